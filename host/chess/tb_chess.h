@@ -1,0 +1,286 @@
+/* tb_chess.h - the chess rules core: positions, legal moves, notation, draw rules, PGN.
+ *
+ * Pure: no I/O, no allocation in the move path, no writable globals (attack tables are const,
+ * generated at build time). Every function that can fail returns the codes of tb_err.h.
+ *
+ * Squares are 0..63 with a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63 (White's view).
+ * A piece is colour * 8 + type: white pawn 1 ... white king 6, black pawn 9 ... black king 14;
+ * 0 is an empty square.
+ *
+ * Moves are 16-bit: bits 0-5 from, 6-11 to, 12-15 kind. Castling is encoded as the king
+ * "capturing" its own rook (from = king square, to = rook square), which covers Chess960
+ * (Guideline II) and standard chess alike; tb_chess_move_king_to() gives the king's destination.
+ */
+#ifndef TB_CHESS_H
+#define TB_CHESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tb_err.h"
+
+/* ---- colours, pieces, squares ------------------------------------------------------------ */
+
+enum { TB_CHESS_WHITE = 0, TB_CHESS_BLACK = 1 };
+
+enum tb_chess_ptype {
+    TB_CHESS_NOPIECE = 0,
+    TB_CHESS_PAWN = 1,
+    TB_CHESS_KNIGHT = 2,
+    TB_CHESS_BISHOP = 3,
+    TB_CHESS_ROOK = 4,
+    TB_CHESS_QUEEN = 5,
+    TB_CHESS_KING = 6,
+};
+
+#define TB_CHESS_PIECE(color, type) ((color) * 8 + (type))
+#define TB_CHESS_PIECE_COLOR(piece) ((piece) >> 3)
+#define TB_CHESS_PIECE_TYPE(piece) ((piece) & 7)
+
+#define TB_CHESS_SQ(file, rank) ((rank) * 8 + (file))
+#define TB_CHESS_FILE(sq) ((sq) & 7)
+#define TB_CHESS_RANK(sq) ((sq) >> 3)
+#define TB_CHESS_NOSQ 64
+#define TB_CHESS_BIT(sq) (1ULL << (sq))
+
+/* "e4" -> 28; -1 if s does not start with a square. Reads exactly two characters. */
+int tb_chess_square_parse(const char *s);
+/* 28 -> "e4" into buf[3]; returns buf. */
+char *tb_chess_square_name(int sq, char buf[3]);
+
+/* ---- moves ------------------------------------------------------------------------------- */
+
+typedef uint16_t tb_chess_move; /* 0 is "no move" */
+
+enum tb_chess_move_kind {
+    TB_CHESS_MK_NORMAL = 0,  /* quiet moves and ordinary captures, double pawn pushes */
+    TB_CHESS_MK_EP = 1,      /* en passant capture (3.7.4) */
+    TB_CHESS_MK_CASTLE = 2,  /* to = the rook's square (3.8) */
+    TB_CHESS_MK_PROMO_N = 4, /* promotion (3.7.5); the kind names the new piece */
+    TB_CHESS_MK_PROMO_B = 5,
+    TB_CHESS_MK_PROMO_R = 6,
+    TB_CHESS_MK_PROMO_Q = 7,
+};
+
+static inline tb_chess_move tb_chess_move_new(int from, int to, int kind)
+{
+    return (tb_chess_move)(from | (to << 6) | (kind << 12));
+}
+static inline int tb_chess_move_from(tb_chess_move m) { return m & 63; }
+static inline int tb_chess_move_to(tb_chess_move m) { return (m >> 6) & 63; }
+static inline int tb_chess_move_kind(tb_chess_move m) { return m >> 12; }
+/* Promotion piece type (TB_CHESS_KNIGHT..QUEEN), or 0. */
+static inline int tb_chess_move_promo(tb_chess_move m)
+{
+    return (m >> 12) >= TB_CHESS_MK_PROMO_N ? (int)(m >> 12) - TB_CHESS_MK_PROMO_N + 2 : 0;
+}
+static inline bool tb_chess_move_is_castle(tb_chess_move m)
+{
+    return (m >> 12) == TB_CHESS_MK_CASTLE;
+}
+/* Where the king ends up: for castling the c- or g-file square of its rank, else to. */
+int tb_chess_move_king_to(tb_chess_move m);
+
+#define TB_CHESS_MAX_MOVES 256
+typedef struct tb_chess_movelist {
+    int count;
+    tb_chess_move moves[TB_CHESS_MAX_MOVES];
+} tb_chess_movelist;
+
+/* ---- position ---------------------------------------------------------------------------- */
+
+/* Castling rights, by index: white king side, white queen side, black king side, black queen
+ * side. Each right remembers its rook's square (TB_CHESS_NOSQ when the right is gone), which is
+ * what Chess960 needs and what X-FEN/Shredder-FEN castling fields describe. */
+enum { TB_CHESS_CR_WK = 0, TB_CHESS_CR_WQ = 1, TB_CHESS_CR_BK = 2, TB_CHESS_CR_BQ = 3 };
+
+/* A position. Copyable by assignment. Read it through the functions below; the fields are
+ * public only so that it can live on the stack and be copied. */
+typedef struct tb_chess_pos {
+    uint64_t by_color[2];
+    uint64_t by_type[7]; /* index TB_CHESS_PAWN..KING; [0] unused */
+    uint8_t board[64];   /* piece codes */
+    uint8_t side;        /* TB_CHESS_WHITE or TB_CHESS_BLACK */
+    uint8_t ep;          /* en passant target square after a double push, else TB_CHESS_NOSQ */
+    uint8_t castle_rook[4];
+    uint8_t king_sq[2];
+    bool chess960;
+    uint16_t halfmove; /* plies since the last capture or pawn move (9.3) */
+    uint16_t fullmove;
+    uint64_t key; /* Zobrist key of everything above (e.p. as stored) */
+} tb_chess_pos;
+
+/* What make needs to undo a move. */
+typedef struct tb_chess_undo {
+    uint64_t key;
+    uint8_t captured; /* piece code taken, 0 if none */
+    uint8_t ep;
+    uint8_t castle_rook[4];
+    uint16_t halfmove;
+} tb_chess_undo;
+
+/* The standard starting position. */
+void tb_chess_pos_startpos(tb_chess_pos *pos);
+
+/* Chess960 starting position number 0..959 (Scharnagl numbering; 518 is the standard array),
+ * with chess960 set. Returns TB_ERR_ARG for a number out of range. */
+int tb_chess_pos_960(tb_chess_pos *pos, int number);
+
+enum {
+    TB_CHESS_FEN_960 = 1, /* treat the position as Chess960 (castling per Guideline II) */
+};
+
+/* Reads a FEN (6 fields; 4 are accepted, with halfmove 0 and fullmove 1). Castling fields may be
+ * KQkq, X-FEN or Shredder-FEN (AHah). Rejects, naming the problem in err: wrong field count,
+ * bad piece letters or rank lengths, not exactly one king per side, pawns on rank 1 or 8, the
+ * side not to move in check, a castling right without king and rook on their squares, an e.p.
+ * square that no double push can have produced, bad counters. On error pos is unchanged. */
+int tb_chess_pos_from_fen(tb_chess_pos *pos, const char *fen, unsigned flags,
+                          struct tb_error *err);
+
+/* Writes the FEN (Shredder/X-FEN castling for Chess960 when needed). Returns the length written
+ * (excluding the NUL), or TB_ERR_FULL if len is too small (buf then holds a NUL-terminated
+ * prefix). 100 bytes always suffice. */
+int tb_chess_pos_to_fen(const tb_chess_pos *pos, char *buf, size_t len);
+
+/* Piece code on a square (0 if empty). */
+static inline int tb_chess_piece_at(const tb_chess_pos *pos, int sq) { return pos->board[sq]; }
+/* Occupied squares as a 64-bit set, bit n = square n. */
+static inline uint64_t tb_chess_occupancy(const tb_chess_pos *pos)
+{
+    return pos->by_color[0] | pos->by_color[1];
+}
+static inline int tb_chess_side_to_move(const tb_chess_pos *pos) { return pos->side; }
+
+/* Is the side to move in check? */
+bool tb_chess_in_check(const tb_chess_pos *pos);
+/* Is square sq attacked by a piece of colour by? */
+bool tb_chess_attacked(const tb_chess_pos *pos, int sq, int by);
+
+/* Every legal move of the side to move (pins, check evasions, castling conditions of 3.8,
+ * e.p. 3.7.4, promotions to Q, R, B, N 3.7.5). Returns the count. */
+int tb_chess_gen_legal(const tb_chess_pos *pos, tb_chess_movelist *list);
+
+/* Is m one of the legal moves here? */
+bool tb_chess_is_legal(const tb_chess_pos *pos, tb_chess_move m);
+
+/* Plays a legal move (the caller guarantees legality, e.g. from tb_chess_gen_legal). Fills undo.
+ * In debug builds the position invariants are checked after every make and unmake. */
+void tb_chess_make(tb_chess_pos *pos, tb_chess_move m, tb_chess_undo *undo);
+void tb_chess_unmake(tb_chess_pos *pos, tb_chess_move m, const tb_chess_undo *undo);
+
+/* Recomputes every derived field and checks consistency; TB_OK or TB_ERR_STATE. */
+int tb_chess_pos_check(const tb_chess_pos *pos);
+
+/* Leaf count of the legal move tree to depth (perft). */
+uint64_t tb_chess_perft(tb_chess_pos *pos, int depth);
+
+/* The squares a move changes on a physical board, for move recognition (D.2.3, 4.7):
+ * from/to of the moving piece as it ends (for castling: the king's squares), the square of the
+ * captured piece (differs from to for e.p.; TB_CHESS_NOSQ if none), and for castling the rook's
+ * from and to squares (else TB_CHESS_NOSQ). */
+struct tb_chess_move_squares {
+    uint8_t from, to;
+    uint8_t capture_sq;
+    uint8_t rook_from, rook_to;
+    uint8_t piece;    /* moving piece code */
+    uint8_t captured; /* captured piece code, 0 if none */
+    uint8_t promo;    /* promotion piece type, 0 if none */
+};
+void tb_chess_move_squares(const tb_chess_pos *pos, tb_chess_move m,
+                           struct tb_chess_move_squares *out);
+
+/* ---- result of a position (Article 5, 9) ------------------------------------------------- */
+
+enum tb_chess_state {
+    TB_CHESS_PLAYING = 0,
+    TB_CHESS_CHECKMATE,   /* 5.1.1 */
+    TB_CHESS_STALEMATE,   /* 5.2.1 */
+    TB_CHESS_DEAD,        /* 5.2.2: no series of legal moves can mate */
+    TB_CHESS_FIVEFOLD,    /* 9.6.1 */
+    TB_CHESS_SEVENTYFIVE, /* 9.6.2 */
+};
+
+/* Checkmate, stalemate or dead position of a single position (no history). */
+enum tb_chess_state tb_chess_pos_state(const tb_chess_pos *pos);
+
+/* Dead position (5.2.2): at least K v K, K+B v K, K+N v K, K+B(s) v K+B(s) all on one colour. */
+bool tb_chess_pos_is_dead(const tb_chess_pos *pos);
+
+/* The repetition key of 9.2.2: side to move, pieces on squares, castling rights, and the e.p.
+ * square only when an e.p. capture is actually legal. */
+uint64_t tb_chess_repetition_key(const tb_chess_pos *pos);
+
+/* ---- a game: a start position and the moves played ---------------------------------------- */
+
+#define TB_CHESS_GAME_MAX_PLIES 2048
+
+typedef struct tb_chess_game {
+    tb_chess_pos start;
+    tb_chess_pos pos; /* current position */
+    int plies;        /* moves played */
+    tb_chess_move moves[TB_CHESS_GAME_MAX_PLIES];
+    tb_chess_undo undo[TB_CHESS_GAME_MAX_PLIES];
+    uint64_t rep_keys[TB_CHESS_GAME_MAX_PLIES + 1]; /* repetition key before each ply */
+} tb_chess_game;                                    /* large: allocate it, do not put it on a stack */
+
+void tb_chess_game_init(tb_chess_game *game, const tb_chess_pos *start);
+/* Plays a move; TB_ERR_ILLEGAL if it is not legal (nothing changes), TB_ERR_FULL at the cap. */
+int tb_chess_game_push(tb_chess_game *game, tb_chess_move m);
+/* Takes back the last move; TB_ERR_STATE if none. */
+int tb_chess_game_pop(tb_chess_game *game);
+/* How many times the current position has occurred (9.2.2 identity), counting this one. */
+int tb_chess_game_repetitions(const tb_chess_game *game);
+/* Game state including 9.6 automatic draws (fivefold, 75 moves) on top of tb_chess_pos_state. */
+enum tb_chess_state tb_chess_game_state(const tb_chess_game *game);
+/* Claims (9.2, 9.3) available to the side to move in the current position. */
+bool tb_chess_game_can_claim_threefold(const tb_chess_game *game);
+bool tb_chess_game_can_claim_fifty(const tb_chess_game *game);
+
+/* ---- notation (Appendix C) --------------------------------------------------------------- */
+
+/* Piece letters: English (KQRBN; PGN), Dutch (KDTLP), German (KDTLS). */
+enum tb_chess_letters { TB_CHESS_LETTERS_EN = 0, TB_CHESS_LETTERS_NL, TB_CHESS_LETTERS_DE };
+
+/* The upper-case letter for a piece type in a letter set ('N', 'P', 'S' ...); 0 for a pawn. */
+char tb_chess_piece_letter(int ptype, enum tb_chess_letters letters);
+
+/* UCI: "e2e4", "e7e8q"; castling as king to its destination ("e1g1") in standard chess and as
+ * king-takes-rook ("e1h1") in Chess960. Returns the length, or TB_ERR_FULL (needs 6 bytes). */
+int tb_chess_move_to_uci(const tb_chess_pos *pos, tb_chess_move m, char *buf, size_t len);
+/* Parses UCI for the position; also accepts king-takes-rook castling. TB_ERR_PARSE for bad text,
+ * TB_ERR_ILLEGAL for a well-formed but illegal move. */
+int tb_chess_move_from_uci(const tb_chess_pos *pos, const char *s, tb_chess_move *out);
+
+/* SAN of a legal move (C.10 disambiguation: file first, then rank, then both), captures,
+ * "e.p." never (PGN style) unless TB_CHESS_SAN_EP is given, "=Q" promotion unless
+ * TB_CHESS_SAN_NOEQ, "+" check, "#" mate, castling as "O-O" unless TB_CHESS_SAN_ZERO ("0-0").
+ * Returns the length, or TB_ERR_FULL (16 bytes always suffice). */
+enum {
+    TB_CHESS_SAN_EP = 1,   /* append " e.p." to en passant captures */
+    TB_CHESS_SAN_NOEQ = 2, /* promotion as "e8Q" instead of "e8=Q" */
+    TB_CHESS_SAN_ZERO = 4, /* castling as 0-0 / 0-0-0 (Appendix C) */
+};
+int tb_chess_move_to_san(const tb_chess_pos *pos, tb_chess_move m, enum tb_chess_letters letters,
+                         unsigned flags, char *buf, size_t len);
+
+/* Long notation with the departure square (C.13): "Pg1f3" (Dutch), "Ng1-f3"-style variants are
+ * not produced; pawns have no letter ("e2e4"), captures use "x" ("Lf1xb5"). */
+int tb_chess_move_to_long(const tb_chess_pos *pos, tb_chess_move m, enum tb_chess_letters letters,
+                          char *buf, size_t len);
+
+/* Parses what people write: "Nf3", "N1f3", "Ngf3", "Ng1f3", "exd6", "exd6 e.p.", "e8=Q",
+ * "e8Q", "e8/Q", "0-0", "O-O", "O-O-O", trailing "+", "#", "!", "?" ignored; in the given letter
+ * set. TB_ERR_PARSE for text that is no move, TB_ERR_ILLEGAL for no legal match or an ambiguous
+ * one; err (may be NULL) says which. */
+int tb_chess_move_from_san(const tb_chess_pos *pos, const char *s, enum tb_chess_letters letters,
+                           tb_chess_move *out, struct tb_error *err);
+
+/* UCI or English SAN, whichever it is. */
+int tb_chess_move_parse(const tb_chess_pos *pos, const char *s, tb_chess_move *out,
+                        struct tb_error *err);
+
+/* ---- PGN (section added by the notation module; see pgn.c) -------------------------------- */
+
+#endif /* TB_CHESS_H */
