@@ -1,0 +1,437 @@
+/* Tests of the journal: format, torn tails, corruption, recovery after kill -9. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tb_journal.h"
+#include "tb_test.h"
+
+static void path_in_tmp(char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "%s/%s", tb_test_tmp_dir(), name);
+}
+
+/* Builds n records with payload "record <seq>" into buf; returns the total length and the
+ * offset of each record in offs. */
+static size_t build(uint8_t *buf, size_t cap, int n, size_t *offs, uint64_t first_seq)
+{
+    size_t len = 0;
+    for (int i = 0; i < n; i++) {
+        char payload[32];
+        int plen = snprintf(payload, sizeof payload, "record %d", (int)first_seq + i);
+        offs[i] = len;
+        int w = tb_journal_encode(buf + len, cap - len, 100, first_seq + (uint64_t)i,
+                                  1000 + (uint64_t)i, payload, (size_t)plen);
+        ASSERT_GT(w, 0);
+        len += (size_t)w;
+    }
+    return len;
+}
+
+static void write_file(const char *path, const void *buf, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    ASSERT_NOT_NULL(f);
+    ASSERT_EQ(fwrite(buf, 1, len, f), len);
+    ASSERT_OK(fclose(f));
+}
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    ASSERT_OK(stat(path, &st));
+    return (long)st.st_size;
+}
+
+/* Counts valid records and errors of a buffer; checks payloads name their sequence. */
+static int count_records(const uint8_t *buf, size_t len, int *errors, struct tb_journal_iter *out)
+{
+    struct tb_journal_iter it;
+    struct tb_journal_record r;
+    struct tb_error e;
+    int n = 0, rc;
+    *errors = 0;
+    tb_journal_iter_init(&it, buf, len);
+    while ((rc = tb_journal_iter_next(&it, &r, &e)) != 0) {
+        if (rc < 0) {
+            ASSERT_EQ(rc, TB_ERR_CRC);
+            (*errors)++;
+            continue;
+        }
+        char want[32];
+        snprintf(want, sizeof want, "record %llu", (unsigned long long)r.seq);
+        ASSERT_EQ(r.len, strlen(want));
+        ASSERT_TRUE(memcmp(r.payload, want, r.len) == 0);
+        n++;
+    }
+    if (out)
+        *out = it;
+    return n;
+}
+
+TB_TEST(crc32_matches_the_ieee_check_value)
+{
+    ASSERT_U64_EQ(tb_journal_crc32(0, "123456789", 9), 0xcbf43926u);
+    /* Continuing a CRC gives the same as one pass. */
+    uint32_t c = tb_journal_crc32(0, "1234", 4);
+    ASSERT_U64_EQ(tb_journal_crc32(c, "56789", 5), 0xcbf43926u);
+}
+
+TB_TEST(encode_rejects_oversized_payload)
+{
+    static uint8_t buf[TB_JOURNAL_MAX_PAYLOAD + 64];
+    ASSERT_EQ(tb_journal_encode(buf, sizeof buf, 1, 1, 0, buf, TB_JOURNAL_MAX_PAYLOAD + 1),
+              TB_ERR_ARG);
+    ASSERT_EQ(tb_journal_encode(buf, 40, 1, 1, 0, buf, 9), TB_ERR_ARG); /* does not fit */
+}
+
+TB_TEST(round_trip_of_typed_records_through_a_file)
+{
+    char path[512];
+    path_in_tmp(path, sizeof path, "game.tbj");
+    struct tb_journal *j;
+    struct tb_journal_recovery rec;
+    ASSERT_OK(tb_journal_open(&j, path, &rec, NULL));
+    ASSERT_EQ(rec.records, 0);
+
+    struct tb_journal_decision start = {.board = TB_JOURNAL_BOARD_NONE};
+    strcpy(start.fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    strcpy(start.text, "vi=sim:a.script white de-fide; sighted=keys: black nl");
+    struct tb_journal_event ev = {.board = 0,
+                                  .kind = 1,
+                                  .arg = 12,
+                                  .board_seq = 7,
+                                  .board_ms = 123456,
+                                  .host_ms = 5000,
+                                  .occupancy = 0xffff00000000ffffull};
+    struct tb_journal_move mv = {.board = 0, .ply = 1, .move = 0x1234};
+    strcpy(mv.san, "e4");
+    struct tb_journal_decision arb = {.id = 3, .board = 1, .count = 2};
+    strcpy(arb.who, "arbiter");
+    strcpy(arb.text, "takeback 2: scoresheets agree up to 11...Nf6 (D.2.9)");
+
+    ASSERT_EQ(tb_journal_append_decision(j, TB_JOURNAL_GAME_START, 4000, &start), 1);
+    ASSERT_EQ(tb_journal_append_event(j, 5000, &ev), 2);
+    ASSERT_EQ(tb_journal_append_move(j, 5001, &mv), 3);
+    ASSERT_EQ(tb_journal_append_decision(j, TB_JOURNAL_ARBITER, 6000, &arb), 4);
+    ASSERT_EQ(tb_journal_append(j, 999, 6001, "", 0), 5);
+    ASSERT_OK(tb_journal_close(j));
+
+    ASSERT_OK(tb_journal_open(&j, path, &rec, NULL));
+    ASSERT_EQ(rec.records, 5);
+    ASSERT_EQ(rec.torn_bytes, 0);
+    ASSERT_EQ(rec.corrupt, 0);
+    ASSERT_U64_EQ(rec.last_seq, 5);
+    ASSERT_U64_EQ(rec.last_time_ms, 6001);
+    size_t len;
+    const uint8_t *buf = tb_journal_contents(j, &len);
+    struct tb_journal_iter it;
+    struct tb_journal_record r;
+    tb_journal_iter_init(&it, buf, len);
+
+    struct tb_journal_decision d;
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, NULL), 1);
+    ASSERT_EQ(r.type, TB_JOURNAL_GAME_START);
+    ASSERT_U64_EQ(r.time_ms, 4000);
+    ASSERT_OK(tb_journal_decision_decode(&d, &r, NULL));
+    ASSERT_STR_EQ(d.fen, start.fen);
+    ASSERT_STR_EQ(d.text, start.text);
+    ASSERT_EQ(d.board, TB_JOURNAL_BOARD_NONE);
+
+    struct tb_journal_event e2;
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, NULL), 1);
+    ASSERT_OK(tb_journal_event_decode(&e2, &r, NULL));
+    ASSERT_EQ(e2.kind, 1);
+    ASSERT_EQ(e2.arg, 12);
+    ASSERT_EQ(e2.board_seq, 7);
+    ASSERT_EQ(e2.board_ms, 123456);
+    ASSERT_U64_EQ(e2.host_ms, 5000);
+    ASSERT_U64_EQ(e2.occupancy, 0xffff00000000ffffull);
+
+    struct tb_journal_move m2;
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, NULL), 1);
+    ASSERT_OK(tb_journal_move_decode(&m2, &r, NULL));
+    ASSERT_EQ(m2.ply, 1);
+    ASSERT_EQ(m2.move, 0x1234);
+    ASSERT_STR_EQ(m2.san, "e4");
+
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, NULL), 1);
+    ASSERT_OK(tb_journal_decision_decode(&d, &r, NULL));
+    ASSERT_EQ(d.id, 3);
+    ASSERT_EQ(d.count, 2);
+    ASSERT_STR_EQ(d.who, "arbiter");
+    ASSERT_STR_EQ(d.text, arb.text);
+
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, NULL), 1);
+    ASSERT_EQ(r.type, 999);
+    ASSERT_EQ(r.len, 0);
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, NULL), 0);
+    ASSERT_FALSE(it.torn);
+    ASSERT_OK(tb_journal_close(j));
+}
+
+TB_TEST(decoders_reject_malformed_payloads)
+{
+    uint8_t buf[600];
+    struct tb_journal_decision d = {.id = 1};
+    strcpy(d.text, "hello");
+    int n = tb_journal_decision_encode(&d, buf, sizeof buf);
+    ASSERT_GT(n, 0);
+    struct tb_journal_record r = {.type = TB_JOURNAL_ARBITER, .seq = 9, .payload = buf};
+    struct tb_error e;
+    for (int cut = 0; cut < n; cut++) { /* every truncation is malformed */
+        r.len = (uint32_t)cut;
+        ASSERT_EQ(tb_journal_decision_decode(&d, &r, &e), TB_ERR_PARSE);
+        ASSERT_STR_CONTAINS(e.msg, "record 9");
+    }
+    r.len = (uint32_t)n + 1; /* trailing byte */
+    buf[n] = 0;
+    ASSERT_EQ(tb_journal_decision_decode(&d, &r, &e), TB_ERR_PARSE);
+    r.len = (uint32_t)n;
+    ASSERT_OK(tb_journal_decision_decode(&d, &r, &e));
+    ASSERT_STR_EQ(d.text, "hello");
+
+    struct tb_journal_move mv = {.ply = 1};
+    strcpy(mv.san, "Nf3");
+    n = tb_journal_move_encode(&mv, buf, sizeof buf);
+    buf[6] = '\0'; /* a NUL inside the SAN */
+    r = (struct tb_journal_record){.type = TB_JOURNAL_MOVE, .payload = buf, .len = (uint32_t)n};
+    ASSERT_EQ(tb_journal_move_decode(&mv, &r, &e), TB_ERR_PARSE);
+    r.type = TB_JOURNAL_BOARD_EVENT;
+    ASSERT_EQ(tb_journal_move_decode(&mv, &r, &e), TB_ERR_PARSE);
+    struct tb_journal_event ev;
+    ASSERT_EQ(tb_journal_event_decode(&ev, &r, &e), TB_ERR_PARSE); /* wrong length */
+}
+
+TB_TEST(torn_tail_at_every_byte_of_the_last_record_is_dropped)
+{
+    uint8_t buf[1024];
+    size_t offs[4];
+    size_t len = build(buf, sizeof buf, 4, offs, 1);
+    for (size_t cut = offs[3]; cut < len; cut++) {
+        int errors;
+        struct tb_journal_iter it;
+        ASSERT_EQ(count_records(buf, cut, &errors, &it), 3);
+        ASSERT_EQ(errors, 0);
+        ASSERT_EQ(it.valid_end, offs[3]);
+        ASSERT_EQ(it.torn, cut > offs[3]);
+    }
+}
+
+TB_TEST(torn_tail_in_a_file_is_cut_and_appends_continue)
+{
+    uint8_t buf[1024];
+    size_t offs[4];
+    size_t len = build(buf, sizeof buf, 4, offs, 1);
+    char path[512];
+    path_in_tmp(path, sizeof path, "torn.tbj");
+    for (size_t cut = offs[3] + 1; cut < len; cut++) {
+        write_file(path, buf, cut);
+        struct tb_journal *j;
+        struct tb_journal_recovery rec;
+        ASSERT_OK(tb_journal_open(&j, path, &rec, NULL));
+        ASSERT_EQ(rec.records, 3);
+        ASSERT_EQ(rec.torn_bytes, cut - offs[3]);
+        ASSERT_U64_EQ(rec.last_seq, 3);
+        ASSERT_EQ(file_size(path), (long)offs[3]);
+        ASSERT_EQ(tb_journal_append(j, 100, 77, "record 4", 8), 4);
+        ASSERT_OK(tb_journal_close(j));
+        ASSERT_OK(tb_journal_open(&j, path, &rec, NULL));
+        ASSERT_EQ(rec.records, 4);
+        ASSERT_EQ(rec.torn_bytes, 0);
+        size_t n;
+        const uint8_t *c = tb_journal_contents(j, &n);
+        int errors;
+        ASSERT_EQ(count_records(c, n, &errors, NULL), 4);
+        ASSERT_EQ(errors, 0);
+        ASSERT_OK(tb_journal_close(j));
+    }
+}
+
+TB_TEST(zero_filled_tail_after_power_cut_is_dropped)
+{
+    uint8_t buf[8192] = {0};
+    size_t offs[3];
+    size_t len = build(buf, sizeof buf, 3, offs, 1);
+    int errors;
+    struct tb_journal_iter it;
+    ASSERT_EQ(count_records(buf, len + 4096, &errors, &it), 3);
+    ASSERT_EQ(errors, 0);
+    ASSERT_TRUE(it.torn);
+    ASSERT_EQ(it.valid_end, len);
+}
+
+TB_TEST(bit_flip_at_every_byte_of_a_middle_record_is_reported)
+{
+    uint8_t buf[1024];
+    size_t offs[5];
+    size_t len = build(buf, sizeof buf, 5, offs, 1);
+    for (size_t at = offs[2]; at < offs[3]; at++) {
+        for (int bit = 0; bit < 8; bit += 3) {
+            buf[at] ^= (uint8_t)(1u << bit);
+            int errors;
+            struct tb_journal_iter it;
+            ASSERT_EQ(count_records(buf, len, &errors, &it), 4);
+            ASSERT_EQ(errors, 1);
+            ASSERT_FALSE(it.torn);
+            ASSERT_EQ(it.corrupt, 1);
+            buf[at] ^= (uint8_t)(1u << bit);
+        }
+    }
+}
+
+TB_TEST(corruption_report_names_offset_and_lost_records)
+{
+    uint8_t buf[1024];
+    size_t offs[5];
+    size_t len = build(buf, sizeof buf, 5, offs, 1);
+    buf[offs[2] + TB_JOURNAL_HEADER_SIZE] ^= 0x40;
+    struct tb_journal_iter it;
+    struct tb_journal_record r;
+    struct tb_error e;
+    tb_journal_iter_init(&it, buf, len);
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), TB_ERR_CRC);
+    char want[64];
+    snprintf(want, sizeof want, "offset %zu", offs[2]);
+    ASSERT_STR_CONTAINS(e.msg, want);
+    ASSERT_STR_CONTAINS(e.msg, "records 3 to 3 lost");
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
+    ASSERT_U64_EQ(r.seq, 4);
+}
+
+TB_TEST(sequence_gap_between_valid_records_is_reported)
+{
+    uint8_t buf[1024];
+    size_t offs[3], len = build(buf, sizeof buf, 2, offs, 1);
+    len += build(buf + len, sizeof buf - len, 1, offs + 2, 5); /* 1, 2, then 5 */
+    struct tb_journal_iter it;
+    struct tb_journal_record r;
+    struct tb_error e;
+    tb_journal_iter_init(&it, buf, len);
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), TB_ERR_CRC);
+    ASSERT_STR_CONTAINS(e.msg, "jumps from 3 to 5");
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
+    ASSERT_U64_EQ(r.seq, 5);
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 0);
+}
+
+TB_TEST(open_keeps_middle_corruption_and_appends_after_the_last_record)
+{
+    uint8_t buf[1024];
+    size_t offs[4];
+    size_t len = build(buf, sizeof buf, 4, offs, 1);
+    buf[offs[1] + 12] ^= 1; /* record 2's sequence number */
+    char path[512];
+    path_in_tmp(path, sizeof path, "corrupt.tbj");
+    write_file(path, buf, len);
+    struct tb_journal *j;
+    struct tb_journal_recovery rec;
+    ASSERT_OK(tb_journal_open(&j, path, &rec, NULL));
+    ASSERT_EQ(rec.records, 3);
+    ASSERT_EQ(rec.corrupt, 1);
+    ASSERT_EQ(rec.torn_bytes, 0);
+    ASSERT_EQ(file_size(path), (long)len); /* nothing destroyed */
+    ASSERT_EQ(tb_journal_append(j, 100, 1, "record 5", 8), 5);
+    ASSERT_OK(tb_journal_close(j));
+    ASSERT_OK(tb_journal_open(&j, path, &rec, NULL));
+    ASSERT_EQ(rec.records, 4);
+    ASSERT_U64_EQ(rec.last_seq, 5);
+    ASSERT_OK(tb_journal_close(j));
+}
+
+TB_TEST(append_is_buffered_until_sync)
+{
+    char path[512];
+    path_in_tmp(path, sizeof path, "buffered.tbj");
+    struct tb_journal *j;
+    ASSERT_OK(tb_journal_open(&j, path, NULL, NULL));
+    ASSERT_EQ(tb_journal_append(j, 100, 1, "record 1", 8), 1);
+    ASSERT_EQ(file_size(path), 0);
+    ASSERT_OK(tb_journal_sync(j));
+    ASSERT_EQ(file_size(path), TB_JOURNAL_HEADER_SIZE + 8);
+    ASSERT_U64_EQ(tb_journal_last_seq(j), 1);
+    ASSERT_OK(tb_journal_close(j));
+    ASSERT_OK(tb_journal_close(NULL));
+}
+
+TB_TEST(open_reports_an_unwritable_path)
+{
+    struct tb_journal *j = (struct tb_journal *)&j;
+    struct tb_error e;
+    ASSERT_EQ(tb_journal_open(&j, "/nonexistent-dir/x/game.tbj", NULL, &e), TB_ERR_SYS);
+    ASSERT_NULL(j);
+    ASSERT_STR_CONTAINS(e.msg, "/nonexistent-dir/x/game.tbj");
+}
+
+/* The child appends and syncs records forever, telling the parent each synced sequence number
+ * through a pipe; the parent kills it with SIGKILL mid-stream and recovers. */
+static void child_appends(const char *path, int wfd)
+{
+    struct tb_journal *j;
+    if (tb_journal_open(&j, path, NULL, NULL) != TB_OK)
+        _exit(2);
+    for (uint64_t seq = 1;; seq++) {
+        char payload[32];
+        int n = snprintf(payload, sizeof payload, "record %llu", (unsigned long long)seq);
+        if (tb_journal_append(j, 100, seq, payload, (size_t)n) != (int64_t)seq)
+            _exit(3);
+        if (seq % 3 == 0) { /* some records only buffered or written, not yet synced */
+            if (tb_journal_sync(j) != TB_OK)
+                _exit(4);
+            if (write(wfd, &seq, sizeof seq) != sizeof seq)
+                _exit(5);
+        } else if (seq % 3 == 1) {
+            tb_journal_flush(j);
+        }
+    }
+}
+
+TB_TEST(kill9_mid_stream_loses_no_synced_record)
+{
+    char path[512];
+    path_in_tmp(path, sizeof path, "killed.tbj");
+    int fds[2];
+    ASSERT_OK(pipe(fds));
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        close(fds[0]);
+        child_appends(path, fds[1]);
+        _exit(0);
+    }
+    close(fds[1]);
+    uint64_t synced = 0, seq;
+    while (synced < 300 && read(fds[0], &seq, sizeof seq) == sizeof seq)
+        synced = seq;
+    ASSERT_OK(kill(pid, SIGKILL));
+    int status;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFSIGNALED(status));
+    while (read(fds[0], &seq, sizeof seq) == sizeof seq) /* syncs reported before the kill */
+        synced = seq;
+    close(fds[0]);
+    ASSERT_GE(synced, 300);
+
+    struct tb_journal *j;
+    struct tb_journal_recovery rec;
+    ASSERT_OK(tb_journal_open(&j, path, &rec, NULL));
+    ASSERT_EQ(rec.corrupt, 0);
+    ASSERT_GE(rec.last_seq, synced);
+    size_t len;
+    const uint8_t *buf = tb_journal_contents(j, &len);
+    int errors;
+    ASSERT_EQ((uint64_t)count_records(buf, len, &errors, NULL), rec.last_seq);
+    ASSERT_EQ(errors, 0);
+    /* Recovery then append continues the sequence. */
+    int64_t next = tb_journal_append(j, 100, 0, "x", 1);
+    ASSERT_EQ(next, (int64_t)rec.last_seq + 1);
+    ASSERT_OK(tb_journal_close(j));
+}
