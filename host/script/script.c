@@ -1,0 +1,336 @@
+/* script.c - event-script parser and writer (format: docs/event-script.md). */
+#include "tb_script.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const kind_names[] = {
+    [TB_SCRIPT_NONE] = "",         [TB_SCRIPT_LIFT] = "lift",       [TB_SCRIPT_PLACE] = "place",
+    [TB_SCRIPT_PRESS] = "press",   [TB_SCRIPT_RELEASE] = "release", [TB_SCRIPT_CHOOSE] = "choose",
+    [TB_SCRIPT_EXPECT] = "expect",
+};
+
+const char *tb_script_kind_name(enum tb_script_kind kind)
+{
+    if ((unsigned)kind >= sizeof kind_names / sizeof kind_names[0])
+        return "";
+    return kind_names[kind];
+}
+
+static bool name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '-';
+}
+
+bool tb_script_name_valid(const char *name)
+{
+    size_t n = 0;
+    if (!name)
+        return false;
+    for (; name[n]; n++)
+        if (!name_char(name[n]))
+            return false;
+    return n > 0 && n < TB_SCRIPT_NAME_MAX;
+}
+
+void tb_script_parser_init(struct tb_script_parser *p)
+{
+    p->line = 0;
+    p->last_us = 0;
+}
+
+/* A field of the line: [start, start + len). */
+struct field {
+    const char *s;
+    size_t len;
+    long col; /* 1-based */
+};
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* Splits at blanks up to max fields; returns the count or max + 1 if there are more. */
+static int split(const char *line, size_t len, struct field *f, int max)
+{
+    int n = 0;
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && is_space(line[i]))
+            i++;
+        if (i >= len)
+            break;
+        if (n == max)
+            return max + 1;
+        f[n].s = line + i;
+        f[n].col = (long)i + 1;
+        while (i < len && !is_space(line[i]))
+            i++;
+        f[n].len = (size_t)(line + i - f[n].s);
+        n++;
+    }
+    return n;
+}
+
+static bool field_is(const struct field *f, const char *word)
+{
+    return f->len == strlen(word) && memcmp(f->s, word, f->len) == 0;
+}
+
+/* "1500" or "1500.25" -> microseconds. */
+static bool parse_time(const struct field *f, uint64_t *us)
+{
+    uint64_t ms = 0, frac = 0;
+    size_t i = 0, digits = 0;
+    for (; i < f->len && f->s[i] >= '0' && f->s[i] <= '9'; i++, digits++) {
+        ms = ms * 10 + (uint64_t)(f->s[i] - '0');
+        if (ms > TB_SCRIPT_MAX_MS)
+            return false;
+    }
+    if (digits == 0)
+        return false;
+    if (i < f->len) {
+        size_t fd = 0;
+        if (f->s[i++] != '.')
+            return false;
+        for (; i < f->len && f->s[i] >= '0' && f->s[i] <= '9'; i++, fd++) {
+            if (fd == 3)
+                return false;
+            frac = frac * 10 + (uint64_t)(f->s[i] - '0');
+        }
+        if (fd == 0 || i < f->len)
+            return false;
+        for (; fd < 3; fd++)
+            frac *= 10;
+    }
+    *us = ms * 1000 + frac;
+    return true;
+}
+
+static int parse_square(const struct field *f)
+{
+    if (f->len != 2 || f->s[0] < 'a' || f->s[0] > 'h' || f->s[1] < '1' || f->s[1] > '8')
+        return -1;
+    return (f->s[1] - '1') * 8 + (f->s[0] - 'a');
+}
+
+static bool copy_name(const struct field *f, char out[TB_SCRIPT_NAME_MAX])
+{
+    if (f->len == 0 || f->len >= TB_SCRIPT_NAME_MAX)
+        return false;
+    for (size_t i = 0; i < f->len; i++)
+        if (!name_char(f->s[i]))
+            return false;
+    memcpy(out, f->s, f->len);
+    out[f->len] = '\0';
+    return true;
+}
+
+/* `# expect: text` -> true with the text; any other comment -> false. */
+static bool parse_expect(const char *s, size_t len, struct tb_script_event *ev)
+{
+    static const char tag[] = "expect:";
+    size_t i = 1; /* past '#' */
+    while (i < len && is_space(s[i]))
+        i++;
+    if (len - i < sizeof tag - 1 || memcmp(s + i, tag, sizeof tag - 1) != 0)
+        return false;
+    i += sizeof tag - 1;
+    while (i < len && is_space(s[i]))
+        i++;
+    size_t end = len;
+    while (end > i && is_space(s[end - 1]))
+        end--;
+    size_t n = end - i < TB_SCRIPT_TEXT_MAX - 1 ? end - i : TB_SCRIPT_TEXT_MAX - 1;
+    memcpy(ev->text, s + i, n);
+    ev->text[n] = '\0';
+    ev->kind = TB_SCRIPT_EXPECT;
+    return true;
+}
+
+static enum tb_script_kind keyword(const struct field *f)
+{
+    for (int k = TB_SCRIPT_LIFT; k <= TB_SCRIPT_CHOOSE; k++)
+        if (field_is(f, kind_names[k]))
+            return (enum tb_script_kind)k;
+    return TB_SCRIPT_NONE;
+}
+
+int tb_script_parse_line(struct tb_script_parser *p, const char *line, size_t len,
+                         struct tb_script_event *ev, struct tb_error *err)
+{
+    struct field f[5];
+    long ln = ++p->line;
+
+    memset(ev, 0, sizeof *ev);
+    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+        len--;
+    size_t start = 0;
+    while (start < len && is_space(line[start]))
+        start++;
+    if (start < len && line[start] == '#') {
+        parse_expect(line + start, len - start, ev);
+        return TB_OK;
+    }
+    const char *hash = memchr(line, '#', len); /* a trailing comment */
+    if (hash)
+        len = (size_t)(hash - line);
+    int n = split(line, len, f, 5);
+    if (n == 0)
+        return TB_OK;
+    if (n < 4)
+        return tb_error_set_at(err, TB_ERR_PARSE, ln, f[n - 1].col + (long)f[n - 1].len,
+                               "expected '<ms> <board> <action> <argument>'");
+    if (n > 5)
+        return tb_error_set_at(err, TB_ERR_PARSE, ln, 0, "too many fields");
+
+    uint64_t us;
+    if (!parse_time(&f[0], &us))
+        return tb_error_set_at(err, TB_ERR_PARSE, ln, f[0].col,
+                               "bad time '%.*s' (milliseconds, up to 3 decimals)", (int)f[0].len,
+                               f[0].s);
+    if (us < p->last_us)
+        return tb_error_set_at(err, TB_ERR_PARSE, ln, f[0].col,
+                               "time %.*s goes back (previous event at %llu.%03llu ms)",
+                               (int)f[0].len, f[0].s, (unsigned long long)(p->last_us / 1000),
+                               (unsigned long long)(p->last_us % 1000));
+    if (!copy_name(&f[1], ev->board))
+        return tb_error_set_at(err, TB_ERR_PARSE, ln, f[1].col,
+                               "bad board name '%.*s' (1-15 of A-Z a-z 0-9 _ . -)", (int)f[1].len,
+                               f[1].s);
+    ev->kind = keyword(&f[2]);
+    if (ev->kind == TB_SCRIPT_NONE)
+        return tb_error_set_at(err, TB_ERR_PARSE, ln, f[2].col,
+                               "unknown action '%.*s' (lift, place, press, release, "
+                               "choose)",
+                               (int)f[2].len, f[2].s);
+    int maxf = ev->kind == TB_SCRIPT_PLACE ? 5 : 4;
+    if (n > maxf) {
+        ev->kind = TB_SCRIPT_NONE;
+        return tb_error_set_at(err, TB_ERR_PARSE, ln, f[maxf].col, "unexpected '%.*s' after %s",
+                               (int)f[maxf].len, f[maxf].s, kind_names[keyword(&f[2])]);
+    }
+
+    const char *why = NULL;
+    switch (ev->kind) {
+    case TB_SCRIPT_LIFT:
+    case TB_SCRIPT_PLACE: {
+        int sq = parse_square(&f[3]);
+        if (sq < 0) {
+            why = "bad square (a1..h8)";
+            break;
+        }
+        ev->square = (uint8_t)sq;
+        if (n == 5) {
+            if (f[4].len != 1 || !strchr("KQRBNPkqrbnp", f[4].s[0])) {
+                ev->kind = TB_SCRIPT_NONE;
+                return tb_error_set_at(err, TB_ERR_PARSE, ln, f[4].col,
+                                       "bad piece '%.*s' (one of KQRBNPkqrbnp)", (int)f[4].len,
+                                       f[4].s);
+            }
+            ev->piece = f[4].s[0];
+        }
+        break;
+    }
+    case TB_SCRIPT_PRESS:
+    case TB_SCRIPT_RELEASE:
+        if (!copy_name(&f[3], ev->button))
+            why = "bad button name (1-15 of A-Z a-z 0-9 _ . -)";
+        break;
+    case TB_SCRIPT_CHOOSE:
+        if (f[3].len != 1 || !strchr("qrbn", f[3].s[0]))
+            why = "bad promotion choice (q, r, b or n)";
+        else
+            ev->piece = f[3].s[0];
+        break;
+    default:
+        break;
+    }
+    if (why) {
+        ev->kind = TB_SCRIPT_NONE;
+        return tb_error_set_at(err, TB_ERR_PARSE, ln, f[3].col, "%s: '%.*s'", why, (int)f[3].len,
+                               f[3].s);
+    }
+    ev->us = us;
+    ev->ms = us / 1000;
+    p->last_us = us;
+    return TB_OK;
+}
+
+int tb_script_parse_buffer(const char *buf, size_t len, tb_script_event_fn fn, void *user,
+                           struct tb_error *err)
+{
+    struct tb_script_parser p;
+    struct tb_script_event ev;
+    size_t pos = 0;
+
+    if (!buf && len)
+        return tb_error_set(err, TB_ERR_ARG, "no buffer");
+    tb_script_parser_init(&p);
+    while (pos < len) {
+        const char *nl = memchr(buf + pos, '\n', len - pos);
+        size_t end = nl ? (size_t)(nl - buf) : len;
+        int rc = tb_script_parse_line(&p, buf + pos, end - pos, &ev, err);
+        if (rc < 0)
+            return rc;
+        if (ev.kind != TB_SCRIPT_NONE && fn) {
+            rc = fn(user, &ev, p.line);
+            if (rc)
+                return rc;
+        }
+        pos = nl ? end + 1 : len;
+    }
+    return TB_OK;
+}
+
+int tb_script_format(const struct tb_script_event *ev, char *buf, size_t len)
+{
+    char t[32], arg[24];
+    int n;
+
+    if (!ev || !buf || len == 0)
+        return TB_ERR_ARG;
+    if (ev->kind == TB_SCRIPT_EXPECT) {
+        n = snprintf(buf, len, "# expect: %s", ev->text);
+        return n < 0 ? TB_ERR_ARG : (size_t)n >= len ? TB_ERR_FULL : n;
+    }
+    if (ev->kind < TB_SCRIPT_LIFT || ev->kind > TB_SCRIPT_CHOOSE ||
+        ev->us / 1000 > TB_SCRIPT_MAX_MS || !tb_script_name_valid(ev->board))
+        return TB_ERR_ARG;
+    if (ev->us % 1000 == 0) {
+        snprintf(t, sizeof t, "%llu", (unsigned long long)(ev->us / 1000));
+    } else {
+        unsigned frac = (unsigned)(ev->us % 1000);
+        int digits = 3;
+        while (frac % 10 == 0) {
+            frac /= 10;
+            digits--;
+        }
+        snprintf(t, sizeof t, "%llu.%0*u", (unsigned long long)(ev->us / 1000), digits, frac);
+    }
+    switch (ev->kind) {
+    case TB_SCRIPT_LIFT:
+    case TB_SCRIPT_PLACE:
+        if (ev->square > 63 ||
+            (ev->piece && (ev->kind != TB_SCRIPT_PLACE || !strchr("KQRBNPkqrbnp", ev->piece))))
+            return TB_ERR_ARG;
+        snprintf(arg, sizeof arg, "%c%c%s%c", 'a' + (ev->square & 7), '1' + (ev->square >> 3),
+                 ev->piece ? " " : "", ev->piece ? ev->piece : '\0');
+        break;
+    case TB_SCRIPT_PRESS:
+    case TB_SCRIPT_RELEASE:
+        if (!tb_script_name_valid(ev->button))
+            return TB_ERR_ARG;
+        snprintf(arg, sizeof arg, "%s", ev->button);
+        break;
+    default: /* choose */
+        if (!ev->piece || !strchr("qrbn", ev->piece))
+            return TB_ERR_ARG;
+        snprintf(arg, sizeof arg, "%c", ev->piece);
+        break;
+    }
+    n = snprintf(buf, len, "%s %s %s %s", t, ev->board, kind_names[ev->kind], arg);
+    return n < 0 ? TB_ERR_ARG : (size_t)n >= len ? TB_ERR_FULL : n;
+}

@@ -1,0 +1,91 @@
+/* tb_script.h - event scripts: what sensor boards did, as text (docs/event-script.md).
+ *
+ * One action per line, times in milliseconds since the script's start, never decreasing:
+ *
+ *     <ms> <board> lift <square>
+ *     <ms> <board> place <square> [<piece>]   piece: FEN letter, for boards that see identity
+ *     <ms> <board> press <button>
+ *     <ms> <board> release <button>
+ *     <ms> <board> choose <q|r|b|n>
+ *
+ * `#` starts a comment. A comment line of the form `# expect: <text>` is a directive for tests
+ * (what a recogniser should report there) and is handed to the caller as TB_SCRIPT_EXPECT.
+ * Times may carry a decimal fraction of up to three digits (microseconds): `1500.25`.
+ *
+ * Pure: parses from memory (a whole buffer or one line at a time), never opens files, never
+ * prints. Errors name the line and the reason in a struct tb_error (line set, column of the
+ * offending field).
+ */
+#ifndef TB_SCRIPT_H
+#define TB_SCRIPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tb_err.h"
+
+enum tb_script_kind {
+    TB_SCRIPT_NONE = 0, /* blank or comment line: nothing to do */
+    TB_SCRIPT_LIFT,
+    TB_SCRIPT_PLACE,
+    TB_SCRIPT_PRESS,
+    TB_SCRIPT_RELEASE,
+    TB_SCRIPT_CHOOSE,
+    TB_SCRIPT_EXPECT, /* `# expect: <text>`; text in ev->text, no time or board */
+};
+
+#define TB_SCRIPT_NAME_MAX 16  /* board and button names: 1..15 of [A-Za-z0-9_.-] */
+#define TB_SCRIPT_TEXT_MAX 128 /* expect text, cut to fit */
+/* Largest time accepted: about 31 years in ms; keeps microseconds far from overflow. */
+#define TB_SCRIPT_MAX_MS 1000000000000ULL
+
+struct tb_script_event {
+    enum tb_script_kind kind;
+    uint64_t us; /* exact time in microseconds */
+    uint64_t ms; /* us / 1000 (what the recognisers use) */
+    char board[TB_SCRIPT_NAME_MAX];
+    uint8_t square;                  /* lift, place: 0..63, a1 = 0 (tb_chess numbering) */
+    char piece;                      /* place: FEN letter (KQRBNPkqrbnp) or 0; choose: q r b n */
+    char button[TB_SCRIPT_NAME_MAX]; /* press, release */
+    char text[TB_SCRIPT_TEXT_MAX];   /* expect */
+};
+
+/* Line-by-line parsing keeps the line number and the last time (non-decreasing check). */
+struct tb_script_parser {
+    long line;        /* lines consumed so far */
+    uint64_t last_us; /* time of the last event */
+};
+
+void tb_script_parser_init(struct tb_script_parser *p);
+
+/* Parses the next line (len bytes, no newline needed; a trailing '\r' or '\n' is ignored).
+ * Returns TB_OK with ev->kind set (TB_SCRIPT_NONE for a blank or plain comment line), or
+ * TB_ERR_PARSE with err naming the line, the column and the reason; on error the parser's
+ * last time is unchanged, so the caller may report and continue. */
+int tb_script_parse_line(struct tb_script_parser *p, const char *line, size_t len,
+                         struct tb_script_event *ev, struct tb_error *err);
+
+/* Called for every event and expect line of a buffer; return non-zero to stop (that value is
+ * then returned by tb_script_parse_buffer). */
+typedef int (*tb_script_event_fn)(void *user, const struct tb_script_event *ev, long line);
+
+/* Parses a whole buffer (need not be NUL-terminated). Returns TB_OK, the callback's non-zero
+ * value, or TB_ERR_PARSE at the first malformed line (err->line set; events before it have
+ * been delivered). */
+int tb_script_parse_buffer(const char *buf, size_t len, tb_script_event_fn fn, void *user,
+                           struct tb_error *err);
+
+/* Writes one event as a script line without a newline ("1500 vi lift e2", "# expect: ...").
+ * Returns the length, TB_ERR_FULL if buf is too small (a NUL-terminated prefix is left), or
+ * TB_ERR_ARG for an event that cannot be written (kind NONE, bad square, bad name).
+ * 200 bytes always suffice. */
+int tb_script_format(const struct tb_script_event *ev, char *buf, size_t len);
+
+/* Keyword of a kind ("lift", "place", ..., "expect"); "" for TB_SCRIPT_NONE. */
+const char *tb_script_kind_name(enum tb_script_kind kind);
+
+/* Is name a valid board or button name? */
+bool tb_script_name_valid(const char *name);
+
+#endif /* TB_SCRIPT_H */
