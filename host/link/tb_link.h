@@ -1,0 +1,178 @@
+/* tb_link.h - board links: every way a board reaches the daemon, behind one ops table.
+ *
+ * A board is named by a resource string:
+ *
+ *   serial:/dev/ttyUSB0          a reed board on a serial port (libserialport), reedboard protocol
+ *   usb:2341:0043[:SERIALNO]     a reed board found by USB vendor:product (hex) and, when given,
+ *                                its USB serial number, in any port; hot-plugged through libusb
+ *   pty:/dev/pts/5               the firmware simulator's pseudo-terminal (same protocol)
+ *   sim:FILE[?speed=realtime|fast]  an event script (docs/event-script.md) played in real time
+ *                                (default) or as fast as the daemon reads
+ *   keys:                        an assistant types moves into the control interface (D.2.10.1)
+ *   null:                        a board that never says anything
+ *
+ * The daemon owns the clock: every call that may look at time takes now_ms, a monotonic
+ * millisecond count. A link never blocks and never sleeps. The daemon's loop, per link:
+ *
+ *   fd = tb_link_fd(l)              poll it for POLLIN when >= 0 (ask again every iteration:
+ *                                   the fd changes when a board is unplugged and comes back)
+ *   dl = tb_link_deadline(l)        wake up no later than this (TB_LINK_NO_DEADLINE = never);
+ *                                   a deadline <= now means "read again at once"
+ *   n = tb_link_read(l, now, ev, max, err)   after poll returns, whatever woke it
+ *
+ * Links report, never decide: a lost board is an event (TB_LINK_EV_LOST), not an error, and
+ * the link keeps trying to get it back (TB_LINK_EV_BACK, followed by a full snapshot). Errors
+ * returned by tb_link_read() are for things the daemon must act on (out of memory, a bug).
+ */
+#ifndef TB_LINK_H
+#define TB_LINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tb_err.h"
+
+#define TB_LINK_NO_DEADLINE UINT64_MAX
+#define TB_LINK_TEXT_MAX    96
+
+/* ---- resource strings ------------------------------------------------------------------ */
+
+enum tb_link_kind {
+    TB_LINK_NULL = 0,
+    TB_LINK_SERIAL,
+    TB_LINK_USB,
+    TB_LINK_PTY,
+    TB_LINK_SIM,
+    TB_LINK_KEYS,
+};
+
+struct tb_link_resource {
+    enum tb_link_kind kind;
+    char path[256];    /* serial, pty: device; sim: script file */
+    uint16_t vid, pid; /* usb */
+    char serial[64];   /* usb: USB serial number, "" = any device with vid:pid */
+    bool fast;         /* sim: play as fast as possible instead of in real time */
+};
+
+/* Parses a resource string. 0, or TB_ERR_PARSE with err naming the problem; res is only
+ * written on success. */
+int tb_link_resource_parse(const char *s, struct tb_link_resource *res, struct tb_error *err);
+/* The scheme word of a kind ("serial"). */
+const char *tb_link_kind_name(enum tb_link_kind kind);
+
+/* ---- events ---------------------------------------------------------------------------- */
+
+enum tb_link_event_kind {
+    TB_LINK_EV_LIFT = 1,    /* square: a piece left it (on the VI board, a touch: D.2.2) */
+    TB_LINK_EV_PLACE,       /* square: a piece arrived on it */
+    TB_LINK_EV_BUTTON_DOWN, /* button pressed (button: enum rb_proto_button_id numbering) */
+    TB_LINK_EV_BUTTON_UP,   /* button released */
+    TB_LINK_EV_CHOICE,      /* choice: a promotion piece 'q' 'r' 'b' 'n' (D.2.1) */
+    TB_LINK_EV_SNAPSHOT,    /* occupancy: the whole board; seq: newest event it reflects */
+    TB_LINK_EV_INFO,        /* text: what the board says about itself */
+    TB_LINK_EV_FAULT,       /* fault, fault_arg, fault_detail, text: something is wrong */
+    TB_LINK_EV_LOST,        /* text: why; the board is gone (unplugged, closed, EOF) */
+    TB_LINK_EV_BACK,        /* the board is back; a SNAPSHOT follows: re-read the board */
+    TB_LINK_EV_TYPED_MOVE,  /* text: a move typed by an assistant (SAN or UCI, unchecked) */
+    TB_LINK_EV_END,         /* an event script has no more events */
+};
+
+/* Fault codes: 1..5 are the board's own (enum rb_proto_fault_code); these are the link's. */
+enum tb_link_fault {
+    TB_LINK_FAULT_DECODE = 100,   /* bytes on the wire were rejected; detail = how many frames */
+    TB_LINK_FAULT_SEQ_GAP = 101,  /* events were lost (detail = how many); a snapshot was asked */
+    TB_LINK_FAULT_OVERFLOW = 102, /* the link's queue overflowed; a snapshot was asked */
+};
+
+struct tb_link_event {
+    uint8_t kind;   /* enum tb_link_event_kind */
+    uint8_t square; /* 0..63, a1 = 0 */
+    uint8_t button;
+    char choice;
+    bool has_seq;       /* seq and board_ms come from the board itself */
+    uint16_t seq;       /* the board's event sequence number */
+    uint32_t board_ms;  /* the board's clock, or the script's time for sim: */
+    uint64_t host_ms;   /* now_ms of the read that delivered it */
+    uint64_t occupancy; /* SNAPSHOT: bit n = square n occupied */
+    uint8_t fault;      /* FAULT: enum rb_proto_fault_code or enum tb_link_fault */
+    uint8_t fault_arg;
+    uint16_t fault_detail;
+    char text[TB_LINK_TEXT_MAX];
+};
+
+/* A short English name of an event kind ("lift"); never NULL. */
+const char *tb_link_event_name(int kind);
+
+/* Counters for the status request. They only grow. */
+struct tb_link_stats {
+    uint32_t events;     /* events delivered */
+    uint32_t frames;     /* protocol frames decoded */
+    uint32_t bad_frames; /* frames rejected: garbage runs, bad CRC, bad length, bad fields */
+    uint32_t garbage_bytes;
+    uint32_t seq_gaps; /* times events were lost between two frames */
+    uint32_t snapshots_requested;
+    uint32_t reconnects; /* times the board came back */
+    bool connected;
+};
+
+/* ---- the ops table --------------------------------------------------------------------- */
+
+struct tb_link;
+
+/* One per kind of link, const, with designated initialisers. The core checks optional slots
+ * for NULL before calling them; a link's private state hangs off tb_link_priv(). */
+struct tb_link_ops {
+    const char *scheme;
+    /* Required. Opens the board (or starts waiting for it). Return 0, or an error with err
+     * filled; on error close is still called, so it must cope with a half-opened link. */
+    int (*open)(struct tb_link *link, const struct tb_link_resource *res, uint64_t now_ms,
+                struct tb_error *err);
+    /* Optional (NULL = never anything to poll). The fd to poll for input, or -1 now. */
+    int (*fd)(const struct tb_link *link);
+    /* Optional (NULL = no timers). When read must be called even without input. */
+    uint64_t (*deadline)(const struct tb_link *link);
+    /* Required. Does what is due at now_ms (reading input, timers, reconnecting) and delivers
+     * up to max events. Returns the number delivered (0 = none) or a negative TB_ERR_*. */
+    int (*read)(struct tb_link *link, uint64_t now_ms, struct tb_link_event *ev, int max,
+                struct tb_error *err);
+    /* Optional (NULL = the board cannot be asked). Asks for a full snapshot; the answer is a
+     * TB_LINK_EV_SNAPSHOT event. */
+    int (*request_snapshot)(struct tb_link *link, struct tb_error *err);
+    /* Optional (NULL = TB_ERR_SUPP). Input typed for the board (keys: a move). */
+    int (*write)(struct tb_link *link, const char *text, struct tb_error *err);
+    /* Optional. Fills the counters the link keeps (the core zeroes st first). */
+    void (*stats)(const struct tb_link *link, struct tb_link_stats *st);
+    /* Required. Releases everything open acquired; must accept a half-opened link. */
+    void (*close)(struct tb_link *link);
+};
+
+/* The ops table for a kind (never NULL for a valid kind). */
+const struct tb_link_ops *tb_link_ops_for(enum tb_link_kind kind);
+
+/* Opens the board named by resource for the board called name ("vi" or "sighted"; sim:
+ * plays the script lines of that board). Returns 0 and *out, or an error with err naming
+ * the resource and the problem. */
+int tb_link_open(struct tb_link **out, const char *resource, const char *name, uint64_t now_ms,
+                 struct tb_error *err);
+/* Same, with an already parsed resource and an explicit ops table (tests, new drivers). */
+int tb_link_open_with(struct tb_link **out, const struct tb_link_ops *ops,
+                      const struct tb_link_resource *res, const char *name, uint64_t now_ms,
+                      struct tb_error *err);
+
+int tb_link_fd(const struct tb_link *link);
+uint64_t tb_link_deadline(const struct tb_link *link);
+int tb_link_read(struct tb_link *link, uint64_t now_ms, struct tb_link_event *ev, int max,
+                 struct tb_error *err);
+int tb_link_request_snapshot(struct tb_link *link, struct tb_error *err);
+int tb_link_write(struct tb_link *link, const char *text, struct tb_error *err);
+void tb_link_stats(const struct tb_link *link, struct tb_link_stats *st);
+const char *tb_link_name(const struct tb_link *link);
+const struct tb_link_resource *tb_link_resource(const struct tb_link *link);
+/* For ops implementations: the link's private state slot. */
+void *tb_link_priv(const struct tb_link *link);
+void tb_link_set_priv(struct tb_link *link, void *priv);
+/* Closes and frees; NULL is a no-op. */
+void tb_link_close(struct tb_link *link);
+
+#endif /* TB_LINK_H */

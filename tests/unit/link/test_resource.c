@@ -1,0 +1,142 @@
+/* Tests of resource strings and of the null and keys links. */
+#include "tb_link.h"
+#include "tb_test.h"
+
+TB_TEST(good_resource_strings_parse)
+{
+    static const struct {
+        const char *s;
+        enum tb_link_kind kind;
+        const char *path;
+        unsigned vid, pid;
+        const char *serial;
+        bool fast;
+    } good[] = {
+        {"serial:/dev/ttyUSB0", TB_LINK_SERIAL, "/dev/ttyUSB0", 0, 0, "", false},
+        {"serial:/dev/serial/by-id/usb-x", TB_LINK_SERIAL, "/dev/serial/by-id/usb-x", 0, 0, "",
+         false},
+        {"usb:2341:0043:SERIALNO", TB_LINK_USB, "", 0x2341, 0x0043, "SERIALNO", false},
+        {"usb:1A86:7523", TB_LINK_USB, "", 0x1a86, 0x7523, "", false},
+        {"usb:2341:0043:95635333231351F0E1A1", TB_LINK_USB, "", 0x2341, 0x43,
+         "95635333231351F0E1A1", false},
+        {"sim:games/opening.script", TB_LINK_SIM, "games/opening.script", 0, 0, "", false},
+        {"sim:/tmp/a.script?speed=fast", TB_LINK_SIM, "/tmp/a.script", 0, 0, "", true},
+        {"sim:a.script?speed=realtime", TB_LINK_SIM, "a.script", 0, 0, "", false},
+        {"pty:/dev/pts/5", TB_LINK_PTY, "/dev/pts/5", 0, 0, "", false},
+        {"keys:", TB_LINK_KEYS, "", 0, 0, "", false},
+        {"null:", TB_LINK_NULL, "", 0, 0, "", false},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        struct tb_link_resource r;
+        struct tb_error e = {0};
+        int rc = tb_link_resource_parse(good[i].s, &r, &e);
+        if (rc != TB_OK)
+            TB_FAIL("%s: %s", good[i].s, e.msg);
+        ASSERT_EQ(r.kind, good[i].kind);
+        ASSERT_STR_EQ(r.path, good[i].path);
+        ASSERT_EQ(r.vid, good[i].vid);
+        ASSERT_EQ(r.pid, good[i].pid);
+        ASSERT_STR_EQ(r.serial, good[i].serial);
+        ASSERT_EQ(r.fast, good[i].fast);
+    }
+}
+
+TB_TEST(bad_resource_strings_name_the_problem)
+{
+    static const struct {
+        const char *s, *msg;
+    } bad[] = {
+        {"", "expected KIND:ARGUMENT"},
+        {"/dev/ttyUSB0", "expected KIND:ARGUMENT"},
+        {"tty:/dev/ttyUSB0", "unknown kind 'tty'"},
+        {"Serial:/dev/ttyUSB0", "unknown kind 'Serial'"},
+        {"serial:", "needs an absolute device path"},
+        {"serial:ttyUSB0", "needs an absolute device path"},
+        {"pty:", "needs an absolute device path"},
+        {"usb:", "needs VID:PID"},
+        {"usb:2341", "needs VID:PID"},
+        {"usb:234:0043", "vendor id must be 4 hex digits"},
+        {"usb:2341:43", "product id must be 4 hex digits"},
+        {"usb:23g1:0043", "vendor id must be 4 hex digits"},
+        {"usb:2341:0043:", "empty USB serial number"},
+        {"usb:2341:0043:AB:CD", "may not contain ':'"},
+        {"sim:", "needs a script file"},
+        {"sim:?speed=fast", "needs a script file"},
+        {"sim:a.script?speed=slow", "unknown option 'speed=slow'"},
+        {"keys:alice", "takes no argument"},
+        {"null:x", "takes no argument"},
+        {"serial:/dev/tty\x01", "control characters"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct tb_link_resource r = {.kind = TB_LINK_KEYS, .path = "untouched"};
+        struct tb_error e = {0};
+        ASSERT_EQ(tb_link_resource_parse(bad[i].s, &r, &e), TB_ERR_PARSE);
+        ASSERT_STR_CONTAINS(e.msg, bad[i].msg);
+        ASSERT_STR_EQ(r.path, "untouched"); /* nothing written on failure */
+        ASSERT_EQ(r.kind, TB_LINK_KEYS);
+    }
+}
+
+TB_TEST(null_link_never_delivers_and_has_nothing_to_poll)
+{
+    struct tb_link *l;
+    ASSERT_OK(tb_link_open(&l, "null:", "sighted", 0, NULL));
+    struct tb_link_event ev[4];
+    ASSERT_EQ(tb_link_read(l, 1000, ev, 4, NULL), 0);
+    ASSERT_EQ(tb_link_fd(l), -1);
+    ASSERT_U64_EQ(tb_link_deadline(l), TB_LINK_NO_DEADLINE);
+    struct tb_error e;
+    ASSERT_EQ(tb_link_request_snapshot(l, &e), TB_ERR_SUPP);
+    ASSERT_EQ(tb_link_write(l, "e4", &e), TB_ERR_SUPP);
+    ASSERT_STR_EQ(tb_link_name(l), "null:");
+    tb_link_close(l);
+    tb_link_close(NULL);
+}
+
+/* D.2.10.1: the assistant's typed moves reach the daemon as events, in order. */
+TB_TEST(law_d_2_10_keys_link_delivers_typed_moves_in_order)
+{
+    struct tb_link *l;
+    ASSERT_OK(tb_link_open(&l, "keys:", "sighted", 0, NULL));
+    ASSERT_U64_EQ(tb_link_deadline(l), TB_LINK_NO_DEADLINE);
+    ASSERT_OK(tb_link_write(l, "e2e4", NULL));
+    ASSERT_OK(tb_link_write(l, "Nf3", NULL));
+    ASSERT_OK(tb_link_write(l, "exd8=Q+", NULL));
+    ASSERT_U64_EQ(tb_link_deadline(l), 0); /* due at once */
+    struct tb_link_event ev[2];
+    ASSERT_EQ(tb_link_read(l, 500, ev, 2, NULL), 2);
+    ASSERT_EQ(ev[0].kind, TB_LINK_EV_TYPED_MOVE);
+    ASSERT_STR_EQ(ev[0].text, "e2e4");
+    ASSERT_U64_EQ(ev[0].host_ms, 500);
+    ASSERT_STR_EQ(ev[1].text, "Nf3");
+    ASSERT_EQ(tb_link_read(l, 501, ev, 2, NULL), 1);
+    ASSERT_STR_EQ(ev[0].text, "exd8=Q+");
+    ASSERT_EQ(tb_link_read(l, 502, ev, 2, NULL), 0);
+    struct tb_link_stats st;
+    tb_link_stats(l, &st);
+    ASSERT_EQ(st.events, 3);
+    tb_link_close(l);
+}
+
+TB_TEST(keys_link_rejects_text_that_is_no_move)
+{
+    struct tb_link *l;
+    ASSERT_OK(tb_link_open(&l, "keys:", "sighted", 0, NULL));
+    struct tb_error e;
+    ASSERT_EQ(tb_link_write(l, "hello world", &e), TB_ERR_PARSE);
+    ASSERT_STR_CONTAINS(e.msg, "not a move");
+    ASSERT_EQ(tb_link_write(l, "", &e), TB_ERR_PARSE);
+    ASSERT_EQ(tb_link_write(l, "e2e4; rm", &e), TB_ERR_PARSE);
+    struct tb_link_event ev[1];
+    ASSERT_EQ(tb_link_read(l, 0, ev, 1, NULL), 0); /* nothing queued */
+    tb_link_close(l);
+}
+
+TB_TEST(open_reports_a_bad_resource)
+{
+    struct tb_link *l = (struct tb_link *)&l;
+    struct tb_error e;
+    ASSERT_EQ(tb_link_open(&l, "usb:zz:0043", "vi", 0, &e), TB_ERR_PARSE);
+    ASSERT_NULL(l);
+    ASSERT_STR_CONTAINS(e.msg, "usb:zz:0043");
+}
