@@ -82,7 +82,9 @@ static inline bool tb_chess_move_is_castle(tb_chess_move m)
 /* Where the king ends up: for castling the c- or g-file square of its rank, else to. */
 int tb_chess_move_king_to(tb_chess_move m);
 
-#define TB_CHESS_MAX_MOVES 256
+/* Room for every legal move of any position the FEN reader accepts (218 is the most known for a
+ * legal position; the reader's material limits keep even odd positions below this). */
+#define TB_CHESS_MAX_MOVES 384
 typedef struct tb_chess_movelist {
     int count;
     tb_chess_move moves[TB_CHESS_MAX_MOVES];
@@ -102,13 +104,15 @@ typedef struct tb_chess_pos {
     uint64_t by_type[7]; /* index TB_CHESS_PAWN..KING; [0] unused */
     uint8_t board[64];   /* piece codes */
     uint8_t side;        /* TB_CHESS_WHITE or TB_CHESS_BLACK */
-    uint8_t ep;          /* en passant target square after a double push, else TB_CHESS_NOSQ */
+    uint8_t ep;          /* en passant target square, else TB_CHESS_NOSQ: as read from a FEN;
+                            after a double push only when an enemy pawn stands beside it */
     uint8_t castle_rook[4];
     uint8_t king_sq[2];
     bool chess960;
     uint16_t halfmove; /* plies since the last capture or pawn move (9.3) */
     uint16_t fullmove;
-    uint64_t key; /* Zobrist key of everything above (e.p. as stored) */
+    uint64_t key; /* Zobrist key of pieces, side, castling rights and e.p. as stored (not the
+                     counters); tb_chess_repetition_key gives the 9.2.2 identity */
 } tb_chess_pos;
 
 /* What make needs to undo a move. */
@@ -173,8 +177,14 @@ void tb_chess_unmake(tb_chess_pos *pos, tb_chess_move m, const tb_chess_undo *un
 /* Recomputes every derived field and checks consistency; TB_OK or TB_ERR_STATE. */
 int tb_chess_pos_check(const tb_chess_pos *pos);
 
-/* Leaf count of the legal move tree to depth (perft). */
+/* Leaf count of the legal move tree to depth (perft); 1 for depth <= 0. pos is restored. */
 uint64_t tb_chess_perft(tb_chess_pos *pos, int depth);
+
+/* Perft split by root move ("divide"): fills moves[i] and counts[i] (perft of depth - 1 after
+ * moves[i]) for every legal move, in generation order. Returns the number of moves, TB_ERR_ARG
+ * for depth < 1, or TB_ERR_FULL if more than cap moves (TB_CHESS_MAX_MOVES always suffices). */
+int tb_chess_perft_divide(tb_chess_pos *pos, int depth, tb_chess_move *moves, uint64_t *counts,
+                          int cap);
 
 /* The squares a move changes on a physical board, for move recognition (D.2.3, 4.7):
  * from/to of the moving piece as it ends (for castling: the king's squares), the square of the
