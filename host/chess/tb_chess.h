@@ -293,4 +293,98 @@ int tb_chess_move_parse(const tb_chess_pos *pos, const char *s, tb_chess_move *o
 
 /* ---- PGN (section added by the notation module; see pgn.c) -------------------------------- */
 
+/* A game as PGN holds it: the moves (in .game, replayable), the tags, the comments and NAGs, and
+ * the result. Everything lives in fixed arrays so that reading a game allocates nothing:
+ * tags and comment texts share the text arena. Past any limit the reader returns TB_ERR_FULL
+ * naming the limit. The struct is large (about 140 kB): allocate it, do not put it on a stack. */
+#define TB_CHESS_PGN_MAX_TAGS  64
+#define TB_CHESS_PGN_MAX_NOTES 4096 /* comments and NAGs together */
+#define TB_CHESS_PGN_TEXT_SIZE 65536
+
+/* Offsets into the game's text arena; each string there is NUL-terminated. */
+struct tb_chess_pgn_tag {
+    uint32_t name, value;
+};
+
+enum tb_chess_pgn_note_kind {
+    TB_CHESS_PGN_COMMENT = 0,      /* {text} */
+    TB_CHESS_PGN_LINE_COMMENT = 1, /* ;text to the end of the line */
+    TB_CHESS_PGN_NAG = 2,          /* $n; "!" "?" "!!" "??" "!?" "?!" are read as $1..$6 */
+};
+
+/* A comment or NAG standing after ply `ply` (0: before the first move), in the order read. */
+struct tb_chess_pgn_note {
+    uint16_t ply;
+    uint8_t kind;  /* enum tb_chess_pgn_note_kind */
+    uint8_t nag;   /* for TB_CHESS_PGN_NAG */
+    uint32_t text; /* for comments: offset into the text arena (verbatim; a line break inside a
+                    * {comment} reads as one space) */
+};
+
+typedef struct tb_chess_pgn_game {
+    tb_chess_game game; /* start position and the moves */
+    char result[8];     /* "1-0", "0-1", "1/2-1/2" or "*" */
+    long number;        /* 1-based number of the game in its input (reader only) */
+    long line;          /* line where the game starts (reader only) */
+    int ntags;
+    struct tb_chess_pgn_tag tags[TB_CHESS_PGN_MAX_TAGS];
+    int nnotes; /* sorted by ply */
+    struct tb_chess_pgn_note notes[TB_CHESS_PGN_MAX_NOTES];
+    uint32_t text_used;
+    char text[TB_CHESS_PGN_TEXT_SIZE];
+} tb_chess_pgn_game;
+
+/* An empty game from start (NULL: the standard position), result "*", no tags. */
+void tb_chess_pgn_game_init(tb_chess_pgn_game *g, const tb_chess_pos *start);
+/* The value of a tag, NULL if absent. Tag names compare exactly ("White"). */
+const char *tb_chess_pgn_tag_get(const tb_chess_pgn_game *g, const char *name);
+/* Sets (adds or replaces) a tag. Names are letters, digits and '_'; values are raw bytes without
+ * line breaks. TB_ERR_ARG for a bad name or value, TB_ERR_FULL when tags or text are full. */
+int tb_chess_pgn_tag_set(tb_chess_pgn_game *g, const char *name, const char *value,
+                         struct tb_error *err);
+/* Adds a {comment} after ply (0..plies; 0 = before the first move), after the notes already
+ * there. The text may not contain '}' (TB_ERR_ARG). TB_ERR_FULL when notes or text are full. */
+int tb_chess_pgn_add_comment(tb_chess_pgn_game *g, int ply, const char *text, struct tb_error *err);
+/* Adds a NAG ($1 good move ... $255) after ply (1..plies). */
+int tb_chess_pgn_add_nag(tb_chess_pgn_game *g, int ply, int nag, struct tb_error *err);
+
+/* Reads games one at a time from a buffer in memory (the caller owns it and keeps it alive).
+ * Accepts LF and CRLF, tags with \" and \\ escapes and any bytes in values, move numbers as
+ * "1.e4", "1. e4" and "1... e5", comments {..} and ;.. (kept), NAGs $n and !/? suffixes (kept),
+ * variations (..) nested (skipped), "%" escape lines (skipped), results 1-0 0-1 1/2-1/2 *,
+ * [FEN] start positions ([Variant "Chess960"] or "Fischerandom" makes it a Chess960 game).
+ * A game without a result ends at the next tag section or the end of input; its result is then
+ * its Result tag if valid, else "*". */
+typedef struct tb_chess_pgn_reader {
+    const char *buf;
+    size_t len;
+    size_t pos;
+    long line;  /* current line, 1-based */
+    long games; /* games started so far */
+    int resync; /* after an error: skip to the next tag section first */
+} tb_chess_pgn_reader;
+
+void tb_chess_pgn_reader_init(tb_chess_pgn_reader *r, const char *buf, size_t len);
+/* Reads the next game into g. Returns 1 for a game, 0 at the end of input, or an error:
+ * TB_ERR_PARSE (malformed tag, token, FEN or move text), TB_ERR_ILLEGAL (a move that is not
+ * legal or is ambiguous), TB_ERR_FULL (a limit above). err then says, independent of any file
+ * name, "game 12 (White - Black), move 34... (ply 68): 'Nd2': <reason>" with err->line and
+ * err->column at the offending text; g holds the game up to the error. The next call continues
+ * with the next game. */
+int tb_chess_pgn_read(tb_chess_pgn_reader *r, tb_chess_pgn_game *g, struct tb_error *err);
+
+/* Writes g in PGN export form: the Seven Tag Roster in order (missing ones as "?", Result from
+ * g->result), the other tags in stored order, a blank line, movetext in SAN wrapped below 80
+ * columns with move numbers, comments and NAGs ($n), the result, and one '\n'. Separate games
+ * with a blank line. snprintf semantics: writes at most len bytes including the NUL and returns
+ * the full length; negative on error (TB_ERR_STATE if the moves do not replay). */
+int tb_chess_pgn_write(const tb_chess_pgn_game *g, char *buf, size_t len);
+
+/* A plain-text scoresheet of g for the arbiter (Article 8, Appendix C): a header in the letter
+ * set's language (event, site, date, round, White, Black, result), then numbered move pairs in
+ * two columns: 0-0 / 0-0-0, " e.p." shown, promotion as d8D (Dutch, German) or d8=Q (English),
+ * + and #, and the result. snprintf semantics as tb_chess_pgn_write. */
+int tb_chess_scoresheet_write(const tb_chess_pgn_game *g, enum tb_chess_letters letters, char *buf,
+                              size_t len);
+
 #endif /* TB_CHESS_H */
