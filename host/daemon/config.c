@@ -1,0 +1,465 @@
+/* config.c - the daemon's INI configuration: defaults, parsing with libinih, validation. */
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tb_config.h"
+#include "tb_link.h"
+
+enum section { SEC_NONE, SEC_DAEMON, SEC_ARBITER, SEC_VI, SEC_SIGHTED, SEC_UNKNOWN };
+
+static const char *const section_names[] = {
+    [SEC_DAEMON] = "daemon",
+    [SEC_ARBITER] = "arbiter",
+    [SEC_VI] = "player vi",
+    [SEC_SIGHTED] = "player sighted",
+};
+
+/* What one parse has seen: the text being fed to inih, line by line, and the problems. */
+struct parse {
+    struct tb_config cfg; /* a copy, given back only when no problem was found */
+    struct tb_config_report *rep;
+    const char *p, *end;
+    long line; /* line last handed to inih */
+    long section_line[SEC_UNKNOWN];
+    long seen[SEC_UNKNOWN][8]; /* line where each key was set, 0 = not set */
+    long colour_line[2];
+};
+
+static void problem(struct parse *ps, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void problem(struct parse *ps, long line, const char *fmt, ...)
+{
+    struct tb_config_report *rep = ps->rep;
+    if (rep->count < TB_CONFIG_MAX_PROBLEMS) {
+        struct tb_config_problem *pr = &rep->problem[rep->count];
+        pr->line = line;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(pr->msg, sizeof pr->msg, fmt, ap);
+        va_end(ap);
+    }
+    rep->count++;
+}
+
+static enum section section_of(const char *name)
+{
+    if (!*name)
+        return SEC_NONE;
+    for (int s = SEC_DAEMON; s < SEC_UNKNOWN; s++)
+        if (strcmp(name, section_names[s]) == 0)
+            return (enum section)s;
+    return SEC_UNKNOWN;
+}
+
+/* ---- values --------------------------------------------------------------------------- */
+
+static bool parse_int(const char *v, int lo, int hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno || end == v || *end || n < lo || n > hi || !isdigit((unsigned char)v[0]))
+        return false;
+    *out = (int)n;
+    return true;
+}
+
+static bool printable(const char *v)
+{
+    for (; *v; v++)
+        if ((unsigned char)*v < 0x20 || *v == 0x7f)
+            return false;
+    return true;
+}
+
+static bool copy(char *dst, size_t cap, const char *v)
+{
+    if (strlen(v) >= cap)
+        return false;
+    strcpy(dst, v);
+    return true;
+}
+
+typedef void (*setter)(struct parse *ps, long line, const char *key, const char *v, int role);
+
+static void set_socket(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (v[0] != '/' || !copy(ps->cfg.socket_path, 108, v)) /* sun_path holds 108 */
+        problem(ps, line, "%s must be an absolute path shorter than 108 bytes", key);
+}
+
+static void set_journal_dir(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (v[0] != '/' || !copy(ps->cfg.journal_dir, sizeof ps->cfg.journal_dir, v))
+        problem(ps, line, "%s must be an absolute path shorter than %d bytes", key,
+                TB_CONFIG_PATH_MAX);
+}
+
+static void set_log_level(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    for (int l = TB_CONFIG_LOG_ERROR; l <= TB_CONFIG_LOG_DEBUG; l++)
+        if (strcmp(v, tb_config_log_name((enum tb_config_log)l)) == 0) {
+            ps->cfg.log_level = (enum tb_config_log)l;
+            return;
+        }
+    problem(ps, line, "%s '%s' is not one of error, warn, info, debug", key, v);
+}
+
+static void set_blip(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (!parse_int(v, 10, 2000, &ps->cfg.blip_window_ms))
+        problem(ps, line, "%s '%s' must be a whole number of milliseconds from 10 to 2000", key, v);
+}
+
+static void set_pin(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    size_t n = strlen(v);
+    if (strspn(v, "0123456789") != n || n < TB_CONFIG_PIN_MIN || n > TB_CONFIG_PIN_MAX)
+        problem(ps, line, "%s must be %d to %d digits", key, TB_CONFIG_PIN_MIN,
+                TB_CONFIG_PIN_MAX); /* never echo a PIN */
+    else
+        strcpy(ps->cfg.arbiter_pin, v);
+}
+
+static void set_board(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    struct tb_link_resource res;
+    struct tb_error e;
+    if (tb_link_resource_parse(v, &res, &e) != TB_OK)
+        problem(ps, line, "%s: %s", key, e.msg);
+    else if (!copy(ps->cfg.player[role].board, TB_CONFIG_PATH_MAX, v))
+        problem(ps, line, "%s is longer than %d bytes", key, TB_CONFIG_PATH_MAX - 1);
+}
+
+static void set_colour(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    if (strcmp(v, "white") == 0)
+        ps->cfg.player[role].colour = TB_CONFIG_WHITE;
+    else if (strcmp(v, "black") == 0)
+        ps->cfg.player[role].colour = TB_CONFIG_BLACK;
+    else {
+        problem(ps, line, "%s '%s' is not white or black", key, v);
+        return;
+    }
+    ps->colour_line[role] = line;
+}
+
+static void set_pack(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    static const char *const packs[] = {"de-fide", "nl", "en"};
+    for (size_t i = 0; i < sizeof packs / sizeof packs[0]; i++)
+        if (strcmp(v, packs[i]) == 0) {
+            strcpy(ps->cfg.player[role].pack, v);
+            return;
+        }
+    problem(ps, line, "%s '%s' is not one of de-fide, nl, en", key, v);
+}
+
+static void set_voice(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    if (strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_+/.") !=
+            strlen(v) ||
+        !copy(ps->cfg.player[role].voice, sizeof ps->cfg.player[role].voice, v))
+        problem(ps, line, "%s '%s' is not an eSpeak NG voice name (letters, digits, - _ + / .)",
+                key, v);
+}
+
+static void set_rate(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    if (!parse_int(v, 80, 450, &ps->cfg.player[role].rate))
+        problem(ps, line, "%s '%s' must be words per minute from 80 to 450", key, v);
+}
+
+static void set_audio(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    if (strncmp(v, "wav:", 4) == 0 && !v[4])
+        problem(ps, line, "%s 'wav:' needs a file path", key);
+    else if (!copy(ps->cfg.player[role].audio, TB_CONFIG_PATH_MAX, v))
+        problem(ps, line, "%s is longer than %d bytes", key, TB_CONFIG_PATH_MAX - 1);
+}
+
+static const struct key {
+    enum section section; /* SEC_VI stands for both player sections */
+    const char *name;
+    setter set;
+} keys[] = {
+    {SEC_DAEMON, "socket", set_socket},
+    {SEC_DAEMON, "journal_dir", set_journal_dir},
+    {SEC_DAEMON, "log_level", set_log_level},
+    {SEC_DAEMON, "blip_window_ms", set_blip},
+    {SEC_ARBITER, "pin", set_pin},
+    {SEC_VI, "board", set_board},
+    {SEC_VI, "colour", set_colour},
+    {SEC_VI, "pack", set_pack},
+    {SEC_VI, "voice", set_voice},
+    {SEC_VI, "rate", set_rate},
+    {SEC_VI, "audio", set_audio},
+};
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+    struct parse *ps = user;
+    long line = ps->line;
+    enum section sec = section_of(section);
+    if (sec == SEC_UNKNOWN)
+        return 1; /* reported once, at the section header */
+    if (sec == SEC_NONE) {
+        problem(ps, line,
+                "'%s' is outside any section (expected [daemon], [arbiter], "
+                "[player vi] or [player sighted] first)",
+                name);
+        return 1;
+    }
+    enum section table_sec = sec == SEC_SIGHTED ? SEC_VI : sec;
+    int slot = 0;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        if (keys[i].section != table_sec)
+            continue;
+        if (strcmp(keys[i].name, name) != 0) {
+            slot++;
+            continue;
+        }
+        if (ps->seen[sec][slot]) {
+            problem(ps, line, "%s is set twice in [%s] (first at line %ld)", name,
+                    section_names[sec], ps->seen[sec][slot]);
+            return 1;
+        }
+        ps->seen[sec][slot] = line;
+        if (!*value)
+            problem(ps, line, "%s has no value", name);
+        else if (!printable(value))
+            problem(ps, line, "%s contains control characters", name);
+        else
+            keys[i].set(ps, line, name, value,
+                        sec == SEC_SIGHTED ? TB_CONFIG_SIGHTED : TB_CONFIG_VI);
+        return 1;
+    }
+    problem(ps, line, "unknown key '%s' in [%s]", name, section_names[sec]);
+    return 1;
+}
+
+/* ---- the line reader between the text and inih ----------------------------------------- */
+
+/* Checks a line's shape so every problem is named here, with its line, and inih only ever
+ * sees lines it accepts. Returns the text to hand to inih (possibly empty). */
+static const char *check_line(struct parse *ps, char *s)
+{
+    while (*s == ' ' || *s == '\t') /* no indented continuation lines: too easy to misread */
+        s++;
+    if (!*s || *s == ';' || *s == '#')
+        return s;
+    if (*s == '[') {
+        char *close = strchr(s, ']');
+        if (!close) {
+            problem(ps, ps->line, "section header needs a closing ']'");
+            return "";
+        }
+        char name[64]; /* inih matches the name exactly, so this does too */
+        snprintf(name, sizeof name, "%.*s", (int)(close - s - 1), s + 1);
+        enum section sec = section_of(name);
+        if (sec == SEC_UNKNOWN || sec == SEC_NONE)
+            problem(ps, ps->line,
+                    "unknown section [%s] (expected [daemon], [arbiter], [player vi] or "
+                    "[player sighted])",
+                    name);
+        else
+            ps->section_line[sec] = ps->section_line[sec] ? ps->section_line[sec] : ps->line;
+        return s;
+    }
+    if (!strpbrk(s, "=:")) {
+        problem(ps, ps->line, "expected 'key = value'");
+        return "";
+    }
+    if (*s == '=' || *s == ':') {
+        problem(ps, ps->line, "a value without a key");
+        return "";
+    }
+    return s;
+}
+
+static char *reader(char *str, int num, void *stream)
+{
+    struct parse *ps = stream;
+    if (ps->p >= ps->end)
+        return NULL;
+    const char *nl = memchr(ps->p, '\n', (size_t)(ps->end - ps->p));
+    size_t len = nl ? (size_t)(nl - ps->p) : (size_t)(ps->end - ps->p);
+    const char *line = ps->p;
+    ps->p += len + (nl ? 1 : 0);
+    ps->line++;
+    if (len && line[len - 1] == '\r')
+        len--;
+    if (ps->line == 1 && len >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0) {
+        line += 3; /* a UTF-8 byte order mark */
+        len -= 3;
+    }
+    str[0] = '\0';
+    if (memchr(line, '\0', len)) {
+        problem(ps, ps->line, "line contains a NUL byte");
+        return str;
+    }
+    if (len + 3 > (size_t)num) {
+        problem(ps, ps->line, "line is longer than %d characters", num - 3);
+        return str;
+    }
+    char buf[512];
+    memcpy(buf, line, len);
+    buf[len] = '\0';
+    snprintf(str, (size_t)num, "%s\n", check_line(ps, buf));
+    return str;
+}
+
+/* ---- whole-file rules ------------------------------------------------------------------ */
+
+static void check_whole(struct parse *ps)
+{
+    struct tb_config *c = &ps->cfg;
+    if (c->player[0].colour == c->player[1].colour) {
+        long line = ps->colour_line[1] ? ps->colour_line[1] : ps->colour_line[0];
+        problem(ps, line ? line : 1, "both players have the colour %s",
+                tb_config_colour_name(c->player[0].colour));
+    }
+    struct tb_link_resource a, b;
+    if (tb_link_resource_parse(c->player[0].board, &a, NULL) == TB_OK &&
+        tb_link_resource_parse(c->player[1].board, &b, NULL) == TB_OK &&
+        (a.kind == TB_LINK_SERIAL || a.kind == TB_LINK_PTY || a.kind == TB_LINK_USB) &&
+        strcmp(c->player[0].board, c->player[1].board) == 0) {
+        long line = ps->seen[SEC_SIGHTED][0] ? ps->seen[SEC_SIGHTED][0] : ps->seen[SEC_VI][0];
+        problem(ps, line ? line : 1, "both players' boards are %s", c->player[0].board);
+    }
+    if (!c->arbiter_pin[0] && !ps->seen[SEC_ARBITER][0])
+        problem(ps, ps->section_line[SEC_ARBITER] ? ps->section_line[SEC_ARBITER] : 1,
+                "no arbiter PIN: set pin in [arbiter] (resolve, takeback, set-position and "
+                "new-game need it)");
+}
+
+int tb_config_parse(struct tb_config *cfg, const char *text, size_t len,
+                    struct tb_config_report *rep)
+{
+    struct parse *ps = calloc(1, sizeof *ps);
+    if (!ps)
+        return TB_ERR_MEM;
+    memset(rep, 0, sizeof *rep);
+    ps->cfg = *cfg;
+    ps->rep = rep;
+    ps->p = text;
+    ps->end = text + len;
+    ini_parse_stream(reader, ps, handler, ps); /* every problem is already in rep */
+    check_whole(ps);
+    int rc = rep->count ? TB_ERR_PARSE : TB_OK;
+    if (rc == TB_OK)
+        *cfg = ps->cfg;
+    free(ps);
+    return rc;
+}
+
+int tb_config_load(struct tb_config *cfg, const char *path, struct tb_config_report *rep,
+                   struct tb_error *err)
+{
+    memset(rep, 0, sizeof *rep);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        int e = errno;
+        tb_error_set(err, TB_ERR_SYS, "cannot read %s: %s", path, strerror(e));
+        errno = e;
+        return TB_ERR_SYS;
+    }
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        len += fread(buf + len, 1, cap - len, f);
+        if (len < cap)
+            break;
+        if (cap >= (1u << 20)) { /* a configuration is a page, not a megabyte */
+            free(buf);
+            fclose(f);
+            return tb_error_set(err, TB_ERR_PARSE, "%s is larger than 1 MiB", path);
+        }
+        char *p = realloc(buf, cap *= 2);
+        if (!p)
+            free(buf);
+        buf = p;
+    }
+    bool failed = ferror(f);
+    fclose(f);
+    if (!buf)
+        return tb_error_set(err, TB_ERR_MEM, "out of memory reading %s", path);
+    if (failed) {
+        free(buf);
+        return tb_error_set(err, TB_ERR_SYS, "cannot read %s", path);
+    }
+    int rc = tb_config_parse(cfg, buf, len, rep);
+    free(buf);
+    if (rc == TB_ERR_PARSE)
+        tb_error_set(err, rc, "%s: %d problem%s", path, rep->count, rep->count == 1 ? "" : "s");
+    return rc;
+}
+
+/* ---- defaults and names ---------------------------------------------------------------- */
+
+void tb_config_defaults(struct tb_config *cfg, const char *runtime_dir, const char *state_dir,
+                        const char *demo_script)
+{
+    memset(cfg, 0, sizeof *cfg);
+    for (int r = 0; r < 2; r++) {
+        struct tb_config_player *p = &cfg->player[r];
+        if (demo_script && *demo_script)
+            snprintf(p->board, sizeof p->board, "sim:%s", demo_script);
+        else
+            strcpy(p->board, "null:");
+        p->colour = r == TB_CONFIG_VI ? TB_CONFIG_WHITE : TB_CONFIG_BLACK;
+        strcpy(p->pack, "de-fide"); /* D.2.1 recommends the German names */
+        p->rate = 160;
+        strcpy(p->audio, "null");
+    }
+    cfg->blip_window_ms = 300;
+    cfg->log_level = TB_CONFIG_LOG_INFO;
+    if (runtime_dir && *runtime_dir && strlen(runtime_dir) < 80)
+        snprintf(cfg->socket_path, sizeof cfg->socket_path, "%s/twinboard.sock", runtime_dir);
+    else
+        strcpy(cfg->socket_path, "/tmp/twinboard.sock");
+    if (state_dir && *state_dir)
+        snprintf(cfg->journal_dir, sizeof cfg->journal_dir, "%s/twinboard", state_dir);
+    else
+        strcpy(cfg->journal_dir, "/tmp/twinboard-journal");
+}
+
+const char *tb_config_role_name(enum tb_config_role role)
+{
+    return role == TB_CONFIG_SIGHTED ? "sighted" : "vi";
+}
+
+const char *tb_config_colour_name(enum tb_config_colour colour)
+{
+    return colour == TB_CONFIG_BLACK ? "black" : "white";
+}
+
+const char *tb_config_log_name(enum tb_config_log level)
+{
+    static const char *const names[] = {"error", "warn", "info", "debug"};
+    return (unsigned)level < 4 ? names[level] : "info";
+}
+
+int tb_config_summary(const struct tb_config *cfg, char *buf, size_t len)
+{
+    const struct tb_config_player *v = &cfg->player[0], *s = &cfg->player[1];
+    return snprintf(buf, len,
+                    "vi: %s %s pack=%s voice=%s rate=%d audio=%s; sighted: %s %s pack=%s "
+                    "voice=%s rate=%d audio=%s; blip=%dms pin=%s journal=%s socket=%s",
+                    v->board, tb_config_colour_name(v->colour), v->pack,
+                    v->voice[0] ? v->voice : "(pack)", v->rate, v->audio, s->board,
+                    tb_config_colour_name(s->colour), s->pack, s->voice[0] ? s->voice : "(pack)",
+                    s->rate, s->audio, cfg->blip_window_ms, cfg->arbiter_pin[0] ? "set" : "none",
+                    cfg->journal_dir, cfg->socket_path);
+}

@@ -1,0 +1,257 @@
+/* Tests of the daemon configuration: defaults, a table of good and bad files, --check-config. */
+#include <stdio.h>
+#include <sys/wait.h>
+
+#include "tb_config.h"
+#include "tb_test.h"
+
+static const char good_full[] = "; a full configuration\n"
+                                "[daemon]\n"
+                                "socket = /run/twinboard/control\n"
+                                "journal_dir = /var/lib/twinboard\n"
+                                "log_level = debug\n"
+                                "blip_window_ms = 250\n"
+                                "\n"
+                                "[arbiter]\n"
+                                "pin = 4711 ; inline comment\n"
+                                "\n"
+                                "[player vi]\n"
+                                "board = usb:2341:0043:95635333231351F0E1A1\n"
+                                "colour = black\n"
+                                "pack = nl\n"
+                                "voice = nl\n"
+                                "rate = 175\n"
+                                "audio = wav:/tmp/vi.wav\n"
+                                "\n"
+                                "[player sighted]\n"
+                                "board = keys:\n"
+                                "colour = white\n"
+                                "pack = en\n"
+                                "audio = default\n";
+
+static void defaults(struct tb_config *c)
+{
+    tb_config_defaults(c, "/run/user/1000", NULL, NULL);
+}
+
+TB_TEST(defaults_need_no_file)
+{
+    struct tb_config c;
+    tb_config_defaults(&c, "/run/user/1000", "/home/a/.local/state", "/usr/share/demo.script");
+    ASSERT_STR_EQ(c.socket_path, "/run/user/1000/twinboard.sock");
+    ASSERT_STR_EQ(c.journal_dir, "/home/a/.local/state/twinboard");
+    ASSERT_STR_EQ(c.player[TB_CONFIG_VI].board, "sim:/usr/share/demo.script");
+    ASSERT_STR_EQ(c.player[TB_CONFIG_SIGHTED].board, "sim:/usr/share/demo.script");
+    ASSERT_EQ(c.player[TB_CONFIG_VI].colour, TB_CONFIG_WHITE);
+    ASSERT_EQ(c.player[TB_CONFIG_SIGHTED].colour, TB_CONFIG_BLACK);
+    ASSERT_STR_EQ(c.player[TB_CONFIG_VI].audio, "null");
+    ASSERT_STR_EQ(c.player[TB_CONFIG_VI].pack, "de-fide");
+    ASSERT_STR_EQ(c.arbiter_pin, "");
+    tb_config_defaults(&c, NULL, "", NULL);
+    ASSERT_STR_EQ(c.socket_path, "/tmp/twinboard.sock");
+    ASSERT_STR_EQ(c.journal_dir, "/tmp/twinboard-journal");
+    ASSERT_STR_EQ(c.player[TB_CONFIG_VI].board, "null:");
+}
+
+TB_TEST(full_file_sets_every_key)
+{
+    struct tb_config c;
+    struct tb_config_report rep;
+    defaults(&c);
+    ASSERT_OK(tb_config_parse(&c, good_full, sizeof good_full - 1, &rep));
+    ASSERT_EQ(rep.count, 0);
+    ASSERT_STR_EQ(c.socket_path, "/run/twinboard/control");
+    ASSERT_STR_EQ(c.journal_dir, "/var/lib/twinboard");
+    ASSERT_EQ(c.log_level, TB_CONFIG_LOG_DEBUG);
+    ASSERT_EQ(c.blip_window_ms, 250);
+    ASSERT_STR_EQ(c.arbiter_pin, "4711");
+    const struct tb_config_player *vi = &c.player[TB_CONFIG_VI], *si = &c.player[TB_CONFIG_SIGHTED];
+    ASSERT_STR_EQ(vi->board, "usb:2341:0043:95635333231351F0E1A1");
+    ASSERT_EQ(vi->colour, TB_CONFIG_BLACK);
+    ASSERT_STR_EQ(vi->pack, "nl");
+    ASSERT_STR_EQ(vi->voice, "nl");
+    ASSERT_EQ(vi->rate, 175);
+    ASSERT_STR_EQ(vi->audio, "wav:/tmp/vi.wav");
+    ASSERT_STR_EQ(si->board, "keys:");
+    ASSERT_EQ(si->colour, TB_CONFIG_WHITE);
+    ASSERT_STR_EQ(si->pack, "en");
+    ASSERT_STR_EQ(si->audio, "default");
+    ASSERT_EQ(si->rate, 160); /* default kept */
+    char sum[1024];
+    ASSERT_GT(tb_config_summary(&c, sum, sizeof sum), 0);
+    ASSERT_STR_CONTAINS(sum, "vi: usb:2341:0043:95635333231351F0E1A1 black pack=nl");
+    ASSERT_STR_CONTAINS(sum, "pin=set");
+    ASSERT_TRUE(strstr(sum, "4711") == NULL); /* the PIN never appears */
+}
+
+TB_TEST(good_files_table)
+{
+    static const char *const good[] = {
+        "[arbiter]\npin=1234\n",
+        "[arbiter]\r\npin = 12345678\r\n",   /* CRLF, 8 digits */
+        "\xef\xbb\xbf[arbiter]\npin=0000\n", /* UTF-8 BOM */
+        "# comment\n[arbiter]\n  pin = 1234\n[daemon]\nblip_window_ms=10\n",
+        "[arbiter]\npin=1234\n[player vi]\ncolour=black\n[player sighted]\ncolour=white\n",
+        "[arbiter]\npin=1234\n[player vi]\nboard=serial:/dev/ttyUSB0\n[player sighted]\n"
+        "board=serial:/dev/ttyUSB1\n",
+        "[arbiter]\npin=1234\n[player vi]\nboard=sim:a.script?speed=fast\n[player sighted]\n"
+        "board=sim:a.script?speed=fast\n", /* one script plays both boards */
+        "[arbiter]\npin: 1234\n",          /* name: value */
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        struct tb_config c;
+        struct tb_config_report rep;
+        defaults(&c);
+        if (tb_config_parse(&c, good[i], strlen(good[i]), &rep) != TB_OK)
+            TB_FAIL("good file %zu: line %ld: %s", i, rep.problem[0].line, rep.problem[0].msg);
+    }
+}
+
+TB_TEST(bad_files_table_names_line_and_problem)
+{
+    static const struct {
+        const char *text;
+        long line;
+        const char *msg;
+    } bad[] = {
+        {"[arbiter]\npin=1234\n[boards]\n", 3, "unknown section [boards]"},
+        {"[arbiter]\npin=1234\n[player  vi]\n", 3, "unknown section [player  vi]"},
+        {"[arbiter]\npin=1234\nfoo=1\n", 3, "unknown key 'foo' in [arbiter]"},
+        {"pin=1234\n", 1, "outside any section"},
+        {"[arbiter]\npin=123\n", 2, "pin must be 4 to 8 digits"},
+        {"[arbiter]\npin=123456789\n", 2, "pin must be 4 to 8 digits"},
+        {"[arbiter]\npin=12a4\n", 2, "pin must be 4 to 8 digits"},
+        {"[arbiter]\npin=\n", 2, "pin has no value"},
+        {"[daemon]\nlog_level=info\n", 1, "no arbiter PIN"},
+        {"[arbiter]\npin=1234\npin=5678\n", 3, "pin is set twice in [arbiter] (first at line 2)"},
+        {"[arbiter]\npin=1234\n[player vi]\ncolour=red\n", 4, "colour 'red' is not white or black"},
+        {"[arbiter]\npin=1234\n[player sighted]\ncolour=white\n", 4,
+         "both players have the colour white"},
+        {"[arbiter]\npin=1234\n[player vi]\nboard=tty:/dev/x\n", 4, "unknown kind 'tty'"},
+        {"[arbiter]\npin=1234\n[player vi]\nboard=usb:12:34\n", 4, "vendor id"},
+        {"[arbiter]\npin=1234\n[player vi]\nboard=serial:/dev/ttyUSB0\n[player sighted]\n"
+         "board=serial:/dev/ttyUSB0\n",
+         6, "both players' boards are serial:/dev/ttyUSB0"},
+        {"[arbiter]\npin=1234\n[player vi]\npack=fr\n", 4, "pack 'fr' is not one of"},
+        {"[arbiter]\npin=1234\n[player vi]\nrate=fast\n", 4, "rate 'fast' must be words per"},
+        {"[arbiter]\npin=1234\n[player vi]\nrate=1000\n", 4, "rate '1000'"},
+        {"[arbiter]\npin=1234\n[player vi]\nvoice=de;rm\n", 4, "not an eSpeak NG voice"},
+        {"[arbiter]\npin=1234\n[player vi]\naudio=wav:\n", 4, "'wav:' needs a file path"},
+        {"[arbiter]\npin=1234\n[daemon]\nblip_window_ms=5\n", 4, "from 10 to 2000"},
+        {"[arbiter]\npin=1234\n[daemon]\nblip_window_ms=300ms\n", 4, "from 10 to 2000"},
+        {"[arbiter]\npin=1234\n[daemon]\nlog_level=loud\n", 4, "not one of error, warn"},
+        {"[arbiter]\npin=1234\n[daemon]\nsocket=relative.sock\n", 4, "absolute path"},
+        {"[arbiter]\npin=1234\n[daemon]\njournal_dir=var/lib\n", 4, "absolute path"},
+        {"[arbiter\npin=1234\n", 1, "closing ']'"},
+        {"[arbiter]\npin 1234\n", 2, "expected 'key = value'"},
+        {"[arbiter]\n= 1234\n", 2, "a value without a key"},
+        {"[arbiter]\npin=1234\n[daemon]\nsocket=/tmp/a\x01\n", 4, "control characters"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct tb_config c, before;
+        struct tb_config_report rep;
+        defaults(&c);
+        before = c;
+        if (tb_config_parse(&c, bad[i].text, strlen(bad[i].text), &rep) != TB_ERR_PARSE)
+            TB_FAIL("bad file %zu accepted", i);
+        int found = 0;
+        for (int k = 0; k < rep.count; k++)
+            if (rep.problem[k].line == bad[i].line && strstr(rep.problem[k].msg, bad[i].msg))
+                found = 1;
+        if (!found)
+            TB_FAIL("bad file %zu: wanted line %ld '%s', first problem: line %ld '%s'", i,
+                    bad[i].line, bad[i].msg, rep.problem[0].line, rep.problem[0].msg);
+        ASSERT_TRUE(memcmp(&c, &before, sizeof c) == 0); /* nothing changed */
+    }
+}
+
+TB_TEST(every_problem_is_named_not_only_the_first)
+{
+    const char text[] = "[arbiter]\n"
+                        "pin=12\n"
+                        "[player vi]\n"
+                        "colour=green\n"
+                        "rate=9\n"
+                        "bogus=1\n"
+                        "[nowhere]\n"
+                        "x=1\n";
+    struct tb_config c;
+    struct tb_config_report rep;
+    defaults(&c);
+    ASSERT_EQ(tb_config_parse(&c, text, sizeof text - 1, &rep), TB_ERR_PARSE);
+    ASSERT_EQ(rep.count, 5);
+    ASSERT_EQ(rep.problem[0].line, 2);
+    ASSERT_EQ(rep.problem[1].line, 4);
+    ASSERT_EQ(rep.problem[2].line, 5);
+    ASSERT_EQ(rep.problem[3].line, 6);
+    ASSERT_EQ(rep.problem[4].line, 7);
+}
+
+TB_TEST(long_lines_and_nul_bytes_are_problems_not_crashes)
+{
+    char text[600];
+    int n = snprintf(text, sizeof text, "[arbiter]\npin=1234\n[daemon]\nsocket=/%0300d\n", 0);
+    struct tb_config c;
+    struct tb_config_report rep;
+    defaults(&c);
+    ASSERT_EQ(tb_config_parse(&c, text, (size_t)n, &rep), TB_ERR_PARSE);
+    ASSERT_EQ(rep.problem[0].line, 4);
+    ASSERT_STR_CONTAINS(rep.problem[0].msg, "longer than");
+    const char nul[] = "[arbiter]\npin=12\0"
+                       "34\n";
+    ASSERT_EQ(tb_config_parse(&c, nul, sizeof nul - 1, &rep), TB_ERR_PARSE);
+    ASSERT_STR_CONTAINS(rep.problem[0].msg, "NUL");
+}
+
+TB_TEST(load_reports_a_missing_file)
+{
+    struct tb_config c;
+    struct tb_config_report rep;
+    struct tb_error e;
+    defaults(&c);
+    ASSERT_EQ(tb_config_load(&c, "/nonexistent/twinboard.ini", &rep, &e), TB_ERR_SYS);
+    ASSERT_STR_CONTAINS(e.msg, "/nonexistent/twinboard.ini");
+}
+
+static int run_check(const char *path, char *out, size_t len)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s --check-config %s 2>&1", TWINBOARDD, path);
+    FILE *p = popen(cmd, "r");
+    ASSERT_NOT_NULL(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+TB_TEST(check_config_prints_file_line_message_and_fails)
+{
+    char path[512], out[4096];
+    snprintf(path, sizeof path, "%s/bad.ini", tb_test_tmp_dir());
+    FILE *f = fopen(path, "w");
+    ASSERT_NOT_NULL(f);
+    fputs("[arbiter]\npin=12\n[player vi]\ncolour=blue\n", f);
+    fclose(f);
+    ASSERT_EQ(run_check(path, out, sizeof out), 1);
+    char want[600];
+    snprintf(want, sizeof want, "%s:2: pin must be 4 to 8 digits", path);
+    ASSERT_STR_CONTAINS(out, want);
+    snprintf(want, sizeof want, "%s:4: colour 'blue' is not white or black", path);
+    ASSERT_STR_CONTAINS(out, want);
+}
+
+TB_TEST(check_config_accepts_a_good_file_with_a_summary)
+{
+    char path[512], out[4096];
+    snprintf(path, sizeof path, "%s/good.ini", tb_test_tmp_dir());
+    FILE *f = fopen(path, "w");
+    ASSERT_NOT_NULL(f);
+    fputs(good_full, f);
+    fclose(f);
+    ASSERT_EQ(run_check(path, out, sizeof out), 0);
+    ASSERT_STR_CONTAINS(out, "ok");
+    ASSERT_STR_CONTAINS(out, "sighted: keys: white");
+    ASSERT_EQ(run_check("/nonexistent.ini", out, sizeof out), 1);
+    ASSERT_STR_CONTAINS(out, "cannot read /nonexistent.ini");
+}
