@@ -1,0 +1,156 @@
+/* pgn_write.c - PGN export of a game: tags, wrapped SAN movetext, comments, NAGs, result. */
+#include <stdio.h>
+#include <string.h>
+
+#include "notation_internal.h"
+#include "tb_chess.h"
+
+#define LINE_MAX_COLS 79 /* export format: lines below 80 columns */
+
+static const char *const roster[7] = {"Event", "Site", "Date", "Round", "White", "Black", "Result"};
+static const char *const roster_default[7] = {"?", "?", "????.??.??", "?", "?", "?", "*"};
+
+struct writer {
+    struct tb_chess__out o;
+    size_t col;
+};
+
+static void put_tag(struct tb_chess__out *o, const char *name, const char *value)
+{
+    tb_chess__putc(o, '[');
+    tb_chess__puts(o, name);
+    tb_chess__puts(o, " \"");
+    for (; *value; value++) {
+        if (*value == '"' || *value == '\\')
+            tb_chess__putc(o, '\\');
+        tb_chess__putc(o, *value);
+    }
+    tb_chess__puts(o, "\"]\n");
+}
+
+static bool in_roster(const char *name)
+{
+    for (int i = 0; i < 7; i++)
+        if (strcmp(name, roster[i]) == 0)
+            return true;
+    return false;
+}
+
+static void put_tags(const tb_chess_pgn_game *g, struct tb_chess__out *o)
+{
+    for (int i = 0; i < 7; i++) {
+        const char *v = i == 6 ? g->result : tb_chess_pgn_tag_get(g, roster[i]);
+        put_tag(o, roster[i], v ? v : roster_default[i]);
+    }
+    for (int i = 0; i < g->ntags; i++) {
+        const char *name = g->text + g->tags[i].name;
+        if (!in_roster(name))
+            put_tag(o, name, g->text + g->tags[i].value);
+    }
+    /* A game set up from a position says so, even if its tags did not. */
+    tb_chess_pos std;
+    tb_chess_pos_startpos(&std);
+    char fen[128], std_fen[128];
+    tb_chess_pos_to_fen(&g->game.start, fen, sizeof fen);
+    tb_chess_pos_to_fen(&std, std_fen, sizeof std_fen);
+    if (g->game.start.chess960 && !tb_chess_pgn_tag_get(g, "Variant"))
+        put_tag(o, "Variant", "Chess960");
+    if (strcmp(fen, std_fen) != 0 && !tb_chess_pgn_tag_get(g, "FEN")) {
+        if (!tb_chess_pgn_tag_get(g, "SetUp"))
+            put_tag(o, "SetUp", "1");
+        put_tag(o, "FEN", fen);
+    }
+    tb_chess__putc(o, '\n');
+}
+
+/* One token, after a space or (when it would pass the limit) a line break. `sep` forces a
+ * separator even at the start of a line, for the words inside a comment. */
+static void token(struct writer *w, const char *pre, const char *s, size_t n, const char *post,
+                  bool sep)
+{
+    size_t len = strlen(pre) + n + strlen(post);
+    if (w->col > 0 || sep) {
+        if (w->col + 1 + len > LINE_MAX_COLS) {
+            tb_chess__putc(&w->o, '\n');
+            w->col = 0;
+        } else {
+            tb_chess__putc(&w->o, ' ');
+            w->col++;
+        }
+    }
+    tb_chess__puts(&w->o, pre);
+    tb_chess__putn(&w->o, s, n);
+    tb_chess__puts(&w->o, post);
+    w->col += len;
+}
+
+/* A {comment} broken into lines at single spaces only, which a reader turns back into the
+ * same spaces: the text survives a round trip. */
+static void put_comment(struct writer *w, const char *text)
+{
+    bool first = true;
+    for (;;) {
+        const char *sp = strchr(text, ' ');
+        size_t n = sp ? (size_t)(sp - text) : strlen(text);
+        token(w, first ? "{" : "", text, n, sp ? "" : "}", !first);
+        if (!sp)
+            return;
+        text = sp + 1;
+        first = false;
+    }
+}
+
+/* The notes after ply `ply`; returns the index of the first note of a later ply. */
+static int put_notes(const tb_chess_pgn_game *g, int i, int ply, struct writer *w, bool *any)
+{
+    for (; i < g->nnotes && g->notes[i].ply <= ply; i++) {
+        const struct tb_chess_pgn_note *n = &g->notes[i];
+        *any = true;
+        if (n->kind == TB_CHESS_PGN_NAG) {
+            char nag[8];
+            int len = snprintf(nag, sizeof nag, "$%u", n->nag);
+            token(w, "", nag, (size_t)len, "", false);
+        } else if (n->kind == TB_CHESS_PGN_LINE_COMMENT) {
+            token(w, ";", g->text + n->text, strlen(g->text + n->text), "", false);
+            tb_chess__putc(&w->o, '\n');
+            w->col = 0;
+        } else {
+            put_comment(w, g->text + n->text);
+        }
+    }
+    return i;
+}
+
+int tb_chess_pgn_write(const tb_chess_pgn_game *g, char *buf, size_t len)
+{
+    if (!g)
+        return TB_ERR_ARG;
+    struct writer w = {.col = 0};
+    tb_chess__out_init(&w.o, buf, len);
+    put_tags(g, &w.o);
+
+    tb_chess_pos pos = g->game.start;
+    bool after_note = false;
+    int note = put_notes(g, 0, 0, &w, &after_note);
+    for (int i = 0; i < g->game.plies; i++) {
+        tb_chess_move m = g->game.moves[i];
+        char san[16], tok[32];
+        if (tb_chess_move_to_san(&pos, m, TB_CHESS_LETTERS_EN, 0, san, sizeof san) < 0)
+            return TB_ERR_STATE;
+        int n;
+        if (pos.side == TB_CHESS_WHITE)
+            n = snprintf(tok, sizeof tok, "%d. %s", pos.fullmove, san);
+        else if (i == 0 || after_note)
+            n = snprintf(tok, sizeof tok, "%d... %s", pos.fullmove, san);
+        else
+            n = snprintf(tok, sizeof tok, "%s", san);
+        token(&w, "", tok, (size_t)n, "", false);
+        tb_chess_undo undo;
+        tb_chess_make(&pos, m, &undo);
+        after_note = false;
+        note = put_notes(g, note, i + 1, &w, &after_note);
+    }
+    token(&w, "", g->result, strlen(g->result), "", false);
+    tb_chess__putc(&w.o, '\n');
+    return (int)w.o.n;
+}

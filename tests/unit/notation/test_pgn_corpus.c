@@ -1,0 +1,123 @@
+/* Every game of the shared corpus (11,773 real games) reads and replays with no illegal move,
+ * and matches the independently made INDEX.tsv in plies and result. One case per file so that
+ * they run in parallel. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tb_chess.h"
+#include "tb_test.h"
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        TB_FAIL("cannot open %s", path);
+    ASSERT_OK(fseek(f, 0, SEEK_END));
+    long n = ftell(f);
+    ASSERT_GE(n, 0);
+    rewind(f);
+    char *buf = malloc((size_t)n + 1);
+    ASSERT_NOT_NULL(buf);
+    ASSERT_EQ(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+struct expect {
+    int plies;
+    char result[8];
+};
+
+/* The INDEX.tsv rows of one file: columns file, game, white, black, date, result, plies ... */
+static struct expect *load_index(const char *file, int *count)
+{
+    char path[1024];
+    size_t len;
+    snprintf(path, sizeof path, "%s/games/INDEX.tsv", tb_test_data_dir());
+    char *text = slurp(path, &len);
+    int cap = 8192, n = 0;
+    struct expect *e = calloc((size_t)cap, sizeof *e);
+    ASSERT_NOT_NULL(e);
+    for (char *line = text; line && *line;) {
+        char *next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        char *col[8];
+        int c = 0;
+        for (char *p = line; c < 8; c++) {
+            col[c] = p;
+            p = strchr(p, '\t');
+            if (!p)
+                break;
+            *p++ = '\0';
+        }
+        if (c >= 7 && strcmp(col[0], file) == 0) {
+            int game = atoi(col[1]);
+            ASSERT_EQ(game, n + 1);
+            ASSERT_LT(n, cap);
+            e[n].plies = atoi(col[6]);
+            snprintf(e[n].result, sizeof e[n].result, "%s", col[5]);
+            n++;
+        }
+        line = next;
+    }
+    free(text);
+    *count = n;
+    return e;
+}
+
+static void replay_file(const char *file, int want_games)
+{
+    char path[1024];
+    size_t len;
+    snprintf(path, sizeof path, "%s/games/%s", tb_test_data_dir(), file);
+    char *text = slurp(path, &len);
+    int nexp;
+    struct expect *exp = load_index(file, &nexp);
+    ASSERT_EQ(nexp, want_games);
+
+    tb_chess_pgn_game *g = malloc(sizeof *g);
+    ASSERT_NOT_NULL(g);
+    tb_chess_pgn_reader r;
+    tb_chess_pgn_reader_init(&r, text, len);
+    struct tb_error err = {0};
+    int games = 0, rc;
+    long plies = 0;
+    while ((rc = tb_chess_pgn_read(&r, g, &err)) != 0) {
+        if (rc < 0)
+            TB_FAIL("%s: %s (line %ld)", file, err.msg, err.line);
+        ASSERT_LT(games, nexp);
+        if (g->game.plies != exp[games].plies || strcmp(g->result, exp[games].result) != 0)
+            TB_FAIL("%s game %d: %d plies %s, INDEX.tsv says %d plies %s", file, games + 1,
+                    g->game.plies, g->result, exp[games].plies, exp[games].result);
+        plies += g->game.plies;
+        games++;
+    }
+    ASSERT_EQ(games, want_games);
+    ASSERT_GT(plies, (long)games * 40);
+    free(g);
+    free(exp);
+    free(text);
+}
+
+TB_TEST(corpus_twic0920_replays)
+{
+    replay_file("twic0920.pgn", 2245);
+}
+
+TB_TEST(corpus_korchnoi_replays)
+{
+    replay_file("Korchnoi.pgn", 4567);
+}
+
+TB_TEST(corpus_carlsen_replays)
+{
+    replay_file("Carlsen.pgn", 2851);
+}
+
+TB_TEST(corpus_kasparov_replays)
+{
+    replay_file("Kasparov.pgn", 2110);
+}
