@@ -1,0 +1,452 @@
+/* pack.c - loading phrase packs (voice/packs/NAME.pack; format in docs/voice.md).
+ *
+ * A pack is refused as a whole when any entry is missing, malformed, unknown or duplicated, or a
+ * template uses a placeholder it may not: a half-read pack would put wrong words in a player's
+ * ears in the middle of a game. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "voice_internal.h"
+
+#ifndef TB_VOICE_PACK_DIRS
+#define TB_VOICE_PACK_DIRS "voice/packs"
+#endif
+
+enum kind { WORD, NUMBER, TEMPLATE, NAME };
+
+struct keydef {
+    const char *section;
+    const char *key;
+    enum kind kind;
+    const char *placeholders; /* TEMPLATE: the {names} it may use, space-separated */
+    int min, max;             /* NUMBER */
+};
+
+#define MOVE_PH "piece from to disamb capture ep promo castle"
+
+static const struct keydef keys[K__COUNT] = {
+    [K_PACK_NAME] = {"pack", "name", NAME, NULL, 0, 0},
+    [K_PACK_LANGUAGE] = {"pack", "language", WORD, NULL, 0, 0},
+    [K_VOICE_ESPEAK] = {"voice", "espeak", NAME, NULL, 0, 0},
+    [K_VOICE_RATE] = {"voice", "rate", NUMBER, NULL, 80, 800},
+    [K_VOICE_PITCH] = {"voice", "pitch", NUMBER, NULL, 0, 100},
+    [K_VOICE_VOLUME] = {"voice", "volume", NUMBER, NULL, 0, 200},
+    [K_VOICE_WORDGAP] = {"voice", "wordgap", NUMBER, NULL, 0, 100},
+    [K_PIECE_KING] = {"pieces", "king", WORD, NULL, 0, 0},
+    [K_PIECE_QUEEN] = {"pieces", "queen", WORD, NULL, 0, 0},
+    [K_PIECE_ROOK] = {"pieces", "rook", WORD, NULL, 0, 0},
+    [K_PIECE_BISHOP] = {"pieces", "bishop", WORD, NULL, 0, 0},
+    [K_PIECE_KNIGHT] = {"pieces", "knight", WORD, NULL, 0, 0},
+    [K_PIECE_PAWN] = {"pieces", "pawn", WORD, NULL, 0, 0},
+    [K_FILE_A] = {"files", "a", WORD, NULL, 0, 0},
+    [K_FILE_B] = {"files", "b", WORD, NULL, 0, 0},
+    [K_FILE_C] = {"files", "c", WORD, NULL, 0, 0},
+    [K_FILE_D] = {"files", "d", WORD, NULL, 0, 0},
+    [K_FILE_E] = {"files", "e", WORD, NULL, 0, 0},
+    [K_FILE_F] = {"files", "f", WORD, NULL, 0, 0},
+    [K_FILE_G] = {"files", "g", WORD, NULL, 0, 0},
+    [K_FILE_H] = {"files", "h", WORD, NULL, 0, 0},
+    [K_RANK_1] = {"ranks", "1", WORD, NULL, 0, 0},
+    [K_RANK_2] = {"ranks", "2", WORD, NULL, 0, 0},
+    [K_RANK_3] = {"ranks", "3", WORD, NULL, 0, 0},
+    [K_RANK_4] = {"ranks", "4", WORD, NULL, 0, 0},
+    [K_RANK_5] = {"ranks", "5", WORD, NULL, 0, 0},
+    [K_RANK_6] = {"ranks", "6", WORD, NULL, 0, 0},
+    [K_RANK_7] = {"ranks", "7", WORD, NULL, 0, 0},
+    [K_RANK_8] = {"ranks", "8", WORD, NULL, 0, 0},
+    [K_W_CAPTURE] = {"words", "capture", WORD, NULL, 0, 0},
+    [K_W_CHECK] = {"words", "check", WORD, NULL, 0, 0},
+    [K_W_MATE] = {"words", "mate", WORD, NULL, 0, 0},
+    [K_W_EP] = {"words", "en_passant", WORD, NULL, 0, 0},
+    [K_W_CASTLE_SHORT] = {"words", "castle_short", WORD, NULL, 0, 0},
+    [K_W_CASTLE_LONG] = {"words", "castle_long", WORD, NULL, 0, 0},
+    [K_W_WHITE] = {"words", "white", WORD, NULL, 0, 0},
+    [K_W_BLACK] = {"words", "black", WORD, NULL, 0, 0},
+    [K_W_PIECE] = {"words", "piece", WORD, NULL, 0, 0},
+    [K_M_LONG_QUIET] = {"moves", "long.quiet", TEMPLATE, MOVE_PH, 0, 0},
+    [K_M_LONG_CAPTURE] = {"moves", "long.capture", TEMPLATE, MOVE_PH, 0, 0},
+    [K_M_LONG_EP] = {"moves", "long.en_passant", TEMPLATE, MOVE_PH, 0, 0},
+    [K_M_LONG_CASTLE] = {"moves", "long.castle", TEMPLATE, MOVE_PH, 0, 0},
+    [K_M_LONG_PROMO] = {"moves", "long.promotion", TEMPLATE, MOVE_PH, 0, 0},
+    [K_M_LONG_PROMO_CAPTURE] = {"moves", "long.promotion_capture", TEMPLATE, MOVE_PH, 0, 0},
+    [K_M_SHORT_QUIET] = {"moves", "short.quiet", TEMPLATE, MOVE_PH, 0, 0},
+    [K_M_SHORT_CAPTURE] = {"moves", "short.capture", TEMPLATE, MOVE_PH, 0, 0},
+    [K_M_SHORT_EP] = {"moves", "short.en_passant", TEMPLATE, MOVE_PH, 0, 0},
+    [K_M_SHORT_CASTLE] = {"moves", "short.castle", TEMPLATE, MOVE_PH, 0, 0},
+    [K_M_SHORT_PROMO] = {"moves", "short.promotion", TEMPLATE, MOVE_PH, 0, 0},
+    [K_M_SHORT_PROMO_CAPTURE] = {"moves", "short.promotion_capture", TEMPLATE, MOVE_PH, 0, 0},
+    [K_M_SUFFIX_CHECK] = {"moves", "suffix.check", TEMPLATE, "check", 0, 0},
+    [K_M_SUFFIX_MATE] = {"moves", "suffix.mate", TEMPLATE, "mate", 0, 0},
+    [K_MSG_MISMATCH] = {"messages", "mismatch", TEMPLATE, "board", 0, 0},
+    [K_MSG_ILLEGAL] = {"messages", "illegal", TEMPLATE, "", 0, 0},
+    [K_MSG_WAIT] = {"messages", "wait", TEMPLATE, "", 0, 0},
+    [K_MSG_REPLICATE] = {"messages", "replicate", TEMPLATE, "move", 0, 0},
+    [K_MSG_PUT_RIGHT] = {"messages", "put_right", TEMPLATE, "actions", 0, 0},
+    [K_MSG_LIFT] = {"messages", "lift", TEMPLATE, "piece square", 0, 0},
+    [K_MSG_PLACE] = {"messages", "place", TEMPLATE, "piece square", 0, 0},
+    [K_MSG_ARBITER] = {"messages", "arbiter", TEMPLATE, "", 0, 0},
+    [K_MSG_CLOCK] = {"messages", "clock", TEMPLATE, "white black n", 0, 0},
+    [K_MSG_TIME] = {"messages", "time", TEMPLATE, "min sec", 0, 0},
+    [K_MSG_MOVE_NUMBER] = {"messages", "move_number", TEMPLATE, "n move", 0, 0},
+    [K_MSG_CORRECTION] = {"messages", "correction", TEMPLATE, "move", 0, 0},
+    [K_MSG_NO_MOVE] = {"messages", "no_move", TEMPLATE, "", 0, 0},
+};
+
+static const char *const sections[] = {"pack",  "voice", "pieces",   "files",   "ranks",
+                                       "words", "moves", "messages", "phonemes"};
+
+struct parser {
+    const char *path;
+    long line;
+    const char *section; /* one of sections[], NULL before the first header */
+    long key_line[K__COUNT];
+    struct tb_error *err;
+};
+
+static int fail(struct parser *p, int code, const char *entry, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail(struct parser *p, int code, const char *entry, const char *fmt, ...)
+{
+    char detail[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    if (entry)
+        return tb_error_set_at(p->err, code, p->line, 0, "%s:%ld: [%s] %s: %s", p->path, p->line,
+                               p->section ? p->section : "-", entry, detail);
+    return tb_error_set_at(p->err, code, p->line, 0, "%s:%ld: %s", p->path, p->line, detail);
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+        s[--n] = '\0';
+    return s;
+}
+
+static bool utf8_valid(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    while (*u) {
+        int extra = *u < 0x80             ? 0
+                    : (*u & 0xE0) == 0xC0 ? 1
+                    : (*u & 0xF0) == 0xE0 ? 2
+                    : (*u & 0xF8) == 0xF0 ? 3
+                                          : -1;
+        if (extra < 0 || (extra == 1 && *u < 0xC2))
+            return false;
+        u++;
+        for (int i = 0; i < extra; i++, u++)
+            if ((*u & 0xC0) != 0x80)
+                return false;
+    }
+    return true;
+}
+
+/* A placeholder list "a b c" contains name (of length n)? */
+static bool allowed(const char *list, const char *name, size_t n)
+{
+    for (const char *s = list; *s;) {
+        size_t w = strcspn(s, " ");
+        if (w == n && memcmp(s, name, n) == 0)
+            return true;
+        s += w;
+        while (*s == ' ')
+            s++;
+    }
+    return false;
+}
+
+static int check_template(struct parser *p, const struct keydef *k, const char *v)
+{
+    for (const char *s = v; *s; s++) {
+        if (*s == '}')
+            return fail(p, TB_ERR_PARSE, k->key, "'}' without '{' in \"%s\"", v);
+        if (*s != '{')
+            continue;
+        const char *end = strchr(s, '}');
+        if (!end)
+            return fail(p, TB_ERR_PARSE, k->key, "'{' without '}' in \"%s\"", v);
+        char name[32];
+        size_t n = (size_t)(end - s - 1);
+        if (n == 0 || n >= sizeof name || !allowed(k->placeholders, s + 1, n)) {
+            snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1),
+                     s + 1);
+            char what[128];
+            snprintf(what, sizeof what, "{%s} (allowed: %s)", name,
+                     *k->placeholders ? k->placeholders : "none");
+            return fail(p, TB_ERR_PARSE, k->key, "unknown placeholder %s", what);
+        }
+        s = end;
+    }
+    return TB_OK;
+}
+
+static int check_value(struct parser *p, const struct keydef *k, const char *v)
+{
+    if (!*v)
+        return fail(p, TB_ERR_PARSE, k->key, "empty value");
+    if (!utf8_valid(v))
+        return fail(p, TB_ERR_PARSE, k->key, "value is not UTF-8");
+    switch (k->kind) {
+    case NUMBER: {
+        char *end;
+        errno = 0;
+        long n = strtol(v, &end, 10);
+        if (errno || *end || n < k->min || n > k->max) {
+            char what[96];
+            snprintf(what, sizeof what, "\"%s\" is not a number from %d to %d", v, k->min, k->max);
+            return fail(p, TB_ERR_PARSE, k->key, "%s", what);
+        }
+        return TB_OK;
+    }
+    case NAME:
+        for (const char *s = v; *s; s++)
+            if (!isalnum((unsigned char)*s) && !strchr("+-_.", *s))
+                return fail(p, TB_ERR_PARSE, k->key,
+                            "\"%s\" may hold only letters, digits and + - _ .", v);
+        return TB_OK;
+    case WORD:
+        if (strpbrk(v, "{}[]"))
+            return fail(p, TB_ERR_PARSE, k->key, "\"%s\": a word may not contain { } [ ]", v);
+        return TB_OK;
+    case TEMPLATE:
+        return check_template(p, k, v);
+    }
+    return TB_OK;
+}
+
+static int add_phoneme(struct parser *p, struct tb_voice_pack *pack, const char *word,
+                       const char *v)
+{
+    size_t n = strlen(v);
+    if (!utf8_valid(word) || strpbrk(word, "{}[]"))
+        return fail(p, TB_ERR_PARSE, word, "not a word");
+    if (n < 5 || strncmp(v, "[[", 2) != 0 || strcmp(v + n - 2, "]]") != 0 ||
+        strpbrk(v + 2, "[") != NULL || strstr(v + 2, "]]") != v + n - 2)
+        return fail(p, TB_ERR_PARSE, word, "\"%s\" is not an eSpeak phoneme spelling [[...]]", v);
+    for (int i = 0; i < pack->nphonemes; i++)
+        if (strcmp(pack->phonemes[i].word, word) == 0)
+            return fail(p, TB_ERR_PARSE, word, "duplicate entry");
+    struct tb_voice__phoneme *ph =
+        realloc(pack->phonemes, (size_t)(pack->nphonemes + 1) * sizeof *ph);
+    if (!ph)
+        return tb_error_set(p->err, TB_ERR_MEM, "out of memory");
+    pack->phonemes = ph;
+    ph[pack->nphonemes].word = strdup(word);
+    ph[pack->nphonemes].spelling = strdup(v);
+    pack->nphonemes++;
+    if (!ph[pack->nphonemes - 1].word || !ph[pack->nphonemes - 1].spelling)
+        return tb_error_set(p->err, TB_ERR_MEM, "out of memory");
+    return TB_OK;
+}
+
+static int parse_line(struct parser *p, struct tb_voice_pack *pack, char *raw)
+{
+    char *s = trim(raw);
+    if (!*s || *s == '#')
+        return TB_OK;
+    if (*s == '[') {
+        char *end = strchr(s, ']');
+        if (!end || end[1] != '\0')
+            return fail(p, TB_ERR_PARSE, NULL, "malformed section header \"%s\"", s);
+        *end = '\0';
+        for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
+            if (strcmp(s + 1, sections[i]) == 0) {
+                p->section = sections[i];
+                return TB_OK;
+            }
+        return fail(p, TB_ERR_PARSE, NULL, "unknown section [%s]", s + 1);
+    }
+    char *eq = strchr(s, '=');
+    if (!eq)
+        return fail(p, TB_ERR_PARSE, NULL, "malformed line \"%s\" (expected key = value)", s);
+    *eq = '\0';
+    char *key = trim(s), *value = trim(eq + 1);
+    if (!*key)
+        return fail(p, TB_ERR_PARSE, NULL, "malformed line: no key before '='");
+    if (!p->section)
+        return fail(p, TB_ERR_PARSE, key, "entry before the first [section]");
+    if (strcmp(p->section, "phonemes") == 0)
+        return add_phoneme(p, pack, key, value);
+    for (int i = 0; i < K__COUNT; i++) {
+        if (strcmp(keys[i].section, p->section) != 0 || strcmp(keys[i].key, key) != 0)
+            continue;
+        if (p->key_line[i]) {
+            char first[32];
+            snprintf(first, sizeof first, "%ld", p->key_line[i]);
+            return fail(p, TB_ERR_PARSE, key, "duplicate entry (first on line %s)", first);
+        }
+        int rc = check_value(p, &keys[i], value);
+        if (rc)
+            return rc;
+        if (!(pack->value[i] = strdup(value)))
+            return tb_error_set(p->err, TB_ERR_MEM, "out of memory");
+        p->key_line[i] = p->line;
+        return TB_OK;
+    }
+    return fail(p, TB_ERR_PARSE, key, "unknown entry");
+}
+
+/* Longer phoneme words first, so "en passant" wins over a word inside it. */
+static int by_length_desc(const void *a, const void *b)
+{
+    size_t la = strlen(((const struct tb_voice__phoneme *)a)->word);
+    size_t lb = strlen(((const struct tb_voice__phoneme *)b)->word);
+    return la < lb ? 1 : la > lb ? -1 : 0;
+}
+
+static int finish(struct parser *p, struct tb_voice_pack *pack)
+{
+    for (int i = 0; i < K__COUNT; i++)
+        if (!pack->value[i])
+            return tb_error_set_at(p->err, TB_ERR_PARSE, 0, 0, "%s: [%s] %s: missing entry",
+                                   p->path, keys[i].section, keys[i].key);
+    struct tb_voice_settings *st = &pack->settings;
+    snprintf(st->espeak_voice, sizeof st->espeak_voice, "%s", pack->value[K_VOICE_ESPEAK]);
+    st->rate = atoi(pack->value[K_VOICE_RATE]);
+    st->pitch = atoi(pack->value[K_VOICE_PITCH]);
+    st->volume = atoi(pack->value[K_VOICE_VOLUME]);
+    st->wordgap = atoi(pack->value[K_VOICE_WORDGAP]);
+    if (pack->nphonemes > 1)
+        qsort(pack->phonemes, (size_t)pack->nphonemes, sizeof *pack->phonemes, by_length_desc);
+    return TB_OK;
+}
+
+int tb_voice_pack_load_file(const char *path, struct tb_voice_pack **out, struct tb_error *err)
+{
+    if (!path || !out)
+        return tb_error_set(err, TB_ERR_ARG, "no pack path");
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return tb_error_set(err, errno == ENOENT ? TB_ERR_NOTFOUND : TB_ERR_SYS,
+                            "%s: cannot open: %s", path, strerror(errno));
+    struct tb_voice_pack *pack = calloc(1, sizeof *pack);
+    struct parser p = {.path = path, .err = err};
+    int rc = pack && (pack->path = strdup(path)) ? TB_OK : TB_ERR_MEM;
+    if (rc)
+        tb_error_set(err, rc, "out of memory");
+    char line[1024];
+    while (!rc && fgets(line, sizeof line, f)) {
+        p.line++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            rc = fail(&p, TB_ERR_PARSE, NULL, "line longer than 1000 bytes");
+            break;
+        }
+        rc = parse_line(&p, pack, line);
+    }
+    if (!rc && ferror(f))
+        rc = tb_error_set(err, TB_ERR_SYS, "%s: read error", path);
+    fclose(f);
+    if (!rc)
+        rc = finish(&p, pack);
+    if (rc) {
+        tb_voice_pack_free(pack);
+        return rc;
+    }
+    *out = pack;
+    return TB_OK;
+}
+
+static const char *search_path(void)
+{
+    const char *env = getenv("TB_VOICE_PACKS");
+    return env && *env ? env : TB_VOICE_PACK_DIRS;
+}
+
+int tb_voice_pack_search_path(char *buf, size_t len)
+{
+    int n = snprintf(buf, len, "%s", search_path());
+    return n < 0 || (size_t)n >= len ? TB_ERR_FULL : n;
+}
+
+int tb_voice_pack_load(const char *name, struct tb_voice_pack **out, struct tb_error *err)
+{
+    if (!name || !*name)
+        name = "de-fide";
+    for (const char *s = name; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_')
+            return tb_error_set(err, TB_ERR_ARG,
+                                "pack name \"%s\" may hold only letters, digits, - and _", name);
+    const char *dirs = search_path();
+    for (const char *d = dirs; *d;) {
+        size_t n = strcspn(d, ":");
+        char path[4096];
+        if (n > 0 &&
+            snprintf(path, sizeof path, "%.*s/%s.pack", (int)n, d, name) < (int)sizeof path &&
+            access(path, R_OK) == 0)
+            return tb_voice_pack_load_file(path, out, err);
+        d += n;
+        if (*d == ':')
+            d++;
+    }
+    return tb_error_set(err, TB_ERR_NOTFOUND, "no phrase pack \"%s\" in %s", name, dirs);
+}
+
+void tb_voice_pack_free(struct tb_voice_pack *pack)
+{
+    if (!pack)
+        return;
+    for (int i = 0; i < K__COUNT; i++)
+        free(pack->value[i]);
+    for (int i = 0; i < pack->nphonemes; i++) {
+        free(pack->phonemes[i].word);
+        free(pack->phonemes[i].spelling);
+    }
+    free(pack->phonemes);
+    free(pack->path);
+    free(pack);
+}
+
+const char *tb_voice_pack_name(const struct tb_voice_pack *pack)
+{
+    return pack->value[K_PACK_NAME];
+}
+
+void tb_voice_pack_settings(const struct tb_voice_pack *pack, struct tb_voice_settings *out)
+{
+    *out = pack->settings;
+}
+
+static bool word_byte(unsigned char c)
+{
+    return isalnum(c) || c >= 0x80;
+}
+
+int tb_voice_pack_speech_text(const struct tb_voice_pack *pack, const char *text, char *buf,
+                              size_t len)
+{
+    size_t pos = 0;
+    for (size_t i = 0; text[i];) {
+        const char *add = NULL;
+        size_t skip = 1;
+        if (i == 0 || !word_byte((unsigned char)text[i - 1])) {
+            for (int k = 0; k < pack->nphonemes && !add; k++) {
+                size_t n = strlen(pack->phonemes[k].word);
+                if (strncmp(text + i, pack->phonemes[k].word, n) == 0 &&
+                    !word_byte((unsigned char)text[i + n])) {
+                    add = pack->phonemes[k].spelling;
+                    skip = n;
+                }
+            }
+        }
+        size_t n = add ? strlen(add) : 1;
+        if (pos + n >= len)
+            return TB_ERR_FULL;
+        memcpy(buf + pos, add ? add : text + i, n);
+        pos += n;
+        i += skip;
+    }
+    if (pos >= len)
+        return TB_ERR_FULL;
+    buf[pos] = '\0';
+    return (int)pos;
+}

@@ -1,0 +1,275 @@
+/* phrase.c - the words of a move or a system message in a pack's language (D.2.1). Pure. */
+#include <stdio.h>
+#include <string.h>
+
+#include "voice_internal.h"
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+void tb_voice__tidy(char *s)
+{
+    char *w = s;
+    bool space = false;
+    for (const char *r = s; *r; r++) {
+        if (is_space(*r)) {
+            space = w != s; /* drop leading spaces */
+            continue;
+        }
+        if (space && !strchr(",.:;!?", *r))
+            *w++ = ' ';
+        space = false;
+        *w++ = *r;
+    }
+    *w = '\0';
+}
+
+int tb_voice__expand(const char *tmpl, const char *const *names, const char *const *values, int n,
+                     char *buf, size_t len, size_t *pos)
+{
+    size_t p = *pos;
+    for (const char *s = tmpl; *s; s++) {
+        const char *add = s;
+        size_t addn = 1;
+        if (*s == '{') {
+            const char *end = strchr(s, '}');
+            if (!end)
+                return TB_ERR_ARG;
+            int i;
+            for (i = 0; i < n; i++)
+                if (strlen(names[i]) == (size_t)(end - s - 1) &&
+                    memcmp(names[i], s + 1, (size_t)(end - s - 1)) == 0)
+                    break;
+            if (i == n)
+                return TB_ERR_ARG;
+            add = values[i] ? values[i] : "";
+            addn = strlen(add);
+            s = end;
+        }
+        if (p + addn >= len)
+            return TB_ERR_FULL;
+        memcpy(buf + p, add, addn);
+        p += addn;
+    }
+    buf[p] = '\0';
+    *pos = p;
+    return TB_OK;
+}
+
+static const char *piece_word(const struct tb_voice_pack *pack, int ptype)
+{
+    static const int key[7] = {K_W_PIECE,    K_PIECE_PAWN,  K_PIECE_KNIGHT, K_PIECE_BISHOP,
+                               K_PIECE_ROOK, K_PIECE_QUEEN, K_PIECE_KING};
+    return pack->value[ptype >= 1 && ptype <= 6 ? key[ptype] : K_W_PIECE];
+}
+
+int tb_voice_phrase_square(const struct tb_voice_pack *pack, int sq, char *buf, size_t len)
+{
+    if (sq < 0 || sq > 63)
+        return TB_ERR_ARG;
+    int n = snprintf(buf, len, "%s %s", pack->value[K_FILE_A + TB_CHESS_FILE(sq)],
+                     pack->value[K_RANK_1 + TB_CHESS_RANK(sq)]);
+    return n < 0 || (size_t)n >= len ? TB_ERR_FULL : n;
+}
+
+/* The disambiguation of a SAN move as spoken words: "Nbd7" -> "Bella", "R1e2" -> "eins",
+ * "exd5" -> "Eva" (C.10: file first, then rank, then both). */
+static int san_disamb(const struct tb_voice_pack *pack, const char *san, char *buf, size_t len)
+{
+    char core[16];
+    snprintf(core, sizeof core, "%s", san);
+    core[strcspn(core, "=+#")] = '\0';
+    size_t n = strlen(core);
+    if (n < 2)
+        return TB_ERR_STATE;
+    core[n - 2] = '\0'; /* destination square */
+    char *s = core;
+    if (*s >= 'A' && *s <= 'Z')
+        s++;
+    size_t m = strcspn(s, "x");
+    s[m] = '\0';
+    size_t pos = 0;
+    buf[0] = '\0';
+    for (; *s; s++) {
+        const char *w = NULL;
+        if (*s >= 'a' && *s <= 'h')
+            w = pack->value[K_FILE_A + (*s - 'a')];
+        else if (*s >= '1' && *s <= '8')
+            w = pack->value[K_RANK_1 + (*s - '1')];
+        else
+            return TB_ERR_STATE;
+        int k = snprintf(buf + pos, len - pos, "%s%s", pos ? " " : "", w);
+        if (k < 0 || (size_t)k >= len - pos)
+            return TB_ERR_FULL;
+        pos += (size_t)k;
+    }
+    return (int)pos;
+}
+
+int tb_voice_phrase_move(const struct tb_voice_pack *pack, const tb_chess_pos *pos, tb_chess_move m,
+                         enum tb_voice_form form, char *buf, size_t len)
+{
+    if (!pack || !pos || !buf || len == 0)
+        return TB_ERR_ARG;
+    if (!tb_chess_is_legal(pos, m))
+        return TB_ERR_ILLEGAL;
+    struct tb_chess_move_squares sq;
+    tb_chess_move_squares(pos, m, &sq);
+    bool is_short = form == TB_VOICE_SHORT;
+    int kind = tb_chess_move_kind(m), ptype = TB_CHESS_PIECE_TYPE(sq.piece);
+    bool capture = sq.captured != 0 && kind != TB_CHESS_MK_CASTLE;
+
+    char from[64], to[64], disamb[64] = "";
+    tb_voice_phrase_square(pack, sq.from, from, sizeof from);
+    tb_voice_phrase_square(pack, sq.to, to, sizeof to);
+    if (is_short && kind != TB_CHESS_MK_CASTLE) {
+        char san[16];
+        if (tb_chess_move_to_san(pos, m, TB_CHESS_LETTERS_EN, 0, san, sizeof san) < 0 ||
+            san_disamb(pack, san, disamb, sizeof disamb) < 0)
+            return TB_ERR_STATE;
+    }
+
+    int key;
+    if (kind == TB_CHESS_MK_CASTLE)
+        key = K_M_LONG_CASTLE;
+    else if (kind == TB_CHESS_MK_EP)
+        key = K_M_LONG_EP;
+    else if (tb_chess_move_promo(m))
+        key = capture ? K_M_LONG_PROMO_CAPTURE : K_M_LONG_PROMO;
+    else
+        key = capture ? K_M_LONG_CAPTURE : K_M_LONG_QUIET;
+    if (is_short)
+        key += K_M_SHORT_QUIET - K_M_LONG_QUIET;
+
+    /* Castling: the king's destination decides the side (Chess960 too, Guideline II). */
+    const char *castle = NULL;
+    if (kind == TB_CHESS_MK_CASTLE)
+        castle = pack->value[TB_CHESS_FILE(tb_chess_move_king_to(m)) == 6 ? K_W_CASTLE_SHORT
+                                                                          : K_W_CASTLE_LONG];
+    /* The pawn's word is left out of the short form, as SAN leaves out its letter. */
+    const char *piece = is_short && ptype == TB_CHESS_PAWN ? NULL : piece_word(pack, ptype);
+    const char *promo = tb_chess_move_promo(m) ? piece_word(pack, tb_chess_move_promo(m)) : NULL;
+    static const char *const names[] = {"piece", "from",  "to",     "disamb", "capture",
+                                        "ep",    "promo", "castle", "check",  "mate"};
+    const char *values[] = {piece,
+                            from,
+                            to,
+                            disamb,
+                            capture ? pack->value[K_W_CAPTURE] : NULL,
+                            pack->value[K_W_EP],
+                            promo,
+                            castle,
+                            pack->value[K_W_CHECK],
+                            pack->value[K_W_MATE]};
+    size_t p = 0;
+    int rc = tb_voice__expand(pack->value[key], names, values, 10, buf, len, &p);
+
+    tb_chess_pos after = *pos;
+    tb_chess_undo undo;
+    tb_chess_make(&after, m, &undo);
+    if (!rc && tb_chess_in_check(&after)) {
+        tb_chess_movelist list;
+        bool mate = tb_chess_gen_legal(&after, &list) == 0; /* 5.1.1 */
+        rc = tb_voice__expand(pack->value[mate ? K_M_SUFFIX_MATE : K_M_SUFFIX_CHECK], names, values,
+                              10, buf, len, &p);
+    }
+    if (rc)
+        return rc;
+    tb_voice__tidy(buf);
+    return (int)strlen(buf);
+}
+
+static int format_time(const struct tb_voice_pack *pack, long ms, char *buf, size_t len)
+{
+    char min[24], sec[24];
+    if (ms < 0)
+        ms = 0;
+    snprintf(min, sizeof min, "%ld", ms / 60000);
+    snprintf(sec, sizeof sec, "%ld", ms / 1000 % 60);
+    static const char *const names[] = {"min", "sec"};
+    const char *values[] = {min, sec};
+    size_t p = 0;
+    return tb_voice__expand(pack->value[K_MSG_TIME], names, values, 2, buf, len, &p);
+}
+
+/* "Springer von Gustav eins nehmen, Bauer auf Eva zwei stellen". */
+static int format_actions(const struct tb_voice_pack *pack, const struct tb_voice_msg_args *a,
+                          char *buf, size_t len)
+{
+    size_t p = 0;
+    buf[0] = '\0';
+    int total = a->nlift + a->nplace;
+    if (total == 0)
+        return TB_ERR_ARG;
+    for (int i = 0; i < total; i++) {
+        bool lift = i < a->nlift;
+        const struct tb_voice_square_action *act = lift ? &a->lift[i] : &a->place[i - a->nlift];
+        char square[64];
+        if (tb_voice_phrase_square(pack, act->sq, square, sizeof square) < 0)
+            return TB_ERR_ARG;
+        if (i > 0) {
+            if (p + 2 >= len)
+                return TB_ERR_FULL;
+            memcpy(buf + p, ", ", 3);
+            p += 2;
+        }
+        static const char *const names[] = {"piece", "square"};
+        const char *values[] = {piece_word(pack, TB_CHESS_PIECE_TYPE(act->piece)), square};
+        int rc = tb_voice__expand(pack->value[lift ? K_MSG_LIFT : K_MSG_PLACE], names, values, 2,
+                                  buf, len, &p);
+        if (rc)
+            return rc;
+    }
+    return TB_OK;
+}
+
+int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
+                        const struct tb_voice_msg_args *args, char *buf, size_t len)
+{
+    static const int key[TB_VOICE_MSG_COUNT] = {
+        [TB_VOICE_MSG_MISMATCH] = K_MSG_MISMATCH,
+        [TB_VOICE_MSG_ILLEGAL] = K_MSG_ILLEGAL,
+        [TB_VOICE_MSG_WAIT] = K_MSG_WAIT,
+        [TB_VOICE_MSG_REPLICATE] = K_MSG_REPLICATE,
+        [TB_VOICE_MSG_PUT_RIGHT] = K_MSG_PUT_RIGHT,
+        [TB_VOICE_MSG_ARBITER] = K_MSG_ARBITER,
+        [TB_VOICE_MSG_CLOCK] = K_MSG_CLOCK,
+        [TB_VOICE_MSG_MOVE_NUMBER] = K_MSG_MOVE_NUMBER,
+        [TB_VOICE_MSG_CORRECTION] = K_MSG_CORRECTION,
+        [TB_VOICE_MSG_NO_MOVE] = K_MSG_NO_MOVE,
+    };
+    if (!pack || !buf || len == 0 || (unsigned)msg >= TB_VOICE_MSG_COUNT)
+        return TB_ERR_ARG;
+    static const struct tb_voice_msg_args none = {0};
+    const struct tb_voice_msg_args *a = args ? args : &none;
+    bool needs_move = msg == TB_VOICE_MSG_REPLICATE || msg == TB_VOICE_MSG_MOVE_NUMBER ||
+                      msg == TB_VOICE_MSG_CORRECTION;
+    if (needs_move && !a->move)
+        return TB_ERR_ARG;
+    if (msg == TB_VOICE_MSG_MISMATCH && a->board != TB_CHESS_WHITE && a->board != TB_CHESS_BLACK)
+        return TB_ERR_ARG;
+
+    char n[24], white[128] = "", black[128] = "", actions[512] = "";
+    snprintf(n, sizeof n, "%d", a->n);
+    int rc = TB_OK;
+    if (msg == TB_VOICE_MSG_CLOCK) {
+        rc = format_time(pack, a->white_ms, white, sizeof white);
+        if (!rc)
+            rc = format_time(pack, a->black_ms, black, sizeof black);
+    } else if (msg == TB_VOICE_MSG_PUT_RIGHT) {
+        rc = format_actions(pack, a, actions, sizeof actions);
+    }
+    if (rc)
+        return rc;
+    const char *board = pack->value[a->board == TB_CHESS_BLACK ? K_W_BLACK : K_W_WHITE];
+    static const char *const names[] = {"board", "move", "n", "white", "black", "actions"};
+    const char *values[] = {board, a->move, n, white, black, actions};
+    size_t p = 0;
+    rc = tb_voice__expand(pack->value[key[msg]], names, values, 6, buf, len, &p);
+    if (rc)
+        return rc;
+    tb_voice__tidy(buf);
+    return (int)strlen(buf);
+}

@@ -1,0 +1,226 @@
+/* tb_voice.h - spoken announcements (FIDE Laws Appendix D.2.1) for each player's own ears.
+ *
+ * Three layers, usable on their own:
+ *   1. Phrase packs: the words and word orders of one language, loaded from a text file
+ *      (voice/packs/NAME.pack, format in docs/voice.md). A new language is a new file.
+ *   2. Phrases: pure functions from a position and a move (or a system message and its
+ *      parameters) to UTF-8 text in a pack's words: "Springer Gustav eins Felix drei".
+ *   3. The speaker (struct tb_voice): one speech thread owns every eSpeak NG call and renders
+ *      22050 Hz mono s16 PCM into one output sink per player (PortAudio device, WAV file, null,
+ *      or the caller's own ops table). Each player has an ordered queue; an urgent message cuts in;
+ *      the last move can be repeated; completions are reported through a pollable fd.
+ *
+ * Errors are the codes of tb_err.h; where a person must be told what went wrong, functions
+ * fill a struct tb_error (NULL allowed). The library never prints.
+ */
+#ifndef TB_VOICE_H
+#define TB_VOICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tb_chess.h"
+#include "tb_err.h"
+
+/* ---- phrase packs ------------------------------------------------------------------------ */
+
+struct tb_voice_pack;
+
+/* Loads a pack from a file. A missing, malformed, unknown or duplicate entry, or a template with
+ * a placeholder it may not use, is refused with err naming file, line and entry
+ * (err->line is the line; 0 when the entry is missing entirely). */
+int tb_voice_pack_load_file(const char *path, struct tb_voice_pack **out, struct tb_error *err);
+
+/* Loads pack NAME ("de-fide", "nl", "en") from the search path: the directories of the
+ * environment variable TB_VOICE_PACKS (colon-separated) when it is set, otherwise the build
+ * directory's copy, the installed copy and the source tree's voice/packs/. NULL or "" means the
+ * default pack, "de-fide". */
+int tb_voice_pack_load(const char *name, struct tb_voice_pack **out, struct tb_error *err);
+
+/* Writes the search path used by tb_voice_pack_load (colon-separated) into buf; returns its
+ * length or TB_ERR_FULL. */
+int tb_voice_pack_search_path(char *buf, size_t len);
+
+void tb_voice_pack_free(struct tb_voice_pack *pack);
+
+/* The pack's name (its [pack] name entry) and its eSpeak NG voice settings. */
+const char *tb_voice_pack_name(const struct tb_voice_pack *pack);
+struct tb_voice_settings {
+    char espeak_voice[64]; /* eSpeak NG voice name, "de", "de+f3" ... */
+    int rate;              /* words per minute, 80..800 */
+    int pitch;             /* 0..100 */
+    int volume;            /* 0..200, 100 is normal */
+    int wordgap;           /* pause between words in 10 ms units */
+};
+void tb_voice_pack_settings(const struct tb_voice_pack *pack, struct tb_voice_settings *out);
+
+/* The text handed to eSpeak NG for written text `text`: words the pack gives a phoneme spelling
+ * for are replaced, as whole words, by that spelling ("[[rOS'a:d@]]"). The written text itself
+ * never contains phonemes. Returns the length, or TB_ERR_FULL. */
+int tb_voice_pack_speech_text(const struct tb_voice_pack *pack, const char *text, char *buf,
+                              size_t len);
+
+/* ---- phrases ----------------------------------------------------------------------------- */
+
+enum tb_voice_form {
+    TB_VOICE_LONG = 0,  /* departure and arrival square: "Springer Gustav eins Felix drei" */
+    TB_VOICE_SHORT = 1, /* as in SAN: "Springer Felix drei", pawns "Eva vier" */
+};
+
+/* The announcement of legal move m in pos (check and mate suffixes included). Returns the length
+ * (excluding the NUL), TB_ERR_ILLEGAL if m is not legal in pos, TB_ERR_FULL if len is too small.
+ * 256 bytes always suffice for the shipped packs. */
+int tb_voice_phrase_move(const struct tb_voice_pack *pack, const tb_chess_pos *pos, tb_chess_move m,
+                         enum tb_voice_form form, char *buf, size_t len);
+
+/* A square in the pack's words: 28 -> "Eva vier". */
+int tb_voice_phrase_square(const struct tb_voice_pack *pack, int sq, char *buf, size_t len);
+
+/* System messages the daemon speaks. The parameters each one uses are listed. */
+enum tb_voice_msg {
+    TB_VOICE_MSG_MISMATCH = 0, /* D.2.9: the boards differ; board */
+    TB_VOICE_MSG_ILLEGAL,      /* the move made is not legal */
+    TB_VOICE_MSG_WAIT,         /* please wait */
+    TB_VOICE_MSG_REPLICATE,    /* please make the announced move on your board; move */
+    TB_VOICE_MSG_PUT_RIGHT,    /* how to correct a board: lift[], place[] */
+    TB_VOICE_MSG_ARBITER,      /* the arbiter has been called */
+    TB_VOICE_MSG_CLOCK, /* D.2.6: time of both players and moves made; white_ms, black_ms, n */
+    TB_VOICE_MSG_MOVE_NUMBER, /* D.2.7 audio scoresheet line; n, move */
+    TB_VOICE_MSG_CORRECTION,  /* D.2.8 slip of the tongue corrected; move */
+    TB_VOICE_MSG_NO_MOVE,     /* nothing to repeat yet */
+    TB_VOICE_MSG_COUNT
+};
+
+/* One square to empty or fill when putting a board right. piece: a piece code of tb_chess.h, or
+ * 0 when unknown (the pack's word for "piece" is said). */
+struct tb_voice_square_action {
+    uint8_t sq;
+    uint8_t piece;
+};
+
+struct tb_voice_msg_args {
+    int board;        /* TB_CHESS_WHITE or TB_CHESS_BLACK: whose board */
+    const char *move; /* a move phrase built by tb_voice_phrase_move */
+    int n;            /* a move number or count */
+    long white_ms, black_ms;
+    const struct tb_voice_square_action *lift; /* pieces to take off */
+    int nlift;
+    const struct tb_voice_square_action *place; /* pieces to put on */
+    int nplace;
+};
+
+/* A system message in the pack's words. Returns the length, TB_ERR_ARG for an unknown message or
+ * a missing parameter, TB_ERR_FULL if len is too small. */
+int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
+                        const struct tb_voice_msg_args *args, char *buf, size_t len);
+
+/* ---- output sinks ------------------------------------------------------------------------ */
+
+/* Where one player's audio goes. All calls come from the speech thread, one at a time.
+ * PCM is mono signed 16-bit at the rate given to open (eSpeak NG's rate, 22050 Hz). */
+struct tb_voice_sink_ops {
+    const char *name;
+    /* Opens the sink. target: device name (PortAudio; NULL or "" = default device), file path
+     * (WAV), ignored (null). device_rate: rate to open the device at, 0 = choose. arg: the
+     * caller's pointer from the player's configuration. */
+    int (*open)(void **state, const char *target, unsigned rate, unsigned device_rate, void *arg,
+                struct tb_error *err);
+    /* Queues frames after everything queued before. Returns how many were taken (fewer when the
+     * sink is full; the rest is offered again later) or a negative error. Never blocks long. */
+    long (*write)(void *state, const int16_t *pcm, size_t frames);
+    /* Drops everything queued and cuts what is playing now. */
+    int (*flush)(void *state);
+    /* Frames played or dropped since open (at the input rate). Written minus played is what is
+     * still waiting; the speaker reports an announcement done when played passes its end. */
+    uint64_t (*played)(void *state);
+    void (*close)(void *state);
+};
+
+extern const struct tb_voice_sink_ops tb_voice_sink_portaudio; /* callback stream + ring */
+extern const struct tb_voice_sink_ops tb_voice_sink_wav;       /* a WAV file, valid at all times */
+extern const struct tb_voice_sink_ops tb_voice_sink_null;      /* discards, plays instantly */
+
+/* Lists PortAudio output devices: calls fn once per device with its name, maximum output
+ * channels and default rate. Returns the count or an error. */
+int tb_voice_portaudio_devices(void (*fn)(void *arg, const char *name, int channels, double rate),
+                               void *arg, struct tb_error *err);
+
+/* ---- the speaker ------------------------------------------------------------------------- */
+
+#define TB_VOICE_PLAYERS 2 /* index: TB_CHESS_WHITE, TB_CHESS_BLACK (the player whose ears) */
+
+struct tb_voice_player_config {
+    const struct tb_voice_sink_ops *sink; /* NULL = tb_voice_sink_null */
+    const char *target;                   /* device name or file path, see open */
+    unsigned device_rate;                 /* 0 = choose */
+    void *sink_arg;                       /* handed to open */
+    const char *scoresheet_wav; /* D.2.7: append every move announcement here; NULL = off */
+};
+
+struct tb_voice_config {
+    const struct tb_voice_pack *pack; /* required; must outlive the speaker */
+    const char *espeak_data;          /* eSpeak NG data directory; NULL = the library default */
+    const char *espeak_voice;         /* NULL = the pack's; likewise 0 below */
+    int rate, pitch, volume, wordgap;
+    struct tb_voice_player_config player[TB_VOICE_PLAYERS];
+};
+
+struct tb_voice;
+
+/* Starts the speech thread, initialises eSpeak NG (checking its data and the voice) and opens
+ * both players' sinks. eSpeak NG keeps global state: one speaker per process at a time. */
+int tb_voice_new(const struct tb_voice_config *cfg, struct tb_voice **out, struct tb_error *err);
+/* Stops after cutting whatever is still playing; NULL is a no-op. */
+void tb_voice_free(struct tb_voice *voice);
+
+enum {
+    TB_VOICE_MOVE = 1,   /* a move: never dropped, kept for repeat, written to the scoresheet */
+    TB_VOICE_URGENT = 2, /* cut in: stop what this player hears now and say this first */
+};
+
+/* Queues text for a player's ears; returns its id (> 0) or an error. Announcements for one
+ * player are spoken in order, never overlapping. An URGENT one cuts what is playing: a cut move
+ * is said again in full afterwards (a move is never dropped); a cut message is dropped (event
+ * TB_VOICE_CUT). move_number is used for the scoresheet line of a MOVE (0 = none). */
+long tb_voice_announce(struct tb_voice *voice, int player, const char *text, unsigned flags,
+                       int move_number);
+/* Queues the player's last move announcement again ("repeat last move"); TB_ERR_NOTFOUND if
+ * there has been none. Returns the new id. */
+long tb_voice_repeat(struct tb_voice *voice, int player);
+
+enum tb_voice_status { TB_VOICE_DONE = 0, TB_VOICE_CUT = 1, TB_VOICE_FAILED = 2 };
+struct tb_voice_event {
+    long id;
+    int player;
+    enum tb_voice_status status;
+};
+
+/* A file descriptor that becomes readable when events are waiting (for the daemon's poll). */
+int tb_voice_fd(const struct tb_voice *voice);
+/* Takes up to max waiting events, oldest first; returns how many. */
+int tb_voice_events(struct tb_voice *voice, struct tb_voice_event *ev, int max);
+/* Waits until everything queued for the player (-1: both) has been played; TB_ERR_TIMEOUT after
+ * timeout_ms (negative: no limit). */
+int tb_voice_wait_idle(struct tb_voice *voice, int player, int timeout_ms);
+
+/* Renders text (written form; phoneme spellings applied) to PCM without playing it. *pcm is
+ * malloc'd; *rate is the sample rate. Runs on the speech thread. */
+int tb_voice_render(struct tb_voice *voice, const char *text, int16_t **pcm, size_t *frames,
+                    unsigned *rate);
+/* eSpeak NG's phonemes (its ASCII alphabet) for text in the speaker's voice, phoneme spellings
+ * applied. Returns the length or an error. */
+int tb_voice_phonemes(struct tb_voice *voice, const char *text, char *buf, size_t len);
+/* The eSpeak NG voice really in use ("German") and its data path, for logs. */
+int tb_voice_describe(struct tb_voice *voice, char *buf, size_t len);
+
+/* ---- WAV files --------------------------------------------------------------------------- */
+
+/* Writes mono s16 PCM as a complete WAV file. */
+int tb_voice_wav_write(const char *path, const int16_t *pcm, size_t frames, unsigned rate,
+                       struct tb_error *err);
+/* Reads a mono or stereo s16 PCM WAV file (stereo is mixed down). *pcm is malloc'd. */
+int tb_voice_wav_read(const char *path, int16_t **pcm, size_t *frames, unsigned *rate,
+                      struct tb_error *err);
+
+#endif /* TB_VOICE_H */

@@ -1,0 +1,140 @@
+/* voice_internal.h - declarations shared between the files of the voice module only. */
+#ifndef TB_VOICE_INTERNAL_H
+#define TB_VOICE_INTERNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tb_voice.h"
+
+/* ---- pack ---- */
+
+/* Every required entry of a pack, in file order. pack.c's table gives section, key and the
+ * placeholders each may use. */
+enum tb_voice__key {
+    K_PACK_NAME,
+    K_PACK_LANGUAGE,
+    K_VOICE_ESPEAK,
+    K_VOICE_RATE,
+    K_VOICE_PITCH,
+    K_VOICE_VOLUME,
+    K_VOICE_WORDGAP,
+    K_PIECE_KING,
+    K_PIECE_QUEEN,
+    K_PIECE_ROOK,
+    K_PIECE_BISHOP,
+    K_PIECE_KNIGHT,
+    K_PIECE_PAWN,
+    K_FILE_A,
+    K_FILE_B,
+    K_FILE_C,
+    K_FILE_D,
+    K_FILE_E,
+    K_FILE_F,
+    K_FILE_G,
+    K_FILE_H,
+    K_RANK_1,
+    K_RANK_2,
+    K_RANK_3,
+    K_RANK_4,
+    K_RANK_5,
+    K_RANK_6,
+    K_RANK_7,
+    K_RANK_8,
+    K_W_CAPTURE,
+    K_W_CHECK,
+    K_W_MATE,
+    K_W_EP,
+    K_W_CASTLE_SHORT,
+    K_W_CASTLE_LONG,
+    K_W_WHITE,
+    K_W_BLACK,
+    K_W_PIECE,
+    K_M_LONG_QUIET,
+    K_M_LONG_CAPTURE,
+    K_M_LONG_EP,
+    K_M_LONG_CASTLE,
+    K_M_LONG_PROMO,
+    K_M_LONG_PROMO_CAPTURE,
+    K_M_SHORT_QUIET,
+    K_M_SHORT_CAPTURE,
+    K_M_SHORT_EP,
+    K_M_SHORT_CASTLE,
+    K_M_SHORT_PROMO,
+    K_M_SHORT_PROMO_CAPTURE,
+    K_M_SUFFIX_CHECK,
+    K_M_SUFFIX_MATE,
+    K_MSG_MISMATCH,
+    K_MSG_ILLEGAL,
+    K_MSG_WAIT,
+    K_MSG_REPLICATE,
+    K_MSG_PUT_RIGHT,
+    K_MSG_LIFT,
+    K_MSG_PLACE,
+    K_MSG_ARBITER,
+    K_MSG_CLOCK,
+    K_MSG_TIME,
+    K_MSG_MOVE_NUMBER,
+    K_MSG_CORRECTION,
+    K_MSG_NO_MOVE,
+    K__COUNT
+};
+
+struct tb_voice__phoneme {
+    char *word;     /* as written, "Rochade" */
+    char *spelling; /* "[[rOS'a:d@]]" */
+};
+
+struct tb_voice_pack {
+    char *path;
+    char *value[K__COUNT];
+    struct tb_voice_settings settings;
+    struct tb_voice__phoneme *phonemes;
+    int nphonemes;
+};
+
+/* A template with its {name} placeholders replaced by values: names[i] -> values[i] (a NULL
+ * value is empty). Spaces are collapsed, trimmed and removed before ',' '.' ':'; the result is
+ * appended to buf at *pos. Returns 0 or TB_ERR_FULL / TB_ERR_ARG (unknown placeholder). */
+int tb_voice__expand(const char *tmpl, const char *const *names, const char *const *values, int n,
+                     char *buf, size_t len, size_t *pos);
+/* Collapses and trims spaces in place as described above. */
+void tb_voice__tidy(char *s);
+
+/* ---- eSpeak NG (speech thread only) ---- */
+
+typedef int (*tb_voice__pcm_fn)(void *arg, const int16_t *pcm, size_t frames);
+
+int tb_voice__tts_init(const char *data_path, const struct tb_voice_settings *settings,
+                       unsigned *rate, char *describe, size_t describe_len, struct tb_error *err);
+/* Synthesises speech text; fn gets the PCM chunk by chunk (returning nonzero stops). */
+int tb_voice__tts_say(const char *speech, tb_voice__pcm_fn fn, void *arg);
+int tb_voice__tts_phonemes(const char *speech, char *buf, size_t len);
+void tb_voice__tts_term(void);
+
+/* ---- WAV writer that keeps its header valid after every append ---- */
+
+struct tb_voice__wav {
+    int fd;
+    unsigned rate;
+    uint32_t data_bytes;
+};
+int tb_voice__wav_open(struct tb_voice__wav *w, const char *path, unsigned rate,
+                       struct tb_error *err);
+int tb_voice__wav_append(struct tb_voice__wav *w, const int16_t *pcm, size_t frames);
+void tb_voice__wav_close(struct tb_voice__wav *w);
+
+/* ---- linear-interpolation resampler (any ratio; 32.32 fixed point phase) ---- */
+
+struct tb_voice__resampler {
+    uint64_t step;  /* input frames per output frame, 32.32 */
+    uint64_t phase; /* position between prev and cur, 32.32, < 1.0 after each output */
+    int16_t prev, cur;
+};
+void tb_voice__resampler_init(struct tb_voice__resampler *r, unsigned in_rate, unsigned out_rate);
+/* Produces out_frames frames; next(arg, &sample) supplies input and returns 0 when none is left
+ * (silence is used then, not counted). */
+void tb_voice__resample(struct tb_voice__resampler *r, int16_t *out, size_t out_frames,
+                        int (*next)(void *arg, int16_t *sample), void *arg);
+
+#endif /* TB_VOICE_INTERNAL_H */
