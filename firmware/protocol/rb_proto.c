@@ -439,10 +439,13 @@ int rb_proto_decoder_next(struct rb_proto_decoder *d, struct rb_proto_msg *out)
             continue;
         }
         struct rb_proto_msg m;
-        uint8_t why = parse(d->buf[2], d->buf + 3, len, &m);
+        uint8_t type = d->buf[2];
+        uint8_t why = parse(type, d->buf + 3, len, &m);
         consume(d, total);
         if (why != RB_PROTO_REJECT_NONE) {
             d->stats.bad_message++;
+            d->last_bad_type = type;
+            d->last_bad_reason = why;
             reject(d, why);
             continue;
         }

@@ -223,6 +223,8 @@ struct rb_proto_decoder {
     uint8_t buf[RB_PROTO_MAX_FRAME]; /* bytes of the current candidate, buf[0] == SYNC */
     uint8_t have;                    /* bytes held in buf */
     uint8_t last_reject;             /* enum rb_proto_reject of the latest rejection */
+    uint8_t last_bad_type;           /* latest good-CRC frame rejected: its TYPE byte */
+    uint8_t last_bad_reason;         /* ... and why (RB_PROTO_REJECT_TYPE, _LENGTH, _FIELD) */
     struct rb_proto_stats stats;
 };
 
