@@ -1,0 +1,428 @@
+/* ctlproto.c - the control protocol: parsing requests, reading lines, formatting responses. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tb_ctl.h"
+
+#define MAX_WORDS 12
+
+static const struct verb {
+    const char *name;
+    enum tb_ctl_verb verb;
+    int min_args, max_args; /* words after the request, pin= not counted */
+    bool needs_pin, multiline;
+    const char *usage;
+} verbs[] = {
+    {"status", TB_CTL_STATUS, 0, 0, false, true, "status  the game, both boards, open mismatches"},
+    {"moves", TB_CTL_MOVES, 0, 0, false, true, "moves  the moves so far"},
+    {"pgn", TB_CTL_PGN, 0, 0, false, true, "pgn  the game as PGN"},
+    {"scoresheet", TB_CTL_SCORESHEET, 0, 1, false, true,
+     "scoresheet [en|nl|de]  the scoresheet with that language's piece letters"},
+    {"resolve", TB_CTL_RESOLVE, 1, 1, true, false,
+     "resolve <id> pin=NNNN  mismatch <id> has been put right (D.2.9)"},
+    {"takeback", TB_CTL_TAKEBACK, 0, 1, true, false,
+     "takeback [n] pin=NNNN  take back n plies, 1 if not given (D.2.9)"},
+    {"promote", TB_CTL_PROMOTE, 1, 1, false, false,
+     "promote q|r|b|n  the piece for a promotion (D.2.1)"},
+    {"repeat", TB_CTL_REPEAT, 0, 1, false, false,
+     "repeat [vi|sighted]  say the last announcement again"},
+    {"new-game", TB_CTL_NEW_GAME, 0, 0, true, false, "new-game pin=NNNN  start a new game"},
+    {"set-position", TB_CTL_SET_POSITION, 1, 6, true, false,
+     "set-position <FEN> pin=NNNN  set up a position"},
+    {"move", TB_CTL_MOVE, 2, 2, false, false,
+     "move vi|sighted <SAN|UCI>  a move typed for a keys: board (D.2.10.1)"},
+    {"help", TB_CTL_HELP, 0, 0, false, true, "help  this list"},
+};
+
+#define NVERBS (sizeof verbs / sizeof verbs[0])
+
+static const struct verb *find_verb(enum tb_ctl_verb v)
+{
+    for (size_t i = 0; i < NVERBS; i++)
+        if (verbs[i].verb == v)
+            return &verbs[i];
+    return NULL;
+}
+
+const char *tb_ctl_verb_name(enum tb_ctl_verb verb)
+{
+    const struct verb *v = find_verb(verb);
+    return v ? v->name : "";
+}
+
+bool tb_ctl_verb_is_multiline(enum tb_ctl_verb verb)
+{
+    const struct verb *v = find_verb(verb);
+    return v && v->multiline;
+}
+
+const char *tb_ctl_help_line(int i)
+{
+    return i >= 0 && i < (int)NVERBS ? verbs[i].usage : NULL;
+}
+
+/* Length of the UTF-8 sequence at s (at most n bytes), or 0 when it is not valid UTF-8. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    size_t want;
+    uint32_t min, cp;
+    if (s[0] < 0x80)
+        return 1;
+    if ((s[0] & 0xe0) == 0xc0)
+        want = 2, min = 0x80, cp = s[0] & 0x1f;
+    else if ((s[0] & 0xf0) == 0xe0)
+        want = 3, min = 0x800, cp = s[0] & 0x0f;
+    else if ((s[0] & 0xf8) == 0xf0)
+        want = 4, min = 0x10000, cp = s[0] & 0x07;
+    else
+        return 0;
+    if (n < want)
+        return 0;
+    for (size_t i = 1; i < want; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return want;
+}
+
+/* Every byte must be printable UTF-8; tab counts as a space. */
+static int check_bytes(const char *line, size_t len, struct tb_error *err)
+{
+    const unsigned char *s = (const unsigned char *)line;
+    for (size_t i = 0; i < len;) {
+        if (s[i] == 0)
+            return tb_error_set_at(err, TB_ERR_PARSE, 1, (long)i + 1,
+                                   "request contains a NUL byte at column %zu", i + 1);
+        if ((s[i] < 0x20 && s[i] != '\t') || s[i] == 0x7f)
+            return tb_error_set_at(err, TB_ERR_PARSE, 1, (long)i + 1,
+                                   "request contains control character 0x%02x at column %zu", s[i],
+                                   i + 1);
+        size_t n = utf8_len(s + i, len - i);
+        if (!n)
+            return tb_error_set_at(err, TB_ERR_PARSE, 1, (long)i + 1,
+                                   "request is not valid UTF-8 at column %zu", i + 1);
+        i += n;
+    }
+    return TB_OK;
+}
+
+static bool all_digits(const char *s)
+{
+    return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+/* A decimal number lo..hi without sign or leading zeros. */
+static bool parse_number(const char *s, unsigned lo, unsigned hi, unsigned *out)
+{
+    if (!all_digits(s) || (s[0] == '0' && s[1]) || strlen(s) > 9)
+        return false;
+    unsigned long v = strtoul(s, NULL, 10);
+    if (v < lo || v > hi)
+        return false;
+    *out = (unsigned)v;
+    return true;
+}
+
+static int parse_board(const char *s, int *board)
+{
+    if (strcmp(s, "vi") == 0)
+        *board = 0;
+    else if (strcmp(s, "sighted") == 0)
+        *board = 1;
+    else
+        return TB_ERR_PARSE;
+    return TB_OK;
+}
+
+/* Arguments of one request; words[0] is the request itself. */
+static int parse_args(const struct verb *v, char **words, int nargs, struct tb_ctl_request *req,
+                      struct tb_error *err)
+{
+    const char *a = nargs ? words[1] : "";
+    switch (v->verb) {
+    case TB_CTL_SCORESHEET:
+        if (nargs && strcmp(a, "en") && strcmp(a, "nl") && strcmp(a, "de"))
+            return tb_error_set(err, TB_ERR_PARSE,
+                                "scoresheet language '%.20s' is not en, nl or de", a);
+        strcpy(req->lang, a);
+        break;
+    case TB_CTL_RESOLVE:
+        if (!parse_number(a, 1, 999999, &req->number))
+            return tb_error_set(err, TB_ERR_PARSE,
+                                "resolve needs a mismatch number (1 to 999999), not '%.20s'", a);
+        break;
+    case TB_CTL_TAKEBACK:
+        req->number = 1;
+        if (nargs && !parse_number(a, 1, 999, &req->number))
+            return tb_error_set(err, TB_ERR_PARSE,
+                                "takeback needs a number of plies (1 to 999), not '%.20s'", a);
+        break;
+    case TB_CTL_PROMOTE:
+        if (strlen(a) != 1 || !strchr("qrbn", a[0]))
+            return tb_error_set(err, TB_ERR_PARSE, "promote takes q, r, b or n, not '%.20s'", a);
+        req->piece = a[0];
+        break;
+    case TB_CTL_REPEAT:
+        req->board = -1;
+        if (nargs && parse_board(a, &req->board) != TB_OK)
+            return tb_error_set(err, TB_ERR_PARSE, "repeat takes vi or sighted, not '%.20s'", a);
+        break;
+    case TB_CTL_SET_POSITION: {
+        size_t used = 0;
+        for (int i = 1; i <= nargs; i++) {
+            size_t n = strlen(words[i]);
+            if (strspn(words[i], "pnbrqkPNBRQK0123456789/wb-abcdefghABCDEFGH") != n)
+                return tb_error_set(err, TB_ERR_PARSE, "set-position: '%.20s' is not part of a FEN",
+                                    words[i]);
+            if (used + n + 1 > TB_CTL_TEXT_MAX)
+                return tb_error_set(err, TB_ERR_PARSE, "set-position: FEN longer than %d bytes",
+                                    TB_CTL_TEXT_MAX);
+            if (i > 1)
+                req->text[used++] = ' ';
+            memcpy(req->text + used, words[i], n);
+            used += n;
+            req->text[used] = '\0';
+        }
+        break;
+    }
+    case TB_CTL_MOVE:
+        if (parse_board(a, &req->board) != TB_OK)
+            return tb_error_set(err, TB_ERR_PARSE, "move: board must be vi or sighted, not '%.20s'",
+                                a);
+        if (strlen(words[2]) < 2 || strlen(words[2]) > 10 ||
+            strspn(words[2], "abcdefgh12345678KQRBNOqrbnx+#=-0") != strlen(words[2]))
+            return tb_error_set(err, TB_ERR_PARSE,
+                                "move: '%.20s' is not a move in SAN (Nf3, O-O, exd8=Q) or UCI "
+                                "(g1f3)",
+                                words[2]);
+        strcpy(req->text, words[2]);
+        break;
+    default:
+        break;
+    }
+    return TB_OK;
+}
+
+int tb_ctl_parse(const char *line, size_t len, struct tb_ctl_request *out, struct tb_error *err)
+{
+    if (!line || !out)
+        return tb_error_set(err, TB_ERR_ARG, "no request");
+    if (len && line[len - 1] == '\n')
+        len--;
+    if (len && line[len - 1] == '\r')
+        len--;
+    if (len + 1 > TB_CTL_LINE_MAX)
+        return tb_error_set(err, TB_ERR_FULL, "request longer than %d bytes", TB_CTL_LINE_MAX - 1);
+    int rc = check_bytes(line, len, err);
+    if (rc != TB_OK)
+        return rc;
+
+    char buf[TB_CTL_LINE_MAX];
+    memcpy(buf, line, len);
+    buf[len] = '\0';
+    char *words[MAX_WORDS + 1];
+    int nwords = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+        if (nwords == MAX_WORDS + 1)
+            return tb_error_set(err, TB_ERR_PARSE, "too many words (at most %d)", MAX_WORDS);
+        words[nwords++] = tok;
+    }
+    if (nwords == 0)
+        return tb_error_set(err, TB_ERR_PARSE, "empty request; try help");
+
+    const struct verb *v = NULL;
+    for (size_t i = 0; i < NVERBS; i++)
+        if (strcmp(words[0], verbs[i].name) == 0)
+            v = &verbs[i];
+    if (!v)
+        return tb_error_set(err, TB_ERR_NOTFOUND, "unknown request '%.32s'; try help", words[0]);
+
+    struct tb_ctl_request req = {.verb = v->verb, .needs_pin = v->needs_pin};
+    for (int i = 1; i < nwords; i++) {
+        if (strncmp(words[i], "pin=", 4) != 0)
+            continue;
+        if (!v->needs_pin)
+            return tb_error_set(err, TB_ERR_PARSE, "%s takes no PIN", v->name);
+        if (i != nwords - 1)
+            return tb_error_set(err, TB_ERR_PARSE, "pin= must come last");
+        const char *pin = words[i] + 4;
+        size_t n = strlen(pin);
+        if (!all_digits(pin) || n > TB_CTL_PIN_MAX) /* never echo what was given */
+            return tb_error_set(err, TB_ERR_PARSE, "pin= takes up to %d digits", TB_CTL_PIN_MAX);
+        strcpy(req.pin, pin);
+        req.has_pin = true;
+        nwords--;
+    }
+    int nargs = nwords - 1;
+    if (nargs < v->min_args || nargs > v->max_args)
+        return tb_error_set(err, TB_ERR_PARSE, "%s takes %s; usage: %s", v->name,
+                            nargs < v->min_args ? "more arguments" : "fewer arguments", v->usage);
+    rc = parse_args(v, words, nargs, &req, err);
+    if (rc != TB_OK)
+        return rc;
+    *out = req;
+    return TB_OK;
+}
+
+bool tb_ctl_pin_equal(const char *expected, const char *given)
+{
+    /* Both are padded into fixed buffers and compared whole: no early exit. */
+    unsigned char a[TB_CTL_PIN_MAX + 1] = {0}, b[TB_CTL_PIN_MAX + 1] = {0};
+    size_t la = strnlen(expected, TB_CTL_PIN_MAX + 1), lb = strnlen(given, TB_CTL_PIN_MAX + 1);
+    memcpy(a, expected, la > TB_CTL_PIN_MAX ? TB_CTL_PIN_MAX : la);
+    memcpy(b, given, lb > TB_CTL_PIN_MAX ? TB_CTL_PIN_MAX : lb);
+    volatile unsigned diff = (unsigned)(la ^ lb);
+    for (size_t i = 0; i < sizeof a; i++)
+        diff |= (unsigned)(a[i] ^ b[i]);
+    return diff == 0 && la > 0;
+}
+
+int tb_ctl_authorise(const struct tb_ctl_request *req, const char *configured_pin,
+                     struct tb_error *err)
+{
+    if (!req)
+        return TB_ERR_ARG;
+    if (!req->needs_pin)
+        return TB_OK;
+    const char *name = tb_ctl_verb_name(req->verb);
+    if (!configured_pin || !*configured_pin)
+        return tb_error_set(err, TB_ERR_PERM,
+                            "%s needs the arbiter PIN, and none is configured ([arbiter] pin)",
+                            name);
+    if (!req->has_pin)
+        return tb_error_set(err, TB_ERR_PERM, "%s needs the arbiter PIN: add pin=NNNN", name);
+    if (!tb_ctl_pin_equal(configured_pin, req->pin))
+        return tb_error_set(err, TB_ERR_PERM, "wrong arbiter PIN");
+    return TB_OK;
+}
+
+/* ---- line reader ------------------------------------------------------------------------- */
+
+void tb_ctl_reader_init(struct tb_ctl_reader *r)
+{
+    memset(r, 0, sizeof *r);
+}
+
+int tb_ctl_reader_take(struct tb_ctl_reader *r, const char *data, size_t n, size_t *used,
+                       const char **line, size_t *line_len)
+{
+    size_t i = 0;
+    *used = 0;
+    while (i < n) {
+        char c = data[i++];
+        if (r->discarding) {
+            if (c == '\n')
+                r->discarding = false;
+            continue;
+        }
+        r->buf[r->len++] = c;
+        if (c == '\n') {
+            *line = r->buf;
+            *line_len = r->len;
+            r->len = 0; /* the caller reads the line before the next call */
+            *used = i;
+            return 1;
+        }
+        if (r->len == sizeof r->buf) {
+            r->len = 0;
+            r->discarding = true;
+            *used = i;
+            return TB_ERR_FULL;
+        }
+    }
+    *used = i;
+    return 0;
+}
+
+/* ---- responses -------------------------------------------------------------------------- */
+
+static int format_line(char *buf, size_t len, const char *prefix, const char *text)
+{
+    size_t pl = strlen(prefix), tl = text ? strlen(text) : 0;
+    size_t need = pl + (tl && pl ? 1 : 0) + tl + 2;
+    if (!buf || len < need) {
+        if (buf && len)
+            buf[0] = '\0';
+        return TB_ERR_FULL;
+    }
+    size_t o = 0;
+    memcpy(buf, prefix, pl);
+    o += pl;
+    if (tl && pl)
+        buf[o++] = ' ';
+    for (size_t i = 0; i < tl; i++) {
+        unsigned char c = (unsigned char)text[i];
+        buf[o++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+    }
+    buf[o++] = '\n';
+    buf[o] = '\0';
+    return (int)o;
+}
+
+int tb_ctl_format_ok(char *buf, size_t len, const char *text)
+{
+    return format_line(buf, len, "ok", text);
+}
+
+int tb_ctl_format_data_begin(char *buf, size_t len, const char *text)
+{
+    return format_line(buf, len, "ok+", text);
+}
+
+int tb_ctl_format_data(char *buf, size_t len, const char *text)
+{
+    if (text && text[0] == '.') { /* a data line never looks like the end */
+        if (!buf || len < 2)
+            return TB_ERR_FULL;
+        buf[0] = '.';
+        int n = format_line(buf + 1, len - 1, "", text);
+        if (n < 0)
+            buf[0] = '\0';
+        return n < 0 ? n : n + 1;
+    }
+    return format_line(buf, len, "", text ? text : "");
+}
+
+int tb_ctl_format_end(char *buf, size_t len)
+{
+    return format_line(buf, len, ".", NULL);
+}
+
+const char *tb_ctl_error_word(int code)
+{
+    switch (code) {
+    case TB_ERR_FULL:
+        return "too-long";
+    case TB_ERR_PARSE:
+    case TB_ERR_ARG:
+        return "syntax";
+    case TB_ERR_NOTFOUND:
+        return "unknown";
+    case TB_ERR_PERM:
+        return "denied";
+    case TB_ERR_ILLEGAL:
+        return "illegal";
+    case TB_ERR_STATE:
+        return "state";
+    case TB_ERR_SUPP:
+        return "unsupported";
+    case TB_ERR_AGAIN:
+    case TB_ERR_TIMEOUT:
+        return "busy";
+    default:
+        return "internal";
+    }
+}
+
+int tb_ctl_format_error(char *buf, size_t len, int code, const char *msg)
+{
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "error %s", tb_ctl_error_word(code));
+    return format_line(buf, len, prefix, msg && *msg ? msg : tb_strerror(code));
+}

@@ -1,0 +1,106 @@
+/* tb_ctl.h - the control protocol (docs/control-protocol.md): request parser, line reader and
+ * response formatter. Pure: no I/O, no clock, no game state.
+ *
+ * One request per line (UTF-8, at most TB_CTL_LINE_MAX bytes with its newline):
+ *
+ *     REQUEST [ARG...] [pin=NNNN]
+ *
+ * Responses are lines: `ok [TEXT]` (complete), `ok+ [TEXT]` followed by data lines and a line
+ * holding a single `.` (data lines starting with `.` get one more `.`), or
+ * `error WORD MESSAGE`.
+ *
+ * The parser has no state: a request it rejects has changed nothing, because parsing changes
+ * nothing anywhere. It checks syntax and arity and says whether a request needs the arbiter
+ * PIN; tb_ctl_authorise() checks the PIN (constant time). Whether a move, a FEN or a mismatch
+ * id makes sense in the game is for the daemon to decide after both have passed.
+ */
+#ifndef TB_CTL_H
+#define TB_CTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tb_err.h"
+
+#define TB_CTL_LINE_MAX 512 /* bytes of one request line, newline included */
+#define TB_CTL_PIN_MAX  8
+#define TB_CTL_TEXT_MAX 100 /* set-position FEN, typed move */
+
+enum tb_ctl_verb {
+    TB_CTL_STATUS = 1,   /* ok+: game, boards, links, open mismatches */
+    TB_CTL_MOVES,        /* ok+: the moves so far, one per line */
+    TB_CTL_PGN,          /* ok+: the game as PGN */
+    TB_CTL_SCORESHEET,   /* [en|nl|de] ok+: a scoresheet with that language's piece letters */
+    TB_CTL_RESOLVE,      /* <id> pin=: the arbiter has put mismatch id right (D.2.9) */
+    TB_CTL_TAKEBACK,     /* [n] pin=: take back n plies (default 1) (D.2.9) */
+    TB_CTL_PROMOTE,      /* q|r|b|n: the promotion piece (D.2.1) */
+    TB_CTL_REPEAT,       /* [vi|sighted]: say the last announcement again (default: both) */
+    TB_CTL_NEW_GAME,     /* pin=: start a new game */
+    TB_CTL_SET_POSITION, /* <FEN> pin=: set up a position */
+    TB_CTL_MOVE,         /* <vi|sighted> <SAN|UCI>: a typed move for a keys: board (D.2.10.1) */
+    TB_CTL_HELP,         /* ok+: the requests and their syntax */
+};
+
+struct tb_ctl_request {
+    enum tb_ctl_verb verb;
+    bool needs_pin; /* a game-changing request: tb_ctl_authorise() must pass first */
+    bool has_pin;
+    char pin[TB_CTL_PIN_MAX + 1];
+    unsigned number;                /* resolve: mismatch id; takeback: plies (1 when not given) */
+    char lang[3];                   /* scoresheet: "en", "nl", "de", or "" for the default */
+    char piece;                     /* promote: 'q', 'r', 'b' or 'n' */
+    int board;                      /* repeat, move: 0 = vi, 1 = sighted; repeat without one: -1 */
+    char text[TB_CTL_TEXT_MAX + 1]; /* set-position: the FEN; move: the move as typed */
+};
+
+/* Parses one request line of len bytes (a trailing "\n" or "\r\n" is allowed; embedded NUL
+ * bytes are seen and rejected). Returns 0 and fills req, or an error with err naming what and
+ * where (column): TB_ERR_FULL (too long), TB_ERR_PARSE (bad bytes, syntax, arity, argument),
+ * TB_ERR_NOTFOUND (unknown request). */
+int tb_ctl_parse(const char *line, size_t len, struct tb_ctl_request *req, struct tb_error *err);
+
+/* 0 when req may run: it needs no PIN, or carries the configured one. TB_ERR_PERM otherwise
+ * (no PIN configured, none given, or a wrong one), err saying which. configured_pin may be
+ * NULL or "" (none configured). */
+int tb_ctl_authorise(const struct tb_ctl_request *req, const char *configured_pin,
+                     struct tb_error *err);
+
+/* Compares two PINs in time independent of where they differ. */
+bool tb_ctl_pin_equal(const char *expected, const char *given);
+
+const char *tb_ctl_verb_name(enum tb_ctl_verb verb);  /* "set-position"; "" if unknown */
+bool tb_ctl_verb_is_multiline(enum tb_ctl_verb verb); /* answered with ok+ ... . */
+/* Help text, one line per request ("resolve <id> pin=NNNN  ..."); NULL after the last. */
+const char *tb_ctl_help_line(int i);
+
+/* ---- reading lines from a connection ---------------------------------------------------- */
+
+struct tb_ctl_reader {
+    char buf[TB_CTL_LINE_MAX];
+    size_t len;
+    bool discarding; /* inside a line that was too long: drop through its newline */
+};
+
+void tb_ctl_reader_init(struct tb_ctl_reader *r);
+
+/* Takes bytes from data[0..n). *used says how many were consumed. Returns 1 when a complete
+ * line (newline included) is in *line and *line_len (valid until the next call), 0 when all bytes
+ * were consumed without completing one, TB_ERR_FULL once for each line that grew past
+ * TB_CTL_LINE_MAX (the rest of it, through its newline, is dropped without another error). */
+int tb_ctl_reader_take(struct tb_ctl_reader *r, const char *data, size_t n, size_t *used,
+                       const char **line, size_t *line_len);
+
+/* ---- formatting responses ---------------------------------------------------------------- */
+
+/* Each writes one line with its newline into buf and returns its length, or TB_ERR_FULL (buf
+ * is then "" ). Control characters in text are replaced by '?', so one call = one line. */
+int tb_ctl_format_ok(char *buf, size_t len, const char *text);         /* "ok TEXT" or "ok" */
+int tb_ctl_format_data_begin(char *buf, size_t len, const char *text); /* "ok+ TEXT" */
+int tb_ctl_format_data(char *buf, size_t len, const char *text); /* a data line, dot-stuffed */
+int tb_ctl_format_end(char *buf, size_t len);                    /* "." */
+/* "error WORD MESSAGE" with WORD from tb_ctl_error_word(code). */
+int tb_ctl_format_error(char *buf, size_t len, int code, const char *msg);
+/* The error word of a code: too-long, syntax, unknown, denied, illegal, state, not-found ... */
+const char *tb_ctl_error_word(int code);
+
+#endif /* TB_CTL_H */

@@ -1,0 +1,279 @@
+/* Tests of the control protocol: requests, PIN checks, line reading, response lines. */
+#include "tb_ctl.h"
+#include "tb_test.h"
+
+static int parse(const char *s, struct tb_ctl_request *r, struct tb_error *e)
+{
+    return tb_ctl_parse(s, strlen(s), r, e);
+}
+
+TB_TEST(good_requests_parse)
+{
+    struct tb_ctl_request r;
+    struct tb_error e = {0};
+#define OK(s) ASSERT_OK(parse(s, &r, &e))
+    OK("status\n");
+    ASSERT_EQ(r.verb, TB_CTL_STATUS);
+    ASSERT_FALSE(r.needs_pin);
+    ASSERT_TRUE(tb_ctl_verb_is_multiline(r.verb));
+    OK("moves");
+    ASSERT_EQ(r.verb, TB_CTL_MOVES);
+    OK("pgn\r\n");
+    ASSERT_EQ(r.verb, TB_CTL_PGN);
+    OK("scoresheet");
+    ASSERT_STR_EQ(r.lang, "");
+    OK("scoresheet nl");
+    ASSERT_STR_EQ(r.lang, "nl");
+    OK("  resolve   3\tpin=4711 ");
+    ASSERT_EQ(r.verb, TB_CTL_RESOLVE);
+    ASSERT_EQ(r.number, 3);
+    ASSERT_TRUE(r.needs_pin);
+    ASSERT_TRUE(r.has_pin);
+    ASSERT_STR_EQ(r.pin, "4711");
+    OK("takeback pin=4711");
+    ASSERT_EQ(r.number, 1);
+    OK("takeback 4 pin=4711");
+    ASSERT_EQ(r.number, 4);
+    OK("promote n");
+    ASSERT_EQ(r.piece, 'n');
+    ASSERT_FALSE(r.needs_pin);
+    OK("repeat");
+    ASSERT_EQ(r.board, -1);
+    OK("repeat sighted");
+    ASSERT_EQ(r.board, 1);
+    OK("new-game pin=12345678");
+    ASSERT_EQ(r.verb, TB_CTL_NEW_GAME);
+    OK("set-position r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 pin=4711");
+    ASSERT_EQ(r.verb, TB_CTL_SET_POSITION);
+    ASSERT_STR_EQ(r.text, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    OK("move sighted Nf3");
+    ASSERT_EQ(r.board, 1);
+    ASSERT_STR_EQ(r.text, "Nf3");
+    OK("move vi e7e8q");
+    ASSERT_EQ(r.board, 0);
+    OK("help");
+    ASSERT_EQ(r.verb, TB_CTL_HELP);
+#undef OK
+}
+
+TB_TEST(malformed_requests_get_a_clear_error_and_leave_the_request_alone)
+{
+    static const struct {
+        const char *line;
+        int code;
+        const char *msg;
+    } bad[] = {
+        {"", TB_ERR_PARSE, "empty request"},
+        {"   \n", TB_ERR_PARSE, "empty request"},
+        {"resign", TB_ERR_NOTFOUND, "unknown request 'resign'"},
+        {"STATUS", TB_ERR_NOTFOUND, "unknown request 'STATUS'"},
+        {"status now", TB_ERR_PARSE, "status takes fewer arguments"},
+        {"resolve pin=4711", TB_ERR_PARSE, "usage: resolve <id> pin=NNNN"},
+        {"resolve x pin=4711", TB_ERR_PARSE, "mismatch number"},
+        {"resolve 0 pin=4711", TB_ERR_PARSE, "mismatch number"},
+        {"resolve -1 pin=4711", TB_ERR_PARSE, "mismatch number"},
+        {"resolve 007 pin=4711", TB_ERR_PARSE, "mismatch number"},
+        {"takeback 1000 pin=4711", TB_ERR_PARSE, "number of plies"},
+        {"promote k", TB_ERR_PARSE, "promote takes q, r, b or n"},
+        {"promote", TB_ERR_PARSE, "promote takes more arguments"},
+        {"promote q pin=4711", TB_ERR_PARSE, "promote takes no PIN"},
+        {"repeat both", TB_ERR_PARSE, "repeat takes vi or sighted"},
+        {"scoresheet fr", TB_ERR_PARSE, "not en, nl or de"},
+        {"set-position pin=4711", TB_ERR_PARSE, "set-position takes more arguments"},
+        {"set-position rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR;ls w pin=4711", TB_ERR_PARSE,
+         "not part of a FEN"},
+        {"move white e4", TB_ERR_PARSE, "board must be vi or sighted"},
+        {"move vi hello", TB_ERR_PARSE, "not a move"},
+        {"move vi", TB_ERR_PARSE, "move takes more arguments"},
+        {"resolve 3 pin=4711 now", TB_ERR_PARSE, "pin= must come last"},
+        {"resolve 3 pin=47a1", TB_ERR_PARSE, "pin= takes up to 8 digits"},
+        {"resolve 3 pin=", TB_ERR_PARSE, "pin= takes up to 8 digits"},
+        {"resolve 3 pin=123456789", TB_ERR_PARSE, "pin= takes up to 8 digits"},
+        {"status\x01", TB_ERR_PARSE, "control character 0x01 at column 7"},
+        {"status\x1b[2J", TB_ERR_PARSE, "control character 0x1b"},
+        {"st\x7f"
+         "atus",
+         TB_ERR_PARSE, "control character 0x7f"},
+        {"status \xff", TB_ERR_PARSE, "not valid UTF-8 at column 8"},
+        {"status \xc0\xaf", TB_ERR_PARSE, "not valid UTF-8"},     /* overlong '/' */
+        {"status \xed\xa0\x80", TB_ERR_PARSE, "not valid UTF-8"}, /* surrogate */
+        {"z\xc3\xbcge", TB_ERR_NOTFOUND, "unknown request"},      /* valid UTF-8, unknown */
+        {"a b c d e f g h i j k l m n", TB_ERR_PARSE, "too many words"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct tb_ctl_request r, before;
+        memset(&r, 0x5a, sizeof r);
+        before = r;
+        struct tb_error e = {0};
+        int rc = parse(bad[i].line, &r, &e);
+        if (rc != bad[i].code)
+            TB_FAIL("'%s': expected %d, got %d (%s)", bad[i].line, bad[i].code, rc, e.msg);
+        ASSERT_STR_CONTAINS(e.msg, bad[i].msg);
+        ASSERT_TRUE(memcmp(&r, &before, sizeof r) == 0);
+    }
+}
+
+TB_TEST(embedded_nul_is_rejected_not_cut_short)
+{
+    struct tb_ctl_request r;
+    struct tb_error e;
+    const char line[] = "resolve 3\0 pin=4711\n";
+    ASSERT_EQ(tb_ctl_parse(line, sizeof line - 1, &r, &e), TB_ERR_PARSE);
+    ASSERT_STR_CONTAINS(e.msg, "NUL byte at column 10");
+}
+
+TB_TEST(oversized_request_is_rejected)
+{
+    char line[TB_CTL_LINE_MAX + 8];
+    memset(line, 'a', sizeof line);
+    memcpy(line, "status ", 7);
+    struct tb_ctl_request r;
+    struct tb_error e;
+    ASSERT_EQ(tb_ctl_parse(line, TB_CTL_LINE_MAX, &r, &e), TB_ERR_FULL);
+    ASSERT_STR_CONTAINS(e.msg, "longer than 511 bytes");
+    line[TB_CTL_LINE_MAX - 1] = '\n'; /* 511 bytes and the newline fit */
+    ASSERT_EQ(tb_ctl_parse(line, TB_CTL_LINE_MAX, &r, &e), TB_ERR_PARSE);
+    ASSERT_STR_CONTAINS(e.msg, "status takes fewer arguments");
+}
+
+TB_TEST(law_d_2_9_game_changing_requests_need_the_pin)
+{
+    static const char *const need[] = {"resolve 1", "takeback", "takeback 2", "new-game",
+                                       "set-position 8/8/8/8/8/8/8/K1k5 w - - 0 1"};
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
+        struct tb_ctl_request r;
+        struct tb_error e;
+        ASSERT_OK(parse(need[i], &r, NULL));
+        ASSERT_TRUE(r.needs_pin);
+        ASSERT_EQ(tb_ctl_authorise(&r, "4711", &e), TB_ERR_PERM);
+        ASSERT_STR_CONTAINS(e.msg, "needs the arbiter PIN: add pin=NNNN");
+    }
+    static const char *const free_[] = {"status",    "moves",     "pgn",        "scoresheet de",
+                                        "promote q", "repeat vi", "move vi e4", "help"};
+    for (size_t i = 0; i < sizeof free_ / sizeof free_[0]; i++) {
+        struct tb_ctl_request r;
+        ASSERT_OK(parse(free_[i], &r, NULL));
+        ASSERT_FALSE(r.needs_pin);
+        ASSERT_OK(tb_ctl_authorise(&r, "4711", NULL));
+        ASSERT_OK(tb_ctl_authorise(&r, NULL, NULL));
+    }
+}
+
+TB_TEST(wrong_or_unconfigured_pin_is_denied)
+{
+    struct tb_ctl_request r;
+    struct tb_error e;
+    ASSERT_OK(parse("takeback 1 pin=4712", &r, NULL));
+    ASSERT_EQ(tb_ctl_authorise(&r, "4711", &e), TB_ERR_PERM);
+    ASSERT_STR_EQ(e.msg, "wrong arbiter PIN");
+    ASSERT_OK(parse("takeback 1 pin=47111", &r, NULL)); /* a longer PIN with the same start */
+    ASSERT_EQ(tb_ctl_authorise(&r, "4711", &e), TB_ERR_PERM);
+    ASSERT_OK(parse("takeback 1 pin=471", &r, NULL));
+    ASSERT_EQ(tb_ctl_authorise(&r, "4711", &e), TB_ERR_PERM);
+    ASSERT_OK(parse("takeback 1 pin=4711", &r, NULL));
+    ASSERT_OK(tb_ctl_authorise(&r, "4711", &e));
+    ASSERT_EQ(tb_ctl_authorise(&r, "", &e), TB_ERR_PERM);
+    ASSERT_STR_CONTAINS(e.msg, "none is configured");
+    ASSERT_EQ(tb_ctl_authorise(&r, NULL, &e), TB_ERR_PERM);
+}
+
+TB_TEST(pin_compare)
+{
+    ASSERT_TRUE(tb_ctl_pin_equal("4711", "4711"));
+    ASSERT_TRUE(tb_ctl_pin_equal("12345678", "12345678"));
+    ASSERT_FALSE(tb_ctl_pin_equal("4711", "4712"));
+    ASSERT_FALSE(tb_ctl_pin_equal("4711", "471"));
+    ASSERT_FALSE(tb_ctl_pin_equal("4711", "47110"));
+    ASSERT_FALSE(tb_ctl_pin_equal("4711", ""));
+    ASSERT_FALSE(tb_ctl_pin_equal("", ""));
+    ASSERT_FALSE(tb_ctl_pin_equal("12345678", "123456789"));
+}
+
+TB_TEST(reader_splits_lines_across_reads)
+{
+    struct tb_ctl_reader rd;
+    tb_ctl_reader_init(&rd);
+    const char *line;
+    size_t len, used;
+    ASSERT_EQ(tb_ctl_reader_take(&rd, "sta", 3, &used, &line, &len), 0);
+    ASSERT_EQ(used, 3);
+    const char more[] = "tus\nmoves\n";
+    ASSERT_EQ(tb_ctl_reader_take(&rd, more, sizeof more - 1, &used, &line, &len), 1);
+    ASSERT_EQ(used, 4);
+    ASSERT_EQ(len, 7);
+    ASSERT_TRUE(memcmp(line, "status\n", 7) == 0);
+    ASSERT_EQ(tb_ctl_reader_take(&rd, more + used, sizeof more - 1 - used, &used, &line, &len), 1);
+    ASSERT_TRUE(memcmp(line, "moves\n", 6) == 0);
+}
+
+TB_TEST(reader_reports_a_long_line_once_and_drops_the_rest_of_it)
+{
+    struct tb_ctl_reader rd;
+    tb_ctl_reader_init(&rd);
+    static char data[3 * TB_CTL_LINE_MAX];
+    memset(data, 'x', sizeof data);
+    size_t n = 2 * TB_CTL_LINE_MAX;
+    data[n - 1] = '\n';
+    memcpy(data + n, "help\n", 5);
+    n += 5;
+    const char *line;
+    size_t len, used, at = 0;
+    int errors = 0, lines = 0;
+    while (at < n) {
+        int rc = tb_ctl_reader_take(&rd, data + at, n - at, &used, &line, &len);
+        at += used;
+        if (rc == TB_ERR_FULL)
+            errors++;
+        else if (rc == 1) {
+            lines++;
+            ASSERT_EQ(len, 5);
+            ASSERT_TRUE(memcmp(line, "help\n", 5) == 0);
+        }
+    }
+    ASSERT_EQ(errors, 1);
+    ASSERT_EQ(lines, 1);
+}
+
+TB_TEST(responses_are_single_lines)
+{
+    char buf[128];
+    ASSERT_EQ(tb_ctl_format_ok(buf, sizeof buf, NULL), 3);
+    ASSERT_STR_EQ(buf, "ok\n");
+    ASSERT_GT(tb_ctl_format_ok(buf, sizeof buf, "resolved 3"), 0);
+    ASSERT_STR_EQ(buf, "ok resolved 3\n");
+    ASSERT_GT(tb_ctl_format_error(buf, sizeof buf, TB_ERR_PERM, "wrong arbiter PIN"), 0);
+    ASSERT_STR_EQ(buf, "error denied wrong arbiter PIN\n");
+    ASSERT_GT(tb_ctl_format_error(buf, sizeof buf, TB_ERR_FULL, "line\nbreak"), 0);
+    ASSERT_STR_EQ(buf, "error too-long line?break\n");
+    ASSERT_GT(tb_ctl_format_data_begin(buf, sizeof buf, "12 moves"), 0);
+    ASSERT_STR_EQ(buf, "ok+ 12 moves\n");
+    ASSERT_GT(tb_ctl_format_data(buf, sizeof buf, "1. e4 e5"), 0);
+    ASSERT_STR_EQ(buf, "1. e4 e5\n");
+    ASSERT_GT(tb_ctl_format_data(buf, sizeof buf, "."), 0);
+    ASSERT_STR_EQ(buf, "..\n"); /* never mistaken for the end */
+    ASSERT_GT(tb_ctl_format_data(buf, sizeof buf, ""), 0);
+    ASSERT_STR_EQ(buf, "\n");
+    ASSERT_EQ(tb_ctl_format_end(buf, sizeof buf), 2);
+    ASSERT_STR_EQ(buf, ".\n");
+    ASSERT_EQ(tb_ctl_format_ok(buf, 5, "too long for this"), TB_ERR_FULL);
+    ASSERT_STR_EQ(buf, "");
+    ASSERT_STR_EQ(tb_ctl_error_word(TB_ERR_NOTFOUND), "unknown");
+    ASSERT_STR_EQ(tb_ctl_error_word(TB_ERR_PARSE), "syntax");
+}
+
+TB_TEST(help_lists_every_request)
+{
+    static const char *const names[] = {"status",   "moves",        "pgn",     "scoresheet",
+                                        "resolve",  "takeback",     "promote", "repeat",
+                                        "new-game", "set-position", "move",    "help"};
+    int n = 0;
+    while (tb_ctl_help_line(n))
+        n++;
+    ASSERT_EQ(n, (int)(sizeof names / sizeof names[0]));
+    for (int i = 0; i < n; i++) {
+        ASSERT_TRUE(strncmp(tb_ctl_help_line(i), names[i], strlen(names[i])) == 0);
+        struct tb_ctl_request r;
+        ASSERT_STR_EQ(tb_ctl_verb_name((enum tb_ctl_verb)(i + 1)), names[i]);
+        (void)r;
+    }
+}
