@@ -1,0 +1,25 @@
+/* cli.h - shared parts of the reedboard-sim program (not the rb_sim library). */
+#ifndef RB_SIMCLI_H
+#define RB_SIMCLI_H
+
+#include <stdio.h>
+
+#include "rb_sim.h"
+
+struct rb_simcli_opts {
+    const char *elf, *netlist, *script, *link, *board, *initial;
+    double bounce_ms, tail_ms;
+    unsigned seed;
+    int pty, use_stdin;
+};
+
+/* Prints one decoded frame as a line: "<ms> ms <kind> ...". */
+void rb_simcli_print_frame(FILE *out, const struct rb_sim *sim, const struct rb_sim_frame *f);
+
+/* Reads a whole file into a malloc'd buffer; NULL with err filled on failure. */
+char *rb_simcli_read_file(const char *path, size_t *len, struct tb_error *err);
+
+/* The --pty mode; returns the process exit status. */
+int rb_simcli_run_pty(struct rb_sim *sim, const struct rb_simcli_opts *o);
+
+#endif /* RB_SIMCLI_H */

@@ -1,0 +1,300 @@
+/* reedboard-sim - the real reedboard firmware in simavr, on a board wired from the netlist.
+ *
+ *   reedboard-sim --elf FILE --script FILE [--bounce-ms N] [--initial start|empty|FEN]
+ *                 [--board NAME] [--tail-ms N] [--seed N] [--netlist FILE]
+ *       runs an event script as fast as possible and prints every frame the firmware sends,
+ *       one line each, with its simulated time
+ *   reedboard-sim --elf FILE --pty [--link PATH] [--script FILE | --stdin] [...]
+ *       puts the firmware's UART on a pseudo-terminal in real time, for host software
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rb_proto.h"
+
+enum { HELLO_MS = 20 }; /* when the simulated host first asks the board for INFO and SNAPSHOT */
+
+static void usage(FILE *f)
+{
+    fprintf(
+        f, "usage: reedboard-sim --elf FILE --script FILE [--bounce-ms N] [--initial "
+           "start|empty|FEN]\n"
+           "                     [--board NAME] [--tail-ms N] [--seed N] [--netlist FILE]\n"
+           "       reedboard-sim --elf FILE --pty [--link PATH] [--script FILE | --stdin] [...]\n");
+}
+
+static void square_name(int sq, char buf[3])
+{
+    buf[0] = (char)('a' + sq % 8);
+    buf[1] = (char)('1' + sq / 8);
+    buf[2] = '\0';
+}
+
+static const char *button_name(int b)
+{
+    static const char *const names[] = {"promote", "repeat", "clock", "arbiter"};
+    return b >= 0 && b < 4 ? names[b] : "?";
+}
+
+void rb_simcli_print_frame(FILE *out, const struct rb_sim *sim, const struct rb_sim_frame *f)
+{
+    double ms = rb_sim_cycles_to_ms(sim, f->last_cycle);
+    const struct rb_proto_msg *m = &f->msg;
+    char sq[3];
+    switch (m->type) {
+    case RB_PROTO_INFO:
+        fprintf(out,
+                "%.1f ms info fw=%u.%u.%u proto=%u debounce=%ums scan=%uus snapshot=%ums "
+                "features=0x%04x events=0x%02x\n",
+                ms, m->u.info.fw_major, m->u.info.fw_minor, m->u.info.fw_patch,
+                m->u.info.proto_version, m->u.info.debounce_ms, m->u.info.scan_period_us,
+                m->u.info.snapshot_period_ms, m->u.info.features, m->u.info.events);
+        break;
+    case RB_PROTO_SNAPSHOT:
+        fprintf(out, "%.1f ms snapshot seq=%u occ=%016llx buttons=%x board_ms=%lu\n", ms,
+                m->u.snapshot.seq, (unsigned long long)m->u.snapshot.occupancy,
+                m->u.snapshot.buttons, (unsigned long)m->u.snapshot.ms);
+        break;
+    case RB_PROTO_SQUARE:
+        square_name(m->u.square.square, sq);
+        fprintf(out, "%.1f ms event seq=%u %s %s board_ms=%lu\n", ms, m->u.square.seq,
+                m->u.square.placed ? "place" : "lift", sq, (unsigned long)m->u.square.ms);
+        break;
+    case RB_PROTO_BUTTON:
+        fprintf(out, "%.1f ms event seq=%u %s %s board_ms=%lu\n", ms, m->u.button.seq,
+                m->u.button.down ? "press" : "release", button_name(m->u.button.button),
+                (unsigned long)m->u.button.ms);
+        break;
+    case RB_PROTO_FAULT:
+        fprintf(out, "%.1f ms fault seq=%u %s arg=%u detail=%u\n", ms, m->u.fault.seq,
+                rb_proto_fault_name(m->u.fault.code), m->u.fault.arg, m->u.fault.detail);
+        break;
+    case RB_PROTO_PONG:
+        fprintf(out, "%.1f ms pong token=%lu board_ms=%lu\n", ms, (unsigned long)m->u.pong.token,
+                (unsigned long)m->u.pong.ms);
+        break;
+    default:
+        fprintf(out, "%.1f ms %s\n", ms, rb_proto_type_name(m->type));
+    }
+}
+
+char *rb_simcli_read_file(const char *path, size_t *len, struct tb_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        tb_error_set(err, TB_ERR_SYS, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        char *nb = realloc(buf, cap * 2);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf || bad) {
+        free(buf);
+        tb_error_set(err, bad ? TB_ERR_SYS : TB_ERR_MEM, "%s: cannot read", path);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+static int parse_number(const char *opt, const char *s, double max, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || v < 0 || v > max) {
+        fprintf(stderr, "reedboard-sim: %s wants a number from 0 to %g, not '%s'\n", opt, max, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Returns 0 when parsed, 2 on a usage error (reported), 1 for --help. */
+static int parse_args(int argc, char **argv, struct rb_simcli_opts *o)
+{
+    static const char *const with_value[] = {"--elf",       "--script",  "--link",
+                                             "--board",     "--initial", "--netlist",
+                                             "--bounce-ms", "--tail-ms", "--seed"};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+            return 1;
+        if (strcmp(a, "--pty") == 0) {
+            o->pty = 1;
+            continue;
+        }
+        if (strcmp(a, "--stdin") == 0) {
+            o->use_stdin = 1;
+            continue;
+        }
+        int known = 0;
+        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
+            known |= strcmp(a, with_value[k]) == 0;
+        if (!known) {
+            fprintf(stderr, "reedboard-sim: unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "reedboard-sim: %s needs a value\n", a);
+            return 2;
+        }
+        v = argv[++i];
+        double num = 0;
+        if (strcmp(a, "--elf") == 0)
+            o->elf = v;
+        else if (strcmp(a, "--script") == 0)
+            o->script = v;
+        else if (strcmp(a, "--link") == 0)
+            o->link = v;
+        else if (strcmp(a, "--board") == 0)
+            o->board = v;
+        else if (strcmp(a, "--initial") == 0)
+            o->initial = v;
+        else if (strcmp(a, "--netlist") == 0)
+            o->netlist = v;
+        else if (parse_number(a, v, strcmp(a, "--seed") == 0 ? 4294967295.0 : 1e9, &num))
+            return 2;
+        else if (strcmp(a, "--bounce-ms") == 0)
+            o->bounce_ms = num;
+        else if (strcmp(a, "--tail-ms") == 0)
+            o->tail_ms = num;
+        else
+            o->seed = (unsigned)num;
+    }
+    if (!o->elf) {
+        fprintf(stderr, "reedboard-sim: --elf FILE is required\n");
+        usage(stderr);
+        return 2;
+    }
+    if (!o->pty && !o->script) {
+        fprintf(stderr, "reedboard-sim: give --script FILE, or --pty\n");
+        usage(stderr);
+        return 2;
+    }
+    if (o->script && o->use_stdin) {
+        fprintf(stderr, "reedboard-sim: --script and --stdin exclude each other\n");
+        return 2;
+    }
+    if (o->link && !o->pty) {
+        fprintf(stderr, "reedboard-sim: --link needs --pty\n");
+        return 2;
+    }
+    if (o->bounce_ms > 1000) {
+        fprintf(stderr, "reedboard-sim: --bounce-ms above 1000 makes no sense for a reed switch\n");
+        return 2;
+    }
+    return 0;
+}
+
+static void on_frame(void *ctx, const struct rb_sim_frame *f)
+{
+    rb_simcli_print_frame(stdout, ctx, f);
+}
+
+static int request(struct rb_sim *sim, uint8_t type)
+{
+    struct rb_proto_msg m = {.type = type};
+    return rb_sim_request(sim, &m);
+}
+
+static int run_script_mode(struct rb_sim *sim, const struct rb_simcli_opts *o,
+                           const struct rb_sim_script_result *res)
+{
+    struct tb_error err = {0};
+    struct rb_sim_handlers h = {.frame = on_frame, .ctx = sim};
+    rb_sim_set_handlers(sim, &h);
+    double end_ms = (double)res->end_ms + o->tail_ms;
+    if (end_ms < HELLO_MS + 100)
+        end_ms = HELLO_MS + 100;
+    /* The board speaks only when asked (it resets when the port opens): ask like a host does. */
+    if (rb_sim_run_until(sim, rb_sim_ms_to_cycles(sim, HELLO_MS), &err) ||
+        request(sim, RB_PROTO_GET_INFO) || request(sim, RB_PROTO_GET_SNAPSHOT) ||
+        rb_sim_run_until(sim, rb_sim_ms_to_cycles(sim, end_ms), &err) ||
+        request(sim, RB_PROTO_GET_SNAPSHOT) ||
+        rb_sim_run_until(sim, rb_sim_ms_to_cycles(sim, end_ms + 100), &err)) {
+        fprintf(stderr, "reedboard-sim: %s\n", err.msg[0] ? err.msg : "cannot queue a request");
+        return 1;
+    }
+    printf("%.1f ms model occ=%016llx\n", end_ms + 100, (unsigned long long)rb_sim_occupancy(sim));
+    struct rb_proto_stats st = rb_sim_rx_stats(sim);
+    if (st.garbage_bytes || st.bad_crc || st.bad_message || st.oversize) {
+        fprintf(stderr,
+                "reedboard-sim: the firmware sent undecodable bytes: garbage=%lu crc=%lu "
+                "message=%lu oversize=%lu\n",
+                (unsigned long)st.garbage_bytes, (unsigned long)st.bad_crc,
+                (unsigned long)st.bad_message, (unsigned long)st.oversize);
+        return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct rb_simcli_opts o = {.tail_ms = 1500, .seed = 1};
+    int rc = parse_args(argc, argv, &o);
+    if (rc == 1) {
+        usage(stdout);
+        return 0;
+    }
+    if (rc)
+        return rc;
+
+    struct tb_error err = {0};
+    uint64_t occ = 0;
+    if (rb_sim_occupancy_parse(o.initial ? o.initial : "start", &occ, &err)) {
+        fprintf(stderr, "reedboard-sim: --initial: %s\n", err.msg);
+        return 2;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    if (o.script && !(text = rb_simcli_read_file(o.script, &len, &err))) {
+        fprintf(stderr, "reedboard-sim: %s\n", err.msg);
+        return 1;
+    }
+    struct rb_sim *sim = NULL;
+    struct rb_sim_config cfg = {.elf = o.elf, .netlist = o.netlist, .seed = o.seed};
+    if (rb_sim_new(&cfg, &sim, &err)) {
+        fprintf(stderr, "reedboard-sim: %s\n", err.msg);
+        free(text);
+        return 1;
+    }
+    rb_sim_set_occupancy(sim, occ);
+    struct rb_sim_script_result res = {0};
+    if (text &&
+        rb_sim_schedule_script(sim, text, len, o.script, o.board, 0, o.bounce_ms, &res, &err)) {
+        fprintf(stderr, "reedboard-sim: %s\n", err.msg);
+        free(text);
+        rb_sim_free(sim);
+        return 1;
+    }
+    free(text);
+    if (res.ignored)
+        fprintf(stderr,
+                "reedboard-sim: note: %zu 'choose' line(s) ignored: the board has no choose "
+                "action (promotion is chosen with the PROMOTE button)\n",
+                res.ignored);
+    if (res.skipped)
+        fprintf(stderr, "reedboard-sim: note: %zu line(s) for other boards skipped\n", res.skipped);
+    rc = o.pty ? rb_simcli_run_pty(sim, &o) : run_script_mode(sim, &o, &res);
+    rb_sim_free(sim);
+    return rc;
+}
