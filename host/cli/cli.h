@@ -1,0 +1,39 @@
+/* cli.h - the commands of `twinboard` and the helpers they share.
+ *
+ * To add a command: one X(...) line in TB_CLI_COMMANDS below and one file cmd_<fn>.c that
+ * defines `int tb_cli_cmd_<fn>(int argc, char **argv)` (argv[0] is the command's name). A
+ * command prints its results on stdout, reports errors once on stderr through tb_cli_error, and
+ * returns the exit status: 0 success, 1 the input has problems it found, 2 usage or I/O error.
+ */
+#ifndef TB_CLI_H
+#define TB_CLI_H
+
+#include <stddef.h>
+
+/* X(function suffix, command name, arguments, one-line summary) */
+#define TB_CLI_COMMANDS(X)                                                                         \
+    X(perft, "perft", "[--divide] [--960] DEPTH [FEN]",                                            \
+      "count the leaf nodes of the legal move tree (default: the starting position)")              \
+    X(replay, "replay", "--events FILE [--fen FEN] [--board NAME] [--blip-ms N] [--promo-wait-ms N] [--touches]", "recognise the moves in one board's event script; problems as '! kind ...' lines") \
+    X(events_from_pgn, "events-from-pgn", "FILE [--seed N] [--game N] [--board NAME] [--blips] [--fault wrong-square|knocked-piece|same-side-twice] [--fault-rate P]", "write a game of a PGN file as the event script a board would report") \
+    X(pgn_check, "pgn-check", "FILE...",                                                           \
+      "replay every game of PGN files; report illegal or unreadable moves")                        \
+    X(scoresheet, "scoresheet", "[--letters en|nl|de] [--game N] FILE",                            \
+      "print one game of a PGN file as a scoresheet (Appendix C notation)")
+
+#define TB_CLI_DECLARE(fn, name, args, summary) int tb_cli_cmd_##fn(int argc, char **argv);
+TB_CLI_COMMANDS(TB_CLI_DECLARE)
+#undef TB_CLI_DECLARE
+
+enum { TB_CLI_OK = 0, TB_CLI_FOUND = 1, TB_CLI_USAGE = 2 };
+
+/* "twinboard: <message>" on stderr. */
+void tb_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints the command's usage line on stderr and returns TB_CLI_USAGE. */
+int tb_cli_usage(const char *name);
+/* The whole file, NUL-terminated, in memory the caller frees; NULL after reporting why. */
+char *tb_cli_read_file(const char *path, size_t *len);
+/* A whole decimal number in [min, max]; false if s is anything else. */
+int tb_cli_parse_int(const char *s, long min, long max, long *out);
+
+#endif /* TB_CLI_H */

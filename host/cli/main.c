@@ -1,0 +1,146 @@
+/* main.c - `twinboard`: the command-line tool. Dispatches to the commands listed in cli.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct command {
+    const char *name;
+    const char *args;
+    const char *summary;
+    int (*run)(int argc, char **argv);
+};
+
+static const struct command commands[] = {
+#define TB_CLI_ENTRY(fn, name, args, summary) {name, args, summary, tb_cli_cmd_##fn},
+    TB_CLI_COMMANDS(TB_CLI_ENTRY)
+#undef TB_CLI_ENTRY
+};
+
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+void tb_cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("twinboard: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static const struct command *find(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+int tb_cli_usage(const char *name)
+{
+    const struct command *c = find(name);
+    if (c)
+        fprintf(stderr, "usage: twinboard %s %s\n", c->name, c->args);
+    return TB_CLI_USAGE;
+}
+
+char *tb_cli_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        tb_cli_error("cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (n < cap - 1)
+            break;
+        char *bigger = realloc(buf, cap * 2);
+        if (!bigger) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = bigger;
+        cap *= 2;
+    }
+    int failed = !buf || ferror(f);
+    int saved = errno;
+    fclose(f);
+    if (failed) {
+        tb_cli_error("cannot read %s: %s", path, buf ? strerror(saved) : "out of memory");
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+int tb_cli_parse_int(const char *s, long min, long max, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || errno || v < min || v > max)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static void list_commands(FILE *to)
+{
+    fputs("usage: twinboard COMMAND [ARGS...]\n\ncommands:\n", to);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(to, "  %-12s %s\n", commands[i].name, commands[i].summary);
+    fputs("  help         list the commands, or show how to use one: help COMMAND\n\n"
+          "Exit status: 0 success, 1 problems found in the input, 2 usage or file error.\n",
+          to);
+}
+
+static int help(int argc, char **argv)
+{
+    if (argc < 3) {
+        list_commands(stdout);
+        return TB_CLI_OK;
+    }
+    const struct command *c = find(argv[2]);
+    if (!c) {
+        tb_cli_error("no command '%s'; 'twinboard help' lists them", argv[2]);
+        return TB_CLI_USAGE;
+    }
+    printf("usage: twinboard %s %s\n  %s\n", c->name, c->args, c->summary);
+    return TB_CLI_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        list_commands(stderr);
+        return TB_CLI_USAGE;
+    }
+    const char *name = argv[1];
+    if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h"))
+        return help(argc, argv);
+    const struct command *c = find(name);
+    if (!c) {
+        tb_cli_error("no command '%s'; 'twinboard help' lists them", name);
+        return TB_CLI_USAGE;
+    }
+    if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+        printf("usage: twinboard %s %s\n  %s\n", c->name, c->args, c->summary);
+        return TB_CLI_OK;
+    }
+    int rc = c->run(argc - 1, argv + 1);
+    if (fflush(stdout) != 0) {
+        tb_cli_error("cannot write the output: %s", strerror(errno));
+        return TB_CLI_USAGE;
+    }
+    return rc;
+}
