@@ -128,7 +128,7 @@ TB_TEST(pgn_check_reports_a_corrupted_move_and_goes_on)
 
     snprintf(cmd, sizeof cmd, "pgn-check '%s' 2>&1", bad);
     ASSERT_EQ(run(cmd, out), 1);
-    char want[2048];
+    char want[4096];
     snprintf(want, sizeof want,
              "%s: game 2 (Svidler,P - Navara,D), move 4... (ply 8): 'Bc4': Bc4 is illegal: no "
              "bishop can move to c4 (line 44)\n"
