@@ -1,0 +1,228 @@
+/* link_sim.c - sim: a board played from an event script (docs/event-script.md).
+ *
+ * The script's lines for this board (its name: "vi", "sighted") are loaded at open; in real
+ * time each is due at open time + its ms, with ?speed=fast all are due at once. The daemon
+ * sleeps until tb_link_deadline(). Board sequence numbers count the delivered events, so the
+ * daemon treats a sim board like a reed board. A snapshot request is answered from the
+ * occupancy the events imply, starting from the initial position (pieces on ranks 1, 2, 7, 8).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "link_internal.h"
+#include "tb_script.h"
+
+#define START_OCCUPANCY 0xffff00000000ffffull
+
+struct sim {
+    struct tb_script_event *ev;
+    size_t n, cap, next;
+    uint64_t start_ms;
+    bool fast, end_sent, snapshot_wanted;
+    uint16_t seq;
+    uint64_t occupancy;
+    const char *board;
+    long bad_line; /* first line with a button this link does not know */
+    char bad_button[TB_SCRIPT_NAME_MAX];
+};
+
+static const char *const button_names[] = {"promote", "repeat", "clock", "arbiter"};
+
+static int button_id(const char *name)
+{
+    for (int i = 0; i < 4; i++)
+        if (strcmp(name, button_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static int collect(void *user, const struct tb_script_event *ev, long line)
+{
+    struct sim *s = user;
+    if (ev->kind == TB_SCRIPT_EXPECT || (s->board[0] && strcmp(ev->board, s->board) != 0))
+        return 0;
+    if ((ev->kind == TB_SCRIPT_PRESS || ev->kind == TB_SCRIPT_RELEASE) &&
+        button_id(ev->button) < 0 && !s->bad_line) {
+        s->bad_line = line;
+        snprintf(s->bad_button, sizeof s->bad_button, "%s", ev->button);
+    }
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 64;
+        struct tb_script_event *p = realloc(s->ev, cap * sizeof *p);
+        if (!p)
+            return TB_ERR_MEM;
+        s->ev = p;
+        s->cap = cap;
+    }
+    s->ev[s->n++] = *ev;
+    return 0;
+}
+
+static int read_file(const char *path, char **out, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return TB_ERR_SYS;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        char *p = realloc(buf, cap *= 2);
+        if (!p)
+            free(buf);
+        buf = p;
+    }
+    int e = errno;
+    bool bad = ferror(f);
+    fclose(f);
+    if (!buf)
+        return TB_ERR_MEM;
+    if (bad) {
+        free(buf);
+        errno = e;
+        return TB_ERR_SYS;
+    }
+    *out = buf;
+    *len = n;
+    return TB_OK;
+}
+
+static int sim_open(struct tb_link *link, const struct tb_link_resource *res, uint64_t now_ms,
+                    struct tb_error *err)
+{
+    struct sim *s = calloc(1, sizeof *s);
+    if (!s)
+        return tb_error_set(err, TB_ERR_MEM, "sim: out of memory");
+    tb_link_set_priv(link, s);
+    s->board = tb_link__board_name(link);
+    s->fast = res->fast;
+    s->start_ms = now_ms;
+    s->occupancy = START_OCCUPANCY;
+    char *text;
+    size_t len;
+    int rc = read_file(res->path, &text, &len);
+    if (rc == TB_ERR_SYS)
+        return tb_error_set(err, rc, "sim: cannot read %s: %s", res->path, strerror(errno));
+    if (rc != TB_OK)
+        return tb_error_set(err, rc, "sim: out of memory reading %s", res->path);
+    struct tb_error perr = {0};
+    rc = tb_script_parse_buffer(text, len, collect, s, &perr);
+    free(text);
+    if (rc == TB_ERR_PARSE)
+        return tb_error_set_at(err, rc, perr.line, perr.column, "%s:%ld: %s", res->path, perr.line,
+                               perr.msg);
+    if (rc != TB_OK)
+        return tb_error_set(err, rc, "sim: out of memory reading %s", res->path);
+    if (s->bad_line)
+        return tb_error_set_at(err, TB_ERR_PARSE, s->bad_line, 0,
+                               "%s:%ld: unknown button '%s' (expected promote, repeat, clock or "
+                               "arbiter)",
+                               res->path, s->bad_line, s->bad_button);
+    return TB_OK;
+}
+
+static uint64_t due(const struct sim *s, size_t i)
+{
+    return s->fast ? 0 : s->start_ms + s->ev[i].ms;
+}
+
+static uint64_t sim_deadline(const struct tb_link *link)
+{
+    const struct sim *s = tb_link_priv(link);
+    if (s->snapshot_wanted)
+        return 0;
+    if (s->next < s->n)
+        return due(s, s->next);
+    return s->end_sent ? TB_LINK_NO_DEADLINE : 0;
+}
+
+static void convert(struct sim *s, const struct tb_script_event *in, struct tb_link_event *out)
+{
+    memset(out, 0, sizeof *out);
+    out->has_seq = true;
+    out->seq = ++s->seq;
+    out->board_ms = (uint32_t)in->ms;
+    switch (in->kind) {
+    case TB_SCRIPT_LIFT:
+        out->kind = TB_LINK_EV_LIFT;
+        out->square = in->square;
+        s->occupancy &= ~(1ull << in->square);
+        break;
+    case TB_SCRIPT_PLACE:
+        out->kind = TB_LINK_EV_PLACE;
+        out->square = in->square;
+        s->occupancy |= 1ull << in->square;
+        break;
+    case TB_SCRIPT_PRESS:
+    case TB_SCRIPT_RELEASE:
+        out->kind = in->kind == TB_SCRIPT_PRESS ? TB_LINK_EV_BUTTON_DOWN : TB_LINK_EV_BUTTON_UP;
+        out->button = (uint8_t)button_id(in->button);
+        break;
+    default: /* TB_SCRIPT_CHOOSE: the only other kind collected */
+        out->kind = TB_LINK_EV_CHOICE;
+        out->choice = in->piece;
+        break;
+    }
+}
+
+static int sim_read(struct tb_link *link, uint64_t now_ms, struct tb_link_event *ev, int max,
+                    struct tb_error *err)
+{
+    (void)err;
+    struct sim *s = tb_link_priv(link);
+    int n = 0;
+    if (s->snapshot_wanted && n < max) {
+        s->snapshot_wanted = false;
+        ev[n] = (struct tb_link_event){
+            .kind = TB_LINK_EV_SNAPSHOT, .has_seq = true, .seq = s->seq, .occupancy = s->occupancy};
+        ev[n].board_ms = (uint32_t)(now_ms - s->start_ms);
+        ev[n++].host_ms = now_ms;
+    }
+    while (n < max && s->next < s->n && due(s, s->next) <= now_ms) {
+        convert(s, &s->ev[s->next++], &ev[n]);
+        ev[n++].host_ms = now_ms;
+    }
+    if (n < max && s->next == s->n && !s->end_sent) {
+        s->end_sent = true;
+        ev[n] = (struct tb_link_event){.kind = TB_LINK_EV_END, .host_ms = now_ms};
+        snprintf(ev[n++].text, TB_LINK_TEXT_MAX, "%zu events played", s->n);
+    }
+    return n;
+}
+
+static int sim_request_snapshot(struct tb_link *link, struct tb_error *err)
+{
+    (void)err;
+    struct sim *s = tb_link_priv(link);
+    s->snapshot_wanted = true;
+    return TB_OK;
+}
+
+static void sim_stats(const struct tb_link *link, struct tb_link_stats *st)
+{
+    (void)link;
+    st->connected = true;
+}
+
+static void sim_close(struct tb_link *link)
+{
+    struct sim *s = tb_link_priv(link);
+    if (s)
+        free(s->ev);
+    free(s);
+    tb_link_set_priv(link, NULL);
+}
+
+const struct tb_link_ops tb_link__sim_ops = {
+    .scheme = "sim",
+    .open = sim_open,
+    .deadline = sim_deadline,
+    .read = sim_read,
+    .request_snapshot = sim_request_snapshot,
+    .stats = sim_stats,
+    .close = sim_close,
+};
