@@ -68,7 +68,7 @@ int tb_chess__pgn_tag_put(tb_chess_pgn_game *g, const char *name, size_t name_le
     }
     if (i == g->ntags && g->ntags == TB_CHESS_PGN_MAX_TAGS)
         return tb_error_set(err, TB_ERR_FULL, "more than %d tags", TB_CHESS_PGN_MAX_TAGS);
-    uint32_t noff = 0, voff;
+    uint32_t noff = 0, voff = 0;
     if (i == g->ntags) {
         int rc = tb_chess__pgn_text_add(g, name, name_len, &noff, err);
         if (rc < 0)
