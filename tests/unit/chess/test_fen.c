@@ -1,0 +1,216 @@
+/* test_fen.c - FEN reading and writing: every problem named, nothing changed on error. */
+#include "tb_chess.h"
+#include "tb_test.h"
+
+#define START "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+/* The FEN must be refused with a parse error whose message contains needle, and pos must be
+ * left exactly as it was. */
+static void expect_error(const char *fen, unsigned flags, const char *needle)
+{
+    tb_chess_pos pos, before;
+    struct tb_error err;
+    tb_chess_pos_startpos(&pos);
+    before = pos;
+    int rc = tb_chess_pos_from_fen(&pos, fen, flags, &err);
+    if (rc != TB_ERR_PARSE)
+        TB_FAIL("'%s' gave %d, expected a parse error", fen, rc);
+    ASSERT_EQ(err.code, TB_ERR_PARSE);
+    ASSERT_STR_CONTAINS(err.msg, needle);
+    ASSERT_TRUE(memcmp(&pos, &before, sizeof pos) == 0);
+}
+
+static void expect_roundtrip(const char *fen, unsigned flags)
+{
+    tb_chess_pos pos;
+    struct tb_error err;
+    char out[100];
+    if (tb_chess_pos_from_fen(&pos, fen, flags, &err) != TB_OK)
+        TB_FAIL("'%s' refused: %s", fen, err.msg);
+    ASSERT_OK(tb_chess_pos_check(&pos));
+    ASSERT_GT(tb_chess_pos_to_fen(&pos, out, sizeof out), 0);
+    ASSERT_STR_EQ(out, fen);
+}
+
+TB_TEST(fen_start_position_matches_startpos)
+{
+    tb_chess_pos a, b;
+    ASSERT_OK(tb_chess_pos_from_fen(&a, START, 0, NULL));
+    tb_chess_pos_startpos(&b);
+    ASSERT_TRUE(memcmp(&a, &b, sizeof a) == 0);
+    expect_roundtrip(START, 0);
+}
+
+TB_TEST(fen_roundtrip_whole_perft_suite)
+{
+    char path[1024], line[1024];
+    snprintf(path, sizeof path, "%s/perft.epd", tb_test_data_dir());
+    FILE *f = fopen(path, "r");
+    ASSERT_NOT_NULL(f);
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *semi = strchr(line, ';');
+        ASSERT_NOT_NULL(semi);
+        while (semi > line && semi[-1] == ' ')
+            semi--;
+        *semi = 0;
+        expect_roundtrip(line, 0);
+        n++;
+    }
+    fclose(f);
+    ASSERT_EQ(n, 300);
+}
+
+TB_TEST(fen_four_fields_default_counters)
+{
+    tb_chess_pos pos;
+    ASSERT_OK(tb_chess_pos_from_fen(&pos, "4k3/8/8/8/8/8/8/4K3 b - -", 0, NULL));
+    ASSERT_EQ(pos.halfmove, 0);
+    ASSERT_EQ(pos.fullmove, 1);
+    ASSERT_EQ(tb_chess_side_to_move(&pos), TB_CHESS_BLACK);
+}
+
+TB_TEST(fen_error_field_count)
+{
+    expect_error("", 0, "0 fields");
+    expect_error("4k3/8/8/8/8/8/8/4K3 w", 0, "2 fields");
+    expect_error("4k3/8/8/8/8/8/8/4K3 w - - 0", 0, "5 fields");
+    expect_error("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", 0, "7 fields");
+}
+
+TB_TEST(fen_error_bad_piece_letter)
+{
+    expect_error("4k3/8/8/8/8/8/8/4K2X w - - 0 1", 0, "bad piece letter 'X' on rank 1");
+    expect_error("4k3/8/8/8/8/8/8/8/4K3 w - - 0 1", 0, "more than 8 ranks");
+    expect_error("4k3/8/8/8/8/8/8/0K6 w - - 0 1", 0, "bad piece letter '0'");
+}
+
+TB_TEST(fen_error_rank_too_long)
+{
+    expect_error("4k4/8/8/8/8/8/8/4K3 w - - 0 1", 0, "rank 8 is too long");
+    expect_error("4k3/8/8/8/8/8/8/4K3p w - - 0 1", 0, "rank 1 is too long");
+}
+
+TB_TEST(fen_error_rank_too_short)
+{
+    expect_error("4k3/8/8/7/8/8/8/4K3 w - - 0 1", 0, "rank 5 is too short (7 squares, column 10)");
+    expect_error("4k3/8/8/8/8/8/8/4K2 w - - 0 1", 0, "rank 1 is too short");
+    expect_error("4k3/8/8/8/8/8/4K3 w - - 0 1", 0, "only 7 ranks");
+}
+
+TB_TEST(fen_error_king_count_3_10)
+{
+    expect_error("4k3/8/8/8/8/8/8/4KK2 w - - 0 1", 0, "White has 2 kings");
+    expect_error("8/8/8/8/8/8/8/4K3 w - - 0 1", 0, "Black has 0 kings");
+}
+
+TB_TEST(fen_error_pawn_on_first_or_last_rank_3_7_5)
+{
+    expect_error("P3k3/8/8/8/8/8/8/4K3 w - - 0 1", 0, "White pawn on a8");
+    expect_error("4k3/8/8/8/8/8/8/p3K3 w - - 0 1", 0, "Black pawn on a1");
+}
+
+TB_TEST(fen_error_more_pieces_than_promotions_allow)
+{
+    expect_error("4k3/8/8/8/8/8/QQQQQQQQ/QQQQK3 w - - 0 1", 0, "promotions cannot produce");
+}
+
+TB_TEST(fen_error_side_not_to_move_in_check_3_9)
+{
+    expect_error("4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", 0, "side not to move (Black) is in check");
+    /* The side to move may be in check, however the check arose. */
+    tb_chess_pos pos;
+    ASSERT_OK(tb_chess_pos_from_fen(&pos, "4k3/8/8/8/8/8/4R3/4K3 b - - 0 1", 0, NULL));
+    ASSERT_TRUE(tb_chess_in_check(&pos));
+}
+
+TB_TEST(fen_error_side_to_move_field)
+{
+    expect_error("4k3/8/8/8/8/8/8/4K3 x - - 0 1", 0, "neither 'w' nor 'b'");
+    expect_error("4k3/8/8/8/8/8/8/4K3 white - - 0 1", 0, "neither 'w' nor 'b'");
+}
+
+TB_TEST(fen_error_castling_without_king_and_rook_3_8)
+{
+    expect_error("4k3/8/8/8/8/8/8/4K3 w K - 0 1", 0,
+                 "no white rook on rank 1 on the king's h-side");
+    expect_error("r7/4k3/8/8/8/8/8/4K3 w q - 0 1", 0, "'q' but the black king is not on rank 8");
+    expect_error("r6k/8/8/8/8/8/8/4K3 w q - 0 1", 0, "'q' needs king on e8 and rook on a8");
+    expect_error("4k3/8/8/8/8/8/8/R4K2 w Q - 0 1", 0, "needs king on e1 and rook on a1");
+    expect_error("4k3/8/8/8/8/8/8/1R2K3 w Q - 0 1", 0, "needs king on e1 and rook on a1");
+    expect_error("4k3/8/8/8/8/8/8/R3K2R w KK - 0 1", 0, "white king-side right is given twice");
+    expect_error("4k3/8/8/8/8/8/8/R3K2R w KX - 0 1", 0, "bad letter 'X'");
+    expect_error("4k3/8/8/8/8/8/8/R3K2R w KQkqK - 0 1", 0, "more than 4 letters");
+    expect_error("4k3/8/8/8/8/8/8/R3K2R w C - 0 1", 0, "no white rook on rank 1 on that file");
+}
+
+TB_TEST(fen_error_impossible_ep_3_7_4)
+{
+    expect_error("4k3/8/8/3pP3/8/8/8/4K3 w - d3 0 1", 0, "d3 is on the wrong rank");
+    expect_error("4k3/8/8/4P3/8/8/8/4K3 w - d6 0 1", 0, "no black pawn on d5");
+    expect_error("4k3/3n4/8/3pP3/8/8/8/4K3 w - d6 0 1", 0, "d7 is occupied");
+    expect_error("4k3/8/3n4/3pP3/8/8/8/4K3 w - d6 0 1", 0, "d6 is occupied");
+    expect_error("4k3/8/8/8/3Pp3/8/8/4K3 b - d6 0 1", 0, "with Black to move it must be on rank 3");
+    expect_error("4k3/8/8/8/3Pp3/8/8/4K3 b - d9 0 1", 0, "not a square");
+    /* The capture need not be possible; the field only says a double push just happened. */
+    tb_chess_pos pos;
+    ASSERT_OK(tb_chess_pos_from_fen(&pos, "4k3/8/8/3p4/8/8/8/4K3 w - d6 0 1", 0, NULL));
+    ASSERT_EQ(pos.ep, tb_chess_square_parse("d6"));
+}
+
+TB_TEST(fen_error_counters)
+{
+    expect_error("4k3/8/8/8/8/8/8/4K3 w - - x 1", 0, "halfmove clock: 'x'");
+    expect_error("4k3/8/8/8/8/8/8/4K3 w - - -1 1", 0, "halfmove clock");
+    expect_error("4k3/8/8/8/8/8/8/4K3 w - - 0 0", 0, "fullmove number: '0'");
+    expect_error("4k3/8/8/8/8/8/8/4K3 w - - 0 99999", 0, "fullmove number");
+}
+
+TB_TEST(fen_error_names_the_column)
+{
+    struct tb_error err;
+    tb_chess_pos pos;
+    ASSERT_EQ(tb_chess_pos_from_fen(&pos, "4k3/8/8/8/8/8/8/4K2X w - - 0 1", 0, &err), TB_ERR_PARSE);
+    ASSERT_EQ(err.column, 20);
+    ASSERT_EQ(tb_chess_pos_from_fen(NULL, START, 0, &err), TB_ERR_ARG);
+    ASSERT_EQ(tb_chess_pos_from_fen(&pos, NULL, 0, &err), TB_ERR_ARG);
+}
+
+TB_TEST(fen_shredder_and_xfen_castling_fields)
+{
+    tb_chess_pos a, b, c;
+    ASSERT_OK(tb_chess_pos_from_fen(&a, START, 0, NULL));
+    ASSERT_OK(tb_chess_pos_from_fen(&b, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+                                    0, NULL));
+    ASSERT_TRUE(memcmp(&a, &b, sizeof a) == 0);
+    /* Chess960: rooks on b and g, king on d. */
+    ASSERT_OK(tb_chess_pos_from_fen(&c, "1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w KQkq - 0 1",
+                                    TB_CHESS_FEN_960, NULL));
+    ASSERT_EQ(c.castle_rook[TB_CHESS_CR_WK], tb_chess_square_parse("g1"));
+    ASSERT_EQ(c.castle_rook[TB_CHESS_CR_WQ], tb_chess_square_parse("b1"));
+    ASSERT_EQ(c.castle_rook[TB_CHESS_CR_BK], tb_chess_square_parse("g8"));
+    ASSERT_EQ(c.castle_rook[TB_CHESS_CR_BQ], tb_chess_square_parse("b8"));
+    expect_roundtrip("1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w KQkq - 0 1", TB_CHESS_FEN_960);
+    /* X-FEN: a letter for a rook that is not the outermost on its side, K/Q otherwise. */
+    ASSERT_OK(
+        tb_chess_pos_from_fen(&a, "rk2r3/8/8/8/8/8/8/RK1R3R w DAa - 0 1", TB_CHESS_FEN_960, NULL));
+    expect_roundtrip("rk2r3/8/8/8/8/8/8/RK1R3R w DQq - 0 1", TB_CHESS_FEN_960);
+    ASSERT_OK(
+        tb_chess_pos_from_fen(&b, "rk2r3/8/8/8/8/8/8/RK1R3R w DQq - 0 1", TB_CHESS_FEN_960, NULL));
+    ASSERT_TRUE(memcmp(&a, &b, sizeof a) == 0);
+    ASSERT_EQ(a.castle_rook[TB_CHESS_CR_WK], tb_chess_square_parse("d1"));
+    /* Without the Chess960 flag the same field is refused. */
+    expect_error("1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w KQkq - 0 1", 0,
+                 "unless the position is Chess960");
+}
+
+TB_TEST(fen_write_buffer_too_small)
+{
+    tb_chess_pos pos;
+    char small[10];
+    tb_chess_pos_startpos(&pos);
+    ASSERT_EQ(tb_chess_pos_to_fen(&pos, small, sizeof small), TB_ERR_FULL);
+    ASSERT_STR_EQ(small, "rnbqkbnr/");
+    char exact[sizeof START];
+    ASSERT_EQ(tb_chess_pos_to_fen(&pos, exact, sizeof exact), (int)strlen(START));
+}
