@@ -1,0 +1,118 @@
+/* cmd_replay.c - `twinboard replay`: one board's events through the recogniser, moves in UCI
+ * and problems as `! kind details` lines (docs/replay.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tb_chess.h"
+#include "tb_script.h"
+#include "tb_sensor.h"
+
+struct replay {
+    tb_sensor *sensor;
+    char board[TB_SCRIPT_NAME_MAX];
+    bool touches;
+};
+
+static void print_outputs(struct replay *r)
+{
+    struct tb_sensor_out o;
+    char line[200];
+    while (tb_sensor_poll(r->sensor, &o)) {
+        if (o.kind == TB_SENSOR_OUT_TOUCH && !r->touches)
+            continue;
+        if (tb_sensor_out_format(&o, line, sizeof line) >= 0)
+            puts(line);
+    }
+}
+
+/* Only checks the script (and finds the first board name). */
+static int first_board(void *user, const struct tb_script_event *ev, long line)
+{
+    (void)line;
+    struct replay *r = user;
+    if (ev->kind != TB_SCRIPT_EXPECT && !r->board[0])
+        memcpy(r->board, ev->board, sizeof r->board);
+    return 0;
+}
+
+static int feed(void *user, const struct tb_script_event *ev, long line)
+{
+    (void)line;
+    struct replay *r = user;
+    if (ev->kind == TB_SCRIPT_EXPECT || strcmp(ev->board, r->board) != 0)
+        return 0;
+    tb_sensor_feed(r->sensor, ev);
+    print_outputs(r);
+    return 0;
+}
+
+int tb_cli_cmd_replay(int argc, char **argv)
+{
+    const char *path = NULL, *fen = NULL;
+    struct tb_sensor_config cfg;
+    struct replay r = {0};
+    tb_chess_pos start;
+    struct tb_error err;
+    long v;
+
+    tb_sensor_config_default(&cfg);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--touches") == 0) {
+            r.touches = true;
+            continue;
+        }
+        if (!val)
+            return tb_cli_usage(argv[0]);
+        i++;
+        if (strcmp(a, "--events") == 0) {
+            path = val;
+        } else if (strcmp(a, "--fen") == 0) {
+            fen = val;
+        } else if (strcmp(a, "--board") == 0) {
+            if (!tb_script_name_valid(val)) {
+                tb_cli_error("bad board name '%s'", val);
+                return TB_CLI_USAGE;
+            }
+            snprintf(r.board, sizeof r.board, "%s", val);
+        } else if (strcmp(a, "--blip-ms") == 0 && tb_cli_parse_int(val, 0, 10000, &v)) {
+            cfg.blip_ms = (uint32_t)v;
+        } else if (strcmp(a, "--promo-wait-ms") == 0 && tb_cli_parse_int(val, 0, 600000, &v)) {
+            cfg.promo_wait_ms = (uint32_t)v;
+        } else {
+            return tb_cli_usage(argv[0]);
+        }
+    }
+    if (!path)
+        return tb_cli_usage(argv[0]);
+    tb_chess_pos_startpos(&start);
+    if (fen && tb_chess_pos_from_fen(&start, fen, 0, &err) < 0) {
+        tb_cli_error("bad FEN: %s", err.msg);
+        return TB_CLI_USAGE;
+    }
+
+    size_t len;
+    char *text = tb_cli_read_file(path, &len);
+    if (!text)
+        return TB_CLI_USAGE;
+    /* check the whole script first: a malformed line stops the replay before any output */
+    if (tb_script_parse_buffer(text, len, first_board, &r, &err) < 0) {
+        fprintf(stderr, "%s:%ld: %s\n", path, err.line, err.msg);
+        free(text);
+        return TB_CLI_USAGE;
+    }
+    if (tb_sensor_new(&cfg, &r.sensor) < 0) {
+        tb_cli_error("out of memory");
+        free(text);
+        return TB_CLI_USAGE;
+    }
+    tb_sensor_reset(r.sensor, &start, 0);
+    tb_script_parse_buffer(text, len, feed, &r, NULL);
+    tb_sensor_flush(r.sensor);
+    print_outputs(&r);
+    tb_sensor_free(r.sensor);
+    free(text);
+    return TB_CLI_OK;
+}

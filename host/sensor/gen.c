@@ -1,0 +1,383 @@
+/* gen.c - event scripts from moves: how people handle pieces, with noise and faults.
+ *
+ * Every handling order written here is one the Laws allow (4.6, 4.7, D.2.3) and the
+ * recogniser must read as the move; faults come with the problem it must report.
+ */
+#include "tb_sensor.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define BIT(sq) TB_CHESS_BIT(sq)
+
+void tb_sensor_gen_config_default(struct tb_sensor_gen_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->board = "vi";
+    cfg->hesitations = true;
+    cfg->blip_ms = 100;
+}
+
+int tb_sensor_gen_init(struct tb_sensor_gen *g, const struct tb_sensor_gen_config *cfg,
+                       uint64_t seed)
+{
+    const char *board = cfg->board ? cfg->board : "vi";
+    if (!tb_script_name_valid(board) || !(cfg->fault_rate >= 0 && cfg->fault_rate <= 1) ||
+        cfg->fault < TB_SENSOR_GEN_NO_FAULT || cfg->fault > TB_SENSOR_GEN_SAME_SIDE_TWICE ||
+        cfg->blip_ms < 20)
+        return TB_ERR_ARG;
+    memset(g, 0, sizeof *g);
+    g->cfg = *cfg;
+    snprintf(g->board, sizeof g->board, "%s", board);
+    g->cfg.board = g->board;
+    g->rng = seed ^ 0x9e3779b97f4a7c15ULL;
+    return TB_OK;
+}
+
+/* splitmix64: small, fast, and good enough to shuffle handling orders */
+static uint64_t next_rand(struct tb_sensor_gen *g)
+{
+    uint64_t z = (g->rng += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static uint32_t range(struct tb_sensor_gen *g, uint32_t lo, uint32_t hi)
+{
+    return lo + (uint32_t)(next_rand(g) % (uint64_t)(hi - lo + 1));
+}
+
+static bool chance(struct tb_sensor_gen *g, double p)
+{
+    return (double)(next_rand(g) >> 11) * (1.0 / 9007199254740992.0) < p;
+}
+
+struct out {
+    struct tb_sensor_gen *g;
+    tb_sensor_gen_fn fn;
+    void *user;
+    int rc;
+};
+
+static void emit(struct out *o, enum tb_script_kind kind, int sq, char piece, uint32_t wait)
+{
+    struct tb_script_event ev;
+    if (o->rc)
+        return;
+    memset(&ev, 0, sizeof ev);
+    o->g->t += wait;
+    ev.kind = kind;
+    ev.ms = o->g->t;
+    ev.us = ev.ms * 1000;
+    memcpy(ev.board, o->g->board, sizeof ev.board);
+    ev.square = (uint8_t)sq;
+    ev.piece = piece;
+    o->rc = o->fn(o->user, &ev);
+}
+
+static void expect(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void expect(struct out *o, const char *fmt, ...)
+{
+    struct tb_script_event ev;
+    va_list ap;
+    if (o->rc)
+        return;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TB_SCRIPT_EXPECT;
+    va_start(ap, fmt);
+    vsnprintf(ev.text, sizeof ev.text, fmt, ap);
+    va_end(ap);
+    o->rc = o->fn(o->user, &ev);
+}
+
+static void lift(struct out *o, int sq, uint32_t wait)
+{
+    emit(o, TB_SCRIPT_LIFT, sq, 0, wait);
+}
+static void place(struct out *o, int sq, uint32_t wait)
+{
+    emit(o, TB_SCRIPT_PLACE, sq, 0, wait);
+}
+static uint32_t within(struct out *o)
+{
+    return range(o->g, 50, 400);
+} /* within a move */
+
+static const char *name(int sq, char buf[3])
+{
+    return tb_chess_square_name(sq, buf);
+}
+
+/* A fly-over: the carried magnet closes an empty square between from and to for less than the
+ * blip window. */
+static void maybe_blip(struct out *o, int from, int to, uint64_t empty)
+{
+    struct tb_sensor_gen *g = o->g;
+    int df = TB_CHESS_FILE(to) - TB_CHESS_FILE(from), dr = TB_CHESS_RANK(to) - TB_CHESS_RANK(from);
+    int sf = (df > 0) - (df < 0), sr = (dr > 0) - (dr < 0);
+    int sq = TB_CHESS_SQ(TB_CHESS_FILE(from) + sf, TB_CHESS_RANK(from) + sr);
+    if (!g->cfg.blips || !chance(g, 0.3) || sq == to || !(empty & BIT(sq)))
+        return;
+    place(o, sq, range(g, 40, 200));
+    lift(o, sq, range(g, 5, g->cfg.blip_ms * 7 / 10));
+}
+
+static void hesitate(struct out *o, int from)
+{
+    if (!o->g->cfg.hesitations || !chance(o->g, 0.08))
+        return;
+    /* put back and lift again: the same piece, so the touch stays with the piece moved */
+    place(o, from, range(o->g, 150, 700));
+    lift(o, from, range(o->g, 200, 900));
+}
+
+static char promo_letter(int ptype)
+{
+    return "??nbrq"[ptype];
+}
+
+static void gen_promotion(struct out *o, const struct tb_chess_move_squares *ms)
+{
+    struct tb_sensor_gen *g = o->g;
+    char choice = promo_letter(ms->promo);
+    bool capture = ms->captured != 0;
+    switch (range(g, 0, 2)) {
+    case 0: /* choose first, pawn off, new piece on (4.6.2: either order) */
+        emit(o, TB_SCRIPT_CHOOSE, 0, choice, 0);
+        if (capture)
+            lift(o, ms->to, within(o));
+        lift(o, ms->from, within(o));
+        place(o, ms->to, within(o));
+        break;
+    case 1: /* pawn off, choice, then the piece */
+        lift(o, ms->from, 0);
+        if (capture)
+            lift(o, ms->to, within(o));
+        emit(o, TB_SCRIPT_CHOOSE, 0, choice, within(o));
+        place(o, ms->to, within(o));
+        break;
+    default: /* the new piece stands on the square before the pawn leaves */
+        emit(o, TB_SCRIPT_CHOOSE, 0, choice, 0);
+        if (capture)
+            lift(o, ms->to, within(o));
+        place(o, ms->to, within(o));
+        lift(o, ms->from, range(g, g->cfg.blip_ms + 20, 500));
+        break;
+    }
+}
+
+static void gen_move(struct out *o, const tb_chess_pos *pos, tb_chess_move m)
+{
+    struct tb_sensor_gen *g = o->g;
+    struct tb_chess_move_squares ms;
+    uint64_t empty = ~tb_chess_occupancy(pos);
+    tb_chess_move_squares(pos, m, &ms);
+
+    if (ms.promo) {
+        gen_promotion(o, &ms);
+    } else if (tb_chess_move_is_castle(m)) {
+        bool overlap = ms.to == ms.rook_from || ms.rook_to == ms.from || ms.from == ms.to ||
+                       ms.rook_from == ms.rook_to;
+        lift(o, ms.from, 0); /* king first (4.4.1) */
+        if (overlap || chance(g, 0.3)) { /* both in the air */
+            lift(o, ms.rook_from, within(o));
+            place(o, ms.to, within(o));
+        } else {
+            place(o, ms.to, within(o));
+            lift(o, ms.rook_from, within(o));
+        }
+        place(o, ms.rook_to, within(o));
+    } else if (tb_chess_move_kind(m) == TB_CHESS_MK_EP) {
+        switch (range(g, 0, 2)) {
+        case 0:
+            lift(o, ms.capture_sq, 0);
+            lift(o, ms.from, within(o));
+            place(o, ms.to, within(o));
+            break;
+        case 1:
+            lift(o, ms.from, 0);
+            lift(o, ms.capture_sq, within(o));
+            place(o, ms.to, within(o));
+            break;
+        default:
+            lift(o, ms.from, 0);
+            place(o, ms.to, within(o));
+            lift(o, ms.capture_sq, range(g, 80, 600));
+            break;
+        }
+    } else if (ms.captured) {
+        if (chance(g, 0.5)) { /* victim off first */
+            lift(o, ms.to, 0);
+            lift(o, ms.from, within(o));
+        } else {
+            lift(o, ms.from, 0);
+            hesitate(o, ms.from);
+            lift(o, ms.to, within(o));
+        }
+        maybe_blip(o, ms.from, ms.to, empty);
+        place(o, ms.to, within(o));
+    } else {
+        lift(o, ms.from, 0);
+        hesitate(o, ms.from);
+        maybe_blip(o, ms.from, ms.to, empty);
+        place(o, ms.to, range(g, 80, 400));
+    }
+}
+
+/* Can any legal move of pos capture on sq? */
+static bool capturable(const tb_chess_movelist *list, const tb_chess_pos *pos, int sq)
+{
+    struct tb_chess_move_squares ms;
+    for (int i = 0; i < list->count; i++) {
+        tb_chess_move_squares(pos, list->moves[i], &ms);
+        if (ms.capture_sq == sq)
+            return true;
+    }
+    return false;
+}
+
+/* The piece is first released on a square no legal move reaches, then taken to the right one. */
+static bool fault_wrong_square(struct out *o, const tb_chess_pos *pos, tb_chess_move m,
+                               const tb_chess_movelist *list)
+{
+    struct tb_chess_move_squares ms, other;
+    char a[3], b[3];
+    tb_chess_move_squares(pos, m, &ms);
+    if (tb_chess_move_kind(m) != TB_CHESS_MK_NORMAL || ms.captured)
+        return false;
+    uint64_t bad = ~tb_chess_occupancy(pos);
+    for (int i = 0; i < list->count; i++) {
+        tb_chess_move_squares(pos, list->moves[i], &other);
+        if (other.from == ms.from || other.rook_from == ms.from) {
+            bad &= ~BIT(other.to);
+            if (other.rook_to != TB_CHESS_NOSQ)
+                bad &= ~BIT(other.rook_to);
+        }
+    }
+    if (!bad)
+        return false;
+    int pick = (int)range(o->g, 0, (uint32_t)__builtin_popcountll(bad) - 1);
+    for (; pick > 0; pick--)
+        bad &= bad - 1;
+    int x = __builtin_ctzll(bad);
+    expect(o, "! illegal %s placed %s", name(ms.from, a), name(x, b));
+    lift(o, ms.from, 0);
+    place(o, x, within(o));
+    lift(o, x, range(o->g, 400, 1500));
+    place(o, ms.to, within(o));
+    return true;
+}
+
+/* A piece of the side not to move (one that cannot be captured, so the touch binds nobody)
+ * knocked onto an empty neighbouring square and put back. */
+static bool fault_knocked(struct out *o, const tb_chess_pos *pos, const tb_chess_movelist *list)
+{
+    tb_chess_movelist theirs;
+    tb_chess_pos null = *pos;
+    char a[3], b[3];
+    if (tb_chess_in_check(pos))
+        return false;
+    null.side ^= 1;
+    null.ep = TB_CHESS_NOSQ;
+    tb_chess_gen_legal(&null, &theirs);
+    uint64_t occ = tb_chess_occupancy(pos), pieces = pos->by_color[pos->side ^ 1];
+    int start = (int)range(o->g, 0, 63);
+    for (int k = 0; k < 64; k++) {
+        int sq = (start + k) & 63;
+        if (!(pieces & BIT(sq)) || TB_CHESS_PIECE_TYPE(pos->board[sq]) == TB_CHESS_KING ||
+            capturable(list, pos, sq))
+            continue;
+        for (int d = 0; d < 8; d++) {
+            static const int dirs[8][2] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
+                                           {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+            int f = TB_CHESS_FILE(sq) + dirs[d][0], r = TB_CHESS_RANK(sq) + dirs[d][1];
+            if (f < 0 || f > 7 || r < 0 || r > 7 || (occ & BIT(TB_CHESS_SQ(f, r))))
+                continue;
+            int y = TB_CHESS_SQ(f, r);
+            bool legal = false;
+            for (int i = 0; i < theirs.count; i++)
+                legal |= tb_chess_move_from(theirs.moves[i]) == sq &&
+                         tb_chess_move_to(theirs.moves[i]) == y;
+            if (legal)
+                continue;
+            expect(o, "! displaced clear %s fill %s", name(y, a), name(sq, b));
+            lift(o, sq, 0);
+            place(o, y, range(o->g, 30, 150));
+            lift(o, y, range(o->g, 500, 1200));
+            place(o, sq, range(o->g, 150, 500));
+            o->g->t += range(o->g, 300, 1000);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The side that has just moved moves again (a quiet move of a piece the side to move cannot
+ * capture), then takes it back. */
+static bool fault_twice(struct out *o, const tb_chess_pos *pos, const tb_chess_movelist *list)
+{
+    tb_chess_movelist theirs;
+    struct tb_chess_move_squares ms;
+    tb_chess_pos null = *pos;
+    char uci[8];
+    if (tb_chess_in_check(pos))
+        return false;
+    null.side ^= 1;
+    null.ep = TB_CHESS_NOSQ;
+    int n = tb_chess_gen_legal(&null, &theirs);
+    if (n == 0)
+        return false;
+    int start = (int)range(o->g, 0, (uint32_t)n - 1);
+    for (int k = 0; k < n; k++) {
+        tb_chess_move m = theirs.moves[(start + k) % n];
+        tb_chess_move_squares(&null, m, &ms);
+        if (tb_chess_move_kind(m) != TB_CHESS_MK_NORMAL || ms.captured ||
+            capturable(list, pos, ms.from))
+            continue;
+        tb_chess_move_to_uci(&null, m, uci, sizeof uci);
+        expect(o, "! same-side-twice %s", uci);
+        lift(o, ms.from, 0);
+        place(o, ms.to, within(o));
+        lift(o, ms.to, range(o->g, 500, 1500));
+        place(o, ms.from, within(o));
+        o->g->t += range(o->g, 300, 1000);
+        return true;
+    }
+    return false;
+}
+
+int tb_sensor_gen_moves(struct tb_sensor_gen *g, const tb_chess_pos *start,
+                        const tb_chess_move *moves, int n, tb_sensor_gen_fn fn, void *user,
+                        struct tb_error *err)
+{
+    struct out o = {g, fn, user, 0};
+    tb_chess_pos pos = *start;
+    tb_chess_movelist list;
+    tb_chess_undo undo;
+    char uci[8];
+
+    for (int ply = 0; ply < n && !o.rc; ply++) {
+        tb_chess_gen_legal(&pos, &list);
+        if (!tb_chess_is_legal(&pos, moves[ply]))
+            return tb_error_set(err, TB_ERR_ILLEGAL, "ply %d: move is not legal", ply + 1);
+        tb_chess_move_to_uci(&pos, moves[ply], uci, sizeof uci);
+        g->t += range(g, 300, 3000); /* thinking */
+        bool faulted = false;
+        if (g->cfg.fault != TB_SENSOR_GEN_NO_FAULT && chance(g, g->cfg.fault_rate)) {
+            if (g->cfg.fault == TB_SENSOR_GEN_WRONG_SQUARE)
+                faulted = fault_wrong_square(&o, &pos, moves[ply], &list);
+            else if (g->cfg.fault == TB_SENSOR_GEN_KNOCKED_PIECE)
+                faulted = fault_knocked(&o, &pos, &list);
+            else if (ply > 0)
+                faulted = fault_twice(&o, &pos, &list);
+            g->faults += faulted;
+        }
+        if (!faulted || g->cfg.fault != TB_SENSOR_GEN_WRONG_SQUARE)
+            gen_move(&o, &pos, moves[ply]);
+        expect(&o, "%s", uci);
+        tb_chess_make(&pos, moves[ply], &undo);
+    }
+    return o.rc;
+}

@@ -1,0 +1,436 @@
+/* recognise.c - from confirmed board events to moves, touches and problems.
+ *
+ * The board's occupancy after each confirmed event is matched against the occupancy after
+ * every legal move (sensor-notes 1.2); the order of lifts and places supplies what occupancy
+ * cannot show: which piece a capture took, which pieces were touched first.
+ */
+#include "sensor_internal.h"
+
+#include <string.h>
+
+#define BIT(sq) TB_CHESS_BIT(sq)
+
+static int lowest(uint64_t set)
+{
+    return __builtin_ctzll(set);
+}
+
+/* Occupancy after m and the squares it touches, from the position before it. */
+static void cand_fill(const tb_chess_pos *pos, tb_chess_move m, uint64_t base,
+                      struct tb_sensor_cand *c)
+{
+    struct tb_chess_move_squares ms;
+    tb_chess_move_squares(pos, m, &ms);
+    uint64_t post = base & ~BIT(ms.from);
+    uint64_t touched = BIT(ms.from) | BIT(ms.to);
+    if (ms.capture_sq != TB_CHESS_NOSQ) {
+        post &= ~BIT(ms.capture_sq);
+        touched |= BIT(ms.capture_sq);
+    }
+    if (ms.rook_from != TB_CHESS_NOSQ) {
+        post &= ~BIT(ms.rook_from);
+        touched |= BIT(ms.rook_from) | BIT(ms.rook_to);
+    }
+    post |= BIT(ms.to);
+    if (ms.rook_to != TB_CHESS_NOSQ)
+        post |= BIT(ms.rook_to);
+    c->move = m;
+    c->post = post;
+    c->touched = touched & base;
+    c->added = post & ~base;
+    c->from = ms.from;
+    c->to = ms.to;
+    c->capture_sq = ms.capture_sq;
+    c->promo = ms.promo;
+    c->capture_on_to = ms.captured && ms.capture_sq == ms.to;
+}
+
+void tb_sensor_load_position(tb_sensor *s, const tb_chess_pos *pos)
+{
+    tb_chess_movelist list;
+    s->pos = *pos;
+    s->base = tb_chess_occupancy(pos);
+    s->ncand = tb_chess_gen_legal(pos, &list);
+    for (int i = 0; i < s->ncand; i++)
+        cand_fill(pos, list.moves[i], s->base, &s->cand[i]);
+}
+
+void tb_sensor_clear_move(tb_sensor *s)
+{
+    s->lifted = s->placed = 0;
+    s->touch_own = s->touch_opp = -1;
+    s->choice = 0;
+    s->exempt_sq = -1;
+    s->promo_pending = false;
+    s->missing_pending = false;
+    s->reported = false;
+}
+
+static void set_uci(const tb_chess_pos *pos, tb_chess_move m, char buf[8])
+{
+    if (tb_chess_move_to_uci(pos, m, buf, 8) < 0)
+        buf[0] = '\0';
+}
+
+static struct tb_sensor_out *problem(tb_sensor *s, enum tb_sensor_problem p, uint64_t t,
+                                     uint64_t event_ms)
+{
+    struct tb_sensor_out *o = tb_sensor_emit(s, TB_SENSOR_OUT_PROBLEM, t, event_ms);
+    o->problem = p;
+    return o;
+}
+
+static bool has_legal_from(const tb_sensor *s, int sq)
+{
+    for (int i = 0; i < s->ncand; i++)
+        if (s->cand[i].from == sq)
+            return true;
+    return false;
+}
+
+static bool can_capture(const tb_sensor *s, int sq, int from)
+{
+    for (int i = 0; i < s->ncand; i++)
+        if (s->cand[i].capture_sq == sq && (from < 0 || s->cand[i].from == from))
+            return true;
+    return false;
+}
+
+/* 4.3-4.5: was the move made the one the first touched pieces demand? */
+static void check_touch_move(tb_sensor *s, const struct tb_sensor_cand *c, uint64_t t,
+                             uint64_t event_ms, const char *uci)
+{
+    int own = s->touch_own, opp = s->touch_opp;
+    bool own_can = own >= 0 && has_legal_from(s, own);
+    bool opp_can = opp >= 0 && can_capture(s, opp, -1);
+    bool moved_own = c->from == own, took_opp = c->capture_sq == opp;
+    enum tb_sensor_problem breach = TB_SENSOR_P_NONE;
+
+    if (own_can && opp_can && can_capture(s, opp, own)) {
+        /* 4.3.3: capture the first touched opponent piece with the first touched own piece */
+        if (!moved_own)
+            breach = TB_SENSOR_P_TOUCH_MOVE;
+        else if (!took_opp)
+            breach = TB_SENSOR_P_TOUCHED_NOT_CAPTURED;
+    } else {
+        /* 4.3.1 / 4.3.2, and 4.3.3's fallback: the first touched piece that can be moved or
+         * captured; 4.5: none can, any legal move */
+        bool own_first = own >= 0 && (opp < 0 || s->touch_own_seq < s->touch_opp_seq);
+        if (own_can && (own_first || !opp_can)) {
+            if (!moved_own)
+                breach = TB_SENSOR_P_TOUCH_MOVE;
+        } else if (opp_can && !took_opp) {
+            breach = TB_SENSOR_P_TOUCHED_NOT_CAPTURED;
+        }
+    }
+    if (breach == TB_SENSOR_P_NONE)
+        return;
+    struct tb_sensor_out *o = problem(s, breach, t, event_ms);
+    o->move = c->move;
+    o->square = (uint8_t)(breach == TB_SENSOR_P_TOUCH_MOVE ? own : opp);
+    o->square2 = c->from;
+    memcpy(o->uci, uci, sizeof o->uci);
+}
+
+/* A move matched the board: output it (or the mismatch) and move the game on. */
+static void decide(tb_sensor *s, const struct tb_sensor_cand *c, bool queen_assumed, uint64_t t,
+                   uint64_t event_ms)
+{
+    char uci[8];
+    set_uci(&s->pos, c->move, uci);
+    s->promo_pending = false;
+
+    if (s->mode == TB_SENSOR_REPLICATING && c->move != s->expected) {
+        if (s->reported && s->reported_occ == s->occ)
+            return;
+        s->reported = true;
+        s->reported_occ = s->occ;
+        struct tb_sensor_out *o = problem(s, TB_SENSOR_P_WRONG_MOVE, t, event_ms);
+        o->move = c->move;
+        o->expected = s->expected;
+        o->square = c->from;
+        o->square2 = c->to;
+        memcpy(o->uci, uci, sizeof o->uci);
+        set_uci(&s->pos, s->expected, o->uci2);
+        return;
+    }
+
+    struct tb_sensor_out *o = tb_sensor_emit(s, TB_SENSOR_OUT_MOVE, t, event_ms);
+    o->move = c->move;
+    o->square = c->from;
+    o->square2 = c->to;
+    memcpy(o->uci, uci, sizeof o->uci);
+    if (s->mode == TB_SENSOR_REPLICATING) {
+        o->flags |= TB_SENSOR_MF_REPLICATED;
+    } else {
+        if (queen_assumed) {
+            o->flags |= TB_SENSOR_MF_QUEEN_ASSUMED;
+            /* 7.5.2: a promotion without a chosen piece gives a queen; say so */
+            struct tb_sensor_out *p = problem(s, TB_SENSOR_P_PROMOTION_NO_CHOICE, t, event_ms);
+            p->move = c->move;
+            p->square = c->to;
+            memcpy(p->uci, uci, sizeof p->uci);
+        }
+        check_touch_move(s, c, t, event_ms, uci);
+    }
+
+    tb_chess_undo undo;
+    tb_chess_move m = c->move;
+    uint8_t promo_sq = c->promo ? c->to : (uint8_t)TB_CHESS_NOSQ;
+    s->prev_pos = s->pos;
+    s->last_move = m;
+    tb_chess_pos next = s->pos;
+    tb_chess_make(&next, m, &undo);
+    tb_sensor_load_position(s, &next);
+    s->mode = TB_SENSOR_PLAYING; /* after the copy, the board's own player is to move */
+    s->expected = 0;
+    tb_sensor_clear_move(s);
+    s->exempt_sq = promo_sq == TB_CHESS_NOSQ ? -1 : promo_sq;
+}
+
+/* Is c the move the events describe? An ordinary capture needs the capturing piece placed on
+ * the victim's square after the victim was lifted (and, unless a new piece arrives as in a
+ * promotion, after the capturing piece was lifted). */
+static bool events_fit(const tb_sensor *s, const struct tb_sensor_cand *c)
+{
+    if (!c->capture_on_to)
+        return true;
+    uint64_t to = BIT(c->to);
+    if (!(s->placed & to) || !(s->lifted & to) || s->place_seq[c->to] < s->lift_seq[c->to])
+        return false;
+    return c->promo || s->place_seq[c->to] > s->lift_seq[c->from];
+}
+
+/* The promotion piece wanted: a `choose`, a piece code reported with the placement, or in
+ * replicating mode the expected move's. 0 if nobody said. */
+static int wanted_promo(const tb_sensor *s, int to)
+{
+    if (s->choice)
+        return s->choice;
+    if (s->place_piece[to] && (s->placed & BIT(to)))
+        return TB_CHESS_PIECE_TYPE(s->place_piece[to]);
+    if (s->mode == TB_SENSOR_REPLICATING)
+        return tb_chess_move_promo(s->expected);
+    return 0;
+}
+
+static const struct tb_sensor_cand *match(const tb_sensor *s, bool *no_choice)
+{
+    const struct tb_sensor_cand *best = NULL;
+    *no_choice = false;
+    for (int i = 0; i < s->ncand; i++) {
+        const struct tb_sensor_cand *c = &s->cand[i];
+        if (c->post != s->occ || !events_fit(s, c))
+            continue;
+        if (c->promo) {
+            int want = wanted_promo(s, c->to);
+            if (c->promo != (want ? want : TB_CHESS_QUEEN))
+                continue;
+        }
+        if (s->mode == TB_SENSOR_REPLICATING && c->move == s->expected)
+            return c;
+        /* captures by one piece look alike: the last square placed on is the target */
+        if (!best || s->place_seq[c->to] > s->place_seq[best->to])
+            best = c;
+    }
+    if (best && best->promo && !wanted_promo(s, best->to))
+        *no_choice = true;
+    return best;
+}
+
+static bool in_progress(const tb_sensor *s, uint64_t removed, uint64_t added)
+{
+    for (int i = 0; i < s->ncand; i++)
+        if (!(removed & ~s->cand[i].touched) && !(added & ~s->cand[i].added))
+            return true;
+    return false;
+}
+
+/* The mover's king follows a rook move that was the rook's half of castling (4.4.2, 4.7: the
+ * rook released first makes it a rook move). */
+static bool rook_first_castling(tb_sensor *s, uint64_t removed, uint64_t added, uint64_t t,
+                                uint64_t event_ms)
+{
+    tb_chess_movelist list;
+    struct tb_chess_move_squares ms, last;
+    if (!s->last_move || tb_chess_move_kind(s->last_move) != TB_CHESS_MK_NORMAL)
+        return false;
+    tb_chess_move_squares(&s->prev_pos, s->last_move, &last);
+    if (TB_CHESS_PIECE_TYPE(last.piece) != TB_CHESS_ROOK || last.captured)
+        return false;
+    int n = tb_chess_gen_legal(&s->prev_pos, &list);
+    for (int i = 0; i < n; i++) {
+        if (!tb_chess_move_is_castle(list.moves[i]))
+            continue;
+        tb_chess_move_squares(&s->prev_pos, list.moves[i], &ms);
+        if (ms.rook_from != last.from || ms.rook_to != last.to)
+            continue;
+        if (removed == BIT(ms.from) && added == BIT(ms.to)) {
+            struct tb_sensor_out *o = problem(s, TB_SENSOR_P_ROOK_FIRST_CASTLING, t, event_ms);
+            o->move = s->last_move;
+            o->square = last.from;
+            o->square2 = last.to;
+            set_uci(&s->prev_pos, s->last_move, o->uci);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The side that just moved moved again: the board shows one of its moves. */
+static bool same_side_twice(tb_sensor *s, uint64_t t, uint64_t event_ms)
+{
+    tb_chess_movelist list;
+    struct tb_sensor_cand c;
+    tb_chess_pos other = s->pos;
+    other.side ^= 1;
+    other.ep = TB_CHESS_NOSQ;
+    int n = tb_chess_gen_legal(&other, &list);
+    for (int i = 0; i < n; i++) {
+        cand_fill(&other, list.moves[i], s->base, &c);
+        if (c.post != s->occ || (c.promo && c.promo != TB_CHESS_QUEEN))
+            continue;
+        struct tb_sensor_out *o = problem(s, TB_SENSOR_P_SAME_SIDE_TWICE, t, event_ms);
+        o->move = c.move;
+        o->square = c.from;
+        o->square2 = c.to;
+        set_uci(&other, c.move, o->uci);
+        return true;
+    }
+    return false;
+}
+
+/* The board shows neither the game position, nor a legal move, nor a move under way. */
+static void report_unexplained(tb_sensor *s, uint64_t t, uint64_t event_ms)
+{
+    uint64_t removed = s->base & ~s->occ, added = s->occ & ~s->base;
+    if (s->reported && s->reported_occ == s->occ)
+        return;
+    s->reported = true;
+    s->reported_occ = s->occ;
+    s->missing_pending = false;
+
+    if (rook_first_castling(s, removed, added, t, event_ms) || same_side_twice(s, t, event_ms))
+        return;
+    uint64_t own = removed & s->pos.by_color[s->pos.side];
+    if (added && own) {
+        /* a piece released where no legal move puts it */
+        struct tb_sensor_out *o = problem(s, TB_SENSOR_P_ILLEGAL, t, event_ms);
+        int from = s->touch_own >= 0 && (own & BIT(s->touch_own)) ? s->touch_own : lowest(own);
+        int to = lowest(added);
+        for (uint64_t a = added; a; a &= a - 1)
+            if (s->place_seq[lowest(a)] > s->place_seq[to])
+                to = lowest(a);
+        o->square = (uint8_t)from;
+        o->square2 = (uint8_t)to;
+        return;
+    }
+    /* 7.4, 7.6: pieces displaced; what to clear and what to fill */
+    struct tb_sensor_out *o = problem(s, TB_SENSOR_P_DISPLACED, t, event_ms);
+    o->clear = added;
+    o->fill = removed;
+}
+
+void tb_sensor_evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms)
+{
+    bool no_choice;
+    s->promo_pending = false;
+    if (s->occ == s->base) {
+        s->missing_pending = false;
+        s->reported = false;
+        return;
+    }
+    const struct tb_sensor_cand *c = match(s, &no_choice);
+    if (c) {
+        s->missing_pending = false;
+        if (no_choice && s->cfg.promo_wait_ms > 0) {
+            s->promo_pending = true;
+            s->promo_move = c->move;
+            s->promo_deadline = t + s->cfg.promo_wait_ms;
+            s->promo_event_ms = event_ms;
+            return;
+        }
+        decide(s, c, no_choice, t, event_ms);
+        return;
+    }
+    uint64_t removed = s->base & ~s->occ, added = s->occ & ~s->base;
+    if (in_progress(s, removed, added)) {
+        s->missing_pending = false;
+        s->reported = false;
+        return;
+    }
+    if (!added) {
+        /* only pieces missing: in a hand, or knocked off; report if it lasts */
+        if (!s->missing_pending) {
+            s->missing_pending = true;
+            s->missing_since = t;
+            s->missing_event_ms = event_ms;
+        }
+        return;
+    }
+    report_unexplained(s, t, event_ms);
+}
+
+void tb_sensor_promo_timeout(tb_sensor *s)
+{
+    bool no_choice;
+    uint64_t t = s->promo_deadline, ev = s->promo_event_ms;
+    s->promo_pending = false;
+    const struct tb_sensor_cand *c = match(s, &no_choice);
+    if (c)
+        decide(s, c, no_choice, t, ev);
+}
+
+void tb_sensor_missing_timeout(tb_sensor *s)
+{
+    uint64_t t = s->missing_since + s->cfg.lifted_report_ms;
+    s->missing_pending = false;
+    report_unexplained(s, t, s->missing_event_ms);
+}
+
+void tb_sensor_apply(tb_sensor *s, const struct tb_sensor_qev *ev, uint64_t t)
+{
+    int sq = ev->square;
+    uint64_t bit = BIT(sq);
+
+    /* 4.6: right after a promotion, the pawn left standing on the promotion square may be
+     * swapped for the new piece: that lift is no touch, and lift + place there leave no trace */
+    bool exempt = sq == s->exempt_sq;
+    if (!exempt || ev->place)
+        s->exempt_sq = -1;
+    s->seq++;
+    if (!ev->place) {
+        /* D.2.2: on the VI board a lift is a touch; count the first own and opponent piece
+         * that still stands where the move began (4.3) */
+        if (s->mode == TB_SENSOR_PLAYING && !exempt && (s->base & bit) && (s->occ & bit) &&
+            !((s->lifted | s->placed) & bit)) {
+            int piece = s->pos.board[sq];
+            bool own = TB_CHESS_PIECE_COLOR(piece) == s->pos.side;
+            int *slot = own ? &s->touch_own : &s->touch_opp;
+            if (*slot < 0) {
+                *slot = sq;
+                if (own)
+                    s->touch_own_seq = s->seq;
+                else
+                    s->touch_opp_seq = s->seq;
+                struct tb_sensor_out *o = tb_sensor_emit(s, TB_SENSOR_OUT_TOUCH, t, ev->ms);
+                o->square = (uint8_t)sq;
+                o->piece = (uint8_t)piece;
+                o->own = own;
+            }
+        }
+        s->lifted |= bit;
+        s->lift_seq[sq] = s->seq;
+        s->occ &= ~bit;
+    } else {
+        s->placed |= bit;
+        s->place_seq[sq] = s->seq;
+        s->place_piece[sq] = ev->piece;
+        s->occ |= bit;
+        if (exempt && s->occ == s->base) {
+            s->lifted &= ~bit;
+            s->placed &= ~bit;
+        }
+    }
+    tb_sensor_evaluate(s, t, ev->ms);
+}

@@ -1,0 +1,260 @@
+/* sensor.c - the recogniser's life cycle, its event queue (blip filter) and its clock. */
+#include "sensor_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void tb_sensor_config_default(struct tb_sensor_config *cfg)
+{
+    cfg->blip_ms = 100;
+    cfg->promo_wait_ms = 0;
+    cfg->lifted_report_ms = 2000;
+}
+
+int tb_sensor_new(const struct tb_sensor_config *cfg, tb_sensor **out)
+{
+    struct tb_sensor_config def;
+    tb_chess_pos start;
+
+    if (!out)
+        return TB_ERR_ARG;
+    *out = NULL;
+    if (!cfg) {
+        tb_sensor_config_default(&def);
+        cfg = &def;
+    }
+    if (cfg->blip_ms > 10000 || cfg->promo_wait_ms > 600000)
+        return TB_ERR_ARG;
+    tb_sensor *s = calloc(1, sizeof *s);
+    if (!s)
+        return TB_ERR_MEM;
+    s->cfg = *cfg;
+    tb_chess_pos_startpos(&start);
+    tb_sensor_reset(s, &start, 0);
+    *out = s;
+    return TB_OK;
+}
+
+void tb_sensor_free(tb_sensor *s)
+{
+    free(s);
+}
+
+void tb_sensor_reset(tb_sensor *s, const tb_chess_pos *pos, uint64_t now_ms)
+{
+    s->now = now_ms;
+    s->qn = 0;
+    s->ohead = s->on = 0;
+    s->mode = TB_SENSOR_PLAYING;
+    s->expected = 0;
+    s->last_move = 0;
+    tb_sensor_load_position(s, pos);
+    s->occ = s->base;
+    tb_sensor_clear_move(s);
+}
+
+void tb_sensor_set_position(tb_sensor *s, const tb_chess_pos *pos, uint64_t now_ms)
+{
+    tb_sensor_tick(s, now_ms);
+    s->last_move = 0;
+    tb_sensor_load_position(s, pos);
+    tb_sensor_clear_move(s);
+    if (s->occ != s->base)
+        tb_sensor_evaluate(s, s->now, s->now);
+}
+
+void tb_sensor_set_occupancy(tb_sensor *s, uint64_t occupancy, uint64_t now_ms)
+{
+    tb_sensor_tick(s, now_ms);
+    s->qn = 0;
+    s->occ = occupancy;
+    tb_sensor_evaluate(s, s->now, s->now);
+}
+
+int tb_sensor_set_mode(tb_sensor *s, enum tb_sensor_mode mode, tb_chess_move expected)
+{
+    if (mode == TB_SENSOR_PLAYING) {
+        s->mode = mode;
+        s->expected = 0;
+        return TB_OK;
+    }
+    if (mode != TB_SENSOR_REPLICATING)
+        return TB_ERR_ARG;
+    if (!tb_chess_is_legal(&s->pos, expected))
+        return TB_ERR_ILLEGAL;
+    s->mode = mode;
+    s->expected = expected;
+    tb_sensor_clear_move(s);
+    return TB_OK;
+}
+
+/* The earliest time something is due without further events, and what it is. */
+enum due { DUE_NONE, DUE_PLACE, DUE_PROMO, DUE_MISSING };
+
+static enum due next_due(const tb_sensor *s, uint64_t *when)
+{
+    enum due what = DUE_NONE;
+    *when = TB_SENSOR_NOTIME;
+    if (s->qn > 0 && s->q[0].place) {
+        *when = s->q[0].ms + s->cfg.blip_ms;
+        what = DUE_PLACE;
+    }
+    if (s->promo_pending && s->promo_deadline < *when) {
+        *when = s->promo_deadline;
+        what = DUE_PROMO;
+    }
+    if (s->missing_pending && s->missing_since + s->cfg.lifted_report_ms < *when) {
+        *when = s->missing_since + s->cfg.lifted_report_ms;
+        what = DUE_MISSING;
+    }
+    return what;
+}
+
+uint64_t tb_sensor_deadline(const tb_sensor *s)
+{
+    uint64_t when;
+    next_due(s, &when);
+    return when;
+}
+
+static void pop_front(tb_sensor *s)
+{
+    memmove(&s->q[0], &s->q[1], (size_t)(s->qn - 1) * sizeof s->q[0]);
+    s->qn--;
+}
+
+/* Applies queued events up to the next placement still inside its blip window. t: the time
+ * the head placement was confirmed, or now. */
+static void drain(tb_sensor *s, uint64_t t)
+{
+    while (s->qn > 0) {
+        struct tb_sensor_qev ev = s->q[0];
+        if (ev.place && ev.ms + s->cfg.blip_ms > t)
+            break;
+        pop_front(s);
+        tb_sensor_apply(s, &ev, ev.place ? ev.ms + s->cfg.blip_ms : t);
+    }
+}
+
+void tb_sensor_tick(tb_sensor *s, uint64_t now_ms)
+{
+    uint64_t when;
+    enum due what;
+
+    if (now_ms < s->now)
+        return;
+    while ((what = next_due(s, &when)) != DUE_NONE && when <= now_ms) {
+        s->now = when;
+        if (what == DUE_PLACE)
+            drain(s, when);
+        else if (what == DUE_PROMO)
+            tb_sensor_promo_timeout(s);
+        else
+            tb_sensor_missing_timeout(s);
+    }
+    s->now = now_ms;
+}
+
+void tb_sensor_flush(tb_sensor *s)
+{
+    uint64_t when;
+    while ((when = tb_sensor_deadline(s)) != TB_SENSOR_NOTIME)
+        tb_sensor_tick(s, when);
+}
+
+static int enqueue(tb_sensor *s, bool place, int square, int piece, uint64_t ms)
+{
+    if (square < 0 || square > 63)
+        return TB_ERR_ARG;
+    if (ms < s->now)
+        return TB_ERR_STATE;
+    tb_sensor_tick(s, ms);
+    if (!place) {
+        /* 'a place that is lifted again within the blip window is not a placement' */
+        for (int i = s->qn - 1; i >= 0; i--) {
+            if (s->q[i].place && s->q[i].square == square) {
+                memmove(&s->q[i], &s->q[i + 1], (size_t)(s->qn - i - 1) * sizeof s->q[0]);
+                s->qn--;
+                drain(s, ms);
+                return TB_OK;
+            }
+        }
+    }
+    if (s->qn == TB_SENSOR_QUEUE_CAP) { /* cannot happen at human speed: confirm the oldest */
+        struct tb_sensor_qev ev = s->q[0];
+        pop_front(s);
+        tb_sensor_apply(s, &ev, ms);
+    }
+    s->q[s->qn++] = (struct tb_sensor_qev){place, (uint8_t)square, (uint8_t)piece, ms};
+    drain(s, ms);
+    return TB_OK;
+}
+
+int tb_sensor_lift(tb_sensor *s, int square, uint64_t ms)
+{
+    return enqueue(s, false, square, 0, ms);
+}
+
+int tb_sensor_place(tb_sensor *s, int square, int piece, uint64_t ms)
+{
+    int t = TB_CHESS_PIECE_TYPE(piece);
+    if (piece && (piece > 14 || t == 0 || t == 7))
+        return TB_ERR_ARG;
+    return enqueue(s, true, square, piece, ms);
+}
+
+int tb_sensor_choose(tb_sensor *s, int ptype, uint64_t ms)
+{
+    if (ptype < TB_CHESS_KNIGHT || ptype > TB_CHESS_QUEEN)
+        return TB_ERR_ARG;
+    if (ms < s->now)
+        return TB_ERR_STATE;
+    tb_sensor_tick(s, ms);
+    /* A choice is no board contact: it needs no blip window and is not queued. */
+    s->choice = ptype;
+    if (s->promo_pending)
+        tb_sensor_evaluate(s, ms, ms);
+    return TB_OK;
+}
+
+int tb_sensor_poll(tb_sensor *s, struct tb_sensor_out *out)
+{
+    if (s->on == 0)
+        return 0;
+    *out = s->out[s->ohead];
+    s->ohead = (s->ohead + 1) % TB_SENSOR_OUT_CAP;
+    s->on--;
+    return 1;
+}
+
+unsigned long tb_sensor_dropped(const tb_sensor *s)
+{
+    return s->dropped;
+}
+
+const tb_chess_pos *tb_sensor_position(const tb_sensor *s)
+{
+    return &s->pos;
+}
+
+uint64_t tb_sensor_occupancy(const tb_sensor *s)
+{
+    return s->occ;
+}
+
+struct tb_sensor_out *tb_sensor_emit(tb_sensor *s, enum tb_sensor_out_kind kind, uint64_t t,
+                                     uint64_t event_ms)
+{
+    if (s->on == TB_SENSOR_OUT_CAP) {
+        s->ohead = (s->ohead + 1) % TB_SENSOR_OUT_CAP;
+        s->on--;
+        s->dropped++;
+    }
+    struct tb_sensor_out *o = &s->out[(s->ohead + s->on++) % TB_SENSOR_OUT_CAP];
+    memset(o, 0, sizeof *o);
+    o->kind = kind;
+    o->ms = t;
+    o->event_ms = event_ms;
+    o->square = o->square2 = TB_CHESS_NOSQ;
+    return o;
+}

@@ -1,0 +1,82 @@
+/* sensor_internal.h - the recogniser's state, shared by its files. */
+#ifndef TB_SENSOR_INTERNAL_H
+#define TB_SENSOR_INTERNAL_H
+
+#include "tb_sensor.h"
+
+#define TB_SENSOR_QUEUE_CAP 32
+#define TB_SENSOR_OUT_CAP   64
+#define TB_SENSOR_NOTIME    UINT64_MAX
+
+/* A legal move of the current position as the board shows it. */
+struct tb_sensor_cand {
+    tb_chess_move move;
+    uint64_t post;    /* occupancy after the move */
+    uint64_t touched; /* occupied squares the move empties at some point (may be refilled) */
+    uint64_t added;   /* squares the move fills that were empty */
+    uint8_t from, to; /* the moving piece's squares (king's for castling) */
+    uint8_t capture_sq;
+    uint8_t promo;      /* promotion piece type or 0 */
+    bool capture_on_to; /* an ordinary capture: the victim's square is refilled */
+};
+
+/* An event waiting for its placement (or one before it) to outlast the blip window. */
+struct tb_sensor_qev {
+    bool place;
+    uint8_t square;
+    uint8_t piece;
+    uint64_t ms;
+};
+
+struct tb_sensor {
+    struct tb_sensor_config cfg;
+    enum tb_sensor_mode mode;
+    tb_chess_move expected;
+    uint64_t now;
+
+    tb_chess_pos pos;      /* game position */
+    tb_chess_pos prev_pos; /* before the last move output, for rook-first castling */
+    tb_chess_move last_move;
+    uint64_t base; /* occupancy of pos */
+    uint64_t occ;  /* occupancy of the board after the confirmed events */
+    int ncand;
+    struct tb_sensor_cand cand[TB_CHESS_MAX_MOVES];
+
+    /* the move in progress */
+    uint32_t seq; /* event counter: orders lifts and places */
+    uint64_t lifted, placed;
+    uint32_t lift_seq[64], place_seq[64];
+    uint8_t place_piece[64];  /* piece code reported with the last place, 0 if unknown */
+    int touch_own, touch_opp; /* first touched squares, -1 if none */
+    uint32_t touch_own_seq, touch_opp_seq;
+    int choice;    /* promotion piece type from `choose`, 0 if none */
+    int exempt_sq; /* promotion square right after a promotion: the piece swap there is no touch */
+
+    /* decisions waiting for time */
+    bool promo_pending;
+    tb_chess_move promo_move;
+    uint64_t promo_deadline, promo_event_ms;
+    bool missing_pending; /* pieces missing, nothing misplaced: report when it lasts */
+    uint64_t missing_since, missing_event_ms;
+    bool reported; /* the unexplained occupancy reported_occ has been reported */
+    uint64_t reported_occ;
+
+    struct tb_sensor_qev q[TB_SENSOR_QUEUE_CAP];
+    int qn;
+
+    struct tb_sensor_out out[TB_SENSOR_OUT_CAP];
+    int ohead, on;
+    unsigned long dropped;
+};
+
+/* recognise.c */
+void tb_sensor_load_position(tb_sensor *s, const tb_chess_pos *pos);
+void tb_sensor_clear_move(tb_sensor *s);
+void tb_sensor_apply(tb_sensor *s, const struct tb_sensor_qev *ev, uint64_t t);
+void tb_sensor_evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms);
+void tb_sensor_promo_timeout(tb_sensor *s);
+void tb_sensor_missing_timeout(tb_sensor *s);
+struct tb_sensor_out *tb_sensor_emit(tb_sensor *s, enum tb_sensor_out_kind kind, uint64_t t,
+                                     uint64_t event_ms);
+
+#endif /* TB_SENSOR_INTERNAL_H */

@@ -1,0 +1,193 @@
+/* tb_sensor.h - move recognition from one sensor board (D.2.2, D.2.3, Article 4).
+ *
+ * A recogniser watches ONE board: it is given the game position and that board's events (lift,
+ * place, promotion choice; time in ms with each) and produces outputs the caller drains with
+ * tb_sensor_poll(): moves made (D.2.3, 4.7), touches (D.2.2, 4.3) and problems (illegal
+ * placement, displaced pieces, touch-move breaches ...), each with the squares involved.
+ *
+ * How it decides: it matches the board's occupancy against the occupancy after each legal move
+ * and uses the order of events for what occupancy cannot show (capture target, first touched
+ * pieces). A placement counts once it has stood for the blip window (a magnet carried over the
+ * board closes switches for tens of ms); a placement lifted again within the window never
+ * happened. A move is decided the moment the occupancy matches it and its last placement has
+ * stood for the blip window; a lift that completes a move decides it at once.
+ *
+ * Pure: no I/O, no allocation after tb_sensor_new, time passed in. Not thread-safe; one
+ * recogniser per board.
+ */
+#ifndef TB_SENSOR_H
+#define TB_SENSOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tb_chess.h"
+#include "tb_err.h"
+#include "tb_script.h"
+
+struct tb_sensor_config {
+    uint32_t blip_ms;          /* a placement lifted again sooner is noise; default 100 */
+    uint32_t promo_wait_ms;    /* extra wait for a `choose` after a promotion; default 0 */
+    uint32_t lifted_report_ms; /* pieces missing (nothing misplaced) this long = displaced;
+                                  default 2000 */
+};
+
+void tb_sensor_config_default(struct tb_sensor_config *cfg);
+
+enum tb_sensor_mode {
+    /* The player to move makes their own move: touch-move applies (4.3-4.5, D.2.2). */
+    TB_SENSOR_PLAYING = 0,
+    /* The board copies a move already made on the other board: the expected move is known,
+     * touch-move does not apply, another move is a problem (D.2.9 explains the mismatch). */
+    TB_SENSOR_REPLICATING = 1,
+};
+
+enum tb_sensor_out_kind {
+    TB_SENSOR_OUT_MOVE = 1,
+    TB_SENSOR_OUT_TOUCH,
+    TB_SENSOR_OUT_PROBLEM,
+};
+
+enum tb_sensor_problem {
+    TB_SENSOR_P_NONE = 0,
+    TB_SENSOR_P_ILLEGAL,              /* square: the lifted piece's square, square2: where placed */
+    TB_SENSOR_P_DISPLACED,            /* clear/fill: squares to empty / to fill */
+    TB_SENSOR_P_SAME_SIDE_TWICE,      /* move: the second move of the side that just moved */
+    TB_SENSOR_P_ROOK_FIRST_CASTLING,  /* move: the rook move that was made (4.4.2, 4.7) */
+    TB_SENSOR_P_TOUCH_MOVE,           /* square: first touched own piece; move: the move made */
+    TB_SENSOR_P_TOUCHED_NOT_CAPTURED, /* square: the touched opponent piece; move: move made */
+    TB_SENSOR_P_PROMOTION_NO_CHOICE,  /* square: promotion square; move: with the queen */
+    TB_SENSOR_P_WRONG_MOVE,           /* replicating: move made, expected the expected one */
+};
+
+/* Flags of a move output. */
+enum {
+    TB_SENSOR_MF_QUEEN_ASSUMED = 1, /* promotion without a choice: queen (7.5.2) */
+    TB_SENSOR_MF_REPLICATED = 2,    /* made in REPLICATING mode as expected */
+};
+
+struct tb_sensor_out {
+    enum tb_sensor_out_kind kind;
+    enum tb_sensor_problem problem; /* PROBLEM only */
+    uint64_t ms;                    /* when decided (simulated time) */
+    uint64_t event_ms;              /* the time of the event that decided it */
+    tb_chess_move move;             /* see the problem list; MOVE: the move */
+    tb_chess_move expected;         /* WRONG_MOVE */
+    uint8_t square, square2;        /* TB_CHESS_NOSQ when unused */
+    uint8_t piece;                  /* TOUCH: the piece code touched */
+    bool own;                       /* TOUCH: a piece of the side to move */
+    unsigned flags;                 /* MOVE: TB_SENSOR_MF_* */
+    uint64_t clear, fill;           /* DISPLACED: square sets */
+    char uci[8];                    /* move in UCI (position before it), "" if none */
+    char uci2[8];                   /* WRONG_MOVE: the expected move in UCI */
+};
+
+typedef struct tb_sensor tb_sensor;
+
+/* Creates a recogniser for the start position with the board set up to match. cfg NULL =
+ * defaults. TB_ERR_ARG for blip_ms over 10 s, TB_ERR_MEM. */
+int tb_sensor_new(const struct tb_sensor_config *cfg, tb_sensor **out);
+void tb_sensor_free(tb_sensor *s);
+
+/* New game position, board assumed set up to match it (occupancy = the position's). Drops
+ * pending events and outputs; mode PLAYING. */
+void tb_sensor_reset(tb_sensor *s, const tb_chess_pos *pos, uint64_t now_ms);
+
+/* The game has moved on (or back) without this board's help: new position, the board's
+ * occupancy stays what its events say. Drops the move in progress (touches, pending decision). */
+void tb_sensor_set_position(tb_sensor *s, const tb_chess_pos *pos, uint64_t now_ms);
+
+/* A full occupancy reading (firmware snapshot) replaces what the events built up. */
+void tb_sensor_set_occupancy(tb_sensor *s, uint64_t occupancy, uint64_t now_ms);
+
+/* PLAYING, or REPLICATING with the expected move (legal in the current position). TB_ERR_ARG /
+ * TB_ERR_ILLEGAL otherwise (nothing changes). */
+int tb_sensor_set_mode(tb_sensor *s, enum tb_sensor_mode mode, tb_chess_move expected);
+
+/* Board events. piece: for boards that report identity, the piece code placed (tb_chess
+ * codes), else 0. choose: TB_CHESS_KNIGHT..TB_CHESS_QUEEN. Times must not go back:
+ * TB_ERR_STATE (event ignored); TB_ERR_ARG for a bad square or piece. Each event first runs
+ * tb_sensor_tick(s, ms). */
+int tb_sensor_lift(tb_sensor *s, int square, uint64_t ms);
+int tb_sensor_place(tb_sensor *s, int square, int piece, uint64_t ms);
+int tb_sensor_choose(tb_sensor *s, int ptype, uint64_t ms);
+
+/* Lets time pass: takes every decision due at or before now_ms. */
+void tb_sensor_tick(tb_sensor *s, uint64_t now_ms);
+
+/* Lets time pass until nothing is pending (end of a replay). */
+void tb_sensor_flush(tb_sensor *s);
+
+/* When the next decision falls due without further events (wake up then and tick), or
+ * UINT64_MAX if nothing is pending. */
+uint64_t tb_sensor_deadline(const tb_sensor *s);
+
+/* Takes the oldest output: 1 if one was written to out, 0 if none. The queue holds 64; on
+ * overflow the oldest are dropped and counted (tb_sensor_dropped). */
+int tb_sensor_poll(tb_sensor *s, struct tb_sensor_out *out);
+unsigned long tb_sensor_dropped(const tb_sensor *s);
+
+/* The game position as the recogniser now sees it (advanced by every move it output). */
+const tb_chess_pos *tb_sensor_position(const tb_sensor *s);
+/* The board's occupancy as the confirmed events leave it. */
+uint64_t tb_sensor_occupancy(const tb_sensor *s);
+
+/* Short name of a problem kind as `twinboard replay` prints it ("touch-move", "displaced"). */
+const char *tb_sensor_problem_name(enum tb_sensor_problem p);
+
+/* An output as one `twinboard replay` line: "e2e4" for a move, "! illegal e2 placed e5" for a
+ * problem, "touch own e2" / "touch opponent d5" for a touch. Returns the length or
+ * TB_ERR_FULL (160 bytes always suffice). */
+int tb_sensor_out_format(const struct tb_sensor_out *o, char *buf, size_t len);
+
+/* Feeds one event-script event: lift, place (with its piece letter if any), choose; press and
+ * release are not the recogniser's business and are ignored (TB_OK). Errors as above. */
+int tb_sensor_feed(tb_sensor *s, const struct tb_script_event *ev);
+
+/* ---- event-script generator (for tests, benchmarks and `twinboard events-from-pgn`) ------ */
+
+/* Turns moves into the events one board would report, with random but lawful handling orders
+ * (captures either order, castling king first, e.p. in its three orders, promotion with the
+ * new piece before or after the pawn leaves), human timing, hesitations, fly-over blips and
+ * optional faults. After each move it writes `# expect: <uci>`, before each fault the problem
+ * the recogniser must report (`# expect: ! illegal e2 placed e5`). Deterministic per seed. */
+enum tb_sensor_gen_fault {
+    TB_SENSOR_GEN_NO_FAULT = 0,
+    TB_SENSOR_GEN_WRONG_SQUARE,    /* the piece first placed on a square it cannot go to */
+    TB_SENSOR_GEN_KNOCKED_PIECE,   /* an opponent piece knocked onto a neighbouring square */
+    TB_SENSOR_GEN_SAME_SIDE_TWICE, /* the side that just moved moves again, then takes it back */
+};
+
+struct tb_sensor_gen_config {
+    const char *board; /* board name on every line; NULL = "vi" */
+    bool blips;        /* fly-over blips on empty squares along the path */
+    bool hesitations;  /* lift, put back, lift again */
+    enum tb_sensor_gen_fault fault;
+    double fault_rate; /* chance per move, 0..1 */
+    uint32_t blip_ms;  /* the recogniser's blip window; blips stay well inside it */
+};
+
+struct tb_sensor_gen {
+    struct tb_sensor_gen_config cfg;
+    char board[TB_SCRIPT_NAME_MAX];
+    uint64_t rng; /* PRNG state */
+    uint64_t t;   /* the script's clock, ms */
+    long faults;  /* faults written so far */
+};
+
+void tb_sensor_gen_config_default(struct tb_sensor_gen_config *cfg);
+/* TB_ERR_ARG for a bad board name, rate or fault. */
+int tb_sensor_gen_init(struct tb_sensor_gen *g, const struct tb_sensor_gen_config *cfg,
+                       uint64_t seed);
+
+/* Receives each line; non-zero stops the generator and is returned. */
+typedef int (*tb_sensor_gen_fn)(void *user, const struct tb_script_event *ev);
+
+/* Writes the events of n legal moves from start. TB_ERR_ILLEGAL (err names the ply) if a move
+ * is not legal. */
+int tb_sensor_gen_moves(struct tb_sensor_gen *g, const tb_chess_pos *start,
+                        const tb_chess_move *moves, int n, tb_sensor_gen_fn fn, void *user,
+                        struct tb_error *err);
+
+#endif /* TB_SENSOR_H */
