@@ -27,6 +27,48 @@ static inline bool tb_link__queue_full(const struct tb_link__queue *q)
     return q->count == TB_LINK__QUEUE_CAP;
 }
 
+/* ---- a reed board behind a tty (serial:, pty:, usb:) ------------------------------------ */
+
+#include "rb_proto.h"
+
+struct sp_port;
+
+struct tb_link__reed {
+    enum tb_link_kind kind; /* TB_LINK_SERIAL opens through libserialport, else open(2) */
+    char path[256];
+    int fd;               /* -1 while not connected */
+    struct sp_port *port; /* serial: only */
+    bool auto_reopen;     /* after a loss, reopen path on a timer with backoff */
+    bool connected, lost_reported, have_seq, snapshot_pending;
+    uint16_t last_seq;
+    uint64_t now_ms; /* of the latest read */
+    uint64_t snapshot_asked_ms;
+    uint64_t retry_ms; /* next reopen attempt */
+    unsigned backoff_ms;
+    struct rb_proto_decoder dec;
+    struct rb_proto_stats seen; /* decoder counters already reported */
+    struct tb_link__queue q;
+    struct tb_link_stats st;
+};
+
+void tb_link__reed_init(struct tb_link__reed *r, enum tb_link_kind kind, const char *path,
+                        bool auto_reopen);
+/* Opens the tty, 115200 8N1 raw, non-blocking, and asks for INFO and a SNAPSHOT. */
+int tb_link__reed_connect(struct tb_link__reed *r, uint64_t now_ms, struct tb_error *err);
+/* Closes the tty; queues TB_LINK_EV_LOST with why when why is not NULL. */
+void tb_link__reed_disconnect(struct tb_link__reed *r, const char *why);
+/* Reads and decodes what is there, runs the timers, delivers up to max events. */
+int tb_link__reed_read(struct tb_link__reed *r, uint64_t now_ms, struct tb_link_event *ev, int max);
+uint64_t tb_link__reed_deadline(const struct tb_link__reed *r);
+int tb_link__reed_request_snapshot(struct tb_link__reed *r, struct tb_error *err);
+
+/* Finds the tty of a USB device by vendor, product and (when not empty) serial number under
+ * sysfs_root (normally "/sys"): fills tty ("/dev/ttyACM0") and dev (the sysfs device name,
+ * "1-1.4"). Returns 0, TB_ERR_NOTFOUND (no such device), or TB_ERR_AGAIN (the device is there
+ * but its tty is not yet). */
+int tb_link__usb_find_tty(const char *sysfs_root, uint16_t vid, uint16_t pid, const char *serial,
+                          char *tty, size_t tty_len, char *dev, size_t dev_len);
+
 /* The board name given at open ("vi", "sighted"). */
 const char *tb_link__board_name(const struct tb_link *link);
 

@@ -21,7 +21,5 @@ static void pending_close(struct tb_link *link)
     (void)link;
 }
 
-const struct tb_link_ops tb_link__serial_ops = {
-    .scheme = "serial", .open = pending_open, .read = pending_read, .close = pending_close};
 const struct tb_link_ops tb_link__usb_ops = {
     .scheme = "usb", .open = pending_open, .read = pending_read, .close = pending_close};

@@ -1,0 +1,360 @@
+/* link_reed.c - a reed board behind a tty: the reedboard protocol (rb_proto, docs/protocol.md),
+ * sequence checks, snapshots on connect and after a gap, and reconnecting after a loss.
+ *
+ * The host asks for INFO and a SNAPSHOT whenever it (re)connects: bytes the board sent before
+ * the port was open are lost (and opening a Nano's port resets it), so the board's own boot
+ * messages cannot be relied on. */
+#include <errno.h>
+#include <fcntl.h>
+#include <libserialport.h>
+#include <stdio.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "link_internal.h"
+
+#define BACKOFF_MIN_MS   250
+#define BACKOFF_MAX_MS   5000
+#define SNAPSHOT_WAIT_MS 1000 /* ask again if no snapshot came */
+#define READ_CHUNK       64   /* at most 13 frames; each yields at most 2 events */
+#define QUEUE_RESERVE    32
+
+void tb_link__reed_init(struct tb_link__reed *r, enum tb_link_kind kind, const char *path,
+                        bool auto_reopen)
+{
+    memset(r, 0, sizeof *r);
+    r->kind = kind;
+    snprintf(r->path, sizeof r->path, "%s", path);
+    r->fd = -1;
+    r->auto_reopen = auto_reopen;
+    r->backoff_ms = BACKOFF_MIN_MS;
+    rb_proto_decoder_init(&r->dec);
+}
+
+static void ask_snapshot(struct tb_link__reed *r);
+
+static void push(struct tb_link__reed *r, const struct tb_link_event *ev)
+{
+    if (tb_link__queue_push(&r->q, ev))
+        return;
+    /* Dropped (reads stop well before the queue fills, so this is a bug's safety net): the
+     * board's snapshot will tell the daemon what it missed. */
+    if (r->connected && !r->snapshot_pending)
+        ask_snapshot(r);
+}
+
+static void send_frame(struct tb_link__reed *r, const uint8_t *buf, size_t n)
+{
+    if (r->fd < 0)
+        return;
+    /* Frames are a few bytes; a short write is repaired by the snapshot timer. */
+    ssize_t w;
+    do
+        w = write(r->fd, buf, n);
+    while (w < 0 && errno == EINTR);
+}
+
+static void ask_snapshot(struct tb_link__reed *r)
+{
+    uint8_t buf[RB_PROTO_MAX_FRAME];
+    send_frame(r, buf, rb_proto_encode_get_snapshot(buf, sizeof buf));
+    r->snapshot_pending = true;
+    r->snapshot_asked_ms = r->now_ms;
+    r->st.snapshots_requested++;
+}
+
+static int open_pty(struct tb_link__reed *r, struct tb_error *err)
+{
+    int fd = open(r->path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return tb_error_set(err, TB_ERR_SYS, "pty:%s: %s", r->path, strerror(errno));
+    struct termios t;
+    if (tcgetattr(fd, &t) != 0) {
+        int e = errno;
+        close(fd);
+        return tb_error_set(err, TB_ERR_SYS, "pty:%s: not a terminal: %s", r->path, strerror(e));
+    }
+    /* Raw 8N1: no echo, no line editing, no character translation. */
+    t.c_iflag &=
+        ~(tcflag_t)(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR | ICRNL | IXON | IXOFF);
+    t.c_oflag &= ~(tcflag_t)OPOST;
+    t.c_lflag &= ~(tcflag_t)(ECHO | ECHONL | ICANON | ISIG | IEXTEN);
+    t.c_cflag &= ~(tcflag_t)(CSIZE | PARENB | CSTOPB);
+    t.c_cflag |= CS8 | CLOCAL | CREAD;
+    t.c_cc[VMIN] = 1; /* with O_NONBLOCK: EAGAIN when empty, so 0 can only mean hang-up */
+    t.c_cc[VTIME] = 0;
+    cfsetispeed(&t, B115200);
+    cfsetospeed(&t, B115200);
+    if (tcsetattr(fd, TCSANOW, &t) != 0) {
+        int e = errno;
+        close(fd);
+        return tb_error_set(err, TB_ERR_SYS, "pty:%s: cannot set raw mode: %s", r->path,
+                            strerror(e));
+    }
+    r->fd = fd;
+    return TB_OK;
+}
+
+static int open_serial(struct tb_link__reed *r, struct tb_error *err)
+{
+    struct sp_port *port = NULL;
+    const char *step = "no such port";
+    if (sp_get_port_by_name(r->path, &port) != SP_OK)
+        goto fail;
+    step = "cannot open";
+    if (sp_open(port, SP_MODE_READ_WRITE) != SP_OK)
+        goto fail;
+    step = "cannot set 115200 8N1";
+    if (sp_set_baudrate(port, 115200) != SP_OK || sp_set_bits(port, 8) != SP_OK ||
+        sp_set_parity(port, SP_PARITY_NONE) != SP_OK || sp_set_stopbits(port, 1) != SP_OK ||
+        sp_set_flowcontrol(port, SP_FLOWCONTROL_NONE) != SP_OK)
+        goto fail;
+    int fd;
+    step = "no file descriptor";
+    if (sp_get_port_handle(port, &fd) != SP_OK)
+        goto fail;
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) != 0 || fcntl(fd, F_SETFD, FD_CLOEXEC) != 0)
+        goto fail;
+    /* As for pty: VMIN 1 so an empty line reads as EAGAIN and 0 only as hang-up. */
+    struct termios t;
+    step = "cannot set VMIN";
+    if (tcgetattr(fd, &t) != 0)
+        goto fail;
+    t.c_cc[VMIN] = 1;
+    t.c_cc[VTIME] = 0;
+    if (tcsetattr(fd, TCSANOW, &t) != 0)
+        goto fail;
+    r->port = port;
+    r->fd = fd;
+    return TB_OK;
+fail:;
+    char *msg = sp_last_error_message();
+    tb_error_set(err, TB_ERR_SYS, "serial:%s: %s: %s", r->path, step, msg ? msg : "?");
+    sp_free_error_message(msg);
+    if (port) {
+        sp_close(port);
+        sp_free_port(port);
+    }
+    return TB_ERR_SYS;
+}
+
+int tb_link__reed_connect(struct tb_link__reed *r, uint64_t now_ms, struct tb_error *err)
+{
+    r->now_ms = now_ms;
+    int rc = r->kind == TB_LINK_SERIAL ? open_serial(r, err) : open_pty(r, err);
+    if (rc != TB_OK)
+        return rc;
+    r->connected = true;
+    r->have_seq = false;
+    rb_proto_decoder_reset(&r->dec);
+    r->seen = r->dec.stats;
+    uint8_t buf[RB_PROTO_MAX_FRAME];
+    send_frame(r, buf, rb_proto_encode_get_info(buf, sizeof buf));
+    ask_snapshot(r);
+    if (r->lost_reported) {
+        r->lost_reported = false;
+        r->st.reconnects++;
+        push(r, &(struct tb_link_event){.kind = TB_LINK_EV_BACK});
+    }
+    r->backoff_ms = BACKOFF_MIN_MS;
+    return TB_OK;
+}
+
+void tb_link__reed_disconnect(struct tb_link__reed *r, const char *why)
+{
+    if (r->port) {
+        sp_close(r->port);
+        sp_free_port(r->port);
+        r->port = NULL;
+    } else if (r->fd >= 0) {
+        close(r->fd);
+    }
+    r->fd = -1;
+    bool was = r->connected;
+    r->connected = false;
+    r->snapshot_pending = false;
+    rb_proto_decoder_reset(&r->dec);
+    if (why && (was || !r->lost_reported)) {
+        struct tb_link_event ev = {.kind = TB_LINK_EV_LOST};
+        snprintf(ev.text, sizeof ev.text, "%s", why);
+        push(r, &ev);
+        r->lost_reported = true;
+    }
+    r->retry_ms = r->now_ms + r->backoff_ms;
+}
+
+/* False for an event the board already reported (seq not after the last one); on a gap, a
+ * fault is queued and a snapshot asked for. */
+static bool seq_ok(struct tb_link__reed *r, uint16_t seq)
+{
+    if (r->have_seq) {
+        uint16_t gap = rb_proto_seq_gap(r->last_seq, seq);
+        if (gap == 0 || gap >= 0x8000)
+            return false;
+        if (gap > 1) {
+            struct tb_link_event f = {.kind = TB_LINK_EV_FAULT,
+                                      .fault = TB_LINK_FAULT_SEQ_GAP,
+                                      .fault_detail = (uint16_t)(gap - 1),
+                                      .has_seq = true,
+                                      .seq = seq};
+            snprintf(f.text, sizeof f.text, "%u board events lost before #%u; re-reading board",
+                     gap - 1u, seq);
+            push(r, &f);
+            r->st.seq_gaps++;
+            if (!r->snapshot_pending)
+                ask_snapshot(r);
+        }
+    }
+    r->last_seq = seq;
+    r->have_seq = true;
+    return true;
+}
+
+static void on_msg(void *ctx, const struct rb_proto_msg *m)
+{
+    struct tb_link__reed *r = ctx;
+    struct tb_link_event ev = {.has_seq = true};
+    switch (m->type) {
+    case RB_PROTO_SQUARE:
+        if (!seq_ok(r, m->u.square.seq))
+            return;
+        ev.kind = m->u.square.placed ? TB_LINK_EV_PLACE : TB_LINK_EV_LIFT;
+        ev.square = m->u.square.square;
+        ev.seq = m->u.square.seq;
+        ev.board_ms = m->u.square.ms;
+        break;
+    case RB_PROTO_BUTTON:
+        if (!seq_ok(r, m->u.button.seq))
+            return;
+        ev.kind = m->u.button.down ? TB_LINK_EV_BUTTON_DOWN : TB_LINK_EV_BUTTON_UP;
+        ev.button = m->u.button.button;
+        ev.seq = m->u.button.seq;
+        ev.board_ms = m->u.button.ms;
+        break;
+    case RB_PROTO_FAULT:
+        if (!seq_ok(r, m->u.fault.seq))
+            return;
+        ev.kind = TB_LINK_EV_FAULT;
+        ev.fault = m->u.fault.code;
+        ev.fault_arg = m->u.fault.arg;
+        ev.fault_detail = m->u.fault.detail;
+        ev.seq = m->u.fault.seq;
+        ev.board_ms = m->u.fault.ms;
+        snprintf(ev.text, sizeof ev.text, "board fault: %s (arg %u, detail %u)",
+                 rb_proto_fault_name(m->u.fault.code), m->u.fault.arg, m->u.fault.detail);
+        break;
+    case RB_PROTO_SNAPSHOT:
+        /* The snapshot reflects every event up to its seq: it resynchronises the count. */
+        r->last_seq = m->u.snapshot.seq;
+        r->have_seq = true;
+        r->snapshot_pending = false;
+        ev.kind = TB_LINK_EV_SNAPSHOT;
+        ev.seq = m->u.snapshot.seq;
+        ev.board_ms = m->u.snapshot.ms;
+        ev.occupancy = m->u.snapshot.occupancy;
+        ev.button = m->u.snapshot.buttons;
+        break;
+    case RB_PROTO_INFO: {
+        const struct rb_proto_info *i = &m->u.info;
+        ev.kind = TB_LINK_EV_INFO;
+        ev.has_seq = false;
+        snprintf(ev.text, sizeof ev.text,
+                 "reedboard %u.%u.%u protocol %u serial %lu features 0x%04x debounce %u ms",
+                 i->fw_major, i->fw_minor, i->fw_patch, i->proto_version, (unsigned long)i->serial,
+                 i->features, i->debounce_ms);
+        if (i->proto_version != RB_PROTO_VERSION) {
+            ev.kind = TB_LINK_EV_FAULT;
+            ev.fault = TB_LINK_FAULT_DECODE;
+            snprintf(ev.text, sizeof ev.text, "board speaks protocol %u, this daemon %u",
+                     i->proto_version, RB_PROTO_VERSION);
+        }
+        break;
+    }
+    default: /* PONG, and requests echoed by a confused peer: nothing for the daemon */
+        return;
+    }
+    push(r, &ev);
+}
+
+/* One fault event for whatever the decoder rejected since the last report. */
+static void report_decoder(struct tb_link__reed *r)
+{
+    const struct rb_proto_stats *s = &r->dec.stats, *o = &r->seen;
+    uint32_t bad = (s->oversize - o->oversize) + (s->bad_crc - o->bad_crc) +
+                   (s->bad_message - o->bad_message) + (s->truncated - o->truncated);
+    uint32_t garbage = s->garbage_bytes - o->garbage_bytes;
+    r->st.frames += s->frames - o->frames;
+    r->st.bad_frames += bad;
+    r->st.garbage_bytes += garbage;
+    r->seen = *s;
+    if (!bad && !garbage)
+        return;
+    struct tb_link_event f = {.kind = TB_LINK_EV_FAULT,
+                              .fault = TB_LINK_FAULT_DECODE,
+                              .fault_detail = (uint16_t)(bad > 65535 ? 65535 : bad)};
+    snprintf(f.text, sizeof f.text, "%lu bad frames, %lu garbage bytes on the line (last: %s)",
+             (unsigned long)bad, (unsigned long)garbage, rb_proto_reject_name(r->dec.last_reject));
+    push(r, &f);
+}
+
+static void read_input(struct tb_link__reed *r)
+{
+    while (r->connected && TB_LINK__QUEUE_CAP - r->q.count >= QUEUE_RESERVE) {
+        uint8_t buf[READ_CHUNK];
+        ssize_t n = read(r->fd, buf, sizeof buf);
+        if (n > 0) {
+            rb_proto_decoder_feed(&r->dec, buf, (size_t)n, on_msg, r);
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            break;
+        char why[TB_LINK_TEXT_MAX];
+        snprintf(why, sizeof why, "%s%.50s: %.30s",
+                 r->kind == TB_LINK_SERIAL ? "serial:" : "pty:", r->path,
+                 n == 0 ? "the board closed the line" : strerror(errno));
+        report_decoder(r);
+        tb_link__reed_disconnect(r, why);
+        r->backoff_ms = BACKOFF_MIN_MS;
+        return;
+    }
+    report_decoder(r);
+}
+
+int tb_link__reed_read(struct tb_link__reed *r, uint64_t now_ms, struct tb_link_event *ev, int max)
+{
+    r->now_ms = now_ms;
+    if (!r->connected && r->auto_reopen && now_ms >= r->retry_ms) {
+        if (tb_link__reed_connect(r, now_ms, NULL) != TB_OK) {
+            r->backoff_ms = r->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : r->backoff_ms * 2;
+            r->retry_ms = now_ms + r->backoff_ms;
+        }
+    }
+    if (r->connected)
+        read_input(r);
+    if (r->connected && r->snapshot_pending && now_ms >= r->snapshot_asked_ms + SNAPSHOT_WAIT_MS)
+        ask_snapshot(r);
+    return tb_link__queue_pop(&r->q, ev, max, now_ms);
+}
+
+uint64_t tb_link__reed_deadline(const struct tb_link__reed *r)
+{
+    if (r->q.count)
+        return 0;
+    if (!r->connected)
+        return r->auto_reopen ? r->retry_ms : TB_LINK_NO_DEADLINE;
+    if (r->snapshot_pending)
+        return r->snapshot_asked_ms + SNAPSHOT_WAIT_MS;
+    return TB_LINK_NO_DEADLINE;
+}
+
+int tb_link__reed_request_snapshot(struct tb_link__reed *r, struct tb_error *err)
+{
+    if (!r->connected)
+        return tb_error_set(err, TB_ERR_STATE, "%s is not connected", r->path);
+    ask_snapshot(r);
+    return TB_OK;
+}
