@@ -413,8 +413,8 @@ int rb_proto_decoder_next(struct rb_proto_decoder *d, struct rb_proto_msg *out)
             skip++;
         }
         if (skip) {
+            /* Counted, but last_reject keeps the reason that started the rescan. */
             d->stats.garbage_bytes += skip;
-            reject(d, RB_PROTO_REJECT_GARBAGE);
             consume(d, skip);
         }
         if (d->have < 2) {
