@@ -220,9 +220,12 @@ int rb_sim_send(struct rb_sim *sim, const uint8_t *data, size_t len)
 {
     if (!sim || (!data && len))
         return TB_ERR_ARG;
+    if (len == 0)
+        return 0;
     if (sim->rx_head + sim->rx_len + len > sim->rx_cap) {
         /* compact, then grow */
-        memmove(sim->rx, sim->rx + sim->rx_head, sim->rx_len);
+        if (sim->rx_len)
+            memmove(sim->rx, sim->rx + sim->rx_head, sim->rx_len);
         sim->rx_head = 0;
         if (sim->rx_len + len > sim->rx_cap) {
             size_t cap = (sim->rx_len + len) * 2 + 64;
