@@ -12,8 +12,15 @@
 struct replay {
     tb_sensor *sensor;
     char board[TB_SCRIPT_NAME_MAX];
+    char fen[TB_SCRIPT_TEXT_MAX]; /* from a `# fen:` line before the first event */
+    bool seen_event;
     bool touches;
 };
+
+static bool is_event(const struct tb_script_event *ev)
+{
+    return ev->kind >= TB_SCRIPT_LIFT && ev->kind <= TB_SCRIPT_CHOOSE;
+}
 
 static void print_outputs(struct replay *r)
 {
@@ -27,12 +34,17 @@ static void print_outputs(struct replay *r)
     }
 }
 
-/* Only checks the script (and finds the first board name). */
-static int first_board(void *user, const struct tb_script_event *ev, long line)
+/* Only checks the script, and finds the first board name and the start position. */
+static int survey(void *user, const struct tb_script_event *ev, long line)
 {
     (void)line;
     struct replay *r = user;
-    if (ev->kind != TB_SCRIPT_EXPECT && !r->board[0])
+    if (ev->kind == TB_SCRIPT_FEN && !r->seen_event && !r->fen[0])
+        memcpy(r->fen, ev->text, sizeof r->fen);
+    if (!is_event(ev))
+        return 0;
+    r->seen_event = true;
+    if (!r->board[0])
         memcpy(r->board, ev->board, sizeof r->board);
     return 0;
 }
@@ -41,7 +53,7 @@ static int feed(void *user, const struct tb_script_event *ev, long line)
 {
     (void)line;
     struct replay *r = user;
-    if (ev->kind == TB_SCRIPT_EXPECT || strcmp(ev->board, r->board) != 0)
+    if (!is_event(ev) || strcmp(ev->board, r->board) != 0)
         return 0;
     tb_sensor_feed(r->sensor, ev);
     print_outputs(r);
@@ -87,19 +99,21 @@ int tb_cli_cmd_replay(int argc, char **argv)
     }
     if (!path)
         return tb_cli_usage(argv[0]);
-    tb_chess_pos_startpos(&start);
-    if (fen && tb_chess_pos_from_fen(&start, fen, 0, &err) < 0) {
-        tb_cli_error("bad FEN: %s", err.msg);
-        return TB_CLI_USAGE;
-    }
-
     size_t len;
     char *text = tb_cli_read_file(path, &len);
     if (!text)
         return TB_CLI_USAGE;
     /* check the whole script first: a malformed line stops the replay before any output */
-    if (tb_script_parse_buffer(text, len, first_board, &r, &err) < 0) {
+    if (tb_script_parse_buffer(text, len, survey, &r, &err) < 0) {
         fprintf(stderr, "%s:%ld: %s\n", path, err.line, err.msg);
+        free(text);
+        return TB_CLI_USAGE;
+    }
+    tb_chess_pos_startpos(&start);
+    if (!fen && r.fen[0])
+        fen = r.fen;
+    if (fen && tb_chess_pos_from_fen(&start, fen, 0, &err) < 0) {
+        tb_cli_error("bad FEN '%s': %s", fen, err.msg);
         free(text);
         return TB_CLI_USAGE;
     }

@@ -7,7 +7,7 @@
 static const char *const kind_names[] = {
     [TB_SCRIPT_NONE] = "",         [TB_SCRIPT_LIFT] = "lift",       [TB_SCRIPT_PLACE] = "place",
     [TB_SCRIPT_PRESS] = "press",   [TB_SCRIPT_RELEASE] = "release", [TB_SCRIPT_CHOOSE] = "choose",
-    [TB_SCRIPT_EXPECT] = "expect",
+    [TB_SCRIPT_EXPECT] = "expect", [TB_SCRIPT_FEN] = "fen",
 };
 
 const char *tb_script_kind_name(enum tb_script_kind kind)
@@ -128,26 +128,33 @@ static bool copy_name(const struct field *f, char out[TB_SCRIPT_NAME_MAX])
     return true;
 }
 
-/* `# expect: text` -> true with the text; any other comment -> false. */
-static bool parse_expect(const char *s, size_t len, struct tb_script_event *ev)
+/* `# expect: text` or `# fen: text` -> true with the text; any other comment -> false. */
+static bool parse_directive(const char *s, size_t len, struct tb_script_event *ev)
 {
-    static const char tag[] = "expect:";
+    static const struct {
+        const char *tag;
+        enum tb_script_kind kind;
+    } tags[] = {{"expect:", TB_SCRIPT_EXPECT}, {"fen:", TB_SCRIPT_FEN}};
     size_t i = 1; /* past '#' */
     while (i < len && is_space(s[i]))
         i++;
-    if (len - i < sizeof tag - 1 || memcmp(s + i, tag, sizeof tag - 1) != 0)
-        return false;
-    i += sizeof tag - 1;
-    while (i < len && is_space(s[i]))
-        i++;
-    size_t end = len;
-    while (end > i && is_space(s[end - 1]))
-        end--;
-    size_t n = end - i < TB_SCRIPT_TEXT_MAX - 1 ? end - i : TB_SCRIPT_TEXT_MAX - 1;
-    memcpy(ev->text, s + i, n);
-    ev->text[n] = '\0';
-    ev->kind = TB_SCRIPT_EXPECT;
-    return true;
+    for (size_t t = 0; t < sizeof tags / sizeof tags[0]; t++) {
+        size_t tl = strlen(tags[t].tag);
+        if (len - i < tl || memcmp(s + i, tags[t].tag, tl) != 0)
+            continue;
+        i += tl;
+        while (i < len && is_space(s[i]))
+            i++;
+        size_t end = len;
+        while (end > i && is_space(s[end - 1]))
+            end--;
+        size_t n = end - i < TB_SCRIPT_TEXT_MAX - 1 ? end - i : TB_SCRIPT_TEXT_MAX - 1;
+        memcpy(ev->text, s + i, n);
+        ev->text[n] = '\0';
+        ev->kind = tags[t].kind;
+        return true;
+    }
+    return false;
 }
 
 static enum tb_script_kind keyword(const struct field *f)
@@ -171,7 +178,7 @@ int tb_script_parse_line(struct tb_script_parser *p, const char *line, size_t le
     while (start < len && is_space(line[start]))
         start++;
     if (start < len && line[start] == '#') {
-        parse_expect(line + start, len - start, ev);
+        parse_directive(line + start, len - start, ev);
         return TB_OK;
     }
     const char *hash = memchr(line, '#', len); /* a trailing comment */
@@ -292,8 +299,8 @@ int tb_script_format(const struct tb_script_event *ev, char *buf, size_t len)
 
     if (!ev || !buf || len == 0)
         return TB_ERR_ARG;
-    if (ev->kind == TB_SCRIPT_EXPECT) {
-        n = snprintf(buf, len, "# expect: %s", ev->text);
+    if (ev->kind == TB_SCRIPT_EXPECT || ev->kind == TB_SCRIPT_FEN) {
+        n = snprintf(buf, len, "# %s: %s", kind_names[ev->kind], ev->text);
         return n < 0 ? TB_ERR_ARG : (size_t)n >= len ? TB_ERR_FULL : n;
     }
     if (ev->kind < TB_SCRIPT_LIFT || ev->kind > TB_SCRIPT_CHOOSE ||

@@ -33,10 +33,11 @@ enum tb_script_kind {
     TB_SCRIPT_RELEASE,
     TB_SCRIPT_CHOOSE,
     TB_SCRIPT_EXPECT, /* `# expect: <text>`; text in ev->text, no time or board */
+    TB_SCRIPT_FEN,    /* `# fen: <FEN>`: the position the script starts from; in ev->text */
 };
 
 #define TB_SCRIPT_NAME_MAX 16  /* board and button names: 1..15 of [A-Za-z0-9_.-] */
-#define TB_SCRIPT_TEXT_MAX 128 /* expect text, cut to fit */
+#define TB_SCRIPT_TEXT_MAX 128 /* expect and fen text, cut to fit */
 /* Largest time accepted: about 31 years in ms; keeps microseconds far from overflow. */
 #define TB_SCRIPT_MAX_MS 1000000000000ULL
 

@@ -180,7 +180,7 @@ static void gen_move(struct out *o, const tb_chess_pos *pos, tb_chess_move m)
     } else if (tb_chess_move_is_castle(m)) {
         bool overlap = ms.to == ms.rook_from || ms.rook_to == ms.from || ms.from == ms.to ||
                        ms.rook_from == ms.rook_to;
-        lift(o, ms.from, 0); /* king first (4.4.1) */
+        lift(o, ms.from, 0);             /* king first (4.4.1) */
         if (overlap || chance(g, 0.3)) { /* both in the air */
             lift(o, ms.rook_from, within(o));
             place(o, ms.to, within(o));

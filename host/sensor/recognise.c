@@ -238,12 +238,24 @@ static const struct tb_sensor_cand *match(const tb_sensor *s, bool *no_choice)
     return best;
 }
 
-static bool in_progress(const tb_sensor *s, uint64_t removed, uint64_t added)
+enum progress { NO_MOVE, IN_HAND, UNDER_WAY };
+
+/* UNDER_WAY: the board is part way through some legal move (pieces lifted, some placed on its
+ * squares). IN_HAND: it would be, but for other own pieces held in the air at the same time. */
+static enum progress progress(const tb_sensor *s, uint64_t removed, uint64_t added)
 {
-    for (int i = 0; i < s->ncand; i++)
-        if (!(removed & ~s->cand[i].touched) && !(added & ~s->cand[i].added))
-            return true;
-    return false;
+    uint64_t own = s->pos.by_color[s->pos.side];
+    enum progress best = NO_MOVE;
+    for (int i = 0; i < s->ncand; i++) {
+        const struct tb_sensor_cand *c = &s->cand[i];
+        if (added & ~c->added)
+            continue;
+        if (!(removed & ~c->touched))
+            return UNDER_WAY;
+        if ((removed & BIT(c->from)) && !(removed & ~c->touched & ~own))
+            best = IN_HAND;
+    }
+    return best;
 }
 
 /* The mover's king follows a rook move that was the rook's half of castling (4.4.2, 4.7: the
@@ -354,13 +366,15 @@ void tb_sensor_evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms)
         return;
     }
     uint64_t removed = s->base & ~s->occ, added = s->occ & ~s->base;
-    if (in_progress(s, removed, added)) {
+    enum progress p = progress(s, removed, added);
+    if (p == UNDER_WAY) {
         s->missing_pending = false;
         s->reported = false;
         return;
     }
-    if (!added) {
-        /* only pieces missing: in a hand, or knocked off; report if it lasts */
+    if (!added || p == IN_HAND) {
+        /* pieces missing (in a hand, or knocked off) with nothing misplaced: report if it
+         * lasts */
         if (!s->missing_pending) {
             s->missing_pending = true;
             s->missing_since = t;

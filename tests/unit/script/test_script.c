@@ -48,6 +48,11 @@ TB_TEST(comments_blanks_and_expect_directives)
     ASSERT_OK(parse1("  # expect:   ! illegal e2 placed e5  ", &ev, NULL));
     ASSERT_EQ(ev.kind, TB_SCRIPT_EXPECT);
     ASSERT_STR_EQ(ev.text, "! illegal e2 placed e5");
+    ASSERT_OK(parse1("# fen: 4k3/8/8/8/8/8/8/4K3 w - - 0 1", &ev, NULL));
+    ASSERT_EQ(ev.kind, TB_SCRIPT_FEN);
+    ASSERT_STR_EQ(ev.text, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    ASSERT_OK(parse1("#expected to fail", &ev, NULL)); /* not the directive */
+    ASSERT_EQ(ev.kind, TB_SCRIPT_NONE);
     ASSERT_OK(parse1("12 vi lift e2 # trailing comment", &ev, NULL));
     ASSERT_EQ(ev.kind, TB_SCRIPT_LIFT);
     ASSERT_EQ(ev.square, 12);
