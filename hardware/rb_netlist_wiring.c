@@ -161,7 +161,7 @@ static int trace_matrix(const struct ctx *x, struct rb_netlist_wiring *w)
         rows[i] = cols[i] = -1;
     for (int f = 0; f < 8; f++) {
         for (int r = 0; r < 8; r++) {
-            int rn, yk;
+            int rn = -1, yk = -1;
             int rc = trace_square(x, f, r, &rn, &yk);
             if (rc)
                 return rc;
