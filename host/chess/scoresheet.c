@@ -91,7 +91,7 @@ int tb_chess_scoresheet_write(const tb_chess_pgn_game *g, enum tb_chess_letters 
     header_line(&o, label[5], shown(g, "Black"), shown(g, "BlackElo"));
     header_line(&o, label[6], g->result, "");
     tb_chess__putc(&o, '\n');
-    pad(&o, "", 10);
+    pad(&o, "", 7); /* the width of number() */
     pad(&o, label[4], MOVE_COL);
     tb_chess__puts(&o, label[5]);
     tb_chess__putc(&o, '\n');

@@ -291,7 +291,7 @@ int tb_chess_move_from_san(const tb_chess_pos *pos, const char *s, enum tb_chess
 int tb_chess_move_parse(const tb_chess_pos *pos, const char *s, tb_chess_move *out,
                         struct tb_error *err);
 
-/* ---- PGN (section added by the notation module; see pgn.c) -------------------------------- */
+/* ---- PGN (section added by the notation module: pgn_game.c, pgn_read.c, pgn_write.c) ------- */
 
 /* A game as PGN holds it: the moves (in .game, replayable), the tags, the comments and NAGs, and
  * the result. Everything lives in fixed arrays so that reading a game allocates nothing:

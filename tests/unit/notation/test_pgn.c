@@ -451,7 +451,7 @@ TB_TEST(article_8_scoresheet_in_german_letters)
                        "Schwarz:   Weber, Eva\n"
                        "Ergebnis:  1-0\n"
                        "\n"
-                       "          Wei\xc3\x9f          Schwarz\n"
+                       "       Wei\xc3\x9f          Schwarz\n"
                        "   1.  e4            Sf6\n"
                        "   2.  e5            d5\n"
                        "   3.  exd6 e.p.     cxd6\n"
