@@ -42,23 +42,23 @@ static void put_tags(const tb_chess_pgn_game *g, struct tb_chess__out *o)
         const char *v = i == 6 ? g->result : tb_chess_pgn_tag_get(g, roster[i]);
         put_tag(o, roster[i], v ? v : roster_default[i]);
     }
-    for (int i = 0; i < g->ntags; i++) {
-        const char *name = g->text + g->tags[i].name;
-        if (!in_roster(name))
-            put_tag(o, name, g->text + g->tags[i].value);
-    }
     /* A game set up from a position says so, even if its tags did not. */
     tb_chess_pos std;
     tb_chess_pos_startpos(&std);
     char fen[128], std_fen[128];
     tb_chess_pos_to_fen(&g->game.start, fen, sizeof fen);
     tb_chess_pos_to_fen(&std, std_fen, sizeof std_fen);
+    bool set_up = strcmp(fen, std_fen) != 0 || g->game.start.chess960;
     if (g->game.start.chess960 && !tb_chess_pgn_tag_get(g, "Variant"))
         put_tag(o, "Variant", "Chess960");
-    if (strcmp(fen, std_fen) != 0 && !tb_chess_pgn_tag_get(g, "FEN")) {
-        if (!tb_chess_pgn_tag_get(g, "SetUp"))
-            put_tag(o, "SetUp", "1");
+    if (set_up && !tb_chess_pgn_tag_get(g, "SetUp"))
+        put_tag(o, "SetUp", "1");
+    if (set_up && !tb_chess_pgn_tag_get(g, "FEN"))
         put_tag(o, "FEN", fen);
+    for (int i = 0; i < g->ntags; i++) {
+        const char *name = g->text + g->tags[i].name;
+        if (!in_roster(name))
+            put_tag(o, name, g->text + g->tags[i].value);
     }
     tb_chess__putc(o, '\n');
 }

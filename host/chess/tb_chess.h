@@ -374,7 +374,8 @@ void tb_chess_pgn_reader_init(tb_chess_pgn_reader *r, const char *buf, size_t le
 int tb_chess_pgn_read(tb_chess_pgn_reader *r, tb_chess_pgn_game *g, struct tb_error *err);
 
 /* Writes g in PGN export form: the Seven Tag Roster in order (missing ones as "?", Result from
- * g->result), the other tags in stored order, a blank line, movetext in SAN wrapped below 80
+ * g->result), Variant/SetUp/FEN when the start needs them and the tags lack them, the other
+ * tags in stored order, a blank line, movetext in SAN wrapped below 80
  * columns with move numbers, comments and NAGs ($n), the result, and one '\n'. Separate games
  * with a blank line. snprintf semantics: writes at most len bytes including the NUL and returns
  * the full length; negative on error (TB_ERR_STATE if the moves do not replay). */

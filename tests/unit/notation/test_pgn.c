@@ -355,6 +355,27 @@ TB_TEST(pgn_errors_name_game_ply_text_and_line_then_continue)
     free(g);
 }
 
+TB_TEST(guideline_ii_chess960_fen_without_variant_tag)
+{
+    static const char text[] = "[Event \"x\"]\n[FEN \"rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1\"]\n\n"
+                               "1. O-O-O Kc8 *\n";
+    tb_chess_pgn_reader r;
+    tb_chess_pgn_game *g = new_game();
+    struct tb_error err = {0};
+    tb_chess_pgn_reader_init(&r, text, strlen(text));
+    int rc = tb_chess_pgn_read(&r, g, &err);
+    if (rc != 1)
+        TB_FAIL("%d %s", rc, err.msg);
+    ASSERT_TRUE(g->game.start.chess960);
+    ASSERT_STR_EQ(move_uci(g, 0), "b1a1");
+    char buf[1024];
+    ASSERT_GT(tb_chess_pgn_write(g, buf, sizeof buf), 0);
+    ASSERT_STR_CONTAINS(buf, "[Result \"*\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n"
+                             "[FEN \"rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1\"]\n\n");
+    ASSERT_STR_CONTAINS(buf, "\n1. O-O-O Kc8 *\n");
+    free(g);
+}
+
 TB_TEST(pgn_malformed_input_is_reported_not_crashed)
 {
     static const char *const bad[] = {
