@@ -377,7 +377,7 @@ static int read_symbol(tb_chess_pgn_reader *r, tb_chess_pgn_game *g, struct tb_e
     }
     memcpy(tok, r->buf + at, n);
     tok[n] = '\0';
-    if (!strcmp(tok, "e.p.") || !strcmp(tok, "ep") || strspn(tok, "+#") == n)
+    if (!strcmp(tok, "e.p.") || !strcmp(tok, "e.p") || !strcmp(tok, "ep") || strspn(tok, "+#") == n)
         return TB_OK;
     size_t body = n;
     while (body > 0 && (tok[body - 1] == '!' || tok[body - 1] == '?'))

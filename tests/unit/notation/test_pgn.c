@@ -288,6 +288,7 @@ TB_TEST(pgn_move_number_styles_and_games_without_moves)
 {
     static const char text[] = "[Event \"a\"]\n\n1.e4 e5 2.Nf3 Nc6 1/2-1/2\n\n"
                                "[Event \"b\"]\n\n1. e4 1... e5 2. Nf3 2...Nc6 3 Bb5 0-1\n\n"
+                               "[Event \"ep\"]\n\n1. e4 Nf6 2. e5 d5 3. exd6 e.p. e6 4. dxc7 ep *\n"
                                "[Event \"forfeit\"]\n[Result \"1-0\"]\n\n1-0\n\n"
                                "[Event \"no result\"]\n[Result \"0-1\"]\n\n1. d4\n"
                                "[Event \"last\"]\n\n1. d4 d5";
@@ -295,9 +296,9 @@ TB_TEST(pgn_move_number_styles_and_games_without_moves)
     tb_chess_pgn_game *g = new_game();
     struct tb_error err = {0};
     tb_chess_pgn_reader_init(&r, text, strlen(text));
-    static const int plies[] = {4, 5, 0, 1, 2};
-    static const char *const results[] = {"1/2-1/2", "0-1", "1-0", "0-1", "*"};
-    for (int i = 0; i < 5; i++) {
+    static const int plies[] = {4, 5, 7, 0, 1, 2};
+    static const char *const results[] = {"1/2-1/2", "0-1", "*", "1-0", "0-1", "*"};
+    for (int i = 0; i < 6; i++) {
         int rc = tb_chess_pgn_read(&r, g, &err);
         if (rc != 1)
             TB_FAIL("game %d: %d %s", i + 1, rc, err.msg);
