@@ -90,8 +90,17 @@ int tb_journal_open(struct tb_journal **out, const char *path, struct tb_journal
         free(j);
         return rc;
     }
+    int rc;
+    /* One writer per journal: a second daemon on the same game would interleave records. */
+    struct flock lk = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    if (fcntl(j->fd, F_SETLK, &lk) != 0) {
+        rc = errno == EACCES || errno == EAGAIN
+                 ? tb_error_set(err, TB_ERR_STATE, "journal %s is in use by another process", path)
+                 : sys_fail(err, "cannot lock journal", path);
+        goto fail;
+    }
     size_t len = 0;
-    int rc = read_all(j->fd, &j->image, &len);
+    rc = read_all(j->fd, &j->image, &len);
     if (rc != TB_OK) {
         rc = rc == TB_ERR_MEM ? tb_error_set(err, rc, "journal %s: out of memory", path)
                               : sys_fail(err, "cannot read journal", path);

@@ -148,7 +148,8 @@ struct tb_journal_recovery {
     uint64_t last_time_ms;
 };
 
-/* Opens path for appending, creating it (mode 0640) when missing. An existing file is read
+/* Opens path for appending, creating it (mode 0640) when missing, and locks it (fcntl write
+ * lock: TB_ERR_STATE when another process has it open for appending). An existing file is read
  * and scanned; a torn tail is cut off (ftruncate + fdatasync) so appends continue right after
  * the last valid record, with the next sequence number. Corrupt regions in the middle are
  * counted in rec and left in place. The valid bytes stay readable via tb_journal_contents()
@@ -161,8 +162,9 @@ int tb_journal_open(struct tb_journal **out, const char *path, struct tb_journal
 const uint8_t *tb_journal_contents(const struct tb_journal *j, size_t *len);
 
 /* Appends a record to the write buffer (written out when the buffer is large, on flush, sync
- * and close). Returns the record's sequence number (> 0), or TB_ERR_ARG / TB_ERR_MEM / TB_ERR_SYS.
- */
+ * and close). Returns the record's sequence number (> 0), or TB_ERR_ARG / TB_ERR_MEM (nothing
+ * appended), or TB_ERR_SYS: the record was appended but writing the buffer out failed; it
+ * stays buffered and the next flush or sync tries again. */
 int64_t tb_journal_append(struct tb_journal *j, uint16_t type, uint64_t time_ms,
                           const void *payload, size_t len);
 /* Typed appends: encode, then append. */

@@ -112,6 +112,8 @@ static void search(struct usb *u)
     }
     if (u->now_ms >= u->search_until) {
         u->searching = false;
+        if (rc == TB_ERR_NOTFOUND)
+            return; /* another board with the same vendor:product, not ours */
         struct tb_link_event f = {.kind = TB_LINK_EV_FAULT, .fault = TB_LINK_FAULT_DECODE};
         snprintf(f.text, sizeof f.text, "USB board %04x:%04x arrived but %s", u->res.vid,
                  u->res.pid, rc == TB_OK ? "its tty cannot be opened" : "has no tty");

@@ -435,3 +435,33 @@ TB_TEST(kill9_mid_stream_loses_no_synced_record)
     ASSERT_EQ(next, (int64_t)rec.last_seq + 1);
     ASSERT_OK(tb_journal_close(j));
 }
+
+TB_TEST(a_second_process_cannot_append_to_an_open_journal)
+{
+    char path[512];
+    path_in_tmp(path, sizeof path, "locked.tbj");
+    struct tb_journal *j;
+    ASSERT_OK(tb_journal_open(&j, path, NULL, NULL));
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        struct tb_journal *k;
+        struct tb_error e;
+        int rc = tb_journal_open(&k, path, NULL, &e);
+        _exit(rc == TB_ERR_STATE && strstr(e.msg, "in use by another process") ? 0 : 1);
+    }
+    int status;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    ASSERT_EQ(WEXITSTATUS(status), 0);
+    ASSERT_OK(tb_journal_close(j));
+    /* Closed: another process may take it now. */
+    pid = fork();
+    if (pid == 0) {
+        struct tb_journal *k;
+        _exit(tb_journal_open(&k, path, NULL, NULL) == TB_OK && tb_journal_close(k) == TB_OK ? 0
+                                                                                             : 1);
+    }
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_EQ(WEXITSTATUS(status), 0);
+}
