@@ -172,3 +172,61 @@ TB_TEST(buttons_wired_from_the_netlist_report_press_and_release)
     sim_run_free(r);
     script_free(&s);
 }
+
+TB_TEST(bad_script_line_is_named_by_file_and_line_and_schedules_nothing)
+{
+    struct rb_sim *sim = NULL;
+    struct rb_sim_config cfg = {.elf = RB_FIRMWARE_ELF_PATH};
+    struct tb_error err = {0};
+    ASSERT_OK(rb_sim_new(&cfg, &sim, &err));
+    static const struct {
+        const char *text, *msg;
+    } bad[] = {
+        {"100 vi lift e2\n200 vi lift e9\n", "game.txt:2: "},
+        {"100 vi lift e2\n50 vi place e4\n", "game.txt:2: "},
+        {"# ok\n\n100 vi press 7\n", "game.txt:3: unknown button"},
+        {"100 vi juggle e2\n", "game.txt:1: "},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct rb_sim_script_result res = {0};
+        ASSERT_EQ(rb_sim_schedule_script(sim, bad[i].text, strlen(bad[i].text), "game.txt", NULL, 0,
+                                         0, &res, &err),
+                  TB_ERR_PARSE);
+        ASSERT_STR_CONTAINS(err.msg, bad[i].msg);
+        ASSERT_EQ(rb_sim_scheduled(sim), 0);
+    }
+    /* choose lines are counted, other boards skipped */
+    const char *ok = "100 vi lift e7\n200 vi place e8\n300 vi choose n\n400 sighted lift a2\n";
+    struct rb_sim_script_result res = {0};
+    ASSERT_OK(rb_sim_schedule_script(sim, ok, strlen(ok), "ok.txt", "vi", 0, 0, &res, &err));
+    ASSERT_EQ(res.actions, 2);
+    ASSERT_EQ(res.ignored, 1);
+    ASSERT_EQ(res.skipped, 1);
+    rb_sim_free(sim);
+}
+
+TB_TEST(missing_elf_and_bad_occupancy_are_reported)
+{
+    struct rb_sim *sim = NULL;
+    struct rb_sim_config cfg = {.elf = "/nonexistent/reedboard.elf"};
+    struct tb_error err = {0};
+    ASSERT_EQ(rb_sim_new(&cfg, &sim, &err), TB_ERR_NOTFOUND);
+    ASSERT_NULL(sim);
+    ASSERT_STR_CONTAINS(err.msg, "/nonexistent/reedboard.elf: cannot open the firmware ELF");
+    cfg = (struct rb_sim_config){.elf = RB_FIRMWARE_ELF_PATH, .netlist = "/nonexistent/net.txt"};
+    ASSERT_EQ(rb_sim_new(&cfg, &sim, &err), TB_ERR_SYS);
+    ASSERT_NULL(sim);
+    uint64_t occ = 0;
+    ASSERT_OK(rb_sim_occupancy_parse("start", &occ, &err));
+    ASSERT_U64_EQ(occ, 0xFFFF00000000FFFFull);
+    ASSERT_OK(
+        rb_sim_occupancy_parse("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b", &occ, &err));
+    ASSERT_U64_EQ(occ, 0xFFFF00001000EFFFull);
+    ASSERT_EQ(rb_sim_occupancy_parse("8/8/8/9/8/8/8/8", &occ, &err), TB_ERR_PARSE);
+    ASSERT_EQ(rb_sim_occupancy_parse("8/8/8/8/8/8/8", &occ, &err), TB_ERR_PARSE);
+    ASSERT_EQ(rb_sim_occupancy_parse("8/8/8/8/8/8/8/7x", &occ, &err), TB_ERR_PARSE);
+    ASSERT_STR_CONTAINS(err.msg, "unexpected 'x'");
+    ASSERT_EQ(rb_sim_button_parse("Arbiter"), RB_PROTO_BTN_ARBITER);
+    ASSERT_EQ(rb_sim_button_parse("1"), RB_PROTO_BTN_PROMOTE);
+    ASSERT_EQ(rb_sim_button_parse("5"), -1);
+}
