@@ -39,19 +39,22 @@ void rb_board_init(struct rb_board *b, const struct rb_config *cfg)
 
 uint64_t rb_matrix_to_bits(const uint8_t m[RB_FILES])
 {
+    /* Transpose file-major to rank-major with shifting masks: the AVR has no barrel shifter. */
     uint8_t rank[8] = {0};
-    for (uint8_t f = 0; f < RB_FILES; f++) {
-        for (uint8_t r = 0; r < 8; r++) {
-            if (m[f] & (1u << r)) {
-                rank[r] |= (uint8_t)(1u << f);
+    uint8_t fbit = 1;
+    for (uint8_t f = 0; f < RB_FILES; f++, fbit = (uint8_t)(fbit << 1)) {
+        uint8_t col = m[f];
+        for (uint8_t r = 0; col; r++, col = (uint8_t)(col >> 1)) {
+            if (col & 1u) {
+                rank[r] |= fbit;
             }
         }
     }
-    uint64_t bits = 0;
-    for (uint8_t r = 8; r-- > 0;) {
-        bits = bits << 8 | rank[r];
-    }
-    return bits;
+    uint32_t lo = (uint32_t)rank[0] | (uint32_t)rank[1] << 8 | (uint32_t)rank[2] << 16 |
+                  (uint32_t)rank[3] << 24;
+    uint32_t hi = (uint32_t)rank[4] | (uint32_t)rank[5] << 8 | (uint32_t)rank[6] << 16 |
+                  (uint32_t)rank[7] << 24;
+    return (uint64_t)hi << 32 | lo;
 }
 
 static uint8_t after(uint32_t now, uint32_t until)

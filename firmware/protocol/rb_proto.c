@@ -9,11 +9,12 @@
 
 uint16_t rb_proto_crc16(uint16_t crc, const uint8_t *data, size_t len)
 {
+    /* Byte at a time without a table (a table would cost the AVR 512 bytes of RAM): for the
+     * polynomial 0x1021 the eight shift/xor steps fold into these three xors. */
     for (size_t i = 0; i < len; i++) {
-        crc ^= (uint16_t)((uint16_t)data[i] << 8);
-        for (uint8_t bit = 0; bit < 8; bit++) {
-            crc = (crc & 0x8000u) ? (uint16_t)((crc << 1) ^ 0x1021u) : (uint16_t)(crc << 1);
-        }
+        uint8_t x = (uint8_t)((crc >> 8) ^ data[i]);
+        x ^= (uint8_t)(x >> 4);
+        crc = (uint16_t)((crc << 8) ^ ((uint16_t)x << 12) ^ ((uint16_t)x << 5) ^ x);
     }
     return crc;
 }
