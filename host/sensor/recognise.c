@@ -58,7 +58,7 @@ void tb_sensor_load_position(tb_sensor *s, const tb_chess_pos *pos)
 void tb_sensor_clear_move(tb_sensor *s)
 {
     s->lifted = s->placed = 0;
-    s->touch_own = s->touch_opp = -1;
+    s->touch_own = s->touch_opp = s->touch_rook = -1;
     s->choice = 0;
     s->exempt_sq = -1;
     s->promo_pending = false;
@@ -105,8 +105,20 @@ static void check_touch_move(tb_sensor *s, const struct tb_sensor_cand *c, uint6
     bool opp_can = opp >= 0 && can_capture(s, opp, -1);
     bool moved_own = c->from == own, took_opp = c->capture_sq == opp;
     enum tb_sensor_problem breach = TB_SENSOR_P_NONE;
+    int touched = own; /* the own piece that binds the move */
 
-    if (own_can && opp_can && can_capture(s, opp, own)) {
+    const struct tb_sensor_cand *castle = NULL;
+    for (int i = 0; s->touch_rook >= 0 && i < s->ncand; i++)
+        if (tb_chess_move_is_castle(s->cand[i].move) && s->cand[i].from == own &&
+            (s->cand[i].touched & BIT(s->touch_rook)))
+            castle = &s->cand[i];
+    if (castle) {
+        /* 4.4.1: king, then rook touched: castle on that side if it is legal */
+        if (c != castle) {
+            breach = TB_SENSOR_P_TOUCH_MOVE;
+            touched = s->touch_rook;
+        }
+    } else if (own_can && opp_can && can_capture(s, opp, own)) {
         /* 4.3.3: capture the first touched opponent piece with the first touched own piece */
         if (!moved_own)
             breach = TB_SENSOR_P_TOUCH_MOVE;
@@ -114,8 +126,9 @@ static void check_touch_move(tb_sensor *s, const struct tb_sensor_cand *c, uint6
             breach = TB_SENSOR_P_TOUCHED_NOT_CAPTURED;
     } else {
         /* 4.3.1 / 4.3.2, and 4.3.3's fallback: the first touched piece that can be moved or
-         * captured; 4.5: none can, any legal move */
-        bool own_first = own >= 0 && (opp < 0 || s->touch_own_seq < s->touch_opp_seq);
+         * captured; 4.5: none can, any legal move. 4.3.3: if it is unclear which was first
+         * (same ms), the own piece counts first */
+        bool own_first = own >= 0 && (opp < 0 || s->touch_own_ms <= s->touch_opp_ms);
         if (own_can && (own_first || !opp_can)) {
             if (!moved_own)
                 breach = TB_SENSOR_P_TOUCH_MOVE;
@@ -127,7 +140,7 @@ static void check_touch_move(tb_sensor *s, const struct tb_sensor_cand *c, uint6
         return;
     struct tb_sensor_out *o = problem(s, breach, t, event_ms);
     o->move = c->move;
-    o->square = (uint8_t)(breach == TB_SENSOR_P_TOUCH_MOVE ? own : opp);
+    o->square = (uint8_t)(breach == TB_SENSOR_P_TOUCH_MOVE ? touched : opp);
     o->square2 = c->from;
     memcpy(o->uci, uci, sizeof o->uci);
 }
@@ -423,14 +436,14 @@ void tb_sensor_apply(tb_sensor *s, const struct tb_sensor_qev *ev, uint64_t t)
             int *slot = own ? &s->touch_own : &s->touch_opp;
             if (*slot < 0) {
                 *slot = sq;
-                if (own)
-                    s->touch_own_seq = s->seq;
-                else
-                    s->touch_opp_seq = s->seq;
+                *(own ? &s->touch_own_ms : &s->touch_opp_ms) = ev->ms;
                 struct tb_sensor_out *o = tb_sensor_emit(s, TB_SENSOR_OUT_TOUCH, t, ev->ms);
                 o->square = (uint8_t)sq;
                 o->piece = (uint8_t)piece;
                 o->own = own;
+            } else if (own && s->touch_rook < 0 && TB_CHESS_PIECE_TYPE(piece) == TB_CHESS_ROOK &&
+                       s->touch_own == s->pos.king_sq[s->pos.side]) {
+                s->touch_rook = sq;
             }
         }
         s->lifted |= bit;

@@ -48,7 +48,8 @@ struct tb_sensor {
     uint32_t lift_seq[64], place_seq[64];
     uint8_t place_piece[64];  /* piece code reported with the last place, 0 if unknown */
     int touch_own, touch_opp; /* first touched squares, -1 if none */
-    uint32_t touch_own_seq, touch_opp_seq;
+    uint64_t touch_own_ms, touch_opp_ms;
+    int touch_rook; /* 4.4.1: a rook touched after the king was touched first, -1 if none */
     int choice;    /* promotion piece type from `choose`, 0 if none */
     int exempt_sq; /* promotion square right after a promotion: the piece swap there is no touch */
 

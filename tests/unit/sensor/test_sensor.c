@@ -171,7 +171,197 @@ TB_TEST(law_D_2_9_replicating_wrong_move)
 {
     check("law_D_2_9_replicating_wrong_move", "e2e4");
 }
+TB_TEST(law_4_4_1_king_then_rook_must_castle)
+{
+    check("law_4_4_1_king_then_rook_must_castle", NULL);
+}
+TB_TEST(law_4_3_3_same_time_own_piece_first)
+{
+    check("law_4_3_3_same_time_own_piece_first", NULL);
+}
 TB_TEST(law_4_7_several_pieces_in_air)
 {
     check("law_4_7_several_pieces_in_air", NULL);
+}
+
+/* ---- the API around the rules ----------------------------------------------------------- */
+
+static tb_sensor *fresh(const struct tb_sensor_config *cfg, const char *fen)
+{
+    tb_sensor *s;
+    tb_chess_pos pos;
+    tb_chess_pos_startpos(&pos);
+    if (fen)
+        ASSERT_OK(tb_chess_pos_from_fen(&pos, fen, 0, NULL));
+    ASSERT_OK(tb_sensor_new(cfg, &s));
+    tb_sensor_reset(s, &pos, 0);
+    return s;
+}
+
+/* The next output that is not a touch, formatted; "" if none. */
+static const char *next_line(tb_sensor *s, struct tb_sensor_out *o)
+{
+    static char line[160];
+    line[0] = '\0';
+    while (tb_sensor_poll(s, o))
+        if (o->kind != TB_SENSOR_OUT_TOUCH) {
+            tb_sensor_out_format(o, line, sizeof line);
+            break;
+        }
+    return line;
+}
+
+TB_TEST(decision_falls_due_at_the_end_of_the_blip_window)
+{
+    struct tb_sensor_out o;
+    tb_sensor *s = fresh(NULL, NULL);
+    ASSERT_EQ(tb_sensor_deadline(s), UINT64_MAX);
+    ASSERT_OK(tb_sensor_lift(s, 12, 1000));
+    ASSERT_OK(tb_sensor_place(s, 28, 0, 1300));
+    ASSERT_U64_EQ(tb_sensor_deadline(s), 1400);
+    tb_sensor_tick(s, 1399);
+    ASSERT_STR_EQ(next_line(s, &o), "");
+    tb_sensor_tick(s, 1400);
+    ASSERT_STR_EQ(next_line(s, &o), "e2e4");
+    ASSERT_U64_EQ(o.ms, 1400);
+    ASSERT_U64_EQ(o.event_ms, 1300);
+    ASSERT_EQ(o.square, 12);
+    ASSERT_EQ(o.square2, 28);
+    ASSERT_EQ(tb_sensor_position(s)->side, TB_CHESS_BLACK);
+    ASSERT_U64_EQ(tb_sensor_occupancy(s), tb_chess_occupancy(tb_sensor_position(s)));
+    ASSERT_EQ(tb_sensor_deadline(s), UINT64_MAX);
+    tb_sensor_free(s);
+    tb_sensor_free(NULL);
+}
+
+TB_TEST(bad_input_is_refused_and_changes_nothing)
+{
+    struct tb_sensor_out o;
+    struct tb_sensor_config cfg;
+    tb_sensor *s = fresh(NULL, NULL);
+    ASSERT_OK(tb_sensor_lift(s, 12, 1000));
+    ASSERT_EQ(tb_sensor_lift(s, 13, 999), TB_ERR_STATE); /* time goes back */
+    ASSERT_EQ(tb_sensor_place(s, 64, 0, 1000), TB_ERR_ARG);
+    ASSERT_EQ(tb_sensor_lift(s, -1, 1000), TB_ERR_ARG);
+    ASSERT_EQ(tb_sensor_place(s, 28, 7, 1000), TB_ERR_ARG); /* no piece code 7 */
+    ASSERT_EQ(tb_sensor_choose(s, TB_CHESS_KING, 1000), TB_ERR_ARG);
+    ASSERT_EQ(tb_sensor_choose(s, TB_CHESS_QUEEN, 10), TB_ERR_STATE);
+    ASSERT_EQ(tb_sensor_set_mode(s, TB_SENSOR_REPLICATING, tb_chess_move_new(12, 36, 0)),
+              TB_ERR_ILLEGAL);
+    ASSERT_EQ(tb_sensor_set_mode(s, (enum tb_sensor_mode)7, 0), TB_ERR_ARG);
+    ASSERT_OK(tb_sensor_place(s, 28, 0, 1200));
+    tb_sensor_flush(s);
+    ASSERT_STR_EQ(next_line(s, &o), "e2e4");
+    tb_sensor_free(s);
+    tb_sensor_config_default(&cfg);
+    cfg.blip_ms = 20000;
+    ASSERT_EQ(tb_sensor_new(&cfg, &s), TB_ERR_ARG);
+    ASSERT_EQ(tb_sensor_new(NULL, NULL), TB_ERR_ARG);
+}
+
+/* 4.6, 4.4.4: with promo_wait_ms set, the pawn may stand on the promotion square until the
+ * choice arrives (a button after the move); without one the queen comes when the wait ends. */
+TB_TEST(law_4_6_pawn_left_standing_until_choice)
+{
+    struct tb_sensor_out o;
+    struct tb_sensor_config cfg;
+    tb_sensor_config_default(&cfg);
+    cfg.promo_wait_ms = 3000;
+    tb_sensor *s = fresh(&cfg, "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    ASSERT_OK(tb_sensor_lift(s, 49, 1000));
+    ASSERT_OK(tb_sensor_place(s, 57, 0, 1300));
+    tb_sensor_tick(s, 4000);
+    ASSERT_STR_EQ(next_line(s, &o), "");
+    ASSERT_U64_EQ(tb_sensor_deadline(s), 1400 + 3000);
+    ASSERT_OK(tb_sensor_choose(s, TB_CHESS_KNIGHT, 4100));
+    ASSERT_STR_EQ(next_line(s, &o), "b7b8n");
+    ASSERT_EQ(o.flags & TB_SENSOR_MF_QUEEN_ASSUMED, 0);
+    ASSERT_U64_EQ(o.event_ms, 4100);
+    ASSERT_STR_EQ(next_line(s, &o), "");
+    tb_sensor_free(s);
+
+    s = fresh(&cfg, "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    ASSERT_OK(tb_sensor_lift(s, 49, 1000));
+    ASSERT_OK(tb_sensor_place(s, 57, 0, 1300));
+    tb_sensor_tick(s, 4400);
+    ASSERT_STR_EQ(next_line(s, &o), "b7b8q");
+    ASSERT_TRUE(o.flags & TB_SENSOR_MF_QUEEN_ASSUMED);
+    ASSERT_U64_EQ(o.ms, 4400);
+    ASSERT_STR_EQ(next_line(s, &o), "! promotion-no-choice b8 queen assumed");
+    tb_sensor_free(s);
+}
+
+/* A board that reports piece identity (DGT) gives the promotion piece with the placement. */
+TB_TEST(law_4_6_piece_code_names_the_promotion_piece)
+{
+    struct tb_sensor_out o;
+    tb_sensor *s = fresh(NULL, "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    ASSERT_OK(tb_sensor_lift(s, 49, 1000));
+    ASSERT_OK(tb_sensor_place(s, 57, TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_ROOK), 1300));
+    tb_sensor_flush(s);
+    ASSERT_STR_EQ(next_line(s, &o), "b7b8r");
+    ASSERT_STR_EQ(next_line(s, &o), "");
+    tb_sensor_free(s);
+}
+
+TB_TEST(snapshot_and_new_position)
+{
+    struct tb_sensor_out o;
+    tb_chess_pos pos;
+    tb_chess_move m;
+    tb_sensor *s = fresh(NULL, NULL);
+    /* a snapshot showing e2 empty and e5 filled: displaced, squares named */
+    uint64_t occ = tb_sensor_occupancy(s);
+    tb_sensor_set_occupancy(s, (occ & ~TB_CHESS_BIT(12)) | TB_CHESS_BIT(36), 500);
+    ASSERT_STR_EQ(next_line(s, &o), "! illegal e2 placed e5");
+    tb_sensor_set_occupancy(s, occ, 600);
+    /* the game moved on elsewhere (1. e4 on the other board): the board still shows e2 */
+    tb_chess_pos_startpos(&pos);
+    ASSERT_OK(tb_chess_move_from_uci(&pos, "e2e4", &m));
+    tb_chess_undo undo;
+    tb_chess_make(&pos, m, &undo);
+    tb_sensor_set_position(s, &pos, 700);
+    ASSERT_STR_EQ(next_line(s, &o), "! displaced clear e2 fill e4");
+    ASSERT_EQ(tb_sensor_position(s)->side, TB_CHESS_BLACK);
+    tb_sensor_free(s);
+}
+
+TB_TEST(output_queue_keeps_the_newest_and_counts_the_dropped)
+{
+    struct tb_sensor_out o;
+    tb_sensor *s = fresh(NULL, NULL);
+    uint64_t t = 0;
+    /* 40 moves of the knights back and forth: 80 outputs without polling */
+    for (int i = 0; i < 40; i++) {
+        int from = (i / 2) % 2 == 0 ? (i % 2 ? 62 : 6) : (i % 2 ? 45 : 21);
+        int to = (i / 2) % 2 == 0 ? (i % 2 ? 45 : 21) : (i % 2 ? 62 : 6);
+        ASSERT_OK(tb_sensor_lift(s, from, t += 500));
+        ASSERT_OK(tb_sensor_place(s, to, 0, t += 300));
+    }
+    tb_sensor_flush(s);
+    int n = 0;
+    while (tb_sensor_poll(s, &o))
+        n++;
+    ASSERT_EQ(n, 64);
+    ASSERT_EQ(tb_sensor_dropped(s), 40 * 2 - 64);
+    ASSERT_EQ(tb_sensor_position(s)->fullmove, 21);
+    tb_sensor_free(s);
+}
+
+TB_TEST(format_names_every_problem_and_refuses_small_buffers)
+{
+    struct tb_sensor_out o;
+    char buf[8];
+    memset(&o, 0, sizeof o);
+    o.kind = TB_SENSOR_OUT_PROBLEM;
+    o.problem = TB_SENSOR_P_DISPLACED;
+    o.clear = TB_CHESS_BIT(28) | TB_CHESS_BIT(27);
+    o.fill = TB_CHESS_BIT(12);
+    char line[160];
+    ASSERT_GT(tb_sensor_out_format(&o, line, sizeof line), 0);
+    ASSERT_STR_EQ(line, "! displaced clear d4 e4 fill e2");
+    ASSERT_EQ(tb_sensor_out_format(&o, buf, sizeof buf), TB_ERR_FULL);
+    ASSERT_STR_EQ(tb_sensor_problem_name(TB_SENSOR_P_SAME_SIDE_TWICE), "same-side-twice");
+    ASSERT_STR_EQ(tb_sensor_problem_name(TB_SENSOR_P_WRONG_MOVE), "wrong-move");
+    ASSERT_STR_EQ(tb_sensor_problem_name((enum tb_sensor_problem)99), "unknown");
 }
