@@ -1,6 +1,6 @@
 /* The netlist library and the board's netlist: parsing, wiring derivation, faults it must catch,
  * and the committed wiring diagram. */
-#include "rb_netlist.h"
+#include "hw_board.h"
 #include "tb_test.h"
 
 static char *read_all(const char *path, size_t *len)
@@ -59,18 +59,9 @@ static int wire(const char *text, struct rb_netlist_wiring *w, struct tb_error *
     return rc;
 }
 
-static struct rb_netlist *load_board(void)
-{
-    struct rb_netlist *nl = NULL;
-    struct tb_error err = {0};
-    if (rb_netlist_load(RB_SOURCE_DIR "/hardware/netlist.txt", &nl, &err))
-        TB_FAIL("%s", err.msg);
-    return nl;
-}
-
 TB_TEST(board_has_a_switch_and_a_diode_on_every_square)
 {
-    struct rb_netlist *nl = load_board();
+    struct rb_netlist *nl = hw_load_board();
     for (int sq = 0; sq < 64; sq++) {
         char sw[8], d[8];
         snprintf(sw, sizeof sw, "SW_%c%c", 'a' + sq % 8, '1' + sq / 8);
@@ -92,7 +83,7 @@ TB_TEST(board_has_a_switch_and_a_diode_on_every_square)
 
 TB_TEST(wiring_traces_rows_columns_buttons_and_outputs)
 {
-    struct rb_netlist *nl = load_board();
+    struct rb_netlist *nl = hw_load_board();
     struct rb_netlist_wiring w;
     struct tb_error err = {0};
     if (rb_netlist_wiring(nl, &w, &err))
@@ -232,7 +223,7 @@ TB_TEST(parse_rejects_malformed_lines)
 
 TB_TEST(svg_committed_copy_matches_the_netlist)
 {
-    struct rb_netlist *nl = load_board();
+    struct rb_netlist *nl = hw_load_board();
     char *svg = NULL;
     size_t len = 0;
     struct tb_error err = {0};

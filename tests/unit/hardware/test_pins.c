@@ -2,7 +2,7 @@
  * MCU pin, in both directions, and no MCU pin used twice. */
 #include <ctype.h>
 
-#include "rb_netlist.h"
+#include "hw_board.h"
 #include "tb_test.h"
 
 struct pin_def {
@@ -50,21 +50,12 @@ static int read_pins(const char *path, struct pin_def *defs, int max)
     return n;
 }
 
-static struct rb_netlist *load_board(void)
-{
-    struct rb_netlist *nl = NULL;
-    struct tb_error err = {0};
-    if (rb_netlist_load(RB_SOURCE_DIR "/hardware/netlist.txt", &nl, &err))
-        TB_FAIL("%s", err.msg);
-    return nl;
-}
-
 TB_TEST(firmware_pins_match_the_netlist)
 {
     struct pin_def defs[64];
     int n = read_pins(RB_SOURCE_DIR "/firmware/avr/rb_pins.h", defs, 64);
     ASSERT_GE(n, 20); /* UART 2, decoder 4, rows 8, buttons 4, LED, buzzer */
-    struct rb_netlist *nl = load_board();
+    struct rb_netlist *nl = hw_load_board();
     for (int i = 0; i < n; i++) {
         struct rb_netlist_pin pin;
         struct tb_error err = {0};
@@ -85,7 +76,7 @@ TB_TEST(every_netlist_mcu_net_is_in_the_firmware_pin_map)
 {
     struct pin_def defs[64];
     int n = read_pins(RB_SOURCE_DIR "/firmware/avr/rb_pins.h", defs, 64);
-    struct rb_netlist *nl = load_board();
+    struct rb_netlist *nl = hw_load_board();
     int mcu_nets = 0;
     for (int i = 0; i < rb_netlist_nnets(nl); i++) {
         const char *name = rb_netlist_net_name(nl, i);
@@ -110,7 +101,7 @@ TB_TEST(firmware_matrix_nets_are_the_traced_rows_and_decoder_pins)
      * the decoder's address pins as traced through each square's diode and switch. */
     struct pin_def defs[64];
     int n = read_pins(RB_SOURCE_DIR "/firmware/avr/rb_pins.h", defs, 64);
-    struct rb_netlist *nl = load_board();
+    struct rb_netlist *nl = hw_load_board();
     struct rb_netlist_wiring w;
     struct tb_error err = {0};
     if (rb_netlist_wiring(nl, &w, &err))
