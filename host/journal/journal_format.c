@@ -137,11 +137,16 @@ int tb_journal_iter_next(struct tb_journal_iter *it, struct tb_journal_record *r
         it->corrupt++;
         uint64_t lost_from = it->next_seq ? it->next_seq : 1;
         it->next_seq = next.seq;
+        if (next.seq <= lost_from)
+            return tb_error_set(err, TB_ERR_CRC,
+                                "corrupt journal bytes at offset %zu (%zu bytes unreadable), "
+                                "no record missing",
+                                bad, q - bad);
         return tb_error_set(err, TB_ERR_CRC,
                             "corrupt journal record at offset %zu (%zu bytes unreadable): "
                             "records %llu to %llu lost",
                             bad, q - bad, (unsigned long long)lost_from,
-                            (unsigned long long)(next.seq ? next.seq - 1 : 0));
+                            (unsigned long long)(next.seq - 1));
     }
     it->torn = true;
     it->pos = it->len;

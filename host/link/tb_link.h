@@ -23,6 +23,16 @@
  * Links report, never decide: a lost board is an event (TB_LINK_EV_LOST), not an error, and
  * the link keeps trying to get it back (TB_LINK_EV_BACK, followed by a full snapshot). Errors
  * returned by tb_link_read() are for things the daemon must act on (out of memory, a bug).
+ *
+ * Opening: serial: and pty: fail when the device cannot be opened at start (a wrong path is
+ * a configuration error); once open, a loss is retried every 250 ms doubling to 5 s. usb:
+ * opens without the board and reports it missing (TB_LINK_EV_LOST) until it is plugged in;
+ * it refuses to open only where libusb or its hot-plug support is unavailable. A board whose
+ * /dev name can change on replugging (ttyACM0 -> ttyACM1) is best named by usb: or by its
+ * /dev/serial/by-id/ path.
+ *
+ * Journal: the daemon appends every event it reads to the journal (tb_journal.h,
+ * struct tb_journal_event: kind = enum tb_link_event_kind, arg = square, button or choice).
  */
 #ifndef TB_LINK_H
 #define TB_LINK_H
