@@ -1,6 +1,7 @@
 /* rb_hal_avr.c - rb_hal.h on the ATmega328P at 16 MHz: pins from rb_pins.h, Timer1 tick,
  * interrupt-driven UART0 with receive and transmit rings. */
 #include "rb_avr.h"
+#include "rb_core.h" /* RB_SCAN_HZ */
 #include "rb_hal.h"
 #include "rb_pins.h"
 
