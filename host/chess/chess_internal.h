@@ -109,6 +109,12 @@ static inline void tb_chess_remove(tb_chess_pos *pos, int sq)
     pos->key ^= tb_chess_zobrist_psq[piece][sq];
 }
 
+/* Where the rook lands when castling puts the king on kto: the f- or d-file (Guideline II). */
+static inline int tb_chess_castle_rook_to(int kto)
+{
+    return TB_CHESS_FILE(kto) == 6 ? kto - 1 : kto + 1;
+}
+
 /* An empty board with no rights; callers then place pieces. */
 void tb_chess_pos_clear(tb_chess_pos *pos);
 

@@ -21,6 +21,17 @@ static inline void update_rights(tb_chess_pos *pos, int from, int to, bool king_
     }
 }
 
+/* Lifts king and rook from their squares, then places them: in Chess960 either may land where
+ * the other stood (Guideline II). */
+static inline void move_castlers(tb_chess_pos *pos, int us, int kfrom, int rfrom, int kto, int rto)
+{
+    tb_chess_remove(pos, kfrom);
+    tb_chess_remove(pos, rfrom);
+    tb_chess_put(pos, kto, TB_CHESS_PIECE(us, TB_CHESS_KING));
+    tb_chess_put(pos, rto, TB_CHESS_PIECE(us, TB_CHESS_ROOK));
+    pos->king_sq[us] = (uint8_t)kto;
+}
+
 static inline bool any_rights(const tb_chess_pos *pos)
 {
     uint32_t r;
@@ -47,14 +58,8 @@ void tb_chess_make(tb_chess_pos *pos, tb_chess_move m, tb_chess_undo *undo)
     pos->halfmove++;
 
     if (kind == TB_CHESS_MK_CASTLE) {
-        /* Lift both pieces first: in Chess960 either may land where the other stood. */
         int kto = tb_chess_move_king_to(m);
-        int rto = kto + (TB_CHESS_FILE(kto) == 6 ? -1 : 1);
-        tb_chess_remove(pos, from);
-        tb_chess_remove(pos, to);
-        tb_chess_put(pos, kto, TB_CHESS_PIECE(us, TB_CHESS_KING));
-        tb_chess_put(pos, rto, TB_CHESS_PIECE(us, TB_CHESS_ROOK));
-        pos->king_sq[us] = (uint8_t)kto;
+        move_castlers(pos, us, from, to, kto, tb_chess_castle_rook_to(kto));
         for (int i = us * 2; i < us * 2 + 2; i++)
             if (pos->castle_rook[i] != TB_CHESS_NOSQ)
                 drop_right(pos, i);
@@ -100,12 +105,7 @@ void tb_chess_unmake(tb_chess_pos *pos, tb_chess_move m, const tb_chess_undo *un
 
     if (kind == TB_CHESS_MK_CASTLE) {
         int kto = tb_chess_move_king_to(m);
-        int rto = kto + (TB_CHESS_FILE(kto) == 6 ? -1 : 1);
-        tb_chess_remove(pos, kto);
-        tb_chess_remove(pos, rto);
-        tb_chess_put(pos, from, TB_CHESS_PIECE(us, TB_CHESS_KING));
-        tb_chess_put(pos, to, TB_CHESS_PIECE(us, TB_CHESS_ROOK));
-        pos->king_sq[us] = (uint8_t)from;
+        move_castlers(pos, us, kto, tb_chess_castle_rook_to(kto), from, to);
     } else {
         int piece = pos->board[to];
         if (tb_chess_move_promo(m))

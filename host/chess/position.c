@@ -152,7 +152,7 @@ void tb_chess_move_squares(const tb_chess_pos *pos, tb_chess_move m,
         int kto = tb_chess_move_king_to(m);
         out->to = (uint8_t)kto;
         out->rook_from = (uint8_t)to;
-        out->rook_to = (uint8_t)(kto == TB_CHESS_SQ(6, TB_CHESS_RANK(from)) ? kto - 1 : kto + 1);
+        out->rook_to = (uint8_t)tb_chess_castle_rook_to(kto);
     } else if (kind == TB_CHESS_MK_EP) {
         int capsq = TB_CHESS_SQ(TB_CHESS_FILE(to), TB_CHESS_RANK(from));
         out->capture_sq = (uint8_t)capsq;
