@@ -12,20 +12,20 @@
 #include <string.h>
 
 enum {
-    WIDTH = 1560,
+    WIDTH = 1600,
     HEIGHT = 1160,
-    GX = 330,   /* matrix left */
+    GX = 380,   /* matrix left */
     GY = 230,   /* matrix top */
     CELL = 92,  /* square pitch */
     MCU_X = 30, /* controller box */
     MCU_Y = 230,
     MCU_W = 190,
     PIN_DY = 22,
-    DEC_X = 420, /* decoder box */
+    DEC_X = GX + 40, /* decoder box */
     DEC_Y = 60,
-    DEC_W = 640,
+    DEC_W = 8 * CELL - 20,
     DEC_H = 110,
-    SIDE_X = 1110, /* right-hand panel */
+    SIDE_X = GX + 8 * CELL + 50, /* right-hand panel */
 };
 
 static const char ROW_COLOUR[] = "#1f5fbf";
@@ -333,7 +333,7 @@ int rb_netlist_svg(const struct rb_netlist *nl, char **out, size_t *len, struct 
                                            w.g2a_n.tied < 0 ? &w.g2a_n.pin : NULL};
     for (int i = 0; i < 4; i++)
         if (ctl[i])
-            route(&o, pin_y(nl, mcu, idx, n, *ctl[i]), MCU_X + MCU_W + 90 + i * 10, DEC_X,
+            route(&o, pin_y(nl, mcu, idx, n, *ctl[i]), MCU_X + MCU_W + 80 + i * 10, DEC_X,
                   DEC_Y + 16 + (i == 3 ? 4 : i) * 16, CTL_COLOUR);
     draw_side(&o, nl);
     put_text(&o, 30, HEIGHT - 20, " class=\"small\"",
