@@ -137,9 +137,12 @@ enum {
 
 /* Reads a FEN (6 fields; 4 are accepted, with halfmove 0 and fullmove 1). Castling fields may be
  * KQkq, X-FEN or Shredder-FEN (AHah). Rejects, naming the problem in err: wrong field count,
- * bad piece letters or rank lengths, not exactly one king per side, pawns on rank 1 or 8, the
- * side not to move in check, a castling right without king and rook on their squares, an e.p.
- * square that no double push can have produced, bad counters. On error pos is unchanged. */
+ * bad piece letters or rank lengths, not exactly one king per side, pawns on rank 1 or 8, more
+ * pieces than promotions can give (e.g. 10 queens), the side not to move in check, a castling
+ * right without king and rook on their squares (without TB_CHESS_FEN_960: king on e1/e8, rooks
+ * in the corners), an e.p. square that no double push can have produced, bad counters. The side
+ * to move may be in check however the check arose. The message names the field and column
+ * (err->column). On error pos is unchanged. */
 int tb_chess_pos_from_fen(tb_chess_pos *pos, const char *fen, unsigned flags,
                           struct tb_error *err);
 
