@@ -140,6 +140,8 @@ static void set_board(struct parse *ps, long line, const char *key, const char *
         problem(ps, line, "%s: %s", key, e.msg);
     else if (!copy(ps->cfg.player[role].board, TB_CONFIG_PATH_MAX, v))
         problem(ps, line, "%s is longer than %d bytes", key, TB_CONFIG_PATH_MAX - 1);
+    else
+        ps->cfg.player[role].board_line = line;
 }
 
 static void set_colour(struct parse *ps, long line, const char *key, const char *v, int role)

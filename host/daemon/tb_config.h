@@ -35,6 +35,7 @@ enum tb_config_log {
 
 struct tb_config_player {
     char board[TB_CONFIG_PATH_MAX]; /* resource string (tb_link.h) */
+    long board_line;                /* where the file set it (for messages); 0 = default */
     enum tb_config_colour colour;
     char pack[16];                  /* phrase pack this player hears: de-fide | nl | en */
     char voice[64];                 /* eSpeak NG voice; "" = the pack's own */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tb_config.h"
+#include "tb_link.h"
 
 static void usage(FILE *out)
 {
@@ -14,6 +15,28 @@ static void usage(FILE *out)
           "\n"
           "The configuration format is described in docs/configuration.md.\n",
           out);
+}
+
+/* A sim: board's script is read and parsed now, so its problems show before the game; serial,
+ * pty and USB boards are not opened: they may not be plugged in yet. */
+static int check_scripts(const char *path, const struct tb_config *cfg)
+{
+    int bad = 0;
+    for (int r = 0; r < 2; r++) {
+        const struct tb_config_player *p = &cfg->player[r];
+        struct tb_link_resource res;
+        if (tb_link_resource_parse(p->board, &res, NULL) != TB_OK || res.kind != TB_LINK_SIM)
+            continue;
+        struct tb_link *link;
+        struct tb_error err = {0};
+        if (tb_link_open(&link, p->board, tb_config_role_name((enum tb_config_role)r), 0, &err) !=
+            TB_OK) {
+            printf("%s:%ld: board %s: %s\n", path, p->board_line, p->board, err.msg);
+            bad = 1;
+        }
+        tb_link_close(link);
+    }
+    return bad;
 }
 
 static int check_config(const char *path)
@@ -35,6 +58,8 @@ static int check_config(const char *path)
         fprintf(stderr, "twinboardd: %s\n", err.msg);
         return 1;
     }
+    if (check_scripts(path, &cfg) != 0)
+        return 1;
     char summary[1024];
     tb_config_summary(&cfg, summary, sizeof summary);
     printf("%s: ok\n%s\n", path, summary);

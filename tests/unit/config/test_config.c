@@ -67,6 +67,7 @@ TB_TEST(full_file_sets_every_key)
     ASSERT_STR_EQ(c.arbiter_pin, "4711");
     const struct tb_config_player *vi = &c.player[TB_CONFIG_VI], *si = &c.player[TB_CONFIG_SIGHTED];
     ASSERT_STR_EQ(vi->board, "usb:2341:0043:95635333231351F0E1A1");
+    ASSERT_EQ(vi->board_line, 12);
     ASSERT_EQ(vi->colour, TB_CONFIG_BLACK);
     ASSERT_STR_EQ(vi->pack, "nl");
     ASSERT_STR_EQ(vi->voice, "nl");
@@ -254,4 +255,27 @@ TB_TEST(check_config_accepts_a_good_file_with_a_summary)
     ASSERT_STR_CONTAINS(out, "sighted: keys: white");
     ASSERT_EQ(run_check("/nonexistent.ini", out, sizeof out), 1);
     ASSERT_STR_CONTAINS(out, "cannot read /nonexistent.ini");
+}
+
+TB_TEST(check_config_reads_the_event_scripts_of_sim_boards)
+{
+    char ini[512], script[512], out[4096];
+    snprintf(script, sizeof script, "%s/demo.script", tb_test_tmp_dir());
+    FILE *f = fopen(script, "w");
+    ASSERT_NOT_NULL(f);
+    fputs("0 vi lift e2\n400 vi place e9\n", f);
+    fclose(f);
+    snprintf(ini, sizeof ini, "%s/sim.ini", tb_test_tmp_dir());
+    f = fopen(ini, "w");
+    ASSERT_NOT_NULL(f);
+    fprintf(f, "[arbiter]\npin=1234\n[player vi]\nboard = sim:%s\n", script);
+    fclose(f);
+    ASSERT_EQ(run_check(ini, out, sizeof out), 1);
+    char want[1600];
+    snprintf(want, sizeof want, "%s:4: board sim:%s: %s:2:", ini, script, script);
+    ASSERT_STR_CONTAINS(out, want);
+    f = fopen(script, "w");
+    fputs("0 vi lift e2\n400 vi place e4\n", f);
+    fclose(f);
+    ASSERT_EQ(run_check(ini, out, sizeof out), 0);
 }
