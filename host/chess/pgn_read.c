@@ -481,7 +481,8 @@ static int read_moves(tb_chess_pgn_reader *r, tb_chess_pgn_game *g, struct tb_er
         } else if (isalpha(c) || c == '!' || c == '?' || c == '-' || c == '+' || c == '#') {
             rc = read_symbol(r, g, err);
         } else {
-            char text[2] = {(char)c, '\0'};
+            char text[8];
+            snprintf(text, sizeof text, c < 0x80 ? "%c" : "\\x%02X", c);
             return fail(r, g, err, TB_ERR_PARSE, true, r->pos, r->line, text,
                         "unexpected character in the moves");
         }

@@ -391,6 +391,7 @@ TB_TEST(pgn_malformed_input_is_reported_not_crashed)
         "[Event \"x\" \n\n*",
         "[Event \"x\"]\n\n1. Nf3Nf3Nf3Nf3Nf3Nf3Nf3Nf3Nf3Nf3Nf3Nf3 *",
         "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *",
+        "[Event \"x\"]\n\n1. e4 e5 2. \xe2\x99\x98\x66\x33 *",
     };
     static const char *const what[] = {
         "is never closed with '}'", "is never closed with ')'",
@@ -398,7 +399,7 @@ TB_TEST(pgn_malformed_input_is_reported_not_crashed)
         "unknown annotation",       "bad FEN tag",
         "in double quotes",         "a tag name must follow '['",
         "']' must close the tag",   "not a move",
-        "Ke3 is illegal",
+        "Ke3 is illegal",           "move 2. (ply 3): '\\xE2': unexpected character",
     };
     tb_chess_pgn_game *g = new_game();
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
