@@ -19,6 +19,11 @@ void rb_simcli_print_frame(FILE *out, const struct rb_sim *sim, const struct rb_
 /* Reads a whole file into a malloc'd buffer; NULL with err filled on failure. */
 char *rb_simcli_read_file(const char *path, size_t *len, struct tb_error *err);
 
+/* SIGINT and SIGTERM ask the run loops to stop cleanly; SIGPIPE is ignored. */
+void rb_simcli_catch_signals(void);
+int rb_simcli_stop_requested(void);
+void rb_simcli_request_stop(void);
+
 /* The --pty mode; returns the process exit status. */
 int rb_simcli_run_pty(struct rb_sim *sim, const struct rb_simcli_opts *o);
 

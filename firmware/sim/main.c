@@ -10,12 +10,44 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rb_proto.h"
 
-enum { HELLO_MS = 20 }; /* when the simulated host first asks the board for INFO and SNAPSHOT */
+enum {
+    HELLO_MS = 20, /* when the simulated host first asks the board for INFO and SNAPSHOT */
+    CHUNK_MS = 50  /* script mode checks for a stop request this often (simulated time) */
+};
+
+/* Set by the signal handler: the only writable file-scope state of the program. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+void rb_simcli_catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+int rb_simcli_stop_requested(void)
+{
+    return stop_signal != 0;
+}
+
+void rb_simcli_request_stop(void)
+{
+    stop_signal = -1;
+}
 
 static void usage(FILE *f)
 {
@@ -226,10 +258,21 @@ static int run_script_mode(struct rb_sim *sim, const struct rb_simcli_opts *o,
     if (end_ms < HELLO_MS + 100)
         end_ms = HELLO_MS + 100;
     /* The board speaks only when asked (it resets when the port opens): ask like a host does. */
-    if (rb_sim_run_until(sim, rb_sim_ms_to_cycles(sim, HELLO_MS), &err) ||
-        request(sim, RB_PROTO_GET_INFO) || request(sim, RB_PROTO_GET_SNAPSHOT) ||
-        rb_sim_run_until(sim, rb_sim_ms_to_cycles(sim, end_ms), &err) ||
-        request(sim, RB_PROTO_GET_SNAPSHOT) ||
+    int rc = rb_sim_run_until(sim, rb_sim_ms_to_cycles(sim, HELLO_MS), &err);
+    if (rc == 0)
+        rc = request(sim, RB_PROTO_GET_INFO) || request(sim, RB_PROTO_GET_SNAPSHOT);
+    for (double t = HELLO_MS + CHUNK_MS; rc == 0 && !rb_simcli_stop_requested(); t += CHUNK_MS) {
+        rc = rb_sim_run_until(sim, rb_sim_ms_to_cycles(sim, t < end_ms ? t : end_ms), &err);
+        if (t >= end_ms)
+            break;
+    }
+    if (rb_simcli_stop_requested()) {
+        fflush(stdout);
+        fprintf(stderr, "reedboard-sim: stopped at %.1f ms\n",
+                rb_sim_cycles_to_ms(sim, rb_sim_cycle(sim)));
+        return 1;
+    }
+    if (rc || request(sim, RB_PROTO_GET_SNAPSHOT) ||
         rb_sim_run_until(sim, rb_sim_ms_to_cycles(sim, end_ms + 100), &err)) {
         fprintf(stderr, "reedboard-sim: %s\n", err.msg[0] ? err.msg : "cannot queue a request");
         return 1;
@@ -294,6 +337,7 @@ int main(int argc, char **argv)
                 res.ignored);
     if (res.skipped)
         fprintf(stderr, "reedboard-sim: note: %zu line(s) for other boards skipped\n", res.skipped);
+    rb_simcli_catch_signals();
     rc = o.pty ? rb_simcli_run_pty(sim, &o) : run_script_mode(sim, &o, &res);
     rb_sim_free(sim);
     return rc;

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,14 +21,6 @@
 #include "tb_script.h"
 
 enum { OUT_MAX = 65536, LINE_MAX_LEN = 256 };
-
-/* Set by the signal handler: the only writable file-scope state of the program. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-    stop_signal = sig;
-}
 
 struct pty_run {
     struct rb_sim *sim;
@@ -119,7 +110,7 @@ static void stdin_line(struct pty_run *r, double ms)
     if (!*s || *s == '#')
         return;
     if (strcmp(s, "quit") == 0 || strcmp(s, "exit") == 0) {
-        stop_signal = -1;
+        rb_simcli_request_stop();
         return;
     }
     char full[LINE_MAX_LEN + 64];
@@ -206,18 +197,12 @@ int rb_simcli_run_pty(struct rb_sim *sim, const struct rb_simcli_opts *o)
         printf("reedboard-sim: board on %s%s%s\n", name, o->link ? ", linked from " : "",
                o->link ? o->link : "");
         fflush(stdout);
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
-        signal(SIGPIPE, SIG_IGN);
         struct rb_sim_handlers h = {.frame = on_frame, .tx_byte = on_tx, .ctx = r};
         rb_sim_set_handlers(sim, &h);
         struct timespec t0;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         int stdin_open = o->use_stdin;
-        while (!stop_signal) {
+        while (!rb_simcli_stop_requested()) {
             double ms = now_ms(&t0);
             struct tb_error err = {0};
             if (rb_sim_run_until(sim, rb_sim_ms_to_cycles(sim, ms), &err)) {

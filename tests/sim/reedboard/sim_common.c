@@ -173,17 +173,24 @@ static void on_tx(void *ctx, uint8_t byte, uint64_t cycle)
     ((struct sim_run *)ctx)->tx_bytes++;
 }
 
-static struct sim_run *sim_start(const struct script *s, double bounce_ms, uint32_t seed)
+struct sim_run *sim_run_new(const struct rb_sim_config *cfg, uint64_t occupancy)
 {
     struct sim_run *r = calloc(1, sizeof *r);
     ASSERT_NOT_NULL(r);
-    struct rb_sim_config cfg = {.elf = RB_FIRMWARE_ELF_PATH, .seed = seed};
     struct tb_error err = {0};
-    if (rb_sim_new(&cfg, &r->sim, &err))
+    if (rb_sim_new(cfg, &r->sim, &err))
         TB_FAIL("%s", err.msg);
     struct rb_sim_handlers h = {on_frame, on_change, on_tx, r};
     rb_sim_set_handlers(r->sim, &h);
-    rb_sim_set_occupancy(r->sim, s->initial_occupancy);
+    rb_sim_set_occupancy(r->sim, occupancy);
+    return r;
+}
+
+static struct sim_run *sim_start(const struct script *s, double bounce_ms, uint32_t seed)
+{
+    struct rb_sim_config cfg = {.elf = RB_FIRMWARE_ELF_PATH, .seed = seed};
+    struct sim_run *r = sim_run_new(&cfg, s->initial_occupancy);
+    struct tb_error err = {0};
     /* the actions go through an event script, as a user's would */
     size_t cap = s->n * 40 + 64, len = 0;
     char *text = malloc(cap);

@@ -66,6 +66,9 @@ struct sim_run {
     size_t nchecks, capchecks;
 };
 
+/* A simulator on the given board occupancy, every frame, change and byte recorded; square events
+ * count once the first snapshot has set the baseline. */
+struct sim_run *sim_run_new(const struct rb_sim_config *cfg, uint64_t occupancy);
 /* Runs the script's actions (through an event-script text and rb_sim_schedule_script), the host
  * asking GET_INFO and GET_SNAPSHOT at 100 ms, to 500 ms after the last action; the final
  * snapshot is requested at the end. Square events are matched to their stable changes. */

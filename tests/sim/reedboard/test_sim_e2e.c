@@ -230,3 +230,38 @@ TB_TEST(missing_elf_and_bad_occupancy_are_reported)
     ASSERT_EQ(rb_sim_button_parse("1"), RB_PROTO_BTN_PROMOTE);
     ASSERT_EQ(rb_sim_button_parse("5"), -1);
 }
+
+TB_TEST(simulator_is_wired_from_the_netlist)
+{
+    /* Swap the decoder outputs of files g and h in a copy of the netlist: the firmware still
+     * believes Y6 is file g, so a piece placed on g3 must now be reported on h3. */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/swapped.txt", tb_test_tmp_dir());
+    FILE *in = fopen(RB_SOURCE_DIR "/hardware/netlist.txt", "r"), *out = fopen(path, "w");
+    ASSERT_NOT_NULL(in);
+    ASSERT_NOT_NULL(out);
+    char line[1024];
+    int swapped = 0;
+    while (fgets(line, sizeof line, in)) {
+        if (strncmp(line, "net COL_g U2.Y6 ", 16) == 0 ||
+            strncmp(line, "net COL_h U2.Y7 ", 16) == 0) {
+            line[14] = line[14] == '6' ? '7' : '6';
+            swapped++;
+        }
+        fputs(line, out);
+    }
+    fclose(in);
+    fclose(out);
+    ASSERT_EQ(swapped, 2);
+    struct rb_sim_config cfg = {.elf = RB_FIRMWARE_ELF_PATH, .netlist = path};
+    struct sim_run *r = sim_run_new(&cfg, 0);
+    sim_run_ms(r, 100);
+    sim_request(r, RB_PROTO_GET_SNAPSHOT);
+    ASSERT_OK(rb_sim_square_at(r->sim, rb_sim_ms_to_cycles(r->sim, 300), 2 * 8 + 6, 1, 0)); /* g3 */
+    ASSERT_OK(rb_sim_square_at(r->sim, rb_sim_ms_to_cycles(r->sim, 500), 4 * 8 + 0, 1, 0)); /* a5 */
+    sim_run_ms(r, 700);
+    ASSERT_EQ(r->nevents, 2);
+    ASSERT_EQ(r->events[0].square, 2 * 8 + 7); /* h3 */
+    ASSERT_EQ(r->events[1].square, 4 * 8 + 0); /* a5: the other files are unchanged */
+    sim_run_free(r);
+}
