@@ -1,0 +1,395 @@
+/* flow.c - the recognisers' outputs into one game: a move made on the board of the player to
+ * move is announced and replicated on the other board (D.2.1); anything else is a mismatch
+ * (D.2.9) or a report for the arbiter (4.3-4.8). */
+#include "match_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void line_push(struct tb_match_line *l, tb_chess_move mv)
+{
+    if (l->n < TB_MATCH_MAX_EXTRA)
+        l->moves[l->n++] = mv;
+}
+
+static int board_side(const tb_match *m, int b)
+{
+    tb_chess_pos pos;
+    tb_match_line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+    return pos.side;
+}
+
+static int owner(const tb_match *m, int b)
+{
+    return m->cfg.board[b].color;
+}
+
+void tb_match_set_modes(tb_match *m)
+{
+    for (int b = 0; b < TB_MATCH_BOARDS; b++) {
+        if (m->lead >= 0 && b != m->lead)
+            tb_sensor_set_mode(m->sensor[b], TB_SENSOR_REPLICATING, m->pending);
+        else
+            tb_sensor_set_mode(m->sensor[b], TB_SENSOR_PLAYING, 0);
+    }
+}
+
+static struct tb_match_announce *announce(tb_match *m, int b)
+{
+    struct tb_match_out *o = tb_match_emit(m, TB_MATCH_OUT_ANNOUNCE);
+    struct tb_match_announce *a = &o->u.announce;
+    a->board = b;
+    a->player = owner(m, b);
+    a->role = m->cfg.board[b].role;
+    return a;
+}
+
+void tb_match_announce_msg(tb_match *m, int b, enum tb_match_msg msg)
+{
+    struct tb_match_announce *a = announce(m, b);
+    a->msg = msg;
+    a->mismatch = m->r.open ? m->r.id : 0;
+    if (m->r.open && m->r.is_mismatch)
+        a->about_color = owner(m, m->r.mm.board);
+    if (msg == TB_MATCH_MSG_REPLICATE) {
+        a->move = m->pending;
+        a->pos = m->game.pos;
+        a->ply = m->game.plies + 1;
+    }
+}
+
+void tb_match_announce_fix(tb_match *m, int b, const struct tb_match_fix *fix, uint32_t id)
+{
+    struct tb_match_announce *a = announce(m, b);
+    a->msg = TB_MATCH_MSG_PUT_RIGHT;
+    a->mismatch = id;
+    a->nlift = fix->nlift;
+    a->nplace = fix->nplace;
+    memcpy(a->lift, fix->lift_list, sizeof a->lift);
+    memcpy(a->place, fix->place_list, sizeof a->place);
+}
+
+/* Both boards have the move: the game moves on (the journal syncs here). */
+static void agree(tb_match *m, tb_chess_move mv, unsigned flags)
+{
+    struct tb_match_out *o = tb_match_emit(m, TB_MATCH_OUT_MOVE_AGREED);
+    o->u.agreed.ply = m->game.plies + 1;
+    o->u.agreed.move = mv;
+    o->u.agreed.pos = m->game.pos;
+    o->u.agreed.queen_assumed = (flags & TB_SENSOR_MF_QUEEN_ASSUMED) != 0;
+    if (tb_chess_move_to_uci(&m->game.pos, mv, o->u.agreed.uci, sizeof o->u.agreed.uci) < 0)
+        o->u.agreed.uci[0] = '\0';
+    if (tb_chess_move_to_san(&m->game.pos, mv, TB_CHESS_LETTERS_EN, 0, o->u.agreed.san,
+                             sizeof o->u.agreed.san) < 0)
+        o->u.agreed.san[0] = '\0';
+    tb_chess_game_push(&m->game, mv);
+}
+
+/* Moves both boards hold go into the game; one move on one board, made by that board's player,
+ * waits for replication. */
+static void normalize(tb_match *m, bool remind)
+{
+    struct tb_match_line *a = &m->extra[0], *b = &m->extra[1];
+    while (a->n > 0 && b->n > 0 && a->moves[0] == b->moves[0]) {
+        agree(m, a->moves[0], m->lead >= 0 && a->moves[0] == m->pending ? m->pending_flags : 0);
+        memmove(a->moves, a->moves + 1, (size_t)(--a->n) * sizeof a->moves[0]);
+        memmove(b->moves, b->moves + 1, (size_t)(--b->n) * sizeof b->moves[0]);
+    }
+    int was = m->lead;
+    tb_chess_move was_pending = m->pending;
+    m->lead = -1;
+    m->pending = 0;
+    for (int i = 0; i < TB_MATCH_BOARDS; i++) {
+        if (m->extra[i].n == 1 && m->extra[1 - i].n == 0 && m->game.pos.side == owner(m, i)) {
+            m->lead = i;
+            m->pending = m->extra[i].moves[0];
+        }
+    }
+    if (m->lead < 0)
+        m->pending_flags = 0;
+    else if (remind || m->lead != was || m->pending != was_pending)
+        tb_match_announce_msg(m, 1 - m->lead, TB_MATCH_MSG_REPLICATE);
+}
+
+/* A restoration is over: each board shows its target (or its alternative). */
+void tb_match_finish(tb_match *m)
+{
+    for (int b = 0; b < TB_MATCH_BOARDS; b++) {
+        uint64_t occ = tb_sensor_occupancy(m->sensor[b]);
+        if (occ == m->r.occ_target[b] || !m->r.has_alt[b])
+            m->extra[b] = m->r.target[b];
+        else
+            m->extra[b] = m->r.alt[b];
+    }
+    m->r.open = false;
+    normalize(m, true);
+    for (int b = 0; b < TB_MATCH_BOARDS; b++) {
+        tb_chess_pos pos;
+        tb_match_line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+        tb_sensor_set_position(m->sensor[b], &pos, m->now);
+        m->incomplete_at[b] = TB_MATCH_NOTIME;
+    }
+    tb_match_set_modes(m);
+}
+
+static bool move_expected(const tb_match *m, int b, tb_chess_move mv)
+{
+    if (m->extra[b].n != 0)
+        return false;
+    if (m->lead < 0)
+        return m->extra[1 - b].n == 0 && m->game.pos.side == owner(m, b);
+    return b != m->lead && mv == m->pending;
+}
+
+static void held(tb_match *m, int b, const struct tb_sensor_out *o)
+{
+    char label[48];
+    struct tb_match_out *h = tb_match_emit(m, TB_MATCH_OUT_HELD);
+    tb_match_board_label(m, b, label, sizeof label);
+    h->u.held.board = b;
+    h->u.held.move = o->move;
+    memcpy(h->u.held.uci, o->uci, sizeof h->u.held.uci);
+    snprintf(h->u.held.text, sizeof h->u.held.text,
+             "%s: %s made while play is stopped (#%u): not counted; the board must show the "
+             "resolved position",
+             label, o->uci, (unsigned)m->r.id);
+}
+
+static void on_move(tb_match *m, int b, const struct tb_sensor_out *o);
+
+/* Play is stopped: a move counts only when it is what the board was to do anyway and the open
+ * mismatch is this board's own physical slip (illegal placement, displaced piece, wrong copy,
+ * capture not removed): making the move puts the board right. */
+static void blocked_move(tb_match *m, int b, const struct tb_sensor_out *o)
+{
+    struct tb_match_restore *r = &m->r;
+    if (!r->dirty[b] && !r->dirty[1 - b] && r->is_mismatch && !r->mm.needs_arbiter &&
+        !r->confirmed && r->mm.boards == (1u << b) && move_expected(m, b, o->move)) {
+        tb_match_close(m, false, "put right on the board: the move was made");
+        on_move(m, b, o);
+        return;
+    }
+    r->dirty[b] = true;
+    uint64_t occ = tb_sensor_occupancy(m->sensor[b]);
+    if (occ != r->occ_target[b] && !(r->has_alt[b] && occ == r->occ_alt[b]))
+        held(m, b, o);
+}
+
+static void on_move(tb_match *m, int b, const struct tb_sensor_out *o)
+{
+    tb_chess_move mv = o->move;
+    if (m->r.open) {
+        blocked_move(m, b, o);
+        return;
+    }
+    tb_chess_pos before;
+    tb_match_line_pos(m, &m->extra[b], m->extra[b].n, &before);
+    m->incomplete_at[b] = TB_MATCH_NOTIME;
+
+    if (m->lead < 0) {
+        line_push(&m->extra[b], mv);
+        if (before.side == owner(m, b) && m->extra[1 - b].n == 0) {
+            /* D.2.1: the move is announced and becomes the move expected on the other board */
+            m->lead = b;
+            m->pending = mv;
+            m->pending_flags = o->flags;
+            struct tb_match_announce *a = announce(m, 1 - b);
+            a->is_move = true;
+            a->move = mv;
+            a->pos = before;
+            a->ply = m->game.plies + 1;
+            tb_match_set_modes(m);
+        } else {
+            /* the opponent's move on the board of the player not to move */
+            tb_match_raise(m, TB_MATCH_MM_OUT_OF_TURN, b, mv, 0, o->square, o->square2, 0);
+        }
+        return;
+    }
+    if (b != m->lead) {
+        if (mv == m->pending && m->extra[b].n == 0) {
+            line_push(&m->extra[b], mv);
+            normalize(m, false);
+            tb_match_set_modes(m);
+            return;
+        }
+        line_push(&m->extra[b], mv);
+        tb_match_raise(m, TB_MATCH_MM_WRONG_MOVE, b, mv, m->pending, o->square, o->square2, 0);
+        return;
+    }
+    /* the board that just moved shows the opponent's reply too: two moves ahead */
+    line_push(&m->extra[b], mv);
+    tb_match_raise(m, TB_MATCH_MM_TWO_AHEAD, b, mv, 0, o->square, o->square2, 0);
+}
+
+static void touch_report(tb_match *m, int b, const struct tb_sensor_out *o)
+{
+    char label[48], sq[3], sq2[3];
+    struct tb_match_out *t = tb_match_emit(m, TB_MATCH_OUT_TOUCH_REPORT);
+    tb_match_board_label(m, b, label, sizeof label);
+    t->u.touch.board = b;
+    /* the move was taken already: it is the board's last one */
+    t->u.touch.ply = m->game.plies + m->extra[b].n;
+    t->u.touch.problem = o->problem;
+    t->u.touch.square = o->square;
+    t->u.touch.square2 = o->square2;
+    t->u.touch.move = o->move;
+    tb_chess_square_name(o->square < 64 ? o->square : 0, sq);
+    tb_chess_square_name(o->square2 < 64 ? o->square2 : 0, sq2);
+    const char *what;
+    switch (o->problem) {
+    case TB_SENSOR_P_TOUCH_MOVE:
+        what = "touch-move (4.3.1): the first touched own piece, on";
+        break;
+    case TB_SENSOR_P_TOUCHED_NOT_CAPTURED:
+        what = "touched but not captured (4.3.2): the touched opponent piece, on";
+        break;
+    default:
+        what = "rook released first (4.4.2, 4.7): a rook move, not castling; rook from";
+        break;
+    }
+    snprintf(t->u.touch.text, sizeof t->u.touch.text,
+             "%s: ply %d: %s %s, %s %s; reported for the opponent to claim (4.8), not enforced",
+             label, t->u.touch.ply, what, sq,
+             o->problem == TB_SENSOR_P_ROOK_FIRST_CASTLING ? "to" : "but moved",
+             o->problem == TB_SENSOR_P_ROOK_FIRST_CASTLING ? sq2 : o->uci);
+}
+
+/* Occupancy after mv in pos, and the square of the piece it captures (NOSQ if none). */
+static uint64_t move_post(const tb_chess_pos *pos, tb_chess_move mv, int *capture_sq)
+{
+    struct tb_chess_move_squares ms;
+    tb_chess_move_squares(pos, mv, &ms);
+    uint64_t post = tb_chess_occupancy(pos) & ~TB_CHESS_BIT(ms.from);
+    if (ms.capture_sq != TB_CHESS_NOSQ)
+        post &= ~TB_CHESS_BIT(ms.capture_sq);
+    if (ms.rook_from != TB_CHESS_NOSQ)
+        post &= ~TB_CHESS_BIT(ms.rook_from);
+    post |= TB_CHESS_BIT(ms.to);
+    if (ms.rook_to != TB_CHESS_NOSQ)
+        post |= TB_CHESS_BIT(ms.rook_to);
+    *capture_sq = ms.capture_sq;
+    return post;
+}
+
+/* D.2.3: the board shows a capture whose victim still stands (the piece placed, the captured
+ * piece not removed). Returns the move, or 0. */
+static tb_chess_move incomplete_capture(const tb_match *m, int b)
+{
+    tb_chess_pos pos;
+    tb_chess_movelist list;
+    uint64_t occ = tb_sensor_occupancy(m->sensor[b]);
+    tb_match_line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+    if (occ == tb_chess_occupancy(&pos))
+        return 0;
+    bool replicating = m->lead >= 0 && b != m->lead && m->extra[b].n == 0;
+    if (replicating) {
+        list.count = 1;
+        list.moves[0] = m->pending;
+    } else if (pos.side == owner(m, b)) {
+        tb_chess_gen_legal(&pos, &list);
+    } else {
+        return 0;
+    }
+    for (int i = 0; i < list.count; i++) {
+        int cap;
+        uint64_t post = move_post(&pos, list.moves[i], &cap);
+        if (cap != TB_CHESS_NOSQ && occ == (post | TB_CHESS_BIT(cap)))
+            return list.moves[i];
+    }
+    return 0;
+}
+
+static void raise_incomplete(tb_match *m, int b, tb_chess_move mv)
+{
+    tb_chess_pos pos;
+    struct tb_chess_move_squares ms;
+    tb_match_line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+    tb_chess_move_squares(&pos, mv, &ms);
+    m->incomplete_at[b] = TB_MATCH_NOTIME;
+    tb_match_raise(m, TB_MATCH_MM_INCOMPLETE, b, mv, 0, ms.capture_sq, ms.to, mv);
+}
+
+void tb_match_incomplete_check(tb_match *m, int b, uint64_t t)
+{
+    m->incomplete_at[b] = TB_MATCH_NOTIME;
+    if (m->r.open)
+        return;
+    if (incomplete_capture(m, b))
+        m->incomplete_at[b] = t + m->cfg.incomplete_ms;
+}
+
+void tb_match_incomplete_due(tb_match *m)
+{
+    for (int b = 0; b < TB_MATCH_BOARDS; b++) {
+        if (m->incomplete_at[b] > m->now)
+            continue;
+        m->incomplete_at[b] = TB_MATCH_NOTIME;
+        tb_chess_move mv = m->r.open ? 0 : incomplete_capture(m, b);
+        if (mv)
+            raise_incomplete(m, b, mv);
+    }
+}
+
+static void on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
+{
+    if (m->r.open)
+        return; /* play is stopped: only the occupancy counts until the boards are right */
+    bool behind = m->lead >= 0 && b != m->lead;
+    switch (o->problem) {
+    case TB_SENSOR_P_TOUCH_MOVE:
+    case TB_SENSOR_P_TOUCHED_NOT_CAPTURED:
+        touch_report(m, b, o);
+        break;
+    case TB_SENSOR_P_ROOK_FIRST_CASTLING:
+        /* 4.4.2, 4.7: the rook released first made it a rook move; the king that followed
+         * stands where no move puts it */
+        touch_report(m, b, o);
+        tb_match_raise(m, TB_MATCH_MM_ILLEGAL, b, 0, 0, TB_CHESS_NOSQ, TB_CHESS_NOSQ, 0);
+        break;
+    case TB_SENSOR_P_ILLEGAL:
+        tb_match_raise(m, TB_MATCH_MM_ILLEGAL, b, 0, 0, o->square, o->square2, 0);
+        break;
+    case TB_SENSOR_P_DISPLACED: {
+        tb_chess_move mv = incomplete_capture(m, b);
+        if (mv)
+            raise_incomplete(m, b, mv);
+        else
+            tb_match_raise(m, TB_MATCH_MM_DISPLACED, b, 0, 0, TB_CHESS_NOSQ, TB_CHESS_NOSQ, 0);
+        break;
+    }
+    case TB_SENSOR_P_SAME_SIDE_TWICE:
+        /* the side that is not to move on this board moved */
+        if (m->lead < 0 && board_side(m, b) != owner(m, b))
+            tb_match_raise(m, TB_MATCH_MM_OUT_OF_TURN, b, o->move, 0, o->square, o->square2, 0);
+        else if (m->lead < 0)
+            tb_match_raise(m, TB_MATCH_MM_ILLEGAL, b, o->move, 0, o->square, o->square2, 0);
+        else
+            tb_match_raise(m, TB_MATCH_MM_TWO_AHEAD, b, o->move, behind ? m->pending : 0, o->square,
+                           o->square2, 0);
+        break;
+    case TB_SENSOR_P_WRONG_MOVE:
+        tb_match_raise(m, TB_MATCH_MM_WRONG_MOVE, b, o->move, o->expected, o->square, o->square2,
+                       0);
+        break;
+    default: /* PROMOTION_NO_CHOICE: the move carries the flag (7.5.2) */
+        break;
+    }
+}
+
+void tb_match_drain(tb_match *m)
+{
+    struct tb_sensor_out o;
+    bool any = true;
+    while (any) {
+        any = false;
+        for (int b = 0; b < TB_MATCH_BOARDS; b++) {
+            while (tb_sensor_poll(m->sensor[b], &o)) {
+                any = true;
+                if (o.kind == TB_SENSOR_OUT_MOVE)
+                    on_move(m, b, &o);
+                else if (o.kind == TB_SENSOR_OUT_PROBLEM)
+                    on_problem(m, b, &o);
+            }
+        }
+    }
+}

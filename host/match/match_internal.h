@@ -1,0 +1,91 @@
+/* match_internal.h - the match's state, shared by its files. */
+#ifndef TB_MATCH_INTERNAL_H
+#define TB_MATCH_INTERNAL_H
+
+#include "tb_match.h"
+
+#define TB_MATCH_OUT_CAP   256
+#define TB_MATCH_MAX_EXTRA 4 /* moves a board can hold beyond the agreed game */
+#define TB_MATCH_NOTIME    UINT64_MAX
+
+/* A board's line: moves beyond the agreed game. */
+struct tb_match_line {
+    int n;
+    tb_chess_move moves[TB_MATCH_MAX_EXTRA];
+};
+
+/* An open mismatch, or a restoration the arbiter ordered: the positions the boards must show
+ * before play goes on. Each board may reach its target or, where the scoresheets allow both,
+ * its alternative (the announced move made or not yet made). */
+struct tb_match_restore {
+    bool open;
+    bool confirmed;   /* by the arbiter (always, for the arbiter's own decisions) */
+    bool is_mismatch; /* else takeback / set position / new game */
+    uint32_t id;
+    struct tb_match_mismatch mm;
+    struct tb_match_line target[TB_MATCH_BOARDS], alt[TB_MATCH_BOARDS];
+    bool has_alt[TB_MATCH_BOARDS];
+    uint64_t occ_target[TB_MATCH_BOARDS], occ_alt[TB_MATCH_BOARDS];
+    bool dirty[TB_MATCH_BOARDS]; /* the recogniser's position left the board's scoresheet */
+};
+
+struct tb_match {
+    struct tb_match_config cfg;
+    tb_sensor *sensor[TB_MATCH_BOARDS];
+    uint64_t now;
+
+    tb_chess_game game; /* the agreed game */
+    struct tb_match_line extra[TB_MATCH_BOARDS];
+    int lead;              /* the board whose move waits for replication, -1 if none */
+    tb_chess_move pending; /* that move (announced to the other player) */
+    unsigned pending_flags;
+
+    uint64_t incomplete_at[TB_MATCH_BOARDS]; /* D.2.3 report due, TB_MATCH_NOTIME if none */
+
+    struct tb_match_restore r;
+    uint32_t next_id;
+
+    struct tb_match_status last_status;
+    bool status_sent;
+
+    uint32_t seq;
+    struct tb_match_out out[TB_MATCH_OUT_CAP];
+    int ohead, on;
+    unsigned long dropped;
+};
+
+/* match.c */
+struct tb_match_out *tb_match_emit(tb_match *m, enum tb_match_out_kind kind);
+void tb_match_line_pos(const tb_match *m, const struct tb_match_line *line, int n,
+                       tb_chess_pos *pos);
+void tb_match_sync_state(tb_match *m);
+
+/* flow.c: the recognisers' outputs into the game */
+void tb_match_drain(tb_match *m);
+void tb_match_incomplete_check(tb_match *m, int b, uint64_t t);
+void tb_match_incomplete_due(tb_match *m);
+void tb_match_set_modes(tb_match *m);
+void tb_match_finish(tb_match *m);
+void tb_match_announce_msg(tb_match *m, int b, enum tb_match_msg msg);
+void tb_match_announce_fix(tb_match *m, int b, const struct tb_match_fix *fix, uint32_t id);
+
+/* resolve.c: D.2.9 */
+void tb_match_raise(tb_match *m, enum tb_match_mismatch_kind kind, int b, tb_chess_move move,
+                    tb_chess_move expected, int sq, int sq2, tb_chess_move complete);
+void tb_match_check_progress(tb_match *m);
+void tb_match_build_fix(const tb_match *m, int b, const tb_chess_pos *hist,
+                        const struct tb_match_line *target, int hint_from, int hint_to,
+                        struct tb_match_fix *fix);
+void tb_match_restore_start(tb_match *m, enum tb_match_arbiter_action action, int n,
+                            const tb_chess_pos hist[TB_MATCH_BOARDS]);
+void tb_match_close(tb_match *m, bool by_arbiter, const char *why);
+
+/* text.c */
+const char *tb_match_color_name(int color);
+const char *tb_match_piece_name(int piece);
+void tb_match_board_label(const tb_match *m, int b, char *buf, size_t len);
+void tb_match_fix_text(const struct tb_match_fix *fix, char *buf, size_t len);
+void tb_match_appendf(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif /* TB_MATCH_INTERNAL_H */

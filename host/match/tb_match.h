@@ -1,0 +1,318 @@
+/* tb_match.h - two boards, one game: keeping the boards in sync (FIDE Laws Appendix D).
+ *
+ * A VI player and a sighted player play one game on two boards (D.1). A move made on the board
+ * of the player to move is announced to the other player and becomes the move expected on the
+ * other board (D.2.1); once it is replicated there, both boards agree and the game moves on.
+ * The moment the boards disagree, the match reports a mismatch with what happened, where, and
+ * the D.2.9 resolution built from the two boards' scoresheets.
+ *
+ * The match owns one move recogniser (tb_sensor) per board and sets their modes itself: the
+ * board whose player is to move recognises that player's move (PLAYING, touch-move reported);
+ * the other board replicates the announced move (REPLICATING). The caller feeds board events
+ * with tb_match_board_event(), lets time pass with tb_match_tick(), and drains the outputs with
+ * tb_match_poll(): announcements (what to say to whom, as data: the daemon phrases them with
+ * the player's voice pack), agreed moves (the journal's sync points), mismatches, resolutions,
+ * touch reports and state changes.
+ *
+ * Each board keeps its own electronic scoresheet (the moves recognised on it, in order). The
+ * scoresheet of the player who must replicate also holds the announced move (the player has
+ * heard it and written it down). D.2.9: if the scoresheets agree, the board that deviates is put
+ * right; if they differ, the moves are taken back to where they agree.
+ *
+ * Pure and deterministic: no I/O, no clock (every input carries its time, non-decreasing), no
+ * allocation after tb_match_new. The same inputs give the same outputs, so a journal of the
+ * inputs replays to the same state. Not thread-safe.
+ */
+#ifndef TB_MATCH_H
+#define TB_MATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tb_chess.h"
+#include "tb_err.h"
+#include "tb_script.h"
+#include "tb_sensor.h"
+
+#define TB_MATCH_BOARDS       2
+#define TB_MATCH_NAME_MAX     16
+#define TB_MATCH_MAX_TAKEBACK 4  /* moves one board can be asked to take back */
+#define TB_MATCH_MAX_SQUARES  32 /* squares in one put-right list (a board holds 32 pieces) */
+
+enum tb_match_role { TB_MATCH_VI = 0, TB_MATCH_SIGHTED = 1 };
+
+struct tb_match_board_config {
+    enum tb_match_role role;
+    int color;                    /* TB_CHESS_WHITE or TB_CHESS_BLACK: the player at this board */
+    char name[TB_MATCH_NAME_MAX]; /* for texts: "vi", "sighted" */
+};
+
+struct tb_match_config {
+    struct tb_match_board_config board[TB_MATCH_BOARDS];
+    struct tb_sensor_config sensor; /* both recognisers */
+    uint32_t incomplete_ms; /* D.2.3: a capture whose victim still stands this long after the
+                               board's last event is reported; default 3000 */
+};
+
+/* Board 0: "vi", VI, White; board 1: "sighted", sighted, Black; sensor defaults. */
+void tb_match_config_default(struct tb_match_config *cfg);
+
+typedef struct tb_match tb_match;
+
+/* A match from start (NULL: the standard position), both boards assumed set up to match it
+ * (send a SNAPSHOT when a board connects). TB_ERR_ARG (err says which) for two boards of one
+ * colour, a bad role or name, a bad sensor configuration; TB_ERR_MEM. */
+int tb_match_new(const struct tb_match_config *cfg, const tb_chess_pos *start, uint64_t now_ms,
+                 tb_match **out, struct tb_error *err);
+void tb_match_free(tb_match *m);
+
+/* ---- inputs (each carries its time; times must not go back: TB_ERR_STATE, nothing changes) - */
+
+enum tb_match_event_kind {
+    TB_MATCH_EV_LIFT = 1, /* square: a piece left it (on the VI board a touch, D.2.2) */
+    TB_MATCH_EV_PLACE,    /* square, piece (tb_chess code or 0 if the board cannot tell) */
+    TB_MATCH_EV_CHOOSE,   /* piece: promotion piece type TB_CHESS_KNIGHT..QUEEN (D.2.1) */
+    TB_MATCH_EV_SNAPSHOT, /* occupancy: the whole board as it stands now */
+};
+
+struct tb_match_event {
+    enum tb_match_event_kind kind;
+    uint8_t square;
+    uint8_t piece;
+    uint64_t occupancy;
+};
+
+/* One board event at now_ms. TB_ERR_ARG for a bad board, kind, square or piece. */
+int tb_match_board_event(tb_match *m, int board, const struct tb_match_event *ev, uint64_t now_ms);
+
+/* An event-script event (lift, place, choose; press/release/expect are ignored) at ev->ms. */
+int tb_match_feed_script(tb_match *m, int board, const struct tb_script_event *ev);
+
+/* Lets time pass: decisions due at or before now_ms are taken. */
+int tb_match_tick(tb_match *m, uint64_t now_ms);
+
+/* When the next decision falls due without further input (tick then), or UINT64_MAX. */
+uint64_t tb_match_deadline(const tb_match *m);
+
+/* A promotion choice from a button or a `promote` request (same as a CHOOSE event). */
+int tb_match_promote(tb_match *m, int board, int ptype, uint64_t now_ms);
+
+/* ---- the arbiter (each decision is an ARBITER output the journal records) --------------- */
+
+/* Confirms the proposed resolution of mismatch id. Play goes on once both boards physically
+ * show the resolved position (RESOLVED output). TB_ERR_NOTFOUND if id is not the open one. */
+int tb_match_resolve(tb_match *m, uint32_t id, uint64_t now_ms, struct tb_error *err);
+
+/* Takes back n plies of the game as the scoresheets have it (the agreed moves and the move
+ * waiting for replication). Both boards must then be put right. TB_ERR_ARG if n < 1 or more
+ * than there are. An open mismatch is closed by it. */
+int tb_match_takeback(tb_match *m, int n, uint64_t now_ms, struct tb_error *err);
+
+/* A new game from a FEN (TB_ERR_PARSE, err says where, nothing changes) or from start (NULL:
+ * the standard position). Both boards must be set up to match before play goes on. */
+int tb_match_set_position(tb_match *m, const char *fen, uint64_t now_ms, struct tb_error *err);
+int tb_match_new_game(tb_match *m, const tb_chess_pos *start, uint64_t now_ms);
+
+/* ---- outputs ---------------------------------------------------------------------------- */
+
+enum tb_match_out_kind {
+    TB_MATCH_OUT_ANNOUNCE = 1, /* say something to one player */
+    TB_MATCH_OUT_MOVE_AGREED,  /* both boards have the move: the journal syncs here */
+    TB_MATCH_OUT_MISMATCH,     /* the boards disagree: what, where, and the D.2.9 resolution */
+    TB_MATCH_OUT_RESOLVED,     /* a mismatch or restoration is over; play goes on */
+    TB_MATCH_OUT_TOUCH_REPORT, /* 4.3-4.4 breach for the arbiter: reported, never enforced */
+    TB_MATCH_OUT_STATE,        /* the match's state changed */
+    TB_MATCH_OUT_ARBITER,      /* an arbiter's decision, as taken */
+    TB_MATCH_OUT_HELD,         /* a move made while play was stopped: not counted */
+};
+
+enum tb_match_state {
+    TB_MATCH_IN_SYNC = 0, /* both boards show the agreed game */
+    TB_MATCH_WAITING,     /* board `board` must replicate `move` */
+    TB_MATCH_BLOCKED,     /* mismatch `mismatch` open: play stopped until it is put right */
+    TB_MATCH_RESTORING,   /* the arbiter decided: waiting for the boards to show the position */
+};
+
+/* The messages a player can be told; the values are those of enum tb_voice_msg. */
+enum tb_match_msg {
+    TB_MATCH_MSG_MISMATCH = 0,  /* D.2.9: the boards differ; about_color: whose board */
+    TB_MATCH_MSG_ILLEGAL = 1,   /* the move made is not legal */
+    TB_MATCH_MSG_WAIT = 2,      /* please wait */
+    TB_MATCH_MSG_REPLICATE = 3, /* please make the announced move on your board; move, pos */
+    TB_MATCH_MSG_PUT_RIGHT = 4, /* how to correct the board: lift[], place[] */
+    TB_MATCH_MSG_ARBITER = 5,   /* the arbiter has been called */
+};
+
+/* One square to empty or fill; same layout as struct tb_voice_square_action. piece: a tb_chess
+ * piece code, or 0 when unknown. */
+struct tb_match_square_action {
+    uint8_t sq;
+    uint8_t piece;
+};
+
+struct tb_match_announce {
+    int board;  /* the board whose player hears it */
+    int player; /* that player's colour (the speaker's player index) */
+    enum tb_match_role role;
+    bool is_move;          /* say `move` (a move made on the other board) */
+    enum tb_match_msg msg; /* else say this message */
+    tb_chess_move move;    /* is_move, REPLICATE: the move ... */
+    tb_chess_pos pos;      /* ... and the position before it, for phrasing */
+    int ply;               /* the move's ply (1 = White's first move) */
+    int about_color;       /* MISMATCH: colour of the player whose board deviates */
+    uint32_t mismatch;     /* the mismatch it belongs to, 0 if none */
+    int nlift, nplace;     /* PUT_RIGHT */
+    struct tb_match_square_action lift[TB_MATCH_MAX_SQUARES];
+    struct tb_match_square_action place[TB_MATCH_MAX_SQUARES];
+};
+
+enum tb_match_mismatch_kind {
+    TB_MATCH_MM_WRONG_MOVE = 1, /* a different move replicated than the one announced */
+    TB_MATCH_MM_TWO_AHEAD,      /* a board ran a move ahead of its turn (moved again) */
+    TB_MATCH_MM_OUT_OF_TURN,    /* a move on the board of the player not to move */
+    TB_MATCH_MM_DISPLACED,      /* pieces displaced (7.4, 7.6) */
+    TB_MATCH_MM_ILLEGAL,        /* an illegal move (7.5.1) */
+    TB_MATCH_MM_INCOMPLETE,     /* D.2.3: piece placed, the captured piece not removed */
+};
+
+/* One move to take back on a board (D.2.9), in UCI and SAN (in its position). */
+struct tb_match_takeback {
+    tb_chess_move move;
+    int ply;
+    char uci[8];
+    char san[16];
+};
+
+/* What one board must do. */
+struct tb_match_fix {
+    bool change;   /* the board must change (takebacks or squares) */
+    int ntakeback; /* newest first */
+    struct tb_match_takeback takeback[TB_MATCH_MAX_TAKEBACK];
+    int target_ply; /* the position the board must show: after this many plies ... */
+    tb_chess_pos target;
+    uint64_t lift, fill; /* squares to empty and to fill, from the board as it stood */
+    int npairs;          /* "move the piece on from to to": the first npairs of lift/place */
+    int nlift, nplace;
+    struct tb_match_square_action lift_list[TB_MATCH_MAX_SQUARES];
+    struct tb_match_square_action place_list[TB_MATCH_MAX_SQUARES];
+};
+
+struct tb_match_mismatch {
+    uint32_t id;
+    enum tb_match_mismatch_kind kind;
+    int board;               /* where it happened */
+    unsigned boards;         /* bit b: board b must change */
+    int ply;                 /* the ply concerned (1 = White's first move) */
+    uint8_t square, square2; /* the main squares (TB_CHESS_NOSQ if unused) */
+    uint64_t squares;        /* every square involved */
+    tb_chess_move move;      /* the move made, if any */
+    tb_chess_move expected;  /* the move expected, if any */
+    bool sheets_agree;       /* D.2.9 first case: put a board right; else take back */
+    int agree_plies;         /* the scoresheets agree up to and including this ply */
+    bool needs_arbiter;      /* moves are taken back: only the arbiter does that; otherwise the
+                                mismatch clears itself once the board is put right */
+    struct tb_match_fix fix[TB_MATCH_BOARDS];
+    char text[256];       /* what happened, one line of English for the arbiter's log */
+    char resolution[512]; /* the proposed D.2.9 resolution, one line of English */
+};
+
+enum tb_match_arbiter_action {
+    TB_MATCH_ARB_RESOLVE = 1,
+    TB_MATCH_ARB_TAKEBACK,
+    TB_MATCH_ARB_SET_POSITION,
+    TB_MATCH_ARB_NEW_GAME,
+};
+
+struct tb_match_out {
+    enum tb_match_out_kind kind;
+    uint64_t ms;  /* when */
+    uint32_t seq; /* output number, from 1 */
+    union {
+        struct tb_match_announce announce;
+        struct { /* MOVE_AGREED */
+            int ply;
+            tb_chess_move move;
+            tb_chess_pos pos; /* before the move */
+            char uci[8], san[16];
+            bool queen_assumed; /* 7.5.2: promoted without a choice */
+        } agreed;
+        struct tb_match_mismatch mismatch;
+        struct { /* RESOLVED */
+            uint32_t id;
+            bool by_arbiter; /* false: the board was put right by its player */
+            char text[160];
+        } resolved;
+        struct { /* TOUCH_REPORT (4.3, 4.4, 4.8: the opponent may claim; nothing enforced) */
+            int board;
+            int ply;
+            enum tb_sensor_problem problem;
+            uint8_t square, square2;
+            tb_chess_move move;
+            char text[200];
+        } touch;
+        struct { /* STATE */
+            enum tb_match_state state;
+            int board;          /* WAITING: the board that must replicate */
+            tb_chess_move move; /* WAITING: the move */
+            uint32_t mismatch;  /* BLOCKED, RESTORING */
+            int plies;          /* agreed plies */
+        } state;
+        struct { /* ARBITER */
+            enum tb_match_arbiter_action action;
+            uint32_t id; /* RESOLVE: the mismatch; others: the restoration's id */
+            int n;       /* TAKEBACK */
+            char fen[100];
+        } arbiter;
+        struct { /* HELD */
+            int board;
+            tb_chess_move move;
+            char uci[8];
+            char text[160];
+        } held;
+    } u;
+};
+
+/* Takes the oldest output: 1 if one was written, 0 if none. The queue holds 256; on overflow
+ * the oldest are dropped and counted. */
+int tb_match_poll(tb_match *m, struct tb_match_out *out);
+unsigned long tb_match_dropped(const tb_match *m);
+
+/* An output as one line of English ("agreed 3 Nf3", "mismatch #2 wrong-move ..."). Returns the
+ * length or TB_ERR_FULL. */
+int tb_match_out_format(const struct tb_match_out *o, char *buf, size_t len);
+
+/* ---- queries ---------------------------------------------------------------------------- */
+
+struct tb_match_status {
+    enum tb_match_state state;
+    int board;          /* WAITING: the board that must replicate */
+    tb_chess_move move; /* WAITING: the move */
+    uint32_t mismatch;  /* BLOCKED / RESTORING: the open mismatch or restoration */
+    int plies;          /* agreed plies */
+};
+void tb_match_status(const tb_match *m, struct tb_match_status *st);
+
+/* The agreed game (moves both boards have). */
+const tb_chess_game *tb_match_game(const tb_match *m);
+
+/* A board's scoresheet: the moves recognised on it, from the start. Returns the count (moves
+ * written up to cap). */
+int tb_match_history(const tb_match *m, int board, tb_chess_move *moves, int cap);
+
+/* The open mismatch, or NULL. */
+const struct tb_match_mismatch *tb_match_open_mismatch(const tb_match *m);
+
+/* What a board must still do to reach the position the open mismatch or restoration wants,
+ * from its occupancy now (lift/fill lists and pairs). TB_ERR_NOTFOUND if nothing is open. */
+int tb_match_board_fix(const tb_match *m, int board, struct tb_match_fix *fix);
+
+/* A board's occupancy as its events leave it. */
+uint64_t tb_match_occupancy(const tb_match *m, int board);
+
+/* Names: "wrong-move", "two-ahead", "out-of-turn", "displaced", "illegal", "incomplete";
+ * "in-sync", "waiting", "blocked", "restoring". */
+const char *tb_match_mismatch_name(enum tb_match_mismatch_kind k);
+const char *tb_match_state_name(enum tb_match_state s);
+
+#endif /* TB_MATCH_H */

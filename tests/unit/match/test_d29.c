@@ -1,0 +1,3 @@
+#include "tb_test.h"
+
+TB_TEST(placeholder) {}

@@ -1,0 +1,238 @@
+/* The match in normal play: moves announced to the other player and replicated (D.2.1), whole
+ * corpus games kept in sync on both boards, promotion choices, API contracts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixture.h"
+#include "tb_test.h"
+#include "tb_voice.h"
+
+TB_TEST(law_D_2_1_move_announced_then_expected_on_the_other_board)
+{
+    struct fixture f;
+    struct tb_match_status st;
+    char uci[8];
+    fx_init(&f, NULL, false);
+
+    fx_move(&f, 0, "e2e4");
+    const struct tb_match_announce *a = fx_announce(&f, 1, true, 0);
+    ASSERT_NOT_NULL(a);
+    ASSERT_EQ(a->player, TB_CHESS_BLACK);
+    ASSERT_EQ(a->role, TB_MATCH_SIGHTED);
+    ASSERT_EQ(a->ply, 1);
+    tb_chess_move_to_uci(&a->pos, a->move, uci, sizeof uci);
+    ASSERT_STR_EQ(uci, "e2e4");
+    ASSERT_NULL(fx_announce(&f, 0, true, 0)); /* the mover is not told their own move */
+    ASSERT_NULL(fx_find(&f, TB_MATCH_OUT_MOVE_AGREED));
+    tb_match_status(f.m, &st);
+    ASSERT_EQ(st.state, TB_MATCH_WAITING);
+    ASSERT_EQ(st.board, 1);
+    ASSERT_EQ(st.plies, 0);
+    const struct tb_match_out *s = fx_find(&f, TB_MATCH_OUT_STATE);
+    ASSERT_NOT_NULL(s);
+    ASSERT_EQ(s->u.state.state, TB_MATCH_WAITING);
+
+    fx_mark(&f);
+    fx_move(&f, 1, "e2e4");
+    const struct tb_match_out *ag = fx_find(&f, TB_MATCH_OUT_MOVE_AGREED);
+    ASSERT_NOT_NULL(ag);
+    ASSERT_EQ(ag->u.agreed.ply, 1);
+    ASSERT_STR_EQ(ag->u.agreed.san, "e4");
+    ASSERT_EQ(fx_count(&f, TB_MATCH_OUT_ANNOUNCE), 0); /* a replication is not announced */
+    tb_match_status(f.m, &st);
+    ASSERT_EQ(st.state, TB_MATCH_IN_SYNC);
+    ASSERT_EQ(st.plies, 1);
+
+    /* Black answers on the sighted board; the VI player hears it */
+    fx_mark(&f);
+    fx_move(&f, 1, "c7c5");
+    a = fx_announce(&f, 0, true, 0);
+    ASSERT_NOT_NULL(a);
+    ASSERT_EQ(a->ply, 2);
+    ASSERT_EQ(a->role, TB_MATCH_VI);
+    fx_move(&f, 0, "c7c5");
+    ASSERT_EQ(tb_match_game(f.m)->plies, 2);
+    ASSERT_EQ(fx_count(&f, TB_MATCH_OUT_MISMATCH), 0);
+    fx_free(&f);
+}
+
+struct feed_ctx {
+    struct fixture *f;
+    int board;
+};
+
+static int feed(void *user, const struct tb_script_event *ev)
+{
+    struct feed_ctx *fd = user;
+    if (ev->kind == TB_SCRIPT_EXPECT)
+        return 0;
+    int rc = tb_match_feed_script(fd->f->m, fd->board, ev);
+    fx_drain(fd->f);
+    return rc < 0 ? rc : 0;
+}
+
+/* Plays a corpus game through both boards: each move on its player's board, then replicated on
+ * the other, by the recogniser's event generator with blips and hesitations. */
+static void play_corpus_game(const char *file, long number, bool swap)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/games/%s", tb_test_data_dir(), file);
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        TB_FAIL("cannot open %s", path);
+    fseek(fp, 0, SEEK_END);
+    long size = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *buf = malloc((size_t)size);
+    ASSERT_NOT_NULL(buf);
+    ASSERT_EQ((long)fread(buf, 1, (size_t)size, fp), size);
+    fclose(fp);
+
+    tb_chess_pgn_game *g = malloc(sizeof *g);
+    ASSERT_NOT_NULL(g);
+    tb_chess_pgn_reader r;
+    struct tb_error err;
+    tb_chess_pgn_reader_init(&r, buf, (size_t)size);
+    int rc;
+    do {
+        rc = tb_chess_pgn_read(&r, g, &err);
+    } while (rc == 1 && g->number < number);
+    ASSERT_EQ(rc, 1);
+    ASSERT_EQ(g->number, number);
+
+    struct fixture f;
+    fx_init(&f, NULL, swap);
+    struct tb_sensor_gen gen[2];
+    struct tb_sensor_gen_config cfg;
+    tb_chess_pos pos = g->game.start;
+    for (int b = 0; b < 2; b++) {
+        tb_sensor_gen_config_default(&cfg);
+        cfg.board = b ? "sighted" : "vi";
+        cfg.blips = true;
+        cfg.hesitations = true;
+        ASSERT_OK(tb_sensor_gen_init(&gen[b], &cfg, 1000 + (uint64_t)b));
+    }
+    int agreed = 0;
+    for (int ply = 0; ply < g->game.plies; ply++) {
+        tb_chess_move mv = g->game.moves[ply];
+        int mover = (pos.side == TB_CHESS_WHITE) == !swap ? 0 : 1;
+        for (int k = 0; k < 2; k++) {
+            int b = k == 0 ? mover : 1 - mover;
+            struct feed_ctx fd = {&f, b};
+            gen[b].t = f.t;
+            rc = tb_sensor_gen_moves(&gen[b], &pos, &mv, 1, feed, &fd, &err);
+            if (rc < 0)
+                TB_FAIL("ply %d on board %d: %d %s", ply + 1, b, rc, err.msg);
+            f.t = gen[b].t;
+            fx_wait(&f, 400);
+        }
+        agreed += fx_count(&f, TB_MATCH_OUT_MOVE_AGREED);
+        if (fx_count(&f, TB_MATCH_OUT_MISMATCH) || tb_match_game(f.m)->plies != ply + 1) {
+            char dump[8192];
+            fx_dump(&f, dump, sizeof dump);
+            TB_FAIL("%s game %ld ply %d: not agreed:\n%s", file, number, ply + 1, dump);
+        }
+        fx_mark(&f);
+        tb_chess_undo undo;
+        tb_chess_make(&pos, mv, &undo);
+    }
+    const tb_chess_game *mg = tb_match_game(f.m);
+    ASSERT_EQ(agreed, g->game.plies);
+    ASSERT_EQ(mg->plies, g->game.plies);
+    for (int i = 0; i < mg->plies; i++)
+        ASSERT_EQ(mg->moves[i], g->game.moves[i]);
+    tb_chess_move hist[TB_CHESS_GAME_MAX_PLIES];
+    for (int b = 0; b < 2; b++) {
+        ASSERT_EQ(tb_match_history(f.m, b, hist, TB_CHESS_GAME_MAX_PLIES), g->game.plies);
+        ASSERT_EQ(memcmp(hist, g->game.moves, (size_t)g->game.plies * sizeof hist[0]), 0);
+    }
+    struct tb_match_status st;
+    tb_match_status(f.m, &st);
+    ASSERT_EQ(st.state, TB_MATCH_IN_SYNC);
+    ASSERT_U64_EQ(tb_match_dropped(f.m), 0);
+    fx_free(&f);
+    free(g);
+    free(buf);
+}
+
+TB_TEST(law_D_2_1_whole_game_in_sync_with_en_passant_and_promotion)
+{
+    /* Khalifman - Popov: castling, en passant and a promotion; the VI player has White */
+    play_corpus_game("twic0920.pgn", 197, false);
+}
+
+TB_TEST(law_D_2_1_whole_game_in_sync_vi_player_black_underpromotion)
+{
+    /* Korchenkova - Rassokhina ends with a promotion to a knight (3.7.5); the VI player has Black
+     */
+    play_corpus_game("twic0920.pgn", 311, true);
+}
+
+TB_TEST(law_D_2_1_promotion_choice_from_a_button)
+{
+    struct fixture f;
+    fx_init(&f, "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", false);
+    fx_lift(&f, 0, "b7");
+    f.t += 200;
+    ASSERT_OK(tb_match_promote(f.m, 0, TB_CHESS_KNIGHT, f.t));
+    fx_place(&f, 0, "b8");
+    fx_wait(&f, 300);
+    const struct tb_match_announce *a = fx_announce(&f, 1, true, 0);
+    ASSERT_NOT_NULL(a);
+    ASSERT_EQ(tb_chess_move_promo(a->move), TB_CHESS_KNIGHT);
+    fx_hand(&f, 1, "b7", "b8"); /* the copy: the expected piece is known */
+    const struct tb_match_out *ag = fx_find(&f, TB_MATCH_OUT_MOVE_AGREED);
+    ASSERT_NOT_NULL(ag);
+    ASSERT_STR_EQ(ag->u.agreed.uci, "b7b8n");
+    ASSERT_FALSE(ag->u.agreed.queen_assumed);
+    ASSERT_EQ(tb_match_promote(f.m, 0, TB_CHESS_KING, f.t), TB_ERR_ARG);
+    fx_free(&f);
+}
+
+TB_TEST(messages_have_the_voice_values)
+{
+    ASSERT_EQ((int)TB_MATCH_MSG_MISMATCH, (int)TB_VOICE_MSG_MISMATCH);
+    ASSERT_EQ((int)TB_MATCH_MSG_ILLEGAL, (int)TB_VOICE_MSG_ILLEGAL);
+    ASSERT_EQ((int)TB_MATCH_MSG_WAIT, (int)TB_VOICE_MSG_WAIT);
+    ASSERT_EQ((int)TB_MATCH_MSG_REPLICATE, (int)TB_VOICE_MSG_REPLICATE);
+    ASSERT_EQ((int)TB_MATCH_MSG_PUT_RIGHT, (int)TB_VOICE_MSG_PUT_RIGHT);
+    ASSERT_EQ((int)TB_MATCH_MSG_ARBITER, (int)TB_VOICE_MSG_ARBITER);
+    ASSERT_EQ(sizeof(struct tb_match_square_action), sizeof(struct tb_voice_square_action));
+}
+
+TB_TEST(bad_configuration_and_inputs_are_refused)
+{
+    struct tb_match_config cfg;
+    struct tb_error err;
+    tb_match *m = NULL;
+    tb_match_config_default(&cfg);
+    cfg.board[1].color = TB_CHESS_WHITE;
+    ASSERT_EQ(tb_match_new(&cfg, NULL, 0, &m, &err), TB_ERR_ARG);
+    ASSERT_STR_CONTAINS(err.msg, "White");
+    ASSERT_NULL(m);
+    tb_match_config_default(&cfg);
+    strcpy(cfg.board[0].name, "bad name");
+    ASSERT_EQ(tb_match_new(&cfg, NULL, 0, &m, &err), TB_ERR_ARG);
+    ASSERT_STR_CONTAINS(err.msg, "board 0");
+    tb_match_free(NULL);
+
+    struct fixture f;
+    fx_init(&f, NULL, false);
+    struct tb_match_event ev = {.kind = TB_MATCH_EV_LIFT, .square = 12};
+    ASSERT_EQ(tb_match_board_event(f.m, 2, &ev, f.t), TB_ERR_ARG);
+    ev.square = 64;
+    ASSERT_EQ(tb_match_board_event(f.m, 0, &ev, f.t), TB_ERR_ARG);
+    ev.square = 12;
+    ASSERT_EQ(tb_match_board_event(f.m, 0, &ev, f.t - 1), TB_ERR_STATE);
+    ev.kind = (enum tb_match_event_kind)99;
+    ASSERT_EQ(tb_match_board_event(f.m, 0, &ev, f.t), TB_ERR_ARG);
+    ASSERT_EQ(tb_match_tick(f.m, f.t - 1), TB_ERR_STATE);
+    /* nothing happened */
+    fx_drain(&f);
+    ASSERT_EQ(fx_count(&f, TB_MATCH_OUT_ANNOUNCE), 0);
+    ASSERT_U64_EQ(tb_match_occupancy(f.m, 0), 0xFFFF00000000FFFFULL);
+    ASSERT_EQ(tb_match_resolve(f.m, 1, f.t, &err), TB_ERR_NOTFOUND);
+    ASSERT_EQ(tb_match_takeback(f.m, 1, f.t, &err), TB_ERR_ARG);
+    fx_free(&f);
+}
