@@ -318,6 +318,18 @@ void tb_match_incomplete_check(tb_match *m, int b, uint64_t t)
         m->incomplete_at[b] = t + m->cfg.incomplete_ms;
 }
 
+/* A board's occupancy changed: (re)start its D.2.3 watch. */
+void tb_match_watch(tb_match *m)
+{
+    for (int b = 0; b < TB_MATCH_BOARDS; b++) {
+        uint64_t occ = tb_sensor_occupancy(m->sensor[b]);
+        if (occ != m->seen_occ[b]) {
+            m->seen_occ[b] = occ;
+            tb_match_incomplete_check(m, b, m->now);
+        }
+    }
+}
+
 void tb_match_incomplete_due(tb_match *m)
 {
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {

@@ -67,6 +67,7 @@ int tb_match_new(const struct tb_match_config *cfg, const tb_chess_pos *start, u
         }
         tb_sensor_reset(m->sensor[b], start, now_ms);
         m->incomplete_at[b] = TB_MATCH_NOTIME;
+        m->seen_occ[b] = tb_chess_occupancy(start);
     }
     m->now = now_ms;
     tb_chess_game_init(&m->game, start);
@@ -179,6 +180,7 @@ static int advance(tb_match *m, uint64_t now_ms)
     for (int b = 0; b < TB_MATCH_BOARDS; b++)
         tb_sensor_tick(m->sensor[b], now_ms);
     tb_match_drain(m);
+    tb_match_watch(m);
     tb_match_incomplete_due(m);
     tb_match_check_progress(m);
     return TB_OK;
@@ -248,7 +250,7 @@ int tb_match_board_event(tb_match *m, int board, const struct tb_match_event *ev
         break;
     }
     tb_match_drain(m);
-    tb_match_incomplete_check(m, board, now_ms);
+    tb_match_watch(m);
     tb_match_check_progress(m);
     tb_match_sync_state(m);
     return rc;
@@ -319,7 +321,7 @@ int tb_match_resolve(tb_match *m, uint32_t id, uint64_t now_ms, struct tb_error 
     o->u.arbiter.id = id;
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         struct tb_match_fix fix;
-        tb_match_build_fix(m, b, NULL, &m->r.target[b], -1, -1, &fix);
+        tb_match_build_fix(m, b, &m->r.hist[b], &m->r.target[b], -1, -1, &fix);
         if (fix.nlift || fix.nplace)
             tb_match_announce_fix(m, b, &fix, id);
     }
@@ -428,7 +430,7 @@ int tb_match_board_fix(const tb_match *m, int board, struct tb_match_fix *fix)
         return TB_ERR_ARG;
     if (!m->r.open)
         return TB_ERR_NOTFOUND;
-    tb_match_build_fix(m, board, NULL, &m->r.target[board], -1, -1, fix);
+    tb_match_build_fix(m, board, &m->r.hist[board], &m->r.target[board], -1, -1, fix);
     return TB_OK;
 }
 

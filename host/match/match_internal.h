@@ -26,7 +26,8 @@ struct tb_match_restore {
     struct tb_match_line target[TB_MATCH_BOARDS], alt[TB_MATCH_BOARDS];
     bool has_alt[TB_MATCH_BOARDS];
     uint64_t occ_target[TB_MATCH_BOARDS], occ_alt[TB_MATCH_BOARDS];
-    bool dirty[TB_MATCH_BOARDS]; /* the recogniser's position left the board's scoresheet */
+    bool dirty[TB_MATCH_BOARDS];        /* the recogniser's position left the board's scoresheet */
+    tb_chess_pos hist[TB_MATCH_BOARDS]; /* what the scoresheets said stood on the boards */
 };
 
 struct tb_match {
@@ -41,6 +42,7 @@ struct tb_match {
     unsigned pending_flags;
 
     uint64_t incomplete_at[TB_MATCH_BOARDS]; /* D.2.3 report due, TB_MATCH_NOTIME if none */
+    uint64_t seen_occ[TB_MATCH_BOARDS];      /* occupancy when last looked at */
 
     struct tb_match_restore r;
     uint32_t next_id;
@@ -64,6 +66,7 @@ void tb_match_sync_state(tb_match *m);
 void tb_match_drain(tb_match *m);
 void tb_match_incomplete_check(tb_match *m, int b, uint64_t t);
 void tb_match_incomplete_due(tb_match *m);
+void tb_match_watch(tb_match *m);
 void tb_match_set_modes(tb_match *m);
 void tb_match_finish(tb_match *m);
 void tb_match_announce_msg(tb_match *m, int b, enum tb_match_msg msg);

@@ -228,7 +228,7 @@ static void build_resolution(tb_match *m, int origin, int hint_from, int hint_to
         r->occ_alt[b] = r->has_alt[b] ? line_occ(m, &r->alt[b]) : r->occ_target[b];
 
         struct tb_match_fix *fix = &mm->fix[b];
-        tb_match_build_fix(m, b, NULL, &r->target[b], b == origin ? hint_from : -1,
+        tb_match_build_fix(m, b, &r->hist[b], &r->target[b], b == origin ? hint_from : -1,
                            b == origin ? hint_to : -1, fix);
         takebacks(m, b, d, fix);
         if (fix->change)
@@ -403,6 +403,8 @@ void tb_match_raise(tb_match *m, enum tb_match_mismatch_kind kind, int b, tb_che
     mm->expected = expected;
     mm->square = (uint8_t)(sq >= 0 && sq < 64 ? sq : TB_CHESS_NOSQ);
     mm->square2 = (uint8_t)(sq2 >= 0 && sq2 < 64 ? sq2 : TB_CHESS_NOSQ);
+    for (int i = 0; i < TB_MATCH_BOARDS; i++)
+        tb_match_line_pos(m, &m->extra[i], m->extra[i].n, &r->hist[i]);
     build_resolution(m, b, sq, sq2, complete);
     if (mm->square < 64)
         mm->squares |= TB_CHESS_BIT(mm->square);
@@ -467,6 +469,7 @@ void tb_match_restore_start(tb_match *m, enum tb_match_arbiter_action action, in
     r->confirmed = true;
     r->id = ++m->next_id;
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
+        r->hist[b] = hist[b];
         m->extra[b].n = 0;
         r->occ_target[b] = r->occ_alt[b] = tb_chess_occupancy(&m->game.pos);
         r->dirty[b] = true;
@@ -483,7 +486,7 @@ void tb_match_restore_start(tb_match *m, enum tb_match_arbiter_action action, in
     tb_chess_pos_to_fen(&m->game.pos, o->u.arbiter.fen, sizeof o->u.arbiter.fen);
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         struct tb_match_fix fix;
-        tb_match_build_fix(m, b, &hist[b], &r->target[b], -1, -1, &fix);
+        tb_match_build_fix(m, b, &r->hist[b], &r->target[b], -1, -1, &fix);
         if (fix.nlift || fix.nplace)
             tb_match_announce_fix(m, b, &fix, r->id);
     }

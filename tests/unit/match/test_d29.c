@@ -1,3 +1,493 @@
+/* Mismatches between the two boards and their D.2.9 resolutions, touch reports (4.8), the
+ * arbiter's takeback and set-position, and replay determinism. Board 0 is the VI player's
+ * (White), board 1 the sighted player's (Black). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixture.h"
 #include "tb_test.h"
 
-TB_TEST(placeholder) {}
+static const struct tb_match_mismatch *new_mismatch(const struct fixture *f)
+{
+    const struct tb_match_out *o = fx_find(f, TB_MATCH_OUT_MISMATCH);
+    if (!o) {
+        char dump[8192];
+        fx_dump(f, dump, sizeof dump);
+        TB_FAIL("no mismatch reported; outputs:\n%s", dump);
+    }
+    return &o->u.mismatch;
+}
+
+static enum tb_match_state state(const struct fixture *f)
+{
+    struct tb_match_status st;
+    tb_match_status(f->m, &st);
+    return st.state;
+}
+
+static void assert_pair(const struct tb_match_fix *fix, int i, const char *from, const char *to,
+                        int piece)
+{
+    char a[3], b[3];
+    ASSERT_LT(i, fix->npairs);
+    ASSERT_STR_EQ(tb_chess_square_name(fix->lift_list[i].sq, a), from);
+    ASSERT_STR_EQ(tb_chess_square_name(fix->place_list[i].sq, b), to);
+    ASSERT_EQ(fix->place_list[i].piece, piece);
+}
+
+/* 1.e4 made on the VI board and copied on the sighted board. */
+static void play_e4(struct fixture *f)
+{
+    fx_move(f, 0, "e2e4");
+    fx_move(f, 1, "e2e4");
+    ASSERT_EQ(tb_match_game(f->m)->plies, 1);
+    fx_mark(f);
+}
+
+TB_TEST(law_D_2_9_scoresheets_agree_wrong_move_replicated_put_right_by_the_player)
+{
+    struct fixture f;
+    fx_init(&f, NULL, false);
+    fx_move(&f, 0, "e2e4");
+    fx_mark(&f);
+    fx_hand(&f, 1, "e2", "e3"); /* the sighted player copies e2e3 instead */
+
+    const struct tb_match_mismatch *mm = new_mismatch(&f);
+    ASSERT_EQ(mm->kind, TB_MATCH_MM_WRONG_MOVE);
+    ASSERT_EQ(mm->board, 1);
+    ASSERT_EQ(mm->ply, 1);
+    ASSERT_TRUE(mm->sheets_agree);
+    ASSERT_EQ(mm->agree_plies, 1);
+    ASSERT_FALSE(mm->needs_arbiter);
+    ASSERT_EQ(mm->boards, 2u); /* only the sighted board changes */
+    ASSERT_FALSE(mm->fix[0].change);
+    ASSERT_EQ(mm->fix[1].ntakeback, 0);
+    ASSERT_EQ(mm->fix[1].target_ply, 1); /* the position of the scoresheets: after 1.e4 */
+    assert_pair(&mm->fix[1], 0, "e3", "e4", TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_PAWN));
+    ASSERT_EQ(mm->fix[1].nlift, 1);
+    ASSERT_EQ(mm->fix[1].nplace, 1);
+    ASSERT_STR_CONTAINS(mm->text, "e2e3");
+    ASSERT_STR_CONTAINS(mm->text, "e2e4");
+    ASSERT_STR_CONTAINS(mm->resolution, "move the white pawn on e3 to e4");
+    ASSERT_U64_EQ(mm->squares, fx_squares("e2 e3 e4"));
+    ASSERT_EQ(state(&f), TB_MATCH_BLOCKED);
+    /* both players hear that the boards differ; the sighted player how to put it right */
+    ASSERT_NOT_NULL(fx_announce(&f, 0, false, TB_MATCH_MSG_MISMATCH));
+    const struct tb_match_announce *a = fx_announce(&f, 1, false, TB_MATCH_MSG_PUT_RIGHT);
+    ASSERT_NOT_NULL(a);
+    ASSERT_EQ(a->nlift, 1);
+    ASSERT_EQ(a->nplace, 1);
+    ASSERT_EQ(a->about_color, 0);
+    ASSERT_NULL(fx_find(&f, TB_MATCH_OUT_MOVE_AGREED));
+
+    fx_mark(&f);
+    fx_hand(&f, 1, "e3", "e4");
+    const struct tb_match_out *r = fx_find(&f, TB_MATCH_OUT_RESOLVED);
+    ASSERT_NOT_NULL(r);
+    ASSERT_EQ(r->u.resolved.id, mm->id);
+    ASSERT_FALSE(r->u.resolved.by_arbiter);
+    const struct tb_match_out *ag = fx_find(&f, TB_MATCH_OUT_MOVE_AGREED);
+    ASSERT_NOT_NULL(ag);
+    ASSERT_EQ(ag->u.agreed.ply, 1);
+    ASSERT_LT(r->seq, ag->seq);
+    ASSERT_EQ(state(&f), TB_MATCH_IN_SYNC);
+
+    /* play goes on */
+    fx_mark(&f);
+    fx_move(&f, 1, "e7e5");
+    fx_move(&f, 0, "e7e5");
+    ASSERT_EQ(tb_match_game(f.m)->plies, 2);
+    ASSERT_EQ(fx_count(&f, TB_MATCH_OUT_MISMATCH), 0);
+    fx_free(&f);
+}
+
+TB_TEST(law_D_2_9_wrong_move_taken_back_then_copied)
+{
+    struct fixture f;
+    fx_init(&f, NULL, false);
+    fx_move(&f, 0, "g1f3");
+    fx_mark(&f);
+    fx_hand(&f, 1, "g1", "h3");
+    const struct tb_match_mismatch *mm = new_mismatch(&f);
+    ASSERT_EQ(mm->kind, TB_MATCH_MM_WRONG_MOVE);
+    assert_pair(&mm->fix[1], 0, "h3", "f3", TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_KNIGHT));
+    /* the player takes the knight back to g1 instead: also right; the copy is still due */
+    fx_mark(&f);
+    fx_hand(&f, 1, "h3", "g1");
+    ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));
+    ASSERT_EQ(state(&f), TB_MATCH_WAITING);
+    ASSERT_NOT_NULL(fx_announce(&f, 1, false, TB_MATCH_MSG_REPLICATE));
+    ASSERT_EQ(tb_match_game(f.m)->plies, 0);
+    fx_move(&f, 1, "g1f3");
+    ASSERT_EQ(tb_match_game(f.m)->plies, 1);
+    ASSERT_EQ(state(&f), TB_MATCH_IN_SYNC);
+    fx_free(&f);
+}
+
+TB_TEST(law_D_2_9_scoresheets_differ_out_of_turn_opponent_move_taken_back_by_the_arbiter)
+{
+    struct fixture f;
+    struct tb_error err;
+    fx_init(&f, NULL, false);
+    /* White is to move, but White's move appears on the sighted (Black's) board */
+    fx_move(&f, 1, "d2d4");
+    const struct tb_match_mismatch *mm = new_mismatch(&f);
+    ASSERT_EQ(mm->kind, TB_MATCH_MM_OUT_OF_TURN);
+    ASSERT_EQ(mm->board, 1);
+    ASSERT_EQ(mm->ply, 1);
+    ASSERT_FALSE(mm->sheets_agree);
+    ASSERT_EQ(mm->agree_plies, 0);
+    ASSERT_TRUE(mm->needs_arbiter);
+    ASSERT_EQ(mm->fix[1].ntakeback, 1);
+    ASSERT_STR_EQ(mm->fix[1].takeback[0].uci, "d2d4");
+    ASSERT_STR_EQ(mm->fix[1].takeback[0].san, "d4");
+    ASSERT_EQ(mm->fix[1].takeback[0].ply, 1);
+    ASSERT_EQ(mm->fix[0].ntakeback, 0);
+    ASSERT_FALSE(mm->fix[0].change);
+    assert_pair(&mm->fix[1], 0, "d4", "d2", TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_PAWN));
+    ASSERT_STR_CONTAINS(mm->resolution, "take back 1.d4 (d2d4)");
+    ASSERT_STR_CONTAINS(mm->resolution, "arbiter adjusts the clocks");
+    ASSERT_NOT_NULL(fx_announce(&f, 0, false, TB_MATCH_MSG_ARBITER));
+    ASSERT_NOT_NULL(fx_announce(&f, 1, false, TB_MATCH_MSG_ARBITER));
+    uint32_t id = mm->id;
+
+    /* moves on a scoresheet are undone by the arbiter only: putting the pawn back is not enough */
+    fx_mark(&f);
+    fx_hand(&f, 1, "d4", "d2");
+    ASSERT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));
+    ASSERT_EQ(state(&f), TB_MATCH_BLOCKED);
+    ASSERT_EQ(tb_match_resolve(f.m, id + 1, f.t, &err), TB_ERR_NOTFOUND);
+    ASSERT_OK(tb_match_resolve(f.m, id, f.t, &err));
+    fx_drain(&f);
+    const struct tb_match_out *arb = fx_find(&f, TB_MATCH_OUT_ARBITER);
+    ASSERT_NOT_NULL(arb);
+    ASSERT_EQ(arb->u.arbiter.action, TB_MATCH_ARB_RESOLVE);
+    const struct tb_match_out *r = fx_find(&f, TB_MATCH_OUT_RESOLVED);
+    ASSERT_NOT_NULL(r);
+    ASSERT_TRUE(r->u.resolved.by_arbiter);
+    ASSERT_EQ(state(&f), TB_MATCH_IN_SYNC);
+    tb_chess_move hist[4];
+    ASSERT_EQ(tb_match_history(f.m, 1, hist, 4), 0);
+
+    fx_mark(&f);
+    fx_move(&f, 0, "e2e4");
+    ASSERT_EQ(state(&f), TB_MATCH_WAITING);
+    fx_move(&f, 1, "e2e4");
+    ASSERT_EQ(tb_match_game(f.m)->plies, 1);
+    fx_free(&f);
+}
+
+TB_TEST(law_D_2_9_out_of_turn_own_piece_put_back)
+{
+    struct fixture f;
+    fx_init(&f, NULL, false);
+    /* White to move; Black moves on the sighted board */
+    fx_hand(&f, 1, "g8", "f6");
+    const struct tb_match_mismatch *mm = new_mismatch(&f);
+    ASSERT_EQ(mm->kind, TB_MATCH_MM_OUT_OF_TURN);
+    ASSERT_EQ(mm->board, 1);
+    ASSERT_EQ(mm->ply, 1);
+    ASSERT_TRUE(mm->sheets_agree);
+    ASSERT_FALSE(mm->needs_arbiter);
+    assert_pair(&mm->fix[1], 0, "f6", "g8", TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_KNIGHT));
+    ASSERT_STR_CONTAINS(mm->text, "not to move");
+    fx_mark(&f);
+    fx_hand(&f, 1, "f6", "g8");
+    ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));
+    ASSERT_EQ(state(&f), TB_MATCH_IN_SYNC);
+    fx_move(&f, 0, "e2e4");
+    ASSERT_EQ(state(&f), TB_MATCH_WAITING);
+    fx_free(&f);
+}
+
+TB_TEST(law_D_2_9_two_moves_ahead_opponent_reply_made_on_own_board_arbiter_confirms)
+{
+    struct fixture f;
+    struct tb_error err;
+    fx_init(&f, NULL, false);
+    fx_move(&f, 0, "e2e4");
+    fx_mark(&f);
+    /* before the sighted board copies 1.e4, the VI board shows Black's reply too */
+    fx_move(&f, 0, "e7e5");
+    const struct tb_match_mismatch *mm = new_mismatch(&f);
+    ASSERT_EQ(mm->kind, TB_MATCH_MM_TWO_AHEAD);
+    ASSERT_EQ(mm->board, 0);
+    ASSERT_EQ(mm->ply, 2);
+    ASSERT_FALSE(mm->sheets_agree);
+    ASSERT_EQ(mm->agree_plies, 1); /* both scoresheets have 1.e4 */
+    ASSERT_TRUE(mm->needs_arbiter);
+    ASSERT_EQ(mm->fix[0].ntakeback, 1);
+    ASSERT_STR_EQ(mm->fix[0].takeback[0].uci, "e7e5");
+    ASSERT_STR_CONTAINS(mm->resolution, "take back 1...e5 (e7e5)");
+    assert_pair(&mm->fix[0], 0, "e5", "e7", TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_PAWN));
+    ASSERT_FALSE(mm->fix[1].change); /* the sighted board still copies 1.e4 afterwards */
+    ASSERT_STR_CONTAINS(mm->text, "e7e5");
+
+    fx_mark(&f);
+    ASSERT_OK(tb_match_resolve(f.m, mm->id, f.t, &err));
+    fx_drain(&f);
+    ASSERT_EQ(state(&f), TB_MATCH_RESTORING);
+    const struct tb_match_announce *a = fx_announce(&f, 0, false, TB_MATCH_MSG_PUT_RIGHT);
+    ASSERT_NOT_NULL(a);
+    ASSERT_EQ(a->nlift, 1);
+    ASSERT_EQ(a->lift[0].sq, tb_chess_square_parse("e5"));
+    ASSERT_EQ(a->place[0].sq, tb_chess_square_parse("e7"));
+    fx_hand(&f, 0, "e5", "e7");
+    const struct tb_match_out *r = fx_find(&f, TB_MATCH_OUT_RESOLVED);
+    ASSERT_NOT_NULL(r);
+    ASSERT_TRUE(r->u.resolved.by_arbiter);
+    ASSERT_EQ(state(&f), TB_MATCH_WAITING); /* 1.e4 still to copy on the sighted board */
+
+    fx_move(&f, 1, "e2e4");
+    fx_move(&f, 1, "c7c5");
+    fx_move(&f, 0, "c7c5");
+    ASSERT_EQ(tb_match_game(f.m)->plies, 2);
+    ASSERT_EQ(state(&f), TB_MATCH_IN_SYNC);
+    fx_free(&f);
+}
+
+TB_TEST(law_D_2_9_moved_again_before_the_opponent_move_was_replicated)
+{
+    struct fixture f;
+    fx_init(&f, NULL, false);
+    play_e4(&f);
+    fx_move(&f, 1, "e7e5"); /* Black's reply, announced to the VI player */
+    fx_mark(&f);
+    fx_hand(&f, 0, "g1", "f3"); /* White moves again instead of copying 1...e5 */
+    const struct tb_match_mismatch *mm = new_mismatch(&f);
+    ASSERT_EQ(mm->kind, TB_MATCH_MM_TWO_AHEAD);
+    ASSERT_EQ(mm->board, 0);
+    ASSERT_EQ(mm->ply, 2);
+    ASSERT_TRUE(mm->sheets_agree); /* both wrote 1...e5 */
+    ASSERT_FALSE(mm->needs_arbiter);
+    ASSERT_EQ(mm->boards, 1u);
+    assert_pair(&mm->fix[0], 0, "f3", "g1", TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_KNIGHT));
+    ASSERT_STR_CONTAINS(mm->text, "before replicating");
+    fx_mark(&f);
+    fx_hand(&f, 0, "f3", "g1");
+    ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));
+    ASSERT_EQ(state(&f), TB_MATCH_WAITING);
+    ASSERT_NOT_NULL(fx_announce(&f, 0, false, TB_MATCH_MSG_REPLICATE));
+    fx_move(&f, 0, "e7e5");
+    ASSERT_EQ(tb_match_game(f.m)->plies, 2);
+    fx_free(&f);
+}
+
+TB_TEST(law_7_4_displaced_piece_reported_and_put_back)
+{
+    struct fixture f;
+    fx_init(&f, NULL, false);
+    play_e4(&f);
+    /* Black to move; a white piece is knocked from b1 to b3 on the VI board */
+    fx_hand(&f, 0, "b1", "b4");
+    const struct tb_match_mismatch *mm = new_mismatch(&f);
+    ASSERT_EQ(mm->kind, TB_MATCH_MM_DISPLACED);
+    ASSERT_EQ(mm->board, 0);
+    ASSERT_EQ(mm->ply, 2);
+    ASSERT_TRUE(mm->sheets_agree);
+    ASSERT_U64_EQ(mm->fix[0].lift, fx_squares("b4"));
+    ASSERT_U64_EQ(mm->fix[0].fill, fx_squares("b1"));
+    assert_pair(&mm->fix[0], 0, "b4", "b1", TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_KNIGHT));
+    ASSERT_STR_CONTAINS(mm->text, "move the white knight on b4 to b1");
+    const struct tb_match_announce *a = fx_announce(&f, 0, false, TB_MATCH_MSG_PUT_RIGHT);
+    ASSERT_NOT_NULL(a);
+    ASSERT_EQ(a->lift[0].piece, TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_KNIGHT));
+    /* a move on the other board while play is stopped is held, not counted */
+    fx_mark(&f);
+    fx_move(&f, 1, "e7e5");
+    ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_HELD));
+    ASSERT_EQ(state(&f), TB_MATCH_BLOCKED);
+    fx_hand(&f, 1, "e5", "e7");
+    fx_hand(&f, 0, "b4", "b1");
+    ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));
+    ASSERT_EQ(state(&f), TB_MATCH_IN_SYNC);
+    fx_move(&f, 1, "e7e5");
+    fx_move(&f, 0, "e7e5");
+    ASSERT_EQ(tb_match_game(f.m)->plies, 2);
+    fx_free(&f);
+}
+
+TB_TEST(law_7_5_1_illegal_placement_then_a_legal_move)
+{
+    struct fixture f;
+    fx_init(&f, NULL, false);
+    fx_hand(&f, 0, "e2", "e5");
+    const struct tb_match_mismatch *mm = new_mismatch(&f);
+    ASSERT_EQ(mm->kind, TB_MATCH_MM_ILLEGAL);
+    ASSERT_EQ(mm->board, 0);
+    ASSERT_EQ(mm->ply, 1);
+    ASSERT_EQ(mm->square, tb_chess_square_parse("e2"));
+    ASSERT_EQ(mm->square2, tb_chess_square_parse("e5"));
+    assert_pair(&mm->fix[0], 0, "e5", "e2", TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_PAWN));
+    ASSERT_NOT_NULL(fx_announce(&f, 0, false, TB_MATCH_MSG_ILLEGAL));
+    ASSERT_NOT_NULL(fx_announce(&f, 1, false, TB_MATCH_MSG_MISMATCH));
+    /* the player moves the pawn on to e4: the board is right again and the move counts */
+    fx_mark(&f);
+    fx_hand(&f, 0, "e5", "e4");
+    ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));
+    ASSERT_NOT_NULL(fx_announce(&f, 1, true, 0));
+    ASSERT_EQ(state(&f), TB_MATCH_WAITING);
+    fx_free(&f);
+}
+
+TB_TEST(law_D_2_3_capture_not_removed)
+{
+    struct fixture f;
+    /* 1...d7d5 has just been played: exd6 e.p. is legal */
+    fx_init(&f, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", false);
+    fx_lift(&f, 0, "e5");
+    fx_place(&f, 0, "d6"); /* the black pawn on d5 is left standing */
+    fx_wait(&f, 1000);
+    ASSERT_EQ(fx_count(&f, TB_MATCH_OUT_MISMATCH), 0); /* a player may still be removing it */
+    ASSERT_LE(tb_match_deadline(f.m), f.t + 3000);
+    fx_wait(&f, 3000);
+    const struct tb_match_mismatch *mm = new_mismatch(&f);
+    ASSERT_EQ(mm->kind, TB_MATCH_MM_INCOMPLETE);
+    ASSERT_EQ(mm->board, 0);
+    ASSERT_EQ(mm->ply, 1);
+    ASSERT_EQ(mm->square, tb_chess_square_parse("d5"));
+    ASSERT_STR_CONTAINS(mm->text, "move not complete: remove the captured piece on d5");
+    ASSERT_FALSE(mm->needs_arbiter);
+    ASSERT_U64_EQ(mm->fix[0].lift, fx_squares("d5"));
+    ASSERT_U64_EQ(mm->fix[0].fill, 0);
+    ASSERT_EQ(mm->fix[0].lift_list[0].piece, TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_PAWN));
+    const struct tb_match_announce *a = fx_announce(&f, 0, false, TB_MATCH_MSG_PUT_RIGHT);
+    ASSERT_NOT_NULL(a);
+    ASSERT_EQ(a->nlift, 1);
+    ASSERT_EQ(a->nplace, 0);
+    fx_mark(&f);
+    fx_lift(&f, 0, "d5");
+    fx_wait(&f, 300);
+    ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));
+    const struct tb_match_announce *mv = fx_announce(&f, 1, true, 0);
+    ASSERT_NOT_NULL(mv);
+    ASSERT_EQ(tb_chess_move_kind(mv->move), TB_CHESS_MK_EP);
+    fx_lift(&f, 1, "e5");
+    fx_place(&f, 1, "d6");
+    fx_lift(&f, 1, "d5");
+    fx_wait(&f, 300);
+    ASSERT_EQ(tb_match_game(f.m)->plies, 1);
+    fx_free(&f);
+}
+
+TB_TEST(law_4_8_touch_reported_not_enforced)
+{
+    struct fixture f;
+    fx_init(&f, NULL, false);
+    /* D.2.2: the knight taken out of its hole is touched; then a pawn is moved */
+    fx_lift(&f, 0, "g1");
+    fx_place(&f, 0, "g1");
+    fx_wait(&f, 300);
+    fx_hand(&f, 0, "e2", "e4");
+    const struct tb_match_out *t = fx_find(&f, TB_MATCH_OUT_TOUCH_REPORT);
+    ASSERT_NOT_NULL(t);
+    ASSERT_EQ(t->u.touch.board, 0);
+    ASSERT_EQ(t->u.touch.ply, 1);
+    ASSERT_EQ(t->u.touch.problem, TB_SENSOR_P_TOUCH_MOVE);
+    ASSERT_EQ(t->u.touch.square, tb_chess_square_parse("g1"));
+    ASSERT_STR_CONTAINS(t->u.touch.text, "4.8");
+    /* the move stands: announced and expected on the other board */
+    ASSERT_EQ(fx_count(&f, TB_MATCH_OUT_MISMATCH), 0);
+    ASSERT_NOT_NULL(fx_announce(&f, 1, true, 0));
+    ASSERT_EQ(state(&f), TB_MATCH_WAITING);
+    fx_free(&f);
+}
+
+TB_TEST(arbiter_takeback_both_boards_put_right)
+{
+    struct fixture f;
+    struct tb_error err;
+    fx_init(&f, NULL, false);
+    play_e4(&f);
+    fx_move(&f, 1, "e7e5");
+    fx_move(&f, 0, "e7e5");
+    fx_mark(&f);
+    ASSERT_EQ(tb_match_takeback(f.m, 3, f.t, &err), TB_ERR_ARG);
+    ASSERT_EQ(tb_match_game(f.m)->plies, 2);
+    ASSERT_OK(tb_match_takeback(f.m, 2, f.t, &err));
+    fx_drain(&f);
+    const struct tb_match_out *arb = fx_find(&f, TB_MATCH_OUT_ARBITER);
+    ASSERT_NOT_NULL(arb);
+    ASSERT_EQ(arb->u.arbiter.action, TB_MATCH_ARB_TAKEBACK);
+    ASSERT_EQ(arb->u.arbiter.n, 2);
+    ASSERT_EQ(tb_match_game(f.m)->plies, 0);
+    ASSERT_EQ(state(&f), TB_MATCH_RESTORING);
+    for (int b = 0; b < 2; b++) {
+        struct tb_match_fix fix;
+        ASSERT_OK(tb_match_board_fix(f.m, b, &fix));
+        ASSERT_EQ(fix.npairs, 2);
+        ASSERT_NOT_NULL(fx_announce(&f, b, false, TB_MATCH_MSG_PUT_RIGHT));
+    }
+    fx_hand(&f, 0, "e4", "e2");
+    fx_hand(&f, 0, "e5", "e7");
+    fx_hand(&f, 1, "e5", "e7");
+    ASSERT_EQ(state(&f), TB_MATCH_RESTORING); /* one board still shows 1.e4 */
+    fx_hand(&f, 1, "e4", "e2");
+    ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));
+    ASSERT_EQ(state(&f), TB_MATCH_IN_SYNC);
+    fx_move(&f, 0, "d2d4");
+    fx_move(&f, 1, "d2d4");
+    ASSERT_EQ(tb_match_game(f.m)->plies, 1);
+    ASSERT_EQ(tb_match_game(f.m)->moves[0],
+              tb_chess_move_new(tb_chess_square_parse("d2"), tb_chess_square_parse("d4"), 0));
+    fx_free(&f);
+}
+
+TB_TEST(arbiter_set_position_waits_for_both_boards_by_snapshot)
+{
+    struct fixture f;
+    struct tb_error err;
+    fx_init(&f, NULL, false);
+    fx_mark(&f);
+    ASSERT_EQ(tb_match_set_position(f.m, "8/8/8/8/8/8/8/8 w - - 0 1", f.t, &err), TB_ERR_PARSE);
+    fx_drain(&f);
+    ASSERT_EQ(f.nout, f.mark); /* nothing changed */
+    const char *fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    ASSERT_OK(tb_match_set_position(f.m, fen, f.t, &err));
+    fx_drain(&f);
+    ASSERT_EQ(state(&f), TB_MATCH_RESTORING);
+    uint64_t occ = fx_squares("e8 e2 e1");
+    struct tb_match_event snap = {.kind = TB_MATCH_EV_SNAPSHOT, .occupancy = occ};
+    f.t += 100;
+    ASSERT_OK(tb_match_board_event(f.m, 0, &snap, f.t));
+    ASSERT_EQ(state(&f), TB_MATCH_RESTORING);
+    ASSERT_OK(tb_match_board_event(f.m, 1, &snap, f.t));
+    fx_drain(&f);
+    ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));
+    ASSERT_EQ(state(&f), TB_MATCH_IN_SYNC);
+    fx_move(&f, 0, "e2e4");
+    fx_move(&f, 1, "e2e4");
+    ASSERT_EQ(tb_match_game(f.m)->plies, 1);
+    fx_free(&f);
+}
+
+/* A session with a mismatch and its resolution, as text. */
+static void session(char *buf, size_t len)
+{
+    struct fixture f;
+    struct tb_error err;
+    fx_init(&f, NULL, false);
+    fx_move(&f, 0, "e2e4");
+    fx_move(&f, 0, "e7e5");
+    const struct tb_match_mismatch *mm = tb_match_open_mismatch(f.m);
+    if (!mm)
+        TB_FAIL("no mismatch");
+    ASSERT_OK(tb_match_resolve(f.m, mm->id, f.t, &err));
+    fx_hand(&f, 0, "e5", "e7");
+    fx_move(&f, 1, "e2e4");
+    f.mark = 0;
+    fx_dump(&f, buf, len);
+    fx_free(&f);
+}
+
+TB_TEST(same_inputs_same_outputs)
+{
+    static char a[65536], b[65536];
+    session(a, sizeof a);
+    session(b, sizeof b);
+    ASSERT_GT(strlen(a), 100);
+    ASSERT_STR_EQ(a, b);
+    ASSERT_STR_CONTAINS(a, "mismatch two-ahead");
+    ASSERT_STR_CONTAINS(a, "agreed 1 e4");
+}
