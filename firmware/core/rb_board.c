@@ -399,7 +399,8 @@ static void transmit(struct rb_board *b, uint32_t now)
             b->last_snapshot_ms = now;
         } else {
             const struct rb_event *e = rb_queue_peek(&b->queue);
-            if (!e || !fits(RB_PROTO_LEN_FAULT) || !send(frame, encode_event(e, frame))) {
+            if (!e || !fits((uint8_t)rb_proto_payload_len(e->type)) ||
+                !send(frame, encode_event(e, frame))) {
                 return;
             }
             rb_queue_pop(&b->queue);

@@ -257,7 +257,7 @@ TB_TEST(full_transmit_buffer_keeps_events_queued)
     rb_hosttest_set_square(SQ('g', 1), 1);
     run(100);
     ASSERT_EQ(ngot, 0); /* nothing sent, nothing half-sent */
-    rb_hosttest.tx_cap = 64;
+    rb_hosttest.tx_cap = 13; /* exactly one SQUARE frame at a time */
     run(10);
     ASSERT_EQ(count_type(RB_PROTO_SQUARE), 2);
     ASSERT_EQ(got[0].u.square.seq, 1);
