@@ -309,7 +309,6 @@ static void *speech_thread(void *arg)
     struct tb_error err = {0};
     int rc = tb_voice__tts_init(v->cfg->espeak_data, &v->settings, &v->rate, v->describe,
                                 sizeof v->describe, &err);
-    bool tts = rc == TB_OK;
     if (!rc)
         rc = open_players(v, &err);
     pthread_mutex_lock(&v->mu);
@@ -361,8 +360,6 @@ static void *speech_thread(void *arg)
         pthread_mutex_unlock(&v->mu);
     }
     close_players(v);
-    if (tts)
-        tb_voice__tts_term();
     return NULL;
 }
 

@@ -3,7 +3,11 @@
  * eSpeak NG keeps global state and is not thread-safe, so only the speech thread calls these.
  * The legacy espeak_Initialize exits the process when its data is missing; the espeak_ng_* calls
  * return a status instead, and a missing data directory is checked here because eSpeak would
- * silently fall back to its default one. */
+ * silently fall back to its default one.
+ *
+ * espeak_ng_Terminate is never called: with eSpeak NG 1.51 a Terminate after a second Initialize
+ * in the same process hangs in its FIFO thread, while Initialize over a loaded eSpeak works. So
+ * eSpeak stays loaded for the life of the process (its memory is freed at exit). */
 #include <espeak-ng/espeak_ng.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -62,16 +66,13 @@ int tb_voice__tts_init(const char *data_path, const struct tb_voice_settings *st
         return status_error(err, TB_ERR_NOTFOUND, s, "cannot load its data");
     s = espeak_ng_InitializeOutput(ENOUTPUT_MODE_SYNCHRONOUS, 0, NULL);
     int sr = espeak_ng_GetSampleRate();
-    if (s != ENS_OK || sr <= 0) {
-        espeak_ng_Terminate();
+    if (s != ENS_OK || sr <= 0)
         return s != ENS_OK ? status_error(err, TB_ERR_SYS, s, "output")
                            : tb_error_set(err, TB_ERR_NOTFOUND,
                                           "eSpeak NG: no sample rate (data incomplete?)");
-    }
     espeak_SetSynthCallback(synth_cb);
     s = espeak_ng_SetVoiceByName(st->espeak_voice);
     if (s != ENS_OK) {
-        espeak_ng_Terminate();
         char what[96];
         snprintf(what, sizeof what, "voice \"%s\"", st->espeak_voice);
         return status_error(err, TB_ERR_NOTFOUND, s, what);
@@ -101,26 +102,46 @@ int tb_voice__tts_say(const char *speech, tb_voice__pcm_fn fn, void *arg)
     return s.stopped ? TB_ERR_STATE : TB_OK;
 }
 
-int tb_voice__tts_phonemes(const char *speech, char *buf, size_t len)
+static int text_phonemes(const char *text, size_t n, char *buf, size_t len, size_t *pos)
 {
-    const void *p = speech;
-    size_t pos = 0;
-    buf[0] = '\0';
-    /* One clause per call; espeakPHONEMES is not honoured here, so [[...]] comes back as the
-     * phonemes spelled inside it. */
-    while (p) {
+    char part[1024];
+    if (n >= sizeof part)
+        return TB_ERR_FULL;
+    memcpy(part, text, n);
+    part[n] = '\0';
+    const void *p = part;
+    while (p) { /* one clause per call */
         const char *ph = espeak_TextToPhonemes(&p, espeakCHARS_UTF8, 0);
-        if (!ph)
-            break;
-        int n = snprintf(buf + pos, len - pos, "%s%s", pos ? " " : "", ph);
-        if (n < 0 || (size_t)n >= len - pos)
+        if (!ph || !*ph)
+            continue;
+        int k = snprintf(buf + *pos, len - *pos, "%s%s", *pos ? " " : "", ph);
+        if (k < 0 || (size_t)k >= len - *pos)
             return TB_ERR_FULL;
-        pos += (size_t)n;
+        *pos += (size_t)k;
     }
-    return (int)pos;
+    return TB_OK;
 }
 
-void tb_voice__tts_term(void)
+/* espeak_TextToPhonemes does not read [[...]] as phonemes (it spells the brackets), so spelled
+ * words are passed through as written, which is what synthesis with espeakPHONEMES says. */
+int tb_voice__tts_phonemes(const char *speech, char *buf, size_t len)
 {
-    espeak_ng_Terminate();
+    size_t pos = 0;
+    buf[0] = '\0';
+    for (const char *s = speech; *s;) {
+        const char *open = strstr(s, "[["), *close = open ? strstr(open + 2, "]]") : NULL;
+        size_t n = close ? (size_t)(open - s) : strlen(s);
+        int rc = n ? text_phonemes(s, n, buf, len, &pos) : TB_OK;
+        if (rc)
+            return rc;
+        if (!close)
+            break;
+        int k = snprintf(buf + pos, len - pos, "%s%.*s", pos ? " " : "", (int)(close - open - 2),
+                         open + 2);
+        if (k < 0 || (size_t)k >= len - pos)
+            return TB_ERR_FULL;
+        pos += (size_t)k;
+        s = close + 2;
+    }
+    return (int)pos;
 }

@@ -110,7 +110,6 @@ int tb_voice__tts_init(const char *data_path, const struct tb_voice_settings *se
 /* Synthesises speech text; fn gets the PCM chunk by chunk (returning nonzero stops). */
 int tb_voice__tts_say(const char *speech, tb_voice__pcm_fn fn, void *arg);
 int tb_voice__tts_phonemes(const char *speech, char *buf, size_t len);
-void tb_voice__tts_term(void);
 
 /* ---- WAV writer that keeps its header valid after every append ---- */
 

@@ -1,0 +1,181 @@
+/* Pack loading: a pack with a missing, malformed, unknown or duplicate entry is refused, naming
+ * file, line and entry; a pack is found through the search path; a new language is a file. */
+#include <stdlib.h>
+
+#include "tb_test.h"
+#include "tb_voice.h"
+
+/* The shipped de-fide pack as lines (TB_VOICE_PACKS points at the source packs). */
+static char lines[200][256];
+static int nlines;
+
+static void read_pack(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/de-fide.pack", getenv("TB_VOICE_PACKS"));
+    FILE *f = fopen(path, "r");
+    ASSERT_NOT_NULL(f);
+    while (nlines < 200 && fgets(lines[nlines], sizeof lines[0], f))
+        nlines++;
+    fclose(f);
+    ASSERT_GT(nlines, 50);
+}
+
+/* 1-based number of the line starting with prefix. */
+static int line_of(const char *prefix)
+{
+    for (int i = 0; i < nlines; i++)
+        if (strncmp(lines[i], prefix, strlen(prefix)) == 0)
+            return i + 1;
+    TB_FAIL("no line starts with \"%s\"", prefix);
+}
+
+/* Writes the pack with line `at` (1-based) replaced by `text` (NULL: removed; text ending in
+ * "\n+" is inserted before the line instead). Returns the path. */
+static const char *write_pack(const char *name, int at, const char *text, bool insert)
+{
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/%s.pack", tb_test_tmp_dir(), name);
+    FILE *f = fopen(path, "w");
+    ASSERT_NOT_NULL(f);
+    for (int i = 0; i < nlines; i++) {
+        if (i + 1 == at && text)
+            fprintf(f, "%s\n", text);
+        if (i + 1 == at && !insert)
+            continue;
+        fputs(lines[i], f);
+    }
+    fclose(f);
+    return path;
+}
+
+static void refused(const char *path, long line, const char *entry, const char *why)
+{
+    struct tb_voice_pack *pack = NULL;
+    struct tb_error err = {0};
+    ASSERT_EQ(tb_voice_pack_load_file(path, &pack, &err), TB_ERR_PARSE);
+    ASSERT_NULL(pack);
+    ASSERT_EQ(err.code, TB_ERR_PARSE);
+    ASSERT_EQ(err.line, line);
+    ASSERT_STR_CONTAINS(err.msg, path);
+    ASSERT_STR_CONTAINS(err.msg, entry);
+    ASSERT_STR_CONTAINS(err.msg, why);
+    if (line) {
+        char at[1100];
+        snprintf(at, sizeof at, "%s:%ld:", path, line);
+        ASSERT_STR_CONTAINS(err.msg, at);
+    }
+}
+
+TB_TEST(shipped_pack_loads)
+{
+    read_pack();
+    struct tb_voice_pack *pack = NULL;
+    struct tb_error err = {0};
+    ASSERT_OK(tb_voice_pack_load_file(write_pack("copy", 0, NULL, false), &pack, &err));
+    ASSERT_STR_EQ(tb_voice_pack_name(pack), "de-fide");
+    tb_voice_pack_free(pack);
+    tb_voice_pack_free(NULL);
+}
+
+TB_TEST(missing_entry_is_named)
+{
+    read_pack();
+    refused(write_pack("missing", line_of("knight ="), NULL, false), 0, "[pieces] knight",
+            "missing entry");
+    refused(write_pack("missing2", line_of("short.en_passant ="), NULL, false), 0,
+            "[moves] short.en_passant", "missing entry");
+}
+
+TB_TEST(malformed_line_is_named)
+{
+    read_pack();
+    int at = line_of("bishop =");
+    refused(write_pack("malformed", at, "bishop Läufer", false), at, "bishop Läufer",
+            "malformed line");
+    refused(write_pack("header", at, "[pieces", false), at, "[pieces", "malformed section");
+    refused(write_pack("section", at, "[figures]", false), at, "[figures]", "unknown section");
+    refused(write_pack("empty", at, "bishop =", false), at, "[pieces] bishop", "empty value");
+}
+
+TB_TEST(unknown_key_is_named)
+{
+    read_pack();
+    int at = line_of("bishop =");
+    refused(write_pack("unknown", at, "bishup = Läufer", true), at, "[pieces] bishup",
+            "unknown entry");
+}
+
+TB_TEST(duplicate_key_is_named)
+{
+    read_pack();
+    int first = line_of("queen =");
+    int at = line_of("rook =");
+    char why[64];
+    snprintf(why, sizeof why, "duplicate entry (first on line %d)", first);
+    refused(write_pack("duplicate", at, "queen = Königin", true), at, "[pieces] queen", why);
+    int ph = line_of("Rochade =");
+    /* inserted before the original, so the original (now one line down) is the duplicate */
+    refused(write_pack("dup_phoneme", ph, "Rochade = [[rOx'a:d@]]", true), ph + 1,
+            "[phonemes] Rochade", "duplicate entry");
+}
+
+TB_TEST(bad_values_are_named)
+{
+    read_pack();
+    int at = line_of("long.quiet =");
+    refused(write_pack("placeholder", at, "long.quiet = {piece} {form} {to}", false), at,
+            "[moves] long.quiet", "unknown placeholder {form}");
+    refused(write_pack("brace", at, "long.quiet = {piece {from} {to}", false), at,
+            "[moves] long.quiet", "unknown placeholder");
+    at = line_of("suffix.check =");
+    refused(write_pack("suffix", at, "suffix.check = , {mate}", false), at, "[moves] suffix.check",
+            "unknown placeholder {mate}");
+    at = line_of("rate =");
+    refused(write_pack("rate", at, "rate = fast", false), at, "[voice] rate",
+            "not a number from 80 to 800");
+    refused(write_pack("rate2", at, "rate = 2000", false), at, "[voice] rate", "80 to 800");
+    at = line_of("Cesar = [[");
+    refused(write_pack("phoneme", at, "Cesar = ts'E:zar", false), at, "[phonemes] Cesar",
+            "not an eSpeak phoneme spelling");
+    at = line_of("a = Anna");
+    refused(write_pack("utf8", at, "a = Ann\xe4", false), at, "[files] a", "not UTF-8");
+    refused(write_pack("word", at, "a = {Anna}", false), at, "[files] a", "may not contain");
+}
+
+TB_TEST(search_path_and_new_language_file)
+{
+    read_pack();
+    /* A new language is a new file: "xx" exists only in the test's directory. */
+    write_pack("xx", line_of("name = de-fide"), "name = xx", false);
+    setenv("TB_VOICE_PACKS", "/nonexistent:", 1);
+    char path[2048];
+    snprintf(path, sizeof path, "/nonexistent:%s", tb_test_tmp_dir());
+    setenv("TB_VOICE_PACKS", path, 1);
+    char got[2048];
+    ASSERT_TRUE(tb_voice_pack_search_path(got, sizeof got) > 0);
+    ASSERT_STR_EQ(got, path);
+    struct tb_voice_pack *pack = NULL;
+    struct tb_error err = {0};
+    ASSERT_OK(tb_voice_pack_load("xx", &pack, &err));
+    ASSERT_STR_EQ(tb_voice_pack_name(pack), "xx");
+    tb_voice_pack_free(pack);
+    pack = NULL;
+    ASSERT_EQ(tb_voice_pack_load("fr", &pack, &err), TB_ERR_NOTFOUND);
+    ASSERT_NULL(pack);
+    ASSERT_STR_CONTAINS(err.msg, "\"fr\"");
+    ASSERT_STR_CONTAINS(err.msg, path);
+    ASSERT_EQ(tb_voice_pack_load("../etc/passwd", &pack, &err), TB_ERR_ARG);
+    /* An error in the first pack found is reported, not skipped for a later one. */
+    write_pack("broken", line_of("king ="), NULL, false);
+    ASSERT_EQ(tb_voice_pack_load("broken", &pack, &err), TB_ERR_PARSE);
+    ASSERT_STR_CONTAINS(err.msg, "[pieces] king: missing entry");
+}
+
+TB_TEST(missing_file)
+{
+    struct tb_voice_pack *pack = NULL;
+    struct tb_error err = {0};
+    ASSERT_EQ(tb_voice_pack_load_file("/nonexistent/de.pack", &pack, &err), TB_ERR_NOTFOUND);
+    ASSERT_STR_CONTAINS(err.msg, "/nonexistent/de.pack");
+}

@@ -1,0 +1,403 @@
+/* The speaker with the real eSpeak NG: per-player queues in order with nothing lost, urgent
+ * cut-in, repeat, completion events on an fd, the audio scoresheet (D.2.7), the German voice
+ * really in use, and clear errors for missing eSpeak data or voice. Audio goes to a recording
+ * sink (recorder.c) whose play position the test sets. */
+#include <poll.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "recorder.h"
+#include "tb_test.h"
+#include "tb_voice.h"
+
+#define RATE    22050
+#define SILENCE 100        /* |sample| below this is silence */
+#define GAP     (RATE / 5) /* 200 ms of silence separates two announcements */
+#define INSTANT UINT64_MAX
+
+static struct tb_voice_pack *pack;
+static struct recorder rec[2];
+static struct tb_voice *voice;
+
+static void start_with(const char *pack_name, uint64_t limit, const char *scoresheet)
+{
+    struct tb_error err = {0};
+    if (tb_voice_pack_load(pack_name, &pack, &err))
+        TB_FAIL("%s", err.msg);
+    struct tb_voice_config cfg = {.pack = pack};
+    for (int i = 0; i < 2; i++) {
+        recorder_init(&rec[i], limit);
+        cfg.player[i].sink = &recorder_ops;
+        cfg.player[i].sink_arg = &rec[i];
+    }
+    cfg.player[0].scoresheet_wav = scoresheet;
+    if (tb_voice_new(&cfg, &voice, &err))
+        TB_FAIL("%s", err.msg);
+}
+
+static void start(uint64_t limit)
+{
+    start_with("de-fide", limit, NULL);
+}
+
+static void stop(void)
+{
+    tb_voice_free(voice);
+    tb_voice_free(NULL);
+    for (int i = 0; i < 2; i++)
+        recorder_destroy(&rec[i]);
+    tb_voice_pack_free(pack);
+}
+
+/* Sound spans (first to last loud frame) of pcm, split at GAP frames of silence. */
+static int spans(const int16_t *pcm, size_t n, size_t *len, int max)
+{
+    int count = 0;
+    size_t start = 0, last = 0;
+    bool in = false;
+    for (size_t i = 0; i < n; i++) {
+        if (abs(pcm[i]) < SILENCE)
+            continue;
+        if (in && i - last > GAP) {
+            if (count < max)
+                len[count] = last - start + 1;
+            count++;
+            in = false;
+        }
+        if (!in)
+            start = i;
+        in = true;
+        last = i;
+    }
+    if (in) {
+        if (count < max)
+            len[count] = last - start + 1;
+        count++;
+    }
+    return count;
+}
+
+/* Sound span of text as eSpeak renders it on its own. */
+static size_t rendered_span(const char *text)
+{
+    int16_t *pcm = NULL;
+    size_t n = 0, len[4];
+    unsigned rate = 0;
+    ASSERT_OK(tb_voice_render(voice, text, &pcm, &n, &rate));
+    ASSERT_EQ(rate, RATE);
+    int k = spans(pcm, n, len, 4);
+    free(pcm);
+    ASSERT_EQ(k, 1);
+    return len[0];
+}
+
+static void assert_close(size_t got, size_t want, const char *what)
+{
+    /* eSpeak's output varies by a few samples between renders in one process. */
+    size_t tol = want / 20 + RATE / 50;
+    if (got + tol < want || got > want + tol)
+        TB_FAIL("%s: %zu frames, expected %zu +- %zu", what, got, want, tol);
+}
+
+static int take_events(struct tb_voice_event *ev, int max)
+{
+    int n = 0, k;
+    while ((k = tb_voice_events(voice, ev + n, max - n)) > 0)
+        n += k;
+    return n;
+}
+
+/* Twenty announcements for one player are all spoken, in order, none overlapping: the recorded
+ * audio splits into twenty spans matching each text's own rendering in turn. */
+TB_TEST(burst_of_twenty_in_order_none_lost)
+{
+    start(INSTANT);
+    char text[20][128];
+    long id[20];
+    for (int i = 0; i < 20; i++) {
+        size_t p = 0;
+        for (int j = 0; j <= i % 4; j++) {
+            char sq[32];
+            ASSERT_TRUE(tb_voice_phrase_square(pack, (i * 7 + j * 13) % 64, sq, sizeof sq) > 0);
+            p += (size_t)snprintf(text[i] + p, sizeof text[i] - p, "%s%s", j ? " " : "", sq);
+        }
+        id[i] = tb_voice_announce(voice, TB_CHESS_WHITE, text[i], TB_VOICE_MOVE, i + 1);
+        ASSERT_GT(id[i], 0);
+    }
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 60000));
+    struct tb_voice_event ev[32];
+    ASSERT_EQ(take_events(ev, 32), 20);
+    for (int i = 0; i < 20; i++) {
+        ASSERT_EQ(ev[i].id, id[i]);
+        ASSERT_EQ(ev[i].status, TB_VOICE_DONE);
+        ASSERT_EQ(ev[i].player, TB_CHESS_WHITE);
+    }
+    size_t len[32];
+    ASSERT_EQ(spans(rec[0].heard, rec[0].frames, len, 32), 20);
+    for (int i = 0; i < 20; i++)
+        assert_close(len[i], rendered_span(text[i]), text[i]);
+    ASSERT_EQ(rec[1].frames, 0); /* nothing reached the other player */
+    ASSERT_EQ(rec[0].flushes, 0);
+    stop();
+}
+
+/* Each player hears only their own announcements. */
+TB_TEST(players_hear_their_own)
+{
+    start(INSTANT);
+    const char *w = "Läufer Felix eins schlägt Bella fünf, Schach", *b = "Kurze Rochade";
+    ASSERT_GT(tb_voice_announce(voice, TB_CHESS_WHITE, w, 0, 0), 0);
+    ASSERT_GT(tb_voice_announce(voice, TB_CHESS_BLACK, b, 0, 0), 0);
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 30000));
+    size_t lw[4], lb[4];
+    ASSERT_EQ(spans(rec[0].heard, rec[0].frames, lw, 4), 1);
+    ASSERT_EQ(spans(rec[1].heard, rec[1].frames, lb, 4), 1);
+    assert_close(lw[0], rendered_span(w), w);
+    assert_close(lb[0], rendered_span(b), b);
+    ASSERT_GT(lw[0], lb[0] * 2);
+    ASSERT_EQ(tb_voice_announce(voice, 2, w, 0, 0), TB_ERR_ARG);
+    ASSERT_EQ(tb_voice_announce(voice, 0, "", 0, 0), TB_ERR_ARG);
+    ASSERT_EQ(tb_voice_announce(voice, 0, w, 64, 0), TB_ERR_ARG);
+    stop();
+}
+
+/* An urgent message cuts a message that is playing; the cut one is dropped (TB_VOICE_CUT). */
+TB_TEST(urgent_cuts_a_message)
+{
+    start(0);
+    const char *slow = "Bitte warten, Bitte warten, Bitte warten";
+    char illegal[128];
+    ASSERT_TRUE(tb_voice_phrase_msg(pack, TB_VOICE_MSG_ILLEGAL, NULL, illegal, sizeof illegal) > 0);
+    long a = tb_voice_announce(voice, TB_CHESS_BLACK, slow, 0, 0);
+    recorder_wait_frames(&rec[1], RATE / 2); /* it is being written; 0.3 s has been heard */
+    recorder_set_limit(&rec[1], RATE * 3 / 10);
+    long u = tb_voice_announce(voice, TB_CHESS_BLACK, illegal, TB_VOICE_URGENT, 0);
+    recorder_wait_flushes(&rec[1], 1);
+    recorder_set_limit(&rec[1], INSTANT);
+    ASSERT_OK(tb_voice_wait_idle(voice, TB_CHESS_BLACK, 30000));
+    struct tb_voice_event ev[8];
+    ASSERT_EQ(take_events(ev, 8), 2);
+    ASSERT_EQ(ev[0].id, a);
+    ASSERT_EQ(ev[0].status, TB_VOICE_CUT);
+    ASSERT_EQ(ev[1].id, u);
+    ASSERT_EQ(ev[1].status, TB_VOICE_DONE);
+    ASSERT_EQ(rec[1].flushes, 1);
+    /* Heard: 0.3 s of the slow message, then the whole urgent one. */
+    size_t len[4];
+    int k = spans(rec[1].heard + RATE * 3 / 10, rec[1].frames - RATE * 3 / 10, len, 4);
+    ASSERT_EQ(k, 1);
+    assert_close(len[0], rendered_span(illegal), illegal);
+    stop();
+}
+
+/* An opponent's move is never dropped: cut by an urgent message, it is said again in full after
+ * it, and it stays available for "repeat". */
+TB_TEST(urgent_never_drops_a_move)
+{
+    start(0);
+    const char *move = "Springer Gustav eins Felix drei";
+    const char *urgent = "Unzulässiger Zug";
+    long m = tb_voice_announce(voice, TB_CHESS_WHITE, move, TB_VOICE_MOVE, 1);
+    recorder_wait_frames(&rec[0], RATE / 2);
+    recorder_set_limit(&rec[0], RATE / 4);
+    long u = tb_voice_announce(voice, TB_CHESS_WHITE, urgent, TB_VOICE_URGENT, 0);
+    recorder_wait_flushes(&rec[0], 1);
+    recorder_set_limit(&rec[0], INSTANT);
+    ASSERT_OK(tb_voice_wait_idle(voice, TB_CHESS_WHITE, 30000));
+    struct tb_voice_event ev[8];
+    ASSERT_EQ(take_events(ev, 8), 2);
+    ASSERT_EQ(ev[0].id, u);
+    ASSERT_EQ(ev[1].id, m);
+    ASSERT_EQ(ev[1].status, TB_VOICE_DONE);
+    size_t len[4];
+    ASSERT_EQ(spans(rec[0].heard + RATE / 4, rec[0].frames - RATE / 4, len, 4), 2);
+    assert_close(len[0], rendered_span(urgent), urgent);
+    assert_close(len[1], rendered_span(move), move);
+    long r = tb_voice_repeat(voice, TB_CHESS_WHITE);
+    ASSERT_GT(r, u);
+    ASSERT_OK(tb_voice_wait_idle(voice, TB_CHESS_WHITE, 30000));
+    ASSERT_EQ(spans(rec[0].heard + RATE / 4, rec[0].frames - RATE / 4, len, 4), 3);
+    assert_close(len[2], rendered_span(move), "repeated move");
+    stop();
+}
+
+TB_TEST(repeat_last_move)
+{
+    start(INSTANT);
+    ASSERT_EQ(tb_voice_repeat(voice, TB_CHESS_BLACK), TB_ERR_NOTFOUND);
+    const char *m1 = "Bauer Eva zwei Eva vier", *m2 = "Lange Rochade";
+    ASSERT_GT(tb_voice_announce(voice, TB_CHESS_BLACK, m1, TB_VOICE_MOVE, 1), 0);
+    ASSERT_GT(tb_voice_announce(voice, TB_CHESS_BLACK, "Bitte warten", 0, 0), 0);
+    ASSERT_GT(tb_voice_announce(voice, TB_CHESS_BLACK, m2, TB_VOICE_MOVE, 2), 0);
+    ASSERT_GT(tb_voice_announce(voice, TB_CHESS_BLACK, "Bitte warten", 0, 0), 0);
+    long r = tb_voice_repeat(voice, TB_CHESS_BLACK);
+    ASSERT_GT(r, 0);
+    ASSERT_EQ(tb_voice_repeat(voice, TB_CHESS_WHITE), TB_ERR_NOTFOUND);
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 30000));
+    size_t len[8];
+    ASSERT_EQ(spans(rec[1].heard, rec[1].frames, len, 8), 5);
+    assert_close(len[4], rendered_span(m2), "repeat says the last move");
+    stop();
+}
+
+/* The daemon polls tb_voice_fd and then takes the events. */
+TB_TEST(completion_events_on_fd)
+{
+    start(INSTANT);
+    int fd = tb_voice_fd(voice);
+    ASSERT_GE(fd, 0);
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    ASSERT_EQ(poll(&p, 1, 0), 0);
+    long id = tb_voice_announce(voice, TB_CHESS_WHITE, "Dame David acht Hector vier, Matt", 0, 0);
+    ASSERT_EQ(poll(&p, 1, 30000), 1);
+    struct tb_voice_event ev[4];
+    ASSERT_EQ(tb_voice_events(voice, ev, 4), 1);
+    ASSERT_EQ(ev[0].id, id);
+    ASSERT_EQ(ev[0].status, TB_VOICE_DONE);
+    ASSERT_EQ(poll(&p, 1, 0), 0);
+    ASSERT_EQ(tb_voice_events(voice, ev, 4), 0);
+    stop();
+}
+
+static size_t rendered_frames(const char *text)
+{
+    int16_t *pcm = NULL;
+    size_t n = 0;
+    ASSERT_OK(tb_voice_render(voice, text, &pcm, &n, NULL));
+    free(pcm);
+    return n;
+}
+
+/* The WAV file's header matches its size (playable as it is) and it holds want frames. */
+static void check_wav(const char *path, size_t want)
+{
+    struct stat st;
+    ASSERT_OK(stat(path, &st));
+    FILE *f = fopen(path, "rb");
+    ASSERT_NOT_NULL(f);
+    unsigned char h[44];
+    ASSERT_EQ(fread(h, 1, 44, f), 44);
+    fclose(f);
+    uint32_t riff = h[4] | h[5] << 8 | h[6] << 16 | (uint32_t)h[7] << 24;
+    uint32_t data = h[40] | h[41] << 8 | h[42] << 16 | (uint32_t)h[43] << 24;
+    ASSERT_EQ(riff, st.st_size - 8);
+    ASSERT_EQ(data, st.st_size - 44);
+    int16_t *pcm;
+    size_t n;
+    unsigned rate;
+    struct tb_error err = {0};
+    ASSERT_OK(tb_voice_wav_read(path, &pcm, &n, &rate, &err));
+    ASSERT_EQ(rate, RATE);
+    assert_close(n, want, path);
+    free(pcm);
+}
+
+/* D.2.7: every move goes into the player's audio scoresheet with its number first; the file is
+ * valid after every append, so a crash leaves a playable recording. */
+TB_TEST(law_d_2_7_audio_scoresheet)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/white-scoresheet.wav", tb_test_tmp_dir());
+    start_with("de-fide", INSTANT, path);
+    ASSERT_GT(tb_voice_announce(voice, TB_CHESS_WHITE, "Bauer Eva zwei Eva vier", TB_VOICE_MOVE, 1),
+              0);
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 30000));
+    size_t first = rendered_frames("Zug 1: Bauer Eva zwei Eva vier");
+    check_wav(path, first);
+    ASSERT_GT(tb_voice_announce(voice, TB_CHESS_WHITE, "Bitte warten", 0, 0), 0); /* no move */
+    ASSERT_GT(tb_voice_announce(voice, TB_CHESS_WHITE, "Springer Gustav eins Felix drei",
+                                TB_VOICE_MOVE, 12),
+              0);
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 30000));
+    check_wav(path, first + rendered_frames("Zug 12: Springer Gustav eins Felix drei"));
+    stop();
+}
+
+/* The pack's German voice is really in use: eSpeak's phonemes for the pack's words are German
+ * ("Sp" as [S], "ch" as [x], "äu" as [OY]); the English voice, as a control, says them otherwise.
+ */
+TB_TEST(german_voice_really_used)
+{
+    start(INSTANT);
+    char ph[512], desc[512];
+    ASSERT_TRUE(tb_voice_describe(voice, desc, sizeof desc) > 0);
+    ASSERT_STR_CONTAINS(desc, "voice de");
+    ASSERT_TRUE(tb_voice_phonemes(voice, "Springer", ph, sizeof ph) > 0);
+    ASSERT_STR_CONTAINS(ph, "Spr'IN");
+    ASSERT_TRUE(tb_voice_phonemes(voice, "Schach", ph, sizeof ph) > 0);
+    ASSERT_STR_CONTAINS(ph, "S'ax");
+    ASSERT_TRUE(tb_voice_phonemes(voice, "Läufer", ph, sizeof ph) > 0);
+    ASSERT_STR_CONTAINS(ph, "l'OYf");
+    stop();
+}
+
+/* The control for the test above: the English voice does not say them the German way. */
+TB_TEST(english_voice_says_it_otherwise)
+{
+    start_with("en", INSTANT, NULL);
+    char ph[512];
+    ASSERT_TRUE(tb_voice_phonemes(voice, "Springer Schach", ph, sizeof ph) > 0);
+    ASSERT_TRUE(strstr(ph, "Spr'IN") == NULL);
+    ASSERT_TRUE(strstr(ph, "S'ax") == NULL);
+    stop();
+}
+
+/* voice-notes 2.8: the pack's phoneme spellings reach eSpeak; the written text is unchanged. */
+TB_TEST(phoneme_spellings_reach_espeak)
+{
+    start(INSTANT);
+    char ph[512];
+    ASSERT_TRUE(tb_voice_phonemes(voice, "Kurze Rochade", ph, sizeof ph) > 0);
+    ASSERT_STR_CONTAINS(ph, "rOS'a:d@");
+    ASSERT_TRUE(tb_voice_phonemes(voice, "Cesar", ph, sizeof ph) > 0);
+    ASSERT_STR_CONTAINS(ph, "ts'E:zar");
+    stop();
+}
+
+TB_TEST(missing_espeak_data_is_a_clear_error)
+{
+    struct tb_error err = {0};
+    ASSERT_OK(tb_voice_pack_load("de-fide", &pack, &err));
+    struct tb_voice_config cfg = {.pack = pack, .espeak_data = tb_test_tmp_dir()};
+    struct tb_voice *v = NULL;
+    ASSERT_EQ(tb_voice_new(&cfg, &v, &err), TB_ERR_NOTFOUND);
+    ASSERT_NULL(v);
+    ASSERT_STR_CONTAINS(err.msg, "eSpeak NG data not found");
+    ASSERT_STR_CONTAINS(err.msg, tb_test_tmp_dir());
+    cfg.espeak_data = NULL;
+    cfg.espeak_voice = "xx-nosuchvoice";
+    ASSERT_EQ(tb_voice_new(&cfg, &v, &err), TB_ERR_NOTFOUND);
+    ASSERT_STR_CONTAINS(err.msg, "xx-nosuchvoice");
+    tb_voice_pack_free(pack);
+}
+
+/* The WAV sink writes what the player would hear. */
+TB_TEST(wav_sink_and_null_sink)
+{
+    struct tb_error err = {0};
+    ASSERT_OK(tb_voice_pack_load("de-fide", &pack, &err));
+    char path[1024];
+    snprintf(path, sizeof path, "%s/black.wav", tb_test_tmp_dir());
+    struct tb_voice_config cfg = {.pack = pack};
+    cfg.player[TB_CHESS_BLACK].sink = &tb_voice_sink_wav;
+    cfg.player[TB_CHESS_BLACK].target = path;
+    ASSERT_OK(tb_voice_new(&cfg, &voice, &err));
+    ASSERT_GT(tb_voice_announce(voice, TB_CHESS_BLACK, "Lange Rochade", TB_VOICE_MOVE, 3), 0);
+    ASSERT_GT(tb_voice_announce(voice, TB_CHESS_WHITE, "Lange Rochade", TB_VOICE_MOVE, 3), 0);
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 30000));
+    check_wav(path, rendered_frames("Lange Rochade"));
+    tb_voice_free(voice);
+    tb_voice_pack_free(pack);
+}
+
+TB_TEST(sink_that_cannot_open_is_a_clear_error)
+{
+    struct tb_error err = {0};
+    ASSERT_OK(tb_voice_pack_load("de-fide", &pack, &err));
+    struct tb_voice_config cfg = {.pack = pack};
+    cfg.player[TB_CHESS_BLACK].sink = &tb_voice_sink_wav;
+    cfg.player[TB_CHESS_BLACK].target = "/nonexistent/dir/black.wav";
+    ASSERT_EQ(tb_voice_new(&cfg, &voice, &err), TB_ERR_SYS);
+    ASSERT_STR_CONTAINS(err.msg, "/nonexistent/dir/black.wav");
+    tb_voice_pack_free(pack);
+}
