@@ -256,7 +256,7 @@ TB_TEST(full_transmit_buffer_keeps_events_queued)
     rb_hosttest_set_square(SQ('b', 1), 1);
     rb_hosttest_set_square(SQ('g', 1), 1);
     run(100);
-    ASSERT_EQ(ngot, 0); /* nothing sent, nothing half-sent */
+    ASSERT_EQ(ngot, 0);      /* nothing sent, nothing half-sent */
     rb_hosttest.tx_cap = 13; /* exactly one SQUARE frame at a time */
     run(10);
     ASSERT_EQ(count_type(RB_PROTO_SQUARE), 2);
@@ -541,4 +541,73 @@ TB_TEST(matrix_to_bits_maps_a1_to_bit_0)
     m[7] = 0x80; /* h8 */
     m[4] = 0x08; /* e4 */
     ASSERT_U64_EQ(rb_matrix_to_bits(m), (1ull << 0) | (1ull << 63) | (1ull << 28));
+}
+
+TB_TEST(stalled_tick_takes_a_pending_change_when_it_resumes)
+{
+    setup();
+    connect();
+    rb_hosttest_set_square(SQ('g', 7), 1);
+    run(5);                    /* the window is running */
+    rb_hosttest.now_ms += 500; /* then the loop stalls for half a second */
+    rb_board_tick(&board);
+    drain();
+    ASSERT_EQ(count_type(RB_PROTO_SQUARE), 1);
+    ASSERT_EQ(first(RB_PROTO_SQUARE)->u.square.ms, rb_hosttest.now_ms);
+}
+
+TB_TEST(quiet_board_sends_only_snapshots_for_a_minute)
+{
+    setup();
+    rb_hosttest.squares = 0xFFFF00000000FFFFull;
+    run(100); /* settled before the host connects: in the snapshots, not events */
+    connect();
+    run(60000);
+    ASSERT_EQ(count_type(RB_PROTO_SNAPSHOT), ngot);
+    ASSERT_EQ(ngot, 60);
+    ASSERT_U64_EQ(got[59].u.snapshot.occupancy, 0xFFFF00000000FFFFull);
+}
+
+/* Plays one scenario with k ticks per ms and returns a digest of every message on the wire. */
+static uint32_t scenario_digest(int k)
+{
+    setup();
+    connect();
+    uint32_t digest = 2166136261u;
+    for (uint32_t t = 0; t < 3000; t++) {
+        if (t == 100) {
+            rb_hosttest_set_square(SQ('e', 2), 1);
+        }
+        if (t >= 500 && t < 504) { /* 4 ms of chatter, then e4 stays */
+            rb_hosttest_set_square(SQ('e', 4), t % 2 == 0);
+        }
+        if (t == 504) {
+            rb_hosttest_set_square(SQ('e', 4), 1);
+        }
+        if (t == 900) {
+            rb_hosttest.buttons = 1;
+        }
+        rb_hosttest_advance(1);
+        for (int i = 0; i < k; i++) {
+            rb_board_tick(&board);
+        }
+    }
+    drain();
+    for (int i = 0; i < ngot; i++) {
+        uint8_t f[RB_PROTO_MAX_FRAME];
+        size_t n = rb_proto_encode(f, sizeof f, &got[i]);
+        for (size_t j = 0; j < n; j++) {
+            digest = (digest ^ f[j]) * 16777619u;
+        }
+    }
+    return digest;
+}
+
+TB_TEST(two_or_four_scans_per_ms_send_the_same_bytes_as_one)
+{
+    uint32_t one = scenario_digest(1);
+    ASSERT_EQ(count_type(RB_PROTO_SQUARE), 2);
+    ASSERT_EQ(count_type(RB_PROTO_BUTTON), 1);
+    ASSERT_EQ(scenario_digest(2), one);
+    ASSERT_EQ(scenario_digest(4), one);
 }
