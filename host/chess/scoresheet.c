@@ -10,12 +10,16 @@
 
 struct sheet_words {
     const char *labels[7]; /* Event, Site, Date, Round, White, Black, Result */
+    const char *sign[2];   /* signature lines of White and Black (8.7) */
 };
 
 static const struct sheet_words words[3] = {
-    {{"Event", "Site", "Date", "Round", "White", "Black", "Result"}},
-    {{"Toernooi", "Plaats", "Datum", "Ronde", "Wit", "Zwart", "Uitslag"}},
-    {{"Turnier", "Ort", "Datum", "Runde", "Wei\xc3\x9f", "Schwarz", "Ergebnis"}},
+    {{"Event", "Site", "Date", "Round", "White", "Black", "Result"},
+     {"Signature White", "Signature Black"}},
+    {{"Toernooi", "Plaats", "Datum", "Ronde", "Wit", "Zwart", "Uitslag"},
+     {"Handtekening wit", "Handtekening zwart"}},
+    {{"Turnier", "Ort", "Datum", "Runde", "Wei\xc3\x9f", "Schwarz", "Ergebnis"},
+     {"Unterschrift Wei\xc3\x9f", "Unterschrift Schwarz"}},
 };
 
 /* Characters as a reader sees them: UTF-8 continuation bytes take no column. */
@@ -126,5 +130,13 @@ int tb_chess_scoresheet_write(const tb_chess_pgn_game *g, enum tb_chess_letters 
     }
     tb_chess__putc(&o, '\n');
     header_line(&o, label[6], g->result, "");
+    /* 8.7: both players confirm the result by signing. */
+    for (int i = 0; i < 2; i++) {
+        char l[40];
+        snprintf(l, sizeof l, "%s:", words[letters].sign[i]);
+        tb_chess__putc(&o, '\n');
+        pad(&o, l, 23);
+        tb_chess__puts(&o, "______________________________\n");
+    }
     return (int)o.n;
 }

@@ -387,7 +387,8 @@ int tb_chess_pgn_write(const tb_chess_pgn_game *g, char *buf, size_t len);
 /* A plain-text scoresheet of g for the arbiter (Article 8, Appendix C): a header in the letter
  * set's language (event, site, date, round, White, Black, result), then numbered move pairs in
  * two columns: 0-0 / 0-0-0, " e.p." shown, promotion as d8D (Dutch, German) or d8=Q (English),
- * + and #, and the result. snprintf semantics as tb_chess_pgn_write. */
+ * + and #, the result, and lines for both players' signatures (8.7). snprintf semantics as
+ * tb_chess_pgn_write. */
 int tb_chess_scoresheet_write(const tb_chess_pgn_game *g, enum tb_chess_letters letters, char *buf,
                               size_t len);
 

@@ -486,7 +486,11 @@ TB_TEST(article_8_scoresheet_in_german_letters)
                        "   9.  d4            Lf5\n"
                        "  10.  Te1           Tae8\n"
                        "\n"
-                       "Ergebnis:  1-0\n");
+                       "Ergebnis:  1-0\n"
+                       "\n"
+                       "Unterschrift Wei\xc3\x9f:     ______________________________\n"
+                       "\n"
+                       "Unterschrift Schwarz:  ______________________________\n");
     n = tb_chess_scoresheet_write(g, TB_CHESS_LETTERS_NL, buf, sizeof buf);
     ASSERT_STR_CONTAINS(buf, "Wit:       Schmidt, Anna (1850)\n");
     ASSERT_STR_CONTAINS(buf, "   4.  Pf3           g6\n");
