@@ -247,11 +247,13 @@ static void touch_report(tb_match *m, int b, const struct tb_sensor_out *o)
         what = "rook released first (4.4.2, 4.7): a rook move, not castling; rook from";
         break;
     }
-    snprintf(t->u.touch.text, sizeof t->u.touch.text,
-             "%s: ply %d: %s %s, %s %s; reported for the opponent to claim (4.8), not enforced",
-             label, t->u.touch.ply, what, sq,
-             o->problem == TB_SENSOR_P_ROOK_FIRST_CASTLING ? "to" : "but moved",
-             o->problem == TB_SENSOR_P_ROOK_FIRST_CASTLING ? sq2 : o->uci);
+    t->u.touch.text[0] = '\0';
+    tb_match_appendf(t->u.touch.text, sizeof t->u.touch.text, "%s: ply %d: %s %s, %s %s", label,
+                     t->u.touch.ply, what, sq,
+                     o->problem == TB_SENSOR_P_ROOK_FIRST_CASTLING ? "to" : "but moved",
+                     o->problem == TB_SENSOR_P_ROOK_FIRST_CASTLING ? sq2 : o->uci);
+    tb_match_appendf(t->u.touch.text, sizeof t->u.touch.text,
+                     "; reported for the opponent to claim (4.8), not enforced");
 }
 
 /* Occupancy after mv in pos, and the square of the piece it captures (NOSQ if none). */

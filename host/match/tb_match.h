@@ -249,7 +249,7 @@ struct tb_match_out {
             enum tb_sensor_problem problem;
             uint8_t square, square2;
             tb_chess_move move;
-            char text[200];
+            char text[256];
         } touch;
         struct { /* STATE */
             enum tb_match_state state;

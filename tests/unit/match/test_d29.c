@@ -491,3 +491,27 @@ TB_TEST(same_inputs_same_outputs)
     ASSERT_STR_CONTAINS(a, "mismatch two-ahead");
     ASSERT_STR_CONTAINS(a, "agreed 1 e4");
 }
+
+TB_TEST(law_4_8_touched_but_not_captured_reported_not_enforced)
+{
+    struct fixture f;
+    fx_init(&f, NULL, false);
+    play_e4(&f);
+    fx_move(&f, 1, "d7d5");
+    fx_move(&f, 0, "d7d5");
+    fx_mark(&f);
+    /* 4.3.2: the black pawn on d5, which exd5 could capture, is touched; a knight moves */
+    fx_lift(&f, 0, "d5");
+    fx_place(&f, 0, "d5");
+    fx_wait(&f, 300);
+    fx_hand(&f, 0, "g1", "f3");
+    const struct tb_match_out *t = fx_find(&f, TB_MATCH_OUT_TOUCH_REPORT);
+    ASSERT_NOT_NULL(t);
+    ASSERT_EQ(t->u.touch.problem, TB_SENSOR_P_TOUCHED_NOT_CAPTURED);
+    ASSERT_EQ(t->u.touch.square, tb_chess_square_parse("d5"));
+    ASSERT_EQ(t->u.touch.ply, 3);
+    ASSERT_STR_CONTAINS(t->u.touch.text, "g1f3");
+    ASSERT_EQ(fx_count(&f, TB_MATCH_OUT_MISMATCH), 0);
+    ASSERT_EQ(state(&f), TB_MATCH_WAITING);
+    fx_free(&f);
+}
