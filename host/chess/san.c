@@ -243,8 +243,11 @@ int tb_chess_move_from_san(const tb_chess_pos *pos, const char *s, enum tb_chess
         text[--n] = '\0';
     memcpy(t, text, n + 1);
 
-    /* Signs first, then an e.p. mark ("exd6 e.p.", "exd6ep"), then signs again. */
+    /* Signs and a draw offer "(=)" (Appendix C) first, then an e.p. mark ("exd6 e.p.",
+     * "exd6ep"), then signs again. */
     strip_signs(t, &n);
+    if (strip_suffix_ci(t, &n, "(=)"))
+        strip_signs(t, &n);
     if (n >= 3 && isdigit((unsigned char)t[n - 1]) == 0 &&
         (strip_suffix_ci(t, &n, "e.p.") || strip_suffix_ci(t, &n, "e.p") ||
          strip_suffix_ci(t, &n, "ep"))) {

@@ -256,8 +256,9 @@ TB_TEST(uci_in_and_out)
 TB_TEST(san_input_piece_moves_all_forms)
 {
     tb_chess_pos p = fen(START);
-    static const char *const forms[] = {"Nf3",  "N1f3", "Ngf3",  "Ng1f3", "Ng1-f3",
-                                        "Nf3+", "Nf3!", "Nf3?!", " Nf3 ", "Nf3!!"};
+    static const char *const forms[] = {"Nf3",    "N1f3",     "Ngf3",  "Ng1f3", "Ng1-f3",
+                                        "Nf3+",   "Nf3!",     "Nf3?!", " Nf3 ", "Nf3!!",
+                                        "Nf3(=)", "Nf3+ (=)", "Nf3++"};
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
         san_in(&p, forms[i], TB_CHESS_LETTERS_EN, "g1f3");
     san_in(&p, "Pf3", TB_CHESS_LETTERS_NL, "g1f3");
