@@ -256,16 +256,15 @@ int tb_match_board_event(tb_match *m, int board, const struct tb_match_event *ev
     return rc;
 }
 
+/* An event script's piece letter (FEN: upper case White) as a piece code, 0 if none. */
 static int piece_code(char letter)
 {
-    static const char letters[] = "PNBRQK";
-    for (int i = 0; i < 6; i++) {
-        if (letter == letters[i])
-            return TB_CHESS_PIECE(TB_CHESS_WHITE, i + 1);
-        if (letter == letters[i] + ('a' - 'A'))
-            return TB_CHESS_PIECE(TB_CHESS_BLACK, i + 1);
-    }
-    return 0;
+    static const char letters[] = "PNBRQKpnbrqk";
+    const char *at = letter ? strchr(letters, letter) : NULL;
+    if (!at)
+        return 0;
+    int i = (int)(at - letters);
+    return TB_CHESS_PIECE(i / 6, i % 6 + 1);
 }
 
 int tb_match_feed_script(tb_match *m, int board, const struct tb_script_event *ev)

@@ -84,6 +84,7 @@ void tb_match_restore_start(tb_match *m, enum tb_match_arbiter_action action, in
 void tb_match_close(tb_match *m, bool by_arbiter, const char *why);
 
 /* text.c */
+const char *tb_match_mismatch_words(enum tb_match_mismatch_kind k);
 const char *tb_match_color_name(int color);
 const char *tb_match_piece_name(int piece);
 void tb_match_board_label(const tb_match *m, int b, char *buf, size_t len);

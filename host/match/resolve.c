@@ -238,25 +238,6 @@ static void build_resolution(tb_match *m, int origin, int hint_from, int hint_to
     }
 }
 
-static const char *kind_text(enum tb_match_mismatch_kind k)
-{
-    switch (k) {
-    case TB_MATCH_MM_WRONG_MOVE:
-        return "wrong move replicated";
-    case TB_MATCH_MM_TWO_AHEAD:
-        return "board two moves ahead";
-    case TB_MATCH_MM_OUT_OF_TURN:
-        return "move out of turn";
-    case TB_MATCH_MM_DISPLACED:
-        return "pieces displaced (7.4, 7.6)";
-    case TB_MATCH_MM_ILLEGAL:
-        return "illegal move (7.5.1)";
-    case TB_MATCH_MM_INCOMPLETE:
-        return "move not complete (D.2.3)";
-    }
-    return "mismatch";
-}
-
 static void move_text(const tb_match *m, int b, tb_chess_move mv, bool appended, char *buf,
                       size_t len)
 {
@@ -291,7 +272,8 @@ static void explain(tb_match *m, bool appended)
     tb_chess_square_name(mm->square2 < 64 ? mm->square2 : 0, sq2);
     char *t = mm->text;
     size_t n = sizeof mm->text;
-    snprintf(t, n, "#%u %s: %s, ply %d: ", (unsigned)mm->id, kind_text(mm->kind), label, mm->ply);
+    snprintf(t, n, "#%u %s: %s, ply %d: ", (unsigned)mm->id, tb_match_mismatch_words(mm->kind),
+             label, mm->ply);
     switch (mm->kind) {
     case TB_MATCH_MM_WRONG_MOVE:
         tb_match_appendf(t, n, "%s was made where the announced %s was to be replicated", made,

@@ -67,23 +67,30 @@ void tb_match_fix_text(const struct tb_match_fix *fix, char *buf, size_t len)
     }
 }
 
+/* Each kind's short name and its words in a report. */
+static const char *const mismatch_names[][2] = {
+    [TB_MATCH_MM_WRONG_MOVE] = {"wrong-move", "wrong move replicated"},
+    [TB_MATCH_MM_TWO_AHEAD] = {"two-ahead", "board two moves ahead"},
+    [TB_MATCH_MM_OUT_OF_TURN] = {"out-of-turn", "move out of turn"},
+    [TB_MATCH_MM_DISPLACED] = {"displaced", "pieces displaced (7.4, 7.6)"},
+    [TB_MATCH_MM_ILLEGAL] = {"illegal", "illegal move (7.5.1)"},
+    [TB_MATCH_MM_INCOMPLETE] = {"incomplete", "move not complete (D.2.3)"},
+};
+
+static const char *mismatch_name(enum tb_match_mismatch_kind k, int which)
+{
+    bool known = k >= TB_MATCH_MM_WRONG_MOVE && k <= TB_MATCH_MM_INCOMPLETE;
+    return known ? mismatch_names[k][which] : "?";
+}
+
 const char *tb_match_mismatch_name(enum tb_match_mismatch_kind k)
 {
-    switch (k) {
-    case TB_MATCH_MM_WRONG_MOVE:
-        return "wrong-move";
-    case TB_MATCH_MM_TWO_AHEAD:
-        return "two-ahead";
-    case TB_MATCH_MM_OUT_OF_TURN:
-        return "out-of-turn";
-    case TB_MATCH_MM_DISPLACED:
-        return "displaced";
-    case TB_MATCH_MM_ILLEGAL:
-        return "illegal";
-    case TB_MATCH_MM_INCOMPLETE:
-        return "incomplete";
-    }
-    return "?";
+    return mismatch_name(k, 0);
+}
+
+const char *tb_match_mismatch_words(enum tb_match_mismatch_kind k)
+{
+    return mismatch_name(k, 1);
 }
 
 const char *tb_match_state_name(enum tb_match_state s)

@@ -104,14 +104,9 @@ void fx_board_pos(const struct fixture *f, int board, tb_chess_pos *pos)
         tb_chess_make(pos, moves[i], &undo);
 }
 
-struct feed {
-    struct fixture *f;
-    int board;
-};
-
-static int feed_event(void *user, const struct tb_script_event *ev)
+int fx_feed_event(void *user, const struct tb_script_event *ev)
 {
-    struct feed *fd = user;
+    struct fx_feed *fd = user;
     if (ev->kind == TB_SCRIPT_EXPECT)
         return 0;
     int rc = tb_match_feed_script(fd->f->m, fd->board, ev);
@@ -136,8 +131,8 @@ void fx_move(struct fixture *f, int board, const char *uci)
     if (tb_sensor_gen_init(&gen, &cfg, 7 + f->t) < 0)
         TB_FAIL("generator");
     gen.t = f->t;
-    struct feed fd = {f, board};
-    if (tb_sensor_gen_moves(&gen, &pos, &mv, 1, feed_event, &fd, &err) < 0)
+    struct fx_feed fd = {f, board};
+    if (tb_sensor_gen_moves(&gen, &pos, &mv, 1, fx_feed_event, &fd, &err) < 0)
         TB_FAIL("generating %s: %s", uci, err.msg);
     f->t = gen.t;
     fx_wait(f, 300);

@@ -35,6 +35,13 @@ void fx_wait(struct fixture *f, uint64_t ms);
  * window passes. The board's own position is its scoresheet's. */
 void fx_move(struct fixture *f, int board, const char *uci);
 
+/* Feeds generator events to a board (tb_sensor_gen_fn); user is a struct fx_feed. */
+struct fx_feed {
+    struct fixture *f;
+    int board;
+};
+int fx_feed_event(void *user, const struct tb_script_event *ev);
+
 /* The first new output (since the mark) of a kind, NULL if none; how many new ones. */
 const struct tb_match_out *fx_find(const struct fixture *f, enum tb_match_out_kind kind);
 int fx_count(const struct fixture *f, enum tb_match_out_kind kind);

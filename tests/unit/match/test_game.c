@@ -57,21 +57,6 @@ TB_TEST(law_D_2_1_move_announced_then_expected_on_the_other_board)
     fx_free(&f);
 }
 
-struct feed_ctx {
-    struct fixture *f;
-    int board;
-};
-
-static int feed(void *user, const struct tb_script_event *ev)
-{
-    struct feed_ctx *fd = user;
-    if (ev->kind == TB_SCRIPT_EXPECT)
-        return 0;
-    int rc = tb_match_feed_script(fd->f->m, fd->board, ev);
-    fx_drain(fd->f);
-    return rc < 0 ? rc : 0;
-}
-
 /* Plays a corpus game through both boards: each move on its player's board, then replicated on
  * the other, by the recogniser's event generator with blips and hesitations. */
 static void play_corpus_game(const char *file, long number, bool swap)
@@ -119,9 +104,9 @@ static void play_corpus_game(const char *file, long number, bool swap)
         int mover = (pos.side == TB_CHESS_WHITE) == !swap ? 0 : 1;
         for (int k = 0; k < 2; k++) {
             int b = k == 0 ? mover : 1 - mover;
-            struct feed_ctx fd = {&f, b};
+            struct fx_feed fd = {&f, b};
             gen[b].t = f.t;
-            rc = tb_sensor_gen_moves(&gen[b], &pos, &mv, 1, feed, &fd, &err);
+            rc = tb_sensor_gen_moves(&gen[b], &pos, &mv, 1, fx_feed_event, &fd, &err);
             if (rc < 0)
                 TB_FAIL("ply %d on board %d: %d %s", ply + 1, b, rc, err.msg);
             f.t = gen[b].t;
