@@ -143,7 +143,7 @@ static void gen_promotion(struct out *o, const struct tb_chess_move_squares *ms)
     struct tb_sensor_gen *g = o->g;
     char choice = promo_letter(ms->promo);
     bool capture = ms->captured != 0;
-    switch (range(g, 0, 2)) {
+    switch (range(g, 0, g->cfg.promo_wait_ms > 2 * g->cfg.blip_ms ? 3 : 2)) {
     case 0: /* choose first, pawn off, new piece on (4.6.2: either order) */
         emit(o, TB_SCRIPT_CHOOSE, 0, choice, 0);
         if (capture)
@@ -157,6 +157,14 @@ static void gen_promotion(struct out *o, const struct tb_chess_move_squares *ms)
             lift(o, ms->to, within(o));
         emit(o, TB_SCRIPT_CHOOSE, 0, choice, within(o));
         place(o, ms->to, within(o));
+        break;
+    case 3: /* the pawn itself put on the square; the choice comes after (within the wait) */
+        lift(o, ms->from, 0);
+        if (capture)
+            lift(o, ms->to, within(o));
+        place(o, ms->to, within(o));
+        emit(o, TB_SCRIPT_CHOOSE, 0, choice,
+             range(g, g->cfg.blip_ms + 20, g->cfg.blip_ms + g->cfg.promo_wait_ms - 20));
         break;
     default: /* the new piece stands on the square before the pawn leaves */
         emit(o, TB_SCRIPT_CHOOSE, 0, choice, 0);

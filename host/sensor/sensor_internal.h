@@ -50,8 +50,8 @@ struct tb_sensor {
     int touch_own, touch_opp; /* first touched squares, -1 if none */
     uint64_t touch_own_ms, touch_opp_ms;
     int touch_rook; /* 4.4.1: a rook touched after the king was touched first, -1 if none */
-    int choice;    /* promotion piece type from `choose`, 0 if none */
-    int exempt_sq; /* promotion square right after a promotion: the piece swap there is no touch */
+    int choice;     /* promotion piece type from `choose`, 0 if none */
+    int exempt_sq;  /* promotion square right after a promotion: the piece swap there is no touch */
 
     /* decisions waiting for time */
     bool promo_pending;

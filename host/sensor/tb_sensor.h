@@ -164,8 +164,10 @@ struct tb_sensor_gen_config {
     bool blips;        /* fly-over blips on empty squares along the path */
     bool hesitations;  /* lift, put back, lift again */
     enum tb_sensor_gen_fault fault;
-    double fault_rate; /* chance per move, 0..1 */
-    uint32_t blip_ms;  /* the recogniser's blip window; blips stay well inside it */
+    double fault_rate;      /* chance per move, 0..1 */
+    uint32_t blip_ms;       /* the recogniser's blip window; blips stay well inside it */
+    uint32_t promo_wait_ms; /* the recogniser's promo_wait_ms; when set, some promotions leave
+                               the pawn standing on its square and the choice comes after */
 };
 
 struct tb_sensor_gen {

@@ -104,8 +104,12 @@ int corpus_run_file(const char *path, uint64_t seed, const struct tb_sensor_gen_
     tb_sensor *s = NULL;
     struct corpus_script sc = {0};
     int rc = TB_OK;
+    struct tb_sensor_config scfg;
+    tb_sensor_config_default(&scfg);
+    scfg.blip_ms = cfg->blip_ms;
+    scfg.promo_wait_ms = cfg->promo_wait_ms;
     if (!text || !g || fread(text, 1, (size_t)len, f) != (size_t)len ||
-        tb_sensor_new(NULL, &s) < 0) {
+        tb_sensor_new(&scfg, &s) < 0) {
         rc = TB_ERR_MEM;
         goto out;
     }
