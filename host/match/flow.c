@@ -170,8 +170,10 @@ static void blocked_move(tb_match *m, int b, const struct tb_sensor_out *o)
         return;
     }
     r->dirty[b] = true;
+    /* a board being set up for a new position makes no moves worth a word */
+    bool setting_up = !r->is_mismatch && r->action != TB_MATCH_ARB_TAKEBACK;
     uint64_t occ = tb_sensor_occupancy(m->sensor[b]);
-    if (occ != r->occ_target[b] && !(r->has_alt[b] && occ == r->occ_alt[b]))
+    if (!setting_up && occ != r->occ_target[b] && !(r->has_alt[b] && occ == r->occ_alt[b]))
         held(m, b, o);
 }
 

@@ -171,18 +171,32 @@ void tb_match_sync_state(tb_match *m)
 
 /* ---- inputs ----------------------------------------------------------------------------- */
 
-/* Time passes to now: the recognisers' decisions, the D.2.3 timers, a restoration finishing. */
-static int advance(tb_match *m, uint64_t now_ms)
+/* Everything due at time t: the recognisers' decisions, the D.2.3 watch, a restoration
+ * finishing. */
+static void step(tb_match *m, uint64_t t)
 {
-    if (now_ms < m->now)
-        return TB_ERR_STATE;
-    m->now = now_ms;
+    m->now = t;
     for (int b = 0; b < TB_MATCH_BOARDS; b++)
-        tb_sensor_tick(m->sensor[b], now_ms);
+        tb_sensor_tick(m->sensor[b], t);
     tb_match_drain(m);
     tb_match_watch(m);
     tb_match_incomplete_due(m);
     tb_match_check_progress(m);
+}
+
+/* Time passes to now, each decision taken at its own time (so that a timer started by one
+ * runs from then, whatever the caller's tick rate). */
+static int advance(tb_match *m, uint64_t now_ms)
+{
+    if (now_ms < m->now)
+        return TB_ERR_STATE;
+    for (int guard = 0; guard < 10000; guard++) {
+        uint64_t due = tb_match_deadline(m);
+        if (due > now_ms)
+            break;
+        step(m, due > m->now ? due : m->now);
+    }
+    step(m, now_ms);
     return TB_OK;
 }
 

@@ -21,6 +21,7 @@ struct tb_match_restore {
     bool open;
     bool confirmed;   /* by the arbiter (always, for the arbiter's own decisions) */
     bool is_mismatch; /* else takeback / set position / new game */
+    enum tb_match_arbiter_action action;
     uint32_t id;
     struct tb_match_mismatch mm;
     struct tb_match_line target[TB_MATCH_BOARDS], alt[TB_MATCH_BOARDS];

@@ -449,6 +449,7 @@ void tb_match_restore_start(tb_match *m, enum tb_match_arbiter_action action, in
     memset(r, 0, sizeof *r);
     r->open = true;
     r->confirmed = true;
+    r->action = action;
     r->id = ++m->next_id;
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         r->hist[b] = hist[b];

@@ -515,3 +515,57 @@ TB_TEST(law_4_8_touched_but_not_captured_reported_not_enforced)
     ASSERT_EQ(state(&f), TB_MATCH_WAITING);
     fx_free(&f);
 }
+
+TB_TEST(law_D_2_3_copy_of_en_passant_not_complete)
+{
+    struct fixture f;
+    fx_init(&f, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", false);
+    fx_move(&f, 0, "e5d6");
+    fx_mark(&f);
+    /* the sighted player copies exd6 but leaves the pawn on d5 */
+    fx_lift(&f, 1, "e5");
+    fx_place(&f, 1, "d6");
+    fx_wait(&f, 3500);
+    const struct tb_match_mismatch *mm = new_mismatch(&f);
+    ASSERT_EQ(mm->kind, TB_MATCH_MM_INCOMPLETE);
+    ASSERT_EQ(mm->board, 1);
+    ASSERT_EQ(mm->ply, 1);
+    ASSERT_TRUE(mm->sheets_agree);
+    ASSERT_U64_EQ(mm->fix[1].lift, fx_squares("d5"));
+    ASSERT_FALSE(mm->fix[0].change);
+    fx_mark(&f);
+    fx_lift(&f, 1, "d5");
+    fx_wait(&f, 300);
+    ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));
+    const struct tb_match_out *ag = fx_find(&f, TB_MATCH_OUT_MOVE_AGREED);
+    ASSERT_NOT_NULL(ag);
+    ASSERT_STR_EQ(ag->u.agreed.san, "exd6");
+    ASSERT_EQ(state(&f), TB_MATCH_IN_SYNC);
+    fx_free(&f);
+}
+
+TB_TEST(arbiter_new_game_waits_for_both_boards)
+{
+    struct fixture f;
+    fx_init(&f, NULL, false);
+    play_e4(&f);
+    ASSERT_OK(tb_match_new_game(f.m, NULL, f.t));
+    fx_drain(&f);
+    const struct tb_match_out *arb = fx_find(&f, TB_MATCH_OUT_ARBITER);
+    ASSERT_NOT_NULL(arb);
+    ASSERT_EQ(arb->u.arbiter.action, TB_MATCH_ARB_NEW_GAME);
+    ASSERT_EQ(tb_match_game(f.m)->plies, 0);
+    ASSERT_EQ(state(&f), TB_MATCH_RESTORING);
+    const struct tb_match_announce *a = fx_announce(&f, 1, false, TB_MATCH_MSG_PUT_RIGHT);
+    ASSERT_NOT_NULL(a);
+    ASSERT_EQ(a->lift[0].sq, tb_chess_square_parse("e4"));
+    ASSERT_EQ(a->place[0].sq, tb_chess_square_parse("e2"));
+    fx_hand(&f, 0, "e4", "e2");
+    ASSERT_EQ(state(&f), TB_MATCH_RESTORING);
+    fx_hand(&f, 1, "e4", "e2");
+    ASSERT_EQ(state(&f), TB_MATCH_IN_SYNC);
+    ASSERT_EQ(fx_count(&f, TB_MATCH_OUT_HELD), 0);
+    fx_move(&f, 0, "d2d4");
+    ASSERT_EQ(state(&f), TB_MATCH_WAITING);
+    fx_free(&f);
+}
