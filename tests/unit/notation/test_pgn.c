@@ -124,6 +124,19 @@ static void check_rich(const tb_chess_pgn_game *g1, const tb_chess_pgn_game *g2,
     ASSERT_STR_EQ(g3->result, "1/2-1/2");
 }
 
+/* The first game of text, which must read. */
+static tb_chess_pgn_game *read_one(const char *text)
+{
+    tb_chess_pgn_reader r;
+    tb_chess_pgn_game *g = new_game();
+    struct tb_error err = {0};
+    tb_chess_pgn_reader_init(&r, text, strlen(text));
+    int rc = tb_chess_pgn_read(&r, g, &err);
+    if (rc != 1)
+        TB_FAIL("%d %s", rc, err.msg);
+    return g;
+}
+
 static void read_three(const char *text, tb_chess_pgn_game *g[3])
 {
     tb_chess_pgn_reader r;
@@ -360,13 +373,7 @@ TB_TEST(guideline_ii_chess960_fen_without_variant_tag)
 {
     static const char text[] = "[Event \"x\"]\n[FEN \"rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1\"]\n\n"
                                "1. O-O-O Kc8 *\n";
-    tb_chess_pgn_reader r;
-    tb_chess_pgn_game *g = new_game();
-    struct tb_error err = {0};
-    tb_chess_pgn_reader_init(&r, text, strlen(text));
-    int rc = tb_chess_pgn_read(&r, g, &err);
-    if (rc != 1)
-        TB_FAIL("%d %s", rc, err.msg);
+    tb_chess_pgn_game *g = read_one(text);
     ASSERT_TRUE(g->game.start.chess960);
     ASSERT_STR_EQ(move_uci(g, 0), "b1a1");
     char buf[1024];
@@ -458,11 +465,7 @@ TB_TEST(article_8_scoresheet_in_german_letters)
         "[WhiteElo \"1850\"]\n\n"
         "1. e4 Nf6 2. e5 d5 3. exd6 cxd6 4. Nf3 g6 5. Bc4 Bg7 6. O-O O-O 7. Qe2 Nc6 "
         "8. c3 Qc7 9. d4 Bf5 10. Re1 Rae8 1-0\n";
-    tb_chess_pgn_reader r;
-    tb_chess_pgn_game *g = new_game();
-    struct tb_error err = {0};
-    tb_chess_pgn_reader_init(&r, text, strlen(text));
-    ASSERT_EQ(tb_chess_pgn_read(&r, g, &err), 1);
+    tb_chess_pgn_game *g = read_one(text);
     char buf[2048];
     int n = tb_chess_scoresheet_write(g, TB_CHESS_LETTERS_DE, buf, sizeof buf);
     ASSERT_EQ(n, (int)strlen(buf));
@@ -505,13 +508,7 @@ TB_TEST(article_8_scoresheet_promotion_and_black_first)
 {
     static const char text[] = "[Event \"x\"]\n[FEN \"4k3/1P6/8/8/8/8/8/4K3 b - - 0 40\"]\n\n"
                                "40... Kd7 41. b8=Q Kc6 42. Qb5+ 1-0\n";
-    tb_chess_pgn_reader r;
-    tb_chess_pgn_game *g = new_game();
-    struct tb_error err = {0};
-    tb_chess_pgn_reader_init(&r, text, strlen(text));
-    int rc = tb_chess_pgn_read(&r, g, &err);
-    if (rc != 1)
-        TB_FAIL("%s", err.msg);
+    tb_chess_pgn_game *g = read_one(text);
     char buf[1024];
     tb_chess_scoresheet_write(g, TB_CHESS_LETTERS_NL, buf, sizeof buf);
     ASSERT_STR_CONTAINS(buf, "  40.  ...           Kd7\n"
