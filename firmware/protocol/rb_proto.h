@@ -85,11 +85,12 @@ enum rb_proto_type {
 #define RB_PROTO_SNAPSHOT_MIN_MS 50u /* a non-zero period below this is refused */
 #define RB_PROTO_BEEP_MAX_MS     5000u
 
+/* The board's buttons; their meaning is the host's (it speaks to the VI player, Appendix D). */
 enum rb_proto_button_id {
-    RB_PROTO_BTN_PROMOTE = 0,
-    RB_PROTO_BTN_REPEAT = 1,
-    RB_PROTO_BTN_CLOCK = 2,
-    RB_PROTO_BTN_ARBITER = 3,
+    RB_PROTO_BTN_PROMOTE = 0, /* choose the promotion piece (3.7.5; announced per D.2.1) */
+    RB_PROTO_BTN_REPEAT = 1,  /* repeat the last announcement (D.2.1) */
+    RB_PROTO_BTN_CLOCK = 2,   /* clock times and move count (D.2.6, D.2.10.4) */
+    RB_PROTO_BTN_ARBITER = 3, /* call the arbiter */
 };
 
 enum rb_proto_fault_code {
