@@ -18,6 +18,7 @@
     X(events_from_pgn, "events-from-pgn", "FILE [--seed N] [--game N] [--board NAME] [--blips] [--fault wrong-square|knocked-piece|same-side-twice] [--fault-rate P]", "write a game of a PGN file as the event script a board would report") \
     X(pgn_check, "pgn-check", "FILE...",                                                           \
       "replay every game of PGN files; report illegal or unreadable moves")                        \
+    X(say, "say", "[--fen FEN] [--pack NAME] [--short] [--wav FILE] [--play [--device NAME]] [--rate WPM] [--phonemes] MOVE... | --list-devices", "print (and speak) the D.2.1 announcement of each move, moves in UCI or SAN") \
     X(scoresheet, "scoresheet", "[--letters en|nl|de] [--game N] FILE",                            \
       "print one game of a PGN file as a scoresheet (Appendix C notation)")
 
