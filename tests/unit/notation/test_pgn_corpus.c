@@ -121,3 +121,60 @@ TB_TEST(corpus_kasparov_replays)
 {
     replay_file("Kasparov.pgn", 2110);
 }
+
+/* Every twic0920 game written as PGN reads back to the same moves, and every move written in
+ * Dutch and German scoresheet notation (0-0, e.p., d8D) reads back to the same move. */
+TB_TEST(corpus_twic0920_round_trips_through_writer_and_letter_sets)
+{
+    char path[1024];
+    size_t len;
+    snprintf(path, sizeof path, "%s/games/twic0920.pgn", tb_test_data_dir());
+    char *text = slurp(path, &len);
+    tb_chess_pgn_game *g = malloc(sizeof *g), *back = malloc(sizeof *back);
+    size_t cap = 1 << 16;
+    char *out = malloc(cap);
+    ASSERT_TRUE(g && back && out);
+    tb_chess_pgn_reader r;
+    tb_chess_pgn_reader_init(&r, text, len);
+    struct tb_error err = {0};
+    int rc, games = 0;
+    long moves = 0;
+    static const unsigned sheet = TB_CHESS_SAN_ZERO | TB_CHESS_SAN_EP | TB_CHESS_SAN_NOEQ;
+    while ((rc = tb_chess_pgn_read(&r, g, &err)) != 0) {
+        ASSERT_EQ(rc, 1);
+        games++;
+        int n = tb_chess_pgn_write(g, out, cap);
+        ASSERT_GT(n, 0);
+        ASSERT_LT(n, (int)cap);
+        tb_chess_pgn_reader r2;
+        tb_chess_pgn_reader_init(&r2, out, (size_t)n);
+        if (tb_chess_pgn_read(&r2, back, &err) != 1)
+            TB_FAIL("game %d does not read back: %s\n%s", games, err.msg, out);
+        ASSERT_EQ(back->game.plies, g->game.plies);
+        ASSERT_EQ(memcmp(back->game.moves, g->game.moves, sizeof g->game.moves[0] * g->game.plies),
+                  0);
+        ASSERT_STR_EQ(back->result, g->result);
+        tb_chess_pos pos = g->game.start;
+        for (int i = 0; i < g->game.plies; i++) {
+            tb_chess_move m = g->game.moves[i];
+            for (int l = TB_CHESS_LETTERS_NL; l <= TB_CHESS_LETTERS_DE; l++) {
+                char san[24];
+                tb_chess_move got = 0;
+                enum tb_chess_letters L = (enum tb_chess_letters)l;
+                ASSERT_GT(tb_chess_move_to_san(&pos, m, L, sheet, san, sizeof san), 0);
+                if (tb_chess_move_from_san(&pos, san, L, &got, &err) != TB_OK || got != m)
+                    TB_FAIL("game %d ply %d: '%s' does not read back: %s", games, i + 1, san,
+                            err.msg);
+            }
+            tb_chess_undo u;
+            tb_chess_make(&pos, m, &u);
+            moves++;
+        }
+    }
+    ASSERT_EQ(games, 2245);
+    ASSERT_EQ(moves, 182591);
+    free(out);
+    free(back);
+    free(g);
+    free(text);
+}
