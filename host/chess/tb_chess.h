@@ -294,7 +294,7 @@ int tb_chess_move_from_san(const tb_chess_pos *pos, const char *s, enum tb_chess
 int tb_chess_move_parse(const tb_chess_pos *pos, const char *s, tb_chess_move *out,
                         struct tb_error *err);
 
-/* ---- PGN (section added by the notation module: pgn_game.c, pgn_read.c, pgn_write.c) ------- */
+/* ---- PGN and scoresheets (pgn_game.c, pgn_read.c, pgn_write.c, scoresheet.c) -------------- */
 
 /* A game as PGN holds it: the moves (in .game, replayable), the tags, the comments and NAGs, and
  * the result. Everything lives in fixed arrays so that reading a game allocates nothing:
@@ -378,10 +378,12 @@ int tb_chess_pgn_read(tb_chess_pgn_reader *r, tb_chess_pgn_game *g, struct tb_er
 
 /* Writes g in PGN export form: the Seven Tag Roster in order (missing ones as "?", Result from
  * g->result), Variant/SetUp/FEN when the start needs them and the tags lack them, the other
- * tags in stored order, a blank line, movetext in SAN wrapped below 80
- * columns with move numbers, comments and NAGs ($n), the result, and one '\n'. Separate games
- * with a blank line. snprintf semantics: writes at most len bytes including the NUL and returns
- * the full length; negative on error (TB_ERR_STATE if the moves do not replay). */
+ * tags in stored order, a blank line, movetext in SAN wrapped below 80 columns with move
+ * numbers, comments and NAGs ($n), the result, and one '\n'. Separate games with a blank line.
+ * snprintf semantics: writes at most len bytes including the NUL and returns the full length;
+ * negative on error (TB_ERR_STATE if the moves do not replay). To export a game played
+ * elsewhere: tb_chess_pgn_game_init, copy or push its moves into g->game, set tags, add
+ * comments (e.g. where the two boards disagreed). */
 int tb_chess_pgn_write(const tb_chess_pgn_game *g, char *buf, size_t len);
 
 /* A plain-text scoresheet of g for the arbiter (Article 8, Appendix C): a header in the letter
