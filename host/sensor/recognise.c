@@ -255,7 +255,8 @@ enum progress { NO_MOVE, IN_HAND, UNDER_WAY };
 
 /* UNDER_WAY: the board is part way through some legal move (pieces lifted, some placed on its
  * squares). IN_HAND: it would be, but for other own pieces held in the air at the same time. */
-static enum progress progress(const tb_sensor *s, uint64_t removed, uint64_t added)
+static enum progress progress(const tb_sensor *s, uint64_t removed, uint64_t added,
+                              uint64_t *in_hand)
 {
     uint64_t own = s->pos.by_color[s->pos.side];
     enum progress best = NO_MOVE;
@@ -265,8 +266,10 @@ static enum progress progress(const tb_sensor *s, uint64_t removed, uint64_t add
             continue;
         if (!(removed & ~c->touched))
             return UNDER_WAY;
-        if ((removed & BIT(c->from)) && !(removed & ~c->touched & ~own))
+        if ((removed & BIT(c->from)) && !(removed & ~c->touched & ~own)) {
             best = IN_HAND;
+            *in_hand = removed & ~c->touched;
+        }
     }
     return best;
 }
@@ -378,8 +381,8 @@ void tb_sensor_evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms)
         decide(s, c, no_choice, t, event_ms);
         return;
     }
-    uint64_t removed = s->base & ~s->occ, added = s->occ & ~s->base;
-    enum progress p = progress(s, removed, added);
+    uint64_t removed = s->base & ~s->occ, added = s->occ & ~s->base, in_hand = 0;
+    enum progress p = progress(s, removed, added, &in_hand);
     if (p == UNDER_WAY) {
         s->missing_pending = false;
         s->reported = false;
@@ -411,7 +414,17 @@ void tb_sensor_promo_timeout(tb_sensor *s)
 void tb_sensor_missing_timeout(tb_sensor *s)
 {
     uint64_t t = s->missing_since + s->cfg.lifted_report_ms;
+    uint64_t removed = s->base & ~s->occ, added = s->occ & ~s->base, in_hand = 0;
     s->missing_pending = false;
+    if (progress(s, removed, added, &in_hand) == IN_HAND) {
+        /* a move under way, other own pieces still off their squares: those are displaced */
+        if (s->reported && s->reported_occ == s->occ)
+            return;
+        s->reported = true;
+        s->reported_occ = s->occ;
+        problem(s, TB_SENSOR_P_DISPLACED, t, s->missing_event_ms)->fill = in_hand;
+        return;
+    }
     report_unexplained(s, t, s->missing_event_ms);
 }
 
