@@ -1,19 +1,29 @@
-/* twinboardd - the twinboard daemon. For now it checks configuration files; the event loop
- * over the board links, the control socket and the journal comes with the match module. */
+/* twinboardd - the twinboard daemon: options, configuration, signals; the loop is tb_daemon. */
+#define _GNU_SOURCE /* signalfd */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
 
 #include "tb_config.h"
+#include "tb_daemon.h"
 #include "tb_link.h"
 
 static void usage(FILE *out)
 {
-    fputs("usage: twinboardd --check-config FILE   check a configuration file, name every "
+    fputs("usage: twinboardd [-c FILE] [--socket PATH] [--journal DIR] [--exit-when-done]\n"
+          "                  [--speed fast|realtime] [--audio null|none|wav:DIR|pa]\n"
+          "                  [--log-level error|warn|info|debug]\n"
+          "       twinboardd --check-config FILE   check a configuration file, name every "
           "problem\n"
           "       twinboardd --help                 this text\n"
           "\n"
-          "The configuration format is described in docs/configuration.md.\n",
+          "Without -c the daemon runs the demo: both boards replay a built-in game from an\n"
+          "event script, no sound card needed. --once is --exit-when-done. The configuration\n"
+          "format is in docs/configuration.md, the control protocol in "
+          "docs/control-protocol.md.\n",
           out);
 }
 
@@ -39,26 +49,32 @@ static int check_scripts(const char *path, const struct tb_config *cfg)
     return bad;
 }
 
-static int check_config(const char *path)
+static int load(struct tb_config *cfg, const char *path, bool check)
 {
-    struct tb_config cfg;
     struct tb_config_report rep;
     struct tb_error err = {0};
-    tb_config_defaults(&cfg, getenv("XDG_RUNTIME_DIR"), getenv("XDG_STATE_HOME"), NULL);
-    int rc = tb_config_load(&cfg, path, &rep, &err);
+    int rc = tb_config_load(cfg, path, &rep, &err);
     if (rc == TB_ERR_PARSE && rep.count) {
+        FILE *out = check ? stdout : stderr;
         int shown = rep.count < TB_CONFIG_MAX_PROBLEMS ? rep.count : TB_CONFIG_MAX_PROBLEMS;
         for (int i = 0; i < shown; i++)
-            printf("%s:%ld: %s\n", path, rep.problem[i].line, rep.problem[i].msg);
+            fprintf(out, "%s:%ld: %s\n", path, rep.problem[i].line, rep.problem[i].msg);
         if (rep.count > shown)
-            printf("%s: %d more problems not shown\n", path, rep.count - shown);
+            fprintf(out, "%s: %d more problems not shown\n", path, rep.count - shown);
         return 1;
     }
     if (rc != TB_OK) {
         fprintf(stderr, "twinboardd: %s\n", err.msg);
         return 1;
     }
-    if (check_scripts(path, &cfg) != 0)
+    return 0;
+}
+
+static int check_config(const char *path)
+{
+    struct tb_config cfg;
+    tb_config_defaults(&cfg, getenv("XDG_RUNTIME_DIR"), getenv("XDG_STATE_HOME"), NULL);
+    if (load(&cfg, path, true) || check_scripts(path, &cfg) != 0)
         return 1;
     char summary[1024];
     tb_config_summary(&cfg, summary, sizeof summary);
@@ -66,14 +82,101 @@ static int check_config(const char *path)
     return 0;
 }
 
+/* Without a configuration: both boards replay the built-in game, written next to the socket. */
+static int demo_defaults(struct tb_config *cfg, char *script, size_t len)
+{
+    const char *dir = getenv("XDG_RUNTIME_DIR");
+    snprintf(script, len, "%s/twinboardd-demo-%ld.txt", dir && *dir ? dir : "/tmp", (long)getpid());
+    tb_chess_move moves[64];
+    int n = tb_daemon_demo_moves(moves, 64);
+    struct tb_daemon_demo_script s = {
+        .moves = moves, .nmoves = n, .pause_ms = 300, .hold_ms = 1500, .seed = 1};
+    struct tb_error err = {0};
+    if (n < 0 || tb_daemon_demo_script_write(&s, script, &err) != TB_OK) {
+        fprintf(stderr, "twinboardd: demo script %s: %s\n", script, err.msg);
+        return 1;
+    }
+    tb_config_defaults(cfg, getenv("XDG_RUNTIME_DIR"), getenv("XDG_STATE_HOME"), script);
+    return 0;
+}
+
+static int parse_level(const char *s, enum tb_config_log *out)
+{
+    for (int l = TB_CONFIG_LOG_ERROR; l <= TB_CONFIG_LOG_DEBUG; l++)
+        if (!strcmp(s, tb_config_log_name((enum tb_config_log)l))) {
+            *out = (enum tb_config_log)l;
+            return 0;
+        }
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        usage(stdout);
-        return 0;
+    struct tb_daemon_options o;
+    const char *config = NULL, *level = NULL;
+    char script[512] = "";
+    tb_daemon_options_default(&o);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--check-config") && v && argc == 3) {
+            return check_config(v);
+        } else if (!strcmp(a, "--once") || !strcmp(a, "--exit-when-done")) {
+            o.exit_when_done = true;
+            continue;
+        } else if (!v) {
+            fprintf(stderr, "twinboardd: %s: unknown option or missing value\n", a);
+            usage(stderr);
+            return 2;
+        } else if (!strcmp(a, "-c")) {
+            config = v;
+        } else if (!strcmp(a, "--socket")) {
+            o.socket_path = v;
+        } else if (!strcmp(a, "--journal")) {
+            o.journal_dir = v;
+        } else if (!strcmp(a, "--speed") && (!strcmp(v, "fast") || !strcmp(v, "realtime"))) {
+            o.speed = !strcmp(v, "fast") ? TB_DAEMON_SPEED_FAST : TB_DAEMON_SPEED_REALTIME;
+        } else if (!strcmp(a, "--audio") && (!strcmp(v, "null") || !strcmp(v, "none") ||
+                                             !strcmp(v, "pa") || !strncmp(v, "wav:", 4))) {
+            o.audio = v;
+        } else if (!strcmp(a, "--log-level")) {
+            level = v;
+        } else {
+            fprintf(stderr, "twinboardd: %s %s: unknown option or bad value\n", a, v);
+            usage(stderr);
+            return 2;
+        }
+        i++;
     }
-    if (argc == 3 && strcmp(argv[1], "--check-config") == 0)
-        return check_config(argv[2]);
-    usage(stderr);
-    return 2;
+    if (config ? load(&o.cfg, config, false) : demo_defaults(&o.cfg, script, sizeof script))
+        return 1;
+    if (level && parse_level(level, &o.cfg.log_level) != 0) {
+        fprintf(stderr, "twinboardd: --log-level %s: use error, warn, info or debug\n", level);
+        return 2;
+    }
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGHUP);
+    sigprocmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    o.signal_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+
+    struct tb_daemon *d;
+    struct tb_error err = {0};
+    int rc = tb_daemon_new(&o, &d, &err);
+    if (rc != TB_OK) {
+        fprintf(stderr, "twinboardd: error: %s\n", err.msg);
+    } else {
+        rc = tb_daemon_run(d);
+        tb_daemon_free(d);
+    }
+    if (o.signal_fd >= 0)
+        close(o.signal_fd);
+    if (script[0])
+        unlink(script);
+    return rc == TB_OK ? 0 : 1;
 }

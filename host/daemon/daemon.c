@@ -1,0 +1,304 @@
+/* daemon.c - twinboardd's loop: one poll over the links, the control socket, the speech thread's
+ * completions, signals and a wake-up pipe; the timeout is the next deadline, so an idle daemon
+ * sleeps. */
+#define _GNU_SOURCE /* signalfd_siginfo */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon_internal.h"
+
+static uint64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+uint64_t tbd_clock(const struct tb_daemon *d)
+{
+    return d->base_ms + (mono_ms() - d->mono_start);
+}
+
+uint64_t tb_daemon_now(const struct tb_daemon *d)
+{
+    return tbd_clock(d);
+}
+
+/* The time given to the match for something happening now: the clock in real time, the
+ * latest script time in virtual time. Never goes back. */
+uint64_t tbd_match_time(struct tb_daemon *d)
+{
+    uint64_t t = d->virtual_time ? d->vnow : tbd_clock(d);
+    if (t < d->last_mt)
+        t = d->last_mt;
+    d->last_mt = t;
+    return t;
+}
+
+static const char *const level_names[] = {"error", "warn", "info", "debug"};
+
+void tbd_log(struct tb_daemon *d, enum tb_config_log level, const char *fmt, ...)
+{
+    if (level > d->cfg->log_level)
+        return;
+    char line[2048];
+    int n = snprintf(line, sizeof line, "twinboardd: %s: ", level_names[level]);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+    va_end(ap);
+    if (d->opt.log)
+        d->opt.log(d->opt.log_arg, level, line);
+    else
+        fprintf(stderr, "%s\n", line);
+}
+
+void tb_daemon_options_default(struct tb_daemon_options *o)
+{
+    memset(o, 0, sizeof *o);
+    tb_config_defaults(&o->cfg, getenv("XDG_RUNTIME_DIR"), getenv("XDG_STATE_HOME"), NULL);
+    o->signal_fd = -1;
+}
+
+static void match_config(struct tb_daemon *d)
+{
+    tb_match_config_default(&d->mcfg);
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        d->mcfg.board[b].role = b == 0 ? TB_MATCH_VI : TB_MATCH_SIGHTED;
+        d->mcfg.board[b].color = (int)d->cfg->player[b].colour;
+        snprintf(d->mcfg.board[b].name, sizeof d->mcfg.board[b].name, "%s",
+                 tb_config_role_name((enum tb_config_role)b));
+        d->board_of_color[d->mcfg.board[b].color] = b;
+    }
+    d->mcfg.sensor.blip_ms = (uint32_t)d->cfg->blip_window_ms;
+}
+
+int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, struct tb_error *err)
+{
+    struct tb_daemon *d = calloc(1, sizeof *d);
+    if (!d)
+        return tb_error_set(err, TB_ERR_MEM, "out of memory");
+    d->opt = *o;
+    d->cfg = &d->opt.cfg;
+    d->listen_fd = -1;
+    d->wake_pipe[0] = d->wake_pipe[1] = -1;
+    d->mono_start = mono_ms();
+    snprintf(d->result, sizeof d->result, "*");
+    snprintf(d->socket_path, sizeof d->socket_path, "%s",
+             o->socket_path ? o->socket_path : d->cfg->socket_path);
+    if (o->journal_dir)
+        snprintf(d->cfg->journal_dir, sizeof d->cfg->journal_dir, "%s", o->journal_dir);
+    tb_chess_pos_startpos(&d->start);
+    match_config(d);
+
+    int rc;
+    if (pipe2(d->wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+        rc = tb_error_set(err, TB_ERR_SYS, "pipe: %s", strerror(errno));
+        goto fail;
+    }
+    /* The journal comes first: recovery rebuilds the game before any board is heard. */
+    if ((rc = tbd_journal_open(d, err)) != TB_OK)
+        goto fail;
+    if ((rc = tbd_voice_open(d, err)) != TB_OK)
+        goto fail;
+    if ((rc = tbd_boards_open(d, err)) != TB_OK)
+        goto fail;
+    if ((rc = tbd_ctl_open(d, err)) != TB_OK)
+        goto fail;
+    char summary[1024];
+    tb_config_summary(d->cfg, summary, sizeof summary);
+    tbd_log(d, TB_CONFIG_LOG_INFO, "started: %s", summary);
+    *out = d;
+    return TB_OK;
+fail:
+    tb_daemon_free(d);
+    return rc;
+}
+
+void tb_daemon_free(struct tb_daemon *d)
+{
+    if (!d)
+        return;
+    tbd_ctl_close(d);
+    tbd_boards_close(d);
+    tbd_voice_close(d);
+    if (d->journal && tb_journal_close(d->journal) != TB_OK)
+        tbd_log(d, TB_CONFIG_LOG_ERROR, "journal %s: closing failed: %s", d->journal_path,
+                strerror(errno));
+    tb_match_free(d->match);
+    for (int i = 0; i < 2; i++)
+        if (d->wake_pipe[i] >= 0)
+            close(d->wake_pipe[i]);
+    free(d);
+}
+
+void tb_daemon_stop(struct tb_daemon *d)
+{
+    d->stop = true;
+    if (d->wake_pipe[1] >= 0) {
+        ssize_t w = write(d->wake_pipe[1], "x", 1);
+        (void)w;
+    }
+}
+
+void tb_daemon_counters(const struct tb_daemon *d, struct tb_daemon_counters *c)
+{
+    struct tb_match_status st;
+    tb_match_status(d->match, &st);
+    c->wakeups = d->wakeups;
+    c->events = d->events;
+    c->plies = st.plies;
+    c->mismatch = st.state == TB_MATCH_BLOCKED ? st.mismatch : 0;
+    c->done = d->done;
+}
+
+static void handle_signals(struct tb_daemon *d)
+{
+    struct signalfd_siginfo si;
+    while (read(d->opt.signal_fd, &si, sizeof si) == (ssize_t)sizeof si) {
+        if (si.ssi_signo == SIGHUP) {
+            struct tbd_buf b = {0};
+            tbd_status(d, &b);
+            tbd_log(d, TB_CONFIG_LOG_INFO, "status on SIGHUP:\n%.*s", (int)b.len, b.p ? b.p : "");
+            free(b.p);
+        } else {
+            tbd_log(d, TB_CONFIG_LOG_INFO, "signal %u: stopping", si.ssi_signo);
+            d->stop = true;
+        }
+    }
+}
+
+/* Done: every script has ended and been fed, the match has nothing pending, speech drained. */
+static bool finished(struct tb_daemon *d)
+{
+    if (!d->opt.exit_when_done || !tbd_boards_all_ended(d) || tbd_boards_pending(d))
+        return false;
+    if (tb_match_deadline(d->match) != UINT64_MAX)
+        return false;
+    struct tb_match_status st;
+    tb_match_status(d->match, &st);
+    if (st.state == TB_MATCH_BLOCKED || st.state == TB_MATCH_RESTORING)
+        return false; /* waiting for the arbiter */
+    return tbd_voice_idle(d);
+}
+
+/* Poll timeout in ms: the nearest of the links' deadlines and the match's. */
+static int timeout_ms(struct tb_daemon *d, uint64_t now, int max_wait)
+{
+    uint64_t dl = tbd_boards_deadline(d);
+    if (!d->virtual_time) {
+        uint64_t md = tb_match_deadline(d->match);
+        if (md < dl)
+            dl = md;
+    } else if (tbd_boards_pending(d) && !tbd_boards_paused(d)) {
+        dl = 0;
+    } else if (tbd_boards_all_ended(d) && !tbd_boards_pending(d) &&
+               tb_match_deadline(d->match) != UINT64_MAX) {
+        dl = 0; /* virtual time runs on to the match's last decision */
+    }
+    long t = -1;
+    if (dl != UINT64_MAX)
+        t = dl <= now ? 0 : (long)(dl - now > 3600000 ? 3600000 : dl - now);
+    if (d->opt.exit_when_done && !d->virtual_time && tbd_boards_all_ended(d) &&
+        !tbd_voice_idle(d) && (t < 0 || t > 20))
+        t = 20; /* speech has no fd event for "idle": look again shortly */
+    if (max_wait >= 0 && (t < 0 || t > max_wait))
+        t = max_wait;
+    return (int)t;
+}
+
+/* Virtual time after the scripts: take the match's remaining decisions. */
+static void virtual_drain(struct tb_daemon *d)
+{
+    if (!d->virtual_time || !tbd_boards_all_ended(d) || tbd_boards_pending(d))
+        return;
+    for (int i = 0; i < 64; i++) {
+        uint64_t md = tb_match_deadline(d->match);
+        if (md == UINT64_MAX)
+            break;
+        if (md > d->vnow)
+            d->vnow = md;
+        tb_match_tick(d->match, tbd_match_time(d));
+        tbd_outputs(d);
+    }
+}
+
+int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
+{
+    if (d->stop || d->done)
+        return 0;
+    enum { MAXFD = 4 + TBD_BOARDS + TBD_MAX_CLIENTS + 1 };
+    struct pollfd p[MAXFD];
+    int n = 0, sig_i = -1, wake_i, voice_i = -1, link_i[TBD_BOARDS];
+    wake_i = n;
+    p[n++] = (struct pollfd){.fd = d->wake_pipe[0], .events = POLLIN};
+    if (d->opt.signal_fd >= 0) {
+        sig_i = n;
+        p[n++] = (struct pollfd){.fd = d->opt.signal_fd, .events = POLLIN};
+    }
+    if (d->voice) {
+        voice_i = n;
+        p[n++] = (struct pollfd){.fd = tb_voice_fd(d->voice), .events = POLLIN};
+    }
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        int fd = d->board[b].link ? tb_link_fd(d->board[b].link) : -1;
+        link_i[b] = fd >= 0 ? n : -1;
+        if (fd >= 0)
+            p[n++] = (struct pollfd){.fd = fd, .events = POLLIN};
+    }
+    int ctl_i = n;
+    n += tbd_ctl_pollfds(d, p + n, MAXFD - n);
+
+    int wait = timeout_ms(d, tbd_clock(d), max_wait_ms);
+    int r = poll(p, (nfds_t)n, wait);
+    if (r < 0 && errno != EINTR) {
+        tbd_log(d, TB_CONFIG_LOG_ERROR, "poll: %s", strerror(errno));
+        return TB_ERR_SYS;
+    }
+    d->wakeups++;
+    if (r > 0 && (p[wake_i].revents & POLLIN)) {
+        char buf[64];
+        while (read(d->wake_pipe[0], buf, sizeof buf) > 0)
+            ;
+    }
+    if (sig_i >= 0 && (p[sig_i].revents & POLLIN))
+        handle_signals(d);
+    if (voice_i >= 0 && (p[voice_i].revents & POLLIN))
+        tbd_voice_events(d);
+    (void)link_i;
+
+    int rc = tbd_boards_read(d, tbd_clock(d));
+    if (rc < 0)
+        return rc;
+    if (r > 0)
+        tbd_ctl_handle(d, p + ctl_i, n - ctl_i);
+    tbd_boards_feed(d);
+    if (!d->virtual_time)
+        tb_match_tick(d->match, tbd_match_time(d));
+    tbd_outputs(d);
+    virtual_drain(d);
+    if (d->journal && tb_journal_flush(d->journal) != TB_OK)
+        tbd_log(d, TB_CONFIG_LOG_ERROR, "journal %s: write failed: %s (kept, retrying)",
+                d->journal_path, strerror(errno));
+    if (finished(d)) {
+        tbd_log(d, TB_CONFIG_LOG_INFO, "done: the scripts have ended and speech has drained");
+        d->done = true;
+    }
+    return d->stop || d->done ? 0 : 1;
+}
+
+int tb_daemon_run(struct tb_daemon *d)
+{
+    int rc;
+    while ((rc = tb_daemon_step(d, -1)) > 0)
+        ;
+    return rc < 0 ? rc : 0;
+}

@@ -1,0 +1,401 @@
+/* daemon_boards.c - the two boards: their links, what they report, and the one path from a
+ * board event into the journal and the match. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon_internal.h"
+
+#define READ_BATCH 64
+
+const char *tbd_board_name(int board)
+{
+    return board == 0 ? "vi" : "sighted";
+}
+
+int tbd_boards_open(struct tb_daemon *d, struct tb_error *err)
+{
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        struct tbd_board *bd = &d->board[b];
+        snprintf(bd->resource, sizeof bd->resource, "%s", d->cfg->player[b].board);
+        int rc = tb_link_resource_parse(bd->resource, &bd->res, err);
+        if (rc != TB_OK)
+            return rc;
+        if (bd->res.kind == TB_LINK_SIM && d->opt.speed != TB_DAEMON_SPEED_CONFIG)
+            bd->res.fast = d->opt.speed == TB_DAEMON_SPEED_FAST;
+        bd->fast = bd->res.kind == TB_LINK_SIM && bd->res.fast;
+        if (bd->fast)
+            d->virtual_time = true;
+        if (bd->res.kind != TB_LINK_SIM)
+            bd->skip_seq = 0; /* only a script starts over from its first event */
+        bd->await_snapshot = bd->res.kind == TB_LINK_SERIAL || bd->res.kind == TB_LINK_PTY ||
+                             bd->res.kind == TB_LINK_USB;
+        rc = tb_link_open_with(&bd->link, tb_link_ops_for(bd->res.kind), &bd->res,
+                               tbd_board_name(b), tbd_clock(d), err);
+        if (rc != TB_OK) {
+            bd->link = NULL;
+            return rc;
+        }
+        bd->connected = bd->res.kind != TB_LINK_USB;
+        tbd_log(d, TB_CONFIG_LOG_INFO, "%s board: %s%s", tbd_board_name(b), bd->resource,
+                bd->fast ? " (script time)" : "");
+        if (bd->skip_seq)
+            tbd_log(d, TB_CONFIG_LOG_INFO,
+                    "%s board: its first %u script events are already in the journal",
+                    tbd_board_name(b), bd->skip_seq);
+    }
+    return TB_OK;
+}
+
+void tbd_boards_close(struct tb_daemon *d)
+{
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        tb_link_close(d->board[b].link);
+        d->board[b].link = NULL;
+        free(d->board[b].q.ev);
+        d->board[b].q.ev = NULL;
+    }
+}
+
+static void press(struct tb_daemon *d, int b, int button)
+{
+    /* enum rb_proto_button_id: 0 promote, 1 repeat, 2 clock, 3 arbiter */
+    static const char *const names[] = {"promote", "repeat", "clock", "arbiter"};
+    const char *name = button >= 0 && button < 4 ? names[button] : "unknown";
+    tbd_log(d, TB_CONFIG_LOG_INFO, "%s board: %s button", tbd_board_name(b), name);
+    if (d->replaying)
+        return;
+    struct tb_match_status st;
+    tb_match_status(d->match, &st);
+    struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color};
+    if (button == 1) {
+        tbd_repeat(d, b);
+    } else if (button == 2) { /* D.2.6: time used by both players and moves made */
+        a.white_ms = (long)d->used_ms[TB_CHESS_WHITE];
+        a.black_ms = (long)d->used_ms[TB_CHESS_BLACK];
+        a.n = st.plies / 2;
+        tbd_say_msg(d, b, TB_VOICE_MSG_CLOCK, &a, 0);
+    } else if (button == 3) {
+        tbd_log(d, TB_CONFIG_LOG_WARN, "ARBITER called from the %s board", tbd_board_name(b));
+        tbd_say_msg(d, b, TB_VOICE_MSG_ARBITER, &a, 0);
+    } else if (button == 0) {
+        tbd_promote(d, b, TB_CHESS_QUEEN, NULL); /* the promote button alone: a queen */
+    }
+}
+
+static int ptype_of(char c)
+{
+    switch (c) {
+    case 'n':
+    case 'N':
+        return TB_CHESS_KNIGHT;
+    case 'b':
+    case 'B':
+        return TB_CHESS_BISHOP;
+    case 'r':
+    case 'R':
+        return TB_CHESS_ROOK;
+    case 'q':
+    case 'Q':
+        return TB_CHESS_QUEEN;
+    default:
+        return 0;
+    }
+}
+
+int tbd_apply_event(struct tb_daemon *d, int board, const struct tb_journal_event *je, uint64_t t)
+{
+    struct tb_match_event ev = {0};
+    switch (je->kind) {
+    case TB_LINK_EV_LIFT:
+        ev.kind = TB_MATCH_EV_LIFT;
+        ev.square = je->arg;
+        break;
+    case TB_LINK_EV_PLACE:
+        ev.kind = TB_MATCH_EV_PLACE;
+        ev.square = je->arg;
+        break;
+    case TB_LINK_EV_CHOICE:
+        ev.kind = TB_MATCH_EV_CHOOSE;
+        ev.piece = (uint8_t)ptype_of((char)je->arg);
+        break;
+    case TB_LINK_EV_SNAPSHOT:
+        ev.kind = TB_MATCH_EV_SNAPSHOT;
+        ev.occupancy = je->occupancy;
+        break;
+    case TB_LINK_EV_BUTTON_DOWN:
+        tb_match_tick(d->match, t);
+        tbd_outputs(d);
+        press(d, board, je->arg);
+        return TB_OK;
+    default:
+        return TB_OK;
+    }
+    d->board[board].events++;
+    d->events++;
+    int rc = tb_match_board_event(d->match, board, &ev, t);
+    if (rc != TB_OK)
+        tbd_log(d, TB_CONFIG_LOG_WARN, "%s board: %s %u refused by the match (%d)",
+                tbd_board_name(board), tb_link_event_name(je->kind), je->arg, rc);
+    tbd_outputs(d);
+    return rc;
+}
+
+/* Live input: journal first, then the match. */
+static void input(struct tb_daemon *d, int b, const struct tb_journal_event *je)
+{
+    uint64_t t = tbd_match_time(d);
+    tbd_journal_event(d, je, t);
+    tbd_apply_event(d, b, je, t);
+}
+
+static void to_journal(int b, const struct tb_link_event *ev, struct tb_journal_event *je)
+{
+    memset(je, 0, sizeof *je);
+    je->board = (uint8_t)b;
+    je->kind = ev->kind;
+    je->arg = ev->kind == TB_LINK_EV_CHOICE ? (uint8_t)ev->choice
+              : ev->kind == TB_LINK_EV_BUTTON_DOWN || ev->kind == TB_LINK_EV_BUTTON_UP ? ev->button
+                                                                                       : ev->square;
+    je->board_seq = ev->has_seq ? ev->seq : 0;
+    je->board_ms = ev->board_ms;
+    je->host_ms = ev->host_ms;
+    je->occupancy = ev->occupancy;
+}
+
+static int queue_push(struct tbd_queue *q, const struct tb_link_event *ev)
+{
+    if (q->head && q->head == q->n) {
+        q->head = q->n = 0;
+    }
+    if (q->n == q->cap) {
+        size_t cap = q->cap ? q->cap * 2 : 256;
+        if (cap > TBD_QUEUE_MAX)
+            return TB_ERR_FULL;
+        struct tb_link_event *p = realloc(q->ev, cap * sizeof *p);
+        if (!p)
+            return TB_ERR_MEM;
+        q->ev = p;
+        q->cap = cap;
+    }
+    q->ev[q->n++] = *ev;
+    return TB_OK;
+}
+
+/* Sequence numbers wrap at 16 bits: a is at or before b. */
+static bool seq_le(uint16_t a, uint16_t b)
+{
+    return (uint16_t)(b - a) < 0x8000u;
+}
+
+static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *ev)
+{
+    struct tbd_board *bd = &d->board[b];
+    const char *name = tbd_board_name(b);
+    struct tb_error err = {0};
+    switch (ev->kind) {
+    case TB_LINK_EV_LOST:
+        bd->connected = false;
+        tbd_log(d, TB_CONFIG_LOG_WARN, "%s board lost: %s; waiting for it to come back", name,
+                ev->text);
+        return;
+    case TB_LINK_EV_BACK:
+        bd->connected = true;
+        bd->await_snapshot = true;
+        tbd_log(d, TB_CONFIG_LOG_INFO, "%s board is back: reading the whole board again", name);
+        return;
+    case TB_LINK_EV_INFO:
+        tbd_log(d, TB_CONFIG_LOG_INFO, "%s board: %s", name, ev->text);
+        return;
+    case TB_LINK_EV_FAULT:
+        tbd_log(d, TB_CONFIG_LOG_WARN, "%s board fault %u: %s", name, ev->fault, ev->text);
+        return;
+    case TB_LINK_EV_END:
+        bd->ended = true;
+        tbd_log(d, TB_CONFIG_LOG_INFO, "%s board: end of its script", name);
+        return;
+    case TB_LINK_EV_TYPED_MOVE:
+        if (tbd_typed_move(d, b, ev->text, &err) != TB_OK)
+            tbd_log(d, TB_CONFIG_LOG_WARN, "%s board: typed move '%s': %s", name, ev->text,
+                    err.msg);
+        return;
+    case TB_LINK_EV_BUTTON_UP:
+        return;
+    case TB_LINK_EV_SNAPSHOT:
+        bd->await_snapshot = false;
+        bd->snap_seq_valid = ev->has_seq;
+        bd->snap_seq = ev->seq;
+        break;
+    default:
+        if (bd->res.kind == TB_LINK_SIM && ev->has_seq && ev->seq <= bd->skip_seq)
+            return; /* recovered from the journal already */
+        if (bd->await_snapshot) {
+            tbd_log(d, TB_CONFIG_LOG_DEBUG, "%s board: %s before the board was read: dropped", name,
+                    tb_link_event_name(ev->kind));
+            return;
+        }
+        if (bd->snap_seq_valid && ev->has_seq && seq_le(ev->seq, bd->snap_seq))
+            return; /* the snapshot already shows it */
+        bd->snap_seq_valid = false;
+        break;
+    }
+    if (bd->fast) {
+        if (queue_push(&bd->q, ev) != TB_OK)
+            tbd_log(d, TB_CONFIG_LOG_ERROR, "%s board: too many script events queued", name);
+        return;
+    }
+    struct tb_journal_event je;
+    to_journal(b, ev, &je);
+    input(d, b, &je);
+}
+
+int tbd_boards_read(struct tb_daemon *d, uint64_t now)
+{
+    struct tb_link_event ev[READ_BATCH];
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        struct tbd_board *bd = &d->board[b];
+        if (!bd->link)
+            continue;
+        for (int guard = 0; guard < 100000; guard++) {
+            struct tb_error err = {0};
+            int n = tb_link_read(bd->link, now, ev, READ_BATCH, &err);
+            if (n < 0) {
+                tbd_log(d, TB_CONFIG_LOG_ERROR, "%s board: %s", tbd_board_name(b), err.msg);
+                return n;
+            }
+            for (int i = 0; i < n; i++)
+                link_event(d, b, &ev[i]);
+            if (n < READ_BATCH && !(bd->fast && !bd->ended && n > 0))
+                break;
+        }
+    }
+    return TB_OK;
+}
+
+bool tbd_boards_paused(const struct tb_daemon *d)
+{
+    struct tb_match_status st;
+    tb_match_status(d->match, &st);
+    return d->virtual_time && st.state == TB_MATCH_BLOCKED; /* the scripts wait for the arbiter */
+}
+
+bool tbd_boards_pending(const struct tb_daemon *d)
+{
+    for (int b = 0; b < TBD_BOARDS; b++)
+        if (d->board[b].q.n > d->board[b].q.head)
+            return true;
+    return false;
+}
+
+bool tbd_boards_all_ended(const struct tb_daemon *d)
+{
+    int sims = 0;
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        if (d->board[b].res.kind != TB_LINK_SIM)
+            continue;
+        sims++;
+        if (!d->board[b].ended)
+            return false;
+    }
+    return sims > 0;
+}
+
+uint64_t tbd_boards_deadline(const struct tb_daemon *d)
+{
+    uint64_t dl = TB_LINK_NO_DEADLINE;
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        if (!d->board[b].link)
+            continue;
+        uint64_t x = tb_link_deadline(d->board[b].link);
+        if (x < dl)
+            dl = x;
+    }
+    return dl;
+}
+
+/* Merges the fast scripts' events in script time (board order on a tie) into the match. */
+int tbd_boards_feed(struct tb_daemon *d)
+{
+    int fed = 0;
+    while (!tbd_boards_paused(d)) {
+        int best = -1;
+        for (int b = 0; b < TBD_BOARDS; b++) {
+            struct tbd_board *bd = &d->board[b];
+            if (!bd->fast)
+                continue;
+            if (bd->q.head == bd->q.n) {
+                if (!bd->ended)
+                    return fed; /* its next event could come first */
+                continue;
+            }
+            if (best < 0 ||
+                bd->q.ev[bd->q.head].board_ms < d->board[best].q.ev[d->board[best].q.head].board_ms)
+                best = b;
+        }
+        if (best < 0)
+            return fed;
+        struct tbd_queue *q = &d->board[best].q;
+        const struct tb_link_event *ev = &q->ev[q->head++];
+        if (ev->board_ms > d->vnow)
+            d->vnow = ev->board_ms;
+        struct tb_journal_event je;
+        to_journal(best, ev, &je);
+        input(d, best, &je);
+        fed++;
+    }
+    return fed;
+}
+
+/* The position a board's own scoresheet has reached. */
+static void board_position(const struct tb_daemon *d, int b, tb_chess_pos *pos)
+{
+    const tb_chess_game *g = tb_match_game(d->match);
+    tb_chess_move moves[TB_CHESS_GAME_MAX_PLIES];
+    int n = tb_match_history(d->match, b, moves, TB_CHESS_GAME_MAX_PLIES);
+    *pos = g->start;
+    for (int i = 0; i < n && i < TB_CHESS_GAME_MAX_PLIES; i++) {
+        tb_chess_undo u;
+        if (!tb_chess_is_legal(pos, moves[i]))
+            break;
+        tb_chess_make(pos, moves[i], &u);
+    }
+}
+
+static void synth(struct tb_daemon *d, int b, int kind, int arg)
+{
+    struct tb_journal_event je = {.board = (uint8_t)b, .kind = (uint8_t)kind, .arg = (uint8_t)arg};
+    je.host_ms = tbd_clock(d);
+    input(d, b, &je);
+}
+
+/* D.2.10.1: an assistant's typed move becomes the events its hands would have made, in the
+ * order the Laws want: the captured piece off first (D.2.3), king before rook (4.4). */
+int tbd_typed_move(struct tb_daemon *d, int b, const char *text, struct tb_error *err)
+{
+    tb_chess_pos pos;
+    board_position(d, b, &pos);
+    tb_chess_move m;
+    int rc = tb_chess_move_parse(&pos, text, &m, err);
+    if (rc != TB_OK)
+        return rc;
+    struct tb_chess_move_squares ms;
+    tb_chess_move_squares(&pos, m, &ms);
+    tbd_log(d, TB_CONFIG_LOG_INFO, "%s board: the assistant typed %s", tbd_board_name(b), text);
+    if (ms.promo)
+        synth(d, b, TB_LINK_EV_CHOICE, "??nbrq"[ms.promo]);
+    if (ms.capture_sq != TB_CHESS_NOSQ && ms.capture_sq != ms.to)
+        synth(d, b, TB_LINK_EV_LIFT, ms.capture_sq);
+    else if (ms.captured && ms.rook_from == TB_CHESS_NOSQ)
+        synth(d, b, TB_LINK_EV_LIFT, ms.to);
+    synth(d, b, TB_LINK_EV_LIFT, ms.from);
+    if (ms.rook_from != TB_CHESS_NOSQ && ms.rook_from == ms.to)
+        synth(d, b, TB_LINK_EV_LIFT, ms.rook_from); /* Chess960: king onto the rook's square */
+    synth(d, b, TB_LINK_EV_PLACE, ms.to);
+    if (ms.rook_from != TB_CHESS_NOSQ) {
+        if (ms.rook_from != ms.to)
+            synth(d, b, TB_LINK_EV_LIFT, ms.rook_from);
+        if (ms.rook_to != ms.from || ms.rook_from == ms.to)
+            synth(d, b, TB_LINK_EV_PLACE, ms.rook_to);
+    }
+    return TB_OK;
+}

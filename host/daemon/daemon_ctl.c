@@ -1,0 +1,379 @@
+/* daemon_ctl.c - the control socket (docs/control-protocol.md): a Unix stream socket, mode 0660,
+ * many clients, each with a bounded request line (tb_ctl_reader) and a bounded answer queue. */
+#define _GNU_SOURCE /* accept4 */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "daemon_internal.h"
+
+void tbd_buf_put(struct tbd_buf *b, const char *s, size_t n)
+{
+    if (b->failed)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 1024;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *p = realloc(b->p, cap);
+        if (!p) {
+            b->failed = true;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+static void put_line(struct tbd_buf *out, int n, const char *line)
+{
+    if (n > 0)
+        tbd_buf_put(out, line, (size_t)n);
+}
+
+static void reply_ok(struct tbd_buf *out, const char *text)
+{
+    char line[TB_CTL_LINE_MAX + 64];
+    put_line(out, tb_ctl_format_ok(line, sizeof line, text), line);
+}
+
+static void reply_error(struct tbd_buf *out, int code, const char *msg)
+{
+    char line[600];
+    put_line(out, tb_ctl_format_error(line, sizeof line, code, msg), line);
+}
+
+void tbd_data(struct tbd_buf *out, const char *head, const char *text)
+{
+    char line[4200];
+    put_line(out, tb_ctl_format_data_begin(line, sizeof line, head), line);
+    while (text && *text) {
+        const char *nl = strchr(text, '\n');
+        size_t n = nl ? (size_t)(nl - text) : strlen(text);
+        char one[4096];
+        snprintf(one, sizeof one, "%.*s", (int)(n < sizeof one ? n : sizeof one - 1), text);
+        put_line(out, tb_ctl_format_data(line, sizeof line, one), line);
+        text += n + (nl ? 1 : 0);
+    }
+    put_line(out, tb_ctl_format_end(line, sizeof line), line);
+}
+
+/* The position on a board's own scoresheet, for checking a typed move. */
+static int check_typed(struct tb_daemon *d, int b, const char *text, struct tb_error *err)
+{
+    const tb_chess_game *g = tb_match_game(d->match);
+    tb_chess_move moves[TB_CHESS_GAME_MAX_PLIES];
+    int n = tb_match_history(d->match, b, moves, TB_CHESS_GAME_MAX_PLIES);
+    tb_chess_pos pos = g->start;
+    for (int i = 0; i < n && i < TB_CHESS_GAME_MAX_PLIES && tb_chess_is_legal(&pos, moves[i]);
+         i++) {
+        tb_chess_undo u;
+        tb_chess_make(&pos, moves[i], &u);
+    }
+    tb_chess_move m;
+    return tb_chess_move_parse(&pos, text, &m, err);
+}
+
+static void typed(struct tb_daemon *d, const struct tb_ctl_request *req, struct tbd_buf *out)
+{
+    struct tbd_board *bd = &d->board[req->board];
+    char msg[400];
+    struct tb_error err = {0};
+    if (bd->res.kind != TB_LINK_KEYS || !bd->link) {
+        snprintf(msg, sizeof msg, "the %s board is %s, not keys:", tbd_board_name(req->board),
+                 bd->resource);
+        reply_error(out, TB_ERR_SUPP, msg);
+        return;
+    }
+    int rc = check_typed(d, req->board, req->text, &err);
+    if (rc == TB_OK)
+        rc = tb_link_write(bd->link, req->text, &err);
+    if (rc != TB_OK) {
+        reply_error(out, rc, err.msg);
+        return;
+    }
+    reply_ok(out, NULL);
+}
+
+static void help(struct tbd_buf *out)
+{
+    struct tbd_buf t = {0};
+    for (int i = 0; tb_ctl_help_line(i); i++) {
+        tbd_buf_put(&t, tb_ctl_help_line(i), strlen(tb_ctl_help_line(i)));
+        tbd_buf_put(&t, "\n", 1);
+    }
+    tbd_data(out, "requests", t.p);
+    free(t.p);
+}
+
+static enum tb_chess_letters letters(const char *lang)
+{
+    return !strcmp(lang, "nl")   ? TB_CHESS_LETTERS_NL
+           : !strcmp(lang, "de") ? TB_CHESS_LETTERS_DE
+                                 : TB_CHESS_LETTERS_EN;
+}
+
+void tbd_request(struct tb_daemon *d, const char *line, size_t len, struct tbd_buf *out)
+{
+    struct tb_ctl_request req;
+    struct tb_error err = {0};
+    int rc = tb_ctl_parse(line, len, &req, &err);
+    if (rc != TB_OK) {
+        tbd_log(d, TB_CONFIG_LOG_INFO, "control: refused: %s", err.msg);
+        reply_error(out, rc, err.msg);
+        return;
+    }
+    if ((rc = tb_ctl_authorise(&req, d->cfg->arbiter_pin, &err)) != TB_OK) {
+        tbd_log(d, TB_CONFIG_LOG_WARN, "control: %s refused: %s", tb_ctl_verb_name(req.verb),
+                err.msg);
+        reply_error(out, rc, err.msg);
+        return;
+    }
+    tbd_log(d, TB_CONFIG_LOG_DEBUG, "control: %s", tb_ctl_verb_name(req.verb));
+    switch (req.verb) {
+    case TB_CTL_STATUS:
+        tbd_status(d, out);
+        return;
+    case TB_CTL_MOVES:
+        tbd_moves(d, out);
+        return;
+    case TB_CTL_PGN:
+    case TB_CTL_SCORESHEET:
+        if ((rc = tbd_pgn(d, letters(req.lang), req.verb == TB_CTL_SCORESHEET, out)) < 0)
+            reply_error(out, rc, "the game cannot be written");
+        return;
+    case TB_CTL_RESOLVE:
+    case TB_CTL_TAKEBACK:
+    case TB_CTL_NEW_GAME:
+    case TB_CTL_SET_POSITION:
+        rc = tbd_arbiter(d, &req, &err);
+        break;
+    case TB_CTL_PROMOTE: {
+        int side = tb_match_game(d->match)->pos.side;
+        rc = tbd_promote(d, d->board_of_color[side],
+                         req.piece == 'n'   ? TB_CHESS_KNIGHT
+                         : req.piece == 'b' ? TB_CHESS_BISHOP
+                         : req.piece == 'r' ? TB_CHESS_ROOK
+                                            : TB_CHESS_QUEEN,
+                         &err);
+        break;
+    }
+    case TB_CTL_REPEAT:
+        for (int b = 0; b < TBD_BOARDS; b++)
+            if (req.board < 0 || req.board == b)
+                tbd_repeat(d, b);
+        rc = TB_OK;
+        break;
+    case TB_CTL_MOVE:
+        typed(d, &req, out);
+        return;
+    case TB_CTL_HELP:
+        help(out);
+        return;
+    }
+    if (rc != TB_OK)
+        reply_error(out, rc, err.msg[0] ? err.msg : "not possible now");
+    else
+        reply_ok(out, NULL);
+}
+
+int tb_daemon_request(struct tb_daemon *d, const char *line, char *out, size_t len)
+{
+    struct tbd_buf b = {0};
+    tbd_request(d, line, strlen(line), &b);
+    tbd_outputs(d);
+    int n = b.failed ? TB_ERR_MEM : (int)b.len;
+    if (n >= 0 && (size_t)n >= len)
+        n = TB_ERR_FULL;
+    if (len)
+        snprintf(out, len, "%s", b.p ? b.p : "");
+    free(b.p);
+    return n;
+}
+
+/* ---- the socket -------------------------------------------------------------------------- */
+
+int tbd_ctl_open(struct tb_daemon *d, struct tb_error *err)
+{
+    if (!d->socket_path[0])
+        return TB_OK;
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    if (strlen(d->socket_path) >= sizeof sa.sun_path)
+        return tb_error_set(err, TB_ERR_ARG, "control socket %s: path too long", d->socket_path);
+    strcpy(sa.sun_path, d->socket_path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return tb_error_set(err, TB_ERR_SYS, "socket: %s", strerror(errno));
+    /* A socket file nobody answers on is left over from a stopped daemon. */
+    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0) {
+        close(fd);
+        return tb_error_set(err, TB_ERR_STATE, "control socket %s: another daemon is listening",
+                            d->socket_path);
+    }
+    unlink(d->socket_path);
+    close(fd);
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return tb_error_set(err, TB_ERR_SYS, "socket: %s", strerror(errno));
+    mode_t old = umask(0117);
+    int rc = bind(fd, (struct sockaddr *)&sa, sizeof sa);
+    umask(old);
+    if (rc != 0 || chmod(d->socket_path, 0660) != 0 || listen(fd, 16) != 0) {
+        int e = errno;
+        close(fd);
+        return tb_error_set(err, TB_ERR_SYS, "control socket %s: %s", d->socket_path, strerror(e));
+    }
+    d->listen_fd = fd;
+    tbd_log(d, TB_CONFIG_LOG_INFO, "control socket %s", d->socket_path);
+    return TB_OK;
+}
+
+static void drop(struct tb_daemon *d, int i)
+{
+    close(d->client[i].fd);
+    free(d->client[i].out);
+    d->client[i] = d->client[--d->nclients];
+}
+
+void tbd_ctl_close(struct tb_daemon *d)
+{
+    while (d->nclients)
+        drop(d, d->nclients - 1);
+    if (d->listen_fd >= 0) {
+        close(d->listen_fd);
+        unlink(d->socket_path);
+        d->listen_fd = -1;
+    }
+}
+
+int tbd_ctl_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
+{
+    int n = 0;
+    if (d->listen_fd >= 0 && d->nclients < TBD_MAX_CLIENTS && n < max)
+        p[n++] = (struct pollfd){.fd = d->listen_fd, .events = POLLIN};
+    for (int i = 0; i < d->nclients && n < max; i++) {
+        struct tbd_client *c = &d->client[i];
+        short ev = (short)((c->closing ? 0 : POLLIN) | (c->out_len ? POLLOUT : 0));
+        p[n++] = (struct pollfd){.fd = c->fd, .events = ev};
+    }
+    return n;
+}
+
+static void accept_clients(struct tb_daemon *d)
+{
+    while (d->nclients < TBD_MAX_CLIENTS) {
+        int fd = accept4(d->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0)
+            return;
+        struct tbd_client *c = &d->client[d->nclients++];
+        memset(c, 0, sizeof *c);
+        c->fd = fd;
+        tb_ctl_reader_init(&c->reader);
+    }
+}
+
+/* Writes what it can; false when the client is gone. */
+static bool flush_out(struct tbd_client *c)
+{
+    while (c->out_len) {
+        ssize_t w = send(c->fd, c->out, c->out_len, MSG_NOSIGNAL);
+        if (w < 0)
+            return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
+        memmove(c->out, c->out + w, c->out_len - (size_t)w);
+        c->out_len -= (size_t)w;
+    }
+    return !c->closing;
+}
+
+static bool queue_out(struct tb_daemon *d, struct tbd_client *c, const struct tbd_buf *b)
+{
+    if (b->failed || c->out_len + b->len > TBD_OUT_MAX) {
+        tbd_log(d, TB_CONFIG_LOG_WARN, "control: a client does not read its answers: dropped");
+        return false;
+    }
+    if (c->out_len + b->len > c->out_cap) {
+        size_t cap = c->out_len + b->len + 1024;
+        char *p = realloc(c->out, cap);
+        if (!p)
+            return false;
+        c->out = p;
+        c->out_cap = cap;
+    }
+    memcpy(c->out + c->out_len, b->p, b->len);
+    c->out_len += b->len;
+    return true;
+}
+
+static bool client_read(struct tb_daemon *d, struct tbd_client *c)
+{
+    char buf[4096];
+    ssize_t r = read(c->fd, buf, sizeof buf);
+    if (r == 0) {
+        c->closing = true;
+        return c->out_len > 0;
+    }
+    if (r < 0)
+        return errno == EAGAIN || errno == EINTR;
+    size_t off = 0;
+    while (off < (size_t)r) {
+        size_t used = 0;
+        const char *line;
+        size_t line_len;
+        int rc =
+            tb_ctl_reader_take(&c->reader, buf + off, (size_t)r - off, &used, &line, &line_len);
+        off += used;
+        struct tbd_buf out = {0};
+        if (rc == TB_ERR_FULL) {
+            char msg[80];
+            snprintf(msg, sizeof msg, "a request may be at most %d bytes with its newline",
+                     TB_CTL_LINE_MAX);
+            reply_error(&out, TB_ERR_FULL, msg);
+        } else if (rc == 1) {
+            tbd_request(d, line, line_len, &out);
+        }
+        bool ok = queue_out(d, c, &out);
+        free(out.p);
+        if (!ok)
+            return false;
+        if (rc == 0 && used == 0)
+            break;
+    }
+    return true;
+}
+
+void tbd_ctl_handle(struct tb_daemon *d, const struct pollfd *p, int n)
+{
+    bool accept_now = false;
+    for (int k = 0; k < n; k++) {
+        if (!p[k].revents)
+            continue;
+        if (p[k].fd == d->listen_fd) {
+            accept_now = true;
+            continue;
+        }
+        for (int i = 0; i < d->nclients; i++) {
+            struct tbd_client *c = &d->client[i];
+            if (c->fd != p[k].fd)
+                continue;
+            bool alive = true;
+            if (p[k].revents & (POLLIN | POLLHUP | POLLERR))
+                alive = client_read(d, c);
+            if (alive)
+                alive = flush_out(c);
+            if (!alive)
+                drop(d, i);
+            break;
+        }
+    }
+    if (accept_now)
+        accept_clients(d);
+}

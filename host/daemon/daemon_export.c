@@ -1,0 +1,148 @@
+/* daemon_export.c - what the control requests show: status (with the arbiter's view of an open
+ * mismatch), the moves, the PGN with the notes of the game, scoresheets (Article 8). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "daemon_internal.h"
+
+static const char *color_name(int c)
+{
+    return c == TB_CHESS_BLACK ? "Black" : "White";
+}
+
+static void appendf(struct tbd_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void appendf(struct tbd_buf *b, const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        tbd_buf_put(b, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+static void move_words(const tb_chess_pos *pos, tb_chess_move m, int ply, char *buf, size_t len)
+{
+    char san[16] = "?", uci[8] = "?";
+    tb_chess_move_to_san(pos, m, TB_CHESS_LETTERS_EN, 0, san, sizeof san);
+    tb_chess_move_to_uci(pos, m, uci, sizeof uci);
+    snprintf(buf, len, "%d.%s %s (%s)", (ply + 1) / 2, ply % 2 ? "" : "..", san, uci);
+}
+
+void tbd_status(struct tb_daemon *d, struct tbd_buf *out)
+{
+    struct tb_match_status st;
+    tb_match_status(d->match, &st);
+    const tb_chess_game *g = tb_match_game(d->match);
+    struct tbd_buf t = {0};
+    appendf(&t, "game: %d plies agreed, %s to move, result %s\n", st.plies, color_name(g->pos.side),
+            d->result);
+    char mv[64];
+    switch (st.state) {
+    case TB_MATCH_WAITING:
+        move_words(&g->pos, st.move, st.plies + 1, mv, sizeof mv);
+        appendf(&t, "state: waiting: the %s board must replicate %s\n", tbd_board_name(st.board),
+                mv);
+        break;
+    case TB_MATCH_BLOCKED:
+        appendf(&t, "state: blocked: mismatch %u open, play stopped (D.2.9)\n", st.mismatch);
+        break;
+    case TB_MATCH_RESTORING:
+        appendf(&t, "state: restoring: waiting for both boards to show the position (%u)\n",
+                st.mismatch);
+        break;
+    default:
+        appendf(&t, "state: in-sync\n");
+        break;
+    }
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        const struct tbd_board *bd = &d->board[b];
+        struct tb_link_stats ls = {0};
+        if (bd->link)
+            tb_link_stats(bd->link, &ls);
+        appendf(&t, "%s: %s, %s, %s%s, %lu events, %u bad frames, %u reconnects\n",
+                tbd_board_name(b), color_name(d->mcfg.board[b].color), bd->resource,
+                bd->connected ? "connected" : "NOT CONNECTED",
+                bd->res.kind == TB_LINK_SIM && bd->ended ? ", script ended" : "", bd->events,
+                ls.bad_frames, ls.reconnects);
+    }
+    appendf(&t, "time used: White %lu s, Black %lu s\n", (unsigned long)(d->used_ms[0] / 1000),
+            (unsigned long)(d->used_ms[1] / 1000));
+    const struct tb_match_mismatch *mm = tb_match_open_mismatch(d->match);
+    if (mm && st.state == TB_MATCH_BLOCKED) {
+        char view[2048];
+        tbd_mismatch_view(d, mm, view, sizeof view);
+        appendf(&t, "%s\n", view);
+    }
+    tbd_data(out, tb_match_state_name(st.state), t.p);
+    free(t.p);
+}
+
+void tbd_moves(struct tb_daemon *d, struct tbd_buf *out)
+{
+    const tb_chess_game *g = tb_match_game(d->match);
+    struct tbd_buf t = {0};
+    tb_chess_pos pos = g->start;
+    for (int i = 0; i < g->plies; i++) {
+        char mv[64];
+        move_words(&pos, g->moves[i], i + 1, mv, sizeof mv);
+        appendf(&t, "%s\n", mv);
+        tb_chess_undo u;
+        tb_chess_make(&pos, g->moves[i], &u);
+    }
+    char head[32];
+    snprintf(head, sizeof head, "%d plies", g->plies);
+    tbd_data(out, head, t.p);
+    free(t.p);
+}
+
+static void tags(struct tb_daemon *d, tb_chess_pgn_game *pg)
+{
+    char date[16] = "????.??.??";
+    time_t now = time(NULL);
+    struct tm tm;
+    if (localtime_r(&now, &tm))
+        strftime(date, sizeof date, "%Y.%m.%d", &tm);
+    int white = d->board_of_color[TB_CHESS_WHITE];
+    tb_chess_pgn_tag_set(pg, "Event", "twinboard game (FIDE Appendix D)", NULL);
+    tb_chess_pgn_tag_set(pg, "Site", "?", NULL);
+    tb_chess_pgn_tag_set(pg, "Date", date, NULL);
+    tb_chess_pgn_tag_set(pg, "Round", "-", NULL);
+    tb_chess_pgn_tag_set(pg, "White", white == 0 ? "VI player" : "sighted player", NULL);
+    tb_chess_pgn_tag_set(pg, "Black", white == 0 ? "sighted player" : "VI player", NULL);
+}
+
+int tbd_pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
+            struct tbd_buf *out)
+{
+    const tb_chess_game *g = tb_match_game(d->match);
+    tb_chess_pgn_game *pg = malloc(sizeof *pg);
+    if (!pg)
+        return TB_ERR_MEM;
+    tb_chess_pgn_game_init(pg, &g->start);
+    for (int i = 0; i < g->plies; i++)
+        tb_chess_game_push(&pg->game, g->moves[i]);
+    snprintf(pg->result, sizeof pg->result, "%s", d->result);
+    tags(d, pg);
+    for (int i = 0; i < d->nnotes; i++) {
+        int ply = d->note[i].ply > g->plies ? g->plies : d->note[i].ply;
+        tb_chess_pgn_add_comment(pg, ply, d->note[i].text, NULL);
+    }
+    int n = scoresheet ? tb_chess_scoresheet_write(pg, letters, NULL, 0)
+                       : tb_chess_pgn_write(pg, NULL, 0);
+    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    int rc = n < 0 ? n : text ? TB_OK : TB_ERR_MEM;
+    if (text) {
+        if (scoresheet)
+            tb_chess_scoresheet_write(pg, letters, text, (size_t)n + 1);
+        else
+            tb_chess_pgn_write(pg, text, (size_t)n + 1);
+        tbd_data(out, scoresheet ? "scoresheet" : "pgn", text);
+    }
+    free(text);
+    free(pg);
+    return rc;
+}

@@ -1,0 +1,229 @@
+/* daemon_journal.c - the game's journal: every board event fed to the match and every decision,
+ * appended; synced at every agreed move and arbiter action; replayed on start through the same
+ * code path as live input, so a restarted daemon is where the stopped one was. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "daemon_internal.h"
+
+int tbd_journal_event(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t)
+{
+    if (d->replaying || !d->journal)
+        return TB_OK;
+    int64_t rc = tb_journal_append_event(d->journal, t, je);
+    if (rc < 0 && rc != TB_ERR_SYS)
+        tbd_log(d, TB_CONFIG_LOG_ERROR, "journal: cannot append a board event (%d)", (int)rc);
+    return rc < 0 ? (int)rc : TB_OK;
+}
+
+static int sync_journal(struct tb_daemon *d, const char *what)
+{
+    int rc = tb_journal_sync(d->journal);
+    if (rc != TB_OK)
+        tbd_log(d, TB_CONFIG_LOG_ERROR, "journal %s: sync after %s failed: %s", d->journal_path,
+                what, strerror(errno));
+    return rc;
+}
+
+int tbd_journal_decision(struct tb_daemon *d, uint16_t type, uint64_t t,
+                         const struct tb_journal_decision *dec, bool sync)
+{
+    if (d->replaying || !d->journal)
+        return TB_OK;
+    int64_t rc = tb_journal_append_decision(d->journal, type, t, dec);
+    if (rc < 0 && rc != TB_ERR_SYS) {
+        tbd_log(d, TB_CONFIG_LOG_ERROR, "journal: cannot append a decision (%d)", (int)rc);
+        return (int)rc;
+    }
+    return sync ? sync_journal(d, "a decision") : TB_OK;
+}
+
+int tbd_journal_move(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
+                     const char *san)
+{
+    if (d->replaying || !d->journal)
+        return TB_OK;
+    struct tb_journal_move mv = {.board = (uint8_t)board, .ply = (uint16_t)ply, .move = m};
+    snprintf(mv.san, sizeof mv.san, "%s", san);
+    int64_t rc = tb_journal_append_move(d->journal, t, &mv);
+    if (rc < 0 && rc != TB_ERR_SYS)
+        return (int)rc;
+    return sync_journal(d, "a move"); /* a completed move is never lost */
+}
+
+/* ---- recovery ---------------------------------------------------------------------------- */
+
+static int replay_arbiter(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t)
+{
+    struct tb_journal_decision dec;
+    struct tb_error err = {0};
+    if (tb_journal_decision_decode(&dec, rec, &err) != TB_OK) {
+        tbd_log(d, TB_CONFIG_LOG_WARN, "journal record %llu: %s (skipped)",
+                (unsigned long long)rec->seq, err.msg);
+        return TB_OK;
+    }
+    struct tb_ctl_request req = {0};
+    switch (rec->type) {
+    case TB_JOURNAL_ARBITER:
+        req.verb = TB_CTL_RESOLVE;
+        req.number = dec.id;
+        break;
+    case TB_JOURNAL_TAKEBACK:
+        req.verb = TB_CTL_TAKEBACK;
+        req.number = dec.count;
+        break;
+    case TB_JOURNAL_SET_POSITION:
+        req.verb = TB_CTL_SET_POSITION;
+        snprintf(req.text, sizeof req.text, "%s", dec.fen);
+        break;
+    case TB_JOURNAL_NEW_GAME:
+        req.verb = TB_CTL_NEW_GAME;
+        break;
+    case TB_JOURNAL_PROMOTION:
+        tb_match_tick(d->match, t);
+        tbd_outputs(d);
+        return tbd_promote(d, dec.board,
+                           dec.text[0] == 'n'   ? TB_CHESS_KNIGHT
+                           : dec.text[0] == 'b' ? TB_CHESS_BISHOP
+                           : dec.text[0] == 'r' ? TB_CHESS_ROOK
+                                                : TB_CHESS_QUEEN,
+                           NULL);
+    default:
+        return TB_OK;
+    }
+    if (tbd_arbiter(d, &req, &err) != TB_OK)
+        tbd_log(d, TB_CONFIG_LOG_WARN, "journal record %llu: arbiter action failed again: %s",
+                (unsigned long long)rec->seq, err.msg);
+    return TB_OK;
+}
+
+static void replay_record(struct tb_daemon *d, const struct tb_journal_record *rec)
+{
+    uint64_t t = rec->time_ms;
+    if (t < d->last_mt)
+        t = d->last_mt;
+    d->vnow = t;
+    d->last_mt = t;
+    struct tb_error err = {0};
+    switch (rec->type) {
+    case TB_JOURNAL_BOARD_EVENT: {
+        struct tb_journal_event je;
+        if (tb_journal_event_decode(&je, rec, &err) != TB_OK || je.board >= TBD_BOARDS) {
+            tbd_log(d, TB_CONFIG_LOG_WARN, "journal record %llu: %s (skipped)",
+                    (unsigned long long)rec->seq, err.msg[0] ? err.msg : "bad board");
+            return;
+        }
+        if (je.board_seq > d->board[je.board].skip_seq)
+            d->board[je.board].skip_seq = je.board_seq;
+        tbd_apply_event(d, je.board, &je, t);
+        break;
+    }
+    case TB_JOURNAL_MOVE: {
+        tb_match_tick(d->match, t);
+        tbd_outputs(d);
+        struct tb_journal_move mv;
+        struct tb_match_status st;
+        tb_match_status(d->match, &st);
+        if (tb_journal_move_decode(&mv, rec, &err) == TB_OK && st.plies < mv.ply)
+            tbd_log(d, TB_CONFIG_LOG_WARN,
+                    "journal: ply %d (%s) was agreed, the replay has only %d plies", mv.ply, mv.san,
+                    st.plies);
+        break;
+    }
+    case TB_JOURNAL_MISMATCH:
+    case TB_JOURNAL_RESOLUTION:
+        tb_match_tick(d->match, t);
+        break;
+    case TB_JOURNAL_ARBITER:
+    case TB_JOURNAL_TAKEBACK:
+    case TB_JOURNAL_SET_POSITION:
+    case TB_JOURNAL_NEW_GAME:
+    case TB_JOURNAL_PROMOTION:
+        tb_match_tick(d->match, t);
+        tbd_outputs(d);
+        replay_arbiter(d, rec, t);
+        break;
+    default:
+        break;
+    }
+    tbd_outputs(d);
+}
+
+/* The start position of the journal's game, from its GAME_START record. */
+static void game_start(struct tb_daemon *d, const struct tb_journal_record *rec)
+{
+    struct tb_journal_decision dec;
+    struct tb_error err = {0};
+    if (tb_journal_decision_decode(&dec, rec, &err) != TB_OK)
+        return;
+    if (dec.fen[0] && tb_chess_pos_from_fen(&d->start, dec.fen, 0, &err) != TB_OK)
+        tbd_log(d, TB_CONFIG_LOG_WARN, "journal: game start FEN: %s", err.msg);
+}
+
+static int replay(struct tb_daemon *d, const uint8_t *buf, size_t len, struct tb_error *err)
+{
+    struct tb_journal_iter it;
+    struct tb_journal_record rec;
+    struct tb_error e = {0};
+    tb_journal_iter_init(&it, buf, len);
+    unsigned long n = 0;
+    int rc;
+    d->replaying = true;
+    while ((rc = tb_journal_iter_next(&it, &rec, &e)) != 0) {
+        if (rc < 0) {
+            tbd_log(d, TB_CONFIG_LOG_WARN, "journal %s: %s", d->journal_path, e.msg);
+            continue;
+        }
+        if (n++ == 0) {
+            if (rec.type == TB_JOURNAL_GAME_START)
+                game_start(d, &rec);
+            if ((rc = tb_match_new(&d->mcfg, &d->start, rec.time_ms, &d->match, err)) != TB_OK)
+                break;
+            d->vnow = d->last_mt = rec.time_ms;
+        }
+        replay_record(d, &rec);
+    }
+    d->replaying = false;
+    if (n)
+        tbd_log(d, TB_CONFIG_LOG_INFO, "journal %s: %lu records replayed", d->journal_path, n);
+    return rc < 0 && !d->match ? rc : TB_OK;
+}
+
+int tbd_journal_open(struct tb_daemon *d, struct tb_error *err)
+{
+    const char *dir = d->cfg->journal_dir;
+    if (mkdir(dir, 0750) != 0 && errno != EEXIST)
+        return tb_error_set(err, TB_ERR_SYS, "journal directory %s: %s", dir, strerror(errno));
+    snprintf(d->journal_path, sizeof d->journal_path, "%s/current.tbj", dir);
+    struct tb_journal_recovery rec;
+    int rc = tb_journal_open(&d->journal, d->journal_path, &rec, err);
+    if (rc != TB_OK)
+        return rc;
+    if (rec.torn_bytes)
+        tbd_log(d, TB_CONFIG_LOG_WARN,
+                "journal %s: a torn last record (%zu bytes) was dropped; %zu records kept",
+                d->journal_path, rec.torn_bytes, rec.records);
+    if (rec.corrupt)
+        tbd_log(d, TB_CONFIG_LOG_WARN, "journal %s: %zu corrupt regions skipped", d->journal_path,
+                rec.corrupt);
+    size_t len;
+    const uint8_t *buf = tb_journal_contents(d->journal, &len);
+    if ((rc = replay(d, buf, len, err)) != TB_OK)
+        return rc;
+    if (d->match) {
+        /* The clock goes on from the journal's last record. */
+        d->base_ms = rec.last_time_ms + 1;
+        return TB_OK;
+    }
+    if ((rc = tb_match_new(&d->mcfg, &d->start, 0, &d->match, err)) != TB_OK)
+        return rc;
+    struct tb_journal_decision dec = {.board = TB_JOURNAL_BOARD_NONE};
+    snprintf(dec.who, sizeof dec.who, "daemon");
+    tb_chess_pos_to_fen(&d->start, dec.fen, sizeof dec.fen);
+    tb_config_summary(d->cfg, dec.text, sizeof dec.text);
+    tbd_outputs(d);
+    return tbd_journal_decision(d, TB_JOURNAL_GAME_START, 0, &dec, true);
+}

@@ -1,0 +1,265 @@
+/* daemon_outputs.c - what the match decided, carried out: speech for the players, the journal's
+ * sync points, the arbiter's view of a mismatch (D.2.9), and notes for the PGN. */
+#include <stdio.h>
+#include <string.h>
+
+#include "daemon_internal.h"
+
+/* Journal record types of notes only the log and the PGN need (replay ignores them). */
+enum { TBD_JOURNAL_TOUCH = 100, TBD_JOURNAL_HELD = 101 };
+
+static const char *color_name(int c)
+{
+    return c == TB_CHESS_BLACK ? "Black" : "White";
+}
+
+void tbd_ply_words(int ply, char *buf, size_t len)
+{
+    if (ply < 1)
+        snprintf(buf, len, "the start");
+    else
+        snprintf(buf, len, "move %d, %s (ply %d)", (ply + 1) / 2, color_name((ply - 1) % 2), ply);
+}
+
+void tbd_note(struct tb_daemon *d, int ply, const char *fmt, ...)
+{
+    if (d->nnotes == TBD_NOTES) {
+        memmove(d->note, d->note + 1, sizeof d->note[0] * (TBD_NOTES - 1));
+        d->nnotes--;
+    }
+    struct tbd_note *n = &d->note[d->nnotes++];
+    n->ply = ply;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(n->text, sizeof n->text, fmt, ap);
+    va_end(ap);
+    for (char *p = n->text; *p; p++)
+        if (*p == '}' || *p == '{' || *p == '\n')
+            *p = ' '; /* a PGN comment cannot hold braces */
+}
+
+static void squares_text(uint64_t set, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    size_t used = 0;
+    for (int sq = 0; sq < 64 && used + 5 < len; sq++) {
+        if (!(set & TB_CHESS_BIT(sq)))
+            continue;
+        char s[3];
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "",
+                                 tb_chess_square_name(sq, s));
+    }
+    if (!used)
+        snprintf(buf, len, "-");
+}
+
+static void fix_text(const struct tb_match_fix *fix, char *buf, size_t len)
+{
+    size_t u = 0;
+    buf[0] = '\0';
+    if (!fix->change) {
+        snprintf(buf, len, "nothing to change");
+        return;
+    }
+    char a[3], b[3];
+#define ADD(...) u += (size_t)snprintf(buf + u, u < len ? len - u : 0, __VA_ARGS__)
+    for (int i = 0; i < fix->ntakeback && u < len; i++)
+        ADD("%stake back %s (%s)", u ? "; " : "", fix->takeback[i].san, fix->takeback[i].uci);
+    for (int i = 0; i < fix->npairs && u < len; i++)
+        ADD("%smove the piece on %s to %s", u ? "; " : "",
+            tb_chess_square_name(fix->lift_list[i].sq, a),
+            tb_chess_square_name(fix->place_list[i].sq, b));
+    for (int i = fix->npairs; i < fix->nlift && u < len; i++)
+        ADD("%slift the piece on %s", u ? "; " : "", tb_chess_square_name(fix->lift_list[i].sq, a));
+    for (int i = fix->npairs; i < fix->nplace && u < len; i++) {
+        int p = fix->place_list[i].piece;
+        char letter = p ? tb_chess_piece_letter(TB_CHESS_PIECE_TYPE(p), TB_CHESS_LETTERS_EN) : 0;
+        ADD("%sput a %s%s on %s", u ? "; " : "", p ? color_name(TB_CHESS_PIECE_COLOR(p)) : "piece",
+            p ? (letter ? (char[]){' ', letter, 0} : " pawn") : "",
+            tb_chess_square_name(fix->place_list[i].sq, b));
+    }
+    if (u < len)
+        ADD("%sthen the board shows the position after %d plies", u ? "; " : "", fix->target_ply);
+#undef ADD
+}
+
+void tbd_mismatch_view(const struct tb_daemon *d, const struct tb_match_mismatch *mm, char *buf,
+                       size_t len)
+{
+    char sq[200], since[64], fix[2][600];
+    squares_text(mm->squares, sq, sizeof sq);
+    tbd_ply_words(mm->ply, since, sizeof since);
+    for (int b = 0; b < TBD_BOARDS; b++)
+        fix_text(&mm->fix[b], fix[b], sizeof fix[b]);
+    int on = mm->board >= 0 && mm->board < TBD_BOARDS ? mm->board : 0;
+    snprintf(buf, len,
+             "MISMATCH %u (%s) on the %s board (%s)\n"
+             "  what:   %s\n"
+             "  where:  %s board, squares %s\n"
+             "  since:  %s\n"
+             "  vi player (%s): %s\n"
+             "  sighted player (%s): %s\n"
+             "  D.2.9:  %s\n"
+             "  arbiter: %s",
+             mm->id, tb_match_mismatch_name(mm->kind), tbd_board_name(on),
+             color_name(d->mcfg.board[on].color), mm->text, tbd_board_name(on), sq, since,
+             color_name(d->mcfg.board[0].color), fix[0], color_name(d->mcfg.board[1].color), fix[1],
+             mm->resolution,
+             mm->needs_arbiter ? "take the moves back: twinboard takeback N, or confirm the "
+                                 "proposal: twinboard resolve ID"
+                               : "confirm once the board is put right: twinboard resolve ID");
+    /* ID in the last line: the real number */
+    char *p = strstr(buf, "resolve ID");
+    if (p) {
+        char tail[32];
+        snprintf(tail, sizeof tail, "resolve %u", mm->id);
+        size_t keep = (size_t)(p - buf);
+        snprintf(buf + keep, len - keep, "%s", tail);
+    }
+}
+
+static int agreed_plies(const struct tb_daemon *d)
+{
+    struct tb_match_status st;
+    tb_match_status(d->match, &st);
+    return st.plies;
+}
+
+static void game_over(struct tb_daemon *d)
+{
+    const tb_chess_game *g = tb_match_game(d->match);
+    enum tb_chess_state s = tb_chess_game_state(g);
+    const char *res = "*", *why = NULL;
+    switch (s) {
+    case TB_CHESS_CHECKMATE:
+        res = g->pos.side == TB_CHESS_WHITE ? "0-1" : "1-0";
+        why = "checkmate (5.1.1)";
+        break;
+    case TB_CHESS_STALEMATE:
+        res = "1/2-1/2";
+        why = "stalemate (5.2.1)";
+        break;
+    case TB_CHESS_DEAD:
+        res = "1/2-1/2";
+        why = "dead position (5.2.2)";
+        break;
+    case TB_CHESS_FIVEFOLD:
+        res = "1/2-1/2";
+        why = "fivefold repetition (9.6.1)";
+        break;
+    case TB_CHESS_SEVENTYFIVE:
+        res = "1/2-1/2";
+        why = "75 moves (9.6.2)";
+        break;
+    default:
+        break;
+    }
+    snprintf(d->result, sizeof d->result, "%s", res);
+    if (why)
+        tbd_log(d, TB_CONFIG_LOG_INFO, "game over: %s, %s", res, why);
+}
+
+static void agreed(struct tb_daemon *d, const struct tb_match_out *o)
+{
+    int ply = o->u.agreed.ply;
+    tbd_log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "agreed: %d.%s %s (%s)%s",
+            (ply + 1) / 2, ply % 2 ? "" : "..", o->u.agreed.san, o->u.agreed.uci,
+            o->u.agreed.queen_assumed ? ", promoted without a choice: queen (7.5.2)" : "");
+    if (o->u.agreed.queen_assumed)
+        tbd_note(d, ply, "promoted without a choice: queen (7.5.2)");
+    int lead = d->board_of_color[o->u.agreed.pos.side];
+    tbd_journal_move(d, o->ms, lead, ply, o->u.agreed.move, o->u.agreed.san);
+    game_over(d);
+}
+
+static void mismatch(struct tb_daemon *d, const struct tb_match_out *o)
+{
+    const struct tb_match_mismatch *mm = &o->u.mismatch;
+    tbd_mismatch_view(d, mm, d->last_view, sizeof d->last_view);
+    tbd_log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_WARN, "%s", d->last_view);
+    char since[64];
+    tbd_ply_words(mm->ply, since, sizeof since);
+    tbd_note(d, agreed_plies(d),
+             "the boards disagreed (D.2.9): mismatch %u, %s on the %s board "
+             "since %s: %s",
+             mm->id, tb_match_mismatch_name(mm->kind), tbd_board_name(mm->board), since, mm->text);
+    struct tb_journal_decision dec = {.id = mm->id, .board = (uint8_t)mm->board};
+    snprintf(dec.who, sizeof dec.who, "daemon");
+    snprintf(dec.text, sizeof dec.text, "%s: %s | %s", tb_match_mismatch_name(mm->kind), mm->text,
+             mm->resolution);
+    tbd_journal_decision(d, TB_JOURNAL_MISMATCH, o->ms, &dec, true);
+}
+
+static void resolved(struct tb_daemon *d, const struct tb_match_out *o)
+{
+    tbd_log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "RESOLVED %u: %s",
+            o->u.resolved.id, o->u.resolved.text);
+    tbd_note(d, agreed_plies(d), "resolved%s: %s",
+             o->u.resolved.by_arbiter ? " by the arbiter" : "", o->u.resolved.text);
+    d->last_view[0] = '\0';
+    struct tb_journal_decision dec = {.id = o->u.resolved.id, .board = TB_JOURNAL_BOARD_NONE};
+    snprintf(dec.who, sizeof dec.who, "%s", o->u.resolved.by_arbiter ? "arbiter" : "player");
+    snprintf(dec.text, sizeof dec.text, "%s", o->u.resolved.text);
+    tbd_journal_decision(d, TB_JOURNAL_RESOLUTION, o->ms, &dec, true);
+}
+
+static void note_only(struct tb_daemon *d, const struct tb_match_out *o, uint16_t type, int board,
+                      const char *what, const char *text)
+{
+    tbd_log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_WARN, "%s, %s board: %s", what,
+            tbd_board_name(board), text);
+    tbd_note(d, agreed_plies(d), "%s (%s board): %s", what, tbd_board_name(board), text);
+    struct tb_journal_decision dec = {.board = (uint8_t)board};
+    snprintf(dec.who, sizeof dec.who, "daemon");
+    snprintf(dec.text, sizeof dec.text, "%s", text);
+    tbd_journal_decision(d, type, o->ms, &dec, false);
+}
+
+static void handle(struct tb_daemon *d, const struct tb_match_out *o)
+{
+    char line[200];
+    switch (o->kind) {
+    case TB_MATCH_OUT_ANNOUNCE:
+        if (o->u.announce.is_move) {
+            int mover = o->u.announce.pos.side;
+            if (o->ms > d->turn_start)
+                d->used_ms[mover] += o->ms - d->turn_start;
+            d->turn_start = o->ms;
+        }
+        tbd_say(d, &o->u.announce);
+        break;
+    case TB_MATCH_OUT_MOVE_AGREED:
+        agreed(d, o);
+        break;
+    case TB_MATCH_OUT_MISMATCH:
+        mismatch(d, o);
+        break;
+    case TB_MATCH_OUT_RESOLVED:
+        resolved(d, o);
+        break;
+    case TB_MATCH_OUT_TOUCH_REPORT:
+        note_only(d, o, TBD_JOURNAL_TOUCH, o->u.touch.board, "touch-move report (4.3, 4.4)",
+                  o->u.touch.text);
+        break;
+    case TB_MATCH_OUT_HELD:
+        note_only(d, o, TBD_JOURNAL_HELD, o->u.held.board, "move held while play was stopped",
+                  o->u.held.text);
+        break;
+    case TB_MATCH_OUT_ARBITER:
+        tb_match_out_format(o, line, sizeof line);
+        tbd_log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "arbiter: %s", line);
+        tbd_note(d, agreed_plies(d), "arbiter: %s", line);
+        break;
+    case TB_MATCH_OUT_STATE:
+        tb_match_out_format(o, line, sizeof line);
+        tbd_log(d, TB_CONFIG_LOG_DEBUG, "%s", line);
+        break;
+    }
+}
+
+void tbd_outputs(struct tb_daemon *d)
+{
+    struct tb_match_out o;
+    while (tb_match_poll(d->match, &o) == 1)
+        handle(d, &o);
+}

@@ -1,0 +1,172 @@
+/* daemon_voice.c - the players' ears (D.2.1): each announcement of the match phrased in the
+ * listening player's pack and queued on the speech thread for that player's sink. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon_internal.h"
+
+/* The sink of one player: an override (--audio) or the configuration's audio entry. */
+static int player_sink(struct tb_daemon *d, int b, struct tb_voice_player_config *pc,
+                       struct tb_error *err)
+{
+    const char *audio = d->opt.audio ? d->opt.audio : d->cfg->player[b].audio;
+    const char *role = tbd_board_name(b);
+    if (d->opt.sink) {
+        pc->sink = d->opt.sink;
+        pc->sink_arg = d->opt.sink_arg;
+        return TB_OK;
+    }
+    if (!strcmp(audio, "null") || !strcmp(audio, "none")) {
+        pc->sink = &tb_voice_sink_null;
+    } else if (!strncmp(audio, "wav:", 4)) {
+        pc->sink = &tb_voice_sink_wav;
+        /* --audio wav:DIR gives one file per player; the configuration names the file */
+        if (d->opt.audio)
+            snprintf(d->wav_path[b], sizeof d->wav_path[b], "%s/%s.wav", audio + 4, role);
+        else
+            snprintf(d->wav_path[b], sizeof d->wav_path[b], "%s", audio + 4);
+        pc->target = d->wav_path[b];
+    } else if (!strcmp(audio, "pa") || !strcmp(audio, "default")) {
+        pc->sink = &tb_voice_sink_portaudio;
+        pc->target = NULL;
+    } else if (audio[0]) {
+        pc->sink = &tb_voice_sink_portaudio;
+        pc->target = audio;
+    } else {
+        return tb_error_set(err, TB_ERR_ARG, "%s player: no audio output", role);
+    }
+    return TB_OK;
+}
+
+int tbd_voice_open(struct tb_daemon *d, struct tb_error *err)
+{
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        int rc = tb_voice_pack_load(d->cfg->player[b].pack, &d->pack[b], err);
+        if (rc != TB_OK)
+            return rc;
+    }
+    if (d->opt.audio && !strcmp(d->opt.audio, "none")) {
+        tbd_log(d, TB_CONFIG_LOG_INFO, "speech off: announcements are only logged");
+        return TB_OK;
+    }
+    /* eSpeak NG has one voice per process: the VI player's pack and voice speak for both. */
+    struct tb_voice_config vc = {.pack = d->pack[0]};
+    if (d->cfg->player[0].voice[0])
+        vc.espeak_voice = d->cfg->player[0].voice;
+    vc.rate = d->cfg->player[0].rate;
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        int rc = player_sink(d, b, &vc.player[d->mcfg.board[b].color], err);
+        if (rc != TB_OK)
+            return rc;
+    }
+    struct tb_error e = {0};
+    if (tb_voice_new(&vc, &d->voice, &e) != TB_OK) {
+        /* The game goes on without speech; the log still has every announcement. */
+        tbd_log(d, TB_CONFIG_LOG_ERROR, "speech unavailable: %s", e.msg);
+        d->voice = NULL;
+        return TB_OK;
+    }
+    char what[256] = "";
+    tb_voice_describe(d->voice, what, sizeof what);
+    tbd_log(d, TB_CONFIG_LOG_INFO, "speech: %s", what);
+    for (int b = 0; b < TBD_BOARDS; b++)
+        if (d->wav_path[b][0])
+            tbd_log(d, TB_CONFIG_LOG_INFO, "%s player hears %s", tbd_board_name(b), d->wav_path[b]);
+    return TB_OK;
+}
+
+void tbd_voice_close(struct tb_daemon *d)
+{
+    tb_voice_free(d->voice);
+    d->voice = NULL;
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        tb_voice_pack_free(d->pack[b]);
+        d->pack[b] = NULL;
+    }
+}
+
+static void queue(struct tb_daemon *d, int b, const char *text, unsigned flags, int move_number)
+{
+    int color = d->mcfg.board[b].color;
+    tbd_log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "say to %s (%s): %s",
+            tbd_board_name(b), color ? "Black" : "White", text);
+    if (d->replaying || !d->voice)
+        return;
+    long id = tb_voice_announce(d->voice, color, text, flags, move_number);
+    if (id < 0)
+        tbd_log(d, TB_CONFIG_LOG_ERROR, "speech: cannot queue for %s (%ld)", tbd_board_name(b), id);
+}
+
+void tbd_say(struct tb_daemon *d, const struct tb_match_announce *a)
+{
+    int b = a->board >= 0 && a->board < TBD_BOARDS ? a->board : 0;
+    const struct tb_voice_pack *pack = d->pack[b];
+    char move[256] = "", text[1024];
+    if (a->move &&
+        tb_voice_phrase_move(pack, &a->pos, a->move, TB_VOICE_LONG, move, sizeof move) < 0)
+        tb_chess_move_to_uci(&a->pos, a->move, move, sizeof move);
+    if (a->is_move) {
+        queue(d, b, move, TB_VOICE_MOVE, (a->ply + 1) / 2);
+        return;
+    }
+    struct tb_voice_msg_args args = {
+        .board = a->about_color,
+        .move = move,
+        .n = (a->ply + 1) / 2,
+        .lift = (const struct tb_voice_square_action *)a->lift,
+        .nlift = a->nlift,
+        .place = (const struct tb_voice_square_action *)a->place,
+        .nplace = a->nplace,
+    };
+    int n = tb_voice_phrase_msg(pack, (enum tb_voice_msg)a->msg, &args, text, sizeof text);
+    if (n < 0) {
+        tbd_log(d, TB_CONFIG_LOG_WARN, "speech: message %d cannot be phrased (%d)", a->msg, n);
+        return;
+    }
+    queue(d, b, text, a->msg == TB_MATCH_MSG_MISMATCH ? TB_VOICE_URGENT : 0, 0);
+}
+
+void tbd_say_msg(struct tb_daemon *d, int board, enum tb_voice_msg msg,
+                 const struct tb_voice_msg_args *args, unsigned flags)
+{
+    char text[1024];
+    if (tb_voice_phrase_msg(d->pack[board], msg, args, text, sizeof text) >= 0)
+        queue(d, board, text, flags, 0);
+}
+
+void tbd_repeat(struct tb_daemon *d, int board)
+{
+    if (!d->voice)
+        return;
+    long id = tb_voice_repeat(d->voice, d->mcfg.board[board].color);
+    if (id == TB_ERR_NOTFOUND) {
+        struct tb_voice_msg_args a = {.board = d->mcfg.board[board].color};
+        tbd_say_msg(d, board, TB_VOICE_MSG_NO_MOVE, &a, 0);
+    } else if (id > 0) {
+        tbd_log(d, TB_CONFIG_LOG_INFO, "say to %s: the last move again", tbd_board_name(board));
+    }
+}
+
+void tbd_voice_events(struct tb_daemon *d)
+{
+    struct tb_voice_event ev[16];
+    int n;
+    while (d->voice && (n = tb_voice_events(d->voice, ev, 16)) > 0) {
+        for (int i = 0; i < n; i++) {
+            if (ev[i].status == TB_VOICE_FAILED)
+                tbd_log(d, TB_CONFIG_LOG_WARN, "speech: announcement %ld for %s failed", ev[i].id,
+                        ev[i].player ? "Black" : "White");
+            else
+                tbd_log(d, TB_CONFIG_LOG_DEBUG, "speech: announcement %ld %s", ev[i].id,
+                        ev[i].status == TB_VOICE_CUT ? "cut" : "spoken");
+        }
+        if (n < 16)
+            break;
+    }
+}
+
+bool tbd_voice_idle(struct tb_daemon *d)
+{
+    return !d->voice || tb_voice_wait_idle(d->voice, -1, 0) == TB_OK;
+}
