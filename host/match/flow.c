@@ -156,6 +156,7 @@ static void held(tb_match *m, int b, const struct tb_sensor_out *o)
 }
 
 static void on_move(tb_match *m, int b, const struct tb_sensor_out *o);
+static void still_wrong(tb_match *m, int b);
 
 /* Play is stopped: a move counts only when it is what the board was to do anyway and the open
  * mismatch is this board's own physical slip (illegal placement, displaced piece, wrong copy,
@@ -173,8 +174,10 @@ static void blocked_move(tb_match *m, int b, const struct tb_sensor_out *o)
     /* a board being set up for a new position makes no moves worth a word */
     bool setting_up = !r->is_mismatch && r->action != TB_MATCH_ARB_TAKEBACK;
     uint64_t occ = tb_sensor_occupancy(m->sensor[b]);
-    if (!setting_up && occ != r->occ_target[b] && !(r->has_alt[b] && occ == r->occ_alt[b]))
+    if (!setting_up && occ != r->occ_target[b] && !(r->has_alt[b] && occ == r->occ_alt[b])) {
         held(m, b, o);
+        still_wrong(m, b);
+    }
 }
 
 static void on_move(tb_match *m, int b, const struct tb_sensor_out *o)
@@ -346,10 +349,31 @@ void tb_match_incomplete_due(tb_match *m)
     }
 }
 
+/* Play is stopped and a board went wrong (again): its player hears what to change. */
+static void still_wrong(tb_match *m, int b)
+{
+    struct tb_match_restore *r = &m->r;
+    struct tb_match_fix fix;
+    uint64_t occ = tb_sensor_occupancy(m->sensor[b]);
+    if (occ == r->occ_target[b] || (r->has_alt[b] && occ == r->occ_alt[b]))
+        return;
+    if (!r->is_mismatch && r->action != TB_MATCH_ARB_TAKEBACK)
+        return; /* a board being set up: the announcement at the start said it all */
+    tb_match_build_fix(m, b, &r->hist[b], &r->target[b], -1, -1, &fix);
+    if (fix.nlift || fix.nplace)
+        tb_match_announce_fix(m, b, &fix, r->id);
+}
+
 static void on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
 {
-    if (m->r.open)
-        return; /* play is stopped: only the occupancy counts until the boards are right */
+    if (m->r.open) {
+        /* play is stopped: only the occupancy counts until the boards are right */
+        if (o->problem != TB_SENSOR_P_TOUCH_MOVE &&
+            o->problem != TB_SENSOR_P_TOUCHED_NOT_CAPTURED &&
+            o->problem != TB_SENSOR_P_PROMOTION_NO_CHOICE)
+            still_wrong(m, b);
+        return;
+    }
     bool behind = m->lead >= 0 && b != m->lead;
     switch (o->problem) {
     case TB_SENSOR_P_TOUCH_MOVE:

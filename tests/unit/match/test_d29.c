@@ -298,6 +298,12 @@ TB_TEST(law_7_4_displaced_piece_reported_and_put_back)
     fx_move(&f, 1, "e7e5");
     ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_HELD));
     ASSERT_EQ(state(&f), TB_MATCH_BLOCKED);
+    /* ... and its player hears how to put the board back */
+    const struct tb_match_announce *back = fx_announce(&f, 1, false, TB_MATCH_MSG_PUT_RIGHT);
+    ASSERT_NOT_NULL(back);
+    ASSERT_EQ(back->nlift, 1);
+    ASSERT_EQ(back->lift[0].sq, tb_chess_square_parse("e5"));
+    ASSERT_EQ(back->place[0].sq, tb_chess_square_parse("e7"));
     fx_hand(&f, 1, "e5", "e7");
     fx_hand(&f, 0, "b4", "b1");
     ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));

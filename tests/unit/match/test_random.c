@@ -69,6 +69,7 @@ TB_TEST(random_events_never_break_the_match)
 {
     struct fixture f;
     uint64_t seed = 0x9E3779B97F4A7C15ULL;
+    int mismatches = 0;
     char line[1200];
     struct tb_error err;
     fx_init(&f, NULL, false);
@@ -99,12 +100,17 @@ TB_TEST(random_events_never_break_the_match)
         fx_drain(&f);
         if (i % 97 == 0)
             check_sheets(&f);
+        if (f.nout > 1000) { /* every output can be written; then forget them */
+            for (int k = 0; k < f.nout; k++)
+                ASSERT_GE(tb_match_out_format(&f.outs[k], line, sizeof line), 0);
+            mismatches += fx_count(&f, TB_MATCH_OUT_MISMATCH);
+            f.nout = f.mark = 0;
+        }
     }
+    mismatches += fx_count(&f, TB_MATCH_OUT_MISMATCH);
     restore(&f);
     check_sheets(&f);
-    for (int i = 0; i < f.nout; i++)
-        ASSERT_GE(tb_match_out_format(&f.outs[i], line, sizeof line), 0);
-    ASSERT_GT(fx_count(&f, TB_MATCH_OUT_MISMATCH), 10);
+    ASSERT_GT(mismatches, 10);
     fx_free(&f);
 }
 
