@@ -39,6 +39,7 @@ enum job_kind { JOB_RENDER, JOB_PHONEMES };
 struct job {
     struct job *next;
     enum job_kind kind;
+    int player; /* whose pack and voice; -1: the speaker's */
     const char *speech;
     char *out;
     size_t out_len;
@@ -48,6 +49,8 @@ struct job {
 };
 
 struct player {
+    const struct tb_voice_pack *pack;
+    struct tb_voice_settings settings;
     const struct tb_voice_sink_ops *ops;
     void *sink;
     struct item *head, *tail; /* speech thread only */
@@ -61,7 +64,8 @@ struct player {
 struct tb_voice {
     const struct tb_voice_config *cfg; /* valid during tb_voice_new only */
     const struct tb_voice_pack *pack;
-    struct tb_voice_settings settings;
+    struct tb_voice_settings settings; /* the speaker's; each player has its own too */
+    struct tb_voice_settings current;  /* what eSpeak speaks with now (speech thread) */
     unsigned rate;
     char describe[320];
 
@@ -234,7 +238,9 @@ static void take_request(struct tb_voice *v, struct item *it)
         p->tail = it;
     }
     struct synth_ctx c = {v, it, 0};
-    int rc = tb_voice__tts_say(it->speech, on_pcm, &c);
+    int rc = tb_voice__tts_select(&p->settings, &v->current, NULL);
+    if (!rc)
+        rc = tb_voice__tts_say(it->speech, on_pcm, &c);
     it->synthesized = true;
     if (rc || c.rc) {
         /* Unlink it wherever it is; what was already written plays out. */
@@ -254,8 +260,11 @@ static void take_request(struct tb_voice *v, struct item *it)
     feed(v, p);
 }
 
-static void run_job(struct job *j)
+static void run_job(struct tb_voice *v, struct job *j)
 {
+    const struct tb_voice_settings *st = j->player < 0 ? &v->settings : &v->pl[j->player].settings;
+    if ((j->rc = tb_voice__tts_select(st, &v->current, NULL)))
+        return;
     if (j->kind == JOB_RENDER)
         j->rc = tb_voice__tts_say(j->speech, collect, &j->pcm);
     else
@@ -275,6 +284,9 @@ static int open_players(struct tb_voice *v, struct tb_error *err)
         }
         if (pc->scoresheet_wav &&
             (rc = tb_voice__wav_open(&p->score, pc->scoresheet_wav, v->rate, err)))
+            return rc;
+        /* A voice eSpeak does not have is refused now, not at the first move. */
+        if ((rc = tb_voice__tts_select(&p->settings, &v->current, err)))
             return rc;
     }
     return TB_OK;
@@ -307,8 +319,8 @@ static void *speech_thread(void *arg)
 {
     struct tb_voice *v = arg;
     struct tb_error err = {0};
-    int rc = tb_voice__tts_init(v->cfg->espeak_data, &v->settings, &v->rate, v->describe,
-                                sizeof v->describe, &err);
+    int rc = tb_voice__tts_init(v->cfg->espeak_data, &v->settings, &v->current, &v->rate,
+                                v->describe, sizeof v->describe, &err);
     if (!rc)
         rc = open_players(v, &err);
     pthread_mutex_lock(&v->mu);
@@ -332,7 +344,7 @@ static void *speech_thread(void *arg)
             if (!v->job_head)
                 v->job_tail = NULL;
             pthread_mutex_unlock(&v->mu);
-            run_job(j);
+            run_job(v, j);
             pthread_mutex_lock(&v->mu);
             j->done = true;
             pthread_cond_broadcast(&v->news);
@@ -402,6 +414,20 @@ int tb_voice_new(const struct tb_voice_config *cfg, struct tb_voice **out, struc
         st->volume = cfg->volume;
     if (cfg->wordgap)
         st->wordgap = cfg->wordgap;
+    for (int i = 0; i < TB_VOICE_PLAYERS; i++) {
+        const struct tb_voice_player_config *pc = &cfg->player[i];
+        struct player *p = &v->pl[i];
+        p->pack = pc->pack ? pc->pack : cfg->pack;
+        if (pc->pack)
+            tb_voice_pack_settings(pc->pack, &p->settings);
+        else
+            p->settings = *st;
+        if (pc->espeak_voice && *pc->espeak_voice)
+            snprintf(p->settings.espeak_voice, sizeof p->settings.espeak_voice, "%s",
+                     pc->espeak_voice);
+        if (pc->rate)
+            p->settings.rate = pc->rate;
+    }
     v->next_id = 1;
     for (int i = 0; i < TB_VOICE_PLAYERS; i++)
         v->pl[i].score.fd = -1;
@@ -496,8 +522,9 @@ long tb_voice_announce(struct tb_voice *v, int player, const char *text, unsigne
     if (!v || player < 0 || player >= TB_VOICE_PLAYERS || !text || !*text ||
         (flags & ~(unsigned)(TB_VOICE_MOVE | TB_VOICE_URGENT)))
         return TB_ERR_ARG;
+    const struct tb_voice_pack *pack = v->pl[player].pack;
     struct item *it = calloc(1, sizeof *it);
-    if (!it || !(it->speech = speech_of(v->pack, text))) {
+    if (!it || !(it->speech = speech_of(pack, text))) {
         item_free(it);
         return TB_ERR_MEM;
     }
@@ -506,8 +533,8 @@ long tb_voice_announce(struct tb_voice *v, int player, const char *text, unsigne
     if ((flags & TB_VOICE_MOVE) && move_number > 0 && v->pl[player].score.fd >= 0) {
         char line[512];
         struct tb_voice_msg_args a = {.n = move_number, .move = text};
-        if (tb_voice_phrase_msg(v->pack, TB_VOICE_MSG_MOVE_NUMBER, &a, line, sizeof line) < 0 ||
-            !(it->score_speech = speech_of(v->pack, line))) {
+        if (tb_voice_phrase_msg(pack, TB_VOICE_MSG_MOVE_NUMBER, &a, line, sizeof line) < 0 ||
+            !(it->score_speech = speech_of(pack, line))) {
             item_free(it);
             return TB_ERR_FULL;
         }
@@ -599,7 +626,7 @@ int tb_voice_wait_idle(struct tb_voice *v, int player, int timeout_ms)
 /* Runs a job on the speech thread and waits for it. */
 static int run_on_thread(struct tb_voice *v, struct job *j, const char *text)
 {
-    char *speech = speech_of(v->pack, text);
+    char *speech = speech_of(j->player < 0 ? v->pack : v->pl[j->player].pack, text);
     if (!speech)
         return TB_ERR_MEM;
     j->speech = speech;
@@ -617,12 +644,12 @@ static int run_on_thread(struct tb_voice *v, struct job *j, const char *text)
     return j->rc;
 }
 
-int tb_voice_render(struct tb_voice *v, const char *text, int16_t **pcm, size_t *frames,
+int tb_voice_render(struct tb_voice *v, int player, const char *text, int16_t **pcm, size_t *frames,
                     unsigned *rate)
 {
-    if (!v || !text || !pcm || !frames)
+    if (!v || !text || !pcm || !frames || player < -1 || player >= TB_VOICE_PLAYERS)
         return TB_ERR_ARG;
-    struct job j = {.kind = JOB_RENDER};
+    struct job j = {.kind = JOB_RENDER, .player = player};
     int rc = run_on_thread(v, &j, text);
     if (rc) {
         free(j.pcm.pcm);
@@ -635,11 +662,11 @@ int tb_voice_render(struct tb_voice *v, const char *text, int16_t **pcm, size_t 
     return TB_OK;
 }
 
-int tb_voice_phonemes(struct tb_voice *v, const char *text, char *buf, size_t len)
+int tb_voice_phonemes(struct tb_voice *v, int player, const char *text, char *buf, size_t len)
 {
-    if (!v || !text || !buf || len == 0)
+    if (!v || !text || !buf || len == 0 || player < -1 || player >= TB_VOICE_PLAYERS)
         return TB_ERR_ARG;
-    struct job j = {.kind = JOB_PHONEMES, .out = buf, .out_len = len};
+    struct job j = {.kind = JOB_PHONEMES, .player = player, .out = buf, .out_len = len};
     return run_on_thread(v, &j, text);
 }
 

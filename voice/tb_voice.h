@@ -156,10 +156,16 @@ struct tb_voice_player_config {
     unsigned device_rate;                 /* 0 = choose */
     void *sink_arg;                       /* handed to open */
     const char *scoresheet_wav; /* D.2.7: append every move announcement here; NULL = off */
+    /* This player's language and voice, when it differs from the speaker's (NULL / 0 = the
+     * speaker's): phoneme spellings and the scoresheet line come from this pack, eSpeak NG
+     * speaks with this voice (switching voices costs about 2 ms per switch). */
+    const struct tb_voice_pack *pack;
+    const char *espeak_voice;
+    int rate;
 };
 
 struct tb_voice_config {
-    const struct tb_voice_pack *pack; /* required; must outlive the speaker */
+    const struct tb_voice_pack *pack; /* required; packs must outlive the speaker */
     const char *espeak_data;          /* eSpeak NG data directory; NULL = the library default */
     const char *espeak_voice;         /* NULL = the pack's; likewise 0 below */
     int rate, pitch, volume, wordgap;
@@ -204,13 +210,13 @@ int tb_voice_events(struct tb_voice *voice, struct tb_voice_event *ev, int max);
  * timeout_ms (negative: no limit). */
 int tb_voice_wait_idle(struct tb_voice *voice, int player, int timeout_ms);
 
-/* Renders text (written form; phoneme spellings applied) to PCM without playing it. *pcm is
- * malloc'd; *rate is the sample rate. Runs on the speech thread. */
-int tb_voice_render(struct tb_voice *voice, const char *text, int16_t **pcm, size_t *frames,
-                    unsigned *rate);
-/* eSpeak NG's phonemes (its ASCII alphabet) for text in the speaker's voice, phoneme spellings
- * applied. Returns the length or an error. */
-int tb_voice_phonemes(struct tb_voice *voice, const char *text, char *buf, size_t len);
+/* Renders text (written form) to PCM without playing it, in player's pack and voice (-1: the
+ * speaker's). *pcm is malloc'd; *rate is the sample rate. Runs on the speech thread. */
+int tb_voice_render(struct tb_voice *voice, int player, const char *text, int16_t **pcm,
+                    size_t *frames, unsigned *rate);
+/* eSpeak NG's phonemes (its ASCII alphabet) for text in player's pack and voice (-1: the
+ * speaker's), phoneme spellings applied. Returns the length or an error. */
+int tb_voice_phonemes(struct tb_voice *voice, int player, const char *text, char *buf, size_t len);
 /* The eSpeak NG voice really in use ("German") and its data path, for logs. */
 int tb_voice_describe(struct tb_voice *voice, char *buf, size_t len);
 

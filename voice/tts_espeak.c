@@ -50,8 +50,9 @@ static bool has_data(const char *dir)
     return stat(path, &st) == 0;
 }
 
-int tb_voice__tts_init(const char *data_path, const struct tb_voice_settings *st, unsigned *rate,
-                       char *describe, size_t describe_len, struct tb_error *err)
+int tb_voice__tts_init(const char *data_path, const struct tb_voice_settings *st,
+                       struct tb_voice_settings *current, unsigned *rate, char *describe,
+                       size_t describe_len, struct tb_error *err)
 {
     if (data_path && !has_data(data_path))
         return tb_error_set(err, TB_ERR_NOTFOUND,
@@ -71,22 +72,46 @@ int tb_voice__tts_init(const char *data_path, const struct tb_voice_settings *st
                            : tb_error_set(err, TB_ERR_NOTFOUND,
                                           "eSpeak NG: no sample rate (data incomplete?)");
     espeak_SetSynthCallback(synth_cb);
-    s = espeak_ng_SetVoiceByName(st->espeak_voice);
-    if (s != ENS_OK) {
-        char what[96];
-        snprintf(what, sizeof what, "voice \"%s\"", st->espeak_voice);
-        return status_error(err, TB_ERR_NOTFOUND, s, what);
-    }
-    espeak_ng_SetParameter(espeakRATE, st->rate, 0);
-    espeak_ng_SetParameter(espeakPITCH, st->pitch, 0);
-    espeak_ng_SetParameter(espeakVOLUME, st->volume, 0);
-    espeak_ng_SetParameter(espeakWORDGAP, st->wordgap, 0);
+    *current = (struct tb_voice_settings){.rate = -1};
+    int rc = tb_voice__tts_select(st, current, err);
+    if (rc)
+        return rc;
     *rate = (unsigned)sr;
     const char *path = NULL;
     const char *version = espeak_Info(&path);
     espeak_VOICE *v = espeak_GetCurrentVoice();
     snprintf(describe, describe_len, "eSpeak NG %s, voice %s (%s), data %s", version,
              st->espeak_voice, v && v->name ? v->name : "?", path ? path : "?");
+    return TB_OK;
+}
+
+int tb_voice__tts_select(const struct tb_voice_settings *want, struct tb_voice_settings *cur,
+                         struct tb_error *err)
+{
+    if (strcmp(want->espeak_voice, cur->espeak_voice) != 0) {
+        espeak_ng_STATUS s = espeak_ng_SetVoiceByName(want->espeak_voice);
+        if (s != ENS_OK) {
+            char what[96];
+            snprintf(what, sizeof what, "voice \"%s\"", want->espeak_voice);
+            cur->espeak_voice[0] = '\0';
+            return status_error(err, TB_ERR_NOTFOUND, s, what);
+        }
+        /* A new voice may bring its own parameters: set them all again. */
+        *cur = (struct tb_voice_settings){.rate = -1, .pitch = -1, .volume = -1, .wordgap = -1};
+        snprintf(cur->espeak_voice, sizeof cur->espeak_voice, "%s", want->espeak_voice);
+    }
+    const struct {
+        espeak_PARAMETER p;
+        int want, *cur;
+    } params[] = {{espeakRATE, want->rate, &cur->rate},
+                  {espeakPITCH, want->pitch, &cur->pitch},
+                  {espeakVOLUME, want->volume, &cur->volume},
+                  {espeakWORDGAP, want->wordgap, &cur->wordgap}};
+    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
+        if (params[i].want != *params[i].cur) {
+            espeak_ng_SetParameter(params[i].p, params[i].want, 0);
+            *params[i].cur = params[i].want;
+        }
     return TB_OK;
 }
 

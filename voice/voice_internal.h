@@ -106,7 +106,12 @@ void tb_voice__tidy(char *s);
 typedef int (*tb_voice__pcm_fn)(void *arg, const int16_t *pcm, size_t frames);
 
 int tb_voice__tts_init(const char *data_path, const struct tb_voice_settings *settings,
-                       unsigned *rate, char *describe, size_t describe_len, struct tb_error *err);
+                       struct tb_voice_settings *current, unsigned *rate, char *describe,
+                       size_t describe_len, struct tb_error *err);
+/* Makes eSpeak speak with want; *current is what it speaks with now (updated; a voice name of
+ * "" means unknown). Only what differs is set. */
+int tb_voice__tts_select(const struct tb_voice_settings *want, struct tb_voice_settings *current,
+                         struct tb_error *err);
 /* Synthesises speech text; fn gets the PCM chunk by chunk (returning nonzero stops). */
 int tb_voice__tts_say(const char *speech, tb_voice__pcm_fn fn, void *arg);
 int tb_voice__tts_phonemes(const char *speech, char *buf, size_t len);

@@ -92,7 +92,7 @@ static int speak(const struct say_opts *o, const struct tb_voice_pack *pack,
     for (int i = 0; i < n && rc == TB_CLI_OK; i++) {
         if (o->phonemes) {
             char ph[1024];
-            if (tb_voice_phonemes(voice, phrase[i], ph, sizeof ph) >= 0)
+            if (tb_voice_phonemes(voice, -1, phrase[i], ph, sizeof ph) >= 0)
                 printf("  [%s]\n", ph);
         }
         for (int p = 0; p < TB_VOICE_PLAYERS; p++)

@@ -132,7 +132,7 @@ int main(int argc, char **argv)
         int16_t *pcm;
         size_t n;
         double t = now();
-        if (tb_voice_render(voice, phrases[i], &pcm, &n, &rate) == TB_OK) {
+        if (tb_voice_render(voice, -1, phrases[i], &pcm, &n, &rate) == TB_OK) {
             synth += now() - t;
             audio += (double)n / rate;
             free(pcm);

@@ -68,7 +68,7 @@ static double rendered(const char *text)
     int16_t *pcm;
     size_t n;
     unsigned rate;
-    ASSERT_OK(tb_voice_render(voice, text, &pcm, &n, &rate));
+    ASSERT_OK(tb_voice_render(voice, -1, text, &pcm, &n, &rate));
     double sec = loud_seconds(pcm, n, rate);
     free(pcm);
     return sec;

@@ -83,7 +83,7 @@ static size_t rendered_span(const char *text)
     int16_t *pcm = NULL;
     size_t n = 0, len[4];
     unsigned rate = 0;
-    ASSERT_OK(tb_voice_render(voice, text, &pcm, &n, &rate));
+    ASSERT_OK(tb_voice_render(voice, -1, text, &pcm, &n, &rate));
     ASSERT_EQ(rate, RATE);
     int k = spans(pcm, n, len, 4);
     free(pcm);
@@ -263,7 +263,7 @@ static size_t rendered_frames(const char *text)
 {
     int16_t *pcm = NULL;
     size_t n = 0;
-    ASSERT_OK(tb_voice_render(voice, text, &pcm, &n, NULL));
+    ASSERT_OK(tb_voice_render(voice, -1, text, &pcm, &n, NULL));
     free(pcm);
     return n;
 }
@@ -322,11 +322,11 @@ TB_TEST(german_voice_really_used)
     char ph[512], desc[512];
     ASSERT_TRUE(tb_voice_describe(voice, desc, sizeof desc) > 0);
     ASSERT_STR_CONTAINS(desc, "voice de");
-    ASSERT_TRUE(tb_voice_phonemes(voice, "Springer", ph, sizeof ph) > 0);
+    ASSERT_TRUE(tb_voice_phonemes(voice, -1, "Springer", ph, sizeof ph) > 0);
     ASSERT_STR_CONTAINS(ph, "Spr'IN");
-    ASSERT_TRUE(tb_voice_phonemes(voice, "Schach", ph, sizeof ph) > 0);
+    ASSERT_TRUE(tb_voice_phonemes(voice, -1, "Schach", ph, sizeof ph) > 0);
     ASSERT_STR_CONTAINS(ph, "S'ax");
-    ASSERT_TRUE(tb_voice_phonemes(voice, "Läufer", ph, sizeof ph) > 0);
+    ASSERT_TRUE(tb_voice_phonemes(voice, -1, "Läufer", ph, sizeof ph) > 0);
     ASSERT_STR_CONTAINS(ph, "l'OYf");
     stop();
 }
@@ -336,7 +336,7 @@ TB_TEST(english_voice_says_it_otherwise)
 {
     start_with("en", INSTANT, NULL);
     char ph[512];
-    ASSERT_TRUE(tb_voice_phonemes(voice, "Springer Schach", ph, sizeof ph) > 0);
+    ASSERT_TRUE(tb_voice_phonemes(voice, -1, "Springer Schach", ph, sizeof ph) > 0);
     ASSERT_TRUE(strstr(ph, "Spr'IN") == NULL);
     ASSERT_TRUE(strstr(ph, "S'ax") == NULL);
     stop();
@@ -347,9 +347,9 @@ TB_TEST(phoneme_spellings_reach_espeak)
 {
     start(INSTANT);
     char ph[512];
-    ASSERT_TRUE(tb_voice_phonemes(voice, "Kurze Rochade", ph, sizeof ph) > 0);
+    ASSERT_TRUE(tb_voice_phonemes(voice, -1, "Kurze Rochade", ph, sizeof ph) > 0);
     ASSERT_STR_CONTAINS(ph, "rOS'a:d@");
-    ASSERT_TRUE(tb_voice_phonemes(voice, "Cesar", ph, sizeof ph) > 0);
+    ASSERT_TRUE(tb_voice_phonemes(voice, -1, "Cesar", ph, sizeof ph) > 0);
     ASSERT_STR_CONTAINS(ph, "ts'E:zar");
     stop();
 }
@@ -400,4 +400,50 @@ TB_TEST(sink_that_cannot_open_is_a_clear_error)
     ASSERT_EQ(tb_voice_new(&cfg, &voice, &err), TB_ERR_SYS);
     ASSERT_STR_CONTAINS(err.msg, "/nonexistent/dir/black.wav");
     tb_voice_pack_free(pack);
+}
+
+/* Each player hears their own language: the sighted player's English pack and voice while the
+ * VI player keeps the German one, in one speaker. */
+TB_TEST(each_player_in_their_own_language)
+{
+    struct tb_error err = {0};
+    struct tb_voice_pack *en = NULL;
+    ASSERT_OK(tb_voice_pack_load("de-fide", &pack, &err));
+    ASSERT_OK(tb_voice_pack_load("en", &en, &err));
+    struct tb_voice_config cfg = {.pack = pack};
+    for (int i = 0; i < 2; i++) {
+        recorder_init(&rec[i], INSTANT);
+        cfg.player[i].sink = &recorder_ops;
+        cfg.player[i].sink_arg = &rec[i];
+    }
+    cfg.player[TB_CHESS_BLACK].pack = en;
+    ASSERT_OK(tb_voice_new(&cfg, &voice, &err));
+    char ph[512];
+    ASSERT_TRUE(tb_voice_phonemes(voice, TB_CHESS_WHITE, "Springer Schach", ph, sizeof ph) > 0);
+    ASSERT_STR_CONTAINS(ph, "S'ax");
+    ASSERT_TRUE(tb_voice_phonemes(voice, TB_CHESS_BLACK, "Springer Schach", ph, sizeof ph) > 0);
+    ASSERT_TRUE(strstr(ph, "S'ax") == NULL);
+    /* The English pack spells Cesar for the English voice. */
+    ASSERT_TRUE(tb_voice_phonemes(voice, TB_CHESS_BLACK, "Cesar", ph, sizeof ph) > 0);
+    ASSERT_STR_CONTAINS(ph, "s'i:z3");
+    /* Alternating players switch voices; each announcement sounds as its player's render. */
+    const char *text = "Springer Gustav eins Felix drei, Schach";
+    for (int i = 0; i < 4; i++)
+        ASSERT_GT(tb_voice_announce(voice, i % 2, text, 0, 0), 0);
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 30000));
+    for (int p = 0; p < 2; p++) {
+        int16_t *pcm;
+        size_t n, len[4], want[4];
+        ASSERT_OK(tb_voice_render(voice, p, text, &pcm, &n, NULL));
+        ASSERT_EQ(spans(pcm, n, want, 4), 1);
+        free(pcm);
+        ASSERT_EQ(spans(rec[p].heard, rec[p].frames, len, 4), 2);
+        assert_close(len[0], want[0], p ? "English" : "German");
+        assert_close(len[1], want[0], p ? "English" : "German");
+    }
+    tb_voice_free(voice);
+    for (int i = 0; i < 2; i++)
+        recorder_destroy(&rec[i]);
+    tb_voice_pack_free(pack);
+    tb_voice_pack_free(en);
 }
