@@ -310,6 +310,11 @@ int tb_match_promote(tb_match *m, int board, int ptype, uint64_t now_ms)
     struct tb_match_event e = {.kind = TB_MATCH_EV_CHOOSE, .piece = (uint8_t)ptype};
     if (ptype < TB_CHESS_KNIGHT || ptype > TB_CHESS_QUEEN)
         return TB_ERR_ARG;
+    if (board < 0) {
+        if (m->lead >= 0 || m->r.open)
+            return TB_ERR_STATE;
+        board = m->cfg.board[0].color == m->game.pos.side ? 0 : 1;
+    }
     return tb_match_board_event(m, board, &e, now_ms);
 }
 

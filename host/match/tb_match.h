@@ -95,7 +95,9 @@ int tb_match_tick(tb_match *m, uint64_t now_ms);
 /* When the next decision falls due without further input (tick then), or UINT64_MAX. */
 uint64_t tb_match_deadline(const tb_match *m);
 
-/* A promotion choice from a button or a `promote` request (same as a CHOOSE event). */
+/* A promotion choice from a button or a `promote` request (same as a CHOOSE event). board -1:
+ * the board of the player to move (a `promote` request names no board); TB_ERR_STATE if a move
+ * waits for replication or play is stopped. */
 int tb_match_promote(tb_match *m, int board, int ptype, uint64_t now_ms);
 
 /* ---- the arbiter (each decision is an ARBITER output the journal records) --------------- */

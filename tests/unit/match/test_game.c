@@ -160,7 +160,8 @@ TB_TEST(law_D_2_1_promotion_choice_from_a_button)
     fx_init(&f, "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", false);
     fx_lift(&f, 0, "b7");
     f.t += 200;
-    ASSERT_OK(tb_match_promote(f.m, 0, TB_CHESS_KNIGHT, f.t));
+    /* a `promote n` request names no board: the board of the player to move takes it */
+    ASSERT_OK(tb_match_promote(f.m, -1, TB_CHESS_KNIGHT, f.t));
     fx_place(&f, 0, "b8");
     fx_wait(&f, 300);
     const struct tb_match_announce *a = fx_announce(&f, 1, true, 0);
@@ -172,6 +173,8 @@ TB_TEST(law_D_2_1_promotion_choice_from_a_button)
     ASSERT_STR_EQ(ag->u.agreed.uci, "b7b8n");
     ASSERT_FALSE(ag->u.agreed.queen_assumed);
     ASSERT_EQ(tb_match_promote(f.m, 0, TB_CHESS_KING, f.t), TB_ERR_ARG);
+    fx_move(&f, 1, "e8e7");
+    ASSERT_EQ(tb_match_promote(f.m, -1, TB_CHESS_QUEEN, f.t), TB_ERR_STATE); /* copy pending */
     fx_free(&f);
 }
 
