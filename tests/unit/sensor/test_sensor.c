@@ -370,3 +370,63 @@ TB_TEST(format_names_every_problem_and_refuses_small_buffers)
     ASSERT_STR_EQ(tb_sensor_problem_name(TB_SENSOR_P_WRONG_MOVE), "wrong-move");
     ASSERT_STR_EQ(tb_sensor_problem_name((enum tb_sensor_problem)99), "unknown");
 }
+
+/* Whatever a board sends (a random stream of lifts, places and choices at random intervals,
+ * noise on occupied and empty squares alike), the recogniser keeps a valid position and only
+ * outputs legal moves. */
+TB_TEST(random_event_streams_keep_a_valid_game)
+{
+    uint64_t x = 0x2545f4914f6cdd1dULL;
+    int moves = 0;
+    for (int game = 0; game < 20; game++) {
+        tb_sensor *s = fresh(NULL, NULL);
+        tb_chess_pos before = *tb_sensor_position(s);
+        uint64_t t = 0;
+        for (int i = 0; i < 20000; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            t += x % 300;
+            int sq = (int)((x >> 20) % 64);
+            uint64_t occ = tb_sensor_occupancy(s);
+            if (i % 200 == 199) {
+                /* a snapshot of the set-up board, then a clean legal move */
+                tb_chess_movelist list;
+                const tb_chess_pos *p = tb_sensor_position(s);
+                int n = tb_chess_gen_legal(p, &list);
+                tb_sensor_set_occupancy(s, tb_chess_occupancy(p), t);
+                if (n > 0) {
+                    struct tb_chess_move_squares ms;
+                    tb_chess_move_squares(p, list.moves[x % (uint64_t)n], &ms);
+                    ASSERT_OK(tb_sensor_lift(s, ms.from, t += 200));
+                    if (ms.capture_sq != TB_CHESS_NOSQ)
+                        ASSERT_OK(tb_sensor_lift(s, ms.capture_sq, t += 200));
+                    if (ms.rook_from != TB_CHESS_NOSQ && ms.rook_from != ms.from)
+                        ASSERT_OK(tb_sensor_lift(s, ms.rook_from, t += 200));
+                    ASSERT_OK(tb_sensor_place(s, ms.to, 0, t += 200));
+                    if (ms.rook_to != TB_CHESS_NOSQ && ms.rook_to != ms.to)
+                        ASSERT_OK(tb_sensor_place(s, ms.rook_to, 0, t += 200));
+                    t += 200;
+                }
+            } else if ((x >> 40) % 50 == 0)
+                ASSERT_OK(tb_sensor_choose(s, 2 + (int)((x >> 8) % 4), t));
+            else if ((occ & TB_CHESS_BIT(sq)) ? (x >> 30) % 8 != 0 : (x >> 30) % 8 == 0)
+                ASSERT_OK(tb_sensor_lift(s, sq, t));
+            else
+                ASSERT_OK(tb_sensor_place(s, sq, 0, t));
+            struct tb_sensor_out o;
+            while (tb_sensor_poll(s, &o)) {
+                ASSERT_GE(o.ms, o.event_ms);
+                if (o.kind != TB_SENSOR_OUT_MOVE)
+                    continue;
+                ASSERT_TRUE(tb_chess_is_legal(&before, o.move));
+                tb_chess_undo undo;
+                tb_chess_make(&before, o.move, &undo);
+                moves++;
+            }
+            ASSERT_OK(tb_chess_pos_check(tb_sensor_position(s)));
+        }
+        ASSERT_U64_EQ(before.key, tb_sensor_position(s)->key);
+        tb_sensor_free(s);
+    }
+    /* nearly every clean move after a snapshot was recognised (a few games end early) */
+    ASSERT_GT(moves, 1900);
+}
