@@ -98,7 +98,8 @@ void tb_sensor_reset(tb_sensor *s, const tb_chess_pos *pos, uint64_t now_ms);
  * occupancy stays what its events say. Drops the move in progress (touches, pending decision). */
 void tb_sensor_set_position(tb_sensor *s, const tb_chess_pos *pos, uint64_t now_ms);
 
-/* A full occupancy reading (firmware snapshot) replaces what the events built up. */
+/* A full occupancy reading (firmware snapshot) replaces what the events built up; events still
+ * inside their blip window are dropped (the snapshot is newer). */
 void tb_sensor_set_occupancy(tb_sensor *s, uint64_t occupancy, uint64_t now_ms);
 
 /* PLAYING, or REPLICATING with the expected move (legal in the current position). TB_ERR_ARG /
