@@ -575,3 +575,28 @@ TB_TEST(arbiter_new_game_waits_for_both_boards)
     ASSERT_EQ(state(&f), TB_MATCH_WAITING);
     fx_free(&f);
 }
+
+TB_TEST(law_D_2_9_moved_twice_in_a_row_before_the_copy)
+{
+    struct fixture f;
+    fx_init(&f, NULL, false);
+    fx_move(&f, 0, "e2e4");
+    fx_mark(&f);
+    fx_hand(&f, 0, "d2", "d4"); /* White moves again on the VI board */
+    const struct tb_match_mismatch *mm = new_mismatch(&f);
+    ASSERT_EQ(mm->kind, TB_MATCH_MM_TWO_AHEAD);
+    ASSERT_EQ(mm->board, 0);
+    ASSERT_EQ(mm->ply, 2);
+    ASSERT_TRUE(mm->sheets_agree); /* the second move is on no scoresheet */
+    ASSERT_FALSE(mm->needs_arbiter);
+    ASSERT_EQ(mm->boards, 1u);
+    assert_pair(&mm->fix[0], 0, "d4", "d2", TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_PAWN));
+    ASSERT_STR_CONTAINS(mm->text, "before the opponent replied");
+    fx_mark(&f);
+    fx_hand(&f, 0, "d4", "d2");
+    ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));
+    ASSERT_EQ(state(&f), TB_MATCH_WAITING); /* 1.e4 is still to be copied */
+    fx_move(&f, 1, "e2e4");
+    ASSERT_EQ(tb_match_game(f.m)->plies, 1);
+    fx_free(&f);
+}
