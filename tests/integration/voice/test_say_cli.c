@@ -1,0 +1,88 @@
+/* `twinboard say`: one phrase per move on stdout, a bad move named with its place in the list
+ * (exit 2), and the audio of all phrases in a WAV file. Runs the real program. */
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include "tb_test.h"
+#include "tb_voice.h"
+
+/* Runs `twinboard say ARGS`; stdout into out, stderr into err; returns the exit status. */
+static int say(const char *args, char *out, size_t outlen, char *err, size_t errlen)
+{
+    const char *prog = getenv("TB_TWINBOARD");
+    ASSERT_NOT_NULL(prog);
+    char cmd[2048], errfile[1024];
+    snprintf(errfile, sizeof errfile, "%s/stderr.txt", tb_test_tmp_dir());
+    snprintf(cmd, sizeof cmd, "'%s' say %s 2>'%s'", prog, args, errfile);
+    FILE *p = popen(cmd, "r");
+    ASSERT_NOT_NULL(p);
+    size_t n = fread(out, 1, outlen - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    FILE *f = fopen(errfile, "r");
+    ASSERT_NOT_NULL(f);
+    n = fread(err, 1, errlen - 1, f);
+    err[n] = '\0';
+    fclose(f);
+    ASSERT_TRUE(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+TB_TEST(one_phrase_per_move)
+{
+    char out[4096], err[4096];
+    ASSERT_EQ(say("e2e4 e7e5 Nf3 Nc6 Bb5 a6 Bxc6 dxc6 O-O", out, sizeof out, err, sizeof err), 0);
+    ASSERT_STR_EQ(out, "Bauer Eva zwei Eva vier\n"
+                       "Bauer Eva sieben Eva fünf\n"
+                       "Springer Gustav eins Felix drei\n"
+                       "Springer Bella acht Cesar sechs\n"
+                       "Läufer Felix eins Bella fünf\n"
+                       "Bauer Anna sieben Anna sechs\n"
+                       "Läufer Bella fünf schlägt Cesar sechs\n"
+                       "Bauer David sieben schlägt Cesar sechs\n"
+                       "Kurze Rochade\n");
+    ASSERT_STR_EQ(err, "");
+}
+
+TB_TEST(short_form_other_pack_and_fen)
+{
+    char out[4096], err[4096];
+    ASSERT_EQ(say("--short --pack nl --fen 'rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq "
+                  "d6 0 3' exd6 Qxd6",
+                  out, sizeof out, err, sizeof err),
+              0);
+    ASSERT_STR_EQ(out, "Eva slaat David zes en passant\ndame slaat David zes\n");
+}
+
+TB_TEST(bad_move_is_named_with_its_place)
+{
+    char out[4096], err[4096];
+    ASSERT_EQ(say("e4 e5 Ke3 Nf3", out, sizeof out, err, sizeof err), 2);
+    ASSERT_STR_EQ(out, ""); /* nothing printed before every move is checked */
+    ASSERT_STR_CONTAINS(err, "move 3 'Ke3'");
+    ASSERT_EQ(say("--pack klingon e4", out, sizeof out, err, sizeof err), 2);
+    ASSERT_STR_CONTAINS(err, "\"klingon\"");
+    ASSERT_EQ(say("", out, sizeof out, err, sizeof err), 2);
+}
+
+TB_TEST(wav_holds_the_audio_of_all_phrases)
+{
+    char out[4096], err[4096], args[1200], path[1024];
+    snprintf(path, sizeof path, "%s/say.wav", tb_test_tmp_dir());
+    snprintf(args, sizeof args, "--wav '%s' e4 e5", path);
+    ASSERT_EQ(say(args, out, sizeof out, err, sizeof err), 0);
+    int16_t *pcm;
+    size_t n;
+    unsigned rate;
+    struct tb_error e = {0};
+    ASSERT_OK(tb_voice_wav_read(path, &pcm, &n, &rate, &e));
+    ASSERT_EQ(rate, 22050);
+    /* Two phrases of about 1.5 s each at 175 words per minute. */
+    ASSERT_GT(n, 22050 * 2);
+    ASSERT_LT(n, 22050 * 6);
+    size_t loud = 0;
+    for (size_t i = 0; i < n; i++)
+        loud += abs(pcm[i]) > 1000;
+    ASSERT_GT(loud, 22050 / 2);
+    free(pcm);
+}
