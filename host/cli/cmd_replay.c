@@ -12,8 +12,6 @@
 struct replay {
     tb_sensor *sensor;
     char board[TB_SCRIPT_NAME_MAX];
-    char fen[TB_SCRIPT_TEXT_MAX]; /* from a `# fen:` line before the first event */
-    bool seen_event;
     bool touches;
 };
 
@@ -34,16 +32,13 @@ static void print_outputs(struct replay *r)
     }
 }
 
-/* Only checks the script, and finds the first board name and the start position. */
+/* Only checks the script, and finds the first board name. */
 static int survey(void *user, const struct tb_script_event *ev, long line)
 {
     (void)line;
     struct replay *r = user;
-    if (ev->kind == TB_SCRIPT_FEN && !r->seen_event && !r->fen[0])
-        memcpy(r->fen, ev->text, sizeof r->fen);
     if (!is_event(ev))
         return 0;
-    r->seen_event = true;
     if (!r->board[0])
         memcpy(r->board, ev->board, sizeof r->board);
     return 0;
@@ -110,8 +105,9 @@ int tb_cli_cmd_replay(int argc, char **argv)
         return TB_CLI_USAGE;
     }
     tb_chess_pos_startpos(&start);
-    if (!fen && r.fen[0])
-        fen = r.fen;
+    char script_fen[128];
+    if (!fen && tb_script_start_fen(text, len, script_fen, sizeof script_fen) == 1)
+        fen = script_fen;
     if (fen && tb_chess_pos_from_fen(&start, fen, 0, &err) < 0) {
         tb_cli_error("bad FEN '%s': %s", fen, err.msg);
         free(text);

@@ -7,7 +7,7 @@
 static const char *const kind_names[] = {
     [TB_SCRIPT_NONE] = "",         [TB_SCRIPT_LIFT] = "lift",       [TB_SCRIPT_PLACE] = "place",
     [TB_SCRIPT_PRESS] = "press",   [TB_SCRIPT_RELEASE] = "release", [TB_SCRIPT_CHOOSE] = "choose",
-    [TB_SCRIPT_EXPECT] = "expect", [TB_SCRIPT_FEN] = "fen",
+    [TB_SCRIPT_EXPECT] = "expect",
 };
 
 const char *tb_script_kind_name(enum tb_script_kind kind)
@@ -128,33 +128,59 @@ static bool copy_name(const struct field *f, char out[TB_SCRIPT_NAME_MAX])
     return true;
 }
 
-/* `# expect: text` or `# fen: text` -> true with the text; any other comment -> false. */
-static bool parse_directive(const char *s, size_t len, struct tb_script_event *ev)
+/* After '#' and blanks, does the comment start with tag? Returns the text after it, trimmed,
+ * as [*start, *end), or false. */
+static bool directive(const char *s, size_t len, const char *tag, size_t *start, size_t *end)
 {
-    static const struct {
-        const char *tag;
-        enum tb_script_kind kind;
-    } tags[] = {{"expect:", TB_SCRIPT_EXPECT}, {"fen:", TB_SCRIPT_FEN}};
-    size_t i = 1; /* past '#' */
+    size_t i = 1, tl = strlen(tag); /* past '#' */
     while (i < len && is_space(s[i]))
         i++;
-    for (size_t t = 0; t < sizeof tags / sizeof tags[0]; t++) {
-        size_t tl = strlen(tags[t].tag);
-        if (len - i < tl || memcmp(s + i, tags[t].tag, tl) != 0)
-            continue;
-        i += tl;
-        while (i < len && is_space(s[i]))
+    if (len - i < tl || memcmp(s + i, tag, tl) != 0)
+        return false;
+    i += tl;
+    while (i < len && is_space(s[i]))
+        i++;
+    size_t e = len;
+    while (e > i && (is_space(s[e - 1]) || s[e - 1] == '\r' || s[e - 1] == '\n'))
+        e--;
+    *start = i;
+    *end = e;
+    return true;
+}
+
+/* `# expect: text` -> true with the text; any other comment -> false. */
+static bool parse_expect(const char *s, size_t len, struct tb_script_event *ev)
+{
+    size_t i, end;
+    if (!directive(s, len, "expect:", &i, &end))
+        return false;
+    size_t n = end - i < TB_SCRIPT_TEXT_MAX - 1 ? end - i : TB_SCRIPT_TEXT_MAX - 1;
+    memcpy(ev->text, s + i, n);
+    ev->text[n] = '\0';
+    ev->kind = TB_SCRIPT_EXPECT;
+    return true;
+}
+
+int tb_script_start_fen(const char *buf, size_t len, char *fen, size_t fen_len)
+{
+    size_t pos = 0;
+    while (pos < len) {
+        const char *nl = memchr(buf + pos, '\n', len - pos);
+        size_t end = nl ? (size_t)(nl - buf) : len, i = pos, a, b;
+        while (i < end && is_space(buf[i]))
             i++;
-        size_t end = len;
-        while (end > i && is_space(s[end - 1]))
-            end--;
-        size_t n = end - i < TB_SCRIPT_TEXT_MAX - 1 ? end - i : TB_SCRIPT_TEXT_MAX - 1;
-        memcpy(ev->text, s + i, n);
-        ev->text[n] = '\0';
-        ev->kind = tags[t].kind;
-        return true;
+        if (i < end && buf[i] != '#' && buf[i] != '\r')
+            return 0; /* the first event (or a malformed line) comes first */
+        if (i < end && directive(buf + i, end - i, "fen:", &a, &b)) {
+            if (b - a >= fen_len)
+                return TB_ERR_FULL;
+            memcpy(fen, buf + i + a, b - a);
+            fen[b - a] = '\0';
+            return 1;
+        }
+        pos = nl ? end + 1 : len;
     }
-    return false;
+    return 0;
 }
 
 static enum tb_script_kind keyword(const struct field *f)
@@ -178,7 +204,7 @@ int tb_script_parse_line(struct tb_script_parser *p, const char *line, size_t le
     while (start < len && is_space(line[start]))
         start++;
     if (start < len && line[start] == '#') {
-        parse_directive(line + start, len - start, ev);
+        parse_expect(line + start, len - start, ev);
         return TB_OK;
     }
     const char *hash = memchr(line, '#', len); /* a trailing comment */
@@ -299,8 +325,8 @@ int tb_script_format(const struct tb_script_event *ev, char *buf, size_t len)
 
     if (!ev || !buf || len == 0)
         return TB_ERR_ARG;
-    if (ev->kind == TB_SCRIPT_EXPECT || ev->kind == TB_SCRIPT_FEN) {
-        n = snprintf(buf, len, "# %s: %s", kind_names[ev->kind], ev->text);
+    if (ev->kind == TB_SCRIPT_EXPECT) {
+        n = snprintf(buf, len, "# expect: %s", ev->text);
         return n < 0 ? TB_ERR_ARG : (size_t)n >= len ? TB_ERR_FULL : n;
     }
     if (ev->kind < TB_SCRIPT_LIFT || ev->kind > TB_SCRIPT_CHOOSE ||

@@ -33,7 +33,6 @@ enum tb_script_kind {
     TB_SCRIPT_RELEASE,
     TB_SCRIPT_CHOOSE,
     TB_SCRIPT_EXPECT, /* `# expect: <text>`; text in ev->text, no time or board */
-    TB_SCRIPT_FEN,    /* `# fen: <FEN>`: the position the script starts from; in ev->text */
 };
 
 #define TB_SCRIPT_NAME_MAX 16  /* board and button names: 1..15 of [A-Za-z0-9_.-] */
@@ -76,6 +75,11 @@ typedef int (*tb_script_event_fn)(void *user, const struct tb_script_event *ev, 
  * been delivered). */
 int tb_script_parse_buffer(const char *buf, size_t len, tb_script_event_fn fn, void *user,
                            struct tb_error *err);
+
+/* The FEN of a `# fen: <FEN>` line before the script's first event, copied into fen (NUL-
+ * terminated). Returns 1 if found, 0 if none, TB_ERR_FULL if it does not fit in len. Does not
+ * check the rest of the script or the FEN itself. */
+int tb_script_start_fen(const char *buf, size_t len, char *fen, size_t fen_len);
 
 /* Writes one event as a script line without a newline ("1500 vi lift e2", "# expect: ...").
  * Returns the length, TB_ERR_FULL if buf is too small (a NUL-terminated prefix is left), or

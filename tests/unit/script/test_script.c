@@ -49,8 +49,7 @@ TB_TEST(comments_blanks_and_expect_directives)
     ASSERT_EQ(ev.kind, TB_SCRIPT_EXPECT);
     ASSERT_STR_EQ(ev.text, "! illegal e2 placed e5");
     ASSERT_OK(parse1("# fen: 4k3/8/8/8/8/8/8/4K3 w - - 0 1", &ev, NULL));
-    ASSERT_EQ(ev.kind, TB_SCRIPT_FEN);
-    ASSERT_STR_EQ(ev.text, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    ASSERT_EQ(ev.kind, TB_SCRIPT_NONE); /* found by tb_script_start_fen, not delivered */
     ASSERT_OK(parse1("#expected to fail", &ev, NULL)); /* not the directive */
     ASSERT_EQ(ev.kind, TB_SCRIPT_NONE);
     ASSERT_OK(parse1("12 vi lift e2 # trailing comment", &ev, NULL));
@@ -184,4 +183,16 @@ TB_TEST(format_round_trips)
     ASSERT_EQ(tb_script_format(&ev, small, sizeof small), TB_ERR_ARG);
     ev.kind = TB_SCRIPT_NONE;
     ASSERT_EQ(tb_script_format(&ev, small, sizeof small), TB_ERR_ARG);
+}
+
+TB_TEST(start_fen_only_before_the_first_event)
+{
+    char fen[100];
+    const char a[] = "# game\n\n  # fen:  4k3/8/8/8/8/8/8/4K3 w - - 0 1 \r\n0 vi lift e1\n";
+    ASSERT_EQ(tb_script_start_fen(a, sizeof a - 1, fen, sizeof fen), 1);
+    ASSERT_STR_EQ(fen, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    ASSERT_EQ(tb_script_start_fen(a, sizeof a - 1, fen, 10), TB_ERR_FULL);
+    const char b[] = "0 vi lift e1\n# fen: 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n";
+    ASSERT_EQ(tb_script_start_fen(b, sizeof b - 1, fen, sizeof fen), 0);
+    ASSERT_EQ(tb_script_start_fen("", 0, fen, sizeof fen), 0);
 }

@@ -19,10 +19,6 @@ static int collect(void *user, const struct tb_script_event *ev, long line)
 {
     struct script *sc = user;
     (void)line;
-    if (ev->kind == TB_SCRIPT_FEN) {
-        snprintf(sc->fen, sizeof sc->fen, "%s", ev->text);
-        return 0;
-    }
     if (sc->n == 128)
         return 1;
     if (ev->kind == TB_SCRIPT_EXPECT && strncmp(ev->text, "touch ", 6) == 0)
@@ -45,6 +41,7 @@ static void load(const char *name, struct script *sc)
     memset(sc, 0, sizeof *sc);
     if (tb_script_parse_buffer(text, len, collect, sc, &err) != 0)
         TB_FAIL("%s:%ld: %s", path, err.line, err.msg);
+    ASSERT_GE(tb_script_start_fen(text, len, sc->fen, sizeof sc->fen), 0);
 }
 
 /* Runs a script (replicating `expected` when not NULL) and compares outputs with expects. */
