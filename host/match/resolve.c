@@ -257,10 +257,9 @@ static void move_text(const tb_match *m, int b, tb_chess_move mv, bool appended,
 static void explain(tb_match *m, bool appended)
 {
     struct tb_match_mismatch *mm = &m->r.mm;
-    char label[48], other[48], made[16], exp[16], sq[3], sq2[3];
+    char label[48], made[16], exp[16], sq[3], sq2[3];
     int b = mm->board;
     tb_match_board_label(m, b, label, sizeof label);
-    tb_match_board_label(m, 1 - b, other, sizeof other);
     move_text(m, b, mm->move, appended, made, sizeof made);
     snprintf(exp, sizeof exp, "-");
     if (mm->expected) {
@@ -294,9 +293,9 @@ static void explain(tb_match *m, bool appended)
         break;
     case TB_MATCH_MM_OUT_OF_TURN:
         tb_match_appendf(t, n,
-                         "%s made on the board of the player not to move (%s to move, on "
-                         "the %s)",
-                         made, tb_match_color_name(m->game.pos.side), other);
+                         "%s made on the board of the player not to move (%s is to move, "
+                         "on the %s board)",
+                         made, tb_match_color_name(m->game.pos.side), m->cfg.board[1 - b].name);
         break;
     case TB_MATCH_MM_DISPLACED: {
         const struct tb_match_fix *f = &mm->fix[b];
@@ -330,9 +329,11 @@ static void propose(tb_match *m)
     char *t = mm->resolution;
     size_t n = sizeof mm->resolution;
     if (mm->sheets_agree)
-        snprintf(t, n, "D.2.9: the scoresheets agree (%d plies)", mm->agree_plies);
+        snprintf(t, n, "D.2.9: the scoresheets agree (up to ply %d)", mm->agree_plies);
     else
-        snprintf(t, n, "D.2.9: the scoresheets differ after ply %d: take back to there",
+        snprintf(t, n,
+                 "D.2.9: the scoresheets agree up to ply %d and differ after it: take back "
+                 "to there",
                  mm->agree_plies);
     bool any = false;
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
