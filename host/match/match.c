@@ -182,6 +182,7 @@ static void step(tb_match *m, uint64_t t)
     tb_match_watch(m);
     tb_match_incomplete_due(m);
     tb_match_check_progress(m);
+    tb_match_sync_state(m);
 }
 
 /* Time passes to now, each decision taken at its own time (so that a timer started by one

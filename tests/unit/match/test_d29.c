@@ -600,3 +600,92 @@ TB_TEST(law_D_2_9_moved_twice_in_a_row_before_the_copy)
     ASSERT_EQ(tb_match_game(f.m)->plies, 1);
     fx_free(&f);
 }
+
+TB_TEST(law_D_2_1_copy_seen_by_a_snapshot)
+{
+    struct fixture f;
+    fx_init(&f, NULL, false);
+    fx_move(&f, 0, "g1f3");
+    fx_mark(&f);
+    /* the sighted board's link lost the events; its snapshot shows the knight on f3 */
+    struct tb_match_event snap = {.kind = TB_MATCH_EV_SNAPSHOT};
+    snap.occupancy = (0xFFFF00000000FFFFULL & ~fx_squares("g1")) | fx_squares("f3");
+    f.t += 500;
+    ASSERT_OK(tb_match_board_event(f.m, 1, &snap, f.t));
+    fx_drain(&f);
+    const struct tb_match_out *ag = fx_find(&f, TB_MATCH_OUT_MOVE_AGREED);
+    ASSERT_NOT_NULL(ag);
+    ASSERT_STR_EQ(ag->u.agreed.san, "Nf3");
+    ASSERT_EQ(state(&f), TB_MATCH_IN_SYNC);
+    fx_free(&f);
+}
+
+/* One session's board events; ticked every tick_ms (0: only at events) it must give the same
+ * outputs at the same times: decisions fall due at their own time, not at the caller's tick. */
+static void session_ticked(uint64_t tick_ms, char *buf, size_t len)
+{
+    static const struct {
+        int board;
+        const char *what, *sq;
+    } script[] = {
+        /* 1.e4, copied wrongly, put right */
+        {0, "lift", "e2"},
+        {0, "place", "e4"},
+        {1, "lift", "e2"},
+        {1, "place", "e3"},
+        {1, "lift", "e3"},
+        {1, "place", "e4"},
+        /* 1...d5, copied with the e4 pawn in hand for a moment */
+        {1, "lift", "d7"},
+        {1, "place", "d5"},
+        {0, "lift", "e4"},
+        {0, "lift", "d7"},
+        {0, "place", "d5"},
+        {0, "place", "e4"},
+        /* 2.exd5, copied */
+        {0, "lift", "e4"},
+        {0, "lift", "d5"},
+        {0, "place", "d5"},
+        {1, "lift", "d5"},
+        {1, "lift", "e4"},
+        {1, "place", "d5"},
+    };
+    struct fixture f;
+    char line[1400];
+    fx_init(&f, NULL, false);
+    uint64_t t = f.t;
+    for (size_t i = 0; i < sizeof script / sizeof script[0]; i++) {
+        uint64_t at = t + 450;
+        while (tick_ms && t + tick_ms < at) {
+            t += tick_ms;
+            ASSERT_OK(tb_match_tick(f.m, t));
+        }
+        t = at;
+        struct tb_match_event ev = {.square = (uint8_t)tb_chess_square_parse(script[i].sq)};
+        ev.kind = script[i].what[0] == 'l' ? TB_MATCH_EV_LIFT : TB_MATCH_EV_PLACE;
+        ASSERT_OK(tb_match_board_event(f.m, script[i].board, &ev, t));
+    }
+    ASSERT_OK(tb_match_tick(f.m, t + 5000));
+    fx_drain(&f);
+    buf[0] = '\0';
+    for (int i = 0; i < f.nout; i++) {
+        tb_match_out_format(&f.outs[i], line, sizeof line);
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%llu %s\n", (unsigned long long)f.outs[i].ms, line);
+    }
+    fx_free(&f);
+}
+
+TB_TEST(replay_gives_the_same_outputs_whatever_the_tick_rate)
+{
+    static char a[65536], b[65536], c[65536];
+    session_ticked(0, a, sizeof a);
+    session_ticked(7, b, sizeof b);
+    session_ticked(1000, c, sizeof c);
+    ASSERT_STR_CONTAINS(a, "mismatch wrong-move");
+    ASSERT_STR_CONTAINS(a, "put-right +e4"); /* the pawn in hand goes back */
+    ASSERT_STR_CONTAINS(a, "agreed 2 d5");
+    ASSERT_STR_CONTAINS(a, "agreed 3 exd5");
+    ASSERT_STR_EQ(a, b);
+    ASSERT_STR_EQ(a, c);
+}
