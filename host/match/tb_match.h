@@ -89,7 +89,8 @@ int tb_match_board_event(tb_match *m, int board, const struct tb_match_event *ev
 /* An event-script event (lift, place, choose; press/release/expect are ignored) at ev->ms. */
 int tb_match_feed_script(tb_match *m, int board, const struct tb_script_event *ev);
 
-/* Lets time pass: decisions due at or before now_ms are taken. */
+/* Lets time pass: decisions due at or before now_ms are taken, each at its own time (outputs
+ * carry it), so the outputs do not depend on how often the caller ticks. */
 int tb_match_tick(tb_match *m, uint64_t now_ms);
 
 /* When the next decision falls due without further input (tick then), or UINT64_MAX. */
@@ -112,7 +113,8 @@ int tb_match_resolve(tb_match *m, uint32_t id, uint64_t now_ms, struct tb_error 
 int tb_match_takeback(tb_match *m, int n, uint64_t now_ms, struct tb_error *err);
 
 /* A new game from a FEN (TB_ERR_PARSE, err says where, nothing changes) or from start (NULL:
- * the standard position). Both boards must be set up to match before play goes on. */
+ * the standard position; a Chess960 start: a position with chess960 set). Both boards must be
+ * set up to match before play goes on. */
 int tb_match_set_position(tb_match *m, const char *fen, uint64_t now_ms, struct tb_error *err);
 int tb_match_new_game(tb_match *m, const tb_chess_pos *start, uint64_t now_ms);
 
