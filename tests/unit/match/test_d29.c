@@ -19,6 +19,18 @@ static const struct tb_match_mismatch *new_mismatch(const struct fixture *f)
     return &o->u.mismatch;
 }
 
+/* The new mismatch, of this kind, on this board, at this ply. */
+static const struct tb_match_mismatch *
+expect_mismatch(const struct fixture *f, enum tb_match_mismatch_kind kind, int board, int ply)
+{
+    const struct tb_match_mismatch *mm = new_mismatch(f);
+    if (mm->kind != kind || mm->board != board || mm->ply != ply)
+        TB_FAIL("mismatch %s on board %d at ply %d, expected %s on board %d at ply %d: %s",
+                tb_match_mismatch_name(mm->kind), mm->board, mm->ply, tb_match_mismatch_name(kind),
+                board, ply, mm->text);
+    return mm;
+}
+
 static enum tb_match_state state(const struct fixture *f)
 {
     struct tb_match_status st;
@@ -53,10 +65,7 @@ TB_TEST(law_D_2_9_scoresheets_agree_wrong_move_replicated_put_right_by_the_playe
     fx_mark(&f);
     fx_hand(&f, 1, "e2", "e3"); /* the sighted player copies e2e3 instead */
 
-    const struct tb_match_mismatch *mm = new_mismatch(&f);
-    ASSERT_EQ(mm->kind, TB_MATCH_MM_WRONG_MOVE);
-    ASSERT_EQ(mm->board, 1);
-    ASSERT_EQ(mm->ply, 1);
+    const struct tb_match_mismatch *mm = expect_mismatch(&f, TB_MATCH_MM_WRONG_MOVE, 1, 1);
     ASSERT_TRUE(mm->sheets_agree);
     ASSERT_EQ(mm->agree_plies, 1);
     ASSERT_FALSE(mm->needs_arbiter);
@@ -132,10 +141,7 @@ TB_TEST(law_D_2_9_scoresheets_differ_out_of_turn_opponent_move_taken_back_by_the
     fx_init(&f, NULL, false);
     /* White is to move, but White's move appears on the sighted (Black's) board */
     fx_move(&f, 1, "d2d4");
-    const struct tb_match_mismatch *mm = new_mismatch(&f);
-    ASSERT_EQ(mm->kind, TB_MATCH_MM_OUT_OF_TURN);
-    ASSERT_EQ(mm->board, 1);
-    ASSERT_EQ(mm->ply, 1);
+    const struct tb_match_mismatch *mm = expect_mismatch(&f, TB_MATCH_MM_OUT_OF_TURN, 1, 1);
     ASSERT_FALSE(mm->sheets_agree);
     ASSERT_EQ(mm->agree_plies, 0);
     ASSERT_TRUE(mm->needs_arbiter);
@@ -184,10 +190,7 @@ TB_TEST(law_D_2_9_out_of_turn_own_piece_put_back)
     fx_init(&f, NULL, false);
     /* White to move; Black moves on the sighted board */
     fx_hand(&f, 1, "g8", "f6");
-    const struct tb_match_mismatch *mm = new_mismatch(&f);
-    ASSERT_EQ(mm->kind, TB_MATCH_MM_OUT_OF_TURN);
-    ASSERT_EQ(mm->board, 1);
-    ASSERT_EQ(mm->ply, 1);
+    const struct tb_match_mismatch *mm = expect_mismatch(&f, TB_MATCH_MM_OUT_OF_TURN, 1, 1);
     ASSERT_TRUE(mm->sheets_agree);
     ASSERT_FALSE(mm->needs_arbiter);
     assert_pair(&mm->fix[1], 0, "f6", "g8", TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_KNIGHT));
@@ -210,10 +213,7 @@ TB_TEST(law_D_2_9_two_moves_ahead_opponent_reply_made_on_own_board_arbiter_confi
     fx_mark(&f);
     /* before the sighted board copies 1.e4, the VI board shows Black's reply too */
     fx_move(&f, 0, "e7e5");
-    const struct tb_match_mismatch *mm = new_mismatch(&f);
-    ASSERT_EQ(mm->kind, TB_MATCH_MM_TWO_AHEAD);
-    ASSERT_EQ(mm->board, 0);
-    ASSERT_EQ(mm->ply, 2);
+    const struct tb_match_mismatch *mm = expect_mismatch(&f, TB_MATCH_MM_TWO_AHEAD, 0, 2);
     ASSERT_FALSE(mm->sheets_agree);
     ASSERT_EQ(mm->agree_plies, 1); /* both scoresheets have 1.e4 */
     ASSERT_TRUE(mm->needs_arbiter);
@@ -255,10 +255,7 @@ TB_TEST(law_D_2_9_moved_again_before_the_opponent_move_was_replicated)
     fx_move(&f, 1, "e7e5"); /* Black's reply, announced to the VI player */
     fx_mark(&f);
     fx_hand(&f, 0, "g1", "f3"); /* White moves again instead of copying 1...e5 */
-    const struct tb_match_mismatch *mm = new_mismatch(&f);
-    ASSERT_EQ(mm->kind, TB_MATCH_MM_TWO_AHEAD);
-    ASSERT_EQ(mm->board, 0);
-    ASSERT_EQ(mm->ply, 2);
+    const struct tb_match_mismatch *mm = expect_mismatch(&f, TB_MATCH_MM_TWO_AHEAD, 0, 2);
     ASSERT_TRUE(mm->sheets_agree); /* both wrote 1...e5 */
     ASSERT_FALSE(mm->needs_arbiter);
     ASSERT_EQ(mm->boards, 1u);
@@ -281,10 +278,7 @@ TB_TEST(law_7_4_displaced_piece_reported_and_put_back)
     play_e4(&f);
     /* Black to move; a white piece is knocked from b1 to b3 on the VI board */
     fx_hand(&f, 0, "b1", "b4");
-    const struct tb_match_mismatch *mm = new_mismatch(&f);
-    ASSERT_EQ(mm->kind, TB_MATCH_MM_DISPLACED);
-    ASSERT_EQ(mm->board, 0);
-    ASSERT_EQ(mm->ply, 2);
+    const struct tb_match_mismatch *mm = expect_mismatch(&f, TB_MATCH_MM_DISPLACED, 0, 2);
     ASSERT_TRUE(mm->sheets_agree);
     ASSERT_U64_EQ(mm->fix[0].lift, fx_squares("b4"));
     ASSERT_U64_EQ(mm->fix[0].fill, fx_squares("b1"));
@@ -319,10 +313,7 @@ TB_TEST(law_7_5_1_illegal_placement_then_a_legal_move)
     struct fixture f;
     fx_init(&f, NULL, false);
     fx_hand(&f, 0, "e2", "e5");
-    const struct tb_match_mismatch *mm = new_mismatch(&f);
-    ASSERT_EQ(mm->kind, TB_MATCH_MM_ILLEGAL);
-    ASSERT_EQ(mm->board, 0);
-    ASSERT_EQ(mm->ply, 1);
+    const struct tb_match_mismatch *mm = expect_mismatch(&f, TB_MATCH_MM_ILLEGAL, 0, 1);
     ASSERT_EQ(mm->square, tb_chess_square_parse("e2"));
     ASSERT_EQ(mm->square2, tb_chess_square_parse("e5"));
     assert_pair(&mm->fix[0], 0, "e5", "e2", TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_PAWN));
@@ -348,10 +339,7 @@ TB_TEST(law_D_2_3_capture_not_removed)
     ASSERT_EQ(fx_count(&f, TB_MATCH_OUT_MISMATCH), 0); /* a player may still be removing it */
     ASSERT_LE(tb_match_deadline(f.m), f.t + 3000);
     fx_wait(&f, 3000);
-    const struct tb_match_mismatch *mm = new_mismatch(&f);
-    ASSERT_EQ(mm->kind, TB_MATCH_MM_INCOMPLETE);
-    ASSERT_EQ(mm->board, 0);
-    ASSERT_EQ(mm->ply, 1);
+    const struct tb_match_mismatch *mm = expect_mismatch(&f, TB_MATCH_MM_INCOMPLETE, 0, 1);
     ASSERT_EQ(mm->square, tb_chess_square_parse("d5"));
     ASSERT_STR_CONTAINS(mm->text, "move not complete: remove the captured piece on d5");
     ASSERT_FALSE(mm->needs_arbiter);
@@ -532,10 +520,7 @@ TB_TEST(law_D_2_3_copy_of_en_passant_not_complete)
     fx_lift(&f, 1, "e5");
     fx_place(&f, 1, "d6");
     fx_wait(&f, 3500);
-    const struct tb_match_mismatch *mm = new_mismatch(&f);
-    ASSERT_EQ(mm->kind, TB_MATCH_MM_INCOMPLETE);
-    ASSERT_EQ(mm->board, 1);
-    ASSERT_EQ(mm->ply, 1);
+    const struct tb_match_mismatch *mm = expect_mismatch(&f, TB_MATCH_MM_INCOMPLETE, 1, 1);
     ASSERT_TRUE(mm->sheets_agree);
     ASSERT_U64_EQ(mm->fix[1].lift, fx_squares("d5"));
     ASSERT_FALSE(mm->fix[0].change);
@@ -583,10 +568,7 @@ TB_TEST(law_D_2_9_moved_twice_in_a_row_before_the_copy)
     fx_move(&f, 0, "e2e4");
     fx_mark(&f);
     fx_hand(&f, 0, "d2", "d4"); /* White moves again on the VI board */
-    const struct tb_match_mismatch *mm = new_mismatch(&f);
-    ASSERT_EQ(mm->kind, TB_MATCH_MM_TWO_AHEAD);
-    ASSERT_EQ(mm->board, 0);
-    ASSERT_EQ(mm->ply, 2);
+    const struct tb_match_mismatch *mm = expect_mismatch(&f, TB_MATCH_MM_TWO_AHEAD, 0, 2);
     ASSERT_TRUE(mm->sheets_agree); /* the second move is on no scoresheet */
     ASSERT_FALSE(mm->needs_arbiter);
     ASSERT_EQ(mm->boards, 1u);
