@@ -3,7 +3,9 @@
  *             (median, p99, max over many announcements to an idle player; goal: median < 20 ms)
  *   phrase    time to build a move's phrase (every legal move of a few positions, long and short)
  *   synthesis eSpeak NG's real-time factor (render time / audio time) over the same phrases
- * Usage: bench_voice [ANNOUNCEMENTS]   (default 300). Exit 1 if the latency goal is missed. */
+ * Usage: bench_voice [ANNOUNCEMENTS] [--portaudio DEVICE]   (default 300 announcements). With
+ * --portaudio the stamping sink passes the audio on to the real PortAudio sink on DEVICE. Exit 1
+ * if the latency goal is missed. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,39 +21,47 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* A sink that notes when the first frame of each announcement arrives and plays instantly. */
+/* A sink that notes when the first frame of each announcement is handed to it, and either plays
+ * instantly or passes everything on to the real PortAudio sink. */
 struct stamp {
     pthread_mutex_t mu;
     double first; /* 0 until a frame arrives after arming */
     uint64_t written;
+    const struct tb_voice_sink_ops *inner; /* NULL: plays instantly */
+    void *inner_state;
 };
 
 static int st_open(void **state, const char *target, unsigned rate, unsigned device_rate, void *arg,
                    struct tb_error *err)
 {
-    (void)target, (void)rate, (void)device_rate, (void)err;
-    *state = arg;
-    return TB_OK;
+    struct stamp *s = arg;
+    *state = s;
+    return s->inner ? s->inner->open(&s->inner_state, target, rate, device_rate, NULL, err) : TB_OK;
 }
 static long st_write(void *state, const int16_t *pcm, size_t n)
 {
     struct stamp *s = state;
-    (void)pcm;
+    /* With PortAudio: the frames are in its ring and the stream has been (re)started. */
+    long k = s->inner ? s->inner->write(s->inner_state, pcm, n) : (long)n;
+    double t = now();
     pthread_mutex_lock(&s->mu);
-    if (s->first == 0 && n > 0)
-        s->first = now();
-    s->written += n;
+    if (s->first == 0 && k > 0)
+        s->first = t;
+    if (k > 0)
+        s->written += (uint64_t)k;
     pthread_mutex_unlock(&s->mu);
-    return (long)n;
+    return k;
 }
 static int st_flush(void *state)
 {
-    (void)state;
-    return TB_OK;
+    struct stamp *s = state;
+    return s->inner ? s->inner->flush(s->inner_state) : TB_OK;
 }
 static uint64_t st_played(void *state)
 {
     struct stamp *s = state;
+    if (s->inner)
+        return s->inner->played(s->inner_state);
     pthread_mutex_lock(&s->mu);
     uint64_t w = s->written;
     pthread_mutex_unlock(&s->mu);
@@ -59,7 +69,9 @@ static uint64_t st_played(void *state)
 }
 static void st_close(void *state)
 {
-    (void)state;
+    struct stamp *s = state;
+    if (s->inner)
+        s->inner->close(s->inner_state);
 }
 
 static const struct tb_voice_sink_ops stamp_ops = {.name = "stamp",
@@ -85,7 +97,14 @@ static const char *const fens[] = {
 
 int main(int argc, char **argv)
 {
-    int rounds = argc > 1 ? atoi(argv[1]) : 300;
+    int rounds = 300;
+    const char *device = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--portaudio") && i + 1 < argc)
+            device = argv[++i];
+        else
+            rounds = atoi(argv[i]);
+    }
     if (rounds < 10)
         rounds = 10;
     struct tb_error err = {0};
@@ -115,9 +134,11 @@ int main(int argc, char **argv)
     }
     double phrase_us = (now() - t0) / ((double)reps * nphrases) * 1e6;
 
-    struct stamp st = {.mu = PTHREAD_MUTEX_INITIALIZER};
+    struct stamp st = {.mu = PTHREAD_MUTEX_INITIALIZER,
+                       .inner = device ? &tb_voice_sink_portaudio : NULL};
     struct tb_voice_config cfg = {.pack = pack};
     cfg.player[TB_CHESS_WHITE].sink = &stamp_ops;
+    cfg.player[TB_CHESS_WHITE].target = device;
     cfg.player[TB_CHESS_WHITE].sink_arg = &st;
     struct tb_voice *voice = NULL;
     if (tb_voice_new(&cfg, &voice, &err)) {
@@ -162,9 +183,9 @@ int main(int argc, char **argv)
     char desc[320];
     tb_voice_describe(voice, desc, sizeof desc);
     printf("voice: %s\n", desc);
-    printf("voice: announce -> first PCM frame at the sink: median %.3f ms, p99 %.3f ms, max "
+    printf("voice: announce -> first PCM frame at the %s sink: median %.3f ms, p99 %.3f ms, max "
            "%.3f ms (%d announcements)\n",
-           median, p99, max, rounds);
+           device ? "PortAudio" : "instant", median, p99, max, rounds);
     printf("voice: phrase build: %.2f us per phrase (%d phrases x %d)\n", phrase_us, nphrases,
            reps);
     printf("voice: synthesis: %.1f s of audio in %.1f ms, real-time factor %.5f (%.0fx faster "
