@@ -210,9 +210,9 @@ static int check_value(struct parser *p, const struct keydef *k, const char *v)
     }
     case NAME:
         for (const char *s = v; *s; s++)
-            if (!isalnum((unsigned char)*s) && !strchr("+-_.", *s))
+            if (!isalnum((unsigned char)*s) && !strchr("+-_./", *s))
                 return fail(p, TB_ERR_PARSE, k->key,
-                            "\"%s\" may hold only letters, digits and + - _ .", v);
+                            "\"%s\" may hold only letters, digits and + - _ . /", v);
         return TB_OK;
     case WORD:
         if (strpbrk(v, "{}[]"))

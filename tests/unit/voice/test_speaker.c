@@ -328,6 +328,9 @@ TB_TEST(german_voice_really_used)
     ASSERT_STR_CONTAINS(ph, "S'ax");
     ASSERT_TRUE(tb_voice_phonemes(voice, -1, "Läufer", ph, sizeof ph) > 0);
     ASSERT_STR_CONTAINS(ph, "l'OYf");
+    /* D.2.7: the scoresheet's move number is read as a German number. */
+    ASSERT_TRUE(tb_voice_phonemes(voice, -1, "Zug 12", ph, sizeof ph) > 0);
+    ASSERT_STR_CONTAINS(ph, "tsv'Wlf");
     stop();
 }
 
