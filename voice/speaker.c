@@ -32,7 +32,8 @@ struct item {
     int16_t *pcm;
     size_t frames, cap, fed;
     bool synthesized, fully_fed;
-    uint64_t end; /* sink position of its last frame, once fully fed */
+    uint64_t end;    /* sink position of its last frame, once fully fed */
+    double deadline; /* monotonic seconds by which the sink must have played it */
 };
 
 enum job_kind { JOB_RENDER, JOB_PHONEMES };
@@ -67,6 +68,7 @@ struct tb_voice {
     struct tb_voice_settings settings; /* the speaker's; each player has its own too */
     struct tb_voice_settings current;  /* what eSpeak speaks with now (speech thread) */
     unsigned rate;
+    double stall; /* seconds of grace after an announcement's own length */
     char describe[320];
 
     pthread_t thread;
@@ -85,6 +87,13 @@ struct tb_voice {
     struct tb_voice_event events[EVENT_QUEUE];
     int ev_first, ev_count;
 };
+
+static double mono_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 static void item_free(struct item *it)
 {
@@ -165,10 +174,16 @@ static void feed(struct tb_voice *v, struct player *p)
         if (!it->fully_fed) {
             it->fully_fed = true;
             it->end = p->written;
+            it->deadline = mono_now() + (double)it->frames / v->rate + v->stall;
         }
-        if (p->ops->played(p->sink) < it->end)
-            return;
-        emit(v, it, TB_VOICE_DONE);
+        if (p->ops->played(p->sink) < it->end) {
+            if (mono_now() < it->deadline)
+                return;
+            p->ops->flush(p->sink); /* the device is stuck: fail it, go on with the next */
+            emit(v, it, TB_VOICE_FAILED);
+        } else {
+            emit(v, it, TB_VOICE_DONE);
+        }
         item_free(pop_head(p));
     }
 }
@@ -429,6 +444,7 @@ int tb_voice_new(const struct tb_voice_config *cfg, struct tb_voice **out, struc
             p->settings.rate = pc->rate;
     }
     v->next_id = 1;
+    v->stall = (cfg->stall_ms > 0 ? cfg->stall_ms : 5000) / 1000.0;
     for (int i = 0; i < TB_VOICE_PLAYERS; i++)
         v->pl[i].score.fd = -1;
     if (pipe(v->evfd) || fcntl(v->evfd[0], F_SETFL, O_NONBLOCK) ||

@@ -170,6 +170,9 @@ struct tb_voice_config {
     const char *espeak_voice;         /* NULL = the pack's; likewise 0 below */
     int rate, pitch, volume, wordgap;
     struct tb_voice_player_config player[TB_VOICE_PLAYERS];
+    /* A sink that has not played an announcement this long after its own length (a headset
+     * pulled out, a wedged device) fails it (TB_VOICE_FAILED) so the queue moves on; 0 = 5000. */
+    int stall_ms;
 };
 
 struct tb_voice;

@@ -450,3 +450,29 @@ TB_TEST(each_player_in_their_own_language)
     tb_voice_pack_free(pack);
     tb_voice_pack_free(en);
 }
+
+/* A sink that never plays (a headset pulled out) fails the announcement after its length plus
+ * the stall time, and the queue moves on instead of hanging. */
+TB_TEST(stalled_sink_fails_and_moves_on)
+{
+    struct tb_error err = {0};
+    ASSERT_OK(tb_voice_pack_load("de-fide", &pack, &err));
+    struct tb_voice_config cfg = {.pack = pack, .stall_ms = 100};
+    recorder_init(&rec[0], 0); /* plays nothing, ever */
+    cfg.player[TB_CHESS_WHITE].sink = &recorder_ops;
+    cfg.player[TB_CHESS_WHITE].sink_arg = &rec[0];
+    ASSERT_OK(tb_voice_new(&cfg, &voice, &err));
+    long a = tb_voice_announce(voice, TB_CHESS_WHITE, "Eva vier", TB_VOICE_MOVE, 1);
+    long b = tb_voice_announce(voice, TB_CHESS_WHITE, "David fünf", TB_VOICE_MOVE, 1);
+    ASSERT_OK(tb_voice_wait_idle(voice, TB_CHESS_WHITE, 20000));
+    struct tb_voice_event ev[4];
+    ASSERT_EQ(take_events(ev, 4), 2);
+    ASSERT_EQ(ev[0].id, a);
+    ASSERT_EQ(ev[0].status, TB_VOICE_FAILED);
+    ASSERT_EQ(ev[1].id, b);
+    ASSERT_EQ(ev[1].status, TB_VOICE_FAILED);
+    ASSERT_EQ(rec[0].flushes, 2);
+    tb_voice_free(voice);
+    recorder_destroy(&rec[0]);
+    tb_voice_pack_free(pack);
+}
