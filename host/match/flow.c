@@ -116,7 +116,7 @@ void tb_match_finish(tb_match *m)
 {
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         uint64_t occ = tb_sensor_occupancy(m->sensor[b]);
-        if (occ == m->r.occ_target[b] || !m->r.has_alt[b])
+        if (occ == m->r.occ_target[b] || !m->r.has_alt[b] || m->cfg.board[b].typed)
             m->extra[b] = m->r.target[b];
         else
             m->extra[b] = m->r.alt[b];
@@ -126,7 +126,10 @@ void tb_match_finish(tb_match *m)
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         tb_chess_pos pos;
         tb_match_line_pos(m, &m->extra[b], m->extra[b].n, &pos);
-        tb_sensor_set_position(m->sensor[b], &pos, m->now);
+        if (m->cfg.board[b].typed)
+            tb_sensor_reset(m->sensor[b], &pos, m->now); /* shows what its scoresheet says */
+        else
+            tb_sensor_set_position(m->sensor[b], &pos, m->now);
         m->incomplete_at[b] = TB_MATCH_NOTIME;
     }
     tb_match_set_modes(m);
@@ -432,4 +435,28 @@ void tb_match_drain(tb_match *m)
             }
         }
     }
+}
+
+int tb_match_typed_move_at(tb_match *m, int b, tb_chess_move mv)
+{
+    tb_chess_pos pos;
+    tb_chess_undo undo;
+    struct tb_sensor_out o;
+    memset(&o, 0, sizeof o);
+    tb_match_line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+    o.kind = TB_SENSOR_OUT_MOVE;
+    o.move = mv;
+    o.ms = o.event_ms = m->now;
+    o.square = (uint8_t)tb_chess_move_from(mv);
+    o.square2 = (uint8_t)tb_chess_move_to(mv);
+    if (tb_chess_move_to_uci(&pos, mv, o.uci, sizeof o.uci) < 0)
+        o.uci[0] = '\0';
+    if (m->lead >= 0 && b != m->lead && mv == m->pending)
+        o.flags = TB_SENSOR_MF_REPLICATED;
+    /* the board shows the move: its recogniser stands where its scoresheet will */
+    tb_chess_make(&pos, mv, &undo);
+    tb_sensor_reset(m->sensor[b], &pos, m->now);
+    m->seen_occ[b] = tb_chess_occupancy(&pos);
+    on_move(m, b, &o);
+    return TB_OK;
 }

@@ -306,6 +306,64 @@ int tb_match_feed_script(tb_match *m, int board, const struct tb_script_event *e
     return tb_match_board_event(m, board, &e, ev->ms);
 }
 
+/* Nobody watches a typed board, so what is typed must be a move the board may make now: its
+ * player's move in turn, or the copy of the announced move. Anything else is a typing error the
+ * assistant corrects, not a board that deviates. */
+static int typed_fits(const tb_match *m, int b, tb_chess_move mv, struct tb_error *err)
+{
+    char uci[8];
+    const char *name = m->cfg.board[b].name;
+    if (m->lead == b)
+        return tb_error_set(err, TB_ERR_STATE, "the %s board's move waits to be copied", name);
+    if (m->lead >= 0) {
+        if (mv == m->pending)
+            return TB_OK;
+        if (tb_chess_move_to_uci(&m->game.pos, m->pending, uci, sizeof uci) < 0)
+            uci[0] = '\0';
+        return tb_error_set(err, TB_ERR_ILLEGAL, "the move to copy on the %s board is %s", name,
+                            uci);
+    }
+    if (m->game.pos.side != m->cfg.board[b].color)
+        return tb_error_set(err, TB_ERR_STATE, "%s is to move, on the %s board",
+                            tb_match_color_name(m->game.pos.side), m->cfg.board[1 - b].name);
+    return TB_OK;
+}
+
+int tb_match_typed_move(tb_match *m, int board, const char *text, uint64_t now_ms,
+                        struct tb_error *err)
+{
+    tb_chess_pos pos;
+    tb_chess_move mv;
+    if (board < 0 || board >= TB_MATCH_BOARDS || !text)
+        return tb_error_set(err, TB_ERR_ARG, "no such board %d", board);
+    if (!m->cfg.board[board].typed)
+        return tb_error_set(err, TB_ERR_ARG, "the %s board reads its moves from its sensors",
+                            m->cfg.board[board].name);
+    if (now_ms < m->now)
+        return tb_error_set(err, TB_ERR_STATE, "time went back");
+    if (m->r.open)
+        return tb_error_set(err, TB_ERR_STATE, "play is stopped (#%u): no move counts now",
+                            (unsigned)m->r.id);
+    tb_match_line_pos(m, &m->extra[board], m->extra[board].n, &pos);
+    int rc = tb_chess_move_parse(&pos, text, &mv, err);
+    if (rc < 0)
+        return rc;
+    rc = typed_fits(m, board, mv, err);
+    if (rc < 0)
+        return rc;
+    advance(m, now_ms);
+    if (m->r.open) /* the other board went wrong at this very moment */
+        return tb_error_set(err, TB_ERR_STATE, "play is stopped (#%u): no move counts now",
+                            (unsigned)m->r.id);
+    rc = typed_fits(m, board, mv, err);
+    if (rc < 0)
+        return rc;
+    tb_match_typed_move_at(m, board, mv);
+    tb_match_drain(m);
+    tb_match_sync_state(m);
+    return TB_OK;
+}
+
 int tb_match_promote(tb_match *m, int board, int ptype, uint64_t now_ms)
 {
     struct tb_match_event e = {.kind = TB_MATCH_EV_CHOOSE, .piece = (uint8_t)ptype};

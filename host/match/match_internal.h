@@ -70,6 +70,7 @@ void tb_match_incomplete_due(tb_match *m);
 void tb_match_watch(tb_match *m);
 void tb_match_set_modes(tb_match *m);
 void tb_match_finish(tb_match *m);
+int tb_match_typed_move_at(tb_match *m, int b, tb_chess_move mv);
 void tb_match_announce_msg(tb_match *m, int b, enum tb_match_msg msg);
 void tb_match_announce_fix(tb_match *m, int b, const struct tb_match_fix *fix, uint32_t id);
 

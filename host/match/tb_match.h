@@ -46,6 +46,8 @@ struct tb_match_board_config {
     enum tb_match_role role;
     int color;                    /* TB_CHESS_WHITE or TB_CHESS_BLACK: the player at this board */
     char name[TB_MATCH_NAME_MAX]; /* for texts: "vi", "sighted" */
+    bool typed; /* no sensors: an assistant types the moves made on it (tb_match_typed_move) and
+                   keeps it right by hand; it is taken to show its scoresheet's position */
 };
 
 struct tb_match_config {
@@ -88,6 +90,15 @@ int tb_match_board_event(tb_match *m, int board, const struct tb_match_event *ev
 
 /* An event-script event (lift, place, choose; press/release/expect are ignored) at ev->ms. */
 int tb_match_feed_script(tb_match *m, int board, const struct tb_script_event *ev);
+
+/* A move made on a typed board, as the assistant typed it (SAN in English letters or UCI, in
+ * the board's position): its player's move in turn (announced and expected on the other board)
+ * or the copy of the announced move. Nobody watches a typed board, so anything else is a typing
+ * error, refused with err saying why, and nothing changes: TB_ERR_ARG for a board with sensors,
+ * TB_ERR_PARSE / TB_ERR_ILLEGAL for no legal move or not the move to copy, TB_ERR_STATE when
+ * the board's player is not to move or play is stopped. */
+int tb_match_typed_move(tb_match *m, int board, const char *text, uint64_t now_ms,
+                        struct tb_error *err);
 
 /* Lets time pass: decisions due at or before now_ms are taken, each at its own time (outputs
  * carry it), so the outputs do not depend on how often the caller ticks. */

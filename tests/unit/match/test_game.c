@@ -224,3 +224,82 @@ TB_TEST(bad_configuration_and_inputs_are_refused)
     ASSERT_EQ(tb_match_takeback(f.m, 1, f.t, &err), TB_ERR_ARG);
     fx_free(&f);
 }
+
+TB_TEST(law_D_2_10_assistant_types_the_moves_of_a_board_without_sensors)
+{
+    struct tb_match_config cfg;
+    struct tb_error err;
+    struct tb_match_status st;
+    struct tb_match_out o;
+    tb_match *m;
+    tb_match_config_default(&cfg);
+    cfg.board[1].typed = true; /* the sighted player's ordinary board; an assistant types */
+    ASSERT_OK(tb_match_new(&cfg, NULL, 0, &m, &err));
+    struct tb_match_event ev = {.kind = TB_MATCH_EV_LIFT, .square = 12};
+    ASSERT_OK(tb_match_board_event(m, 0, &ev, 100));
+    ev.kind = TB_MATCH_EV_PLACE;
+    ev.square = 28;
+    ASSERT_OK(tb_match_board_event(m, 0, &ev, 400));
+    ASSERT_OK(tb_match_tick(m, 600));
+    tb_match_status(m, &st);
+    ASSERT_EQ(st.state, TB_MATCH_WAITING);
+    ASSERT_EQ(st.board, 1);
+
+    ASSERT_EQ(tb_match_typed_move(m, 0, "e4", 700, &err), TB_ERR_ARG); /* has sensors */
+    ASSERT_EQ(tb_match_typed_move(m, 1, "Ke2", 700, &err), TB_ERR_ILLEGAL);
+    ASSERT_EQ(tb_match_typed_move(m, 1, "xyz", 700, &err), TB_ERR_PARSE);
+    ASSERT_EQ(tb_match_game(m)->plies, 0);
+    ASSERT_OK(tb_match_typed_move(m, 1, "e4", 800, &err)); /* the copy */
+    ASSERT_EQ(tb_match_game(m)->plies, 1);
+    ASSERT_OK(tb_match_typed_move(m, 1, "Nf6", 900, &err)); /* Black's reply, typed */
+    bool heard = false;
+    while (tb_match_poll(m, &o))
+        if (o.kind == TB_MATCH_OUT_ANNOUNCE && o.u.announce.board == 0 && o.u.announce.is_move)
+            heard = o.u.announce.move == tb_chess_move_new(62, 45, 0);
+    ASSERT_TRUE(heard);
+    tb_match_status(m, &st);
+    ASSERT_EQ(st.state, TB_MATCH_WAITING);
+    ASSERT_EQ(st.board, 0);
+
+    /* a move out of turn and a wrong copy are typing errors: refused, nothing changes */
+    ASSERT_EQ(tb_match_typed_move(m, 1, "d4", 950, &err), TB_ERR_STATE);
+    ASSERT_STR_CONTAINS(err.msg, "copied");
+    ev.kind = TB_MATCH_EV_LIFT;
+    ev.square = 62;
+    ASSERT_OK(tb_match_board_event(m, 0, &ev, 1000));
+    ev.kind = TB_MATCH_EV_PLACE;
+    ev.square = 45;
+    ASSERT_OK(tb_match_board_event(m, 0, &ev, 1300));
+    ASSERT_OK(tb_match_tick(m, 1500));
+    ASSERT_EQ(tb_match_game(m)->plies, 2);
+    ASSERT_EQ(tb_match_typed_move(m, 1, "d4", 1550, &err), TB_ERR_STATE);
+    ASSERT_STR_CONTAINS(err.msg, "White is to move");
+    ev.kind = TB_MATCH_EV_LIFT;
+    ev.square = 11;
+    ASSERT_OK(tb_match_board_event(m, 0, &ev, 1600));
+    ev.kind = TB_MATCH_EV_PLACE;
+    ev.square = 27;
+    ASSERT_OK(tb_match_board_event(m, 0, &ev, 1900));
+    ASSERT_OK(tb_match_tick(m, 2100));
+    ASSERT_EQ(tb_match_typed_move(m, 1, "d3", 2200, &err), TB_ERR_ILLEGAL);
+    ASSERT_STR_CONTAINS(err.msg, "d2d4");
+    ASSERT_NULL(tb_match_open_mismatch(m));
+    ASSERT_OK(tb_match_typed_move(m, 1, "d4", 2300, &err));
+    ASSERT_EQ(tb_match_game(m)->plies, 3);
+    tb_chess_move hist[8];
+    ASSERT_EQ(tb_match_history(m, 1, hist, 8), 3);
+
+    /* the arbiter takes a move back: the typed board is put right by hand */
+    ASSERT_OK(tb_match_takeback(m, 1, 2400, &err));
+    ev.kind = TB_MATCH_EV_LIFT;
+    ev.square = 27;
+    ASSERT_OK(tb_match_board_event(m, 0, &ev, 2500));
+    ev.kind = TB_MATCH_EV_PLACE;
+    ev.square = 11;
+    ASSERT_OK(tb_match_board_event(m, 0, &ev, 2800));
+    ASSERT_OK(tb_match_tick(m, 3000));
+    tb_match_status(m, &st);
+    ASSERT_EQ(st.state, TB_MATCH_IN_SYNC);
+    ASSERT_EQ(tb_match_history(m, 1, hist, 8), 2);
+    tb_match_free(m);
+}
