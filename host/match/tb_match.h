@@ -293,8 +293,8 @@ struct tb_match_out {
 int tb_match_poll(tb_match *m, struct tb_match_out *out);
 unsigned long tb_match_dropped(const tb_match *m);
 
-/* An output as one line of English ("agreed 3 Nf3", "mismatch #2 wrong-move ..."). Returns the
- * length or TB_ERR_FULL. */
+/* An output as one line of English ("agreed 3 Nf3 (g1f3)", "mismatch wrong-move #2 ..."), for
+ * logs and replays. Returns the length or TB_ERR_FULL (1024 bytes always suffice). */
 int tb_match_out_format(const struct tb_match_out *o, char *buf, size_t len);
 
 /* ---- queries ---------------------------------------------------------------------------- */

@@ -151,7 +151,6 @@ static void announce_line(const struct tb_match_announce *a, char *buf, size_t l
 
 int tb_match_out_format(const struct tb_match_out *o, char *buf, size_t len)
 {
-    char uci[8];
     if (!buf || len == 0)
         return TB_ERR_ARG;
     buf[0] = '\0';
@@ -190,8 +189,6 @@ int tb_match_out_format(const struct tb_match_out *o, char *buf, size_t len)
             tb_match_appendf(buf, len, " %s", o->u.arbiter.fen);
         break;
     case TB_MATCH_OUT_HELD:
-        memcpy(uci, o->u.held.uci, sizeof uci);
-        uci[sizeof uci - 1] = '\0';
         snprintf(buf, len, "held %s", o->u.held.text);
         break;
     default:
