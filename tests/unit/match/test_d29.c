@@ -671,3 +671,55 @@ TB_TEST(replay_gives_the_same_outputs_whatever_the_tick_rate)
     ASSERT_STR_EQ(a, b);
     ASSERT_STR_EQ(a, c);
 }
+
+TB_TEST(law_4_4_2_rook_released_first_is_a_rook_move)
+{
+    struct fixture f;
+    fx_init(&f, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false);
+    fx_hand(&f, 0, "h1", "f1"); /* 4.7: the rook released on f1 is a rook move */
+    ASSERT_NOT_NULL(fx_announce(&f, 1, true, 0));
+    fx_mark(&f);
+    fx_hand(&f, 0, "e1", "g1"); /* the king follows as if castling */
+    const struct tb_match_out *t = fx_find(&f, TB_MATCH_OUT_TOUCH_REPORT);
+    ASSERT_NOT_NULL(t);
+    ASSERT_EQ(t->u.touch.problem, TB_SENSOR_P_ROOK_FIRST_CASTLING);
+    ASSERT_STR_CONTAINS(t->u.touch.text, "4.4.2");
+    const struct tb_match_mismatch *mm = expect_mismatch(&f, TB_MATCH_MM_ILLEGAL, 0, 2);
+    ASSERT_TRUE(mm->sheets_agree);
+    assert_pair(&mm->fix[0], 0, "g1", "e1", TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_KING));
+    ASSERT_STR_CONTAINS(mm->text, "rook released first");
+    fx_mark(&f);
+    fx_hand(&f, 0, "g1", "e1");
+    ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));
+    fx_move(&f, 1, "h1f1");
+    ASSERT_EQ(tb_match_game(f.m)->plies, 1);
+    ASSERT_EQ(state(&f), TB_MATCH_IN_SYNC);
+    fx_free(&f);
+}
+
+TB_TEST(law_D_2_9_vi_player_black_wrong_copy_of_white_move)
+{
+    struct fixture f;
+    fx_init(&f, NULL, true); /* board 0: the VI player, Black; board 1: sighted, White */
+    fx_move(&f, 1, "d2d4");
+    const struct tb_match_announce *a = fx_announce(&f, 0, true, 0);
+    ASSERT_NOT_NULL(a);
+    ASSERT_EQ(a->player, TB_CHESS_BLACK);
+    ASSERT_EQ(a->role, TB_MATCH_VI);
+    fx_mark(&f);
+    fx_hand(&f, 0, "d2", "d3");
+    const struct tb_match_mismatch *mm = expect_mismatch(&f, TB_MATCH_MM_WRONG_MOVE, 0, 1);
+    ASSERT_TRUE(mm->sheets_agree);
+    assert_pair(&mm->fix[0], 0, "d3", "d4", TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_PAWN));
+    ASSERT_STR_CONTAINS(mm->text, "vi board (Black)");
+    const struct tb_match_announce *put = fx_announce(&f, 0, false, TB_MATCH_MSG_PUT_RIGHT);
+    ASSERT_NOT_NULL(put);
+    ASSERT_EQ(put->player, TB_CHESS_BLACK);
+    ASSERT_NOT_NULL(fx_announce(&f, 1, false, TB_MATCH_MSG_MISMATCH));
+    ASSERT_EQ(fx_announce(&f, 1, false, TB_MATCH_MSG_MISMATCH)->about_color, TB_CHESS_BLACK);
+    fx_hand(&f, 0, "d3", "d4");
+    ASSERT_EQ(tb_match_game(f.m)->plies, 1);
+    fx_move(&f, 0, "d7d5");
+    ASSERT_NOT_NULL(fx_announce(&f, 1, true, 0));
+    fx_free(&f);
+}
