@@ -22,7 +22,7 @@ static int wav_open(void **state, const char *target, unsigned rate, unsigned de
         free(s);
         return tb_error_set(err, TB_ERR_SUPP, "WAV sink %s: writes at %u Hz only", target, rate);
     }
-    int rc = tb_voice__wav_open(&s->wav, target, rate, err);
+    int rc = tb_voice__wav_open(&s->wav, target, rate, false, err);
     if (rc) {
         free(s);
         return rc;

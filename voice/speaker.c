@@ -298,7 +298,7 @@ static int open_players(struct tb_voice *v, struct tb_error *err)
             return rc;
         }
         if (pc->scoresheet_wav &&
-            (rc = tb_voice__wav_open(&p->score, pc->scoresheet_wav, v->rate, err)))
+            (rc = tb_voice__wav_open(&p->score, pc->scoresheet_wav, v->rate, true, err)))
             return rc;
         /* A voice eSpeak does not have is refused now, not at the first move. */
         if ((rc = tb_voice__tts_select(&p->settings, &v->current, err)))

@@ -155,7 +155,9 @@ struct tb_voice_player_config {
     const char *target;                   /* device name or file path, see open */
     unsigned device_rate;                 /* 0 = choose */
     void *sink_arg;                       /* handed to open */
-    const char *scoresheet_wav; /* D.2.7: append every move announcement here; NULL = off */
+    /* D.2.7: append every move announcement here; NULL = off. A file this speaker wrote
+     * before (a restart after a crash) is continued, anything else is replaced. */
+    const char *scoresheet_wav;
     /* This player's language and voice, when it differs from the speaker's (NULL / 0 = the
      * speaker's): phoneme spellings and the scoresheet line come from this pack, eSpeak NG
      * speaks with this voice (switching voices costs about 2 ms per switch). */

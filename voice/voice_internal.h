@@ -123,7 +123,8 @@ struct tb_voice__wav {
     unsigned rate;
     uint32_t data_bytes;
 };
-int tb_voice__wav_open(struct tb_voice__wav *w, const char *path, unsigned rate,
+/* append: continue a file this writer made at the same rate (else start it afresh). */
+int tb_voice__wav_open(struct tb_voice__wav *w, const char *path, unsigned rate, bool append,
                        struct tb_error *err);
 int tb_voice__wav_append(struct tb_voice__wav *w, const int16_t *pcm, size_t frames);
 void tb_voice__wav_close(struct tb_voice__wav *w);

@@ -60,17 +60,40 @@ static int write_all(int fd, const void *buf, size_t n, off_t at)
     return TB_OK;
 }
 
-int tb_voice__wav_open(struct tb_voice__wav *w, const char *path, unsigned rate,
+/* An existing file this writer made (44-byte header, mono s16 at rate) is continued: after a
+ * crash and restart the audio scoresheet goes on where it stopped. Sizes come from the file's
+ * length, which also repairs a header a crash left between a write and its size update. */
+static int continue_file(struct tb_voice__wav *w, unsigned rate)
+{
+    uint8_t h[44], want[44];
+    off_t size = lseek(w->fd, 0, SEEK_END);
+    if (size < 44 || pread(w->fd, h, 44, 0) != 44)
+        return TB_ERR_PARSE;
+    header(want, rate, 0);
+    if (memcmp(h, want, 4) || memcmp(h + 8, want + 8, 28) || memcmp(h + 36, want + 36, 4))
+        return TB_ERR_PARSE;
+    off_t data = (size - 44) & ~(off_t)1;
+    if (data > (off_t)(UINT32_MAX - 36) || ftruncate(w->fd, 44 + data))
+        return TB_ERR_PARSE;
+    w->data_bytes = (uint32_t)data;
+    if (lseek(w->fd, 0, SEEK_END) < 0)
+        return TB_ERR_SYS;
+    return tb_voice__wav_append(w, NULL, 0);
+}
+
+int tb_voice__wav_open(struct tb_voice__wav *w, const char *path, unsigned rate, bool append,
                        struct tb_error *err)
 {
-    w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     w->rate = rate;
     w->data_bytes = 0;
+    w->fd = open(path, O_RDWR | O_CREAT | (append ? 0 : O_TRUNC) | O_CLOEXEC, 0644);
     if (w->fd < 0)
         return tb_error_set(err, TB_ERR_SYS, "%s: cannot create: %s", path, strerror(errno));
+    if (append && continue_file(w, rate) == TB_OK)
+        return TB_OK;
     uint8_t h[44];
     header(h, rate, 0);
-    if (write_all(w->fd, h, sizeof h, -1)) {
+    if (ftruncate(w->fd, 0) || lseek(w->fd, 0, SEEK_SET) < 0 || write_all(w->fd, h, sizeof h, -1)) {
         int e = errno;
         close(w->fd);
         w->fd = -1;
@@ -115,7 +138,7 @@ int tb_voice_wav_write(const char *path, const int16_t *pcm, size_t frames, unsi
                        struct tb_error *err)
 {
     struct tb_voice__wav w;
-    int rc = tb_voice__wav_open(&w, path, rate, err);
+    int rc = tb_voice__wav_open(&w, path, rate, false, err);
     if (rc)
         return rc;
     rc = tb_voice__wav_append(&w, pcm, frames);

@@ -476,3 +476,37 @@ TB_TEST(stalled_sink_fails_and_moves_on)
     recorder_destroy(&rec[0]);
     tb_voice_pack_free(pack);
 }
+
+/* D.2.7 after a crash: the daemon restarts and the scoresheet goes on in the same file, even when
+ * the crash came between a write and its header update. */
+TB_TEST(law_d_2_7_scoresheet_continues_after_restart)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/scoresheet.wav", tb_test_tmp_dir());
+    start_with("de-fide", INSTANT, path);
+    ASSERT_GT(tb_voice_announce(voice, TB_CHESS_WHITE, "Eva vier", TB_VOICE_MOVE, 1), 0);
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 30000));
+    size_t first = rendered_frames("Zug 1: Eva vier");
+    check_wav(path, first);
+    stop();
+    /* A crash mid-append: three more bytes on disk, header not updated. */
+    FILE *f = fopen(path, "ab");
+    ASSERT_NOT_NULL(f);
+    ASSERT_EQ(fwrite("\x01\x02\x03", 1, 3, f), 3);
+    fclose(f);
+    start_with("de-fide", INSTANT, path);
+    ASSERT_GT(tb_voice_announce(voice, TB_CHESS_WHITE, "Felix fünf", TB_VOICE_MOVE, 2), 0);
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 30000));
+    check_wav(path, first + 1 + rendered_frames("Zug 2: Felix fünf"));
+    stop();
+    /* Something else under that name is replaced, not appended to. */
+    f = fopen(path, "wb");
+    ASSERT_NOT_NULL(f);
+    fputs("not a wave file, but long enough to have a header of forty-four bytes", f);
+    fclose(f);
+    start_with("de-fide", INSTANT, path);
+    ASSERT_GT(tb_voice_announce(voice, TB_CHESS_WHITE, "Felix fünf", TB_VOICE_MOVE, 2), 0);
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 30000));
+    check_wav(path, rendered_frames("Zug 2: Felix fünf"));
+    stop();
+}
