@@ -131,7 +131,14 @@ int tbd_apply_event(struct tb_daemon *d, int board, const struct tb_journal_even
     default:
         return TB_OK;
     }
-    d->board[board].events++;
+    struct tbd_board *bd = &d->board[board];
+    if (ev.kind == TB_MATCH_EV_LIFT && ev.square < 64)
+        bd->occ &= ~TB_CHESS_BIT(ev.square);
+    else if (ev.kind == TB_MATCH_EV_PLACE && ev.square < 64)
+        bd->occ |= TB_CHESS_BIT(ev.square);
+    else if (ev.kind == TB_MATCH_EV_SNAPSHOT)
+        bd->occ = ev.occupancy;
+    bd->events++;
     d->events++;
     int rc = tb_match_board_event(d->match, board, &ev, t);
     if (rc != TB_OK)
@@ -221,11 +228,22 @@ static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *e
         return;
     case TB_LINK_EV_BUTTON_UP:
         return;
-    case TB_LINK_EV_SNAPSHOT:
+    case TB_LINK_EV_SNAPSHOT: {
+        bool first = bd->await_snapshot;
         bd->await_snapshot = false;
         bd->snap_seq_valid = ev->has_seq;
         bd->snap_seq = ev->seq;
+        /* A reading that agrees with the events adds nothing (the firmware sends one every
+         * second); one that differs means events were lost: the match re-reads the board. */
+        if (!first && ev->occupancy == bd->occ && !bd->fast)
+            return;
+        if (!first)
+            tbd_log(d, TB_CONFIG_LOG_WARN,
+                    "%s board: its reading differs from its events: "
+                    "re-read",
+                    name);
         break;
+    }
     default:
         if (bd->res.kind == TB_LINK_SIM && ev->has_seq && ev->seq <= bd->skip_seq)
             return; /* recovered from the journal already */

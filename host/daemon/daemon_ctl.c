@@ -296,6 +296,8 @@ static bool flush_out(struct tbd_client *c)
 
 static bool queue_out(struct tb_daemon *d, struct tbd_client *c, const struct tbd_buf *b)
 {
+    if (!b->failed && !b->len)
+        return true;
     if (b->failed || c->out_len + b->len > TBD_OUT_MAX) {
         tbd_log(d, TB_CONFIG_LOG_WARN, "control: a client does not read its answers: dropped");
         return false;

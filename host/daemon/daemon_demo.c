@@ -117,14 +117,18 @@ int tb_daemon_demo_script_write(const struct tb_daemon_demo_script *s, const cha
         int mover = pos.side == s->vi_color ? 0 : 1, other = 1 - mover;
         fprintf(f, "# ply %d: the %s board moves, the %s board replicates\n", ply, names[mover],
                 names[other]);
+        if (ply > 1)
+            fprintf(f, "# sync: agreed %d @%llu\n", ply - 1, (unsigned long long)cursor);
         rc = one_move(f, &gen[mover], &pos, m, &cursor, err);
         cursor += s->pause_ms;
+        fprintf(f, "# sync: made %d @%llu\n", ply, (unsigned long long)cursor);
         tb_chess_move w = ply == s->wrong_ply ? wrong_move(&pos, m) : 0;
         if (rc == TB_OK && w) {
             fprintf(f, "# the %s board replicates a wrong move, then puts it right (D.2.9)\n",
                     names[other]);
             rc = one_move(f, &gen[other], &pos, w, &cursor, err);
             cursor += s->hold_ms;
+            fprintf(f, "# sync: resolved @%llu\n", (unsigned long long)cursor);
             line(f, cursor, names[other], "lift", tb_chess_move_to(w));
             cursor += 400;
             line(f, cursor, names[other], "place", tb_chess_move_from(w));

@@ -65,12 +65,15 @@ void tbd_status(struct tb_daemon *d, struct tbd_buf *out)
             tb_link_stats(bd->link, &ls);
         appendf(&t, "%s: %s, %s, %s%s, %lu events, %u bad frames, %u reconnects\n",
                 tbd_board_name(b), color_name(d->mcfg.board[b].color), bd->resource,
-                bd->connected ? "connected" : "NOT CONNECTED",
+                !bd->connected       ? "NOT CONNECTED"
+                : bd->await_snapshot ? "connected, waiting for its first reading"
+                                     : "connected",
                 bd->res.kind == TB_LINK_SIM && bd->ended ? ", script ended" : "", bd->events,
                 ls.bad_frames, ls.reconnects);
     }
     appendf(&t, "time used: White %lu s, Black %lu s\n", (unsigned long)(d->used_ms[0] / 1000),
             (unsigned long)(d->used_ms[1] / 1000));
+    appendf(&t, "speech: %s\n", !d->voice ? "off" : tbd_voice_idle(d) ? "idle" : "speaking");
     const struct tb_match_mismatch *mm = tb_match_open_mismatch(d->match);
     if (mm && st.state == TB_MATCH_BLOCKED) {
         char view[2048];

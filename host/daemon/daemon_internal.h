@@ -47,6 +47,7 @@ struct tbd_board {
     bool connected;
     struct tbd_queue q;
     unsigned long events; /* fed to the match */
+    uint64_t occ;         /* the board as the events fed to the match leave it */
 };
 
 struct tbd_note {

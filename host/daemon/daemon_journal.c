@@ -182,6 +182,8 @@ static int replay(struct tb_daemon *d, const uint8_t *buf, size_t len, struct tb
                 game_start(d, &rec);
             if ((rc = tb_match_new(&d->mcfg, &d->start, rec.time_ms, &d->match, err)) != TB_OK)
                 break;
+            for (int b = 0; b < TBD_BOARDS; b++)
+                d->board[b].occ = tb_chess_occupancy(&d->start);
             d->vnow = d->last_mt = rec.time_ms;
         }
         replay_record(d, &rec);
@@ -220,6 +222,8 @@ int tbd_journal_open(struct tb_daemon *d, struct tb_error *err)
     }
     if ((rc = tb_match_new(&d->mcfg, &d->start, 0, &d->match, err)) != TB_OK)
         return rc;
+    for (int b = 0; b < TBD_BOARDS; b++)
+        d->board[b].occ = tb_chess_occupancy(&d->start);
     struct tb_journal_decision dec = {.board = TB_JOURNAL_BOARD_NONE};
     snprintf(dec.who, sizeof dec.who, "daemon");
     tb_chess_pos_to_fen(&d->start, dec.fen, sizeof dec.fen);

@@ -99,7 +99,7 @@ void tbd_mismatch_view(const struct tb_daemon *d, const struct tb_match_mismatch
              "  since:  %s\n"
              "  vi player (%s): %s\n"
              "  sighted player (%s): %s\n"
-             "  D.2.9:  %s\n"
+             "  resolution: %s\n"
              "  arbiter: %s",
              mm->id, tb_match_mismatch_name(mm->kind), tbd_board_name(on),
              color_name(d->mcfg.board[on].color), mm->text, tbd_board_name(on), sq, since,

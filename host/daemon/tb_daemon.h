@@ -89,6 +89,9 @@ uint64_t tb_daemon_now(const struct tb_daemon *d);
  * human handling (tb_sensor_gen). When wrong_ply > 0 the replication of that ply is first made
  * wrong (another legal move of the same piece, else any other legal move), left standing for
  * hold_ms, and then put right: the pieces moved back and the announced move made.
+ * Comment lines "# sync: made N @MS", "# sync: agreed N @MS" and "# sync: resolved @MS" mark
+ * where a driver that waits for the daemon (twinboard demo) waits: for ply N to be made, for
+ * ply N to be agreed, for the arbiter's decision; @MS is the script time at the mark.
  * vi_color: the colour of the player at the "vi" board. Returns 0 or an error (err says). */
 struct tb_daemon_demo_script {
     const tb_chess_pos *start; /* NULL: the standard position */

@@ -1,0 +1,169 @@
+/* cmd_ctl.c - the control-client commands: each sends one request to twinboardd's control socket
+ * (docs/control-protocol.md) and prints the answer. --socket PATH picks the socket (default as
+ * the daemon's); --pin PIN or the environment variable TB_PIN gives the arbiter PIN for the
+ * requests that change the game. Exit status: 0 done, 1 the daemon refused, 2 usage or no
+ * daemon. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tb_config.h"
+#include "tb_ctl.h"
+
+struct ctl_args {
+    const char *socket;
+    const char *pin;
+    char line[TB_CTL_LINE_MAX + 64];
+};
+
+static int connect_socket(const char *path)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    if (strlen(path) >= sizeof sa.sun_path) {
+        tb_cli_error("socket path too long: %s", path);
+        return -1;
+    }
+    strcpy(sa.sun_path, path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        tb_cli_error("cannot reach twinboardd at %s: %s (is it running? --socket PATH)", path,
+                     strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Prints the answer; returns the exit status. */
+static int answer(FILE *in)
+{
+    char line[8192];
+    if (!fgets(line, sizeof line, in)) {
+        tb_cli_error("twinboardd closed the connection without an answer");
+        return TB_CLI_USAGE;
+    }
+    line[strcspn(line, "\n")] = '\0';
+    if (!strncmp(line, "error ", 6)) {
+        const char *msg = strchr(line + 6, ' ');
+        tb_cli_error("%s", msg ? msg + 1 : line + 6);
+        return TB_CLI_FOUND;
+    }
+    if (!strncmp(line, "ok+", 3)) {
+        while (fgets(line, sizeof line, in)) {
+            line[strcspn(line, "\n")] = '\0';
+            if (!strcmp(line, "."))
+                return TB_CLI_OK;
+            puts(line[0] == '.' ? line + 1 : line);
+        }
+        tb_cli_error("the answer was cut short");
+        return TB_CLI_USAGE;
+    }
+    if (line[0] == 'o' && line[1] == 'k' && line[2] == ' ')
+        puts(line + 3);
+    return TB_CLI_OK;
+}
+
+/* Options, then the request's words. needs_pin: append pin= when a PIN is known. */
+static int run(int argc, char **argv, const char *verb, int min, int max, bool needs_pin)
+{
+    struct ctl_args a = {.pin = getenv("TB_PIN")};
+    struct tb_config defaults;
+    tb_config_defaults(&defaults, getenv("XDG_RUNTIME_DIR"), getenv("XDG_STATE_HOME"), NULL);
+    a.socket = defaults.socket_path;
+    size_t used = (size_t)snprintf(a.line, sizeof a.line, "%s", verb);
+    int words = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--socket") && i + 1 < argc) {
+            a.socket = argv[++i];
+        } else if (!strcmp(argv[i], "--pin") && i + 1 < argc) {
+            a.pin = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
+            return tb_cli_usage(argv[0]);
+        } else {
+            words++;
+            used += (size_t)snprintf(a.line + used, used < sizeof a.line ? sizeof a.line - used : 0,
+                                     " %s", argv[i]);
+        }
+    }
+    if (words < min || words > max)
+        return tb_cli_usage(argv[0]);
+    if (needs_pin && a.pin && *a.pin)
+        used += (size_t)snprintf(a.line + used, used < sizeof a.line ? sizeof a.line - used : 0,
+                                 " pin=%s", a.pin);
+    if (used + 1 >= sizeof a.line) {
+        tb_cli_error("the request is too long");
+        return TB_CLI_USAGE;
+    }
+    a.line[used++] = '\n';
+    int fd = connect_socket(a.socket);
+    if (fd < 0)
+        return TB_CLI_USAGE;
+    int rc = TB_CLI_USAGE;
+    if (write(fd, a.line, used) != (ssize_t)used) {
+        tb_cli_error("cannot send to twinboardd: %s", strerror(errno));
+        close(fd);
+        return rc;
+    }
+    shutdown(fd, SHUT_WR);
+    FILE *in = fdopen(fd, "r");
+    if (!in) {
+        close(fd);
+        return rc;
+    }
+    rc = answer(in);
+    fclose(in);
+    return rc;
+}
+
+int tb_cli_cmd_status(int argc, char **argv)
+{
+    return run(argc, argv, "status", 0, 0, false);
+}
+int tb_cli_cmd_moves(int argc, char **argv)
+{
+    return run(argc, argv, "moves", 0, 0, false);
+}
+int tb_cli_cmd_pgn(int argc, char **argv)
+{
+    return run(argc, argv, "pgn", 0, 0, false);
+}
+int tb_cli_cmd_sheet(int argc, char **argv)
+{
+    return run(argc, argv, "scoresheet", 0, 1, false);
+}
+int tb_cli_cmd_resolve(int argc, char **argv)
+{
+    return run(argc, argv, "resolve", 1, 1, true);
+}
+int tb_cli_cmd_takeback(int argc, char **argv)
+{
+    return run(argc, argv, "takeback", 0, 1, true);
+}
+int tb_cli_cmd_promote(int argc, char **argv)
+{
+    return run(argc, argv, "promote", 1, 1, false);
+}
+int tb_cli_cmd_repeat(int argc, char **argv)
+{
+    return run(argc, argv, "repeat", 0, 1, false);
+}
+int tb_cli_cmd_new_game(int argc, char **argv)
+{
+    return run(argc, argv, "new-game", 0, 0, true);
+}
+int tb_cli_cmd_move(int argc, char **argv)
+{
+    return run(argc, argv, "move", 2, 2, false);
+}
+
+/* The FEN's six fields are six words. */
+int tb_cli_cmd_set_position(int argc, char **argv)
+{
+    return run(argc, argv, "set-position", 1, 6, true);
+}
