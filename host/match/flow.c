@@ -396,6 +396,9 @@ static void on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
         tb_chess_move mv = incomplete_capture(m, b);
         if (mv)
             raise_incomplete(m, b, mv);
+        else if (!o->clear && move_expected(m, b, m->pending))
+            break; /* D.2.2: a piece in the hand of the player to move (or to copy) while they
+                      think: whatever they do with it next is judged then */
         else
             tb_match_raise(m, TB_MATCH_MM_DISPLACED, b, 0, 0, TB_CHESS_NOSQ, TB_CHESS_NOSQ, 0);
         break;

@@ -723,3 +723,44 @@ TB_TEST(law_D_2_9_vi_player_black_wrong_copy_of_white_move)
     ASSERT_NOT_NULL(fx_announce(&f, 1, true, 0));
     fx_free(&f);
 }
+
+TB_TEST(law_D_2_2_piece_held_while_thinking_is_no_mismatch)
+{
+    struct fixture f;
+    fx_init(&f, NULL, false);
+    /* the rook, which cannot move, is touched (D.2.2; 4.5: any move then) and held a while */
+    fx_lift(&f, 0, "a1");
+    fx_wait(&f, 6000);
+    fx_place(&f, 0, "a1");
+    fx_wait(&f, 300);
+    fx_move(&f, 0, "e2e4");
+    ASSERT_EQ(fx_count(&f, TB_MATCH_OUT_MISMATCH), 0);
+    ASSERT_NOT_NULL(fx_announce(&f, 1, true, 0));
+    /* the copying player may hold a piece too */
+    fx_lift(&f, 1, "h8");
+    fx_wait(&f, 6000);
+    fx_place(&f, 1, "h8");
+    fx_wait(&f, 300);
+    fx_move(&f, 1, "e2e4");
+    ASSERT_EQ(fx_count(&f, TB_MATCH_OUT_MISMATCH), 0);
+    ASSERT_EQ(tb_match_game(f.m)->plies, 1);
+    fx_free(&f);
+}
+
+TB_TEST(law_7_4_piece_knocked_off_the_board_of_the_player_not_to_move)
+{
+    struct fixture f;
+    fx_init(&f, NULL, false);
+    fx_lift(&f, 1, "b8"); /* White to move; a black knight leaves the sighted board */
+    fx_wait(&f, 3000);
+    const struct tb_match_mismatch *mm = expect_mismatch(&f, TB_MATCH_MM_DISPLACED, 1, 1);
+    ASSERT_U64_EQ(mm->fix[1].fill, fx_squares("b8"));
+    ASSERT_U64_EQ(mm->fix[1].lift, 0);
+    ASSERT_EQ(mm->fix[1].place_list[0].piece, TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_KNIGHT));
+    fx_mark(&f);
+    fx_place(&f, 1, "b8");
+    fx_wait(&f, 300);
+    ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));
+    ASSERT_EQ(state(&f), TB_MATCH_IN_SYNC);
+    fx_free(&f);
+}
