@@ -1,0 +1,156 @@
+/* fixture.c - see fixture.h. */
+#include "fixture.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "tb_test.h"
+
+static void capture(void *arg, enum tb_config_log level, const char *line)
+{
+    struct fx *f = arg;
+    (void)level;
+    size_t n = strlen(line);
+    if (f->log_len + n + 2 > f->log_cap) {
+        size_t cap = (f->log_len + n + 2) * 2;
+        char *p = realloc(f->log, cap);
+        if (!p)
+            return;
+        f->log = p;
+        f->log_cap = cap;
+    }
+    memcpy(f->log + f->log_len, line, n);
+    f->log_len += n;
+    f->log[f->log_len++] = '\n';
+    f->log[f->log_len] = '\0';
+    if (getenv("FX_VERBOSE"))
+        fprintf(stderr, "%s\n", line);
+}
+
+void fx_init(struct fx *f, const char *name)
+{
+    memset(f, 0, sizeof *f);
+    snprintf(f->dir, sizeof f->dir, "%s/%s", tb_test_tmp_dir(), name);
+    mkdir(f->dir, 0755);
+    snprintf(f->script, sizeof f->script, "%s/script.txt", f->dir);
+    snprintf(f->journal, sizeof f->journal, "%s/journal", f->dir);
+    snprintf(f->socket, sizeof f->socket, "%s/control", f->dir);
+}
+
+void fx_script(struct fx *f, const char *text)
+{
+    FILE *out = fopen(f->script, "w");
+    ASSERT_NOT_NULL(out);
+    fputs(text, out);
+    ASSERT_OK(fclose(out));
+}
+
+void fx_options(struct fx *f, const char *vi, const char *sighted)
+{
+    tb_daemon_options_default(&f->o);
+    const char *res[2] = {vi, sighted};
+    for (int b = 0; b < 2; b++) {
+        if (!strcmp(res[b], "script"))
+            snprintf(f->o.cfg.player[b].board, sizeof f->o.cfg.player[b].board, "sim:%s",
+                     f->script);
+        else
+            snprintf(f->o.cfg.player[b].board, sizeof f->o.cfg.player[b].board, "%s", res[b]);
+        snprintf(f->o.cfg.player[b].audio, sizeof f->o.cfg.player[b].audio, "null");
+    }
+    snprintf(f->o.cfg.arbiter_pin, sizeof f->o.cfg.arbiter_pin, FX_PIN);
+    f->o.cfg.blip_window_ms = 100;
+    f->o.cfg.log_level = TB_CONFIG_LOG_DEBUG;
+    f->o.journal_dir = f->journal;
+    f->o.socket_path = "";
+    f->o.speed = TB_DAEMON_SPEED_FAST;
+    f->o.audio = "none";
+    f->o.exit_when_done = true;
+    f->o.log = capture;
+    f->o.log_arg = f;
+}
+
+void fx_start(struct fx *f)
+{
+    struct tb_error err = {0};
+    if (tb_daemon_new(&f->o, &f->d, &err) != TB_OK)
+        TB_FAIL("daemon: %s", err.msg);
+}
+
+unsigned fx_run(struct fx *f, int max_turns)
+{
+    struct tb_daemon_counters c;
+    for (int i = 0; i < max_turns; i++) {
+        tb_daemon_counters(f->d, &c);
+        if (c.mismatch || c.done)
+            return c.mismatch;
+        if (tb_daemon_step(f->d, 50) <= 0)
+            break;
+    }
+    tb_daemon_counters(f->d, &c);
+    return c.mismatch;
+}
+
+static long elapsed_ms(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+bool fx_run_until(struct fx *f, int ms, bool (*cond)(struct fx *f))
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (elapsed_ms(&t0) < ms) {
+        if (cond && cond(f))
+            return true;
+        if (tb_daemon_step(f->d, 10) < 0)
+            return false;
+    }
+    return cond ? cond(f) : true;
+}
+
+const char *fx_req(struct fx *f, const char *line)
+{
+    int n = tb_daemon_request(f->d, line, f->answer, sizeof f->answer);
+    ASSERT_GE(n, 0);
+    return f->answer;
+}
+
+const char *fx_moves(struct fx *f, char *buf, size_t len)
+{
+    const char *a = fx_req(f, "moves");
+    buf[0] = '\0';
+    size_t used = 0;
+    /* data lines: "1. e4 (e2e4)" / "1... e5 (e7e5)" */
+    for (const char *l = strchr(a, '\n'); l && l[1] && l[1] != '.'; l = strchr(l + 1, '\n')) {
+        char num[16], san[16];
+        if (sscanf(l + 1, "%15s %15s", num, san) == 2)
+            used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+                                     used ? " " : "", san);
+    }
+    return buf;
+}
+
+int fx_plies(struct fx *f)
+{
+    struct tb_daemon_counters c;
+    tb_daemon_counters(f->d, &c);
+    return c.plies;
+}
+
+void fx_stop(struct fx *f)
+{
+    tb_daemon_free(f->d);
+    f->d = NULL;
+}
+
+void fx_free(struct fx *f)
+{
+    fx_stop(f);
+    free(f->log);
+    f->log = NULL;
+}

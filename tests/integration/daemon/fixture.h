@@ -1,0 +1,44 @@
+/* fixture.h - twinboardd in-process for the integration tests: a daemon from a configuration
+ * built here, its log captured, its loop turned until something happens. */
+#ifndef TB_DAEMON_FIXTURE_H
+#define TB_DAEMON_FIXTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tb_daemon.h"
+
+#define FX_PIN "1234"
+
+struct fx {
+    struct tb_daemon *d;
+    struct tb_daemon_options o;
+    char dir[300];
+    char script[400], journal[400], socket[400];
+    char *log;
+    size_t log_len, log_cap;
+    char answer[65536];
+};
+
+/* A fresh directory (under the test's scratch directory) named name. */
+void fx_init(struct fx *f, const char *name);
+/* Writes text as the script both sim: boards play. */
+void fx_script(struct fx *f, const char *text);
+/* Options for boards vi and sighted (resource strings; "script" = sim:SCRIPT), fast script
+ * time, no speech, the PIN set, exiting when done. Call fx_start after changing f->o. */
+void fx_options(struct fx *f, const char *vi, const char *sighted);
+void fx_start(struct fx *f);
+/* Turns the loop until the daemon is done or a mismatch is open (or max turns). Returns the
+ * open mismatch id, 0 if none. */
+unsigned fx_run(struct fx *f, int max_turns);
+/* Turns the loop for up to ms of real time (pty boards), or until cond(f) holds. */
+bool fx_run_until(struct fx *f, int ms, bool (*cond)(struct fx *f));
+/* A control request in-process; the answer (in f->answer). */
+const char *fx_req(struct fx *f, const char *line);
+/* The agreed moves in SAN separated by spaces, from the `moves` answer. */
+const char *fx_moves(struct fx *f, char *buf, size_t len);
+void fx_stop(struct fx *f);
+void fx_free(struct fx *f);
+int fx_plies(struct fx *f);
+
+#endif
