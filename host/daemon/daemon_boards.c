@@ -353,9 +353,15 @@ int tbd_boards_feed(struct tb_daemon *d)
         if (best < 0)
             return fed;
         struct tbd_queue *q = &d->board[best].q;
-        const struct tb_link_event *ev = &q->ev[q->head++];
+        const struct tb_link_event *ev = &q->ev[q->head];
         if (ev->board_ms > d->vnow)
             d->vnow = ev->board_ms;
+        /* Decisions due before this event come first; one may stop play (a mismatch). */
+        tb_match_tick(d->match, tbd_match_time(d));
+        tbd_outputs(d);
+        if (tbd_boards_paused(d))
+            break;
+        q->head++;
         struct tb_journal_event je;
         to_journal(best, ev, &je);
         input(d, best, &je);
