@@ -8,12 +8,23 @@
 
 #include "link_internal.h"
 
+/* Room for any sysfs path we build; a longer one cannot name a board and is passed over. */
+enum { PATH_LEN = 512 };
+
+/* dir/name into out; false when it does not fit. */
+static bool join(char *out, size_t len, const char *dir, const char *name)
+{
+    int n = snprintf(out, len, "%s/%s", dir, name);
+    return n >= 0 && (size_t)n < len;
+}
+
 /* The first line of a small sysfs attribute, without its newline; "" when absent. */
 static void read_attr(const char *dir, const char *name, char *out, size_t len)
 {
-    char path[600];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char path[PATH_LEN];
     out[0] = '\0';
+    if (!join(path, sizeof path, dir, name))
+        return;
     FILE *f = fopen(path, "r");
     if (!f)
         return;
@@ -31,17 +42,18 @@ static bool hex_is(const char *s, uint16_t v)
 /* The tty of one interface directory, if it has one. */
 static bool interface_tty(const char *intf, char *tty, size_t len)
 {
-    char sub[600];
-    snprintf(sub, sizeof sub, "%s/tty", intf);
+    /* <intf>/tty/ttyACM0 (CDC ACM) first, then <intf>/ttyUSB0 (serial converters) */
+    char sub[PATH_LEN];
+    bool has_sub = join(sub, sizeof sub, intf, "tty");
     const char *dirs[] = {sub, intf};
-    for (int i = 0; i < 2; i++) {
+    for (int i = has_sub ? 0 : 1; i < 2; i++) {
         DIR *d = opendir(dirs[i]);
         if (!d)
             continue;
         struct dirent *e;
         while ((e = readdir(d))) {
-            if (strncmp(e->d_name, "tty", 3) == 0 && e->d_name[3]) {
-                snprintf(tty, len, "/dev/%s", e->d_name);
+            if (strncmp(e->d_name, "tty", 3) == 0 && e->d_name[3] &&
+                join(tty, len, "/dev", e->d_name)) {
                 closedir(d);
                 return true;
             }
@@ -54,8 +66,9 @@ static bool interface_tty(const char *intf, char *tty, size_t len)
 int tb_link__usb_find_tty(const char *sysfs_root, uint16_t vid, uint16_t pid, const char *serial,
                           char *tty, size_t tty_len, char *dev, size_t dev_len)
 {
-    char base[300];
-    snprintf(base, sizeof base, "%s/bus/usb/devices", sysfs_root);
+    char base[PATH_LEN];
+    if (!join(base, sizeof base, sysfs_root, "bus/usb/devices"))
+        return TB_ERR_NOTFOUND;
     DIR *d = opendir(base);
     if (!d)
         return TB_ERR_NOTFOUND;
@@ -64,8 +77,9 @@ int tb_link__usb_find_tty(const char *sysfs_root, uint16_t vid, uint16_t pid, co
     while (rc != TB_OK && (e = readdir(d))) {
         if (e->d_name[0] == '.' || strchr(e->d_name, ':'))
             continue; /* interfaces are looked at through their device */
-        char devdir[600], attr[128];
-        snprintf(devdir, sizeof devdir, "%s/%s", base, e->d_name);
+        char devdir[PATH_LEN], attr[128];
+        if (!join(devdir, sizeof devdir, base, e->d_name))
+            continue;
         read_attr(devdir, "idVendor", attr, sizeof attr);
         if (!hex_is(attr, vid))
             continue;
@@ -84,9 +98,8 @@ int tb_link__usb_find_tty(const char *sysfs_root, uint16_t vid, uint16_t pid, co
         while ((i = readdir(dd))) {
             if (strncmp(i->d_name, e->d_name, nl) != 0 || i->d_name[nl] != ':')
                 continue;
-            char intf[900];
-            snprintf(intf, sizeof intf, "%s/%s", devdir, i->d_name);
-            if (interface_tty(intf, tty, tty_len)) {
+            char intf[PATH_LEN];
+            if (join(intf, sizeof intf, devdir, i->d_name) && interface_tty(intf, tty, tty_len)) {
                 snprintf(dev, dev_len, "%s", e->d_name);
                 rc = TB_OK;
                 break;
