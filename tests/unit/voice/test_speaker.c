@@ -19,17 +19,31 @@ static struct tb_voice_pack *pack;
 static struct recorder rec[2];
 static struct tb_voice *voice;
 
+/* Both players' audio into rec[]. */
+static void record_both(struct tb_voice_config *cfg, uint64_t limit)
+{
+    for (int i = 0; i < 2; i++) {
+        recorder_init(&rec[i], limit);
+        cfg->player[i].sink = &recorder_ops;
+        cfg->player[i].sink_arg = &rec[i];
+    }
+}
+
+/* eSpeak's phonemes of text in a player's voice (-1: the speaker's). */
+static const char *phonemes(int player, const char *text)
+{
+    static char ph[512];
+    ASSERT_TRUE(tb_voice_phonemes(voice, player, text, ph, sizeof ph) > 0);
+    return ph;
+}
+
 static void start_with(const char *pack_name, uint64_t limit, const char *scoresheet)
 {
     struct tb_error err = {0};
     if (tb_voice_pack_load(pack_name, &pack, &err))
         TB_FAIL("%s", err.msg);
     struct tb_voice_config cfg = {.pack = pack};
-    for (int i = 0; i < 2; i++) {
-        recorder_init(&rec[i], limit);
-        cfg.player[i].sink = &recorder_ops;
-        cfg.player[i].sink_arg = &rec[i];
-    }
+    record_both(&cfg, limit);
     cfg.player[0].scoresheet_wav = scoresheet;
     if (tb_voice_new(&cfg, &voice, &err))
         TB_FAIL("%s", err.msg);
@@ -319,18 +333,14 @@ TB_TEST(law_d_2_7_audio_scoresheet)
 TB_TEST(german_voice_really_used)
 {
     start(INSTANT);
-    char ph[512], desc[512];
+    char desc[512];
     ASSERT_TRUE(tb_voice_describe(voice, desc, sizeof desc) > 0);
     ASSERT_STR_CONTAINS(desc, "voice de");
-    ASSERT_TRUE(tb_voice_phonemes(voice, -1, "Springer", ph, sizeof ph) > 0);
-    ASSERT_STR_CONTAINS(ph, "Spr'IN");
-    ASSERT_TRUE(tb_voice_phonemes(voice, -1, "Schach", ph, sizeof ph) > 0);
-    ASSERT_STR_CONTAINS(ph, "S'ax");
-    ASSERT_TRUE(tb_voice_phonemes(voice, -1, "Läufer", ph, sizeof ph) > 0);
-    ASSERT_STR_CONTAINS(ph, "l'OYf");
+    ASSERT_STR_CONTAINS(phonemes(-1, "Springer"), "Spr'IN");
+    ASSERT_STR_CONTAINS(phonemes(-1, "Schach"), "S'ax");
+    ASSERT_STR_CONTAINS(phonemes(-1, "Läufer"), "l'OYf");
     /* D.2.7: the scoresheet's move number is read as a German number. */
-    ASSERT_TRUE(tb_voice_phonemes(voice, -1, "Zug 12", ph, sizeof ph) > 0);
-    ASSERT_STR_CONTAINS(ph, "tsv'Wlf");
+    ASSERT_STR_CONTAINS(phonemes(-1, "Zug 12"), "tsv'Wlf");
     stop();
 }
 
@@ -338,8 +348,7 @@ TB_TEST(german_voice_really_used)
 TB_TEST(english_voice_says_it_otherwise)
 {
     start_with("en", INSTANT, NULL);
-    char ph[512];
-    ASSERT_TRUE(tb_voice_phonemes(voice, -1, "Springer Schach", ph, sizeof ph) > 0);
+    const char *ph = phonemes(-1, "Springer Schach");
     ASSERT_TRUE(strstr(ph, "Spr'IN") == NULL);
     ASSERT_TRUE(strstr(ph, "S'ax") == NULL);
     stop();
@@ -349,11 +358,8 @@ TB_TEST(english_voice_says_it_otherwise)
 TB_TEST(phoneme_spellings_reach_espeak)
 {
     start(INSTANT);
-    char ph[512];
-    ASSERT_TRUE(tb_voice_phonemes(voice, -1, "Kurze Rochade", ph, sizeof ph) > 0);
-    ASSERT_STR_CONTAINS(ph, "rOS'a:d@");
-    ASSERT_TRUE(tb_voice_phonemes(voice, -1, "Cesar", ph, sizeof ph) > 0);
-    ASSERT_STR_CONTAINS(ph, "ts'E:zar");
+    ASSERT_STR_CONTAINS(phonemes(-1, "Kurze Rochade"), "rOS'a:d@");
+    ASSERT_STR_CONTAINS(phonemes(-1, "Cesar"), "ts'E:zar");
     stop();
 }
 
@@ -414,21 +420,13 @@ TB_TEST(each_player_in_their_own_language)
     ASSERT_OK(tb_voice_pack_load("de-fide", &pack, &err));
     ASSERT_OK(tb_voice_pack_load("en", &en, &err));
     struct tb_voice_config cfg = {.pack = pack};
-    for (int i = 0; i < 2; i++) {
-        recorder_init(&rec[i], INSTANT);
-        cfg.player[i].sink = &recorder_ops;
-        cfg.player[i].sink_arg = &rec[i];
-    }
+    record_both(&cfg, INSTANT);
     cfg.player[TB_CHESS_BLACK].pack = en;
     ASSERT_OK(tb_voice_new(&cfg, &voice, &err));
-    char ph[512];
-    ASSERT_TRUE(tb_voice_phonemes(voice, TB_CHESS_WHITE, "Springer Schach", ph, sizeof ph) > 0);
-    ASSERT_STR_CONTAINS(ph, "S'ax");
-    ASSERT_TRUE(tb_voice_phonemes(voice, TB_CHESS_BLACK, "Springer Schach", ph, sizeof ph) > 0);
-    ASSERT_TRUE(strstr(ph, "S'ax") == NULL);
+    ASSERT_STR_CONTAINS(phonemes(TB_CHESS_WHITE, "Springer Schach"), "S'ax");
+    ASSERT_TRUE(strstr(phonemes(TB_CHESS_BLACK, "Springer Schach"), "S'ax") == NULL);
     /* The English pack spells Cesar for the English voice. */
-    ASSERT_TRUE(tb_voice_phonemes(voice, TB_CHESS_BLACK, "Cesar", ph, sizeof ph) > 0);
-    ASSERT_STR_CONTAINS(ph, "s'i:z3");
+    ASSERT_STR_CONTAINS(phonemes(TB_CHESS_BLACK, "Cesar"), "s'i:z3");
     /* Alternating players switch voices; each announcement sounds as its player's render. */
     const char *text = "Springer Gustav eins Felix drei, Schach";
     for (int i = 0; i < 4; i++)
