@@ -177,17 +177,16 @@ int tb_chess_gen(const tb_chess_pos *pos, tb_chess_move *out)
         int from = tb_lsb(b);
         m = add_targets(m, from, tb_chess_knight_attacks[from] & target);
     }
-    for (uint64_t b = ours & diag; b; b &= b - 1) {
+    /* Sliders; a pinned one keeps to the line through its king and its pinner. */
+    for (uint64_t b = ours & (diag | orth); b; b &= b - 1) {
         int from = tb_lsb(b);
-        uint64_t a = tb_bishop_attacks(from, occ) & target;
-        if (pinned & TB_CHESS_BIT(from))
-            a &= tb_chess_line[ksq][from];
-        m = add_targets(m, from, a);
-    }
-    for (uint64_t b = ours & orth; b; b &= b - 1) {
-        int from = tb_lsb(b);
-        uint64_t a = tb_rook_attacks(from, occ) & target;
-        if (pinned & TB_CHESS_BIT(from))
+        uint64_t bit = TB_CHESS_BIT(from), a = 0;
+        if (diag & bit)
+            a |= tb_bishop_attacks(from, occ);
+        if (orth & bit)
+            a |= tb_rook_attacks(from, occ);
+        a &= target;
+        if (pinned & bit)
             a &= tb_chess_line[ksq][from];
         m = add_targets(m, from, a);
     }

@@ -17,6 +17,20 @@ static tb_chess_move mv(const char *from, const char *to, int kind)
     return tb_chess_move_new(tb_chess_square_parse(from), tb_chess_square_parse(to), kind);
 }
 
+/* A game (on the heap: it is large) from fen, or from the start position when fen is NULL. */
+static tb_chess_game *new_game(const char *fen)
+{
+    tb_chess_game *game = malloc(sizeof *game);
+    ASSERT_NOT_NULL(game);
+    tb_chess_pos start;
+    if (fen)
+        start = load(fen);
+    else
+        tb_chess_pos_startpos(&start);
+    tb_chess_game_init(game, &game->start);
+    return game;
+}
+
 /* Plays "e2e4 e7e5 ..." (from-to pairs, normal moves only) into game. */
 static void play(tb_chess_game *game, const char *moves)
 {
@@ -140,17 +154,14 @@ TB_TEST(law_9_2_2_repetition_key_ep_only_when_capture_legal)
  * not the same position (9.2.2); when d4xe3 is illegal they are. */
 TB_TEST(law_9_2_2_first_position_after_double_push_differs_only_if_ep_legal)
 {
-    tb_chess_game *game = malloc(sizeof *game);
-    ASSERT_NOT_NULL(game);
-    tb_chess_pos start = load("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1");
-    tb_chess_game_init(game, &start);
+    tb_chess_game *game = new_game("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1");
     play(game, "e2e4 e8e7 e1e2 e7e8 e2e1");
     ASSERT_EQ(tb_chess_game_repetitions(game), 1);
     play(game, "e8e7 e1e2 e7e8 e2e1 e8e7 e1e2 e7e8 e2e1");
     ASSERT_EQ(tb_chess_game_repetitions(game), 3);
 
-    start = load("8/8/8/8/k2p3R/8/4P3/4K3 w - - 0 1");
-    tb_chess_game_init(game, &start);
+    free(game);
+    game = new_game("8/8/8/8/k2p3R/8/4P3/4K3 w - - 0 1");
     play(game, "e2e4 a4a5 e1e2 a5a4 e2e1");
     ASSERT_EQ(tb_chess_game_repetitions(game), 2);
     play(game, "a4a5 e1e2 a5a4 e2e1 a4a5 e1e2 a5a4 e2e1");
@@ -160,11 +171,7 @@ TB_TEST(law_9_2_2_first_position_after_double_push_differs_only_if_ep_legal)
 
 TB_TEST(law_9_2_threefold_claim_now_and_by_declared_move)
 {
-    tb_chess_game *game = malloc(sizeof *game);
-    ASSERT_NOT_NULL(game);
-    tb_chess_pos start;
-    tb_chess_pos_startpos(&start);
-    tb_chess_game_init(game, &start);
+    tb_chess_game *game = new_game(NULL);
     play(game, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
     ASSERT_EQ(tb_chess_game_repetitions(game), 2);
     /* 9.2.1.1: Black may claim by declaring f6-g8, which makes the start position appear a
@@ -175,7 +182,7 @@ TB_TEST(law_9_2_threefold_claim_now_and_by_declared_move)
     ASSERT_TRUE(tb_chess_game_can_claim_threefold(game)); /* 9.2.1.2 */
     ASSERT_EQ(tb_chess_game_state(game), TB_CHESS_PLAYING);
     /* Before the repetitions nothing can be claimed. */
-    tb_chess_game_init(game, &start);
+    tb_chess_game_init(game, &game->start);
     play(game, "g1f3 g8f6 f3g1");
     ASSERT_FALSE(tb_chess_game_can_claim_threefold(game));
     free(game);
@@ -183,11 +190,7 @@ TB_TEST(law_9_2_threefold_claim_now_and_by_declared_move)
 
 TB_TEST(law_9_6_1_fivefold_repetition_ends_the_game)
 {
-    tb_chess_game *game = malloc(sizeof *game);
-    ASSERT_NOT_NULL(game);
-    tb_chess_pos start;
-    tb_chess_pos_startpos(&start);
-    tb_chess_game_init(game, &start);
+    tb_chess_game *game = new_game(NULL);
     for (int i = 0; i < 3; i++)
         play(game, "g1f3 g8f6 f3g1 f6g8");
     ASSERT_EQ(tb_chess_game_repetitions(game), 4);
@@ -203,10 +206,7 @@ TB_TEST(law_9_6_1_fivefold_repetition_ends_the_game)
 
 TB_TEST(law_9_3_fifty_move_claim)
 {
-    tb_chess_game *game = malloc(sizeof *game);
-    ASSERT_NOT_NULL(game);
-    tb_chess_pos pos = load("4k3/8/8/8/8/8/4P3/R3K3 w - - 98 60");
-    tb_chess_game_init(game, &pos);
+    tb_chess_game *game = new_game("4k3/8/8/8/8/8/4P3/R3K3 w - - 98 60");
     ASSERT_FALSE(tb_chess_game_can_claim_fifty(game));
     play(game, "a1a2");
     /* 9.3.2: Black's next quiet move completes the fifty. */
@@ -217,7 +217,7 @@ TB_TEST(law_9_3_fifty_move_claim)
     play(game, "e2e4");                               /* a pawn move starts the count again */
     ASSERT_FALSE(tb_chess_game_can_claim_fifty(game));
     /* With 99 plies and only pawn moves and captures possible, no claim by declaration. */
-    pos = load("8/8/8/8/8/p7/P1k4P/K7 w - - 99 80");
+    tb_chess_pos pos = load("8/8/8/8/8/p7/P1k4P/K7 w - - 99 80");
     tb_chess_game_init(game, &pos);
     ASSERT_FALSE(tb_chess_game_can_claim_fifty(game));
     free(game);
@@ -225,10 +225,7 @@ TB_TEST(law_9_3_fifty_move_claim)
 
 TB_TEST(law_9_6_2_seventyfive_moves_and_mate_precedence)
 {
-    tb_chess_game *game = malloc(sizeof *game);
-    ASSERT_NOT_NULL(game);
-    tb_chess_pos pos = load("6k1/5ppp/8/8/8/8/8/R3K3 w - - 149 100");
-    tb_chess_game_init(game, &pos);
+    tb_chess_game *game = new_game("6k1/5ppp/8/8/8/8/8/R3K3 w - - 149 100");
     ASSERT_EQ(tb_chess_game_state(game), TB_CHESS_PLAYING);
     play(game, "e1e2");
     ASSERT_EQ(tb_chess_game_state(game), TB_CHESS_SEVENTYFIVE);
@@ -279,11 +276,7 @@ TB_TEST(law_5_2_2_dead_positions)
 
 TB_TEST(game_push_refuses_illegal_and_pop_restores)
 {
-    tb_chess_game *game = malloc(sizeof *game);
-    ASSERT_NOT_NULL(game);
-    tb_chess_pos start;
-    tb_chess_pos_startpos(&start);
-    tb_chess_game_init(game, &start);
+    tb_chess_game *game = new_game(NULL);
     ASSERT_EQ(tb_chess_game_pop(game), TB_ERR_STATE);
     ASSERT_EQ(tb_chess_game_push(game, mv("e2", "e5", TB_CHESS_MK_NORMAL)), TB_ERR_ILLEGAL);
     ASSERT_EQ(tb_chess_game_push(game, 0), TB_ERR_ILLEGAL);
@@ -293,7 +286,7 @@ TB_TEST(game_push_refuses_illegal_and_pop_restores)
     ASSERT_OK(tb_chess_game_pop(game));
     ASSERT_OK(tb_chess_game_pop(game));
     ASSERT_OK(tb_chess_game_pop(game));
-    ASSERT_TRUE(memcmp(&game->pos, &start, sizeof start) == 0);
+    ASSERT_TRUE(memcmp(&game->pos, &game->start, sizeof game->start) == 0);
     free(game);
 }
 
