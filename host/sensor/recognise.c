@@ -45,7 +45,7 @@ static void cand_fill(const tb_chess_pos *pos, tb_chess_move m, uint64_t base,
     c->capture_on_to = ms.captured && ms.capture_sq == ms.to;
 }
 
-void tb_sensor_load_position(tb_sensor *s, const tb_chess_pos *pos)
+void tb_sensor__load_position(tb_sensor *s, const tb_chess_pos *pos)
 {
     tb_chess_movelist list;
     s->pos = *pos;
@@ -55,7 +55,7 @@ void tb_sensor_load_position(tb_sensor *s, const tb_chess_pos *pos)
         cand_fill(pos, list.moves[i], s->base, &s->cand[i]);
 }
 
-void tb_sensor_clear_move(tb_sensor *s)
+void tb_sensor__clear_move(tb_sensor *s)
 {
     s->lifted = s->placed = 0;
     s->touch_own = s->touch_opp = s->touch_rook = -1;
@@ -75,7 +75,7 @@ static void set_uci(const tb_chess_pos *pos, tb_chess_move m, char buf[8])
 static struct tb_sensor_out *problem(tb_sensor *s, enum tb_sensor_problem p, uint64_t t,
                                      uint64_t event_ms)
 {
-    struct tb_sensor_out *o = tb_sensor_emit(s, TB_SENSOR_OUT_PROBLEM, t, event_ms);
+    struct tb_sensor_out *o = tb_sensor__emit(s, TB_SENSOR_OUT_PROBLEM, t, event_ms);
     o->problem = p;
     return o;
 }
@@ -168,7 +168,7 @@ static void decide(tb_sensor *s, const struct tb_sensor_cand *c, bool queen_assu
         return;
     }
 
-    struct tb_sensor_out *o = tb_sensor_emit(s, TB_SENSOR_OUT_MOVE, t, event_ms);
+    struct tb_sensor_out *o = tb_sensor__emit(s, TB_SENSOR_OUT_MOVE, t, event_ms);
     o->move = c->move;
     o->square = c->from;
     o->square2 = c->to;
@@ -194,10 +194,10 @@ static void decide(tb_sensor *s, const struct tb_sensor_cand *c, bool queen_assu
     s->last_move = m;
     tb_chess_pos next = s->pos;
     tb_chess_make(&next, m, &undo);
-    tb_sensor_load_position(s, &next);
+    tb_sensor__load_position(s, &next);
     s->mode = TB_SENSOR_PLAYING; /* after the copy, the board's own player is to move */
     s->expected = 0;
-    tb_sensor_clear_move(s);
+    tb_sensor__clear_move(s);
     s->exempt_sq = promo_sq == TB_CHESS_NOSQ ? -1 : promo_sq;
 }
 
@@ -359,7 +359,7 @@ static void report_unexplained(tb_sensor *s, uint64_t t, uint64_t event_ms)
     o->fill = removed;
 }
 
-void tb_sensor_evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms)
+void tb_sensor__evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms)
 {
     bool no_choice;
     s->promo_pending = false;
@@ -401,7 +401,7 @@ void tb_sensor_evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms)
     report_unexplained(s, t, event_ms);
 }
 
-void tb_sensor_promo_timeout(tb_sensor *s)
+void tb_sensor__promo_timeout(tb_sensor *s)
 {
     bool no_choice;
     uint64_t t = s->promo_deadline, ev = s->promo_event_ms;
@@ -411,7 +411,7 @@ void tb_sensor_promo_timeout(tb_sensor *s)
         decide(s, c, no_choice, t, ev);
 }
 
-void tb_sensor_missing_timeout(tb_sensor *s)
+void tb_sensor__missing_timeout(tb_sensor *s)
 {
     uint64_t t = s->missing_since + s->cfg.lifted_report_ms;
     uint64_t removed = s->base & ~s->occ, added = s->occ & ~s->base, in_hand = 0;
@@ -428,7 +428,7 @@ void tb_sensor_missing_timeout(tb_sensor *s)
     report_unexplained(s, t, s->missing_event_ms);
 }
 
-void tb_sensor_apply(tb_sensor *s, const struct tb_sensor_qev *ev, uint64_t t)
+void tb_sensor__apply(tb_sensor *s, const struct tb_sensor_qev *ev, uint64_t t)
 {
     int sq = ev->square;
     uint64_t bit = BIT(sq);
@@ -450,7 +450,7 @@ void tb_sensor_apply(tb_sensor *s, const struct tb_sensor_qev *ev, uint64_t t)
             if (*slot < 0) {
                 *slot = sq;
                 *(own ? &s->touch_own_ms : &s->touch_opp_ms) = ev->ms;
-                struct tb_sensor_out *o = tb_sensor_emit(s, TB_SENSOR_OUT_TOUCH, t, ev->ms);
+                struct tb_sensor_out *o = tb_sensor__emit(s, TB_SENSOR_OUT_TOUCH, t, ev->ms);
                 o->square = (uint8_t)sq;
                 o->piece = (uint8_t)piece;
                 o->own = own;
@@ -472,5 +472,5 @@ void tb_sensor_apply(tb_sensor *s, const struct tb_sensor_qev *ev, uint64_t t)
             s->placed &= ~bit;
         }
     }
-    tb_sensor_evaluate(s, t, ev->ms);
+    tb_sensor__evaluate(s, t, ev->ms);
 }

@@ -48,19 +48,19 @@ void tb_sensor_reset(tb_sensor *s, const tb_chess_pos *pos, uint64_t now_ms)
     s->mode = TB_SENSOR_PLAYING;
     s->expected = 0;
     s->last_move = 0;
-    tb_sensor_load_position(s, pos);
+    tb_sensor__load_position(s, pos);
     s->occ = s->base;
-    tb_sensor_clear_move(s);
+    tb_sensor__clear_move(s);
 }
 
 void tb_sensor_set_position(tb_sensor *s, const tb_chess_pos *pos, uint64_t now_ms)
 {
     tb_sensor_tick(s, now_ms);
     s->last_move = 0;
-    tb_sensor_load_position(s, pos);
-    tb_sensor_clear_move(s);
+    tb_sensor__load_position(s, pos);
+    tb_sensor__clear_move(s);
     if (s->occ != s->base)
-        tb_sensor_evaluate(s, s->now, s->now);
+        tb_sensor__evaluate(s, s->now, s->now);
 }
 
 void tb_sensor_set_occupancy(tb_sensor *s, uint64_t occupancy, uint64_t now_ms)
@@ -68,7 +68,7 @@ void tb_sensor_set_occupancy(tb_sensor *s, uint64_t occupancy, uint64_t now_ms)
     tb_sensor_tick(s, now_ms);
     s->qn = 0;
     s->occ = occupancy;
-    tb_sensor_evaluate(s, s->now, s->now);
+    tb_sensor__evaluate(s, s->now, s->now);
 }
 
 int tb_sensor_set_mode(tb_sensor *s, enum tb_sensor_mode mode, tb_chess_move expected)
@@ -84,7 +84,7 @@ int tb_sensor_set_mode(tb_sensor *s, enum tb_sensor_mode mode, tb_chess_move exp
         return TB_ERR_ILLEGAL;
     s->mode = mode;
     s->expected = expected;
-    tb_sensor_clear_move(s);
+    tb_sensor__clear_move(s);
     return TB_OK;
 }
 
@@ -132,7 +132,7 @@ static void drain(tb_sensor *s, uint64_t t)
         if (ev.place && ev.ms + s->cfg.blip_ms > t)
             break;
         pop_front(s);
-        tb_sensor_apply(s, &ev, ev.place ? ev.ms + s->cfg.blip_ms : t);
+        tb_sensor__apply(s, &ev, ev.place ? ev.ms + s->cfg.blip_ms : t);
     }
 }
 
@@ -148,9 +148,9 @@ void tb_sensor_tick(tb_sensor *s, uint64_t now_ms)
         if (what == DUE_PLACE)
             drain(s, when);
         else if (what == DUE_PROMO)
-            tb_sensor_promo_timeout(s);
+            tb_sensor__promo_timeout(s);
         else
-            tb_sensor_missing_timeout(s);
+            tb_sensor__missing_timeout(s);
     }
     s->now = now_ms;
 }
@@ -183,7 +183,7 @@ static int enqueue(tb_sensor *s, bool place, int square, int piece, uint64_t ms)
     if (s->qn == TB_SENSOR_QUEUE_CAP) { /* cannot happen at human speed: confirm the oldest */
         struct tb_sensor_qev ev = s->q[0];
         pop_front(s);
-        tb_sensor_apply(s, &ev, ms);
+        tb_sensor__apply(s, &ev, ms);
     }
     s->q[s->qn++] = (struct tb_sensor_qev){place, (uint8_t)square, (uint8_t)piece, ms};
     drain(s, ms);
@@ -213,7 +213,7 @@ int tb_sensor_choose(tb_sensor *s, int ptype, uint64_t ms)
     /* A choice is no board contact: it needs no blip window and is not queued. */
     s->choice = ptype;
     if (s->promo_pending)
-        tb_sensor_evaluate(s, ms, ms);
+        tb_sensor__evaluate(s, ms, ms);
     return TB_OK;
 }
 
@@ -242,8 +242,8 @@ uint64_t tb_sensor_occupancy(const tb_sensor *s)
     return s->occ;
 }
 
-struct tb_sensor_out *tb_sensor_emit(tb_sensor *s, enum tb_sensor_out_kind kind, uint64_t t,
-                                     uint64_t event_ms)
+struct tb_sensor_out *tb_sensor__emit(tb_sensor *s, enum tb_sensor_out_kind kind, uint64_t t,
+                                      uint64_t event_ms)
 {
     if (s->on == TB_SENSOR_OUT_CAP) {
         s->ohead = (s->ohead + 1) % TB_SENSOR_OUT_CAP;

@@ -71,13 +71,13 @@ struct tb_sensor {
 };
 
 /* recognise.c */
-void tb_sensor_load_position(tb_sensor *s, const tb_chess_pos *pos);
-void tb_sensor_clear_move(tb_sensor *s);
-void tb_sensor_apply(tb_sensor *s, const struct tb_sensor_qev *ev, uint64_t t);
-void tb_sensor_evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms);
-void tb_sensor_promo_timeout(tb_sensor *s);
-void tb_sensor_missing_timeout(tb_sensor *s);
-struct tb_sensor_out *tb_sensor_emit(tb_sensor *s, enum tb_sensor_out_kind kind, uint64_t t,
-                                     uint64_t event_ms);
+void tb_sensor__load_position(tb_sensor *s, const tb_chess_pos *pos);
+void tb_sensor__clear_move(tb_sensor *s);
+void tb_sensor__apply(tb_sensor *s, const struct tb_sensor_qev *ev, uint64_t t);
+void tb_sensor__evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms);
+void tb_sensor__promo_timeout(tb_sensor *s);
+void tb_sensor__missing_timeout(tb_sensor *s);
+struct tb_sensor_out *tb_sensor__emit(tb_sensor *s, enum tb_sensor_out_kind kind, uint64_t t,
+                                      uint64_t event_ms);
 
 #endif /* TB_SENSOR_INTERNAL_H */
