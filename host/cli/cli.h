@@ -14,29 +14,37 @@
 #define TB_CLI_COMMANDS(X)                                                                         \
     X(perft, "perft", "[--divide] [--960] DEPTH [FEN]",                                            \
       "count the leaf nodes of the legal move tree (default: the starting position)")              \
-    X(replay, "replay", "--events FILE [--fen FEN] [--board NAME] [--blip-ms N] [--promo-wait-ms N] [--touches]", "recognise the moves in one board's event script; problems as '! kind ...' lines") \
-    X(events_from_pgn, "events-from-pgn", "FILE [--seed N] [--game N] [--board NAME] [--blips] [--fault wrong-square|knocked-piece|same-side-twice] [--fault-rate P]", "write a game of a PGN file as the event script a board would report") \
+    X(replay, "replay",                                                                            \
+      "--events FILE [--fen FEN] [--board NAME] [--blip-ms N] [--promo-wait-ms N] [--touches]",    \
+      "recognise the moves in one board's event script; problems as '! kind ...' lines")           \
+    X(events_from_pgn, "events-from-pgn",                                                          \
+      "FILE [--seed N] [--game N] [--board NAME] [--blips] [--fault "                              \
+      "wrong-square|knocked-piece|same-side-twice] [--fault-rate P]",                              \
+      "write a game of a PGN file as the event script a board would report")                       \
     X(pgn_check, "pgn-check", "FILE...",                                                           \
       "replay every game of PGN files; report illegal or unreadable moves")                        \
-    X(say, "say", "[--fen FEN] [--pack NAME] [--short] [--wav FILE] [--play [--device NAME]] [--rate WPM] [--phonemes] MOVE... | --list-devices", "print (and speak) the D.2.1 announcement of each move, moves in UCI or SAN") \
+    X(say, "say",                                                                                  \
+      "[--fen FEN] [--pack NAME] [--short] [--wav FILE] [--play [--device NAME]] [--rate WPM] "    \
+      "[--phonemes] MOVE... | --list-devices",                                                     \
+      "print (and speak) the D.2.1 announcement of each move, moves in UCI or SAN")                \
     X(scoresheet, "scoresheet", "[--letters en|nl|de] [--game N] FILE",                            \
-      "print one game of a PGN file as a scoresheet (Appendix C notation)")                      \
-    X(demo, "demo", "[--realtime] [--sim] [--audio wav:DIR|pa|null] [--keep DIR]",                \
-      "a game on two simulated boards through twinboardd, with one replication error resolved")   \
-    X(status, "status", "[--socket PATH]", "the running game: state, boards, open mismatches")    \
-    X(moves, "moves", "[--socket PATH]", "the moves both boards have agreed")                     \
-    X(pgn, "pgn", "[--socket PATH]", "the running game as PGN, with the arbiter's notes")         \
-    X(sheet, "sheet", "[en|nl|de] [--socket PATH]", "the running game's scoresheet (Article 8)")  \
-    X(resolve, "resolve", "ID [--pin PIN] [--socket PATH]",                                       \
-      "arbiter: confirm the resolution of mismatch ID (D.2.9); PIN also from TB_PIN")             \
-    X(takeback, "takeback", "[N] [--pin PIN] [--socket PATH]",                                   \
-      "arbiter: take back N plies where the scoresheets differ (D.2.9)")                          \
-    X(promote, "promote", "q|r|b|n [--socket PATH]", "the piece chosen for a promotion (D.2.1)")  \
-    X(repeat, "repeat", "[vi|sighted] [--socket PATH]", "say the last move again to a player")    \
-    X(new_game, "new-game", "[--pin PIN] [--socket PATH]", "arbiter: start a new game")           \
-    X(set_position, "set-position", "FEN [--pin PIN] [--socket PATH]",                            \
-      "arbiter: set up a position on both boards")                                                \
-    X(move, "move", "vi|sighted SAN|UCI [--socket PATH]",                                         \
+      "print one game of a PGN file as a scoresheet (Appendix C notation)")                        \
+    X(demo, "demo", "[--realtime] [--sim] [--audio wav:DIR|pa|null] [--keep DIR]",                 \
+      "a game on two simulated boards through twinboardd, with one replication error resolved")    \
+    X(status, "status", "[--socket PATH]", "the running game: state, boards, open mismatches")     \
+    X(moves, "moves", "[--socket PATH]", "the moves both boards have agreed")                      \
+    X(pgn, "pgn", "[--socket PATH]", "the running game as PGN, with the arbiter's notes")          \
+    X(sheet, "sheet", "[en|nl|de] [--socket PATH]", "the running game's scoresheet (Article 8)")   \
+    X(resolve, "resolve", "ID [--pin PIN] [--socket PATH]",                                        \
+      "arbiter: confirm the resolution of mismatch ID (D.2.9); PIN also from TB_PIN")              \
+    X(takeback, "takeback", "[N] [--pin PIN] [--socket PATH]",                                     \
+      "arbiter: take back N plies where the scoresheets differ (D.2.9)")                           \
+    X(promote, "promote", "q|r|b|n [--socket PATH]", "the piece chosen for a promotion (D.2.1)")   \
+    X(repeat, "repeat", "[vi|sighted] [--socket PATH]", "say the last move again to a player")     \
+    X(new_game, "new-game", "[--pin PIN] [--socket PATH]", "arbiter: start a new game")            \
+    X(set_position, "set-position", "FEN [--pin PIN] [--socket PATH]",                             \
+      "arbiter: set up a position on both boards")                                                 \
+    X(move, "move", "vi|sighted SAN|UCI [--socket PATH]",                                          \
       "a move typed by the assistant for a keys: board (D.2.10.1)")
 
 #define TB_CLI_DECLARE(fn, name, args, summary) int tb_cli_cmd_##fn(int argc, char **argv);
