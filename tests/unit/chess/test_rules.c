@@ -27,7 +27,7 @@ static tb_chess_game *new_game(const char *fen)
         start = load(fen);
     else
         tb_chess_pos_startpos(&start);
-    tb_chess_game_init(game, &game->start);
+    tb_chess_game_init(game, &start);
     return game;
 }
 
@@ -304,4 +304,35 @@ TB_TEST(attacks_and_check_queries)
               tb_chess_square_parse("g1"));
     ASSERT_EQ(tb_chess_move_king_to(mv("e8", "a8", TB_CHESS_MK_CASTLE)),
               tb_chess_square_parse("c8"));
+}
+
+/* The most moves known in a legal position: 218, well inside the move list. */
+TB_TEST(movelist_holds_218_moves)
+{
+    tb_chess_pos pos = load("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1");
+    tb_chess_movelist list;
+    ASSERT_EQ(tb_chess_gen_legal(&pos, &list), 218);
+    ASSERT_LE(list.count, TB_CHESS_MAX_MOVES);
+}
+
+TB_TEST(pos_check_finds_inconsistencies)
+{
+    tb_chess_pos pos, bad;
+    tb_chess_pos_startpos(&pos);
+    ASSERT_OK(tb_chess_pos_check(&pos));
+    bad = pos;
+    bad.board[tb_chess_square_parse("e4")] = TB_CHESS_PIECE(0, TB_CHESS_PAWN); /* no bitboard */
+    ASSERT_EQ(tb_chess_pos_check(&bad), TB_ERR_STATE);
+    bad = pos;
+    bad.key ^= 1;
+    ASSERT_EQ(tb_chess_pos_check(&bad), TB_ERR_STATE);
+    bad = pos;
+    bad.king_sq[TB_CHESS_BLACK] = 0;
+    ASSERT_EQ(tb_chess_pos_check(&bad), TB_ERR_STATE);
+    bad = pos;
+    bad.ep = (uint8_t)tb_chess_square_parse("e3");
+    ASSERT_EQ(tb_chess_pos_check(&bad), TB_ERR_STATE);
+    bad = pos;
+    bad.board[tb_chess_square_parse("a1")] = 7; /* not a piece code */
+    ASSERT_EQ(tb_chess_pos_check(&bad), TB_ERR_STATE);
 }
