@@ -1,0 +1,190 @@
+/* The control socket: mode 0660, many clients, a bounded request line; malformed, oversized and
+ * unauthorised requests get a clear error and change nothing (not even the journal). And an
+ * idle daemon sleeps: its poll waits for the next deadline. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fixture.h"
+#include "tb_test.h"
+
+static int dial(struct fx *f)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", f->socket);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    ASSERT_GE(fd, 0);
+    ASSERT_OK(connect(fd, (struct sockaddr *)&sa, sizeof sa));
+    return fd;
+}
+
+/* Sends bytes, then turns the daemon's loop until a whole answer has come back. */
+static const char *ask(struct fx *f, int fd, const char *req, size_t len)
+{
+    static char got[65536];
+    size_t n = 0;
+    ASSERT_EQ(send(fd, req, len, MSG_NOSIGNAL), (ssize_t)len);
+    got[0] = '\0';
+    for (int i = 0; i < 400; i++) {
+        tb_daemon_step(f->d, 5);
+        ssize_t r = read(fd, got + n, sizeof got - n - 1);
+        if (r > 0) {
+            n += (size_t)r;
+            got[n] = '\0';
+        }
+        bool multi = !strncmp(got, "ok+", 3);
+        if (n && got[n - 1] == '\n' && (!multi || (n >= 3 && !strcmp(got + n - 3, "\n.\n"))))
+            return got;
+    }
+    TB_FAIL("no complete answer to '%.40s', got '%s'", req, got);
+    return NULL;
+}
+
+static const char *ask_line(struct fx *f, int fd, const char *line)
+{
+    return ask(f, fd, line, strlen(line));
+}
+
+static off_t journal_size(struct fx *f)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/current.tbj", f->journal);
+    struct stat st;
+    ASSERT_OK(stat(path, &st));
+    return st.st_size;
+}
+
+static void start(struct fx *f, const char *name)
+{
+    fx_init(f, name);
+    fx_script(f,
+              "1000 vi lift e2\n1300 vi place e4\n2000 sighted lift e2\n2300 sighted place e4\n");
+    fx_options(f, "script", "script");
+    f->o.socket_path = f->socket;
+    f->o.exit_when_done = false;
+    fx_start(f);
+    for (int i = 0; i < 50 && fx_plies(f) < 1; i++)
+        tb_daemon_step(f->d, 5);
+    ASSERT_EQ(fx_plies(f), 1);
+}
+
+TB_TEST(ctl_socket_mode_0660)
+{
+    struct fx f;
+    start(&f, "mode");
+    struct stat st;
+    ASSERT_OK(stat(f.socket, &st));
+    ASSERT_TRUE(S_ISSOCK(st.st_mode));
+    ASSERT_EQ(st.st_mode & 0777, 0660);
+    fx_free(&f);
+    ASSERT_NE(stat(f.socket, &st), 0); /* removed when the daemon stops */
+}
+
+TB_TEST(ctl_bad_requests_change_nothing)
+{
+    struct fx f;
+    start(&f, "bad");
+    int fd = dial(&f);
+    static char before[65536];
+    snprintf(before, sizeof before, "%s", ask_line(&f, fd, "moves\n"));
+    off_t size = journal_size(&f);
+
+    ASSERT_STR_CONTAINS(ask_line(&f, fd, "bogus\n"), "error unknown");
+    ASSERT_STR_CONTAINS(ask_line(&f, fd, "status now\n"), "error syntax");
+    ASSERT_STR_CONTAINS(ask(&f, fd, "sta\0tus\n", 8), "error syntax");
+    ASSERT_STR_CONTAINS(ask_line(&f, fd, "move vi \xff\xfe\n"), "error syntax");
+    ASSERT_STR_CONTAINS(ask_line(&f, fd, "promote k\n"), "error syntax");
+    static char big[2000];
+    memset(big, 'x', sizeof big - 2);
+    big[sizeof big - 2] = '\n';
+    ASSERT_STR_CONTAINS(ask(&f, fd, big, sizeof big - 1), "error too-long");
+    /* unauthorised: no PIN, a wrong one, a PIN where none belongs */
+    ASSERT_STR_CONTAINS(ask_line(&f, fd, "takeback 1\n"), "error denied");
+    ASSERT_STR_CONTAINS(ask_line(&f, fd, "takeback 1 pin=9999\n"), "error denied");
+    ASSERT_STR_CONTAINS(ask_line(&f, fd, "new-game pin=12345\n"), "error denied");
+    ASSERT_STR_CONTAINS(ask_line(&f, fd, "status pin=" FX_PIN "\n"), "error syntax");
+    /* authorised but impossible */
+    ASSERT_STR_CONTAINS(ask_line(&f, fd, "resolve 7 pin=" FX_PIN "\n"), "error unknown");
+    ASSERT_STR_CONTAINS(ask_line(&f, fd, "set-position 8/8/8/8 w - - 0 1 pin=" FX_PIN "\n"),
+                        "error");
+    ASSERT_STR_CONTAINS(ask_line(&f, fd, "move vi e5\n"), "error unsupported");
+    /* the PIN is never echoed */
+    ASSERT_TRUE(strstr(f.log, "pin=" FX_PIN) == NULL);
+
+    ASSERT_STR_EQ(ask_line(&f, fd, "moves\n"), before);
+    ASSERT_EQ(journal_size(&f), size);
+    close(fd);
+    fx_free(&f);
+}
+
+/* Several clients at once, a request in pieces, a client gone without reading. */
+TB_TEST(ctl_many_clients)
+{
+    struct fx f;
+    start(&f, "many");
+    int fd[8];
+    for (int i = 0; i < 8; i++)
+        fd[i] = dial(&f);
+    close(fd[7]); /* gone at once */
+    ASSERT_EQ(send(fd[6], "stat", 4, MSG_NOSIGNAL), 4);
+    for (int i = 0; i < 6; i++)
+        ASSERT_STR_CONTAINS(ask_line(&f, fd[i], "status\n"), "game: 1 plies agreed");
+    ASSERT_STR_CONTAINS(ask_line(&f, fd[6], "us\n"), "ok+ ");
+    ASSERT_STR_CONTAINS(ask_line(&f, fd[0], "help\n"), "resolve");
+    for (int i = 0; i < 7; i++)
+        close(fd[i]);
+    fx_free(&f);
+}
+
+/* A client that sends without ever reading is dropped once its answers pile up; others are
+ * still served. */
+TB_TEST(ctl_client_not_reading_is_dropped)
+{
+    struct fx f;
+    start(&f, "flood");
+    int bad = dial(&f);
+    static const char req[] = "pgn\nstatus\nmoves\nhelp\n";
+    bool dropped = false;
+    for (int i = 0; i < 20000 && !dropped; i++) {
+        ssize_t w = send(bad, req, sizeof req - 1, MSG_NOSIGNAL);
+        if (w < 0 && errno == EPIPE)
+            dropped = true;
+        tb_daemon_step(f.d, 0);
+    }
+    ASSERT_TRUE(dropped || strstr(f.log, "does not read its answers"));
+    ASSERT_STR_CONTAINS(f.log, "does not read its answers: dropped");
+    int good = dial(&f);
+    ASSERT_STR_CONTAINS(ask_line(&f, good, "moves\n"), "1. e4 (e2e4)");
+    close(good);
+    close(bad);
+    fx_free(&f);
+}
+
+/* Nothing to do: one poll for the whole wait, no timer before it. */
+TB_TEST(idle_daemon_sleeps)
+{
+    struct fx f;
+    fx_init(&f, "idle");
+    fx_options(&f, "null:", "keys:");
+    f.o.socket_path = f.socket;
+    fx_start(&f);
+    struct tb_daemon_counters c0, c1;
+    tb_daemon_counters(f.d, &c0);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    ASSERT_EQ(tb_daemon_step(f.d, 1500), 1);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    tb_daemon_counters(f.d, &c1);
+    long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+    ASSERT_GE(ms, 1400);                     /* it slept the whole wait ... */
+    ASSERT_EQ(c1.wakeups - c0.wakeups, 1ul); /* ... in one poll */
+    fx_free(&f);
+}
