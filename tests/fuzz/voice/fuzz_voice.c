@@ -1,0 +1,117 @@
+/* fuzz_voice.c - fuzz target of the phrase-pack loader (voice/pack.c) and of the phrases built
+ * from what it accepts (voice/phrase.c).
+ *
+ * The loader only reads files, so each input is written to one temporary file first. A refused
+ * pack must say why (a message, a line inside the file) and hand out nothing; an accepted one
+ * must build every move phrase of a few positions (castling, e.p., promotions, checks), every
+ * square and every system message, each a terminated string of the length returned or a "too
+ * small" error, and its speech text. */
+#include <unistd.h>
+
+#include "fuzz_chess.h"
+#include "tb_fuzz.h"
+#include "tb_voice.h"
+
+#define OUT 4096
+
+static char path[64];
+
+static void remove_file(void)
+{
+    unlink(path);
+}
+
+static void write_input(const uint8_t *data, size_t size)
+{
+    if (!path[0]) {
+        snprintf(path, sizeof path, "/tmp/tb-fuzz-voice-%ld.pack", (long)getpid());
+        atexit(remove_file);
+    }
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
+        abort();
+}
+
+static void check_text(char *buf, int n)
+{
+    TB_FUZZ_CHECK(n == TB_ERR_FULL || (n >= 0 && n < OUT && (size_t)n == strlen(buf)));
+    if (n == TB_ERR_FULL)
+        return;
+    TB_FUZZ_CHECK(memchr(buf, '\0', OUT));
+}
+
+static void check_moves(const struct tb_voice_pack *pack, const char *fen, unsigned flags)
+{
+    static char buf[OUT], speech[OUT];
+    tb_chess_pos pos;
+    if (tb_chess_pos_from_fen(&pos, fen, flags, NULL) != TB_OK)
+        abort();
+    tb_chess_movelist list;
+    tb_chess_gen_legal(&pos, &list);
+    for (int i = 0; i < list.count; i++) {
+        for (int form = TB_VOICE_LONG; form <= TB_VOICE_SHORT; form++) {
+            int n = tb_voice_phrase_move(pack, &pos, list.moves[i], (enum tb_voice_form)form, buf,
+                                         sizeof buf);
+            check_text(buf, n);
+            if (n >= 0)
+                check_text(speech, tb_voice_pack_speech_text(pack, buf, speech, sizeof speech));
+        }
+    }
+    /* A move that is not legal here is refused. */
+    TB_FUZZ_CHECK(tb_voice_phrase_move(pack, &pos, tb_chess_move_new(0, 63, 0), TB_VOICE_LONG, buf,
+                                       sizeof buf) == TB_ERR_ILLEGAL);
+}
+
+static void check_messages(const struct tb_voice_pack *pack)
+{
+    static char buf[OUT];
+    for (int sq = 0; sq < 64; sq++)
+        check_text(buf, tb_voice_phrase_square(pack, sq, buf, sizeof buf));
+    const struct tb_voice_square_action lift[] = {{12, TB_CHESS_PIECE(TB_CHESS_WHITE, 1)}, {60, 0}};
+    const struct tb_voice_square_action place[] = {{28, TB_CHESS_PIECE(TB_CHESS_BLACK, 5)}};
+    struct tb_voice_msg_args args = {.board = TB_CHESS_BLACK,
+                                     .move = "Eva vier",
+                                     .n = 41,
+                                     .white_ms = 3723000,
+                                     .black_ms = 59000,
+                                     .lift = lift,
+                                     .nlift = 2,
+                                     .place = place,
+                                     .nplace = 1};
+    for (int m = 0; m < TB_VOICE_MSG_COUNT; m++) {
+        check_text(buf, tb_voice_phrase_msg(pack, (enum tb_voice_msg)m, &args, buf, sizeof buf));
+        char small[12];
+        int n = tb_voice_phrase_msg(pack, (enum tb_voice_msg)m, &args, small, sizeof small);
+        TB_FUZZ_CHECK(n == TB_ERR_FULL || (n >= 0 && (size_t)n == strlen(small)));
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    write_input(data, size);
+    long lines = 1;
+    for (size_t i = 0; i < size; i++)
+        lines += data[i] == '\n';
+
+    struct tb_voice_pack *pack = NULL;
+    struct tb_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tb_voice_pack_load_file(path, &pack, &err);
+    if (rc != TB_OK) {
+        TB_FUZZ_CHECK_ERROR(rc, err);
+        TB_FUZZ_CHECK(pack == NULL);
+        TB_FUZZ_CHECK(err.line >= 0 && err.line <= lines);
+        return 0;
+    }
+    TB_FUZZ_CHECK(pack != NULL && tb_voice_pack_name(pack) != NULL);
+    struct tb_voice_settings st;
+    tb_voice_pack_settings(pack, &st);
+    TB_FUZZ_CHECK(memchr(st.espeak_voice, '\0', sizeof st.espeak_voice));
+    check_moves(pack, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0);
+    check_moves(pack, "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/P1PBBPPP/R3K2R w KQkq - 0 1", 0);
+    check_moves(pack, "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", 0);
+    check_moves(pack, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 0);
+    check_messages(pack);
+    tb_voice_pack_free(pack);
+    return 0;
+}
