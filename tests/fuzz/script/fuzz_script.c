@@ -64,6 +64,7 @@ struct game {
     tb_sensor *s;
     tb_chess_pos pos;
     tb_chess_move expected; /* when copying a move */
+    bool trace;             /* TB_FUZZ_TRACE set: print what happens (to replay a failure) */
 };
 
 static void drain(struct game *g)
@@ -72,6 +73,8 @@ static void drain(struct game *g)
     while (tb_sensor_poll(g->s, &o)) {
         char line[160];
         TB_FUZZ_CHECK(tb_sensor_out_format(&o, line, sizeof line) > 0);
+        if (g->trace)
+            fprintf(stderr, "  -> %s\n", line);
         if (o.kind != TB_SENSOR_OUT_MOVE)
             continue;
         TB_FUZZ_CHECK(tb_chess_is_legal(&g->pos, o.move));
@@ -102,6 +105,7 @@ static void run_to(struct game *g, uint64_t ms)
 
 static void steer(struct game *g, const struct tb_script_event *ev)
 {
+    drain(g); /* as the daemon does: the game is what the outputs so far have made it */
     if (ev->button[0] == 'r') {
         tb_chess_movelist list;
         if (tb_chess_gen_legal(&g->pos, &list) == 0)
@@ -124,8 +128,14 @@ static void recognise(struct game *g, const struct tb_script_event *ev, int n)
         if (ev[i].kind == TB_SCRIPT_EXPECT)
             continue;
         run_to(g, ev[i].ms);
+        if (g->trace) {
+            char line[200];
+            tb_script_format(&ev[i], line, sizeof line);
+            fprintf(stderr, "%s\n", line);
+        }
         if (ev[i].kind == TB_SCRIPT_PRESS) {
             steer(g, &ev[i]);
+            drain(g);
             continue;
         }
         TB_FUZZ_CHECK(tb_sensor_feed(g->s, &ev[i]) == TB_OK);
@@ -193,7 +203,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         TB_FUZZ_CHECK(whole->n == lines->n);
 
     /* The recogniser, from the script's start position. */
-    struct game g = {.s = sensor};
+    struct game g = {.s = sensor, .trace = getenv("TB_FUZZ_TRACE") != NULL};
     char fen[128];
     if (tb_script_start_fen(buf, size, fen, sizeof fen) != 1 ||
         (tb_chess_pos_from_fen(&g.pos, fen, 0, NULL) != TB_OK &&
