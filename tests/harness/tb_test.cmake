@@ -7,6 +7,11 @@ add_library(tb_test_harness STATIC ${CMAKE_CURRENT_LIST_DIR}/tb_test.c)
 target_include_directories(tb_test_harness PUBLIC ${CMAKE_CURRENT_LIST_DIR})
 target_compile_definitions(tb_test_harness PRIVATE TB_SHARED_DATA_DIR="${TB_SHARED_DATA}")
 
+# tb_run: running a command and reading a file in a test (tb_run.h). It has no main(), so a
+# benchmark may link it too.
+add_library(tb_run STATIC ${CMAKE_CURRENT_LIST_DIR}/tb_run.c)
+target_include_directories(tb_run PUBLIC ${CMAKE_CURRENT_LIST_DIR})
+
 function(tb_add_test name)
   cmake_parse_arguments(T "" "TIMEOUT" "LIBS;LABELS;ENV" ${ARGN})
   set(srcs ${T_UNPARSED_ARGUMENTS})

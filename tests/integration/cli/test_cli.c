@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
+#include "tb_run.h"
 #include "tb_test.h"
 
 #define OUT_MAX (1 << 16)
@@ -12,15 +12,7 @@
  * streams) and returns the exit status. */
 static int run(const char *args, char *out)
 {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' %s", TB_TWINBOARD, args);
-    FILE *p = popen(cmd, "r");
-    ASSERT_NOT_NULL(p);
-    size_t n = fread(out, 1, OUT_MAX - 1, p);
-    out[n] = '\0';
-    int status = pclose(p);
-    ASSERT_TRUE(WIFEXITED(status));
-    return WEXITSTATUS(status);
+    return tb_run(out, OUT_MAX, "'%s' %s", TB_TWINBOARD, args);
 }
 
 static const char *last_line(char *out)
@@ -92,28 +84,12 @@ TB_TEST(help_lists_commands_and_unknown_command_fails)
     ASSERT_STR_EQ(out, "twinboard: no command 'frobnicate'; 'twinboard help' lists them\n");
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    ASSERT_NOT_NULL(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *buf = malloc((size_t)n + 1);
-    ASSERT_NOT_NULL(buf);
-    ASSERT_EQ(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
 TB_TEST(pgn_check_reports_a_corrupted_move_and_goes_on)
 {
     char src[1024], bad[1024], cmd[2300];
     size_t len;
     snprintf(src, sizeof src, "%s/games/twic0920.pgn", tb_test_data_dir());
-    char *text = slurp(src, &len);
+    char *text = tb_run_read_file(src, &len);
     /* game 2, Svidler - Navara: 4. d3 Bc5 becomes the impossible 4... Bc4 */
     char *game2 = strstr(strstr(text, "[Event ") + 1, "[Event ");
     char *move = strstr(game2, "4. d3 Bc5 5. c3");

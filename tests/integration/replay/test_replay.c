@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
+#include "tb_run.h"
 #include "tb_test.h"
 
 #define OUT_MAX (1 << 20)
@@ -13,15 +13,7 @@ static char out[OUT_MAX];
 /* Runs `twinboard ARGS` (ARGS may redirect streams); returns the exit status. */
 static int run(const char *args)
 {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' %s", TB_TWINBOARD, args);
-    FILE *p = popen(cmd, "r");
-    ASSERT_NOT_NULL(p);
-    size_t n = fread(out, 1, OUT_MAX - 1, p);
-    out[n] = '\0';
-    int status = pclose(p);
-    ASSERT_TRUE(WIFEXITED(status));
-    return WEXITSTATUS(status);
+    return tb_run(out, OUT_MAX, "'%s' %s", TB_TWINBOARD, args);
 }
 
 static const char *write_file(const char *name, const char *text)

@@ -2,6 +2,7 @@
 #include "sim_common.h"
 
 #include "tb_chess.h"
+#include "tb_run.h"
 
 enum { HELLO_MS = 100, PLY_MS = 700 };
 
@@ -28,29 +29,12 @@ void script_free(struct script *s)
     free(s->acts);
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        TB_FAIL("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    ASSERT_NOT_NULL(buf);
-    ASSERT_EQ(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    buf[n] = '\0';
-    *len = (size_t)n;
-    return buf;
-}
-
 void game_script(const char *file, long number, int max_plies, struct script *s)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/games/%s", tb_test_data_dir(), file);
     size_t len;
-    char *pgn = read_file(path, &len);
+    char *pgn = tb_run_read_file(path, &len);
     tb_chess_pgn_reader rd;
     tb_chess_pgn_reader_init(&rd, pgn, len);
     tb_chess_pgn_game *g = malloc(sizeof *g);

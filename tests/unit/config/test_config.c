@@ -1,8 +1,8 @@
 /* Tests of the daemon configuration: defaults, a table of good and bad files, --check-config. */
 #include <stdio.h>
-#include <sys/wait.h>
 
 #include "tb_config.h"
+#include "tb_run.h"
 #include "tb_test.h"
 
 static const char good_full[] = "; a full configuration\n"
@@ -216,14 +216,7 @@ TB_TEST(load_reports_a_missing_file)
 
 static int run_check(const char *path, char *out, size_t len)
 {
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s --check-config %s 2>&1", TWINBOARDD, path);
-    FILE *p = popen(cmd, "r");
-    ASSERT_NOT_NULL(p);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return tb_run(out, len, "%s --check-config %s 2>&1", TWINBOARDD, path);
 }
 
 TB_TEST(check_config_prints_file_line_message_and_fails)

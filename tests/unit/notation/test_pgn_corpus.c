@@ -5,25 +5,8 @@
 #include <string.h>
 
 #include "tb_chess.h"
+#include "tb_run.h"
 #include "tb_test.h"
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        TB_FAIL("cannot open %s", path);
-    ASSERT_OK(fseek(f, 0, SEEK_END));
-    long n = ftell(f);
-    ASSERT_GE(n, 0);
-    rewind(f);
-    char *buf = malloc((size_t)n + 1);
-    ASSERT_NOT_NULL(buf);
-    ASSERT_EQ(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
 
 struct expect {
     int plies;
@@ -36,7 +19,7 @@ static struct expect *load_index(const char *file, int *count)
     char path[1024];
     size_t len;
     snprintf(path, sizeof path, "%s/games/INDEX.tsv", tb_test_data_dir());
-    char *text = slurp(path, &len);
+    char *text = tb_run_read_file(path, &len);
     int cap = 8192, n = 0;
     struct expect *e = calloc((size_t)cap, sizeof *e);
     ASSERT_NOT_NULL(e);
@@ -73,7 +56,7 @@ static void replay_file(const char *file, int want_games)
     char path[1024];
     size_t len;
     snprintf(path, sizeof path, "%s/games/%s", tb_test_data_dir(), file);
-    char *text = slurp(path, &len);
+    char *text = tb_run_read_file(path, &len);
     int nexp;
     struct expect *exp = load_index(file, &nexp);
     ASSERT_EQ(nexp, want_games);
@@ -129,7 +112,7 @@ TB_TEST(corpus_twic0920_round_trips_through_writer_and_letter_sets)
     char path[1024];
     size_t len;
     snprintf(path, sizeof path, "%s/games/twic0920.pgn", tb_test_data_dir());
-    char *text = slurp(path, &len);
+    char *text = tb_run_read_file(path, &len);
     tb_chess_pgn_game *g = malloc(sizeof *g), *back = malloc(sizeof *back);
     size_t cap = 1 << 16;
     char *out = malloc(cap);
