@@ -8,13 +8,12 @@
  * ever takes longer than the scan period (the firmware would fall behind), 2 on a setup error. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "avr_ioport.h"
 #include "avr_uart.h"
 #include "rb_proto.h"
+#include "rb_sim.h"
 #include "sim_avr.h"
-#include "sim_elf.h"
 
 struct bench {
     avr_t *avr;
@@ -115,12 +114,6 @@ static void on_uart(struct avr_irq_t *irq, uint32_t value, void *param)
     }
 }
 
-static void no_sleep(avr_t *avr, avr_cycle_count_t howlong)
-{
-    (void)avr;
-    (void)howlong;
-}
-
 static void run_ms(struct bench *b, unsigned ms)
 {
     avr_cycle_count_t end = b->avr->cycle + (avr_cycle_count_t)ms * (b->avr->frequency / 1000);
@@ -135,21 +128,6 @@ static void run_ms(struct bench *b, unsigned ms)
             exit(2);
         }
     }
-}
-
-/* elf_read_firmware allocates these; avr_load_firmware keeps its own copies. */
-static void free_firmware(elf_firmware_t *fw)
-{
-    free(fw->flash);
-    free(fw->eeprom);
-    free(fw->fuse);
-    free(fw->lockbits);
-#if ELF_SYMBOLS
-    for (uint32_t i = 0; i < fw->symbolcount; i++) {
-        free(fw->symbol[i]);
-    }
-    free(fw->symbol);
-#endif
 }
 
 static void reset_stats(struct bench *b)
@@ -178,22 +156,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s reedboard.elf\n", argv[0]);
         return 2;
     }
-    elf_firmware_t fw;
-    memset(&fw, 0, sizeof fw);
-    if (elf_read_firmware(argv[1], &fw) != 0 || !fw.mmcu[0]) {
-        fprintf(stderr, "reedboard_cycles: %s: not a firmware ELF with a .mmcu section\n", argv[1]);
-        return 2;
-    }
     struct bench *b = &B;
-    b->avr = avr_make_mcu_by_name(fw.mmcu);
-    if (!b->avr) {
-        fprintf(stderr, "reedboard_cycles: simavr does not know the core '%s'\n", fw.mmcu);
+    struct tb_error err;
+    if (rb_sim_load_elf(argv[1], &b->avr, &err) != 0) {
+        fprintf(stderr, "reedboard_cycles: %s\n", err.msg);
         return 2;
     }
-    avr_init(b->avr);
-    avr_load_firmware(b->avr, &fw);
-    free_firmware(&fw);
-    b->avr->sleep = no_sleep;
     uint32_t flags = 0;
     avr_ioctl(b->avr, AVR_IOCTL_UART_SET_FLAGS('0'), &flags);
     rb_proto_decoder_init(&b->dec);
@@ -214,7 +182,7 @@ int main(int argc, char **argv)
     }
     run_ms(b, 50);
 
-    printf("reedboard in simavr (%s, %u Hz)\n", fw.mmcu, (unsigned)b->avr->frequency);
+    printf("reedboard in simavr (%s, %u Hz)\n", b->avr->mmcu, (unsigned)b->avr->frequency);
     reset_stats(b);
     run_ms(b, 2000);
     printf("full-matrix scan (8 columns + blank check): %llu cycles = %.1f us\n",

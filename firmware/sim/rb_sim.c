@@ -99,8 +99,10 @@ static void free_firmware(elf_firmware_t *fw)
 #endif
 }
 
-static int load_firmware(struct rb_sim *sim, const char *elf, struct tb_error *err)
+int rb_sim_load_elf(const char *elf, struct avr_t **out, struct tb_error *err)
 {
+    if (!elf || !out)
+        return tb_error_set(err, TB_ERR_ARG, "reedboard-sim: no firmware ELF given");
     struct stat st;
     if (stat(elf, &st) != 0)
         return tb_error_set(err, TB_ERR_NOTFOUND, "%s: cannot open the firmware ELF: %s", elf,
@@ -116,19 +118,22 @@ static int load_firmware(struct rb_sim *sim, const char *elf, struct tb_error *e
                             "%s: not an AVR firmware ELF (no program code found)", elf);
     }
     const char *mmcu = fw->mmcu[0] ? fw->mmcu : "atmega328p";
-    sim->avr = avr_make_mcu_by_name(mmcu);
-    if (!sim->avr) {
+    avr_t *avr = avr_make_mcu_by_name(mmcu);
+    if (!avr) {
+        /* mmcu lives in fw: report before freeing it */
+        int rc = tb_error_set(err, TB_ERR_SUPP, "%s: simavr does not know the MCU '%s'", elf, mmcu);
         free_firmware(fw);
         free(fw);
-        return tb_error_set(err, TB_ERR_SUPP, "%s: simavr does not know the MCU '%s'", elf, mmcu);
+        return rc;
     }
-    avr_init(sim->avr);
+    avr_init(avr);
     if (!fw->frequency)
         fw->frequency = 16000000;
-    avr_load_firmware(sim->avr, fw);
+    avr_load_firmware(avr, fw);
     free_firmware(fw);
     free(fw);
-    sim->avr->sleep = sleep_noop;
+    avr->sleep = sleep_noop;
+    *out = avr;
     return 0;
 }
 
@@ -157,7 +162,7 @@ int rb_sim_new(const struct rb_sim_config *cfg, struct rb_sim **out, struct tb_e
     rb_proto_decoder_init(&sim->dec);
     int rc = load_netlist(sim, cfg->netlist ? cfg->netlist : RB_SIM_DEFAULT_NETLIST, err);
     if (rc == 0)
-        rc = load_firmware(sim, cfg->elf, err);
+        rc = rb_sim_load_elf(cfg->elf, &sim->avr, err);
     if (rc == 0) {
         wire_uart(sim);
         rc = rb_sim__board_init(sim, err);

@@ -58,6 +58,14 @@ struct rb_sim_handlers {
 int rb_sim_new(const struct rb_sim_config *cfg, struct rb_sim **out, struct tb_error *err);
 void rb_sim_free(struct rb_sim *sim);
 
+struct avr_t; /* simavr's MCU (sim_avr.h) */
+
+/* The firmware ELF in a new, reset simavr MCU, loaded as rb_sim_new loads it (MCU and clock from
+ * the .mmcu section, else atmega328p at 16 MHz; sleep takes no host time; simavr's own log
+ * silenced) but without the board model, for programs that drive the pins themselves
+ * (firmware/bench/rb_cycles.c). Free it with avr_terminate() and free(). */
+int rb_sim_load_elf(const char *elf, struct avr_t **out, struct tb_error *err);
+
 void rb_sim_set_handlers(struct rb_sim *sim, const struct rb_sim_handlers *h);
 
 uint32_t rb_sim_frequency(const struct rb_sim *sim);
