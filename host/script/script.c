@@ -183,6 +183,12 @@ int tb_script_start_fen(const char *buf, size_t len, char *fen, size_t fen_len)
     return 0;
 }
 
+/* Is c one of set? A NUL byte in a line is not (strchr would find the terminator). */
+static bool one_of(char c, const char *set)
+{
+    return c != '\0' && strchr(set, c) != NULL;
+}
+
 static enum tb_script_kind keyword(const struct field *f)
 {
     for (int k = TB_SCRIPT_LIFT; k <= TB_SCRIPT_CHOOSE; k++)
@@ -257,7 +263,7 @@ int tb_script_parse_line(struct tb_script_parser *p, const char *line, size_t le
         }
         ev->square = (uint8_t)sq;
         if (n == 5) {
-            if (f[4].len != 1 || !strchr("KQRBNPkqrbnp", f[4].s[0])) {
+            if (f[4].len != 1 || !one_of(f[4].s[0], "KQRBNPkqrbnp")) {
                 ev->kind = TB_SCRIPT_NONE;
                 return tb_error_set_at(err, TB_ERR_PARSE, ln, f[4].col,
                                        "bad piece '%.*s' (one of KQRBNPkqrbnp)", (int)f[4].len,
@@ -273,7 +279,7 @@ int tb_script_parse_line(struct tb_script_parser *p, const char *line, size_t le
             why = "bad button name (1-15 of A-Z a-z 0-9 _ . -)";
         break;
     case TB_SCRIPT_CHOOSE:
-        if (f[3].len != 1 || !strchr("qrbn", f[3].s[0]))
+        if (f[3].len != 1 || !one_of(f[3].s[0], "qrbn"))
             why = "bad promotion choice (q, r, b or n)";
         else
             ev->piece = f[3].s[0];

@@ -108,6 +108,26 @@ TB_TEST(errors_name_line_column_and_reason)
     ASSERT_STR_CONTAINS(err.msg, "bad time 'x'");
 }
 
+/* A NUL byte where a piece letter or a promotion choice belongs is no piece: the line is
+ * refused, not read as "no piece". */
+TB_TEST(nul_byte_is_no_piece_or_choice)
+{
+    struct tb_script_parser p;
+    struct tb_script_event ev;
+    struct tb_error err;
+    static const char choose[] = "900 vi choose \0";
+    static const char place[] = "900 vi place e4 \0";
+    tb_script_parser_init(&p);
+    ASSERT_EQ(tb_script_parse_line(&p, choose, sizeof choose - 1, &ev, &err), TB_ERR_PARSE);
+    ASSERT_STR_CONTAINS(err.msg, "promotion choice");
+    ASSERT_EQ(err.column, 15);
+    ASSERT_EQ(ev.kind, TB_SCRIPT_NONE);
+    ASSERT_EQ(tb_script_parse_line(&p, place, sizeof place - 1, &ev, &err), TB_ERR_PARSE);
+    ASSERT_STR_CONTAINS(err.msg, "bad piece");
+    ASSERT_EQ(err.column, 17);
+    ASSERT_EQ(ev.kind, TB_SCRIPT_NONE);
+}
+
 struct collect {
     int n;
     struct tb_script_event ev[8];
