@@ -336,3 +336,30 @@ TB_TEST(pos_check_finds_inconsistencies)
     bad.board[tb_chess_square_parse("a1")] = 7; /* not a piece code */
     ASSERT_EQ(tb_chess_pos_check(&bad), TB_ERR_STATE);
 }
+
+/* 6.9: after a flag fall the game is drawn if the opponent cannot mate by any series of legal
+ * moves. */
+TB_TEST(law_6_9_can_mate_by_any_series_of_moves)
+{
+    static const struct {
+        const char *fen;
+        bool white, black;
+    } cases[] = {
+        {"4k3/8/8/8/8/8/8/4K3 w - - 0 1", false, false},
+        {"4k3/8/8/8/8/8/8/1N2K3 w - - 0 1", false, false},   /* K+N v K */
+        {"4k3/8/8/8/8/8/8/1NN1K3 w - - 0 1", true, false},   /* two knights can mate */
+        {"4k3/8/8/8/8/8/8/B1B1K3 w - - 0 1", false, false},  /* bishops on one colour */
+        {"4k3/8/8/8/8/8/8/B2BK3 w - - 0 1", true, false},    /* bishops on both colours */
+        {"4k3/p7/8/8/8/8/8/1N2K3 w - - 0 1", true, true},    /* the pawn can block: helpmate */
+        {"4k3/8/8/8/8/8/8/2B1K2b w - - 0 1", true, true},    /* c1 dark, h1 light */
+        {"4k3/8/8/8/8/8/8/2B1K1b1 w - - 0 1", false, false}, /* c1, g1 dark: dead */
+        {"4k3/8/8/8/8/8/8/R3K3 w - - 0 1", true, false},
+        {"4k3/8/8/8/8/8/P7/4K3 w - - 0 1", true, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tb_chess_pos pos = load(cases[i].fen);
+        if (tb_chess_can_mate(&pos, TB_CHESS_WHITE) != cases[i].white ||
+            tb_chess_can_mate(&pos, TB_CHESS_BLACK) != cases[i].black)
+            TB_FAIL("%s: expected white %d black %d", cases[i].fen, cases[i].white, cases[i].black);
+    }
+}
