@@ -279,7 +279,10 @@ static int write_config(struct demo *d)
 static int request(const struct demo *d, const char *line, char *out, size_t len)
 {
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", d->socket);
+    size_t plen = strlen(d->socket);
+    if (plen >= sizeof sa.sun_path)
+        return -1;
+    memcpy(sa.sun_path, d->socket, plen + 1);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
         if (fd >= 0)
@@ -532,6 +535,9 @@ int tb_cli_cmd_demo(int argc, char **argv)
                                       .wrong_ply = DEMO_WRONG_PLY,
                                       .hold_ms = 2500,
                                       .pause_ms = 300,
+                                      /* no fly-over blips: on a loaded machine the simulator
+                                         may hold one longer than the blip window */
+                                      .blips = false,
                                       .seed = 7};
     struct tb_error err = {0};
     if (tb_daemon_demo_script_write(&s, d.script, &err) != 0) {

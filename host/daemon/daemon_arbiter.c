@@ -28,6 +28,8 @@ static int check(struct tb_daemon *d, const struct tb_ctl_request *req, struct t
         return TB_OK;
     }
     case TB_CTL_SET_POSITION:
+        if (strlen(req->text) >= sizeof((struct tb_journal_decision *)0)->fen)
+            return tb_error_set(err, TB_ERR_PARSE, "the FEN is too long to journal");
         return tb_chess_pos_from_fen(&pos, req->text, 0, err);
     case TB_CTL_NEW_GAME:
         return TB_OK;
@@ -60,7 +62,7 @@ int tbd_arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb
         break;
     case TB_CTL_SET_POSITION:
         type = TB_JOURNAL_SET_POSITION;
-        snprintf(dec.fen, sizeof dec.fen, "%s", req->text);
+        memcpy(dec.fen, req->text, strlen(req->text) + 1); /* checked to fit */
         snprintf(dec.text, sizeof dec.text, "set-position");
         break;
     default:

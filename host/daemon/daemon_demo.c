@@ -98,7 +98,7 @@ int tb_daemon_demo_script_write(const struct tb_daemon_demo_script *s, const cha
         struct tb_sensor_gen_config gc;
         tb_sensor_gen_config_default(&gc);
         gc.board = names[b];
-        gc.blips = true;
+        gc.blips = s->blips;
         gc.hesitations = false;
         tb_sensor_gen_init(&gen[b], &gc, s->seed * 2 + (uint64_t)b + 1);
     }

@@ -8,6 +8,16 @@
 /* Journal record types of notes only the log and the PGN need (replay ignores them). */
 enum { TBD_JOURNAL_TOUCH = 100, TBD_JOURNAL_HELD = 101 };
 
+/* Text cut to fit on purpose (journal and note fields are bounded). */
+static void clip(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void clip(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+}
+
 static const char *color_name(int c)
 {
     return c == TB_CHESS_BLACK ? "Black" : "White";
@@ -185,8 +195,8 @@ static void mismatch(struct tb_daemon *d, const struct tb_match_out *o)
              mm->id, tb_match_mismatch_name(mm->kind), tbd_board_name(mm->board), since, mm->text);
     struct tb_journal_decision dec = {.id = mm->id, .board = (uint8_t)mm->board};
     snprintf(dec.who, sizeof dec.who, "daemon");
-    snprintf(dec.text, sizeof dec.text, "%s: %s | %s", tb_match_mismatch_name(mm->kind), mm->text,
-             mm->resolution);
+    clip(dec.text, sizeof dec.text, "%s: %s | %s", tb_match_mismatch_name(mm->kind), mm->text,
+         mm->resolution);
     tbd_journal_decision(d, TB_JOURNAL_MISMATCH, o->ms, &dec, true);
 }
 
@@ -199,7 +209,7 @@ static void resolved(struct tb_daemon *d, const struct tb_match_out *o)
     d->last_view[0] = '\0';
     struct tb_journal_decision dec = {.id = o->u.resolved.id, .board = TB_JOURNAL_BOARD_NONE};
     snprintf(dec.who, sizeof dec.who, "%s", o->u.resolved.by_arbiter ? "arbiter" : "player");
-    snprintf(dec.text, sizeof dec.text, "%s", o->u.resolved.text);
+    clip(dec.text, sizeof dec.text, "%s", o->u.resolved.text);
     tbd_journal_decision(d, TB_JOURNAL_RESOLUTION, o->ms, &dec, true);
 }
 
@@ -211,7 +221,7 @@ static void note_only(struct tb_daemon *d, const struct tb_match_out *o, uint16_
     tbd_note(d, agreed_plies(d), "%s (%s board): %s", what, tbd_board_name(board), text);
     struct tb_journal_decision dec = {.board = (uint8_t)board};
     snprintf(dec.who, sizeof dec.who, "daemon");
-    snprintf(dec.text, sizeof dec.text, "%s", text);
+    clip(dec.text, sizeof dec.text, "%s", text);
     tbd_journal_decision(d, type, o->ms, &dec, false);
 }
 

@@ -101,6 +101,7 @@ struct tb_daemon_demo_script {
     int wrong_ply;     /* 0 = none */
     uint32_t hold_ms;  /* how long the wrong replication stands before it is put right */
     uint32_t pause_ms; /* between an announcement and its replication, and between moves */
+    bool blips;        /* fly-over blips (a magnet carried over empty squares) */
     uint64_t seed;
 };
 int tb_daemon_demo_script_write(const struct tb_daemon_demo_script *s, const char *path,

@@ -53,11 +53,11 @@ void fx_options(struct fx *f, const char *vi, const char *sighted)
     tb_daemon_options_default(&f->o);
     const char *res[2] = {vi, sighted};
     for (int b = 0; b < 2; b++) {
-        if (!strcmp(res[b], "script"))
-            snprintf(f->o.cfg.player[b].board, sizeof f->o.cfg.player[b].board, "sim:%s",
-                     f->script);
-        else
-            snprintf(f->o.cfg.player[b].board, sizeof f->o.cfg.player[b].board, "%s", res[b]);
+        size_t len = sizeof f->o.cfg.player[b].board;
+        int n = !strcmp(res[b], "script")
+                    ? snprintf(f->o.cfg.player[b].board, len, "sim:%s", f->script)
+                    : snprintf(f->o.cfg.player[b].board, len, "%s", res[b]);
+        ASSERT_LT(n, (int)len);
         snprintf(f->o.cfg.player[b].audio, sizeof f->o.cfg.player[b].audio, "null");
     }
     snprintf(f->o.cfg.arbiter_pin, sizeof f->o.cfg.arbiter_pin, FX_PIN);

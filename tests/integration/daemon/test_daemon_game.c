@@ -52,6 +52,7 @@ static void play(const char *file, long number, int vi_color, uint64_t seed)
                                       .nmoves = g->game.plies,
                                       .vi_color = vi_color,
                                       .pause_ms = 300,
+                                      .blips = true,
                                       .seed = seed};
     struct tb_error err = {0};
     if (tb_daemon_demo_script_write(&s, f.script, &err) != TB_OK)
@@ -99,7 +100,8 @@ TB_TEST(game_in_sync_mate_gives_the_result)
     ASSERT_EQ(n, 25);
     struct fx f;
     fx_init(&f, "mate");
-    struct tb_daemon_demo_script s = {.moves = moves, .nmoves = n, .pause_ms = 300, .seed = 9};
+    struct tb_daemon_demo_script s = {
+        .moves = moves, .nmoves = n, .pause_ms = 300, .blips = true, .seed = 9};
     ASSERT_OK(tb_daemon_demo_script_write(&s, f.script, NULL));
     fx_options(&f, "script", "script");
     fx_start(&f);

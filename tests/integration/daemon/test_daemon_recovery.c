@@ -40,8 +40,13 @@ static void reference(struct fx *f)
 {
     tb_chess_move moves[64];
     int n = tb_daemon_demo_moves(moves, 64);
-    struct tb_daemon_demo_script s = {
-        .moves = moves, .nmoves = n, .wrong_ply = 4, .hold_ms = 1500, .pause_ms = 300, .seed = 11};
+    struct tb_daemon_demo_script s = {.moves = moves,
+                                      .nmoves = n,
+                                      .wrong_ply = 4,
+                                      .hold_ms = 1500,
+                                      .pause_ms = 300,
+                                      .blips = true,
+                                      .seed = 11};
     ASSERT_OK(tb_daemon_demo_script_write(&s, f->script, NULL));
     fx_options(f, "script", "script");
     fx_start(f);
