@@ -11,40 +11,37 @@
 
 static uint8_t scratch[TB_JOURNAL_HEADER_SIZE + TB_JOURNAL_MAX_PAYLOAD];
 
+/* A decoder's result: accepted payloads encode (encoded bytes in scratch) back to themselves. */
+static void check_decoded(int rc, const struct tb_error *err, int encoded,
+                          const struct tb_journal_record *rec)
+{
+    if (rc != TB_OK) {
+        TB_FUZZ_CHECK_ERROR(rc, *err);
+        return;
+    }
+    TB_FUZZ_CHECK(encoded == (int)rec->len && memcmp(scratch, rec->payload, rec->len) == 0);
+}
+
 static void check_payload(const struct tb_journal_record *rec)
 {
     struct tb_error err;
-    int n;
+    memset(&err, 0, sizeof err);
     struct tb_journal_event ev;
-    memset(&err, 0, sizeof err);
     int rc = tb_journal_event_decode(&ev, rec, &err);
-    if (rc == TB_OK) {
-        n = tb_journal_event_encode(&ev, scratch, sizeof scratch);
-        TB_FUZZ_CHECK(n == (int)rec->len && memcmp(scratch, rec->payload, rec->len) == 0);
-    } else {
-        TB_FUZZ_CHECK_ERROR(rc, err);
-    }
+    check_decoded(rc, &err, rc ? 0 : tb_journal_event_encode(&ev, scratch, sizeof scratch), rec);
+
+    memset(&err, 0, sizeof err);
     struct tb_journal_move mv;
-    memset(&err, 0, sizeof err);
     rc = tb_journal_move_decode(&mv, rec, &err);
-    if (rc == TB_OK) {
-        TB_FUZZ_CHECK(memchr(mv.san, '\0', sizeof mv.san));
-        n = tb_journal_move_encode(&mv, scratch, sizeof scratch);
-        TB_FUZZ_CHECK(n == (int)rec->len && memcmp(scratch, rec->payload, rec->len) == 0);
-    } else {
-        TB_FUZZ_CHECK_ERROR(rc, err);
-    }
-    struct tb_journal_decision d;
+    TB_FUZZ_CHECK(rc || memchr(mv.san, '\0', sizeof mv.san));
+    check_decoded(rc, &err, rc ? 0 : tb_journal_move_encode(&mv, scratch, sizeof scratch), rec);
+
     memset(&err, 0, sizeof err);
+    struct tb_journal_decision d;
     rc = tb_journal_decision_decode(&d, rec, &err);
-    if (rc == TB_OK) {
-        TB_FUZZ_CHECK(memchr(d.who, '\0', sizeof d.who) && memchr(d.fen, '\0', sizeof d.fen));
-        TB_FUZZ_CHECK(memchr(d.text, '\0', sizeof d.text));
-        n = tb_journal_decision_encode(&d, scratch, sizeof scratch);
-        TB_FUZZ_CHECK(n == (int)rec->len && memcmp(scratch, rec->payload, rec->len) == 0);
-    } else {
-        TB_FUZZ_CHECK_ERROR(rc, err);
-    }
+    TB_FUZZ_CHECK(rc || (memchr(d.who, '\0', sizeof d.who) && memchr(d.fen, '\0', sizeof d.fen) &&
+                         memchr(d.text, '\0', sizeof d.text)));
+    check_decoded(rc, &err, rc ? 0 : tb_journal_decision_encode(&d, scratch, sizeof scratch), rec);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
