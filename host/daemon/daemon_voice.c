@@ -14,7 +14,7 @@ static int player_sink(struct tb_daemon *d, int b, struct tb_voice_player_config
     const char *role = tbd_board_name(b);
     if (d->opt.sink) {
         pc->sink = d->opt.sink;
-        pc->sink_arg = d->opt.sink_arg;
+        pc->sink_arg = d->opt.sink_arg[d->mcfg.board[b].color];
         return TB_OK;
     }
     if (!strcmp(audio, "null") || !strcmp(audio, "none")) {
@@ -102,7 +102,7 @@ void tbd_say(struct tb_daemon *d, const struct tb_match_announce *a)
 {
     int b = a->board >= 0 && a->board < TBD_BOARDS ? a->board : 0;
     const struct tb_voice_pack *pack = d->pack[b];
-    char move[256] = "", text[1024];
+    char move[256] = "", text[4096];
     if (a->move &&
         tb_voice_phrase_move(pack, &a->pos, a->move, TB_VOICE_LONG, move, sizeof move) < 0)
         tb_chess_move_to_uci(&a->pos, a->move, move, sizeof move);
@@ -120,6 +120,15 @@ void tbd_say(struct tb_daemon *d, const struct tb_match_announce *a)
         .nplace = a->nplace,
     };
     int n = tb_voice_phrase_msg(pack, (enum tb_voice_msg)a->msg, &args, text, sizeof text);
+    /* A long put-right list (a whole board to set up) is said in part: the first squares now,
+     * the rest when the board has changed and the list is said again. */
+    while (n == TB_ERR_FULL && args.nlift + args.nplace > 1) {
+        if (args.nplace > args.nlift)
+            args.nplace /= 2;
+        else
+            args.nlift /= 2;
+        n = tb_voice_phrase_msg(pack, (enum tb_voice_msg)a->msg, &args, text, sizeof text);
+    }
     if (n < 0) {
         tbd_log(d, TB_CONFIG_LOG_WARN, "speech: message %d cannot be phrased (%d)", a->msg, n);
         return;
@@ -130,7 +139,7 @@ void tbd_say(struct tb_daemon *d, const struct tb_match_announce *a)
 void tbd_say_msg(struct tb_daemon *d, int board, enum tb_voice_msg msg,
                  const struct tb_voice_msg_args *args, unsigned flags)
 {
-    char text[1024];
+    char text[4096];
     if (tb_voice_phrase_msg(d->pack[board], msg, args, text, sizeof text) >= 0)
         queue(d, board, text, flags, 0);
 }

@@ -37,9 +37,9 @@ struct tb_daemon_options {
     enum tb_daemon_speed speed; /* applied to sim: boards */
     const char *audio;          /* NULL (config), "null", "wav:DIR", "pa", "none" (no speech) */
     int signal_fd;              /* a signalfd (SIGTERM/SIGINT stop, SIGHUP logs status); -1 */
-    /* Replaces both players' sinks (benchmarks): the sink gets sink_arg. */
+    /* Replaces both players' sinks (benchmarks): each gets sink_arg[its player's colour]. */
     const struct tb_voice_sink_ops *sink;
-    void *sink_arg;
+    void *sink_arg[TB_VOICE_PLAYERS];
     /* Where log lines go ("twinboardd: info: ..." without newline); NULL = stderr. */
     void (*log)(void *arg, enum tb_config_log level, const char *line);
     void *log_arg;

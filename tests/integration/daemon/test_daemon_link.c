@@ -2,99 +2,26 @@
  * frames of the shared codec (rb_proto), the sighted player's assistant types moves (keys:,
  * D.2.10.1). The board is unplugged in the middle of a move and plugged back in; garbage and
  * truncated frames arrive between real ones. Nothing is lost, nothing crashes. Real time. */
-#define _DEFAULT_SOURCE     /* cfmakeraw */
-#define _XOPEN_SOURCE   700 /* posix_openpt, grantpt, unlockpt, ptsname */
-#include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include "fixture.h"
-#include "rb_proto.h"
+#include "ptyboard.h"
 #include "tb_chess.h"
 #include "tb_test.h"
 
-#define START_OCC 0xffff00000000ffffull
+#define board ptyboard
 
-struct board {
-    int master;
-    char link[512];
-    struct rb_proto_decoder dec;
-    uint64_t occ;
-    uint16_t seq;
-    uint32_t ms;
-};
-
-static void plug(struct board *b)
+static void pump(struct board *b)
 {
-    b->master = posix_openpt(O_RDWR | O_NOCTTY);
-    ASSERT_GE(b->master, 0);
-    ASSERT_OK(grantpt(b->master));
-    ASSERT_OK(unlockpt(b->master));
-    struct termios t;
-    if (tcgetattr(b->master, &t) == 0) {
-        cfmakeraw(&t);
-        tcsetattr(b->master, TCSANOW, &t);
-    }
-    const char *pts = ptsname(b->master);
-    ASSERT_NOT_NULL(pts);
-    unlink(b->link);
-    ASSERT_OK(symlink(pts, b->link));
-    rb_proto_decoder_init(&b->dec);
-}
-
-static void board_init(struct board *b)
-{
-    memset(b, 0, sizeof *b);
-    snprintf(b->link, sizeof b->link, "%s/vi-board", tb_test_tmp_dir());
-    b->occ = START_OCC;
-    b->ms = 1000;
-    plug(b);
+    ptyboard_pump(b);
 }
 
 static void put(struct board *b, const uint8_t *buf, size_t n)
 {
-    ASSERT_EQ(write(b->master, buf, n), (ssize_t)n);
-}
-
-static void send_snapshot(struct board *b)
-{
-    uint8_t buf[RB_PROTO_MAX_FRAME];
-    struct rb_proto_snapshot s = {.seq = b->seq, .ms = b->ms, .occupancy = b->occ, .raw = b->occ};
-    put(b, buf, rb_proto_encode_snapshot(buf, sizeof buf, &s));
-}
-
-/* Answers what the host asked: INFO, SNAPSHOT, PONG. */
-static void pump(struct board *b)
-{
-    uint8_t in[256], buf[RB_PROTO_MAX_FRAME];
-    struct pollfd p = {.fd = b->master, .events = POLLIN};
-    while (b->master >= 0 && poll(&p, 1, 0) > 0 && (p.revents & POLLIN)) {
-        ssize_t r = read(b->master, in, sizeof in);
-        if (r <= 0)
-            return;
-        for (ssize_t i = 0; i < r; i++) {
-            struct rb_proto_msg m;
-            if (!rb_proto_decoder_push(&b->dec, in[i], &m))
-                continue;
-            if (m.type == RB_PROTO_GET_INFO) {
-                struct rb_proto_info info = {.proto_version = RB_PROTO_VERSION,
-                                             .fw_major = 1,
-                                             .serial = 7,
-                                             .debounce_ms = 20,
-                                             .events = RB_PROTO_EV_ALL};
-                put(b, buf, rb_proto_encode_info(buf, sizeof buf, &info));
-            } else if (m.type == RB_PROTO_GET_SNAPSHOT) {
-                send_snapshot(b);
-            } else if (m.type == RB_PROTO_PING) {
-                struct rb_proto_pong pong = {.token = m.u.ping_token};
-                put(b, buf, rb_proto_encode_pong(buf, sizeof buf, &pong));
-            }
-        }
-    }
+    ASSERT_OK(ptyboard_write(b, buf, n));
 }
 
 /* A lift or placement on the board: the board model changes, a frame goes out. */
@@ -102,18 +29,7 @@ static void square(struct board *b, const char *name, int placed, bool send)
 {
     int sq = tb_chess_square_parse(name);
     ASSERT_GE(sq, 0);
-    if (placed)
-        b->occ |= TB_CHESS_BIT(sq);
-    else
-        b->occ &= ~TB_CHESS_BIT(sq);
-    b->seq++;
-    b->ms += 300;
-    if (!send)
-        return;
-    uint8_t buf[RB_PROTO_MAX_FRAME];
-    struct rb_proto_square e = {
-        .seq = b->seq, .ms = b->ms, .square = (uint8_t)sq, .placed = (uint8_t)placed};
-    put(b, buf, rb_proto_encode_square(buf, sizeof buf, &e));
+    ASSERT_OK(ptyboard_square(b, sq, placed, send));
 }
 
 static struct board *the_board;
@@ -150,7 +66,9 @@ static bool lost(struct fx *f)
 
 static void start(struct fx *f, struct board *b, const char *name)
 {
-    board_init(b);
+    char link[512];
+    snprintf(link, sizeof link, "%s/vi-board", tb_test_tmp_dir());
+    ASSERT_OK(ptyboard_init(b, link));
     the_board = b;
     fx_init(f, name);
     char res[600];
@@ -193,7 +111,7 @@ TB_TEST(d2101_assistant_types_moves)
     ASSERT_STR_EQ(fx_moves(&f, got, sizeof got), "e4 e5");
     ASSERT_STR_CONTAINS(f.log, "the assistant typed e4");
     fx_free(&f);
-    close(b.master);
+    ptyboard_unplug(&b);
 }
 
 /* Unplugged with the knight in the player's hand; the knight goes to f3 while the board is
@@ -206,12 +124,11 @@ TB_TEST(board_unplugged_mid_move_nothing_lost)
     opening(&f, &b);
     square(&b, "g1", 0, true);
     fx_run_until(&f, 200, NULL);
-    close(b.master);
-    b.master = -1;
+    ptyboard_unplug(&b);
     ASSERT_TRUE(fx_run_until(&f, 3000, lost));
     ASSERT_STR_CONTAINS(f.log, "vi board lost");
     square(&b, "f3", 1, false); /* made while the board is away */
-    plug(&b);
+    ASSERT_OK(ptyboard_plug(&b));
     ASSERT_TRUE(fx_run_until(&f, 6000, waiting_for_sighted));
     ASSERT_STR_CONTAINS(f.log, "vi board is back");
     ASSERT_STR_CONTAINS(fx_req(&f, "status"), "state: waiting: the sighted board must replicate "
@@ -223,7 +140,7 @@ TB_TEST(board_unplugged_mid_move_nothing_lost)
     ASSERT_STR_EQ(fx_moves(&f, got, sizeof got), "e4 e5 Nf3");
     ASSERT_STR_CONTAINS(fx_req(&f, "status"), "1 reconnects");
     fx_free(&f);
-    close(b.master);
+    ptyboard_unplug(&b);
 }
 
 /* Garbage bytes, a frame cut short and a frame with a bad CRC arrive between real frames: the
@@ -260,5 +177,5 @@ TB_TEST(garbage_and_truncated_frames_game_continues)
     char got[64];
     ASSERT_STR_EQ(fx_moves(&f, got, sizeof got), "e4 e5 Nf3");
     fx_free(&f);
-    close(b.master);
+    ptyboard_unplug(&b);
 }

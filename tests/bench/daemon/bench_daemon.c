@@ -1,0 +1,232 @@
+/* bench_daemon - latency of twinboardd from the last physical event of a move on one board to
+ * the first audio frame handed to the other player's sink (docs/benchmarks.md, "Daemon").
+ *
+ * Both boards are reed boards on pseudo-terminals played by this program with frames of the
+ * shared codec; the daemon (tb_daemon, the same core as twinboardd) runs its real loop:
+ * pty read, decode, journal, match (recogniser blip window), phrase, speech thread with eSpeak
+ * NG, sink. The time of the last frame written is taken just after the write; the sink's first
+ * write is timed on the speech thread. Usage: bench_daemon [MOVES] (default 200). */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ptyboard.h"
+#include "tb_chess.h"
+#include "tb_daemon.h"
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* ---- a sink that notes when audio first arrives ------------------------------------------ */
+
+struct ear {
+    _Atomic uint64_t first_us; /* first frame since armed, 0 = none yet */
+    _Atomic uint64_t written;
+};
+
+static int ear_open(void **state, const char *target, unsigned rate, unsigned device_rate,
+                    void *arg, struct tb_error *err)
+{
+    (void)target, (void)rate, (void)device_rate, (void)err;
+    *state = arg;
+    return 0;
+}
+static long ear_write(void *state, const int16_t *pcm, size_t frames)
+{
+    struct ear *e = state;
+    (void)pcm;
+    uint64_t zero = 0;
+    if (frames)
+        atomic_compare_exchange_strong(&e->first_us, &zero, now_us());
+    atomic_fetch_add(&e->written, frames);
+    return (long)frames;
+}
+static int ear_flush(void *state)
+{
+    (void)state;
+    return 0;
+}
+static uint64_t ear_played(void *state)
+{
+    return atomic_load(&((struct ear *)state)->written);
+}
+static void ear_close(void *state)
+{
+    (void)state;
+}
+
+static const struct tb_voice_sink_ops ear_ops = {
+    .name = "bench",
+    .open = ear_open,
+    .write = ear_write,
+    .flush = ear_flush,
+    .played = ear_played,
+    .close = ear_close,
+};
+
+/* ---- the run ------------------------------------------------------------------------------ */
+
+static struct tb_daemon *daemon_;
+static struct ptyboard board[2];
+static char answer[65536];
+
+static const char *req(const char *line)
+{
+    tb_daemon_request(daemon_, line, answer, sizeof answer);
+    return answer;
+}
+
+static void pump(void)
+{
+    ptyboard_pump(&board[0]);
+    ptyboard_pump(&board[1]);
+}
+
+/* Turns the loop until cond holds; false after ms. */
+static bool until(bool (*cond)(void *), void *arg, int ms)
+{
+    uint64_t end = now_us() + (uint64_t)ms * 1000u;
+    while (now_us() < end) {
+        pump();
+        if (cond(arg))
+            return true;
+        if (tb_daemon_step(daemon_, 2) < 0)
+            return false;
+    }
+    return cond(arg);
+}
+
+static bool ready(void *arg)
+{
+    (void)arg;
+    const char *st = req("status");
+    return !strstr(st, "NOT CONNECTED") && !strstr(st, "first reading");
+}
+static bool quiet(void *arg)
+{
+    (void)arg;
+    const char *st = req("status");
+    return strstr(st, "speech: idle") && strstr(st, "state: in-sync");
+}
+static bool heard(void *arg)
+{
+    return atomic_load(&((struct ear *)arg)->first_us) != 0;
+}
+static int want_plies;
+static bool agreed(void *arg)
+{
+    (void)arg;
+    struct tb_daemon_counters c;
+    tb_daemon_counters(daemon_, &c);
+    return c.plies >= want_plies;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A short game of the demo, then new games, until n moves are timed. */
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 200;
+    if (n < 1)
+        n = 200;
+    char dir[] = "/tmp/bench-daemon-XXXXXX";
+    if (!mkdtemp(dir))
+        return 2;
+    char link[2][600], journal[600];
+    static struct ear ears[2];
+    for (int b = 0; b < 2; b++) {
+        snprintf(link[b], sizeof link[b], "%s/%s.pty", dir, b ? "sighted" : "vi");
+        if (ptyboard_init(&board[b], link[b]) != 0)
+            return 2;
+    }
+    snprintf(journal, sizeof journal, "%s/journal", dir);
+    struct tb_daemon_options o;
+    tb_daemon_options_default(&o);
+    for (int b = 0; b < 2; b++) {
+        if (snprintf(o.cfg.player[b].board, sizeof o.cfg.player[b].board, "pty:%s", link[b]) >=
+            (int)sizeof o.cfg.player[b].board)
+            return 2;
+        o.sink_arg[b] = &ears[b];
+    }
+    snprintf(o.cfg.arbiter_pin, sizeof o.cfg.arbiter_pin, "1234");
+    o.cfg.blip_window_ms = 100;
+    o.cfg.log_level = TB_CONFIG_LOG_WARN;
+    o.journal_dir = journal;
+    o.socket_path = "";
+    o.sink = &ear_ops;
+    struct tb_error err = {0};
+    if (tb_daemon_new(&o, &daemon_, &err) != TB_OK) {
+        fprintf(stderr, "bench_daemon: %s\n", err.msg);
+        return 2;
+    }
+    if (!until(ready, NULL, 5000)) {
+        fprintf(stderr, "bench_daemon: the boards were not read\n");
+        return 1;
+    }
+    tb_chess_move moves[64];
+    int nm = tb_daemon_demo_moves(moves, 64);
+    double *lat = calloc((size_t)n, sizeof *lat);
+    int got = 0, failed = 0;
+    while (got < n && failed < 5) {
+        tb_chess_pos pos;
+        tb_chess_pos_startpos(&pos);
+        for (int ply = 0; ply < nm && got < n; ply++) {
+            int mover = pos.side, other = 1 - mover; /* vi: White, sighted: Black */
+            if (!until(quiet, NULL, 10000)) {
+                failed++;
+                break;
+            }
+            atomic_store(&ears[other].first_us, 0);
+            ptyboard_move(&board[mover], &pos, moves[ply]);
+            uint64_t t0 = now_us(); /* the last physical event is on the wire */
+            if (!until(heard, &ears[other], 5000)) {
+                failed++;
+                break;
+            }
+            lat[got++] = (double)(atomic_load(&ears[other].first_us) - t0) / 1000.0;
+            ptyboard_move(&board[other], &pos, moves[ply]);
+            want_plies = ply + 1;
+            if (!until(agreed, NULL, 5000)) {
+                failed++;
+                break;
+            }
+            tb_chess_undo u;
+            tb_chess_make(&pos, moves[ply], &u);
+        }
+        /* a new game: the boards are set up again and read */
+        req("new-game pin=1234");
+        for (int b = 0; b < 2; b++) {
+            board[b].occ = 0xffff00000000ffffull;
+            ptyboard_snapshot(&board[b]);
+        }
+        want_plies = 0;
+    }
+    tb_daemon_free(daemon_);
+    if (got < n) {
+        fprintf(stderr, "bench_daemon: only %d of %d moves timed\n", got, n);
+        return 1;
+    }
+    qsort(lat, (size_t)n, sizeof *lat, cmp);
+    double sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += lat[i];
+    int p99 = (int)(0.99 * (n - 1) + 0.5);
+    printf("daemon latency, last event of a move on one board -> first audio frame for the other "
+           "player\n(pty boards, real loop, eSpeak NG, blip window 100 ms included), %d moves:\n"
+           "  min %.1f ms  median %.1f ms  mean %.1f ms  p99 %.1f ms  max %.1f ms\n",
+           n, lat[0], lat[n / 2], sum / n, lat[p99], lat[n - 1]);
+    free(lat);
+    return 0;
+}
