@@ -74,6 +74,9 @@ void tbd_status(struct tb_daemon *d, struct tbd_buf *out)
     appendf(&t, "time used: White %lu s, Black %lu s\n", (unsigned long)(d->used_ms[0] / 1000),
             (unsigned long)(d->used_ms[1] / 1000));
     appendf(&t, "speech: %s\n", !d->voice ? "off" : tbd_voice_idle(d) ? "idle" : "speaking");
+    /* the latest notes: touch-move reports, held moves, arbiter decisions, resolutions */
+    for (int i = d->nnotes > 5 ? d->nnotes - 5 : 0; i < d->nnotes; i++)
+        appendf(&t, "note after ply %d: %s\n", d->note[i].ply, d->note[i].text);
     const struct tb_match_mismatch *mm = tb_match_open_mismatch(d->match);
     if (mm && st.state == TB_MATCH_BLOCKED) {
         char view[2048];

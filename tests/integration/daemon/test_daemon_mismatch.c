@@ -200,6 +200,7 @@ TB_TEST(law_4_3_touch_move_reported)
     char got[64];
     ASSERT_STR_EQ(fx_moves(&f, got, sizeof got), "e4");
     ASSERT_STR_CONTAINS(fx_req(&f, "pgn"), "touch-move report");
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "note after ply 0: touch-move report");
     fx_free(&f);
 }
 
