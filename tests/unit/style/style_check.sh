@@ -2,6 +2,7 @@
 # style_check.sh - the project's habits, checked on the built libraries and the source tree.
 #
 #   style_check.sh prefix  SRC ALLOW LIB=ARCHIVE=DIR...   habit 1: prefixed global symbols
+#   style_check.sh macros  SRC LIB=ARCHIVE=DIR...         habit 1: prefixed public macros
 #   style_check.sh pure    LIB=ARCHIVE=DIR...             pure cores: no I/O, clock or hidden state
 #   style_check.sh globals ALLOW LIB=ARCHIVE=DIR...       habit 12: no writable globals
 #   style_check.sh internal SRC                           habit 2: no foreign *_internal.h
@@ -50,6 +51,15 @@ prefixes() {
     tb_common) echo "tb_error_ tb_strerror" ;;
     rb_core_host) echo "rb_" ;;
     *) echo "$1_" ;;
+    esac
+}
+
+# The prefixes of a library's public macros: its symbol prefixes in upper case; the error
+# vocabulary's constants are TB_ERR_* and TB_OK (tb_err.h).
+macro_prefixes() {
+    case $1 in
+    tb_common) echo "TB_ERR_ TB_OK TB_ERROR_" ;;
+    *) prefixes "$1" | tr '[:lower:]' '[:upper:]' ;;
     esac
 }
 
@@ -106,6 +116,35 @@ check_prefix() {
                     if (!(s in seen))
                         print "note: " lib " " s " is allowed but no longer defined; drop it from the allow-list" > "/dev/stderr"
             }' "$tmp/allowed" "$tmp/words" "$tmp/defined")
+    done
+}
+
+# Habit 1 for macros: every #define of a public header carries the upper-case module prefix
+# (TB_CHESS_...), except the header's include guard (<NAME>_H).
+check_macros() {
+    local src=$1
+    shift
+    local spec lib archive dir h guard line
+    for spec in "$@"; do
+        IFS='=' read -r lib archive dir <<<"$spec"
+        for h in $(public_headers "$lib" "$dir"); do
+            [ -f "$h" ] || continue
+            guard=$(basename "$h" .h | tr '[:lower:]' '[:upper:]')_H
+            while IFS= read -r line; do
+                bad "$line"
+            done < <(grep -nE '^[[:space:]]*#[[:space:]]*define[[:space:]]+[A-Za-z_]' "$h" |
+                awk -v file="${h#"$src"/}" -v guard="$guard" \
+                    -v prefixes="$(macro_prefixes "$lib")" '{
+                    split($0, at, ":"); name = $0
+                    sub(/^[^:]*:[[:space:]]*#[[:space:]]*define[[:space:]]+/, "", name)
+                    sub(/[^A-Za-z0-9_].*$/, "", name)
+                    if (name == guard) next
+                    n = split(prefixes, p, " ")
+                    for (i = 1; i <= n; i++)
+                        if (index(name, p[i]) == 1) next
+                    print file ":" at[1] ": macro " name " has no module prefix (" prefixes ")"
+                }')
+        done
     done
 }
 
@@ -231,13 +270,14 @@ check_format() {
 }
 
 if [ $# -lt 1 ]; then
-    sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 check=$1
 shift
 case $check in
 prefix) check_prefix "$@" ;;
+macros) check_macros "$@" ;;
 pure) check_pure "$@" ;;
 globals) check_globals "$@" ;;
 internal) check_internal "$@" ;;
