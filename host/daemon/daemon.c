@@ -94,6 +94,8 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     snprintf(d->result, sizeof d->result, "*");
     snprintf(d->socket_path, sizeof d->socket_path, "%s",
              o->socket_path ? o->socket_path : d->cfg->socket_path);
+    if (strlen(d->socket_path) < sizeof d->cfg->socket_path)
+        memcpy(d->cfg->socket_path, d->socket_path, strlen(d->socket_path) + 1); /* for the log */
     if (o->journal_dir)
         snprintf(d->cfg->journal_dir, sizeof d->cfg->journal_dir, "%s", o->journal_dir);
     tb_chess_pos_startpos(&d->start);

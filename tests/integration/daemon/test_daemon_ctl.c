@@ -190,3 +190,39 @@ TB_TEST(idle_daemon_sleeps)
     ASSERT_EQ(c1.wakeups - c0.wakeups, 1ul); /* ... in one poll */
     fx_free(&f);
 }
+
+/* Thousands of random lines (any bytes, any length) on the socket: each gets an answer, the
+ * daemon stays up and the game is untouched. */
+TB_TEST(ctl_random_requests_change_nothing)
+{
+    struct fx f;
+    start(&f, "random");
+    int fd = dial(&f);
+    static char before[65536];
+    snprintf(before, sizeof before, "%s", ask_line(&f, fd, "moves\n"));
+    off_t size = journal_size(&f);
+    uint64_t x = 88172645463325252ull;
+    static const char words[][16] = {
+        "resolve ",      "takeback ", "pin=",    "move vi ",   "promote ",
+        "set-position ", "new-game",  "repeat ", "scoresheet "};
+    for (int i = 0; i < 3000; i++) {
+        char line[700];
+        size_t n = 0;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        if (x % 3 == 0)
+            n = (size_t)snprintf(line, sizeof line, "%s", words[(x >> 8) % 9]);
+        size_t len = (x >> 20) % (x % 5 == 0 ? 600 : 40);
+        for (size_t k = 0; k < len && n < sizeof line - 2; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            char c = (char)(x & 0xff);
+            line[n++] = c == '\n' ? ' ' : c;
+        }
+        line[n++] = '\n';
+        const char *a = ask(&f, fd, line, n);
+        ASSERT_TRUE(!strncmp(a, "ok", 2) || !strncmp(a, "error ", 6));
+    }
+    ASSERT_STR_EQ(ask_line(&f, fd, "moves\n"), before);
+    ASSERT_EQ(journal_size(&f), size);
+    close(fd);
+    fx_free(&f);
+}

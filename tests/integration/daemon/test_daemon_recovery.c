@@ -80,6 +80,16 @@ static int count_moves(const uint8_t *buf, size_t len)
     return n;
 }
 
+/* A fresh fixture whose journal is the first cut bytes of buf: what a kill left. */
+static void journal_prefix(struct fx *g, const char *name, const uint8_t *buf, size_t cut)
+{
+    char path[600];
+    fx_init(g, name);
+    mkdir(g->journal, 0755);
+    snprintf(path, sizeof path, "%s/current.tbj", g->journal);
+    write_all(path, buf, cut);
+}
+
 static void full_run(struct fx *f, char *pgn, size_t len, char *moves, size_t mlen)
 {
     fx_init(f, "full");
@@ -105,10 +115,7 @@ TB_TEST(recovery_from_any_journal_prefix)
     for (size_t cut = 0; cut <= len; cut += cut < len && len - cut < 97 ? len - cut : 97) {
         struct fx g;
         snprintf(dir, sizeof dir, "cut%zu", cut);
-        fx_init(&g, dir);
-        mkdir(g.journal, 0755);
-        snprintf(path, sizeof path, "%s/current.tbj", g.journal);
-        write_all(path, buf, cut);
+        journal_prefix(&g, dir, buf, cut);
         fx_options(&g, "null:", "null:");
         fx_start(&g);
         int want = count_moves(buf, cut);
@@ -142,10 +149,7 @@ TB_TEST(recovery_then_the_game_ends_as_uninterrupted)
         size_t cut = len * (size_t)k / 7 + (size_t)k * 13; /* mid-record cuts too */
         struct fx g;
         snprintf(dir, sizeof dir, "again%d", k);
-        fx_init(&g, dir);
-        mkdir(g.journal, 0755);
-        snprintf(path, sizeof path, "%s/current.tbj", g.journal);
-        write_all(path, copy, cut);
+        journal_prefix(&g, dir, copy, cut);
         snprintf(g.script, sizeof g.script, "%s", f.script);
         fx_options(&g, "script", "script");
         fx_start(&g);
