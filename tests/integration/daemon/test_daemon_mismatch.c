@@ -156,6 +156,9 @@ TB_TEST(d29_illegal_move)
     ASSERT_EQ(id, 1u);
     expect_view(&f, 1, "MISMATCH 1 (illegal) on the vi board (White)", "squares e2 e5",
                 "since:  move 1, White (ply 1)");
+    ASSERT_STR_CONTAINS(f.answer, "vi player (White): move the piece on e5 to e2");
+    ASSERT_STR_CONTAINS(f.answer, "sighted player (Black): nothing to change");
+    ASSERT_STR_CONTAINS(f.log, "say to vi (White): Unzulässiger Zug");
     resolve(&f, 1);
     finish(&f, "e4 e5");
     fx_free(&f);

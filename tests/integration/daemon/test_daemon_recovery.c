@@ -251,3 +251,41 @@ TB_TEST(kill9_real_daemon_loses_no_move)
     fx_free(&f);
 }
 #endif
+
+/* Damage in the middle of the journal (a bad disk block) and a journal of pure garbage: the
+ * daemon starts, says what it skipped, and keeps what it can. */
+TB_TEST(recovery_damaged_journal_does_not_stop_the_daemon)
+{
+    static char pgn[65536], moves[2048], path[600];
+    struct fx f;
+    full_run(&f, pgn, sizeof pgn, moves, sizeof moves);
+    snprintf(path, sizeof path, "%s/current.tbj", f.journal);
+    size_t len;
+    uint8_t *buf = read_all(path, &len);
+    static uint8_t copy[4 << 20];
+    memcpy(copy, buf, len);
+    for (size_t i = len / 2; i < len / 2 + 40; i++)
+        copy[i] ^= 0xa5;
+    struct fx g;
+    journal_prefix(&g, "damaged", copy, len);
+    fx_options(&g, "null:", "null:");
+    fx_start(&g);
+    ASSERT_STR_CONTAINS(g.log, "corrupt");
+    ASSERT_GT(fx_plies(&g), 0);
+    fx_free(&g);
+
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i < 100000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        copy[i] = (uint8_t)x;
+    }
+    memcpy(copy + 5000, "TBJ1", 4); /* a magic with nothing valid behind it */
+    struct fx h;
+    journal_prefix(&h, "garbage", copy, 100000);
+    fx_options(&h, "null:", "null:");
+    fx_start(&h);
+    ASSERT_EQ(fx_plies(&h), 0);
+    ASSERT_STR_CONTAINS(fx_req(&h, "status"), "state: in-sync");
+    fx_free(&h);
+    fx_free(&f);
+}
