@@ -200,6 +200,12 @@ static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *e
     struct tbd_board *bd = &d->board[b];
     const char *name = tbd_board_name(b);
     struct tb_error err = {0};
+    if (ev->kind == TB_LINK_EV_LOST || ev->kind == TB_LINK_EV_BACK ||
+        ev->kind == TB_LINK_EV_FAULT) {
+        struct tb_journal_event je; /* on the record; recovery passes over them */
+        to_journal(b, ev, &je);
+        tbd_journal_event(d, &je, tbd_match_time(d));
+    }
     switch (ev->kind) {
     case TB_LINK_EV_LOST:
         bd->connected = false;

@@ -139,6 +139,11 @@ TB_TEST(board_unplugged_mid_move_nothing_lost)
     char got[64];
     ASSERT_STR_EQ(fx_moves(&f, got, sizeof got), "e4 e5 Nf3");
     ASSERT_STR_CONTAINS(fx_req(&f, "status"), "1 reconnects");
+    /* and the journal has it all, the loss and the return included */
+    fx_stop(&f);
+    fx_options(&f, "null:", "null:");
+    fx_start(&f);
+    ASSERT_STR_EQ(fx_moves(&f, got, sizeof got), "e4 e5 Nf3");
     fx_free(&f);
     ptyboard_unplug(&b);
 }
