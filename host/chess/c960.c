@@ -2,7 +2,7 @@
  * number, 0..959, where 518 is the standard array. */
 #include "chess_internal.h"
 
-void tb_chess_960_back_rank(int number, uint8_t out[8])
+void tb_chess__960_back_rank(int number, uint8_t out[8])
 {
     /* Knight pairs among the five squares left after bishops and queen, by n / 96. */
     static const uint8_t knights[10][2] = {{0, 1}, {0, 2}, {0, 3}, {0, 4}, {1, 2},
@@ -40,7 +40,7 @@ void tb_chess_960_back_rank(int number, uint8_t out[8])
 
 static void setup(tb_chess_pos *pos, const uint8_t back[8], bool chess960)
 {
-    tb_chess_pos_clear(pos);
+    tb_chess__pos_clear(pos);
     pos->chess960 = chess960;
     for (int f = 0; f < 8; f++) {
         tb_chess_put(pos, TB_CHESS_SQ(f, 0), TB_CHESS_PIECE(TB_CHESS_WHITE, back[f]));
@@ -60,7 +60,7 @@ static void setup(tb_chess_pos *pos, const uint8_t back[8], bool chess960)
         pos->castle_rook[right] = (uint8_t)f;
         pos->castle_rook[right + 2] = (uint8_t)TB_CHESS_SQ(f, 7);
     }
-    pos->key = tb_chess_compute_key(pos);
+    pos->key = tb_chess__compute_key(pos);
 }
 
 void tb_chess_pos_startpos(tb_chess_pos *pos)
@@ -75,7 +75,7 @@ int tb_chess_pos_960(tb_chess_pos *pos, int number)
     if (number < 0 || number > 959)
         return TB_ERR_ARG;
     uint8_t back[8];
-    tb_chess_960_back_rank(number, back);
+    tb_chess__960_back_rank(number, back);
     setup(pos, back, true);
     return TB_OK;
 }

@@ -7,7 +7,6 @@
 
 #include "chess_internal.h"
 
-static const char piece_chars[] = " PNBRQK  pnbrqk";
 static const char *const color_name[2] = {"White", "Black"};
 static const char *const right_name[4] = {"white king-side", "white queen-side", "black king-side",
                                           "black queen-side"};
@@ -18,12 +17,24 @@ struct field {
     int col; /* 1-based column in the FEN */
 };
 
-static int piece_from_char(char c)
+/* By piece code: white pawn 1 ... king 6, black pawn 9 ... king 14. */
+static const char piece_chars[] = " PNBRQK  pnbrqk ";
+
+int tb_chess_piece_from_fen(char c)
 {
+    if (c == ' ')
+        return 0;
     for (int i = 1; i < 16; i++)
-        if (piece_chars[i] == c && c != ' ')
+        if (piece_chars[i] == c)
             return i;
     return 0;
+}
+
+char tb_chess_piece_to_fen(int piece)
+{
+    if (piece <= 0 || piece >= 16 || piece_chars[piece] == ' ')
+        return 0;
+    return piece_chars[piece];
 }
 
 static int parse_board(tb_chess_pos *pos, const struct field *f, struct tb_error *err)
@@ -48,7 +59,7 @@ static int parse_board(tb_chess_pos *pos, const struct field *f, struct tb_error
                                        "FEN board: rank %d is too long (%d squares, column %d)",
                                        rank + 1, file, col);
         } else {
-            int p = piece_from_char(c);
+            int p = tb_chess_piece_from_fen(c);
             if (!p)
                 return tb_error_set_at(err, TB_ERR_PARSE, 1, col,
                                        "FEN board: bad piece letter '%c' on rank %d (column %d)", c,
@@ -176,7 +187,7 @@ static int parse_castling(tb_chess_pos *pos, const struct field *f, struct tb_er
     }
     for (int i = 0; i < 4; i++)
         if (pos->castle_rook[i] != TB_CHESS_NOSQ)
-            pos->key ^= tb_chess_zobrist_castle[i][pos->castle_rook[i]];
+            pos->key ^= tb_chess__zobrist_castle[i][pos->castle_rook[i]];
     return TB_OK;
 }
 
@@ -212,7 +223,7 @@ static int parse_ep(tb_chess_pos *pos, const struct field *f, struct tb_error *e
                                "just passed it",
                                name, pos->board[sq] ? name : behind_sq);
     pos->ep = (uint8_t)sq;
-    pos->key ^= tb_chess_zobrist_ep[sq];
+    pos->key ^= tb_chess__zobrist_ep[sq];
     return TB_OK;
 }
 
@@ -255,7 +266,7 @@ int tb_chess_pos_from_fen(tb_chess_pos *pos, const char *fen, unsigned flags, st
                             "FEN has %d fields; 6 are needed (or 4, without the counters)", n);
 
     tb_chess_pos p;
-    tb_chess_pos_clear(&p);
+    tb_chess__pos_clear(&p);
     p.chess960 = (flags & TB_CHESS_FEN_960) != 0;
     int rc = parse_board(&p, &fields[0], err);
     if (!rc)
@@ -269,7 +280,7 @@ int tb_chess_pos_from_fen(tb_chess_pos *pos, const char *fen, unsigned flags, st
                                fields[1].len > 8 ? 8 : fields[1].len, fields[1].s, fields[1].col);
     p.side = fields[1].s[0] == 'w' ? TB_CHESS_WHITE : TB_CHESS_BLACK;
     if (p.side == TB_CHESS_BLACK)
-        p.key ^= tb_chess_zobrist_side;
+        p.key ^= tb_chess__zobrist_side;
 
     if ((rc = parse_castling(&p, &fields[2], err)) || (rc = parse_ep(&p, &fields[3], err)))
         return rc;
@@ -326,7 +337,7 @@ int tb_chess_pos_to_fen(const tb_chess_pos *pos, char *buf, size_t len)
             if (empty)
                 out[n++] = (char)('0' + empty);
             empty = 0;
-            out[n++] = piece_chars[p & 15];
+            out[n++] = tb_chess_piece_to_fen(p);
         }
         if (empty)
             out[n++] = (char)('0' + empty);

@@ -69,7 +69,7 @@ bool tb_chess_game_can_claim_threefold(const tb_chess_game *game)
         return true;
     tb_chess_move moves[TB_CHESS_MAX_MOVES];
     tb_chess_pos pos = game->pos;
-    int n = tb_chess_gen(&pos, moves);
+    int n = tb_chess__gen(&pos, moves);
     for (int i = 0; i < n; i++) {
         tb_chess_undo undo;
         tb_chess_make(&pos, moves[i], &undo);
@@ -92,7 +92,7 @@ bool tb_chess_game_can_claim_fifty(const tb_chess_game *game)
     if (pos->halfmove < 99)
         return false;
     tb_chess_move moves[TB_CHESS_MAX_MOVES];
-    int n = tb_chess_gen(pos, moves);
+    int n = tb_chess__gen(pos, moves);
     for (int i = 0; i < n; i++) {
         int from = tb_chess_move_from(moves[i]), to = tb_chess_move_to(moves[i]);
         bool pawn = TB_CHESS_PIECE_TYPE(pos->board[from]) == TB_CHESS_PAWN;

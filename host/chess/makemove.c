@@ -5,7 +5,7 @@
 
 static inline void drop_right(tb_chess_pos *pos, int i)
 {
-    pos->key ^= tb_chess_zobrist_castle[i][pos->castle_rook[i]];
+    pos->key ^= tb_chess__zobrist_castle[i][pos->castle_rook[i]];
     pos->castle_rook[i] = TB_CHESS_NOSQ;
 }
 
@@ -52,7 +52,7 @@ void tb_chess_make(tb_chess_pos *pos, tb_chess_move m, tb_chess_undo *undo)
     undo->captured = 0;
 
     if (pos->ep != TB_CHESS_NOSQ) {
-        pos->key ^= tb_chess_zobrist_ep[pos->ep];
+        pos->key ^= tb_chess__zobrist_ep[pos->ep];
         pos->ep = TB_CHESS_NOSQ;
     }
     pos->halfmove++;
@@ -79,9 +79,9 @@ void tb_chess_make(tb_chess_pos *pos, tb_chess_move m, tb_chess_undo *undo)
             if ((from ^ to) == 16) {
                 /* Record the e.p. square only when an enemy pawn stands ready to take. */
                 int ep = (from + to) / 2;
-                if (tb_chess_pawn_attacks[us][ep] & tb_pieces(pos, them, TB_CHESS_PAWN)) {
+                if (tb_chess__pawn_attacks[us][ep] & tb_pieces(pos, them, TB_CHESS_PAWN)) {
                     pos->ep = (uint8_t)ep;
-                    pos->key ^= tb_chess_zobrist_ep[ep];
+                    pos->key ^= tb_chess__zobrist_ep[ep];
                 }
             }
         } else if (type == TB_CHESS_KING) {
@@ -92,7 +92,7 @@ void tb_chess_make(tb_chess_pos *pos, tb_chess_move m, tb_chess_undo *undo)
     }
 
     pos->side = (uint8_t)them;
-    pos->key ^= tb_chess_zobrist_side;
+    pos->key ^= tb_chess__zobrist_side;
     if (us == TB_CHESS_BLACK)
         pos->fullmove++;
     assert(tb_chess_pos_check(pos) == TB_OK);

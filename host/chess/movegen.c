@@ -63,7 +63,7 @@ static tb_chess_move *gen_pinned_pawn(const tb_chess_pos *pos, tb_chess_move *m,
 {
     int us = pos->side, up = us == TB_CHESS_WHITE ? 8 : -8;
     uint64_t occ = tb_chess_occupancy(pos);
-    uint64_t caps = tb_chess_pawn_attacks[us][from] & pos->by_color[us ^ 1] & allowed;
+    uint64_t caps = tb_chess__pawn_attacks[us][from] & pos->by_color[us ^ 1] & allowed;
     for (; caps; caps &= caps - 1)
         m = add_pawn_targets(m, TB_CHESS_BIT(tb_lsb(caps)), tb_lsb(caps) - from);
     int one = from + up;
@@ -91,17 +91,17 @@ static bool ep_capture_legal(const tb_chess_pos *pos, int from)
         tb_chess_occupancy(pos) ^ TB_CHESS_BIT(from) ^ TB_CHESS_BIT(capsq) ^ TB_CHESS_BIT(ep);
     uint64_t att = (tb_rook_attacks(ksq, occ) & (t[TB_CHESS_ROOK] | t[TB_CHESS_QUEEN])) |
                    (tb_bishop_attacks(ksq, occ) & (t[TB_CHESS_BISHOP] | t[TB_CHESS_QUEEN])) |
-                   (tb_chess_knight_attacks[ksq] & t[TB_CHESS_KNIGHT]) |
-                   (tb_chess_pawn_attacks[us][ksq] & t[TB_CHESS_PAWN] & ~TB_CHESS_BIT(capsq));
+                   (tb_chess__knight_attacks[ksq] & t[TB_CHESS_KNIGHT]) |
+                   (tb_chess__pawn_attacks[us][ksq] & t[TB_CHESS_PAWN] & ~TB_CHESS_BIT(capsq));
     return (att & theirs) == 0;
 }
 
-bool tb_chess_ep_legal(const tb_chess_pos *pos)
+bool tb_chess__ep_legal(const tb_chess_pos *pos)
 {
     if (pos->ep == TB_CHESS_NOSQ)
         return false;
     int us = pos->side;
-    uint64_t b = tb_chess_pawn_attacks[us ^ 1][pos->ep] & tb_pieces(pos, us, TB_CHESS_PAWN);
+    uint64_t b = tb_chess__pawn_attacks[us ^ 1][pos->ep] & tb_pieces(pos, us, TB_CHESS_PAWN);
     for (; b; b &= b - 1)
         if (ep_capture_legal(pos, tb_lsb(b)))
             return true;
@@ -124,8 +124,8 @@ static tb_chess_move *gen_castling(const tb_chess_pos *pos, tb_chess_move *m)
         int kto = TB_CHESS_SQ(queen_side ? 2 : 6, back),
             rto = TB_CHESS_SQ(queen_side ? 3 : 5, back);
         uint64_t movers = TB_CHESS_BIT(ksq) | TB_CHESS_BIT(rsq);
-        uint64_t king_path = tb_chess_between[ksq][kto] | TB_CHESS_BIT(kto);
-        uint64_t rook_path = tb_chess_between[rsq][rto] | TB_CHESS_BIT(rto);
+        uint64_t king_path = tb_chess__between[ksq][kto] | TB_CHESS_BIT(kto);
+        uint64_t rook_path = tb_chess__between[rsq][rto] | TB_CHESS_BIT(rto);
         if ((king_path | rook_path) & occ & ~movers)
             continue;
         uint64_t lifted = occ & ~movers;
@@ -138,7 +138,7 @@ static tb_chess_move *gen_castling(const tb_chess_pos *pos, tb_chess_move *m)
     return m;
 }
 
-int tb_chess_gen(const tb_chess_pos *pos, tb_chess_move *out)
+int tb_chess__gen(const tb_chess_pos *pos, tb_chess_move *out)
 {
     tb_chess_move *m = out;
     const int us = pos->side, them = us ^ 1, ksq = pos->king_sq[us];
@@ -151,7 +151,7 @@ int tb_chess_gen(const tb_chess_pos *pos, tb_chess_move *out)
 
     /* The king: its destination must not be attacked once it has left its square. */
     const uint64_t occ_noking = occ ^ TB_CHESS_BIT(ksq);
-    for (uint64_t b = tb_chess_king_attacks[ksq] & ~ours; b; b &= b - 1) {
+    for (uint64_t b = tb_chess__king_attacks[ksq] & ~ours; b; b &= b - 1) {
         int to = tb_lsb(b);
         if (!tb_attackers(pos, to, them, occ_noking))
             *m++ = tb_chess_move_new(ksq, to, TB_CHESS_MK_NORMAL);
@@ -161,21 +161,21 @@ int tb_chess_gen(const tb_chess_pos *pos, tb_chess_move *out)
 
     uint64_t target = ~ours;
     if (checkers)
-        target = tb_chess_between[ksq][tb_lsb(checkers)] | checkers;
+        target = tb_chess__between[ksq][tb_lsb(checkers)] | checkers;
 
     /* Pieces pinned to the king: an enemy slider sees the king through exactly one of ours. */
     uint64_t pinned = 0;
     uint64_t snipers = (tb_rook_attacks(ksq, theirs) & theirs & orth) |
                        (tb_bishop_attacks(ksq, theirs) & theirs & diag);
     for (; snipers; snipers &= snipers - 1) {
-        uint64_t blockers = tb_chess_between[ksq][tb_lsb(snipers)] & occ;
+        uint64_t blockers = tb_chess__between[ksq][tb_lsb(snipers)] & occ;
         if (blockers && !tb_many(blockers))
             pinned |= blockers;
     }
 
     for (uint64_t b = ours & t[TB_CHESS_KNIGHT] & ~pinned; b; b &= b - 1) {
         int from = tb_lsb(b);
-        m = add_targets(m, from, tb_chess_knight_attacks[from] & target);
+        m = add_targets(m, from, tb_chess__knight_attacks[from] & target);
     }
     /* Sliders; a pinned one keeps to the line through its king and its pinner. */
     for (uint64_t b = ours & (diag | orth); b; b &= b - 1) {
@@ -187,7 +187,7 @@ int tb_chess_gen(const tb_chess_pos *pos, tb_chess_move *out)
             a |= tb_rook_attacks(from, occ);
         a &= target;
         if (pinned & bit)
-            a &= tb_chess_line[ksq][from];
+            a &= tb_chess__line[ksq][from];
         m = add_targets(m, from, a);
     }
 
@@ -198,11 +198,11 @@ int tb_chess_gen(const tb_chess_pos *pos, tb_chess_move *out)
         m = gen_pawns(pos, m, TB_CHESS_BLACK, pawns & ~pinned, target);
     for (uint64_t b = pawns & pinned; b; b &= b - 1) {
         int from = tb_lsb(b);
-        m = gen_pinned_pawn(pos, m, from, target & tb_chess_line[ksq][from]);
+        m = gen_pinned_pawn(pos, m, from, target & tb_chess__line[ksq][from]);
     }
 
     if (pos->ep != TB_CHESS_NOSQ) {
-        uint64_t b = tb_chess_pawn_attacks[them][pos->ep] & pawns;
+        uint64_t b = tb_chess__pawn_attacks[them][pos->ep] & pawns;
         for (; b; b &= b - 1)
             if (ep_capture_legal(pos, tb_lsb(b)))
                 *m++ = tb_chess_move_new(tb_lsb(b), pos->ep, TB_CHESS_MK_EP);
@@ -216,14 +216,14 @@ int tb_chess_gen(const tb_chess_pos *pos, tb_chess_move *out)
 
 int tb_chess_gen_legal(const tb_chess_pos *pos, tb_chess_movelist *list)
 {
-    list->count = tb_chess_gen(pos, list->moves);
+    list->count = tb_chess__gen(pos, list->moves);
     return list->count;
 }
 
 bool tb_chess_is_legal(const tb_chess_pos *pos, tb_chess_move m)
 {
     tb_chess_move moves[TB_CHESS_MAX_MOVES];
-    int n = tb_chess_gen(pos, moves);
+    int n = tb_chess__gen(pos, moves);
     for (int i = 0; i < n; i++)
         if (moves[i] == m)
             return true;

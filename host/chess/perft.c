@@ -5,7 +5,7 @@
 static uint64_t perft_rec(tb_chess_pos *pos, int depth)
 {
     tb_chess_move moves[TB_CHESS_MAX_MOVES];
-    int n = tb_chess_gen(pos, moves);
+    int n = tb_chess__gen(pos, moves);
     if (depth <= 1)
         return (uint64_t)n;
     uint64_t total = 0;
@@ -31,7 +31,7 @@ int tb_chess_perft_divide(tb_chess_pos *pos, int depth, tb_chess_move *moves, ui
     tb_chess_move all[TB_CHESS_MAX_MOVES];
     if (depth < 1 || !moves || !counts || cap < 0)
         return TB_ERR_ARG;
-    int n = tb_chess_gen(pos, all);
+    int n = tb_chess__gen(pos, all);
     if (n > cap)
         return TB_ERR_FULL;
     for (int i = 0; i < n; i++) {

@@ -30,7 +30,7 @@ int tb_chess_move_king_to(tb_chess_move m)
     return TB_CHESS_SQ(to > from ? 6 : 2, TB_CHESS_RANK(from));
 }
 
-void tb_chess_pos_clear(tb_chess_pos *pos)
+void tb_chess__pos_clear(tb_chess_pos *pos)
 {
     memset(pos, 0, sizeof *pos);
     pos->ep = TB_CHESS_NOSQ;
@@ -40,19 +40,19 @@ void tb_chess_pos_clear(tb_chess_pos *pos)
     pos->fullmove = 1;
 }
 
-uint64_t tb_chess_compute_key(const tb_chess_pos *pos)
+uint64_t tb_chess__compute_key(const tb_chess_pos *pos)
 {
     uint64_t key = 0;
     for (int sq = 0; sq < 64; sq++)
         if (pos->board[sq])
-            key ^= tb_chess_zobrist_psq[pos->board[sq] & 15][sq];
+            key ^= tb_chess__zobrist_psq[pos->board[sq] & 15][sq];
     if (pos->side == TB_CHESS_BLACK)
-        key ^= tb_chess_zobrist_side;
+        key ^= tb_chess__zobrist_side;
     for (int i = 0; i < 4; i++)
         if (pos->castle_rook[i] < 64)
-            key ^= tb_chess_zobrist_castle[i][pos->castle_rook[i]];
+            key ^= tb_chess__zobrist_castle[i][pos->castle_rook[i]];
     if (pos->ep < 64)
-        key ^= tb_chess_zobrist_ep[pos->ep];
+        key ^= tb_chess__zobrist_ep[pos->ep];
     return key;
 }
 
@@ -128,7 +128,7 @@ int tb_chess_pos_check(const tb_chess_pos *pos)
             return TB_ERR_STATE;
     if (pos->fullmove < 1)
         return TB_ERR_STATE;
-    if (pos->key != tb_chess_compute_key(pos))
+    if (pos->key != tb_chess__compute_key(pos))
         return TB_ERR_STATE;
     /* 3.9 / 3.10: the side that just moved may not be in check. */
     int them = pos->side ^ 1;

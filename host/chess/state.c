@@ -38,7 +38,7 @@ bool tb_chess_can_mate(const tb_chess_pos *pos, int color)
 enum tb_chess_state tb_chess_pos_state(const tb_chess_pos *pos)
 {
     tb_chess_move moves[TB_CHESS_MAX_MOVES];
-    if (tb_chess_gen(pos, moves) == 0)
+    if (tb_chess__gen(pos, moves) == 0)
         return tb_chess_in_check(pos) ? TB_CHESS_CHECKMATE : TB_CHESS_STALEMATE;
     if (tb_chess_pos_is_dead(pos))
         return TB_CHESS_DEAD;
@@ -49,7 +49,7 @@ uint64_t tb_chess_repetition_key(const tb_chess_pos *pos)
 {
     uint64_t key = pos->key;
     /* 9.2.2: the e.p. square counts only when the capture is possible. */
-    if (pos->ep != TB_CHESS_NOSQ && !tb_chess_ep_legal(pos))
-        key ^= tb_chess_zobrist_ep[pos->ep];
+    if (pos->ep != TB_CHESS_NOSQ && !tb_chess__ep_legal(pos))
+        key ^= tb_chess__zobrist_ep[pos->ep];
     return key;
 }

@@ -34,15 +34,26 @@ enum tb_chess_ptype {
     TB_CHESS_KING = 6,
 };
 
+/* clang-format 14 reads "(color) * 8" and "(piece) & 7" as casts and would print "(color)*8"
+ * and "(piece)&7"; these lines keep their spacing by hand. */
+// clang-format off
 #define TB_CHESS_PIECE(color, type) ((color) * 8 + (type))
 #define TB_CHESS_PIECE_COLOR(piece) ((piece) >> 3)
-#define TB_CHESS_PIECE_TYPE(piece) ((piece) & 7)
+#define TB_CHESS_PIECE_TYPE(piece)  ((piece) & 7)
 
 #define TB_CHESS_SQ(file, rank) ((rank) * 8 + (file))
-#define TB_CHESS_FILE(sq) ((sq) & 7)
-#define TB_CHESS_RANK(sq) ((sq) >> 3)
-#define TB_CHESS_NOSQ 64
-#define TB_CHESS_BIT(sq) (1ULL << (sq))
+#define TB_CHESS_FILE(sq)       ((sq) & 7)
+#define TB_CHESS_RANK(sq)       ((sq) >> 3)
+#define TB_CHESS_NOSQ           64
+#define TB_CHESS_BIT(sq)        (1ULL << (sq))
+// clang-format on
+
+/* FEN piece letters (upper case White): 'N' -> white knight, 'q' -> black queen; 0 for any
+ * other character. */
+int tb_chess_piece_from_fen(char c);
+/* The FEN letter of a piece code ('P' ... 'K', 'p' ... 'k'); 0 for an empty square or a code
+ * that is no piece. */
+char tb_chess_piece_to_fen(int piece);
 
 /* "e4" -> 28; -1 if s does not start with a square. Reads exactly two characters. */
 int tb_chess_square_parse(const char *s);
@@ -67,9 +78,18 @@ static inline tb_chess_move tb_chess_move_new(int from, int to, int kind)
 {
     return (tb_chess_move)(from | (to << 6) | (kind << 12));
 }
-static inline int tb_chess_move_from(tb_chess_move m) { return m & 63; }
-static inline int tb_chess_move_to(tb_chess_move m) { return (m >> 6) & 63; }
-static inline int tb_chess_move_kind(tb_chess_move m) { return m >> 12; }
+static inline int tb_chess_move_from(tb_chess_move m)
+{
+    return m & 63;
+}
+static inline int tb_chess_move_to(tb_chess_move m)
+{
+    return (m >> 6) & 63;
+}
+static inline int tb_chess_move_kind(tb_chess_move m)
+{
+    return m >> 12;
+}
 /* Promotion piece type (TB_CHESS_KNIGHT..QUEEN), or 0. */
 static inline int tb_chess_move_promo(tb_chess_move m)
 {
@@ -143,8 +163,7 @@ enum {
  * in the corners), an e.p. square that no double push can have produced, bad counters. The side
  * to move may be in check however the check arose. The message names the field and column
  * (err->column). On error pos is unchanged. */
-int tb_chess_pos_from_fen(tb_chess_pos *pos, const char *fen, unsigned flags,
-                          struct tb_error *err);
+int tb_chess_pos_from_fen(tb_chess_pos *pos, const char *fen, unsigned flags, struct tb_error *err);
 
 /* Writes the FEN (Shredder/X-FEN castling for Chess960 when needed). Returns the length written
  * (excluding the NUL), or TB_ERR_FULL if len is too small (buf then holds a NUL-terminated
@@ -152,13 +171,19 @@ int tb_chess_pos_from_fen(tb_chess_pos *pos, const char *fen, unsigned flags,
 int tb_chess_pos_to_fen(const tb_chess_pos *pos, char *buf, size_t len);
 
 /* Piece code on a square (0 if empty). */
-static inline int tb_chess_piece_at(const tb_chess_pos *pos, int sq) { return pos->board[sq]; }
+static inline int tb_chess_piece_at(const tb_chess_pos *pos, int sq)
+{
+    return pos->board[sq];
+}
 /* Occupied squares as a 64-bit set, bit n = square n. */
 static inline uint64_t tb_chess_occupancy(const tb_chess_pos *pos)
 {
     return pos->by_color[0] | pos->by_color[1];
 }
-static inline int tb_chess_side_to_move(const tb_chess_pos *pos) { return pos->side; }
+static inline int tb_chess_side_to_move(const tb_chess_pos *pos)
+{
+    return pos->side;
+}
 
 /* Is the side to move in check? */
 bool tb_chess_in_check(const tb_chess_pos *pos);
@@ -235,6 +260,7 @@ uint64_t tb_chess_repetition_key(const tb_chess_pos *pos);
 
 #define TB_CHESS_GAME_MAX_PLIES 2048
 
+/* Large: allocate it, do not put it on a stack. */
 typedef struct tb_chess_game {
     tb_chess_pos start;
     tb_chess_pos pos; /* current position */
@@ -242,7 +268,7 @@ typedef struct tb_chess_game {
     tb_chess_move moves[TB_CHESS_GAME_MAX_PLIES];
     tb_chess_undo undo[TB_CHESS_GAME_MAX_PLIES];
     uint64_t rep_keys[TB_CHESS_GAME_MAX_PLIES + 1]; /* repetition key before each ply */
-} tb_chess_game;                                    /* large: allocate it, do not put it on a stack */
+} tb_chess_game;
 
 void tb_chess_game_init(tb_chess_game *game, const tb_chess_pos *start);
 /* Plays a move; TB_ERR_ILLEGAL if it is not legal (nothing changes), TB_ERR_FULL at the cap. */

@@ -8,27 +8,44 @@
 const char *tb_strerror(int code)
 {
     switch (code) {
-    case TB_OK: return "ok";
-    case TB_ERR_ARG: return "invalid argument";
-    case TB_ERR_PARSE: return "parse error";
-    case TB_ERR_ILLEGAL: return "illegal";
-    case TB_ERR_SYS: return "system error";
-    case TB_ERR_MEM: return "out of memory";
-    case TB_ERR_FULL: return "full";
-    case TB_ERR_STATE: return "invalid state";
-    case TB_ERR_NOTFOUND: return "not found";
-    case TB_ERR_SUPP: return "not supported";
-    case TB_ERR_AGAIN: return "try again";
-    case TB_ERR_CRC: return "checksum mismatch";
-    case TB_ERR_TIMEOUT: return "timed out";
-    case TB_ERR_PERM: return "not authorised";
-    default: return code > 0 ? "count" : "unknown error";
+    case TB_OK:
+        return "ok";
+    case TB_ERR_ARG:
+        return "invalid argument";
+    case TB_ERR_PARSE:
+        return "parse error";
+    case TB_ERR_ILLEGAL:
+        return "illegal";
+    case TB_ERR_SYS:
+        return "system error";
+    case TB_ERR_MEM:
+        return "out of memory";
+    case TB_ERR_FULL:
+        return "full";
+    case TB_ERR_STATE:
+        return "invalid state";
+    case TB_ERR_NOTFOUND:
+        return "not found";
+    case TB_ERR_SUPP:
+        return "not supported";
+    case TB_ERR_AGAIN:
+        return "try again";
+    case TB_ERR_CRC:
+        return "checksum mismatch";
+    case TB_ERR_TIMEOUT:
+        return "timed out";
+    case TB_ERR_PERM:
+        return "not authorised";
+    default:
+        return code > 0 ? "count" : "unknown error";
     }
 }
 
-__attribute__((format(printf, 5, 0))) static int error_vset(struct tb_error *err, int code,
-                                                             long line, long column,
-                                                             const char *fmt, va_list ap)
+static int error_vset(struct tb_error *err, int code, long line, long column, const char *fmt,
+                      va_list ap) __attribute__((format(printf, 5, 0)));
+
+static int error_vset(struct tb_error *err, int code, long line, long column, const char *fmt,
+                      va_list ap)
 {
     if (err) {
         err->code = code;

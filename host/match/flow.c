@@ -15,7 +15,7 @@ static void line_push(struct tb_match_line *l, tb_chess_move mv)
 static int board_side(const tb_match *m, int b)
 {
     tb_chess_pos pos;
-    tb_match_line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+    tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &pos);
     return pos.side;
 }
 
@@ -24,7 +24,7 @@ static int owner(const tb_match *m, int b)
     return m->cfg.board[b].color;
 }
 
-void tb_match_set_modes(tb_match *m)
+void tb_match__set_modes(tb_match *m)
 {
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         if (m->lead >= 0 && b != m->lead)
@@ -36,7 +36,7 @@ void tb_match_set_modes(tb_match *m)
 
 static struct tb_match_announce *announce(tb_match *m, int b)
 {
-    struct tb_match_out *o = tb_match_emit(m, TB_MATCH_OUT_ANNOUNCE);
+    struct tb_match_out *o = tb_match__emit(m, TB_MATCH_OUT_ANNOUNCE);
     struct tb_match_announce *a = &o->u.announce;
     a->board = b;
     a->player = owner(m, b);
@@ -44,7 +44,7 @@ static struct tb_match_announce *announce(tb_match *m, int b)
     return a;
 }
 
-void tb_match_announce_msg(tb_match *m, int b, enum tb_match_msg msg)
+void tb_match__announce_msg(tb_match *m, int b, enum tb_match_msg msg)
 {
     struct tb_match_announce *a = announce(m, b);
     a->msg = msg;
@@ -58,7 +58,7 @@ void tb_match_announce_msg(tb_match *m, int b, enum tb_match_msg msg)
     }
 }
 
-void tb_match_announce_fix(tb_match *m, int b, const struct tb_match_fix *fix, uint32_t id)
+void tb_match__announce_fix(tb_match *m, int b, const struct tb_match_fix *fix, uint32_t id)
 {
     struct tb_match_announce *a = announce(m, b);
     a->msg = TB_MATCH_MSG_PUT_RIGHT;
@@ -72,7 +72,7 @@ void tb_match_announce_fix(tb_match *m, int b, const struct tb_match_fix *fix, u
 /* Both boards have the move: the game moves on (the journal syncs here). */
 static void agree(tb_match *m, tb_chess_move mv, unsigned flags)
 {
-    struct tb_match_out *o = tb_match_emit(m, TB_MATCH_OUT_MOVE_AGREED);
+    struct tb_match_out *o = tb_match__emit(m, TB_MATCH_OUT_MOVE_AGREED);
     o->u.agreed.ply = m->game.plies + 1;
     o->u.agreed.move = mv;
     o->u.agreed.pos = m->game.pos;
@@ -108,11 +108,11 @@ static void normalize(tb_match *m, bool remind)
     if (m->lead < 0)
         m->pending_flags = 0;
     else if (remind || m->lead != was || m->pending != was_pending)
-        tb_match_announce_msg(m, 1 - m->lead, TB_MATCH_MSG_REPLICATE);
+        tb_match__announce_msg(m, 1 - m->lead, TB_MATCH_MSG_REPLICATE);
 }
 
 /* A restoration is over: each board shows its target (or its alternative). */
-void tb_match_finish(tb_match *m)
+void tb_match__finish(tb_match *m)
 {
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         uint64_t occ = tb_sensor_occupancy(m->sensor[b]);
@@ -125,14 +125,14 @@ void tb_match_finish(tb_match *m)
     normalize(m, true);
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         tb_chess_pos pos;
-        tb_match_line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+        tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &pos);
         if (m->cfg.board[b].typed)
             tb_sensor_reset(m->sensor[b], &pos, m->now); /* shows what its scoresheet says */
         else
             tb_sensor_set_position(m->sensor[b], &pos, m->now);
         m->incomplete_at[b] = TB_MATCH_NOTIME;
     }
-    tb_match_set_modes(m);
+    tb_match__set_modes(m);
 }
 
 static bool move_expected(const tb_match *m, int b, tb_chess_move mv)
@@ -147,8 +147,8 @@ static bool move_expected(const tb_match *m, int b, tb_chess_move mv)
 static void held(tb_match *m, int b, const struct tb_sensor_out *o)
 {
     char label[48];
-    struct tb_match_out *h = tb_match_emit(m, TB_MATCH_OUT_HELD);
-    tb_match_board_label(m, b, label, sizeof label);
+    struct tb_match_out *h = tb_match__emit(m, TB_MATCH_OUT_HELD);
+    tb_match__board_label(m, b, label, sizeof label);
     h->u.held.board = b;
     h->u.held.move = o->move;
     memcpy(h->u.held.uci, o->uci, sizeof h->u.held.uci);
@@ -169,7 +169,7 @@ static void blocked_move(tb_match *m, int b, const struct tb_sensor_out *o)
     struct tb_match_restore *r = &m->r;
     if (!r->dirty[b] && !r->dirty[1 - b] && r->is_mismatch && !r->mm.needs_arbiter &&
         !r->confirmed && r->mm.boards == (1u << b) && move_expected(m, b, o->move)) {
-        tb_match_close(m, false, "put right on the board: the move was made");
+        tb_match__close(m, false, "put right on the board: the move was made");
         on_move(m, b, o);
         return;
     }
@@ -191,7 +191,7 @@ static void on_move(tb_match *m, int b, const struct tb_sensor_out *o)
         return;
     }
     tb_chess_pos before;
-    tb_match_line_pos(m, &m->extra[b], m->extra[b].n, &before);
+    tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &before);
     m->incomplete_at[b] = TB_MATCH_NOTIME;
 
     if (m->lead < 0) {
@@ -206,10 +206,10 @@ static void on_move(tb_match *m, int b, const struct tb_sensor_out *o)
             a->move = mv;
             a->pos = before;
             a->ply = m->game.plies + 1;
-            tb_match_set_modes(m);
+            tb_match__set_modes(m);
         } else {
             /* the opponent's move on the board of the player not to move */
-            tb_match_raise(m, TB_MATCH_MM_OUT_OF_TURN, b, mv, 0, o->square, o->square2, 0);
+            tb_match__raise(m, TB_MATCH_MM_OUT_OF_TURN, b, mv, 0, o->square, o->square2, 0);
         }
         return;
     }
@@ -217,23 +217,23 @@ static void on_move(tb_match *m, int b, const struct tb_sensor_out *o)
         if (mv == m->pending && m->extra[b].n == 0) {
             line_push(&m->extra[b], mv);
             normalize(m, false);
-            tb_match_set_modes(m);
+            tb_match__set_modes(m);
             return;
         }
         line_push(&m->extra[b], mv);
-        tb_match_raise(m, TB_MATCH_MM_WRONG_MOVE, b, mv, m->pending, o->square, o->square2, 0);
+        tb_match__raise(m, TB_MATCH_MM_WRONG_MOVE, b, mv, m->pending, o->square, o->square2, 0);
         return;
     }
     /* the board that just moved shows the opponent's reply too: two moves ahead */
     line_push(&m->extra[b], mv);
-    tb_match_raise(m, TB_MATCH_MM_TWO_AHEAD, b, mv, 0, o->square, o->square2, 0);
+    tb_match__raise(m, TB_MATCH_MM_TWO_AHEAD, b, mv, 0, o->square, o->square2, 0);
 }
 
 static void touch_report(tb_match *m, int b, const struct tb_sensor_out *o)
 {
     char label[48], sq[3], sq2[3];
-    struct tb_match_out *t = tb_match_emit(m, TB_MATCH_OUT_TOUCH_REPORT);
-    tb_match_board_label(m, b, label, sizeof label);
+    struct tb_match_out *t = tb_match__emit(m, TB_MATCH_OUT_TOUCH_REPORT);
+    tb_match__board_label(m, b, label, sizeof label);
     t->u.touch.board = b;
     /* the move was taken already: it is the board's last one */
     t->u.touch.ply = m->game.plies + m->extra[b].n;
@@ -256,12 +256,12 @@ static void touch_report(tb_match *m, int b, const struct tb_sensor_out *o)
         break;
     }
     t->u.touch.text[0] = '\0';
-    tb_match_appendf(t->u.touch.text, sizeof t->u.touch.text, "%s: ply %d: %s %s, %s %s", label,
-                     t->u.touch.ply, what, sq,
-                     o->problem == TB_SENSOR_P_ROOK_FIRST_CASTLING ? "to" : "but moved",
-                     o->problem == TB_SENSOR_P_ROOK_FIRST_CASTLING ? sq2 : o->uci);
-    tb_match_appendf(t->u.touch.text, sizeof t->u.touch.text,
-                     "; reported for the opponent to claim (4.8), not enforced");
+    tb_match__appendf(t->u.touch.text, sizeof t->u.touch.text, "%s: ply %d: %s %s, %s %s", label,
+                      t->u.touch.ply, what, sq,
+                      o->problem == TB_SENSOR_P_ROOK_FIRST_CASTLING ? "to" : "but moved",
+                      o->problem == TB_SENSOR_P_ROOK_FIRST_CASTLING ? sq2 : o->uci);
+    tb_match__appendf(t->u.touch.text, sizeof t->u.touch.text,
+                      "; reported for the opponent to claim (4.8), not enforced");
 }
 
 /* Occupancy after mv in pos, and the square of the piece it captures (NOSQ if none). */
@@ -288,7 +288,7 @@ static tb_chess_move incomplete_capture(const tb_match *m, int b)
     tb_chess_pos pos;
     tb_chess_movelist list;
     uint64_t occ = tb_sensor_occupancy(m->sensor[b]);
-    tb_match_line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+    tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &pos);
     if (occ == tb_chess_occupancy(&pos))
         return 0;
     bool replicating = m->lead >= 0 && b != m->lead && m->extra[b].n == 0;
@@ -313,13 +313,13 @@ static void raise_incomplete(tb_match *m, int b, tb_chess_move mv)
 {
     tb_chess_pos pos;
     struct tb_chess_move_squares ms;
-    tb_match_line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+    tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &pos);
     tb_chess_move_squares(&pos, mv, &ms);
     m->incomplete_at[b] = TB_MATCH_NOTIME;
-    tb_match_raise(m, TB_MATCH_MM_INCOMPLETE, b, mv, 0, ms.capture_sq, ms.to, mv);
+    tb_match__raise(m, TB_MATCH_MM_INCOMPLETE, b, mv, 0, ms.capture_sq, ms.to, mv);
 }
 
-void tb_match_incomplete_check(tb_match *m, int b, uint64_t t)
+void tb_match__incomplete_check(tb_match *m, int b, uint64_t t)
 {
     m->incomplete_at[b] = TB_MATCH_NOTIME;
     if (m->r.open)
@@ -329,18 +329,18 @@ void tb_match_incomplete_check(tb_match *m, int b, uint64_t t)
 }
 
 /* A board's occupancy changed: (re)start its D.2.3 watch. */
-void tb_match_watch(tb_match *m)
+void tb_match__watch(tb_match *m)
 {
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         uint64_t occ = tb_sensor_occupancy(m->sensor[b]);
         if (occ != m->seen_occ[b]) {
             m->seen_occ[b] = occ;
-            tb_match_incomplete_check(m, b, m->now);
+            tb_match__incomplete_check(m, b, m->now);
         }
     }
 }
 
-void tb_match_incomplete_due(tb_match *m)
+void tb_match__incomplete_due(tb_match *m)
 {
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         if (m->incomplete_at[b] > m->now)
@@ -362,9 +362,9 @@ static void still_wrong(tb_match *m, int b)
         return;
     if (!r->is_mismatch && r->action != TB_MATCH_ARB_TAKEBACK)
         return; /* a board being set up: the announcement at the start said it all */
-    tb_match_build_fix(m, b, &r->hist[b], &r->target[b], -1, -1, &fix);
+    tb_match__build_fix(m, b, &r->hist[b], &r->target[b], -1, -1, &fix);
     if (fix.nlift || fix.nplace)
-        tb_match_announce_fix(m, b, &fix, r->id);
+        tb_match__announce_fix(m, b, &fix, r->id);
 }
 
 static void on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
@@ -387,10 +387,10 @@ static void on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
         /* 4.4.2, 4.7: the rook released first made it a rook move; the king that followed
          * stands where no move puts it */
         touch_report(m, b, o);
-        tb_match_raise(m, TB_MATCH_MM_ILLEGAL, b, 0, 0, TB_CHESS_NOSQ, TB_CHESS_NOSQ, 0);
+        tb_match__raise(m, TB_MATCH_MM_ILLEGAL, b, 0, 0, TB_CHESS_NOSQ, TB_CHESS_NOSQ, 0);
         break;
     case TB_SENSOR_P_ILLEGAL:
-        tb_match_raise(m, TB_MATCH_MM_ILLEGAL, b, 0, 0, o->square, o->square2, 0);
+        tb_match__raise(m, TB_MATCH_MM_ILLEGAL, b, 0, 0, o->square, o->square2, 0);
         break;
     case TB_SENSOR_P_DISPLACED: {
         tb_chess_move mv = incomplete_capture(m, b);
@@ -400,29 +400,29 @@ static void on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
             break; /* D.2.2: a piece in the hand of the player to move (or to copy) while they
                       think: whatever they do with it next is judged then */
         else
-            tb_match_raise(m, TB_MATCH_MM_DISPLACED, b, 0, 0, TB_CHESS_NOSQ, TB_CHESS_NOSQ, 0);
+            tb_match__raise(m, TB_MATCH_MM_DISPLACED, b, 0, 0, TB_CHESS_NOSQ, TB_CHESS_NOSQ, 0);
         break;
     }
     case TB_SENSOR_P_SAME_SIDE_TWICE:
         /* the side that is not to move on this board moved */
         if (m->lead < 0 && board_side(m, b) != owner(m, b))
-            tb_match_raise(m, TB_MATCH_MM_OUT_OF_TURN, b, o->move, 0, o->square, o->square2, 0);
+            tb_match__raise(m, TB_MATCH_MM_OUT_OF_TURN, b, o->move, 0, o->square, o->square2, 0);
         else if (m->lead < 0)
-            tb_match_raise(m, TB_MATCH_MM_ILLEGAL, b, o->move, 0, o->square, o->square2, 0);
+            tb_match__raise(m, TB_MATCH_MM_ILLEGAL, b, o->move, 0, o->square, o->square2, 0);
         else
-            tb_match_raise(m, TB_MATCH_MM_TWO_AHEAD, b, o->move, behind ? m->pending : 0, o->square,
-                           o->square2, 0);
+            tb_match__raise(m, TB_MATCH_MM_TWO_AHEAD, b, o->move, behind ? m->pending : 0,
+                            o->square, o->square2, 0);
         break;
     case TB_SENSOR_P_WRONG_MOVE:
-        tb_match_raise(m, TB_MATCH_MM_WRONG_MOVE, b, o->move, o->expected, o->square, o->square2,
-                       0);
+        tb_match__raise(m, TB_MATCH_MM_WRONG_MOVE, b, o->move, o->expected, o->square, o->square2,
+                        0);
         break;
     default: /* PROMOTION_NO_CHOICE: the move carries the flag (7.5.2) */
         break;
     }
 }
 
-void tb_match_drain(tb_match *m)
+void tb_match__drain(tb_match *m)
 {
     struct tb_sensor_out o;
     bool any = true;
@@ -440,13 +440,13 @@ void tb_match_drain(tb_match *m)
     }
 }
 
-int tb_match_typed_move_at(tb_match *m, int b, tb_chess_move mv)
+int tb_match__typed_move_at(tb_match *m, int b, tb_chess_move mv)
 {
     tb_chess_pos pos;
     tb_chess_undo undo;
     struct tb_sensor_out o;
     memset(&o, 0, sizeof o);
-    tb_match_line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+    tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &pos);
     o.kind = TB_SENSOR_OUT_MOVE;
     o.move = mv;
     o.ms = o.event_ms = m->now;

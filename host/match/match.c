@@ -31,7 +31,7 @@ static int check_config(const struct tb_match_config *cfg, struct tb_error *err)
     if (cfg->board[0].color == cfg->board[1].color)
         return tb_error_set(err, TB_ERR_ARG,
                             "both boards have the %s player: one board per colour (D.1)",
-                            tb_match_color_name(cfg->board[0].color));
+                            tb_match__color_name(cfg->board[0].color));
     return TB_OK;
 }
 
@@ -72,7 +72,7 @@ int tb_match_new(const struct tb_match_config *cfg, const tb_chess_pos *start, u
     m->now = now_ms;
     tb_chess_game_init(&m->game, start);
     m->lead = -1;
-    tb_match_sync_state(m);
+    tb_match__sync_state(m);
     *out = m;
     return TB_OK;
 }
@@ -88,7 +88,7 @@ void tb_match_free(tb_match *m)
 
 /* ---- output queue ----------------------------------------------------------------------- */
 
-struct tb_match_out *tb_match_emit(tb_match *m, enum tb_match_out_kind kind)
+struct tb_match_out *tb_match__emit(tb_match *m, enum tb_match_out_kind kind)
 {
     if (m->on == TB_MATCH_OUT_CAP) {
         m->ohead = (m->ohead + 1) % TB_MATCH_OUT_CAP;
@@ -120,8 +120,8 @@ unsigned long tb_match_dropped(const tb_match *m)
 
 /* ---- state ------------------------------------------------------------------------------ */
 
-void tb_match_line_pos(const tb_match *m, const struct tb_match_line *line, int n,
-                       tb_chess_pos *pos)
+void tb_match__line_pos(const tb_match *m, const struct tb_match_line *line, int n,
+                        tb_chess_pos *pos)
 {
     tb_chess_undo undo;
     *pos = m->game.pos;
@@ -146,7 +146,7 @@ void tb_match_status(const tb_match *m, struct tb_match_status *st)
     }
 }
 
-void tb_match_sync_state(tb_match *m)
+void tb_match__sync_state(tb_match *m)
 {
     struct tb_match_status st;
     tb_match_status(m, &st);
@@ -161,7 +161,7 @@ void tb_match_sync_state(tb_match *m)
     m->status_sent = true;
     if (only_plies)
         return;
-    struct tb_match_out *o = tb_match_emit(m, TB_MATCH_OUT_STATE);
+    struct tb_match_out *o = tb_match__emit(m, TB_MATCH_OUT_STATE);
     o->u.state.state = st.state;
     o->u.state.board = st.board;
     o->u.state.move = st.move;
@@ -178,11 +178,11 @@ static void step(tb_match *m, uint64_t t)
     m->now = t;
     for (int b = 0; b < TB_MATCH_BOARDS; b++)
         tb_sensor_tick(m->sensor[b], t);
-    tb_match_drain(m);
-    tb_match_watch(m);
-    tb_match_incomplete_due(m);
-    tb_match_check_progress(m);
-    tb_match_sync_state(m);
+    tb_match__drain(m);
+    tb_match__watch(m);
+    tb_match__incomplete_due(m);
+    tb_match__check_progress(m);
+    tb_match__sync_state(m);
 }
 
 /* Time passes to now, each decision taken at its own time (so that a timer started by one
@@ -204,7 +204,7 @@ static int advance(tb_match *m, uint64_t now_ms)
 int tb_match_tick(tb_match *m, uint64_t now_ms)
 {
     int rc = advance(m, now_ms);
-    tb_match_sync_state(m);
+    tb_match__sync_state(m);
     return rc;
 }
 
@@ -264,22 +264,11 @@ int tb_match_board_event(tb_match *m, int board, const struct tb_match_event *ev
         tb_sensor_set_occupancy(s, ev->occupancy, now_ms);
         break;
     }
-    tb_match_drain(m);
-    tb_match_watch(m);
-    tb_match_check_progress(m);
-    tb_match_sync_state(m);
+    tb_match__drain(m);
+    tb_match__watch(m);
+    tb_match__check_progress(m);
+    tb_match__sync_state(m);
     return rc;
-}
-
-/* An event script's piece letter (FEN: upper case White) as a piece code, 0 if none. */
-static int piece_code(char letter)
-{
-    static const char letters[] = "PNBRQKpnbrqk";
-    const char *at = letter ? strchr(letters, letter) : NULL;
-    if (!at)
-        return 0;
-    int i = (int)(at - letters);
-    return TB_CHESS_PIECE(i / 6, i % 6 + 1);
 }
 
 int tb_match_feed_script(tb_match *m, int board, const struct tb_script_event *ev)
@@ -293,11 +282,11 @@ int tb_match_feed_script(tb_match *m, int board, const struct tb_script_event *e
         break;
     case TB_SCRIPT_PLACE:
         e.kind = TB_MATCH_EV_PLACE;
-        e.piece = (uint8_t)piece_code(ev->piece);
+        e.piece = (uint8_t)tb_chess_piece_from_fen(ev->piece);
         break;
     case TB_SCRIPT_CHOOSE:
         e.kind = TB_MATCH_EV_CHOOSE;
-        e.piece = (uint8_t)TB_CHESS_PIECE_TYPE(piece_code(ev->piece));
+        e.piece = (uint8_t)TB_CHESS_PIECE_TYPE(tb_chess_piece_from_fen(ev->piece));
         break;
     default:
         return TB_OK;
@@ -325,7 +314,7 @@ static int typed_fits(const tb_match *m, int b, tb_chess_move mv, struct tb_erro
     }
     if (m->game.pos.side != m->cfg.board[b].color)
         return tb_error_set(err, TB_ERR_STATE, "%s is to move, on the %s board",
-                            tb_match_color_name(m->game.pos.side), m->cfg.board[1 - b].name);
+                            tb_match__color_name(m->game.pos.side), m->cfg.board[1 - b].name);
     return TB_OK;
 }
 
@@ -344,7 +333,7 @@ int tb_match_typed_move(tb_match *m, int board, const char *text, uint64_t now_m
     if (m->r.open)
         return tb_error_set(err, TB_ERR_STATE, "play is stopped (#%u): no move counts now",
                             (unsigned)m->r.id);
-    tb_match_line_pos(m, &m->extra[board], m->extra[board].n, &pos);
+    tb_match__line_pos(m, &m->extra[board], m->extra[board].n, &pos);
     int rc = tb_chess_move_parse(&pos, text, &mv, err);
     if (rc < 0)
         return rc;
@@ -358,9 +347,9 @@ int tb_match_typed_move(tb_match *m, int board, const char *text, uint64_t now_m
     rc = typed_fits(m, board, mv, err);
     if (rc < 0)
         return rc;
-    tb_match_typed_move_at(m, board, mv);
-    tb_match_drain(m);
-    tb_match_sync_state(m);
+    tb_match__typed_move_at(m, board, mv);
+    tb_match__drain(m);
+    tb_match__sync_state(m);
     return TB_OK;
 }
 
@@ -387,23 +376,23 @@ int tb_match_resolve(tb_match *m, uint32_t id, uint64_t now_ms, struct tb_error 
         return tb_error_set(err, TB_ERR_NOTFOUND, "no open mismatch #%u", (unsigned)id);
     advance(m, now_ms);
     if (!m->r.open || m->r.id != id) { /* put right on the board at this very moment */
-        tb_match_sync_state(m);
+        tb_match__sync_state(m);
         return TB_OK;
     }
     if (m->r.confirmed)
         return TB_OK;
     m->r.confirmed = true;
-    struct tb_match_out *o = tb_match_emit(m, TB_MATCH_OUT_ARBITER);
+    struct tb_match_out *o = tb_match__emit(m, TB_MATCH_OUT_ARBITER);
     o->u.arbiter.action = TB_MATCH_ARB_RESOLVE;
     o->u.arbiter.id = id;
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         struct tb_match_fix fix;
-        tb_match_build_fix(m, b, &m->r.hist[b], &m->r.target[b], -1, -1, &fix);
+        tb_match__build_fix(m, b, &m->r.hist[b], &m->r.target[b], -1, -1, &fix);
         if (fix.nlift || fix.nplace)
-            tb_match_announce_fix(m, b, &fix, id);
+            tb_match__announce_fix(m, b, &fix, id);
     }
-    tb_match_check_progress(m);
-    tb_match_sync_state(m);
+    tb_match__check_progress(m);
+    tb_match__sync_state(m);
     return TB_OK;
 }
 
@@ -411,7 +400,7 @@ int tb_match_resolve(tb_match *m, uint32_t id, uint64_t now_ms, struct tb_error 
 static void board_positions(const tb_match *m, tb_chess_pos hist[TB_MATCH_BOARDS])
 {
     for (int b = 0; b < TB_MATCH_BOARDS; b++)
-        tb_match_line_pos(m, &m->extra[b], m->extra[b].n, &hist[b]);
+        tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &hist[b]);
 }
 
 int tb_match_takeback(tb_match *m, int n, uint64_t now_ms, struct tb_error *err)
@@ -431,8 +420,8 @@ int tb_match_takeback(tb_match *m, int n, uint64_t now_ms, struct tb_error *err)
     board_positions(m, hist);
     while (m->game.plies > keep)
         tb_chess_game_pop(&m->game);
-    tb_match_restore_start(m, TB_MATCH_ARB_TAKEBACK, n, hist);
-    tb_match_sync_state(m);
+    tb_match__restore_start(m, TB_MATCH_ARB_TAKEBACK, n, hist);
+    tb_match__sync_state(m);
     return TB_OK;
 }
 
@@ -441,7 +430,7 @@ static void new_game(tb_match *m, const tb_chess_pos *start, enum tb_match_arbit
     tb_chess_pos hist[TB_MATCH_BOARDS];
     board_positions(m, hist);
     tb_chess_game_init(&m->game, start);
-    tb_match_restore_start(m, action, 0, hist);
+    tb_match__restore_start(m, action, 0, hist);
 }
 
 int tb_match_set_position(tb_match *m, const char *fen, uint64_t now_ms, struct tb_error *err)
@@ -456,7 +445,7 @@ int tb_match_set_position(tb_match *m, const char *fen, uint64_t now_ms, struct 
         return rc;
     advance(m, now_ms);
     new_game(m, &pos, TB_MATCH_ARB_SET_POSITION);
-    tb_match_sync_state(m);
+    tb_match__sync_state(m);
     return TB_OK;
 }
 
@@ -471,7 +460,7 @@ int tb_match_new_game(tb_match *m, const tb_chess_pos *start, uint64_t now_ms)
     }
     advance(m, now_ms);
     new_game(m, start, TB_MATCH_ARB_NEW_GAME);
-    tb_match_sync_state(m);
+    tb_match__sync_state(m);
     return TB_OK;
 }
 
@@ -507,7 +496,7 @@ int tb_match_board_fix(const tb_match *m, int board, struct tb_match_fix *fix)
         return TB_ERR_ARG;
     if (!m->r.open)
         return TB_ERR_NOTFOUND;
-    tb_match_build_fix(m, board, &m->r.hist[board], &m->r.target[board], -1, -1, fix);
+    tb_match__build_fix(m, board, &m->r.hist[board], &m->r.target[board], -1, -1, fix);
     return TB_OK;
 }
 

@@ -58,40 +58,40 @@ struct tb_match {
 };
 
 /* match.c */
-struct tb_match_out *tb_match_emit(tb_match *m, enum tb_match_out_kind kind);
-void tb_match_line_pos(const tb_match *m, const struct tb_match_line *line, int n,
-                       tb_chess_pos *pos);
-void tb_match_sync_state(tb_match *m);
+struct tb_match_out *tb_match__emit(tb_match *m, enum tb_match_out_kind kind);
+void tb_match__line_pos(const tb_match *m, const struct tb_match_line *line, int n,
+                        tb_chess_pos *pos);
+void tb_match__sync_state(tb_match *m);
 
 /* flow.c: the recognisers' outputs into the game */
-void tb_match_drain(tb_match *m);
-void tb_match_incomplete_check(tb_match *m, int b, uint64_t t);
-void tb_match_incomplete_due(tb_match *m);
-void tb_match_watch(tb_match *m);
-void tb_match_set_modes(tb_match *m);
-void tb_match_finish(tb_match *m);
-int tb_match_typed_move_at(tb_match *m, int b, tb_chess_move mv);
-void tb_match_announce_msg(tb_match *m, int b, enum tb_match_msg msg);
-void tb_match_announce_fix(tb_match *m, int b, const struct tb_match_fix *fix, uint32_t id);
+void tb_match__drain(tb_match *m);
+void tb_match__incomplete_check(tb_match *m, int b, uint64_t t);
+void tb_match__incomplete_due(tb_match *m);
+void tb_match__watch(tb_match *m);
+void tb_match__set_modes(tb_match *m);
+void tb_match__finish(tb_match *m);
+int tb_match__typed_move_at(tb_match *m, int b, tb_chess_move mv);
+void tb_match__announce_msg(tb_match *m, int b, enum tb_match_msg msg);
+void tb_match__announce_fix(tb_match *m, int b, const struct tb_match_fix *fix, uint32_t id);
 
 /* resolve.c: D.2.9 */
-void tb_match_raise(tb_match *m, enum tb_match_mismatch_kind kind, int b, tb_chess_move move,
-                    tb_chess_move expected, int sq, int sq2, tb_chess_move complete);
-void tb_match_check_progress(tb_match *m);
-void tb_match_build_fix(const tb_match *m, int b, const tb_chess_pos *hist,
-                        const struct tb_match_line *target, int hint_from, int hint_to,
-                        struct tb_match_fix *fix);
-void tb_match_restore_start(tb_match *m, enum tb_match_arbiter_action action, int n,
-                            const tb_chess_pos hist[TB_MATCH_BOARDS]);
-void tb_match_close(tb_match *m, bool by_arbiter, const char *why);
+void tb_match__raise(tb_match *m, enum tb_match_mismatch_kind kind, int b, tb_chess_move move,
+                     tb_chess_move expected, int sq, int sq2, tb_chess_move complete);
+void tb_match__check_progress(tb_match *m);
+void tb_match__build_fix(const tb_match *m, int b, const tb_chess_pos *hist,
+                         const struct tb_match_line *target, int hint_from, int hint_to,
+                         struct tb_match_fix *fix);
+void tb_match__restore_start(tb_match *m, enum tb_match_arbiter_action action, int n,
+                             const tb_chess_pos hist[TB_MATCH_BOARDS]);
+void tb_match__close(tb_match *m, bool by_arbiter, const char *why);
 
 /* text.c */
-const char *tb_match_mismatch_words(enum tb_match_mismatch_kind k);
-const char *tb_match_color_name(int color);
-const char *tb_match_piece_name(int piece);
-void tb_match_board_label(const tb_match *m, int b, char *buf, size_t len);
-void tb_match_fix_text(const struct tb_match_fix *fix, char *buf, size_t len);
-void tb_match_appendf(char *buf, size_t len, const char *fmt, ...)
+const char *tb_match__mismatch_words(enum tb_match_mismatch_kind k);
+const char *tb_match__color_name(int color);
+const char *tb_match__piece_name(int piece);
+void tb_match__board_label(const tb_match *m, int b, char *buf, size_t len);
+void tb_match__fix_text(const struct tb_match_fix *fix, char *buf, size_t len);
+void tb_match__appendf(char *buf, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 #endif /* TB_MATCH_INTERNAL_H */

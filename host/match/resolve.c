@@ -28,7 +28,7 @@ static void sheet(const tb_match *m, int b, struct tb_match_line *s)
 static uint64_t line_occ(const tb_match *m, const struct tb_match_line *l)
 {
     tb_chess_pos pos;
-    tb_match_line_pos(m, l, l->n, &pos);
+    tb_match__line_pos(m, l, l->n, &pos);
     return tb_chess_occupancy(&pos);
 }
 
@@ -105,19 +105,19 @@ static void pair_up(struct tb_match_fix *fix)
     fix->npairs = np;
 }
 
-void tb_match_build_fix(const tb_match *m, int b, const tb_chess_pos *hist,
-                        const struct tb_match_line *target, int hint_from, int hint_to,
-                        struct tb_match_fix *fix)
+void tb_match__build_fix(const tb_match *m, int b, const tb_chess_pos *hist,
+                         const struct tb_match_line *target, int hint_from, int hint_to,
+                         struct tb_match_fix *fix)
 {
     tb_chess_pos own;
     uint8_t guess[64];
 
     memset(fix, 0, sizeof *fix);
     if (!hist) {
-        tb_match_line_pos(m, &m->extra[b], m->extra[b].n, &own);
+        tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &own);
         hist = &own;
     }
-    tb_match_line_pos(m, target, target->n, &fix->target);
+    tb_match__line_pos(m, target, target->n, &fix->target);
     fix->target_ply = m->game.plies + target->n;
 
     /* What stands where: the scoresheet's position, with the pieces the board shows out of
@@ -167,7 +167,7 @@ static void takebacks(const tb_match *m, int b, int from, struct tb_match_fix *f
     for (int j = l->n - 1; j >= from && fix->ntakeback < TB_MATCH_MAX_TAKEBACK; j--) {
         tb_chess_pos pos;
         struct tb_match_takeback *t = &fix->takeback[fix->ntakeback++];
-        tb_match_line_pos(m, l, j, &pos);
+        tb_match__line_pos(m, l, j, &pos);
         t->move = l->moves[j];
         t->ply = m->game.plies + j + 1;
         if (tb_chess_move_to_uci(&pos, t->move, t->uci, sizeof t->uci) < 0)
@@ -228,8 +228,8 @@ static void build_resolution(tb_match *m, int origin, int hint_from, int hint_to
         r->occ_alt[b] = r->has_alt[b] ? line_occ(m, &r->alt[b]) : r->occ_target[b];
 
         struct tb_match_fix *fix = &mm->fix[b];
-        tb_match_build_fix(m, b, &r->hist[b], &r->target[b], b == origin ? hint_from : -1,
-                           b == origin ? hint_to : -1, fix);
+        tb_match__build_fix(m, b, &r->hist[b], &r->target[b], b == origin ? hint_from : -1,
+                            b == origin ? hint_to : -1, fix);
         takebacks(m, b, d, fix);
         if (fix->change)
             mm->boards |= 1u << b;
@@ -243,7 +243,7 @@ static void move_text(const tb_match *m, int b, tb_chess_move mv, bool appended,
 {
     tb_chess_pos pos;
     int n = m->extra[b].n - (appended ? 1 : 0);
-    tb_match_line_pos(m, &m->extra[b], n, &pos);
+    tb_match__line_pos(m, &m->extra[b], n, &pos);
     if (!mv || tb_chess_move_to_uci(&pos, mv, buf, len) < 0) {
         char a[3], c[3];
         if (mv)
@@ -259,7 +259,7 @@ static void explain(tb_match *m, bool appended)
     struct tb_match_mismatch *mm = &m->r.mm;
     char label[48], made[16], exp[16], sq[3], sq2[3];
     int b = mm->board;
-    tb_match_board_label(m, b, label, sizeof label);
+    tb_match__board_label(m, b, label, sizeof label);
     move_text(m, b, mm->move, appended, made, sizeof made);
     snprintf(exp, sizeof exp, "-");
     if (mm->expected) {
@@ -271,54 +271,55 @@ static void explain(tb_match *m, bool appended)
     tb_chess_square_name(mm->square2 < 64 ? mm->square2 : 0, sq2);
     char *t = mm->text;
     size_t n = sizeof mm->text;
-    snprintf(t, n, "#%u %s: %s, ply %d: ", (unsigned)mm->id, tb_match_mismatch_words(mm->kind),
+    snprintf(t, n, "#%u %s: %s, ply %d: ", (unsigned)mm->id, tb_match__mismatch_words(mm->kind),
              label, mm->ply);
     switch (mm->kind) {
     case TB_MATCH_MM_WRONG_MOVE:
-        tb_match_appendf(t, n, "%s was made where the announced %s was to be replicated", made,
-                         exp);
+        tb_match__appendf(t, n, "%s was made where the announced %s was to be replicated", made,
+                          exp);
         break;
     case TB_MATCH_MM_TWO_AHEAD:
         if (appended)
-            tb_match_appendf(t, n,
-                             "the opponent's next move %s was made here before the %s board "
-                             "replicated this board's move",
-                             made, m->cfg.board[1 - b].name);
+            tb_match__appendf(t, n,
+                              "the opponent's next move %s was made here before the %s board "
+                              "replicated this board's move",
+                              made, m->cfg.board[1 - b].name);
         else if (mm->expected)
-            tb_match_appendf(t, n, "%s moved again (%s) before replicating the announced %s",
-                             tb_match_color_name(m->cfg.board[b].color), made, exp);
+            tb_match__appendf(t, n, "%s moved again (%s) before replicating the announced %s",
+                              tb_match__color_name(m->cfg.board[b].color), made, exp);
         else
-            tb_match_appendf(t, n, "%s moved again (%s) before the opponent replied",
-                             tb_match_color_name(m->cfg.board[b].color), made);
+            tb_match__appendf(t, n, "%s moved again (%s) before the opponent replied",
+                              tb_match__color_name(m->cfg.board[b].color), made);
         break;
     case TB_MATCH_MM_OUT_OF_TURN:
-        tb_match_appendf(t, n,
-                         "%s made on the board of the player not to move (%s is to move, "
-                         "on the %s board)",
-                         made, tb_match_color_name(m->game.pos.side), m->cfg.board[1 - b].name);
+        tb_match__appendf(t, n,
+                          "%s made on the board of the player not to move (%s is to move, "
+                          "on the %s board)",
+                          made, tb_match__color_name(m->game.pos.side), m->cfg.board[1 - b].name);
         break;
     case TB_MATCH_MM_DISPLACED: {
         const struct tb_match_fix *f = &mm->fix[b];
         char list[160] = "";
-        tb_match_fix_text(f, list, sizeof list);
-        tb_match_appendf(t, n, "the board does not show the game: %s", list);
+        tb_match__fix_text(f, list, sizeof list);
+        tb_match__appendf(t, n, "the board does not show the game: %s", list);
         break;
     }
     case TB_MATCH_MM_ILLEGAL:
         if (mm->move)
-            tb_match_appendf(t, n, "%s is no legal move here (the other side's move)", made);
+            tb_match__appendf(t, n, "%s is no legal move here (the other side's move)", made);
         else if (mm->square < 64 && mm->square2 < 64)
-            tb_match_appendf(t, n,
-                             "the piece from %s was placed on %s, where no legal move puts "
-                             "it",
-                             sq, sq2);
+            tb_match__appendf(t, n,
+                              "the piece from %s was placed on %s, where no legal move puts "
+                              "it",
+                              sq, sq2);
         else
-            tb_match_appendf(t, n,
-                             "the king followed a rook released first (4.4.2): the rook "
-                             "move stands, the king goes back");
+            tb_match__appendf(t, n,
+                              "the king followed a rook released first (4.4.2): the rook "
+                              "move stands, the king goes back");
         break;
     case TB_MATCH_MM_INCOMPLETE:
-        tb_match_appendf(t, n, "move not complete: remove the captured piece on %s (%s)", sq, made);
+        tb_match__appendf(t, n, "move not complete: remove the captured piece on %s (%s)", sq,
+                          made);
         break;
     }
 }
@@ -342,33 +343,33 @@ static void propose(tb_match *m)
         if (!f->change)
             continue;
         any = true;
-        tb_match_board_label(m, b, label, sizeof label);
-        tb_match_appendf(t, n, "; %s", label);
+        tb_match__board_label(m, b, label, sizeof label);
+        tb_match__appendf(t, n, "; %s", label);
         if (f->ntakeback) {
-            tb_match_appendf(t, n, ": take back");
+            tb_match__appendf(t, n, ": take back");
             for (int i = 0; i < f->ntakeback; i++)
-                tb_match_appendf(t, n, " %d.%s%s (%s)", (f->takeback[i].ply + 1) / 2,
-                                 f->takeback[i].ply % 2 ? "" : "..", f->takeback[i].san,
-                                 f->takeback[i].uci);
+                tb_match__appendf(t, n, " %d.%s%s (%s)", (f->takeback[i].ply + 1) / 2,
+                                  f->takeback[i].ply % 2 ? "" : "..", f->takeback[i].san,
+                                  f->takeback[i].uci);
         } else {
-            tb_match_appendf(t, n, ": put the position right");
+            tb_match__appendf(t, n, ": put the position right");
         }
-        tb_match_fix_text(f, list, sizeof list);
+        tb_match__fix_text(f, list, sizeof list);
         if (list[0])
-            tb_match_appendf(t, n, ": %s", list);
+            tb_match__appendf(t, n, ": %s", list);
     }
     if (!any)
-        tb_match_appendf(t, n, "; nothing to change");
+        tb_match__appendf(t, n, "; nothing to change");
     if (!mm->sheets_agree)
-        tb_match_appendf(t, n, "; the arbiter adjusts the clocks");
-    tb_match_appendf(t, n,
-                     mm->needs_arbiter ? "; confirm with resolve %u"
-                                       : "; clears when the board is put right",
-                     (unsigned)mm->id);
+        tb_match__appendf(t, n, "; the arbiter adjusts the clocks");
+    tb_match__appendf(t, n,
+                      mm->needs_arbiter ? "; confirm with resolve %u"
+                                        : "; clears when the board is put right",
+                      (unsigned)mm->id);
 }
 
-void tb_match_raise(tb_match *m, enum tb_match_mismatch_kind kind, int b, tb_chess_move move,
-                    tb_chess_move expected, int sq, int sq2, tb_chess_move complete)
+void tb_match__raise(tb_match *m, enum tb_match_mismatch_kind kind, int b, tb_chess_move move,
+                     tb_chess_move expected, int sq, int sq2, tb_chess_move complete)
 {
     struct tb_match_restore *r = &m->r;
     memset(r, 0, sizeof *r);
@@ -387,7 +388,7 @@ void tb_match_raise(tb_match *m, enum tb_match_mismatch_kind kind, int b, tb_che
     mm->square = (uint8_t)(sq >= 0 && sq < 64 ? sq : TB_CHESS_NOSQ);
     mm->square2 = (uint8_t)(sq2 >= 0 && sq2 < 64 ? sq2 : TB_CHESS_NOSQ);
     for (int i = 0; i < TB_MATCH_BOARDS; i++)
-        tb_match_line_pos(m, &m->extra[i], m->extra[i].n, &r->hist[i]);
+        tb_match__line_pos(m, &m->extra[i], m->extra[i].n, &r->hist[i]);
     build_resolution(m, b, sq, sq2, complete);
     if (mm->square < 64)
         mm->squares |= TB_CHESS_BIT(mm->square);
@@ -399,24 +400,24 @@ void tb_match_raise(tb_match *m, enum tb_match_mismatch_kind kind, int b, tb_che
     for (int i = 0; i < TB_MATCH_BOARDS; i++)
         m->incomplete_at[i] = TB_MATCH_NOTIME;
 
-    struct tb_match_out *o = tb_match_emit(m, TB_MATCH_OUT_MISMATCH);
+    struct tb_match_out *o = tb_match__emit(m, TB_MATCH_OUT_MISMATCH);
     o->u.mismatch = *mm;
     for (int i = 0; i < TB_MATCH_BOARDS; i++) {
-        tb_match_announce_msg(m, i,
-                              kind == TB_MATCH_MM_ILLEGAL && i == b ? TB_MATCH_MSG_ILLEGAL
-                                                                    : TB_MATCH_MSG_MISMATCH);
+        tb_match__announce_msg(m, i,
+                               kind == TB_MATCH_MM_ILLEGAL && i == b ? TB_MATCH_MSG_ILLEGAL
+                                                                     : TB_MATCH_MSG_MISMATCH);
         if (mm->needs_arbiter)
-            tb_match_announce_msg(m, i, TB_MATCH_MSG_ARBITER);
+            tb_match__announce_msg(m, i, TB_MATCH_MSG_ARBITER);
         else if (mm->fix[i].nlift || mm->fix[i].nplace)
-            tb_match_announce_fix(m, i, &mm->fix[i], mm->id);
+            tb_match__announce_fix(m, i, &mm->fix[i], mm->id);
     }
 }
 
-void tb_match_close(tb_match *m, bool by_arbiter, const char *why)
+void tb_match__close(tb_match *m, bool by_arbiter, const char *why)
 {
     if (!m->r.open)
         return;
-    struct tb_match_out *o = tb_match_emit(m, TB_MATCH_OUT_RESOLVED);
+    struct tb_match_out *o = tb_match__emit(m, TB_MATCH_OUT_RESOLVED);
     o->u.resolved.id = m->r.id;
     o->u.resolved.by_arbiter = by_arbiter;
     snprintf(o->u.resolved.text, sizeof o->u.resolved.text, "#%u resolved: %s", (unsigned)m->r.id,
@@ -424,7 +425,7 @@ void tb_match_close(tb_match *m, bool by_arbiter, const char *why)
     m->r.open = false;
 }
 
-void tb_match_check_progress(tb_match *m)
+void tb_match__check_progress(tb_match *m)
 {
     struct tb_match_restore *r = &m->r;
     if (!r->open)
@@ -438,17 +439,17 @@ void tb_match_check_progress(tb_match *m)
         if (occ != r->occ_target[b] && !(r->has_alt[b] && occ == r->occ_alt[b]))
             return;
     }
-    tb_match_close(m, r->confirmed,
-                   r->confirmed ? "both boards show the resolved position; play goes on"
-                                : "put right on the board; play goes on");
-    tb_match_finish(m);
+    tb_match__close(m, r->confirmed,
+                    r->confirmed ? "both boards show the resolved position; play goes on"
+                                 : "put right on the board; play goes on");
+    tb_match__finish(m);
 }
 
-void tb_match_restore_start(tb_match *m, enum tb_match_arbiter_action action, int n,
-                            const tb_chess_pos hist[TB_MATCH_BOARDS])
+void tb_match__restore_start(tb_match *m, enum tb_match_arbiter_action action, int n,
+                             const tb_chess_pos hist[TB_MATCH_BOARDS])
 {
     struct tb_match_restore *r = &m->r;
-    tb_match_close(m, true, "superseded by the arbiter's decision");
+    tb_match__close(m, true, "superseded by the arbiter's decision");
     memset(r, 0, sizeof *r);
     r->open = true;
     r->confirmed = true;
@@ -465,16 +466,16 @@ void tb_match_restore_start(tb_match *m, enum tb_match_arbiter_action action, in
     m->pending = 0;
     m->pending_flags = 0;
 
-    struct tb_match_out *o = tb_match_emit(m, TB_MATCH_OUT_ARBITER);
+    struct tb_match_out *o = tb_match__emit(m, TB_MATCH_OUT_ARBITER);
     o->u.arbiter.action = action;
     o->u.arbiter.id = r->id;
     o->u.arbiter.n = n;
     tb_chess_pos_to_fen(&m->game.pos, o->u.arbiter.fen, sizeof o->u.arbiter.fen);
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         struct tb_match_fix fix;
-        tb_match_build_fix(m, b, &r->hist[b], &r->target[b], -1, -1, &fix);
+        tb_match__build_fix(m, b, &r->hist[b], &r->target[b], -1, -1, &fix);
         if (fix.nlift || fix.nplace)
-            tb_match_announce_fix(m, b, &fix, r->id);
+            tb_match__announce_fix(m, b, &fix, r->id);
     }
-    tb_match_check_progress(m);
+    tb_match__check_progress(m);
 }

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void tb_match_appendf(char *buf, size_t len, const char *fmt, ...)
+void tb_match__appendf(char *buf, size_t len, const char *fmt, ...)
 {
     size_t used = strlen(buf);
     if (used + 1 >= len)
@@ -16,12 +16,12 @@ void tb_match_appendf(char *buf, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-const char *tb_match_color_name(int color)
+const char *tb_match__color_name(int color)
 {
     return color == TB_CHESS_BLACK ? "Black" : "White";
 }
 
-const char *tb_match_piece_name(int piece)
+const char *tb_match__piece_name(int piece)
 {
     static const char *const names[] = {"piece", "pawn",  "knight", "bishop",
                                         "rook",  "queen", "king"};
@@ -29,41 +29,41 @@ const char *tb_match_piece_name(int piece)
     return piece && t >= 1 && t <= 6 ? names[t] : names[0];
 }
 
-void tb_match_board_label(const tb_match *m, int b, char *buf, size_t len)
+void tb_match__board_label(const tb_match *m, int b, char *buf, size_t len)
 {
     snprintf(buf, len, "%s board (%s)", m->cfg.board[b].name,
-             tb_match_color_name(m->cfg.board[b].color));
+             tb_match__color_name(m->cfg.board[b].color));
 }
 
 static void piece_words(int piece, char *buf, size_t len)
 {
     if (piece)
         snprintf(buf, len, "%s %s", TB_CHESS_PIECE_COLOR(piece) ? "black" : "white",
-                 tb_match_piece_name(piece));
+                 tb_match__piece_name(piece));
     else
         snprintf(buf, len, "piece");
 }
 
-void tb_match_fix_text(const struct tb_match_fix *fix, char *buf, size_t len)
+void tb_match__fix_text(const struct tb_match_fix *fix, char *buf, size_t len)
 {
     char a[3], c[3], words[24];
     const char *sep = "";
     buf[0] = '\0';
     for (int i = 0; i < fix->npairs; i++, sep = ", ") {
         piece_words(fix->place_list[i].piece, words, sizeof words);
-        tb_match_appendf(buf, len, "%smove the %s on %s to %s", sep, words,
-                         tb_chess_square_name(fix->lift_list[i].sq, a),
-                         tb_chess_square_name(fix->place_list[i].sq, c));
+        tb_match__appendf(buf, len, "%smove the %s on %s to %s", sep, words,
+                          tb_chess_square_name(fix->lift_list[i].sq, a),
+                          tb_chess_square_name(fix->place_list[i].sq, c));
     }
     for (int i = fix->npairs; i < fix->nlift; i++, sep = ", ") {
         piece_words(fix->lift_list[i].piece, words, sizeof words);
-        tb_match_appendf(buf, len, "%slift the %s on %s", sep, words,
-                         tb_chess_square_name(fix->lift_list[i].sq, a));
+        tb_match__appendf(buf, len, "%slift the %s on %s", sep, words,
+                          tb_chess_square_name(fix->lift_list[i].sq, a));
     }
     for (int i = fix->npairs; i < fix->nplace; i++, sep = ", ") {
         piece_words(fix->place_list[i].piece, words, sizeof words);
-        tb_match_appendf(buf, len, "%splace a %s on %s", sep, words,
-                         tb_chess_square_name(fix->place_list[i].sq, a));
+        tb_match__appendf(buf, len, "%splace a %s on %s", sep, words,
+                          tb_chess_square_name(fix->place_list[i].sq, a));
     }
 }
 
@@ -88,7 +88,7 @@ const char *tb_match_mismatch_name(enum tb_match_mismatch_kind k)
     return mismatch_name(k, 0);
 }
 
-const char *tb_match_mismatch_words(enum tb_match_mismatch_kind k)
+const char *tb_match__mismatch_words(enum tb_match_mismatch_kind k)
 {
     return mismatch_name(k, 1);
 }
@@ -137,16 +137,16 @@ static void announce_line(const struct tb_match_announce *a, char *buf, size_t l
     if (a->is_move || a->msg == TB_MATCH_MSG_REPLICATE) {
         if (tb_chess_move_to_uci(&a->pos, a->move, uci, sizeof uci) < 0)
             snprintf(uci, sizeof uci, "?");
-        tb_match_appendf(buf, len, "%s%s (ply %d)", a->is_move ? "" : "replicate ", uci, a->ply);
+        tb_match__appendf(buf, len, "%s%s (ply %d)", a->is_move ? "" : "replicate ", uci, a->ply);
         return;
     }
-    tb_match_appendf(buf, len, "%s", msg_name(a->msg));
+    tb_match__appendf(buf, len, "%s", msg_name(a->msg));
     if (a->msg != TB_MATCH_MSG_PUT_RIGHT)
         return;
     for (int i = 0; i < a->nlift; i++)
-        tb_match_appendf(buf, len, " -%s", tb_chess_square_name(a->lift[i].sq, sq));
+        tb_match__appendf(buf, len, " -%s", tb_chess_square_name(a->lift[i].sq, sq));
     for (int i = 0; i < a->nplace; i++)
-        tb_match_appendf(buf, len, " +%s", tb_chess_square_name(a->place[i].sq, sq));
+        tb_match__appendf(buf, len, " +%s", tb_chess_square_name(a->place[i].sq, sq));
 }
 
 int tb_match_out_format(const struct tb_match_out *o, char *buf, size_t len)
@@ -176,17 +176,17 @@ int tb_match_out_format(const struct tb_match_out *o, char *buf, size_t len)
     case TB_MATCH_OUT_STATE:
         snprintf(buf, len, "state %s", tb_match_state_name(o->u.state.state));
         if (o->u.state.state == TB_MATCH_WAITING)
-            tb_match_appendf(buf, len, " board %d", o->u.state.board);
+            tb_match__appendf(buf, len, " board %d", o->u.state.board);
         else if (o->u.state.state != TB_MATCH_IN_SYNC)
-            tb_match_appendf(buf, len, " #%u", (unsigned)o->u.state.mismatch);
+            tb_match__appendf(buf, len, " #%u", (unsigned)o->u.state.mismatch);
         break;
     case TB_MATCH_OUT_ARBITER:
         snprintf(buf, len, "arbiter %s #%u", arbiter_name(o->u.arbiter.action),
                  (unsigned)o->u.arbiter.id);
         if (o->u.arbiter.action == TB_MATCH_ARB_TAKEBACK)
-            tb_match_appendf(buf, len, " %d plies", o->u.arbiter.n);
+            tb_match__appendf(buf, len, " %d plies", o->u.arbiter.n);
         else if (o->u.arbiter.action != TB_MATCH_ARB_RESOLVE)
-            tb_match_appendf(buf, len, " %s", o->u.arbiter.fen);
+            tb_match__appendf(buf, len, " %s", o->u.arbiter.fen);
         break;
     case TB_MATCH_OUT_HELD:
         snprintf(buf, len, "held %s", o->u.held.text);

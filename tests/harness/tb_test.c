@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 const char *tb_test_data_dir(void)
 {
     const char *env = getenv("TB_SHARED_DATA");

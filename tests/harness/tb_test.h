@@ -56,7 +56,7 @@ extern const int tb_test_ncases;
 #define ASSERT_LE(a, b) TB_ASSERT_INT_OP(a, <=, b)
 #define ASSERT_GT(a, b) TB_ASSERT_INT_OP(a, >, b)
 #define ASSERT_GE(a, b) TB_ASSERT_INT_OP(a, >=, b)
-#define ASSERT_OK(e) ASSERT_EQ(e, 0)
+#define ASSERT_OK(e)    ASSERT_EQ(e, 0)
 
 #define ASSERT_U64_EQ(a, b)                                                                        \
     do {                                                                                           \
@@ -81,7 +81,7 @@ extern const int tb_test_ncases;
     } while (0)
 
 #define ASSERT_NOT_NULL(p) ASSERT_TRUE((p) != NULL)
-#define ASSERT_NULL(p) ASSERT_TRUE((p) == NULL)
+#define ASSERT_NULL(p)     ASSERT_TRUE((p) == NULL)
 
 /* Path of the shared test data (../shared/data beside the checkout), set by the build. */
 const char *tb_test_data_dir(void);

@@ -61,6 +61,32 @@ TB_TEST(fen_roundtrip_whole_perft_suite)
     ASSERT_EQ(n, 300);
 }
 
+TB_TEST(fen_piece_letters_both_ways)
+{
+    ASSERT_EQ(tb_chess_piece_from_fen('N'), TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_KNIGHT));
+    ASSERT_EQ(tb_chess_piece_from_fen('q'), TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_QUEEN));
+    ASSERT_EQ(tb_chess_piece_from_fen('K'), TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_KING));
+    ASSERT_EQ(tb_chess_piece_from_fen('p'), TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_PAWN));
+    /* Anything else is no piece, the string's end and the gaps of the code table included. */
+    static const char none[] = "\0 x1/-S";
+    for (size_t i = 0; i < sizeof none - 1; i++)
+        ASSERT_EQ(tb_chess_piece_from_fen(none[i]), 0);
+    ASSERT_EQ(tb_chess_piece_from_fen('\0'), 0);
+    for (int color = TB_CHESS_WHITE; color <= TB_CHESS_BLACK; color++)
+        for (int t = TB_CHESS_PAWN; t <= TB_CHESS_KING; t++) {
+            int piece = TB_CHESS_PIECE(color, t);
+            char c = tb_chess_piece_to_fen(piece);
+            ASSERT_NE(c, 0);
+            ASSERT_EQ(tb_chess_piece_from_fen(c), piece);
+        }
+    ASSERT_EQ(tb_chess_piece_to_fen(0), 0);
+    ASSERT_EQ(tb_chess_piece_to_fen(7), 0);
+    ASSERT_EQ(tb_chess_piece_to_fen(8), 0);
+    ASSERT_EQ(tb_chess_piece_to_fen(15), 0);
+    ASSERT_EQ(tb_chess_piece_to_fen(-1), 0);
+    ASSERT_EQ(tb_chess_piece_to_fen(99), 0);
+}
+
 TB_TEST(fen_four_fields_default_counters)
 {
     tb_chess_pos pos;

@@ -104,7 +104,7 @@ static struct tb_voice_pack *load(const char *name)
     struct tb_error err = {0};
     int rc = tb_voice_pack_load(name, &pack, &err);
     if (rc)
-        TB_FAIL("pack %s: %s", name, err.msg);
+        TB_FAIL("pack %s: %s", name ? name : "(default)", err.msg);
     return pack;
 }
 
