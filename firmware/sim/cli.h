@@ -16,9 +16,6 @@ struct rb_simcli_opts {
 /* Prints one decoded frame as a line: "<ms> ms <kind> ...". */
 void rb_simcli_print_frame(FILE *out, const struct rb_sim *sim, const struct rb_sim_frame *f);
 
-/* Reads a whole file into a malloc'd buffer; NULL with err filled on failure. */
-char *rb_simcli_read_file(const char *path, size_t *len, struct tb_error *err);
-
 /* SIGINT and SIGTERM ask the run loops to stop cleanly; SIGPIPE is ignored. */
 void rb_simcli_catch_signals(void);
 int rb_simcli_stop_requested(void);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "rb_proto.h"
+#include "tb_file.h"
 
 enum {
     HELLO_MS = 20, /* when the simulated host first asks the board for INFO and SNAPSHOT */
@@ -111,39 +112,6 @@ void rb_simcli_print_frame(FILE *out, const struct rb_sim *sim, const struct rb_
     default:
         fprintf(out, "%.1f ms %s\n", ms, rb_proto_type_name(m->type));
     }
-}
-
-char *rb_simcli_read_file(const char *path, size_t *len, struct tb_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        tb_error_set(err, TB_ERR_SYS, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!buf || bad) {
-        free(buf);
-        tb_error_set(err, bad ? TB_ERR_SYS : TB_ERR_MEM, "%s: cannot read", path);
-        return NULL;
-    }
-    *len = n;
-    return buf;
 }
 
 static int parse_number(const char *opt, const char *s, double max, double *out)
@@ -309,7 +277,7 @@ int main(int argc, char **argv)
     }
     char *text = NULL;
     size_t len = 0;
-    if (o.script && !(text = rb_simcli_read_file(o.script, &len, &err))) {
+    if (o.script && tb_read_file(o.script, &text, &len, &err) != TB_OK) {
         fprintf(stderr, "reedboard-sim: %s\n", err.msg);
         return 1;
     }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tb_file.h"
 
 struct command {
     const char *name;
@@ -50,37 +51,13 @@ int tb_cli_usage(const char *name)
 
 char *tb_cli_read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        tb_cli_error("cannot open %s: %s", path, strerror(errno));
+    char *text;
+    struct tb_error err = {0};
+    if (tb_read_file(path, &text, len, &err) != TB_OK) {
+        tb_cli_error("%s", err.msg);
         return NULL;
     }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (n < cap - 1)
-            break;
-        char *bigger = realloc(buf, cap * 2);
-        if (!bigger) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = bigger;
-        cap *= 2;
-    }
-    int failed = !buf || ferror(f);
-    int saved = errno;
-    fclose(f);
-    if (failed) {
-        tb_cli_error("cannot read %s: %s", path, buf ? strerror(saved) : "out of memory");
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
+    return text;
 }
 
 int tb_cli_parse_int(const char *s, long min, long max, long *out)

@@ -8,7 +8,10 @@
 #include <string.h>
 
 #include "tb_config.h"
+#include "tb_file.h"
 #include "tb_link.h"
+
+#define CONFIG_FILE_MAX ((size_t)1 << 20)
 
 enum section { SEC_NONE, SEC_DAEMON, SEC_ARBITER, SEC_VI, SEC_SIGHTED, SEC_UNKNOWN };
 
@@ -370,38 +373,16 @@ int tb_config_load(struct tb_config *cfg, const char *path, struct tb_config_rep
                    struct tb_error *err)
 {
     memset(rep, 0, sizeof *rep);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        int e = errno;
-        tb_error_set(err, TB_ERR_SYS, "cannot read %s: %s", path, strerror(e));
-        errno = e;
-        return TB_ERR_SYS;
-    }
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        len += fread(buf + len, 1, cap - len, f);
-        if (len < cap)
-            break;
-        if (cap >= (1u << 20)) { /* a configuration is a page, not a megabyte */
-            free(buf);
-            fclose(f);
-            return tb_error_set(err, TB_ERR_PARSE, "%s is larger than 1 MiB", path);
-        }
-        char *p = realloc(buf, cap *= 2);
-        if (!p)
-            free(buf);
-        buf = p;
-    }
-    bool failed = ferror(f);
-    fclose(f);
-    if (!buf)
-        return tb_error_set(err, TB_ERR_MEM, "out of memory reading %s", path);
-    if (failed) {
+    char *buf;
+    size_t len;
+    int rc = tb_read_file(path, &buf, &len, err);
+    if (rc != TB_OK)
+        return rc;
+    if (len > CONFIG_FILE_MAX) { /* a configuration is a page, not a megabyte */
         free(buf);
-        return tb_error_set(err, TB_ERR_SYS, "cannot read %s", path);
+        return tb_error_set(err, TB_ERR_PARSE, "%s is larger than 1 MiB", path);
     }
-    int rc = tb_config_parse(cfg, buf, len, rep);
+    rc = tb_config_parse(cfg, buf, len, rep);
     free(buf);
     if (rc == TB_ERR_PARSE)
         tb_error_set(err, rc, "%s: %d problem%s", path, rep->count, rep->count == 1 ? "" : "s");

@@ -76,7 +76,7 @@ int tb_config_parse(struct tb_config *cfg, const char *text, size_t len,
                     struct tb_config_report *rep);
 
 /* Reads path and applies it as tb_config_parse() does. TB_ERR_SYS (err filled, errno kept)
- * when the file cannot be read. */
+ * when the file cannot be read; TB_ERR_PARSE for a file larger than 1 MiB. */
 int tb_config_load(struct tb_config *cfg, const char *path, struct tb_config_report *rep,
                    struct tb_error *err);
 

@@ -6,12 +6,12 @@
  * daemon treats a sim board like a reed board. A snapshot request is answered from the
  * occupancy the events imply, starting from the initial position (pieces on ranks 1, 2, 7, 8).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "link_internal.h"
+#include "tb_file.h"
 #include "tb_script.h"
 
 #define START_OCCUPANCY 0xffff00000000ffffull
@@ -60,37 +60,6 @@ static int collect(void *user, const struct tb_script_event *ev, long line)
     return 0;
 }
 
-static int read_file(const char *path, char **out, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return TB_ERR_SYS;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *p = realloc(buf, cap *= 2);
-        if (!p)
-            free(buf);
-        buf = p;
-    }
-    int e = errno;
-    bool bad = ferror(f);
-    fclose(f);
-    if (!buf)
-        return TB_ERR_MEM;
-    if (bad) {
-        free(buf);
-        errno = e;
-        return TB_ERR_SYS;
-    }
-    *out = buf;
-    *len = n;
-    return TB_OK;
-}
-
 static int sim_open(struct tb_link *link, const struct tb_link_resource *res, uint64_t now_ms,
                     struct tb_error *err)
 {
@@ -104,12 +73,10 @@ static int sim_open(struct tb_link *link, const struct tb_link_resource *res, ui
     s->occupancy = START_OCCUPANCY;
     char *text;
     size_t len;
-    int rc = read_file(res->path, &text, &len);
-    if (rc == TB_ERR_SYS)
-        return tb_error_set(err, rc, "sim: cannot read %s: %s", res->path, strerror(errno));
-    if (rc != TB_OK)
-        return tb_error_set(err, rc, "sim: out of memory reading %s", res->path);
     struct tb_error perr = {0};
+    int rc = tb_read_file(res->path, &text, &len, &perr);
+    if (rc != TB_OK)
+        return tb_error_set(err, rc, "sim: %s", perr.msg);
     rc = tb_script_parse_buffer(text, len, collect, s, &perr);
     free(text);
     if (rc == TB_ERR_PARSE)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 
+#include "tb_file.h"
 #include "tb_test.h"
 
 int tb_run(char *out, size_t len, const char *fmt, ...)
@@ -38,19 +39,12 @@ int tb_run(char *out, size_t len, const char *fmt, ...)
 
 char *tb_run_read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        TB_FAIL("cannot open %s", path);
-    ASSERT_OK(fseek(f, 0, SEEK_END));
-    long n = ftell(f);
-    ASSERT_GE(n, 0);
-    rewind(f);
-    char *buf = malloc((size_t)n + 1);
-    ASSERT_NOT_NULL(buf);
-    ASSERT_EQ(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
+    char *buf;
+    size_t n;
+    struct tb_error err;
+    if (tb_read_file(path, &buf, &n, &err) != TB_OK)
+        TB_FAIL("%s", err.msg);
     if (len)
-        *len = (size_t)n;
+        *len = n;
     return buf;
 }

@@ -11,6 +11,7 @@ target_compile_definitions(tb_test_harness PRIVATE TB_SHARED_DATA_DIR="${TB_SHAR
 # benchmark may link it too.
 add_library(tb_run STATIC ${CMAKE_CURRENT_LIST_DIR}/tb_run.c)
 target_include_directories(tb_run PUBLIC ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(tb_run PUBLIC tb_common)
 
 function(tb_add_test name)
   cmake_parse_arguments(T "" "TIMEOUT" "LIBS;LABELS;ENV" ${ARGN})

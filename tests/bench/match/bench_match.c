@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "tb_match.h"
+#include "tb_file.h"
 
 struct bev {
     int board;
@@ -29,24 +30,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
 }
 
 static int push(void *user, const struct tb_script_event *ev)
@@ -180,9 +163,10 @@ int main(int argc, char **argv)
         char path[1024];
         size_t len;
         snprintf(path, sizeof path, "%s/games/%s", dir, files[f]);
-        char *text = slurp(path, &len);
-        if (!text) {
-            fprintf(stderr, "bench_match: cannot read %s\n", path);
+        char *text;
+        struct tb_error rerr;
+        if (tb_read_file(path, &text, &len, &rerr) != TB_OK) {
+            fprintf(stderr, "bench_match: %s\n", rerr.msg);
             return 2;
         }
         tb_chess_pgn_reader rd;

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "tb_chess.h"
+#include "tb_file.h"
 
 static const char *const files[] = {"twic0920.pgn", "Korchnoi.pgn", "Carlsen.pgn", "Kasparov.pgn"};
 #define NFILES (sizeof files / sizeof files[0])
@@ -19,27 +20,6 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = '\0';
-        *len = (size_t)n;
-    }
-    return buf;
 }
 
 struct result {
@@ -106,9 +86,10 @@ int main(int argc, char **argv)
         char path[4096];
         size_t len;
         snprintf(path, sizeof path, "%s/games/%s", argv[1], files[f]);
-        char *text = slurp(path, &len);
-        if (!text) {
-            fprintf(stderr, "bench_pgn: cannot read %s\n", path);
+        char *text;
+        struct tb_error rerr;
+        if (tb_read_file(path, &text, &len, &rerr) != TB_OK) {
+            fprintf(stderr, "bench_pgn: %s\n", rerr.msg);
             return 2;
         }
         struct result r = {0, 0, 0, 0, 1e9, 1e9};

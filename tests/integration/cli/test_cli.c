@@ -116,7 +116,7 @@ TB_TEST(pgn_check_reports_a_corrupted_move_and_goes_on)
     /* an unreadable file is an error of its own, and the others are still checked */
     snprintf(cmd, sizeof cmd, "pgn-check /nonexistent/x.pgn '%s' 2>&1 >/dev/null", src);
     ASSERT_EQ(run(cmd, out), 2);
-    ASSERT_STR_EQ(out, "twinboard: cannot open /nonexistent/x.pgn: No such file or directory\n");
+    ASSERT_STR_EQ(out, "twinboard: cannot read /nonexistent/x.pgn: No such file or directory\n");
     snprintf(cmd, sizeof cmd, "pgn-check '%s'", src);
     ASSERT_EQ(run(cmd, out), 0);
     ASSERT_STR_CONTAINS(out, ": 2245 games, 182591 plies\ntotal: 2245 games, 182591 plies\n");

@@ -111,7 +111,7 @@ TB_TEST(replay_malformed_line_names_file_and_line)
 TB_TEST(replay_unreadable_file_and_usage)
 {
     ASSERT_EQ(run("replay --events /nonexistent/x.events 2>&1"), 2);
-    ASSERT_STR_CONTAINS(out, "cannot open /nonexistent/x.events");
+    ASSERT_STR_CONTAINS(out, "cannot read /nonexistent/x.events: No such file or directory");
     ASSERT_EQ(run("replay 2>&1"), 2);
     ASSERT_STR_CONTAINS(out, "usage: twinboard replay --events FILE");
     ASSERT_EQ(run("replay --events x --blip-ms lots 2>&1"), 2);

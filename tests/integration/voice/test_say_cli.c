@@ -1,8 +1,8 @@
 /* `twinboard say`: one phrase per move on stdout, a bad move named with its place in the list
  * (exit 2), and the audio of all phrases in a WAV file. Runs the real program. */
 #include <stdlib.h>
-#include <sys/wait.h>
 
+#include "tb_run.h"
 #include "tb_test.h"
 #include "tb_voice.h"
 
@@ -11,21 +11,13 @@ static int say(const char *args, char *out, size_t outlen, char *err, size_t err
 {
     const char *prog = getenv("TB_TWINBOARD");
     ASSERT_NOT_NULL(prog);
-    char cmd[2048], errfile[1024];
+    char errfile[1024];
     snprintf(errfile, sizeof errfile, "%s/stderr.txt", tb_test_tmp_dir());
-    snprintf(cmd, sizeof cmd, "'%s' say %s 2>'%s'", prog, args, errfile);
-    FILE *p = popen(cmd, "r");
-    ASSERT_NOT_NULL(p);
-    size_t n = fread(out, 1, outlen - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    FILE *f = fopen(errfile, "r");
-    ASSERT_NOT_NULL(f);
-    n = fread(err, 1, errlen - 1, f);
-    err[n] = '\0';
-    fclose(f);
-    ASSERT_TRUE(WIFEXITED(st));
-    return WEXITSTATUS(st);
+    int st = tb_run(out, outlen, "'%s' say %s 2>'%s'", prog, args, errfile);
+    char *text = tb_run_read_file(errfile, NULL);
+    snprintf(err, errlen, "%s", text);
+    free(text);
+    return st;
 }
 
 TB_TEST(one_phrase_per_move)

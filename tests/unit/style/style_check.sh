@@ -37,7 +37,7 @@ entries() {
 public_headers() {
     local lib=$1 dir=$2
     case $lib in
-    tb_common) echo "$dir/tb_err.h" ;;
+    tb_common) echo "$dir/tb_err.h $dir/tb_file.h" ;;
     rb_proto) echo "$dir/protocol/rb_proto.h" ;;
     rb_core_host) echo "$dir/core/rb_core.h $dir/core/rb_hal.h $dir/hosttest/rb_hosttest.h" ;;
     *) echo "$dir/$lib.h" ;;
@@ -48,17 +48,17 @@ public_headers() {
 # host port) is one module whose files are named rb_<part>.
 prefixes() {
     case $1 in
-    tb_common) echo "tb_error_ tb_strerror" ;;
+    tb_common) echo "tb_error_ tb_strerror tb_read_file" ;;
     rb_core_host) echo "rb_" ;;
     *) echo "$1_" ;;
     esac
 }
 
 # The prefixes of a library's public macros: its symbol prefixes in upper case; the error
-# vocabulary's constants are TB_ERR_* and TB_OK (tb_err.h).
+# vocabulary's constants are TB_ERR_* and TB_OK (tb_err.h), the file reader's TB_READ_FILE_*.
 macro_prefixes() {
     case $1 in
-    tb_common) echo "TB_ERR_ TB_OK TB_ERROR_" ;;
+    tb_common) echo "TB_ERR_ TB_OK TB_ERROR_ TB_READ_FILE_" ;;
     *) prefixes "$1" | tr '[:lower:]' '[:upper:]' ;;
     esac
 }
