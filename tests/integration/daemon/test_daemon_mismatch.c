@@ -237,3 +237,28 @@ TB_TEST(d29_takeback_by_the_arbiter)
     ASSERT_STR_CONTAINS(fx_req(&f, "pgn"), "arbiter");
     fx_free(&f);
 }
+
+/* D.2.9 second case: both boards play Black's second move at once, each a different one: the
+ * scoresheets differ, the moves are taken back to where they agree; the arbiter confirms. */
+TB_TEST(d29_scoresheets_differ_take_back)
+{
+    struct fx f;
+    start(&f, "differ",
+          OPENING "5000 vi lift g1\n5300 vi place f3\n"
+                  "6000 sighted lift g1\n6300 sighted place f3\n"
+                  "7000 vi lift b8\n7010 sighted lift d7\n7050 vi place c6\n7060 sighted place d6\n"
+                  "9000 vi lift c6\n9300 vi place b8\n"
+                  "10000 sighted lift d6\n10300 sighted place d7\n");
+    unsigned id = fx_run(&f, 1000);
+    ASSERT_EQ(id, 1u);
+    expect_view(&f, 1, "on the vi board (White)", "squares c6 b8", "since:  move 2, Black (ply 4)");
+    ASSERT_STR_CONTAINS(f.answer, "the scoresheets agree up to ply 3 and differ after it: take "
+                                  "back to there");
+    ASSERT_STR_CONTAINS(f.answer, "vi player (White): take back Nc6 (b8c6)");
+    ASSERT_STR_CONTAINS(f.answer, "arbiter: take the moves back");
+    ASSERT_STR_CONTAINS(f.answer, "move held while play was stopped"); /* d6: not counted */
+    resolve(&f, 1);
+    finish(&f, "e4 e5 Nf3");
+    ASSERT_STR_CONTAINS(f.log, "RESOLVED 1");
+    fx_free(&f);
+}
