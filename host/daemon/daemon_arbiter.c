@@ -102,18 +102,22 @@ int tbd_arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb
     return rc;
 }
 
+/* A promotion choice (D.2.1). The match is asked first, so a choice nobody is waiting for
+ * changes nothing; the journal has it before any of its consequences (outputs are only
+ * drained after). */
 int tbd_promote(struct tb_daemon *d, int board, int ptype, struct tb_error *err)
 {
     uint64_t t = tbd_match_time(d);
+    tb_match_tick(d->match, t);
+    tbd_outputs(d);
+    int rc = tb_match_promote(d->match, board, ptype, t);
+    if (rc != TB_OK)
+        return tb_error_set(err, TB_ERR_STATE, "no promotion is waiting on the %s board",
+                            tbd_board_name(board));
     struct tb_journal_decision dec = {.board = (uint8_t)board};
     snprintf(dec.who, sizeof dec.who, "%s", tbd_board_name(board));
     dec.text[0] = "??nbrq"[ptype];
-    int rc = tbd_journal_decision(d, TB_JOURNAL_PROMOTION, t, &dec, true);
-    if (rc != TB_OK)
-        return tb_error_set(err, rc, "the journal cannot record it; nothing was changed");
-    rc = tb_match_promote(d->match, board, ptype, t);
-    if (rc != TB_OK)
-        tb_error_set(err, rc, "no promotion is waiting on the %s board", tbd_board_name(board));
+    tbd_journal_decision(d, TB_JOURNAL_PROMOTION, t, &dec, true);
     tbd_outputs(d);
-    return rc;
+    return TB_OK;
 }
