@@ -13,6 +13,12 @@ const char *tbd_board_name(int board)
     return board == 0 ? "vi" : "sighted";
 }
 
+static bool real_time_board(const struct tbd_board *bd)
+{
+    return bd->res.kind == TB_LINK_SERIAL || bd->res.kind == TB_LINK_PTY ||
+           bd->res.kind == TB_LINK_USB || (bd->res.kind == TB_LINK_SIM && !bd->fast);
+}
+
 int tbd_boards_open(struct tb_daemon *d, struct tb_error *err)
 {
     for (int b = 0; b < TBD_BOARDS; b++) {
@@ -24,14 +30,23 @@ int tbd_boards_open(struct tb_daemon *d, struct tb_error *err)
         if (bd->res.kind == TB_LINK_SIM && d->opt.speed != TB_DAEMON_SPEED_CONFIG)
             bd->res.fast = d->opt.speed == TB_DAEMON_SPEED_FAST;
         bd->fast = bd->res.kind == TB_LINK_SIM && bd->res.fast;
-        if (bd->fast)
-            d->virtual_time = true;
+        d->virtual_time |= bd->fast;
+    }
+    /* Script time and the wall clock do not mix: one game has one clock. */
+    for (int b = 0; b < TBD_BOARDS && d->virtual_time; b++)
+        if (real_time_board(&d->board[b]))
+            return tb_error_set(err, TB_ERR_ARG,
+                                "%s board %s: a fast script (script time) cannot be played "
+                                "against a board in real time",
+                                tbd_board_name(b), d->board[b].resource);
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        struct tbd_board *bd = &d->board[b];
         if (bd->res.kind != TB_LINK_SIM)
             bd->skip_seq = 0; /* only a script starts over from its first event */
         bd->await_snapshot = bd->res.kind == TB_LINK_SERIAL || bd->res.kind == TB_LINK_PTY ||
                              bd->res.kind == TB_LINK_USB;
-        rc = tb_link_open_with(&bd->link, tb_link_ops_for(bd->res.kind), &bd->res,
-                               tbd_board_name(b), tbd_clock(d), err);
+        int rc = tb_link_open_with(&bd->link, tb_link_ops_for(bd->res.kind), &bd->res,
+                                   tbd_board_name(b), tbd_clock(d), err);
         if (rc != TB_OK) {
             bd->link = NULL;
             return rc;

@@ -226,3 +226,20 @@ TB_TEST(ctl_random_requests_change_nothing)
     close(fd);
     fx_free(&f);
 }
+
+/* One game has one clock: a fast script against a board in real time is refused at start. */
+TB_TEST(fast_script_with_real_time_board_refused)
+{
+    struct fx f;
+    fx_init(&f, "clocks");
+    fx_script(&f, "1000 vi lift e2\n1300 vi place e4\n");
+    fx_options(&f, "script", "null:");
+    snprintf(f.o.cfg.player[1].board, sizeof f.o.cfg.player[1].board, "sim:%s?speed=realtime",
+             "/dev/null");
+    f.o.speed = TB_DAEMON_SPEED_CONFIG;
+    snprintf(f.o.cfg.player[0].board, sizeof f.o.cfg.player[0].board, "sim:/dev/null?speed=fast");
+    struct tb_error err = {0};
+    ASSERT_EQ(tb_daemon_new(&f.o, &f.d, &err), TB_ERR_ARG);
+    ASSERT_STR_CONTAINS(err.msg, "cannot be played against a board in real time");
+    fx_free(&f);
+}
