@@ -22,21 +22,21 @@ static uint64_t mono_ms(void)
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-uint64_t tbd_clock(const struct tb_daemon *d)
+uint64_t tb_daemon__clock(const struct tb_daemon *d)
 {
     return d->base_ms + (mono_ms() - d->mono_start);
 }
 
 uint64_t tb_daemon_now(const struct tb_daemon *d)
 {
-    return tbd_clock(d);
+    return tb_daemon__clock(d);
 }
 
 /* The time given to the match for something happening now: the clock in real time, the
  * latest script time in virtual time. Never goes back. */
-uint64_t tbd_match_time(struct tb_daemon *d)
+uint64_t tb_daemon__match_time(struct tb_daemon *d)
 {
-    uint64_t t = d->virtual_time ? d->vnow : tbd_clock(d);
+    uint64_t t = d->virtual_time ? d->vnow : tb_daemon__clock(d);
     if (t < d->last_mt)
         t = d->last_mt;
     d->last_mt = t;
@@ -45,7 +45,7 @@ uint64_t tbd_match_time(struct tb_daemon *d)
 
 static const char *const level_names[] = {"error", "warn", "info", "debug"};
 
-void tbd_log(struct tb_daemon *d, enum tb_config_log level, const char *fmt, ...)
+void tb_daemon__log(struct tb_daemon *d, enum tb_config_log level, const char *fmt, ...)
 {
     if (level > d->cfg->log_level)
         return;
@@ -107,17 +107,17 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
         goto fail;
     }
     /* The journal comes first: recovery rebuilds the game before any board is heard. */
-    if ((rc = tbd_journal_open(d, err)) != TB_OK)
+    if ((rc = tb_daemon__journal_open(d, err)) != TB_OK)
         goto fail;
-    if ((rc = tbd_voice_open(d, err)) != TB_OK)
+    if ((rc = tb_daemon__voice_open(d, err)) != TB_OK)
         goto fail;
-    if ((rc = tbd_boards_open(d, err)) != TB_OK)
+    if ((rc = tb_daemon__boards_open(d, err)) != TB_OK)
         goto fail;
-    if ((rc = tbd_ctl_open(d, err)) != TB_OK)
+    if ((rc = tb_daemon__ctl_open(d, err)) != TB_OK)
         goto fail;
     char summary[1024];
     tb_config_summary(d->cfg, summary, sizeof summary);
-    tbd_log(d, TB_CONFIG_LOG_INFO, "started: %s", summary);
+    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "started: %s", summary);
     *out = d;
     return TB_OK;
 fail:
@@ -129,12 +129,12 @@ void tb_daemon_free(struct tb_daemon *d)
 {
     if (!d)
         return;
-    tbd_ctl_close(d);
-    tbd_boards_close(d);
-    tbd_voice_close(d);
+    tb_daemon__ctl_close(d);
+    tb_daemon__boards_close(d);
+    tb_daemon__voice_close(d);
     if (d->journal && tb_journal_close(d->journal) != TB_OK)
-        tbd_log(d, TB_CONFIG_LOG_ERROR, "journal %s: closing failed: %s", d->journal_path,
-                strerror(errno));
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal %s: closing failed: %s", d->journal_path,
+                       strerror(errno));
     tb_match_free(d->match);
     for (int i = 0; i < 2; i++)
         if (d->wake_pipe[i] >= 0)
@@ -167,12 +167,13 @@ static void handle_signals(struct tb_daemon *d)
     struct signalfd_siginfo si;
     while (read(d->opt.signal_fd, &si, sizeof si) == (ssize_t)sizeof si) {
         if (si.ssi_signo == SIGHUP) {
-            struct tbd_buf b = {0};
-            tbd_status(d, &b);
-            tbd_log(d, TB_CONFIG_LOG_INFO, "status on SIGHUP:\n%.*s", (int)b.len, b.p ? b.p : "");
+            struct tb_daemon__buf b = {0};
+            tb_daemon__status(d, &b);
+            tb_daemon__log(d, TB_CONFIG_LOG_INFO, "status on SIGHUP:\n%.*s", (int)b.len,
+                           b.p ? b.p : "");
             free(b.p);
         } else {
-            tbd_log(d, TB_CONFIG_LOG_INFO, "signal %u: stopping", si.ssi_signo);
+            tb_daemon__log(d, TB_CONFIG_LOG_INFO, "signal %u: stopping", si.ssi_signo);
             d->stop = true;
         }
     }
@@ -181,7 +182,7 @@ static void handle_signals(struct tb_daemon *d)
 /* Done: every script has ended and been fed, the match has nothing pending, speech drained. */
 static bool finished(struct tb_daemon *d)
 {
-    if (!d->opt.exit_when_done || !tbd_boards_all_ended(d) || tbd_boards_pending(d))
+    if (!d->opt.exit_when_done || !tb_daemon__boards_all_ended(d) || tb_daemon__boards_pending(d))
         return false;
     if (tb_match_deadline(d->match) != UINT64_MAX)
         return false;
@@ -189,28 +190,28 @@ static bool finished(struct tb_daemon *d)
     tb_match_status(d->match, &st);
     if (st.state == TB_MATCH_BLOCKED || st.state == TB_MATCH_RESTORING)
         return false; /* waiting for the arbiter */
-    return tbd_voice_idle(d);
+    return tb_daemon__voice_idle(d);
 }
 
 /* Poll timeout in ms: the nearest of the links' deadlines and the match's. */
 static int timeout_ms(struct tb_daemon *d, uint64_t now, int max_wait)
 {
-    uint64_t dl = tbd_boards_deadline(d);
+    uint64_t dl = tb_daemon__boards_deadline(d);
     if (!d->virtual_time) {
         uint64_t md = tb_match_deadline(d->match);
         if (md < dl)
             dl = md;
-    } else if (tbd_boards_pending(d) && !tbd_boards_paused(d)) {
+    } else if (tb_daemon__boards_pending(d) && !tb_daemon__boards_paused(d)) {
         dl = 0;
-    } else if (tbd_boards_all_ended(d) && !tbd_boards_pending(d) &&
+    } else if (tb_daemon__boards_all_ended(d) && !tb_daemon__boards_pending(d) &&
                tb_match_deadline(d->match) != UINT64_MAX) {
         dl = 0; /* virtual time runs on to the match's last decision */
     }
     long t = -1;
     if (dl != UINT64_MAX)
         t = dl <= now ? 0 : (long)(dl - now > 3600000 ? 3600000 : dl - now);
-    if (d->opt.exit_when_done && !d->virtual_time && tbd_boards_all_ended(d) &&
-        !tbd_voice_idle(d) && (t < 0 || t > 20))
+    if (d->opt.exit_when_done && !d->virtual_time && tb_daemon__boards_all_ended(d) &&
+        !tb_daemon__voice_idle(d) && (t < 0 || t > 20))
         t = 20; /* speech has no fd event for "idle": look again shortly */
     if (max_wait >= 0 && (t < 0 || t > max_wait))
         t = max_wait;
@@ -220,7 +221,7 @@ static int timeout_ms(struct tb_daemon *d, uint64_t now, int max_wait)
 /* Virtual time after the scripts: take the match's remaining decisions. */
 static void virtual_drain(struct tb_daemon *d)
 {
-    if (!d->virtual_time || !tbd_boards_all_ended(d) || tbd_boards_pending(d))
+    if (!d->virtual_time || !tb_daemon__boards_all_ended(d) || tb_daemon__boards_pending(d))
         return;
     for (int i = 0; i < 64; i++) {
         uint64_t md = tb_match_deadline(d->match);
@@ -228,8 +229,8 @@ static void virtual_drain(struct tb_daemon *d)
             break;
         if (md > d->vnow)
             d->vnow = md;
-        tb_match_tick(d->match, tbd_match_time(d));
-        tbd_outputs(d);
+        tb_match_tick(d->match, tb_daemon__match_time(d));
+        tb_daemon__outputs(d);
     }
 }
 
@@ -257,12 +258,12 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
             p[n++] = (struct pollfd){.fd = fd, .events = POLLIN};
     }
     int ctl_i = n;
-    n += tbd_ctl_pollfds(d, p + n, MAXFD - n);
+    n += tb_daemon__ctl_pollfds(d, p + n, MAXFD - n);
 
-    int wait = timeout_ms(d, tbd_clock(d), max_wait_ms);
+    int wait = timeout_ms(d, tb_daemon__clock(d), max_wait_ms);
     int r = poll(p, (nfds_t)n, wait);
     if (r < 0 && errno != EINTR) {
-        tbd_log(d, TB_CONFIG_LOG_ERROR, "poll: %s", strerror(errno));
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "poll: %s", strerror(errno));
         return TB_ERR_SYS;
     }
     d->wakeups++;
@@ -274,24 +275,25 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
     if (sig_i >= 0 && (p[sig_i].revents & POLLIN))
         handle_signals(d);
     if (voice_i >= 0 && (p[voice_i].revents & POLLIN))
-        tbd_voice_events(d);
+        tb_daemon__voice_events(d);
     (void)link_i;
 
-    int rc = tbd_boards_read(d, tbd_clock(d));
+    int rc = tb_daemon__boards_read(d, tb_daemon__clock(d));
     if (rc < 0)
         return rc;
     if (r > 0)
-        tbd_ctl_handle(d, p + ctl_i, n - ctl_i);
-    tbd_boards_feed(d);
+        tb_daemon__ctl_handle(d, p + ctl_i, n - ctl_i);
+    tb_daemon__boards_feed(d);
     if (!d->virtual_time)
-        tb_match_tick(d->match, tbd_match_time(d));
-    tbd_outputs(d);
+        tb_match_tick(d->match, tb_daemon__match_time(d));
+    tb_daemon__outputs(d);
     virtual_drain(d);
     if (d->journal && tb_journal_flush(d->journal) != TB_OK)
-        tbd_log(d, TB_CONFIG_LOG_ERROR, "journal %s: write failed: %s (kept, retrying)",
-                d->journal_path, strerror(errno));
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal %s: write failed: %s (kept, retrying)",
+                       d->journal_path, strerror(errno));
     if (finished(d)) {
-        tbd_log(d, TB_CONFIG_LOG_INFO, "done: the scripts have ended and speech has drained");
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO,
+                       "done: the scripts have ended and speech has drained");
         d->done = true;
     }
     return d->stop || d->done ? 0 : 1;

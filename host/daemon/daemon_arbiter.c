@@ -38,11 +38,11 @@ static int check(struct tb_daemon *d, const struct tb_ctl_request *req, struct t
     }
 }
 
-int tbd_arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_error *err)
+int tb_daemon__arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_error *err)
 {
-    uint64_t t = tbd_match_time(d);
+    uint64_t t = tb_daemon__match_time(d);
     tb_match_tick(d->match, t);
-    tbd_outputs(d);
+    tb_daemon__outputs(d);
     int rc = check(d, req, err);
     if (rc != TB_OK)
         return rc;
@@ -71,7 +71,7 @@ int tbd_arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb
         snprintf(dec.text, sizeof dec.text, "new-game");
         break;
     }
-    if ((rc = tbd_journal_decision(d, type, t, &dec, true)) != TB_OK)
+    if ((rc = tb_daemon__journal_decision(d, type, t, &dec, true)) != TB_OK)
         return tb_error_set(err, rc, "the journal cannot record it; nothing was changed");
     switch (req->verb) {
     case TB_CTL_RESOLVE:
@@ -93,31 +93,31 @@ int tbd_arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb
         d->used_ms[0] = d->used_ms[1] = 0;
         d->turn_start = t;
     }
-    tbd_log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "arbiter: %s%s%s", dec.text,
-            rc == TB_OK ? "" : " failed: ",
-            rc == TB_OK ? ""
-            : err       ? err->msg
-                        : "");
-    tbd_outputs(d);
+    tb_daemon__log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "arbiter: %s%s%s",
+                   dec.text, rc == TB_OK ? "" : " failed: ",
+                   rc == TB_OK ? ""
+                   : err       ? err->msg
+                               : "");
+    tb_daemon__outputs(d);
     return rc;
 }
 
 /* A promotion choice (D.2.1). The match is asked first, so a choice nobody is waiting for
  * changes nothing; the journal has it before any of its consequences (outputs are only
  * drained after). */
-int tbd_promote(struct tb_daemon *d, int board, int ptype, struct tb_error *err)
+int tb_daemon__promote(struct tb_daemon *d, int board, int ptype, struct tb_error *err)
 {
-    uint64_t t = tbd_match_time(d);
+    uint64_t t = tb_daemon__match_time(d);
     tb_match_tick(d->match, t);
-    tbd_outputs(d);
+    tb_daemon__outputs(d);
     int rc = tb_match_promote(d->match, board, ptype, t);
     if (rc != TB_OK)
         return tb_error_set(err, TB_ERR_STATE, "no promotion is waiting on the %s board",
-                            tbd_board_name(board));
+                            tb_daemon__board_name(board));
     struct tb_journal_decision dec = {.board = (uint8_t)board};
-    snprintf(dec.who, sizeof dec.who, "%s", tbd_board_name(board));
+    snprintf(dec.who, sizeof dec.who, "%s", tb_daemon__board_name(board));
     dec.text[0] = "??nbrq"[ptype];
-    tbd_journal_decision(d, TB_JOURNAL_PROMOTION, t, &dec, true);
-    tbd_outputs(d);
+    tb_daemon__journal_decision(d, TB_JOURNAL_PROMOTION, t, &dec, true);
+    tb_daemon__outputs(d);
     return TB_OK;
 }

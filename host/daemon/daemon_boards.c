@@ -8,21 +8,21 @@
 
 #define READ_BATCH 64
 
-const char *tbd_board_name(int board)
+const char *tb_daemon__board_name(int board)
 {
     return board == 0 ? "vi" : "sighted";
 }
 
-static bool real_time_board(const struct tbd_board *bd)
+static bool real_time_board(const struct tb_daemon__board *bd)
 {
     return bd->res.kind == TB_LINK_SERIAL || bd->res.kind == TB_LINK_PTY ||
            bd->res.kind == TB_LINK_USB || (bd->res.kind == TB_LINK_SIM && !bd->fast);
 }
 
-int tbd_boards_open(struct tb_daemon *d, struct tb_error *err)
+int tb_daemon__boards_open(struct tb_daemon *d, struct tb_error *err)
 {
     for (int b = 0; b < TBD_BOARDS; b++) {
-        struct tbd_board *bd = &d->board[b];
+        struct tb_daemon__board *bd = &d->board[b];
         snprintf(bd->resource, sizeof bd->resource, "%s", d->cfg->player[b].board);
         int rc = tb_link_resource_parse(bd->resource, &bd->res, err);
         if (rc != TB_OK)
@@ -38,31 +38,31 @@ int tbd_boards_open(struct tb_daemon *d, struct tb_error *err)
             return tb_error_set(err, TB_ERR_ARG,
                                 "%s board %s: a fast script (script time) cannot be played "
                                 "against a board in real time",
-                                tbd_board_name(b), d->board[b].resource);
+                                tb_daemon__board_name(b), d->board[b].resource);
     for (int b = 0; b < TBD_BOARDS; b++) {
-        struct tbd_board *bd = &d->board[b];
+        struct tb_daemon__board *bd = &d->board[b];
         if (bd->res.kind != TB_LINK_SIM)
             bd->skip_seq = 0; /* only a script starts over from its first event */
         bd->await_snapshot = bd->res.kind == TB_LINK_SERIAL || bd->res.kind == TB_LINK_PTY ||
                              bd->res.kind == TB_LINK_USB;
         int rc = tb_link_open_with(&bd->link, tb_link_ops_for(bd->res.kind), &bd->res,
-                                   tbd_board_name(b), tbd_clock(d), err);
+                                   tb_daemon__board_name(b), tb_daemon__clock(d), err);
         if (rc != TB_OK) {
             bd->link = NULL;
             return rc;
         }
         bd->connected = bd->res.kind != TB_LINK_USB;
-        tbd_log(d, TB_CONFIG_LOG_INFO, "%s board: %s%s", tbd_board_name(b), bd->resource,
-                bd->fast ? " (script time)" : "");
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: %s%s", tb_daemon__board_name(b),
+                       bd->resource, bd->fast ? " (script time)" : "");
         if (bd->skip_seq)
-            tbd_log(d, TB_CONFIG_LOG_INFO,
-                    "%s board: its first %u script events are already in the journal",
-                    tbd_board_name(b), bd->skip_seq);
+            tb_daemon__log(d, TB_CONFIG_LOG_INFO,
+                           "%s board: its first %u script events are already in the journal",
+                           tb_daemon__board_name(b), bd->skip_seq);
     }
     return TB_OK;
 }
 
-void tbd_boards_close(struct tb_daemon *d)
+void tb_daemon__boards_close(struct tb_daemon *d)
 {
     for (int b = 0; b < TBD_BOARDS; b++) {
         tb_link_close(d->board[b].link);
@@ -77,24 +77,25 @@ static void press(struct tb_daemon *d, int b, int button)
     /* enum rb_proto_button_id: 0 promote, 1 repeat, 2 clock, 3 arbiter */
     static const char *const names[] = {"promote", "repeat", "clock", "arbiter"};
     const char *name = button >= 0 && button < 4 ? names[button] : "unknown";
-    tbd_log(d, TB_CONFIG_LOG_INFO, "%s board: %s button", tbd_board_name(b), name);
+    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: %s button", tb_daemon__board_name(b), name);
     if (d->replaying)
         return;
     struct tb_match_status st;
     tb_match_status(d->match, &st);
     struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color};
     if (button == 1) {
-        tbd_repeat(d, b);
+        tb_daemon__repeat(d, b);
     } else if (button == 2) { /* D.2.6: time used by both players and moves made */
         a.white_ms = (long)d->used_ms[TB_CHESS_WHITE];
         a.black_ms = (long)d->used_ms[TB_CHESS_BLACK];
         a.n = st.plies / 2;
-        tbd_say_msg(d, b, TB_VOICE_MSG_CLOCK, &a, 0);
+        tb_daemon__say_msg(d, b, TB_VOICE_MSG_CLOCK, &a, 0);
     } else if (button == 3) {
-        tbd_log(d, TB_CONFIG_LOG_WARN, "ARBITER called from the %s board", tbd_board_name(b));
-        tbd_say_msg(d, b, TB_VOICE_MSG_ARBITER, &a, 0);
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "ARBITER called from the %s board",
+                       tb_daemon__board_name(b));
+        tb_daemon__say_msg(d, b, TB_VOICE_MSG_ARBITER, &a, 0);
     } else if (button == 0) {
-        tbd_promote(d, b, TB_CHESS_QUEEN, NULL); /* the promote button alone: a queen */
+        tb_daemon__promote(d, b, TB_CHESS_QUEEN, NULL); /* the promote button alone: a queen */
     }
 }
 
@@ -118,7 +119,8 @@ static int ptype_of(char c)
     }
 }
 
-int tbd_apply_event(struct tb_daemon *d, int board, const struct tb_journal_event *je, uint64_t t)
+int tb_daemon__apply_event(struct tb_daemon *d, int board, const struct tb_journal_event *je,
+                           uint64_t t)
 {
     struct tb_match_event ev = {0};
     switch (je->kind) {
@@ -140,13 +142,13 @@ int tbd_apply_event(struct tb_daemon *d, int board, const struct tb_journal_even
         break;
     case TB_LINK_EV_BUTTON_DOWN:
         tb_match_tick(d->match, t);
-        tbd_outputs(d);
+        tb_daemon__outputs(d);
         press(d, board, je->arg);
         return TB_OK;
     default:
         return TB_OK;
     }
-    struct tbd_board *bd = &d->board[board];
+    struct tb_daemon__board *bd = &d->board[board];
     if (ev.kind == TB_MATCH_EV_LIFT && ev.square < 64)
         bd->occ &= ~TB_CHESS_BIT(ev.square);
     else if (ev.kind == TB_MATCH_EV_PLACE && ev.square < 64)
@@ -157,18 +159,18 @@ int tbd_apply_event(struct tb_daemon *d, int board, const struct tb_journal_even
     d->events++;
     int rc = tb_match_board_event(d->match, board, &ev, t);
     if (rc != TB_OK)
-        tbd_log(d, TB_CONFIG_LOG_WARN, "%s board: %s %u refused by the match (%d)",
-                tbd_board_name(board), tb_link_event_name(je->kind), je->arg, rc);
-    tbd_outputs(d);
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s board: %s %u refused by the match (%d)",
+                       tb_daemon__board_name(board), tb_link_event_name(je->kind), je->arg, rc);
+    tb_daemon__outputs(d);
     return rc;
 }
 
 /* Live input: journal first, then the match. */
 static void input(struct tb_daemon *d, int b, const struct tb_journal_event *je)
 {
-    uint64_t t = tbd_match_time(d);
-    tbd_journal_event(d, je, t);
-    tbd_apply_event(d, b, je, t);
+    uint64_t t = tb_daemon__match_time(d);
+    tb_daemon__journal_event(d, je, t);
+    tb_daemon__apply_event(d, b, je, t);
 }
 
 static void to_journal(int b, const struct tb_link_event *ev, struct tb_journal_event *je)
@@ -185,7 +187,7 @@ static void to_journal(int b, const struct tb_link_event *ev, struct tb_journal_
     je->occupancy = ev->occupancy;
 }
 
-static int queue_push(struct tbd_queue *q, const struct tb_link_event *ev)
+static int queue_push(struct tb_daemon__queue *q, const struct tb_link_event *ev)
 {
     if (q->head && q->head == q->n) {
         q->head = q->n = 0;
@@ -212,40 +214,41 @@ static bool seq_le(uint16_t a, uint16_t b)
 
 static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *ev)
 {
-    struct tbd_board *bd = &d->board[b];
-    const char *name = tbd_board_name(b);
+    struct tb_daemon__board *bd = &d->board[b];
+    const char *name = tb_daemon__board_name(b);
     struct tb_error err = {0};
     if (ev->kind == TB_LINK_EV_LOST || ev->kind == TB_LINK_EV_BACK ||
         ev->kind == TB_LINK_EV_FAULT) {
         struct tb_journal_event je; /* on the record; recovery passes over them */
         to_journal(b, ev, &je);
-        tbd_journal_event(d, &je, tbd_match_time(d));
+        tb_daemon__journal_event(d, &je, tb_daemon__match_time(d));
     }
     switch (ev->kind) {
     case TB_LINK_EV_LOST:
         bd->connected = false;
-        tbd_log(d, TB_CONFIG_LOG_WARN, "%s board lost: %s; waiting for it to come back", name,
-                ev->text);
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s board lost: %s; waiting for it to come back",
+                       name, ev->text);
         return;
     case TB_LINK_EV_BACK:
         bd->connected = true;
         bd->await_snapshot = true;
-        tbd_log(d, TB_CONFIG_LOG_INFO, "%s board is back: reading the whole board again", name);
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board is back: reading the whole board again",
+                       name);
         return;
     case TB_LINK_EV_INFO:
-        tbd_log(d, TB_CONFIG_LOG_INFO, "%s board: %s", name, ev->text);
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: %s", name, ev->text);
         return;
     case TB_LINK_EV_FAULT:
-        tbd_log(d, TB_CONFIG_LOG_WARN, "%s board fault %u: %s", name, ev->fault, ev->text);
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s board fault %u: %s", name, ev->fault, ev->text);
         return;
     case TB_LINK_EV_END:
         bd->ended = true;
-        tbd_log(d, TB_CONFIG_LOG_INFO, "%s board: end of its script", name);
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: end of its script", name);
         return;
     case TB_LINK_EV_TYPED_MOVE:
-        if (tbd_typed_move(d, b, ev->text, &err) != TB_OK)
-            tbd_log(d, TB_CONFIG_LOG_WARN, "%s board: typed move '%s': %s", name, ev->text,
-                    err.msg);
+        if (tb_daemon__typed_move(d, b, ev->text, &err) != TB_OK)
+            tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s board: typed move '%s': %s", name, ev->text,
+                           err.msg);
         return;
     case TB_LINK_EV_BUTTON_UP:
         return;
@@ -259,18 +262,19 @@ static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *e
         if (!first && ev->occupancy == bd->occ && !bd->fast)
             return;
         if (!first)
-            tbd_log(d, TB_CONFIG_LOG_WARN,
-                    "%s board: its reading differs from its events: "
-                    "re-read",
-                    name);
+            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                           "%s board: its reading differs from its events: "
+                           "re-read",
+                           name);
         break;
     }
     default:
         if (bd->res.kind == TB_LINK_SIM && ev->has_seq && ev->seq <= bd->skip_seq)
             return; /* recovered from the journal already */
         if (bd->await_snapshot) {
-            tbd_log(d, TB_CONFIG_LOG_DEBUG, "%s board: %s before the board was read: dropped", name,
-                    tb_link_event_name(ev->kind));
+            tb_daemon__log(d, TB_CONFIG_LOG_DEBUG,
+                           "%s board: %s before the board was read: dropped", name,
+                           tb_link_event_name(ev->kind));
             return;
         }
         if (bd->snap_seq_valid && ev->has_seq && seq_le(ev->seq, bd->snap_seq))
@@ -280,7 +284,7 @@ static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *e
     }
     if (bd->fast) {
         if (queue_push(&bd->q, ev) != TB_OK)
-            tbd_log(d, TB_CONFIG_LOG_ERROR, "%s board: too many script events queued", name);
+            tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "%s board: too many script events queued", name);
         return;
     }
     struct tb_journal_event je;
@@ -288,18 +292,19 @@ static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *e
     input(d, b, &je);
 }
 
-int tbd_boards_read(struct tb_daemon *d, uint64_t now)
+int tb_daemon__boards_read(struct tb_daemon *d, uint64_t now)
 {
     struct tb_link_event ev[READ_BATCH];
     for (int b = 0; b < TBD_BOARDS; b++) {
-        struct tbd_board *bd = &d->board[b];
+        struct tb_daemon__board *bd = &d->board[b];
         if (!bd->link)
             continue;
         for (int guard = 0; guard < 100000; guard++) {
             struct tb_error err = {0};
             int n = tb_link_read(bd->link, now, ev, READ_BATCH, &err);
             if (n < 0) {
-                tbd_log(d, TB_CONFIG_LOG_ERROR, "%s board: %s", tbd_board_name(b), err.msg);
+                tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "%s board: %s", tb_daemon__board_name(b),
+                               err.msg);
                 return n;
             }
             for (int i = 0; i < n; i++)
@@ -311,14 +316,14 @@ int tbd_boards_read(struct tb_daemon *d, uint64_t now)
     return TB_OK;
 }
 
-bool tbd_boards_paused(const struct tb_daemon *d)
+bool tb_daemon__boards_paused(const struct tb_daemon *d)
 {
     struct tb_match_status st;
     tb_match_status(d->match, &st);
     return d->virtual_time && st.state == TB_MATCH_BLOCKED; /* the scripts wait for the arbiter */
 }
 
-bool tbd_boards_pending(const struct tb_daemon *d)
+bool tb_daemon__boards_pending(const struct tb_daemon *d)
 {
     for (int b = 0; b < TBD_BOARDS; b++)
         if (d->board[b].q.n > d->board[b].q.head)
@@ -326,7 +331,7 @@ bool tbd_boards_pending(const struct tb_daemon *d)
     return false;
 }
 
-bool tbd_boards_all_ended(const struct tb_daemon *d)
+bool tb_daemon__boards_all_ended(const struct tb_daemon *d)
 {
     int sims = 0;
     for (int b = 0; b < TBD_BOARDS; b++) {
@@ -339,7 +344,7 @@ bool tbd_boards_all_ended(const struct tb_daemon *d)
     return sims > 0;
 }
 
-uint64_t tbd_boards_deadline(const struct tb_daemon *d)
+uint64_t tb_daemon__boards_deadline(const struct tb_daemon *d)
 {
     uint64_t dl = TB_LINK_NO_DEADLINE;
     for (int b = 0; b < TBD_BOARDS; b++) {
@@ -353,13 +358,13 @@ uint64_t tbd_boards_deadline(const struct tb_daemon *d)
 }
 
 /* Merges the fast scripts' events in script time (board order on a tie) into the match. */
-int tbd_boards_feed(struct tb_daemon *d)
+int tb_daemon__boards_feed(struct tb_daemon *d)
 {
     int fed = 0;
-    while (!tbd_boards_paused(d)) {
+    while (!tb_daemon__boards_paused(d)) {
         int best = -1;
         for (int b = 0; b < TBD_BOARDS; b++) {
-            struct tbd_board *bd = &d->board[b];
+            struct tb_daemon__board *bd = &d->board[b];
             if (!bd->fast)
                 continue;
             if (bd->q.head == bd->q.n) {
@@ -373,14 +378,14 @@ int tbd_boards_feed(struct tb_daemon *d)
         }
         if (best < 0)
             return fed;
-        struct tbd_queue *q = &d->board[best].q;
+        struct tb_daemon__queue *q = &d->board[best].q;
         const struct tb_link_event *ev = &q->ev[q->head];
         if (ev->board_ms > d->vnow)
             d->vnow = ev->board_ms;
         /* Decisions due before this event come first; one may stop play (a mismatch). */
-        tb_match_tick(d->match, tbd_match_time(d));
-        tbd_outputs(d);
-        if (tbd_boards_paused(d))
+        tb_match_tick(d->match, tb_daemon__match_time(d));
+        tb_daemon__outputs(d);
+        if (tb_daemon__boards_paused(d))
             break;
         q->head++;
         struct tb_journal_event je;
@@ -409,13 +414,13 @@ static void board_position(const struct tb_daemon *d, int b, tb_chess_pos *pos)
 static void synth(struct tb_daemon *d, int b, int kind, int arg)
 {
     struct tb_journal_event je = {.board = (uint8_t)b, .kind = (uint8_t)kind, .arg = (uint8_t)arg};
-    je.host_ms = tbd_clock(d);
+    je.host_ms = tb_daemon__clock(d);
     input(d, b, &je);
 }
 
 /* D.2.10.1: an assistant's typed move becomes the events its hands would have made, in the
  * order the Laws want: the captured piece off first (D.2.3), king before rook (4.4). */
-int tbd_typed_move(struct tb_daemon *d, int b, const char *text, struct tb_error *err)
+int tb_daemon__typed_move(struct tb_daemon *d, int b, const char *text, struct tb_error *err)
 {
     tb_chess_pos pos;
     board_position(d, b, &pos);
@@ -425,7 +430,8 @@ int tbd_typed_move(struct tb_daemon *d, int b, const char *text, struct tb_error
         return rc;
     struct tb_chess_move_squares ms;
     tb_chess_move_squares(&pos, m, &ms);
-    tbd_log(d, TB_CONFIG_LOG_INFO, "%s board: the assistant typed %s", tbd_board_name(b), text);
+    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: the assistant typed %s",
+                   tb_daemon__board_name(b), text);
     if (ms.promo)
         synth(d, b, TB_LINK_EV_CHOICE, "??nbrq"[ms.promo]);
     if (ms.capture_sq != TB_CHESS_NOSQ && ms.capture_sq != ms.to)

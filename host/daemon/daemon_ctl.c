@@ -13,7 +13,7 @@
 
 #include "daemon_internal.h"
 
-void tbd_buf_put(struct tbd_buf *b, const char *s, size_t n)
+void tb_daemon__buf_put(struct tb_daemon__buf *b, const char *s, size_t n)
 {
     if (b->failed)
         return;
@@ -34,25 +34,25 @@ void tbd_buf_put(struct tbd_buf *b, const char *s, size_t n)
     b->p[b->len] = '\0';
 }
 
-static void put_line(struct tbd_buf *out, int n, const char *line)
+static void put_line(struct tb_daemon__buf *out, int n, const char *line)
 {
     if (n > 0)
-        tbd_buf_put(out, line, (size_t)n);
+        tb_daemon__buf_put(out, line, (size_t)n);
 }
 
-static void reply_ok(struct tbd_buf *out, const char *text)
+static void reply_ok(struct tb_daemon__buf *out, const char *text)
 {
     char line[TB_CTL_LINE_MAX + 64];
     put_line(out, tb_ctl_format_ok(line, sizeof line, text), line);
 }
 
-static void reply_error(struct tbd_buf *out, int code, const char *msg)
+static void reply_error(struct tb_daemon__buf *out, int code, const char *msg)
 {
     char line[600];
     put_line(out, tb_ctl_format_error(line, sizeof line, code, msg), line);
 }
 
-void tbd_data(struct tbd_buf *out, const char *head, const char *text)
+void tb_daemon__data(struct tb_daemon__buf *out, const char *head, const char *text)
 {
     char line[4200];
     put_line(out, tb_ctl_format_data_begin(line, sizeof line, head), line);
@@ -83,14 +83,14 @@ static int check_typed(struct tb_daemon *d, int b, const char *text, struct tb_e
     return tb_chess_move_parse(&pos, text, &m, err);
 }
 
-static void typed(struct tb_daemon *d, const struct tb_ctl_request *req, struct tbd_buf *out)
+static void typed(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_daemon__buf *out)
 {
-    struct tbd_board *bd = &d->board[req->board];
+    struct tb_daemon__board *bd = &d->board[req->board];
     char msg[400];
     struct tb_error err = {0};
     if (bd->res.kind != TB_LINK_KEYS || !bd->link) {
-        snprintf(msg, sizeof msg, "the %s board is %s, not keys:", tbd_board_name(req->board),
-                 bd->resource);
+        snprintf(msg, sizeof msg,
+                 "the %s board is %s, not keys:", tb_daemon__board_name(req->board), bd->resource);
         reply_error(out, TB_ERR_SUPP, msg);
         return;
     }
@@ -104,14 +104,14 @@ static void typed(struct tb_daemon *d, const struct tb_ctl_request *req, struct 
     reply_ok(out, NULL);
 }
 
-static void help(struct tbd_buf *out)
+static void help(struct tb_daemon__buf *out)
 {
-    struct tbd_buf t = {0};
+    struct tb_daemon__buf t = {0};
     for (int i = 0; tb_ctl_help_line(i); i++) {
-        tbd_buf_put(&t, tb_ctl_help_line(i), strlen(tb_ctl_help_line(i)));
-        tbd_buf_put(&t, "\n", 1);
+        tb_daemon__buf_put(&t, tb_ctl_help_line(i), strlen(tb_ctl_help_line(i)));
+        tb_daemon__buf_put(&t, "\n", 1);
     }
-    tbd_data(out, "requests", t.p);
+    tb_daemon__data(out, "requests", t.p);
     free(t.p);
 }
 
@@ -122,55 +122,56 @@ static enum tb_chess_letters letters(const char *lang)
                                  : TB_CHESS_LETTERS_EN;
 }
 
-void tbd_request(struct tb_daemon *d, const char *line, size_t len, struct tbd_buf *out)
+void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
+                        struct tb_daemon__buf *out)
 {
     struct tb_ctl_request req;
     struct tb_error err = {0};
     int rc = tb_ctl_parse(line, len, &req, &err);
     if (rc != TB_OK) {
-        tbd_log(d, TB_CONFIG_LOG_INFO, "control: refused: %s", err.msg);
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "control: refused: %s", err.msg);
         reply_error(out, rc, err.msg);
         return;
     }
     if ((rc = tb_ctl_authorise(&req, d->cfg->arbiter_pin, &err)) != TB_OK) {
-        tbd_log(d, TB_CONFIG_LOG_WARN, "control: %s refused: %s", tb_ctl_verb_name(req.verb),
-                err.msg);
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "control: %s refused: %s", tb_ctl_verb_name(req.verb),
+                       err.msg);
         reply_error(out, rc, err.msg);
         return;
     }
-    tbd_log(d, TB_CONFIG_LOG_DEBUG, "control: %s", tb_ctl_verb_name(req.verb));
+    tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "control: %s", tb_ctl_verb_name(req.verb));
     switch (req.verb) {
     case TB_CTL_STATUS:
-        tbd_status(d, out);
+        tb_daemon__status(d, out);
         return;
     case TB_CTL_MOVES:
-        tbd_moves(d, out);
+        tb_daemon__moves(d, out);
         return;
     case TB_CTL_PGN:
     case TB_CTL_SCORESHEET:
-        if ((rc = tbd_pgn(d, letters(req.lang), req.verb == TB_CTL_SCORESHEET, out)) < 0)
+        if ((rc = tb_daemon__pgn(d, letters(req.lang), req.verb == TB_CTL_SCORESHEET, out)) < 0)
             reply_error(out, rc, "the game cannot be written");
         return;
     case TB_CTL_RESOLVE:
     case TB_CTL_TAKEBACK:
     case TB_CTL_NEW_GAME:
     case TB_CTL_SET_POSITION:
-        rc = tbd_arbiter(d, &req, &err);
+        rc = tb_daemon__arbiter(d, &req, &err);
         break;
     case TB_CTL_PROMOTE: {
         int side = tb_match_game(d->match)->pos.side;
-        rc = tbd_promote(d, d->board_of_color[side],
-                         req.piece == 'n'   ? TB_CHESS_KNIGHT
-                         : req.piece == 'b' ? TB_CHESS_BISHOP
-                         : req.piece == 'r' ? TB_CHESS_ROOK
-                                            : TB_CHESS_QUEEN,
-                         &err);
+        rc = tb_daemon__promote(d, d->board_of_color[side],
+                                req.piece == 'n'   ? TB_CHESS_KNIGHT
+                                : req.piece == 'b' ? TB_CHESS_BISHOP
+                                : req.piece == 'r' ? TB_CHESS_ROOK
+                                                   : TB_CHESS_QUEEN,
+                                &err);
         break;
     }
     case TB_CTL_REPEAT:
         for (int b = 0; b < TBD_BOARDS; b++)
             if (req.board < 0 || req.board == b)
-                tbd_repeat(d, b);
+                tb_daemon__repeat(d, b);
         rc = TB_OK;
         break;
     case TB_CTL_MOVE:
@@ -188,9 +189,9 @@ void tbd_request(struct tb_daemon *d, const char *line, size_t len, struct tbd_b
 
 int tb_daemon_request(struct tb_daemon *d, const char *line, char *out, size_t len)
 {
-    struct tbd_buf b = {0};
-    tbd_request(d, line, strlen(line), &b);
-    tbd_outputs(d);
+    struct tb_daemon__buf b = {0};
+    tb_daemon__request(d, line, strlen(line), &b);
+    tb_daemon__outputs(d);
     int n = b.failed ? TB_ERR_MEM : (int)b.len;
     if (n >= 0 && (size_t)n >= len)
         n = TB_ERR_FULL;
@@ -202,7 +203,7 @@ int tb_daemon_request(struct tb_daemon *d, const char *line, char *out, size_t l
 
 /* ---- the socket -------------------------------------------------------------------------- */
 
-int tbd_ctl_open(struct tb_daemon *d, struct tb_error *err)
+int tb_daemon__ctl_open(struct tb_daemon *d, struct tb_error *err)
 {
     if (!d->socket_path[0])
         return TB_OK;
@@ -233,7 +234,7 @@ int tbd_ctl_open(struct tb_daemon *d, struct tb_error *err)
         return tb_error_set(err, TB_ERR_SYS, "control socket %s: %s", d->socket_path, strerror(e));
     }
     d->listen_fd = fd;
-    tbd_log(d, TB_CONFIG_LOG_INFO, "control socket %s", d->socket_path);
+    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "control socket %s", d->socket_path);
     return TB_OK;
 }
 
@@ -244,7 +245,7 @@ static void drop(struct tb_daemon *d, int i)
     d->client[i] = d->client[--d->nclients];
 }
 
-void tbd_ctl_close(struct tb_daemon *d)
+void tb_daemon__ctl_close(struct tb_daemon *d)
 {
     while (d->nclients)
         drop(d, d->nclients - 1);
@@ -255,13 +256,13 @@ void tbd_ctl_close(struct tb_daemon *d)
     }
 }
 
-int tbd_ctl_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
+int tb_daemon__ctl_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
 {
     int n = 0;
     if (d->listen_fd >= 0 && d->nclients < TBD_MAX_CLIENTS && n < max)
         p[n++] = (struct pollfd){.fd = d->listen_fd, .events = POLLIN};
     for (int i = 0; i < d->nclients && n < max; i++) {
-        struct tbd_client *c = &d->client[i];
+        struct tb_daemon__client *c = &d->client[i];
         short ev = (short)((c->closing ? 0 : POLLIN) | (c->out_len ? POLLOUT : 0));
         p[n++] = (struct pollfd){.fd = c->fd, .events = ev};
     }
@@ -274,7 +275,7 @@ static void accept_clients(struct tb_daemon *d)
         int fd = accept4(d->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0)
             return;
-        struct tbd_client *c = &d->client[d->nclients++];
+        struct tb_daemon__client *c = &d->client[d->nclients++];
         memset(c, 0, sizeof *c);
         c->fd = fd;
         tb_ctl_reader_init(&c->reader);
@@ -282,7 +283,7 @@ static void accept_clients(struct tb_daemon *d)
 }
 
 /* Writes what it can; false when the client is gone. */
-static bool flush_out(struct tbd_client *c)
+static bool flush_out(struct tb_daemon__client *c)
 {
     while (c->out_len) {
         ssize_t w = send(c->fd, c->out, c->out_len, MSG_NOSIGNAL);
@@ -294,12 +295,14 @@ static bool flush_out(struct tbd_client *c)
     return !c->closing;
 }
 
-static bool queue_out(struct tb_daemon *d, struct tbd_client *c, const struct tbd_buf *b)
+static bool queue_out(struct tb_daemon *d, struct tb_daemon__client *c,
+                      const struct tb_daemon__buf *b)
 {
     if (!b->failed && !b->len)
         return true;
     if (b->failed || c->out_len + b->len > TBD_OUT_MAX) {
-        tbd_log(d, TB_CONFIG_LOG_WARN, "control: a client does not read its answers: dropped");
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                       "control: a client does not read its answers: dropped");
         return false;
     }
     if (c->out_len + b->len > c->out_cap) {
@@ -315,7 +318,7 @@ static bool queue_out(struct tb_daemon *d, struct tbd_client *c, const struct tb
     return true;
 }
 
-static bool client_read(struct tb_daemon *d, struct tbd_client *c)
+static bool client_read(struct tb_daemon *d, struct tb_daemon__client *c)
 {
     char buf[4096];
     ssize_t r = read(c->fd, buf, sizeof buf);
@@ -333,14 +336,14 @@ static bool client_read(struct tb_daemon *d, struct tbd_client *c)
         int rc =
             tb_ctl_reader_take(&c->reader, buf + off, (size_t)r - off, &used, &line, &line_len);
         off += used;
-        struct tbd_buf out = {0};
+        struct tb_daemon__buf out = {0};
         if (rc == TB_ERR_FULL) {
             char msg[80];
             snprintf(msg, sizeof msg, "a request may be at most %d bytes with its newline",
                      TB_CTL_LINE_MAX);
             reply_error(&out, TB_ERR_FULL, msg);
         } else if (rc == 1) {
-            tbd_request(d, line, line_len, &out);
+            tb_daemon__request(d, line, line_len, &out);
         }
         bool ok = queue_out(d, c, &out);
         free(out.p);
@@ -352,7 +355,7 @@ static bool client_read(struct tb_daemon *d, struct tbd_client *c)
     return true;
 }
 
-void tbd_ctl_handle(struct tb_daemon *d, const struct pollfd *p, int n)
+void tb_daemon__ctl_handle(struct tb_daemon *d, const struct pollfd *p, int n)
 {
     bool accept_now = false;
     for (int k = 0; k < n; k++) {
@@ -363,7 +366,7 @@ void tbd_ctl_handle(struct tb_daemon *d, const struct pollfd *p, int n)
             continue;
         }
         for (int i = 0; i < d->nclients; i++) {
-            struct tbd_client *c = &d->client[i];
+            struct tb_daemon__client *c = &d->client[i];
             if (c->fd != p[k].fd)
                 continue;
             bool alive = true;

@@ -12,8 +12,9 @@ static const char *color_name(int c)
     return c == TB_CHESS_BLACK ? "Black" : "White";
 }
 
-static void appendf(struct tbd_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void appendf(struct tbd_buf *b, const char *fmt, ...)
+static void appendf(struct tb_daemon__buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void appendf(struct tb_daemon__buf *b, const char *fmt, ...)
 {
     char line[2048];
     va_list ap;
@@ -21,7 +22,7 @@ static void appendf(struct tbd_buf *b, const char *fmt, ...)
     int n = vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     if (n > 0)
-        tbd_buf_put(b, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+        tb_daemon__buf_put(b, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
 
 static void move_words(const tb_chess_pos *pos, tb_chess_move m, int ply, char *buf, size_t len)
@@ -32,20 +33,20 @@ static void move_words(const tb_chess_pos *pos, tb_chess_move m, int ply, char *
     snprintf(buf, len, "%d.%s %s (%s)", (ply + 1) / 2, ply % 2 ? "" : "..", san, uci);
 }
 
-void tbd_status(struct tb_daemon *d, struct tbd_buf *out)
+void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
 {
     struct tb_match_status st;
     tb_match_status(d->match, &st);
     const tb_chess_game *g = tb_match_game(d->match);
-    struct tbd_buf t = {0};
+    struct tb_daemon__buf t = {0};
     appendf(&t, "game: %d plies agreed, %s to move, result %s\n", st.plies, color_name(g->pos.side),
             d->result);
     char mv[64];
     switch (st.state) {
     case TB_MATCH_WAITING:
         move_words(&g->pos, st.move, st.plies + 1, mv, sizeof mv);
-        appendf(&t, "state: waiting: the %s board must replicate %s\n", tbd_board_name(st.board),
-                mv);
+        appendf(&t, "state: waiting: the %s board must replicate %s\n",
+                tb_daemon__board_name(st.board), mv);
         break;
     case TB_MATCH_BLOCKED:
         appendf(&t, "state: blocked: mismatch %u open, play stopped (D.2.9)\n", st.mismatch);
@@ -59,12 +60,12 @@ void tbd_status(struct tb_daemon *d, struct tbd_buf *out)
         break;
     }
     for (int b = 0; b < TBD_BOARDS; b++) {
-        const struct tbd_board *bd = &d->board[b];
+        const struct tb_daemon__board *bd = &d->board[b];
         struct tb_link_stats ls = {0};
         if (bd->link)
             tb_link_stats(bd->link, &ls);
         appendf(&t, "%s: %s, %s, %s%s, %lu events, %u bad frames, %u reconnects\n",
-                tbd_board_name(b), color_name(d->mcfg.board[b].color), bd->resource,
+                tb_daemon__board_name(b), color_name(d->mcfg.board[b].color), bd->resource,
                 !bd->connected       ? "NOT CONNECTED"
                 : bd->await_snapshot ? "connected, waiting for its first reading"
                                      : "connected",
@@ -73,24 +74,24 @@ void tbd_status(struct tb_daemon *d, struct tbd_buf *out)
     }
     appendf(&t, "time used: White %lu s, Black %lu s\n", (unsigned long)(d->used_ms[0] / 1000),
             (unsigned long)(d->used_ms[1] / 1000));
-    appendf(&t, "speech: %s\n", !d->voice ? "off" : tbd_voice_idle(d) ? "idle" : "speaking");
+    appendf(&t, "speech: %s\n", !d->voice ? "off" : tb_daemon__voice_idle(d) ? "idle" : "speaking");
     /* the latest notes: touch-move reports, held moves, arbiter decisions, resolutions */
     for (int i = d->nnotes > 5 ? d->nnotes - 5 : 0; i < d->nnotes; i++)
         appendf(&t, "note after ply %d: %s\n", d->note[i].ply, d->note[i].text);
     const struct tb_match_mismatch *mm = tb_match_open_mismatch(d->match);
     if (mm && st.state == TB_MATCH_BLOCKED) {
         char view[2048];
-        tbd_mismatch_view(d, mm, view, sizeof view);
+        tb_daemon__mismatch_view(d, mm, view, sizeof view);
         appendf(&t, "%s\n", view);
     }
-    tbd_data(out, tb_match_state_name(st.state), t.p);
+    tb_daemon__data(out, tb_match_state_name(st.state), t.p);
     free(t.p);
 }
 
-void tbd_moves(struct tb_daemon *d, struct tbd_buf *out)
+void tb_daemon__moves(struct tb_daemon *d, struct tb_daemon__buf *out)
 {
     const tb_chess_game *g = tb_match_game(d->match);
-    struct tbd_buf t = {0};
+    struct tb_daemon__buf t = {0};
     tb_chess_pos pos = g->start;
     for (int i = 0; i < g->plies; i++) {
         char mv[64];
@@ -101,7 +102,7 @@ void tbd_moves(struct tb_daemon *d, struct tbd_buf *out)
     }
     char head[32];
     snprintf(head, sizeof head, "%d plies", g->plies);
-    tbd_data(out, head, t.p);
+    tb_daemon__data(out, head, t.p);
     free(t.p);
 }
 
@@ -121,8 +122,8 @@ static void tags(struct tb_daemon *d, tb_chess_pgn_game *pg)
     tb_chess_pgn_tag_set(pg, "Black", white == 0 ? "sighted player" : "VI player", NULL);
 }
 
-int tbd_pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
-            struct tbd_buf *out)
+int tb_daemon__pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
+                   struct tb_daemon__buf *out)
 {
     const tb_chess_game *g = tb_match_game(d->match);
     tb_chess_pgn_game *pg = malloc(sizeof *pg);
@@ -146,7 +147,7 @@ int tbd_pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
             tb_chess_scoresheet_write(pg, letters, text, (size_t)n + 1);
         else
             tb_chess_pgn_write(pg, text, (size_t)n + 1);
-        tbd_data(out, scoresheet ? "scoresheet" : "pgn", text);
+        tb_daemon__data(out, scoresheet ? "scoresheet" : "pgn", text);
     }
     free(text);
     free(pg);

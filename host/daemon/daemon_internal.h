@@ -20,7 +20,7 @@
 #define TBD_NOTE_TEXT   300
 #define TBD_QUEUE_MAX   (1u << 20) /* events of one fast script held for merging */
 
-struct tbd_client {
+struct tb_daemon__client {
     int fd;
     struct tb_ctl_reader reader;
     char *out;
@@ -29,12 +29,12 @@ struct tbd_client {
 };
 
 /* Events read from a fast sim: board, waiting to be merged in script order. */
-struct tbd_queue {
+struct tb_daemon__queue {
     struct tb_link_event *ev;
     size_t head, n, cap;
 };
 
-struct tbd_board {
+struct tb_daemon__board {
     struct tb_link *link;
     struct tb_link_resource res;
     char resource[TB_CONFIG_PATH_MAX];
@@ -45,12 +45,12 @@ struct tbd_board {
     uint16_t snap_seq;
     uint32_t skip_seq; /* sim: events already in the journal (recovery) */
     bool connected;
-    struct tbd_queue q;
+    struct tb_daemon__queue q;
     unsigned long events; /* fed to the match */
     uint64_t occ;         /* the board as the events fed to the match leave it */
 };
 
-struct tbd_note {
+struct tb_daemon__note {
     int ply;
     char text[TBD_NOTE_TEXT];
 };
@@ -70,7 +70,7 @@ struct tb_daemon {
     tb_match *match;
     struct tb_match_config mcfg;
     tb_chess_pos start;
-    struct tbd_board board[TBD_BOARDS];
+    struct tb_daemon__board board[TBD_BOARDS];
     int board_of_color[2];
 
     struct tb_journal *journal;
@@ -83,11 +83,11 @@ struct tb_daemon {
     uint64_t turn_start, used_ms[2]; /* D.2.6: time used per colour, from the boards' moves */
 
     int listen_fd;
-    struct tbd_client client[TBD_MAX_CLIENTS];
+    struct tb_daemon__client client[TBD_MAX_CLIENTS];
     int nclients;
     int wake_pipe[2];
 
-    struct tbd_note note[TBD_NOTES];
+    struct tb_daemon__note note[TBD_NOTES];
     int nnotes;
     char last_view[2048]; /* the arbiter's view of the open mismatch, "" if none */
     char result[8];       /* "*" or the result once the game has ended */
@@ -97,75 +97,77 @@ struct tb_daemon {
 };
 
 /* daemon.c */
-uint64_t tbd_clock(const struct tb_daemon *d);
-uint64_t tbd_match_time(struct tb_daemon *d);
-void tbd_log(struct tb_daemon *d, enum tb_config_log level, const char *fmt, ...)
+uint64_t tb_daemon__clock(const struct tb_daemon *d);
+uint64_t tb_daemon__match_time(struct tb_daemon *d);
+void tb_daemon__log(struct tb_daemon *d, enum tb_config_log level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* daemon_boards.c */
-int tbd_boards_open(struct tb_daemon *d, struct tb_error *err);
-void tbd_boards_close(struct tb_daemon *d);
-int tbd_boards_read(struct tb_daemon *d, uint64_t now);
-int tbd_boards_feed(struct tb_daemon *d);
-bool tbd_boards_paused(const struct tb_daemon *d);
-bool tbd_boards_pending(const struct tb_daemon *d);
-bool tbd_boards_all_ended(const struct tb_daemon *d);
-uint64_t tbd_boards_deadline(const struct tb_daemon *d);
+int tb_daemon__boards_open(struct tb_daemon *d, struct tb_error *err);
+void tb_daemon__boards_close(struct tb_daemon *d);
+int tb_daemon__boards_read(struct tb_daemon *d, uint64_t now);
+int tb_daemon__boards_feed(struct tb_daemon *d);
+bool tb_daemon__boards_paused(const struct tb_daemon *d);
+bool tb_daemon__boards_pending(const struct tb_daemon *d);
+bool tb_daemon__boards_all_ended(const struct tb_daemon *d);
+uint64_t tb_daemon__boards_deadline(const struct tb_daemon *d);
 /* The one path from a board event into the match, live and in recovery. */
-int tbd_apply_event(struct tb_daemon *d, int board, const struct tb_journal_event *je, uint64_t t);
-int tbd_typed_move(struct tb_daemon *d, int board, const char *text, struct tb_error *err);
-const char *tbd_board_name(int board);
+int tb_daemon__apply_event(struct tb_daemon *d, int board, const struct tb_journal_event *je,
+                           uint64_t t);
+int tb_daemon__typed_move(struct tb_daemon *d, int board, const char *text, struct tb_error *err);
+const char *tb_daemon__board_name(int board);
 
 /* daemon_outputs.c */
-void tbd_outputs(struct tb_daemon *d);
-void tbd_note(struct tb_daemon *d, int ply, const char *fmt, ...)
+void tb_daemon__outputs(struct tb_daemon *d);
+void tb_daemon__note(struct tb_daemon *d, int ply, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void tbd_mismatch_view(const struct tb_daemon *d, const struct tb_match_mismatch *mm, char *buf,
-                       size_t len);
-void tbd_ply_words(int ply, char *buf, size_t len);
+void tb_daemon__mismatch_view(const struct tb_daemon *d, const struct tb_match_mismatch *mm,
+                              char *buf, size_t len);
+void tb_daemon__ply_words(int ply, char *buf, size_t len);
 
 /* daemon_arbiter.c: requests that change the game; journal first, then the match */
-int tbd_arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_error *err);
-int tbd_promote(struct tb_daemon *d, int board, int ptype, struct tb_error *err);
+int tb_daemon__arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_error *err);
+int tb_daemon__promote(struct tb_daemon *d, int board, int ptype, struct tb_error *err);
 
 /* daemon_journal.c */
-int tbd_journal_open(struct tb_daemon *d, struct tb_error *err);
-int tbd_journal_event(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t);
-int tbd_journal_decision(struct tb_daemon *d, uint16_t type, uint64_t t,
-                         const struct tb_journal_decision *dec, bool sync);
-int tbd_journal_move(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
-                     const char *san);
+int tb_daemon__journal_open(struct tb_daemon *d, struct tb_error *err);
+int tb_daemon__journal_event(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t);
+int tb_daemon__journal_decision(struct tb_daemon *d, uint16_t type, uint64_t t,
+                                const struct tb_journal_decision *dec, bool sync);
+int tb_daemon__journal_move(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
+                            const char *san);
 
 /* daemon_voice.c */
-int tbd_voice_open(struct tb_daemon *d, struct tb_error *err);
-void tbd_voice_close(struct tb_daemon *d);
-void tbd_say(struct tb_daemon *d, const struct tb_match_announce *a);
-void tbd_say_msg(struct tb_daemon *d, int board, enum tb_voice_msg msg,
-                 const struct tb_voice_msg_args *args, unsigned flags);
-void tbd_voice_events(struct tb_daemon *d);
-void tbd_repeat(struct tb_daemon *d, int board);
-bool tbd_voice_idle(struct tb_daemon *d);
+int tb_daemon__voice_open(struct tb_daemon *d, struct tb_error *err);
+void tb_daemon__voice_close(struct tb_daemon *d);
+void tb_daemon__say(struct tb_daemon *d, const struct tb_match_announce *a);
+void tb_daemon__say_msg(struct tb_daemon *d, int board, enum tb_voice_msg msg,
+                        const struct tb_voice_msg_args *args, unsigned flags);
+void tb_daemon__voice_events(struct tb_daemon *d);
+void tb_daemon__repeat(struct tb_daemon *d, int board);
+bool tb_daemon__voice_idle(struct tb_daemon *d);
 
 /* daemon_ctl.c */
-int tbd_ctl_open(struct tb_daemon *d, struct tb_error *err);
-void tbd_ctl_close(struct tb_daemon *d);
-int tbd_ctl_pollfds(struct tb_daemon *d, struct pollfd *p, int max);
-void tbd_ctl_handle(struct tb_daemon *d, const struct pollfd *p, int n);
+int tb_daemon__ctl_open(struct tb_daemon *d, struct tb_error *err);
+void tb_daemon__ctl_close(struct tb_daemon *d);
+int tb_daemon__ctl_pollfds(struct tb_daemon *d, struct pollfd *p, int max);
+void tb_daemon__ctl_handle(struct tb_daemon *d, const struct pollfd *p, int n);
 /* Runs one request line, appending the response to an output buffer. */
-struct tbd_buf {
+struct tb_daemon__buf {
     char *p;
     size_t len, cap;
     bool failed;
 };
-void tbd_buf_put(struct tbd_buf *b, const char *s, size_t n);
-void tbd_request(struct tb_daemon *d, const char *line, size_t len, struct tbd_buf *out);
+void tb_daemon__buf_put(struct tb_daemon__buf *b, const char *s, size_t n);
+void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
+                        struct tb_daemon__buf *out);
 
 /* daemon_export.c */
-void tbd_status(struct tb_daemon *d, struct tbd_buf *out);
-void tbd_moves(struct tb_daemon *d, struct tbd_buf *out);
-int tbd_pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
-            struct tbd_buf *out);
+void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out);
+void tb_daemon__moves(struct tb_daemon *d, struct tb_daemon__buf *out);
+int tb_daemon__pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
+                   struct tb_daemon__buf *out);
 /* Data lines of text (split at '\n') as ok+ ... . */
-void tbd_data(struct tbd_buf *out, const char *head, const char *text);
+void tb_daemon__data(struct tb_daemon__buf *out, const char *head, const char *text);
 
 #endif /* TB_DAEMON_INTERNAL_H */

@@ -9,13 +9,14 @@
 
 #include "daemon_internal.h"
 
-int tbd_journal_event(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t)
+int tb_daemon__journal_event(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t)
 {
     if (d->replaying || !d->journal)
         return TB_OK;
     int64_t rc = tb_journal_append_event(d->journal, t, je);
     if (rc < 0 && rc != TB_ERR_SYS)
-        tbd_log(d, TB_CONFIG_LOG_ERROR, "journal: cannot append a board event (%d)", (int)rc);
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal: cannot append a board event (%d)",
+                       (int)rc);
     return rc < 0 ? (int)rc : TB_OK;
 }
 
@@ -23,26 +24,26 @@ static int sync_journal(struct tb_daemon *d, const char *what)
 {
     int rc = tb_journal_sync(d->journal);
     if (rc != TB_OK)
-        tbd_log(d, TB_CONFIG_LOG_ERROR, "journal %s: sync after %s failed: %s", d->journal_path,
-                what, strerror(errno));
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal %s: sync after %s failed: %s",
+                       d->journal_path, what, strerror(errno));
     return rc;
 }
 
-int tbd_journal_decision(struct tb_daemon *d, uint16_t type, uint64_t t,
-                         const struct tb_journal_decision *dec, bool sync)
+int tb_daemon__journal_decision(struct tb_daemon *d, uint16_t type, uint64_t t,
+                                const struct tb_journal_decision *dec, bool sync)
 {
     if (d->replaying || !d->journal)
         return TB_OK;
     int64_t rc = tb_journal_append_decision(d->journal, type, t, dec);
     if (rc < 0 && rc != TB_ERR_SYS) {
-        tbd_log(d, TB_CONFIG_LOG_ERROR, "journal: cannot append a decision (%d)", (int)rc);
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal: cannot append a decision (%d)", (int)rc);
         return (int)rc;
     }
     return sync ? sync_journal(d, "a decision") : TB_OK;
 }
 
-int tbd_journal_move(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
-                     const char *san)
+int tb_daemon__journal_move(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
+                            const char *san)
 {
     if (d->replaying || !d->journal)
         return TB_OK;
@@ -61,8 +62,8 @@ static int replay_arbiter(struct tb_daemon *d, const struct tb_journal_record *r
     struct tb_journal_decision dec;
     struct tb_error err = {0};
     if (tb_journal_decision_decode(&dec, rec, &err) != TB_OK) {
-        tbd_log(d, TB_CONFIG_LOG_WARN, "journal record %llu: %s (skipped)",
-                (unsigned long long)rec->seq, err.msg);
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: %s (skipped)",
+                       (unsigned long long)rec->seq, err.msg);
         return TB_OK;
     }
     struct tb_ctl_request req = {0};
@@ -84,19 +85,20 @@ static int replay_arbiter(struct tb_daemon *d, const struct tb_journal_record *r
         break;
     case TB_JOURNAL_PROMOTION:
         tb_match_tick(d->match, t);
-        tbd_outputs(d);
-        return tbd_promote(d, dec.board,
-                           dec.text[0] == 'n'   ? TB_CHESS_KNIGHT
-                           : dec.text[0] == 'b' ? TB_CHESS_BISHOP
-                           : dec.text[0] == 'r' ? TB_CHESS_ROOK
-                                                : TB_CHESS_QUEEN,
-                           NULL);
+        tb_daemon__outputs(d);
+        return tb_daemon__promote(d, dec.board,
+                                  dec.text[0] == 'n'   ? TB_CHESS_KNIGHT
+                                  : dec.text[0] == 'b' ? TB_CHESS_BISHOP
+                                  : dec.text[0] == 'r' ? TB_CHESS_ROOK
+                                                       : TB_CHESS_QUEEN,
+                                  NULL);
     default:
         return TB_OK;
     }
-    if (tbd_arbiter(d, &req, &err) != TB_OK)
-        tbd_log(d, TB_CONFIG_LOG_WARN, "journal record %llu: arbiter action failed again: %s",
-                (unsigned long long)rec->seq, err.msg);
+    if (tb_daemon__arbiter(d, &req, &err) != TB_OK)
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                       "journal record %llu: arbiter action failed again: %s",
+                       (unsigned long long)rec->seq, err.msg);
     return TB_OK;
 }
 
@@ -112,25 +114,25 @@ static void replay_record(struct tb_daemon *d, const struct tb_journal_record *r
     case TB_JOURNAL_BOARD_EVENT: {
         struct tb_journal_event je;
         if (tb_journal_event_decode(&je, rec, &err) != TB_OK || je.board >= TBD_BOARDS) {
-            tbd_log(d, TB_CONFIG_LOG_WARN, "journal record %llu: %s (skipped)",
-                    (unsigned long long)rec->seq, err.msg[0] ? err.msg : "bad board");
+            tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: %s (skipped)",
+                           (unsigned long long)rec->seq, err.msg[0] ? err.msg : "bad board");
             return;
         }
         if (je.board_seq > d->board[je.board].skip_seq)
             d->board[je.board].skip_seq = je.board_seq;
-        tbd_apply_event(d, je.board, &je, t);
+        tb_daemon__apply_event(d, je.board, &je, t);
         break;
     }
     case TB_JOURNAL_MOVE: {
         tb_match_tick(d->match, t);
-        tbd_outputs(d);
+        tb_daemon__outputs(d);
         struct tb_journal_move mv;
         struct tb_match_status st;
         tb_match_status(d->match, &st);
         if (tb_journal_move_decode(&mv, rec, &err) == TB_OK && st.plies < mv.ply)
-            tbd_log(d, TB_CONFIG_LOG_WARN,
-                    "journal: ply %d (%s) was agreed, the replay has only %d plies", mv.ply, mv.san,
-                    st.plies);
+            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                           "journal: ply %d (%s) was agreed, the replay has only %d plies", mv.ply,
+                           mv.san, st.plies);
         break;
     }
     case TB_JOURNAL_MISMATCH:
@@ -143,13 +145,13 @@ static void replay_record(struct tb_daemon *d, const struct tb_journal_record *r
     case TB_JOURNAL_NEW_GAME:
     case TB_JOURNAL_PROMOTION:
         tb_match_tick(d->match, t);
-        tbd_outputs(d);
+        tb_daemon__outputs(d);
         replay_arbiter(d, rec, t);
         break;
     default:
         break;
     }
-    tbd_outputs(d);
+    tb_daemon__outputs(d);
 }
 
 /* The start position of the journal's game, from its GAME_START record. */
@@ -160,7 +162,7 @@ static void game_start(struct tb_daemon *d, const struct tb_journal_record *rec)
     if (tb_journal_decision_decode(&dec, rec, &err) != TB_OK)
         return;
     if (dec.fen[0] && tb_chess_pos_from_fen(&d->start, dec.fen, 0, &err) != TB_OK)
-        tbd_log(d, TB_CONFIG_LOG_WARN, "journal: game start FEN: %s", err.msg);
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal: game start FEN: %s", err.msg);
 }
 
 static int replay(struct tb_daemon *d, const uint8_t *buf, size_t len, struct tb_error *err)
@@ -174,7 +176,7 @@ static int replay(struct tb_daemon *d, const uint8_t *buf, size_t len, struct tb
     d->replaying = true;
     while ((rc = tb_journal_iter_next(&it, &rec, &e)) != 0) {
         if (rc < 0) {
-            tbd_log(d, TB_CONFIG_LOG_WARN, "journal %s: %s", d->journal_path, e.msg);
+            tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal %s: %s", d->journal_path, e.msg);
             continue;
         }
         if (n++ == 0) {
@@ -190,11 +192,12 @@ static int replay(struct tb_daemon *d, const uint8_t *buf, size_t len, struct tb
     }
     d->replaying = false;
     if (n)
-        tbd_log(d, TB_CONFIG_LOG_INFO, "journal %s: %lu records replayed", d->journal_path, n);
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "journal %s: %lu records replayed", d->journal_path,
+                       n);
     return rc < 0 && !d->match ? rc : TB_OK;
 }
 
-int tbd_journal_open(struct tb_daemon *d, struct tb_error *err)
+int tb_daemon__journal_open(struct tb_daemon *d, struct tb_error *err)
 {
     const char *dir = d->cfg->journal_dir;
     if (mkdir(dir, 0750) != 0 && errno != EEXIST)
@@ -205,12 +208,12 @@ int tbd_journal_open(struct tb_daemon *d, struct tb_error *err)
     if (rc != TB_OK)
         return rc;
     if (rec.torn_bytes)
-        tbd_log(d, TB_CONFIG_LOG_WARN,
-                "journal %s: a torn last record (%zu bytes) was dropped; %zu records kept",
-                d->journal_path, rec.torn_bytes, rec.records);
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                       "journal %s: a torn last record (%zu bytes) was dropped; %zu records kept",
+                       d->journal_path, rec.torn_bytes, rec.records);
     if (rec.corrupt)
-        tbd_log(d, TB_CONFIG_LOG_WARN, "journal %s: %zu corrupt regions skipped", d->journal_path,
-                rec.corrupt);
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal %s: %zu corrupt regions skipped",
+                       d->journal_path, rec.corrupt);
     size_t len;
     const uint8_t *buf = tb_journal_contents(d->journal, &len);
     if ((rc = replay(d, buf, len, err)) != TB_OK)
@@ -228,6 +231,6 @@ int tbd_journal_open(struct tb_daemon *d, struct tb_error *err)
     snprintf(dec.who, sizeof dec.who, "daemon");
     tb_chess_pos_to_fen(&d->start, dec.fen, sizeof dec.fen);
     tb_config_summary(d->cfg, dec.text, sizeof dec.text);
-    tbd_outputs(d);
-    return tbd_journal_decision(d, TB_JOURNAL_GAME_START, 0, &dec, true);
+    tb_daemon__outputs(d);
+    return tb_daemon__journal_decision(d, TB_JOURNAL_GAME_START, 0, &dec, true);
 }

@@ -23,7 +23,7 @@ static const char *color_name(int c)
     return c == TB_CHESS_BLACK ? "Black" : "White";
 }
 
-void tbd_ply_words(int ply, char *buf, size_t len)
+void tb_daemon__ply_words(int ply, char *buf, size_t len)
 {
     if (ply < 1)
         snprintf(buf, len, "the start");
@@ -31,13 +31,13 @@ void tbd_ply_words(int ply, char *buf, size_t len)
         snprintf(buf, len, "move %d, %s (ply %d)", (ply + 1) / 2, color_name((ply - 1) % 2), ply);
 }
 
-void tbd_note(struct tb_daemon *d, int ply, const char *fmt, ...)
+void tb_daemon__note(struct tb_daemon *d, int ply, const char *fmt, ...)
 {
     if (d->nnotes == TBD_NOTES) {
         memmove(d->note, d->note + 1, sizeof d->note[0] * (TBD_NOTES - 1));
         d->nnotes--;
     }
-    struct tbd_note *n = &d->note[d->nnotes++];
+    struct tb_daemon__note *n = &d->note[d->nnotes++];
     n->ply = ply;
     va_list ap;
     va_start(ap, fmt);
@@ -93,12 +93,12 @@ static void fix_text(const struct tb_match_fix *fix, char *buf, size_t len)
 #undef ADD
 }
 
-void tbd_mismatch_view(const struct tb_daemon *d, const struct tb_match_mismatch *mm, char *buf,
-                       size_t len)
+void tb_daemon__mismatch_view(const struct tb_daemon *d, const struct tb_match_mismatch *mm,
+                              char *buf, size_t len)
 {
     char sq[200], since[64], fix[2][600];
     squares_text(mm->squares, sq, sizeof sq);
-    tbd_ply_words(mm->ply, since, sizeof since);
+    tb_daemon__ply_words(mm->ply, since, sizeof since);
     for (int b = 0; b < TBD_BOARDS; b++)
         fix_text(&mm->fix[b], fix[b], sizeof fix[b]);
     int on = mm->board >= 0 && mm->board < TBD_BOARDS ? mm->board : 0;
@@ -111,8 +111,8 @@ void tbd_mismatch_view(const struct tb_daemon *d, const struct tb_match_mismatch
              "  sighted player (%s): %s\n"
              "  resolution: %s\n"
              "  arbiter: %s",
-             mm->id, tb_match_mismatch_name(mm->kind), tbd_board_name(on),
-             color_name(d->mcfg.board[on].color), mm->text, tbd_board_name(on), sq, since,
+             mm->id, tb_match_mismatch_name(mm->kind), tb_daemon__board_name(on),
+             color_name(d->mcfg.board[on].color), mm->text, tb_daemon__board_name(on), sq, since,
              color_name(d->mcfg.board[0].color), fix[0], color_name(d->mcfg.board[1].color), fix[1],
              mm->resolution,
              mm->needs_arbiter ? "take the moves back: twinboard takeback N, or confirm the "
@@ -166,63 +166,66 @@ static void game_over(struct tb_daemon *d)
     }
     snprintf(d->result, sizeof d->result, "%s", res);
     if (why)
-        tbd_log(d, TB_CONFIG_LOG_INFO, "game over: %s, %s", res, why);
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "game over: %s, %s", res, why);
 }
 
 static void agreed(struct tb_daemon *d, const struct tb_match_out *o)
 {
     int ply = o->u.agreed.ply;
-    tbd_log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "agreed: %d.%s %s (%s)%s",
-            (ply + 1) / 2, ply % 2 ? "" : "..", o->u.agreed.san, o->u.agreed.uci,
-            o->u.agreed.queen_assumed ? ", promoted without a choice: queen (7.5.2)" : "");
+    tb_daemon__log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO,
+                   "agreed: %d.%s %s (%s)%s", (ply + 1) / 2, ply % 2 ? "" : "..", o->u.agreed.san,
+                   o->u.agreed.uci,
+                   o->u.agreed.queen_assumed ? ", promoted without a choice: queen (7.5.2)" : "");
     if (o->u.agreed.queen_assumed)
-        tbd_note(d, ply, "promoted without a choice: queen (7.5.2)");
+        tb_daemon__note(d, ply, "promoted without a choice: queen (7.5.2)");
     int lead = d->board_of_color[o->u.agreed.pos.side];
-    tbd_journal_move(d, o->ms, lead, ply, o->u.agreed.move, o->u.agreed.san);
+    tb_daemon__journal_move(d, o->ms, lead, ply, o->u.agreed.move, o->u.agreed.san);
     game_over(d);
 }
 
 static void mismatch(struct tb_daemon *d, const struct tb_match_out *o)
 {
     const struct tb_match_mismatch *mm = &o->u.mismatch;
-    tbd_mismatch_view(d, mm, d->last_view, sizeof d->last_view);
-    tbd_log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_WARN, "%s", d->last_view);
+    tb_daemon__mismatch_view(d, mm, d->last_view, sizeof d->last_view);
+    tb_daemon__log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_WARN, "%s", d->last_view);
     char since[64];
-    tbd_ply_words(mm->ply, since, sizeof since);
-    tbd_note(d, agreed_plies(d),
-             "the boards disagreed (D.2.9): mismatch %u, %s on the %s board "
-             "since %s: %s",
-             mm->id, tb_match_mismatch_name(mm->kind), tbd_board_name(mm->board), since, mm->text);
+    tb_daemon__ply_words(mm->ply, since, sizeof since);
+    tb_daemon__note(d, agreed_plies(d),
+                    "the boards disagreed (D.2.9): mismatch %u, %s on the %s board "
+                    "since %s: %s",
+                    mm->id, tb_match_mismatch_name(mm->kind), tb_daemon__board_name(mm->board),
+                    since, mm->text);
     struct tb_journal_decision dec = {.id = mm->id, .board = (uint8_t)mm->board};
     snprintf(dec.who, sizeof dec.who, "daemon");
     clip(dec.text, sizeof dec.text, "%s: %s | %s", tb_match_mismatch_name(mm->kind), mm->text,
          mm->resolution);
-    tbd_journal_decision(d, TB_JOURNAL_MISMATCH, o->ms, &dec, true);
+    tb_daemon__journal_decision(d, TB_JOURNAL_MISMATCH, o->ms, &dec, true);
 }
 
 static void resolved(struct tb_daemon *d, const struct tb_match_out *o)
 {
-    tbd_log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "RESOLVED %u: %s",
-            o->u.resolved.id, o->u.resolved.text);
-    tbd_note(d, agreed_plies(d), "resolved%s: %s",
-             o->u.resolved.by_arbiter ? " by the arbiter" : "", o->u.resolved.text);
+    tb_daemon__log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "RESOLVED %u: %s",
+                   o->u.resolved.id, o->u.resolved.text);
+    tb_daemon__note(d, agreed_plies(d), "resolved%s: %s",
+                    o->u.resolved.by_arbiter ? " by the arbiter" : "", o->u.resolved.text);
     d->last_view[0] = '\0';
     struct tb_journal_decision dec = {.id = o->u.resolved.id, .board = TB_JOURNAL_BOARD_NONE};
     snprintf(dec.who, sizeof dec.who, "%s", o->u.resolved.by_arbiter ? "arbiter" : "player");
     clip(dec.text, sizeof dec.text, "%s", o->u.resolved.text);
-    tbd_journal_decision(d, TB_JOURNAL_RESOLUTION, o->ms, &dec, true);
+    tb_daemon__journal_decision(d, TB_JOURNAL_RESOLUTION, o->ms, &dec, true);
 }
 
 static void note_only(struct tb_daemon *d, const struct tb_match_out *o, uint16_t type, int board,
                       const char *what, const char *text)
 {
-    tbd_log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_WARN, "%s, %s board: %s", what,
-            tbd_board_name(board), text);
-    tbd_note(d, agreed_plies(d), "%s (%s board): %s", what, tbd_board_name(board), text);
+    tb_daemon__log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_WARN, "%s, %s board: %s",
+                   what, tb_daemon__board_name(board), text);
+    tb_daemon__note(d, agreed_plies(d), "%s (%s board): %s", what, tb_daemon__board_name(board),
+                    text);
     struct tb_journal_decision dec = {.board = (uint8_t)board};
     snprintf(dec.who, sizeof dec.who, "daemon");
     clip(dec.text, sizeof dec.text, "%s", text);
-    tbd_journal_decision(d, type, o->ms, &dec, false);
+    tb_daemon__journal_decision(d, type, o->ms, &dec, false);
 }
 
 static void handle(struct tb_daemon *d, const struct tb_match_out *o)
@@ -236,7 +239,7 @@ static void handle(struct tb_daemon *d, const struct tb_match_out *o)
                 d->used_ms[mover] += o->ms - d->turn_start;
             d->turn_start = o->ms;
         }
-        tbd_say(d, &o->u.announce);
+        tb_daemon__say(d, &o->u.announce);
         break;
     case TB_MATCH_OUT_MOVE_AGREED:
         agreed(d, o);
@@ -257,17 +260,18 @@ static void handle(struct tb_daemon *d, const struct tb_match_out *o)
         break;
     case TB_MATCH_OUT_ARBITER:
         tb_match_out_format(o, line, sizeof line);
-        tbd_log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "arbiter: %s", line);
-        tbd_note(d, agreed_plies(d), "arbiter: %s", line);
+        tb_daemon__log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "arbiter: %s",
+                       line);
+        tb_daemon__note(d, agreed_plies(d), "arbiter: %s", line);
         break;
     case TB_MATCH_OUT_STATE:
         tb_match_out_format(o, line, sizeof line);
-        tbd_log(d, TB_CONFIG_LOG_DEBUG, "%s", line);
+        tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "%s", line);
         break;
     }
 }
 
-void tbd_outputs(struct tb_daemon *d)
+void tb_daemon__outputs(struct tb_daemon *d)
 {
     struct tb_match_out o;
     while (tb_match_poll(d->match, &o) == 1)

@@ -11,7 +11,7 @@ static int player_sink(struct tb_daemon *d, int b, struct tb_voice_player_config
                        struct tb_error *err)
 {
     const char *audio = d->opt.audio ? d->opt.audio : d->cfg->player[b].audio;
-    const char *role = tbd_board_name(b);
+    const char *role = tb_daemon__board_name(b);
     if (d->opt.sink) {
         pc->sink = d->opt.sink;
         pc->sink_arg = d->opt.sink_arg[d->mcfg.board[b].color];
@@ -39,7 +39,7 @@ static int player_sink(struct tb_daemon *d, int b, struct tb_voice_player_config
     return TB_OK;
 }
 
-int tbd_voice_open(struct tb_daemon *d, struct tb_error *err)
+int tb_daemon__voice_open(struct tb_daemon *d, struct tb_error *err)
 {
     for (int b = 0; b < TBD_BOARDS; b++) {
         int rc = tb_voice_pack_load(d->cfg->player[b].pack, &d->pack[b], err);
@@ -47,7 +47,7 @@ int tbd_voice_open(struct tb_daemon *d, struct tb_error *err)
             return rc;
     }
     if (d->opt.audio && !strcmp(d->opt.audio, "none")) {
-        tbd_log(d, TB_CONFIG_LOG_INFO, "speech off: announcements are only logged");
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "speech off: announcements are only logged");
         return TB_OK;
     }
     /* eSpeak NG has one voice per process: the VI player's pack and voice speak for both. */
@@ -63,20 +63,21 @@ int tbd_voice_open(struct tb_daemon *d, struct tb_error *err)
     struct tb_error e = {0};
     if (tb_voice_new(&vc, &d->voice, &e) != TB_OK) {
         /* The game goes on without speech; the log still has every announcement. */
-        tbd_log(d, TB_CONFIG_LOG_ERROR, "speech unavailable: %s", e.msg);
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "speech unavailable: %s", e.msg);
         d->voice = NULL;
         return TB_OK;
     }
     char what[256] = "";
     tb_voice_describe(d->voice, what, sizeof what);
-    tbd_log(d, TB_CONFIG_LOG_INFO, "speech: %s", what);
+    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "speech: %s", what);
     for (int b = 0; b < TBD_BOARDS; b++)
         if (d->wav_path[b][0])
-            tbd_log(d, TB_CONFIG_LOG_INFO, "%s player hears %s", tbd_board_name(b), d->wav_path[b]);
+            tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s player hears %s", tb_daemon__board_name(b),
+                           d->wav_path[b]);
     return TB_OK;
 }
 
-void tbd_voice_close(struct tb_daemon *d)
+void tb_daemon__voice_close(struct tb_daemon *d)
 {
     tb_voice_free(d->voice);
     d->voice = NULL;
@@ -89,16 +90,17 @@ void tbd_voice_close(struct tb_daemon *d)
 static void queue(struct tb_daemon *d, int b, const char *text, unsigned flags, int move_number)
 {
     int color = d->mcfg.board[b].color;
-    tbd_log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "say to %s (%s): %s",
-            tbd_board_name(b), color ? "Black" : "White", text);
+    tb_daemon__log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "say to %s (%s): %s",
+                   tb_daemon__board_name(b), color ? "Black" : "White", text);
     if (d->replaying || !d->voice)
         return;
     long id = tb_voice_announce(d->voice, color, text, flags, move_number);
     if (id < 0)
-        tbd_log(d, TB_CONFIG_LOG_ERROR, "speech: cannot queue for %s (%ld)", tbd_board_name(b), id);
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "speech: cannot queue for %s (%ld)",
+                       tb_daemon__board_name(b), id);
 }
 
-void tbd_say(struct tb_daemon *d, const struct tb_match_announce *a)
+void tb_daemon__say(struct tb_daemon *d, const struct tb_match_announce *a)
 {
     int b = a->board >= 0 && a->board < TBD_BOARDS ? a->board : 0;
     const struct tb_voice_pack *pack = d->pack[b];
@@ -130,52 +132,54 @@ void tbd_say(struct tb_daemon *d, const struct tb_match_announce *a)
         n = tb_voice_phrase_msg(pack, (enum tb_voice_msg)a->msg, &args, text, sizeof text);
     }
     if (n < 0) {
-        tbd_log(d, TB_CONFIG_LOG_WARN, "speech: message %d cannot be phrased (%d)", a->msg, n);
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "speech: message %d cannot be phrased (%d)", a->msg,
+                       n);
         return;
     }
     queue(d, b, text, a->msg == TB_MATCH_MSG_MISMATCH ? TB_VOICE_URGENT : 0, 0);
 }
 
-void tbd_say_msg(struct tb_daemon *d, int board, enum tb_voice_msg msg,
-                 const struct tb_voice_msg_args *args, unsigned flags)
+void tb_daemon__say_msg(struct tb_daemon *d, int board, enum tb_voice_msg msg,
+                        const struct tb_voice_msg_args *args, unsigned flags)
 {
     char text[4096];
     if (tb_voice_phrase_msg(d->pack[board], msg, args, text, sizeof text) >= 0)
         queue(d, board, text, flags, 0);
 }
 
-void tbd_repeat(struct tb_daemon *d, int board)
+void tb_daemon__repeat(struct tb_daemon *d, int board)
 {
     if (!d->voice)
         return;
     long id = tb_voice_repeat(d->voice, d->mcfg.board[board].color);
     if (id == TB_ERR_NOTFOUND) {
         struct tb_voice_msg_args a = {.board = d->mcfg.board[board].color};
-        tbd_say_msg(d, board, TB_VOICE_MSG_NO_MOVE, &a, 0);
+        tb_daemon__say_msg(d, board, TB_VOICE_MSG_NO_MOVE, &a, 0);
     } else if (id > 0) {
-        tbd_log(d, TB_CONFIG_LOG_INFO, "say to %s: the last move again", tbd_board_name(board));
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "say to %s: the last move again",
+                       tb_daemon__board_name(board));
     }
 }
 
-void tbd_voice_events(struct tb_daemon *d)
+void tb_daemon__voice_events(struct tb_daemon *d)
 {
     struct tb_voice_event ev[16];
     int n;
     while (d->voice && (n = tb_voice_events(d->voice, ev, 16)) > 0) {
         for (int i = 0; i < n; i++) {
             if (ev[i].status == TB_VOICE_FAILED)
-                tbd_log(d, TB_CONFIG_LOG_WARN, "speech: announcement %ld for %s failed", ev[i].id,
-                        ev[i].player ? "Black" : "White");
+                tb_daemon__log(d, TB_CONFIG_LOG_WARN, "speech: announcement %ld for %s failed",
+                               ev[i].id, ev[i].player ? "Black" : "White");
             else
-                tbd_log(d, TB_CONFIG_LOG_DEBUG, "speech: announcement %ld %s", ev[i].id,
-                        ev[i].status == TB_VOICE_CUT ? "cut" : "spoken");
+                tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "speech: announcement %ld %s", ev[i].id,
+                               ev[i].status == TB_VOICE_CUT ? "cut" : "spoken");
         }
         if (n < 16)
             break;
     }
 }
 
-bool tbd_voice_idle(struct tb_daemon *d)
+bool tb_daemon__voice_idle(struct tb_daemon *d)
 {
     return !d->voice || tb_voice_wait_idle(d->voice, -1, 0) == TB_OK;
 }
