@@ -67,6 +67,11 @@ void tb_match__announce_fix(tb_match *m, int b, const struct tb_match_fix *fix, 
     a->nplace = fix->nplace;
     memcpy(a->lift, fix->lift_list, sizeof a->lift);
     memcpy(a->place, fix->place_list, sizeof a->place);
+    if (m->r.open && m->r.id == id) {
+        m->r.said[b] = true;
+        m->r.said_lift[b] = fix->lift;
+        m->r.said_fill[b] = fix->fill;
+    }
 }
 
 /* Both boards have the move: the game moves on (the journal syncs here). */
@@ -83,11 +88,13 @@ static void agree(tb_match *m, tb_chess_move mv, unsigned flags)
                              sizeof o->u.agreed.san) < 0)
         o->u.agreed.san[0] = '\0';
     tb_chess_game_push(&m->game, mv);
+    m->remind_at = TB_MATCH_NOTIME;
 }
 
 /* Moves both boards hold go into the game; one move on one board, made by that board's player,
- * waits for replication. */
-static void normalize(tb_match *m, bool remind)
+ * waits for replication and is announced when it is new. Returns true when a move waits that
+ * its copier heard before (not announced now). */
+static bool normalize(tb_match *m)
 {
     struct tb_match_line *a = &m->extra[0], *b = &m->extra[1];
     while (a->n > 0 && b->n > 0 && a->moves[0] == b->moves[0]) {
@@ -105,10 +112,15 @@ static void normalize(tb_match *m, bool remind)
             m->pending = m->extra[i].moves[0];
         }
     }
-    if (m->lead < 0)
+    if (m->lead < 0) {
         m->pending_flags = 0;
-    else if (remind || m->lead != was || m->pending != was_pending)
+        return false;
+    }
+    if (m->lead != was || m->pending != was_pending) {
         tb_match__announce_msg(m, 1 - m->lead, TB_MATCH_MSG_REPLICATE);
+        return false;
+    }
+    return true;
 }
 
 /* A restoration is over: each board shows its target (or its alternative). */
@@ -122,7 +134,18 @@ void tb_match__finish(tb_match *m)
             m->extra[b] = m->r.alt[b];
     }
     m->r.open = false;
-    normalize(m, true);
+    if (normalize(m)) {
+        /* The copier's board shows the position before the move (else the move would have
+         * been agreed). A player putting the board right may pass through it on the way to
+         * the move; the reminder waits until the board stands still (tb_match__remind_due). A
+         * typed board is not on its way anywhere: its assistant hears it now. */
+        m->remind_move = m->pending;
+        m->remind_at = m->now + m->cfg.remind_ms;
+        if (m->cfg.board[1 - m->lead].typed) {
+            m->remind_at = TB_MATCH_NOTIME;
+            tb_match__announce_msg(m, 1 - m->lead, TB_MATCH_MSG_REPLICATE);
+        }
+    }
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         tb_chess_pos pos;
         tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &pos);
@@ -216,7 +239,7 @@ static void on_move(tb_match *m, int b, const struct tb_sensor_out *o)
     if (b != m->lead) {
         if (mv == m->pending && m->extra[b].n == 0) {
             line_push(&m->extra[b], mv);
-            normalize(m, false);
+            normalize(m);
             tb_match__set_modes(m);
             return;
         }
@@ -336,8 +359,24 @@ void tb_match__watch(tb_match *m)
         if (occ != m->seen_occ[b]) {
             m->seen_occ[b] = occ;
             tb_match__incomplete_check(m, b, m->now);
+            if (m->remind_at != TB_MATCH_NOTIME && m->lead >= 0 && b != m->lead)
+                m->remind_at = m->now + m->cfg.remind_ms; /* not standing still yet */
         }
     }
+}
+
+/* The reminder finish() put off: said only when the move still waits and the copier's board
+ * has shown the position before it, untouched, for remind_ms. */
+void tb_match__remind_due(tb_match *m)
+{
+    if (m->remind_at > m->now)
+        return;
+    m->remind_at = TB_MATCH_NOTIME;
+    if (m->r.open || m->lead < 0 || m->pending != m->remind_move)
+        return;
+    int b = 1 - m->lead;
+    if (m->extra[b].n == 0 && tb_sensor_occupancy(m->sensor[b]) == tb_chess_occupancy(&m->game.pos))
+        tb_match__announce_msg(m, b, TB_MATCH_MSG_REPLICATE);
 }
 
 void tb_match__incomplete_due(tb_match *m)
@@ -363,6 +402,10 @@ static void still_wrong(tb_match *m, int b)
     if (!r->is_mismatch && r->action != TB_MATCH_ARB_TAKEBACK)
         return; /* a board being set up: the announcement at the start said it all */
     tb_match__build_fix(m, b, &r->hist[b], &r->target[b], -1, -1, &fix);
+    /* Pieces lifted since the last instruction (in the hand, or taken off as it asked) change
+     * nothing it said: it is repeated only when a piece was put where it did not ask. */
+    if (r->said[b] && !(fix.lift & ~r->said_lift[b]) && !(r->said_fill[b] & ~fix.fill))
+        return;
     if (fix.nlift || fix.nplace)
         tb_match__announce_fix(m, b, &fix, r->id);
 }

@@ -15,6 +15,7 @@ void tb_match_config_default(struct tb_match_config *cfg)
     strcpy(cfg->board[1].name, "sighted");
     tb_sensor_config_default(&cfg->sensor);
     cfg->incomplete_ms = 3000;
+    cfg->remind_ms = 2000;
 }
 
 static int check_config(const struct tb_match_config *cfg, struct tb_error *err)
@@ -70,6 +71,7 @@ int tb_match_new(const struct tb_match_config *cfg, const tb_chess_pos *start, u
         m->seen_occ[b] = tb_chess_occupancy(start);
     }
     m->now = now_ms;
+    m->remind_at = TB_MATCH_NOTIME;
     tb_chess_game_init(&m->game, start);
     m->lead = -1;
     tb_match__sync_state(m);
@@ -182,6 +184,7 @@ static void step(tb_match *m, uint64_t t)
     tb_match__watch(m);
     tb_match__incomplete_due(m);
     tb_match__check_progress(m);
+    tb_match__remind_due(m);
     tb_match__sync_state(m);
 }
 
@@ -218,6 +221,8 @@ uint64_t tb_match_deadline(const tb_match *m)
         if (m->incomplete_at[b] < when)
             when = m->incomplete_at[b];
     }
+    if (m->remind_at < when)
+        when = m->remind_at;
     return when;
 }
 

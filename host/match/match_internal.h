@@ -27,7 +27,11 @@ struct tb_match_restore {
     struct tb_match_line target[TB_MATCH_BOARDS], alt[TB_MATCH_BOARDS];
     bool has_alt[TB_MATCH_BOARDS];
     uint64_t occ_target[TB_MATCH_BOARDS], occ_alt[TB_MATCH_BOARDS];
-    bool dirty[TB_MATCH_BOARDS];        /* the recogniser's position left the board's scoresheet */
+    bool dirty[TB_MATCH_BOARDS]; /* the recogniser's position left the board's scoresheet */
+    /* The put-right instruction each board heard last (its lift and fill squares): it is said
+     * again only when the board has changed in a way it did not ask for. */
+    bool said[TB_MATCH_BOARDS];
+    uint64_t said_lift[TB_MATCH_BOARDS], said_fill[TB_MATCH_BOARDS];
     tb_chess_pos hist[TB_MATCH_BOARDS]; /* what the scoresheets said stood on the boards */
 };
 
@@ -43,7 +47,9 @@ struct tb_match {
     unsigned pending_flags;
 
     uint64_t incomplete_at[TB_MATCH_BOARDS]; /* D.2.3 report due, TB_MATCH_NOTIME if none */
-    uint64_t seen_occ[TB_MATCH_BOARDS];      /* occupancy when last looked at */
+    uint64_t remind_at; /* the copy of remind_move is announced again, else NOTIME */
+    tb_chess_move remind_move;
+    uint64_t seen_occ[TB_MATCH_BOARDS]; /* occupancy when last looked at */
 
     struct tb_match_restore r;
     uint32_t next_id;
@@ -67,6 +73,7 @@ void tb_match__sync_state(tb_match *m);
 void tb_match__drain(tb_match *m);
 void tb_match__incomplete_check(tb_match *m, int b, uint64_t t);
 void tb_match__incomplete_due(tb_match *m);
+void tb_match__remind_due(tb_match *m);
 void tb_match__watch(tb_match *m);
 void tb_match__set_modes(tb_match *m);
 void tb_match__finish(tb_match *m);

@@ -399,6 +399,7 @@ void tb_match__raise(tb_match *m, enum tb_match_mismatch_kind kind, int b, tb_ch
     propose(m);
     for (int i = 0; i < TB_MATCH_BOARDS; i++)
         m->incomplete_at[i] = TB_MATCH_NOTIME;
+    m->remind_at = TB_MATCH_NOTIME;
 
     struct tb_match_out *o = tb_match__emit(m, TB_MATCH_OUT_MISMATCH);
     o->u.mismatch = *mm;
@@ -465,6 +466,7 @@ void tb_match__restore_start(tb_match *m, enum tb_match_arbiter_action action, i
     m->lead = -1;
     m->pending = 0;
     m->pending_flags = 0;
+    m->remind_at = TB_MATCH_NOTIME;
 
     struct tb_match_out *o = tb_match__emit(m, TB_MATCH_OUT_ARBITER);
     o->u.arbiter.action = action;

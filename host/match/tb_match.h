@@ -55,6 +55,10 @@ struct tb_match_config {
     struct tb_sensor_config sensor; /* both recognisers */
     uint32_t incomplete_ms; /* D.2.3: a capture whose victim still stands this long after the
                                board's last event is reported; default 3000 */
+    uint32_t remind_ms;     /* a move still to copy when a mismatch clears is announced again
+                               once its board has stood this long untouched in the position
+                               before it (a board passing through that position on its way to
+                               the move hears nothing); default 2000 */
 };
 
 /* Board 0: "vi", VI, White; board 1: "sighted", sighted, Black; sensor defaults. */

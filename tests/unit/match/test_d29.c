@@ -126,6 +126,9 @@ TB_TEST(law_D_2_9_wrong_move_taken_back_then_copied)
     fx_hand(&f, 1, "h3", "g1");
     ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));
     ASSERT_EQ(state(&f), TB_MATCH_WAITING);
+    /* reminded once the board has stood still in the position before the copy */
+    ASSERT_NULL(fx_announce(&f, 1, false, TB_MATCH_MSG_REPLICATE));
+    fx_wait(&f, 2000);
     ASSERT_NOT_NULL(fx_announce(&f, 1, false, TB_MATCH_MSG_REPLICATE));
     ASSERT_EQ(tb_match_game(f.m)->plies, 0);
     fx_move(&f, 1, "g1f3");
@@ -265,6 +268,8 @@ TB_TEST(law_D_2_9_moved_again_before_the_opponent_move_was_replicated)
     fx_hand(&f, 0, "f3", "g1");
     ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));
     ASSERT_EQ(state(&f), TB_MATCH_WAITING);
+    ASSERT_NULL(fx_announce(&f, 0, false, TB_MATCH_MSG_REPLICATE));
+    fx_wait(&f, 2000);
     ASSERT_NOT_NULL(fx_announce(&f, 0, false, TB_MATCH_MSG_REPLICATE));
     fx_move(&f, 0, "e7e5");
     ASSERT_EQ(tb_match_game(f.m)->plies, 2);
@@ -762,5 +767,135 @@ TB_TEST(law_7_4_piece_knocked_off_the_board_of_the_player_not_to_move)
     fx_wait(&f, 300);
     ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));
     ASSERT_EQ(state(&f), TB_MATCH_IN_SYNC);
+    fx_free(&f);
+}
+
+/* The new outputs must be exactly these lines (tb_match_out_format), in this order. */
+static void expect_outputs(struct fixture *f, const char *want)
+{
+    char dump[8192];
+    fx_drain(f);
+    fx_dump(f, dump, sizeof dump);
+    ASSERT_STR_EQ(dump, want);
+    fx_mark(f);
+}
+
+/* 1.d4 on the VI board, copied as d2d3 on the sighted board: the scoresheets agree, the sighted
+ * board is put right to d4; with confirm the arbiter confirms first (play stays stopped until
+ * the board shows it). */
+static void wrong_copy_d3(struct fixture *f, bool confirm)
+{
+    fx_init(f, NULL, false);
+    fx_move(f, 0, "d2d4");
+    fx_mark(f);
+    fx_hand(f, 1, "d2", "d3");
+    const struct tb_match_mismatch *mm = expect_mismatch(f, TB_MATCH_MM_WRONG_MOVE, 1, 1);
+    ASSERT_STR_CONTAINS(mm->resolution, "move the white pawn on d3 to d4");
+    fx_mark(f);
+    if (confirm) {
+        ASSERT_OK(tb_match_resolve(f->m, mm->id, f->t, NULL));
+        /* the instruction is repeated once with the arbiter's word */
+        expect_outputs(f, "arbiter resolve #1\n"
+                          "say to board 1: put-right -d3 +d4\n"
+                          "state restoring #1\n");
+    }
+}
+
+TB_TEST(law_D_2_9_board_put_right_to_the_announced_move_agrees_it_without_a_reminder)
+{
+    struct fixture f;
+    wrong_copy_d3(&f, false);
+    fx_hand(&f, 1, "d3", "d4");
+    fx_wait(&f, 5000);
+    expect_outputs(&f, "resolved by board: #1 resolved: put right on the board: the move was made\n"
+                       "agreed 1 d4 (d2d4)\n"
+                       "state in-sync\n");
+    fx_free(&f);
+
+    wrong_copy_d3(&f, true);
+    fx_hand(&f, 1, "d3", "d4");
+    fx_wait(&f, 5000);
+    expect_outputs(&f, "resolved by arbiter: #1 resolved: both boards show the resolved "
+                       "position; play goes on\n"
+                       "agreed 1 d4 (d2d4)\n"
+                       "state in-sync\n");
+    fx_free(&f);
+}
+
+/* The demo's way: the pawn goes back to d2 (the position before the move: the mismatch clears
+ * there) and on to d4 at once. The player is making the move; "please copy d2d4" would come
+ * when the board already shows it. */
+TB_TEST(law_D_2_9_board_put_right_through_the_position_before_the_move_hears_no_reminder)
+{
+    struct fixture f;
+    for (int confirm = 0; confirm <= 1; confirm++) {
+        wrong_copy_d3(&f, confirm);
+        fx_hand(&f, 1, "d3", "d2");
+        fx_hand(&f, 1, "d2", "d4");
+        fx_wait(&f, 5000);
+        expect_outputs(&f, confirm ? "resolved by arbiter: #1 resolved: both boards show the "
+                                     "resolved position; play goes on\n"
+                                     "state waiting board 1\n"
+                                     "agreed 1 d4 (d2d4)\n"
+                                     "state in-sync\n"
+                                   : "resolved by board: #1 resolved: put right on the board; "
+                                     "play goes on\n"
+                                     "state waiting board 1\n"
+                                     "agreed 1 d4 (d2d4)\n"
+                                     "state in-sync\n");
+        ASSERT_EQ(tb_match_game(f.m)->plies, 1);
+        fx_free(&f);
+    }
+}
+
+/* Put back to the position before the move and left there: the copy is still due, and the
+ * player hears it once the board has stood still for remind_ms (2 s by default); once only. */
+TB_TEST(law_D_2_9_board_left_before_the_move_is_reminded_once_when_it_stands_still)
+{
+    struct fixture f;
+    wrong_copy_d3(&f, true);
+    fx_hand(&f, 1, "d3", "d2"); /* placed at t, now t + 300 */
+    fx_wait(&f, 1000);
+    expect_outputs(&f, "resolved by arbiter: #1 resolved: both boards show the resolved position; "
+                       "play goes on\n"
+                       "state waiting board 1\n");
+    /* a touch (lifted at t + 1600, put back at t + 1900) restarts the wait */
+    fx_hand(&f, 1, "d2", "d2");
+    fx_wait(&f, 1500); /* t + 3700 */
+    expect_outputs(&f, "");
+    fx_wait(&f, 300);
+    expect_outputs(&f, "say to board 1: replicate d2d4 (ply 1)\n");
+    fx_wait(&f, 10000);
+    expect_outputs(&f, "");
+    fx_hand(&f, 1, "d2", "d4");
+    expect_outputs(&f, "agreed 1 d4 (d2d4)\n"
+                       "state in-sync\n");
+    fx_free(&f);
+}
+
+/* After the arbiter's confirmation the instruction was said once more; touching pieces, or
+ * lifting the stray pawn and putting it back, adds nothing to it. A piece put where the
+ * instruction did not ask gets a new one. */
+TB_TEST(law_D_2_9_put_right_instruction_not_repeated_on_every_event)
+{
+    struct fixture f;
+    wrong_copy_d3(&f, true);
+    fx_hand(&f, 1, "e2", "e2");
+    fx_hand(&f, 1, "d3", "d3");
+    fx_hand(&f, 1, "g1", "g1");
+    fx_lift(&f, 1, "d3");
+    fx_wait(&f, 3000); /* the pawn held in the hand */
+    fx_place(&f, 1, "d3");
+    fx_wait(&f, 3000);
+    expect_outputs(&f, "");
+    fx_hand(&f, 1, "d3", "d5");
+    expect_outputs(&f, "say to board 1: put-right -d5 +d4\n");
+    fx_hand(&f, 1, "b1", "b1");
+    expect_outputs(&f, "");
+    fx_hand(&f, 1, "d5", "d4");
+    expect_outputs(&f, "resolved by arbiter: #1 resolved: both boards show the resolved position; "
+                       "play goes on\n"
+                       "agreed 1 d4 (d2d4)\n"
+                       "state in-sync\n");
     fx_free(&f);
 }
