@@ -1,10 +1,11 @@
 /* rb_netlist.c - parsing and querying the netlist text. */
 #include "rb_netlist_internal.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "tb_file.h"
 
 enum { LINE_MAX_TOKENS = 64 };
 
@@ -291,31 +292,12 @@ int rb_netlist_load(const char *path, struct rb_netlist **out, struct tb_error *
 {
     if (!path || !out)
         return tb_error_set(err, TB_ERR_ARG, "netlist: no path or no result pointer");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return tb_error_set(err, TB_ERR_SYS, "%s: cannot open: %s", path, strerror(errno));
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len == cap) {
-            cap = cap ? cap * 2 : 16384;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return tb_error_set(err, TB_ERR_MEM, "out of memory");
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    int rc = bad ? tb_error_set(err, TB_ERR_SYS, "%s: read error", path)
-                 : rb_netlist_parse(buf, len, path, out, err);
+    char *buf;
+    size_t len;
+    int rc = tb_read_file(path, &buf, &len, err);
+    if (rc != TB_OK)
+        return rc;
+    rc = rb_netlist_parse(buf, len, path, out, err);
     free(buf);
     return rc;
 }

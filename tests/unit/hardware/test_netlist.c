@@ -1,35 +1,13 @@
 /* The netlist library and the board's netlist: parsing, wiring derivation, faults it must catch,
  * and the committed wiring diagram. */
 #include "hw_board.h"
+#include "tb_run.h"
 #include "tb_test.h"
-
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        TB_FAIL("cannot open %s", path);
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    ASSERT_NOT_NULL(buf);
-    size_t got;
-    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            cap *= 2;
-            buf = realloc(buf, cap + 1);
-            ASSERT_NOT_NULL(buf);
-        }
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
 
 static char *netlist_text(void)
 {
     size_t len;
-    return read_all(RB_SOURCE_DIR "/hardware/netlist.txt", &len);
+    return tb_run_read_file(RB_SOURCE_DIR "/hardware/netlist.txt", &len);
 }
 
 /* Replaces the first occurrence of `from` in a malloc'd string. */
@@ -230,7 +208,7 @@ TB_TEST(svg_committed_copy_matches_the_netlist)
     if (rb_netlist_svg(nl, &svg, &len, &err))
         TB_FAIL("%s", err.msg);
     size_t clen;
-    char *committed = read_all(RB_SOURCE_DIR "/hardware/wiring.svg", &clen);
+    char *committed = tb_run_read_file(RB_SOURCE_DIR "/hardware/wiring.svg", &clen);
     if (clen != len || memcmp(svg, committed, len) != 0)
         TB_FAIL("hardware/wiring.svg is out of date: regenerate it with "
                 "build/hardware/netlist2svg hardware/netlist.txt hardware/wiring.svg");

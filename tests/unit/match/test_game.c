@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fixture.h"
+#include "tb_run.h"
 #include "tb_test.h"
 #include "tb_voice.h"
 
@@ -63,22 +64,14 @@ static void play_corpus_game(const char *file, long number, bool swap)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/games/%s", tb_test_data_dir(), file);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        TB_FAIL("cannot open %s", path);
-    fseek(fp, 0, SEEK_END);
-    long size = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *buf = malloc((size_t)size);
-    ASSERT_NOT_NULL(buf);
-    ASSERT_EQ((long)fread(buf, 1, (size_t)size, fp), size);
-    fclose(fp);
+    size_t size;
+    char *buf = tb_run_read_file(path, &size);
 
     tb_chess_pgn_game *g = malloc(sizeof *g);
     ASSERT_NOT_NULL(g);
     tb_chess_pgn_reader r;
     struct tb_error err;
-    tb_chess_pgn_reader_init(&r, buf, (size_t)size);
+    tb_chess_pgn_reader_init(&r, buf, size);
     int rc;
     do {
         rc = tb_chess_pgn_read(&r, g, &err);

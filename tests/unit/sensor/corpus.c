@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tb_file.h"
+
 static int push(void *user, const struct tb_script_event *ev)
 {
     struct corpus_script *sc = user;
@@ -90,16 +92,14 @@ void corpus_replay(tb_sensor *s, const struct corpus_script *sc, const tb_chess_
 int corpus_run_file(const char *path, uint64_t seed, const struct tb_sensor_gen_config *cfg,
                     long max_games, struct corpus_stats *st)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(st->first_failure, sizeof st->first_failure, "cannot open %s", path);
+    char *text;
+    size_t len;
+    struct tb_error err;
+    if (tb_read_file(path, &text, &len, &err) != TB_OK) {
+        snprintf(st->first_failure, sizeof st->first_failure, "%s", err.msg);
         st->failures++;
-        return TB_ERR_SYS;
+        return err.code;
     }
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)len + 1);
     tb_chess_pgn_game *g = malloc(sizeof *g);
     tb_sensor *s = NULL;
     struct corpus_script sc = {0};
@@ -108,14 +108,12 @@ int corpus_run_file(const char *path, uint64_t seed, const struct tb_sensor_gen_
     tb_sensor_config_default(&scfg);
     scfg.blip_ms = cfg->blip_ms;
     scfg.promo_wait_ms = cfg->promo_wait_ms;
-    if (!text || !g || fread(text, 1, (size_t)len, f) != (size_t)len ||
-        tb_sensor_new(&scfg, &s) < 0) {
+    if (!g || tb_sensor_new(&scfg, &s) < 0) {
         rc = TB_ERR_MEM;
         goto out;
     }
     tb_chess_pgn_reader rd;
-    struct tb_error err;
-    tb_chess_pgn_reader_init(&rd, text, (size_t)len);
+    tb_chess_pgn_reader_init(&rd, text, len);
     while (max_games == 0 || st->games < max_games) {
         int r = tb_chess_pgn_read(&rd, g, &err);
         if (r == 0)
@@ -138,7 +136,6 @@ int corpus_run_file(const char *path, uint64_t seed, const struct tb_sensor_gen_
         corpus_replay(s, &sc, &g->game.start, what, st);
     }
 out:
-    fclose(f);
     corpus_script_free(&sc);
     tb_sensor_free(s);
     free(g);

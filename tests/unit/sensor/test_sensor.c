@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "tb_run.h"
 #include "tb_script.h"
 #include "tb_sensor.h"
 #include "tb_test.h"
@@ -31,17 +32,14 @@ static void load(const char *name, struct script *sc)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s.events", TB_SENSOR_SCRIPTS, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        TB_FAIL("cannot open %s", path);
-    static char text[16384];
-    size_t len = fread(text, 1, sizeof text, f);
-    fclose(f);
+    size_t len;
+    char *text = tb_run_read_file(path, &len);
     struct tb_error err;
     memset(sc, 0, sizeof *sc);
     if (tb_script_parse_buffer(text, len, collect, sc, &err) != 0)
         TB_FAIL("%s:%ld: %s", path, err.line, err.msg);
     ASSERT_GE(tb_script_start_fen(text, len, sc->fen, sizeof sc->fen), 0);
+    free(text);
 }
 
 /* Runs a script (replicating `expected` when not NULL) and compares outputs with expects. */
