@@ -13,7 +13,8 @@
 # With other compilers the same target is driven by replay_main.c: every corpus file, then
 # RUNS (or TB_FUZZ_MUTATIONS) pseudo-random splices and mutations with a fixed seed, stopping
 # after SECONDS. REPLAY_MAXLEN bounds what it reads of a file; REPLAY_BYTE is a byte the
-# mutator likes to insert (a frame's SYNC, a newline, a blank).
+# mutator likes to insert (a frame's SYNC, a newline, a blank). A target whose libraries are not
+# built (a module not there yet) is skipped.
 
 set(TB_FUZZ_SECONDS 8 CACHE STRING "Seconds each fuzz target runs under ctest")
 set(TB_FUZZ_MUTATIONS 200000 CACHE STRING "Mutations per fuzz test when libFuzzer is missing")
@@ -68,6 +69,11 @@ endfunction()
 function(tb_add_fuzz name)
   cmake_parse_arguments(F "" "MAX_LEN;RUNS;SECONDS;DICT;REPLAY_MAXLEN;REPLAY_BYTE"
                         "SOURCES;INSTRUMENT;LIBS;INCLUDES" ${ARGN})
+  foreach(lib ${F_INSTRUMENT} ${F_LIBS})
+    if(NOT TARGET ${lib})
+      return() # the module is not built here (yet): nothing to fuzz
+    endif()
+  endforeach()
   set(corpus ${CMAKE_CURRENT_SOURCE_DIR}/corpus)
   if(NOT F_RUNS AND NOT F_SECONDS)
     set(F_SECONDS ${TB_FUZZ_SECONDS})
