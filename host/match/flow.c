@@ -197,6 +197,11 @@ static void blocked_move(tb_match *m, int b, const struct tb_sensor_out *o)
         return;
     }
     r->dirty[b] = true;
+    /* The move stands on the board: its pieces are named where it left them. */
+    r->hist[b] = *tb_sensor_position(m->sensor[b]);
+    if (b == r->hint_board)
+        r->hint_board = -1;
+    tb_match__refresh_fix(m, b, true);
     /* a board being set up for a new position makes no moves worth a word */
     bool setting_up = !r->is_mismatch && r->action != TB_MATCH_ARB_TAKEBACK;
     uint64_t occ = tb_sensor_occupancy(m->sensor[b]);
@@ -305,7 +310,10 @@ static uint64_t move_post(const tb_chess_pos *pos, tb_chess_move mv, int *captur
 }
 
 /* D.2.3: the board shows a capture whose victim still stands (the piece placed, the captured
- * piece not removed). Returns the move, or 0. */
+ * piece not removed). Returns the move, or 0. Only a capture whose victim stands on another
+ * square than the one the capturing piece goes to (en passant) can show this: in any other
+ * capture the victim's square is the destination, so "victim standing, capturing piece off its
+ * square" is the capturing piece still in the hand, a move in progress (D.2.2), not made. */
 static tb_chess_move incomplete_capture(const tb_match *m, int b)
 {
     tb_chess_pos pos;
@@ -326,7 +334,8 @@ static tb_chess_move incomplete_capture(const tb_match *m, int b)
     for (int i = 0; i < list.count; i++) {
         int cap;
         uint64_t post = move_post(&pos, list.moves[i], &cap);
-        if (cap != TB_CHESS_NOSQ && occ == (post | TB_CHESS_BIT(cap)))
+        if (cap != TB_CHESS_NOSQ && cap != tb_chess_move_to(list.moves[i]) &&
+            occ == (post | TB_CHESS_BIT(cap)))
             return list.moves[i];
     }
     return 0;
@@ -358,6 +367,7 @@ void tb_match__watch(tb_match *m)
         uint64_t occ = tb_sensor_occupancy(m->sensor[b]);
         if (occ != m->seen_occ[b]) {
             m->seen_occ[b] = occ;
+            tb_match__refresh_fix(m, b, false);
             tb_match__incomplete_check(m, b, m->now);
             if (m->remind_at != TB_MATCH_NOTIME && m->lead >= 0 && b != m->lead)
                 m->remind_at = m->now + m->cfg.remind_ms; /* not standing still yet */
@@ -436,10 +446,12 @@ static void on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
         tb_match__raise(m, TB_MATCH_MM_ILLEGAL, b, 0, 0, o->square, o->square2, 0);
         break;
     case TB_SENSOR_P_DISPLACED: {
-        tb_chess_move mv = incomplete_capture(m, b);
-        if (mv)
-            raise_incomplete(m, b, mv);
-        else if (!o->clear && move_expected(m, b, m->pending))
+        if (incomplete_capture(m, b)) {
+            /* D.2.3: reported once the board has stood still for incomplete_ms (the watch's
+             * timer), not at once: the player may be taking the piece off right now */
+            if (m->incomplete_at[b] == TB_MATCH_NOTIME)
+                tb_match__incomplete_check(m, b, m->now);
+        } else if (!o->clear && move_expected(m, b, m->pending))
             break; /* D.2.2: a piece in the hand of the player to move (or to copy) while they
                       think: whatever they do with it next is judged then */
         else

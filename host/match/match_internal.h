@@ -32,7 +32,13 @@ struct tb_match_restore {
      * again only when the board has changed in a way it did not ask for. */
     bool said[TB_MATCH_BOARDS];
     uint64_t said_lift[TB_MATCH_BOARDS], said_fill[TB_MATCH_BOARDS];
-    tb_chess_pos hist[TB_MATCH_BOARDS]; /* what the scoresheets said stood on the boards */
+    /* What stands on the boards as far as moves tell: the scoresheets' positions when it
+     * opened, advanced by every move made on a board since (held, not counted). */
+    tb_chess_pos hist[TB_MATCH_BOARDS];
+    /* The occupancy each board's lists in mm.fix were built from, and the squares of the
+     * piece that caused the mismatch (to name it while it stands there). */
+    uint64_t fix_occ[TB_MATCH_BOARDS];
+    int hint_board, hint_from, hint_to;
 };
 
 struct tb_match {
@@ -91,6 +97,7 @@ void tb_match__build_fix(const tb_match *m, int b, const tb_chess_pos *hist,
 void tb_match__restore_start(tb_match *m, enum tb_match_arbiter_action action, int n,
                              const tb_chess_pos hist[TB_MATCH_BOARDS]);
 void tb_match__close(tb_match *m, bool by_arbiter, const char *why);
+void tb_match__refresh_fix(tb_match *m, int b, bool force);
 
 /* text.c */
 const char *tb_match__mismatch_words(enum tb_match_mismatch_kind k);

@@ -230,6 +230,7 @@ static void build_resolution(tb_match *m, int origin, int hint_from, int hint_to
         struct tb_match_fix *fix = &mm->fix[b];
         tb_match__build_fix(m, b, &r->hist[b], &r->target[b], b == origin ? hint_from : -1,
                             b == origin ? hint_to : -1, fix);
+        r->fix_occ[b] = phys;
         takebacks(m, b, d, fix);
         if (fix->change)
             mm->boards |= 1u << b;
@@ -389,6 +390,9 @@ void tb_match__raise(tb_match *m, enum tb_match_mismatch_kind kind, int b, tb_ch
     mm->square2 = (uint8_t)(sq2 >= 0 && sq2 < 64 ? sq2 : TB_CHESS_NOSQ);
     for (int i = 0; i < TB_MATCH_BOARDS; i++)
         tb_match__line_pos(m, &m->extra[i], m->extra[i].n, &r->hist[i]);
+    r->hint_board = b;
+    r->hint_from = sq;
+    r->hint_to = sq2;
     build_resolution(m, b, sq, sq2, complete);
     if (mm->square < 64)
         mm->squares |= TB_CHESS_BIT(mm->square);
@@ -426,6 +430,27 @@ void tb_match__close(tb_match *m, bool by_arbiter, const char *why)
     m->r.open = false;
 }
 
+/* The open mismatch's lists follow the board: rebuilt from what stands on it now (force: what
+ * stands there changed by a move held while play is stopped), its takebacks kept. */
+void tb_match__refresh_fix(tb_match *m, int b, bool force)
+{
+    struct tb_match_restore *r = &m->r;
+    if (!r->open || !r->is_mismatch)
+        return;
+    uint64_t occ = tb_sensor_occupancy(m->sensor[b]);
+    if (!force && occ == r->fix_occ[b])
+        return;
+    struct tb_match_fix *old = &r->mm.fix[b], now;
+    bool origin = b == r->hint_board;
+    tb_match__build_fix(m, b, &r->hist[b], &r->target[b], origin ? r->hint_from : -1,
+                        origin ? r->hint_to : -1, &now);
+    now.ntakeback = old->ntakeback;
+    memcpy(now.takeback, old->takeback, sizeof now.takeback);
+    now.change = now.change || now.ntakeback > 0;
+    *old = now;
+    r->fix_occ[b] = occ;
+}
+
 void tb_match__check_progress(tb_match *m)
 {
     struct tb_match_restore *r = &m->r;
@@ -454,6 +479,7 @@ void tb_match__restore_start(tb_match *m, enum tb_match_arbiter_action action, i
     memset(r, 0, sizeof *r);
     r->open = true;
     r->confirmed = true;
+    r->hint_board = -1;
     r->action = action;
     r->id = ++m->next_id;
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {

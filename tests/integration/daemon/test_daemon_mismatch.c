@@ -164,28 +164,36 @@ TB_TEST(d29_illegal_move)
     fx_free(&f);
 }
 
-/* D.2.3: 2. exd5 on the VI board with the black pawn left standing on d5: reported once the
- * board has been still for the match's wait. (The board's occupancy already is the one after
- * exd5, so the match takes the next look at the board as put right: the view is checked in
- * the log, where the arbiter reads it.) */
+/* D.2.3 (1): a capture is made only when the captured piece is off the board. The VI player
+ * takes en passant (the pawn to d6) and leaves the black pawn on d5: reported after 3 s, naming
+ * d5; play stays stopped until d5 is cleared, then the move is made and copied. */
 TB_TEST(d23_incomplete_capture)
 {
     struct fx f;
     start(&f, "incomplete",
           "1000 vi lift e2\n1300 vi place e4\n"
           "2000 sighted lift e2\n2300 sighted place e4\n"
-          "3000 sighted lift d7\n3300 sighted place d5\n"
-          "4000 vi lift d7\n4300 vi place d5\n"
-          "5000 vi lift e4\n"
-          "9000 vi lift d5\n9300 vi place d5\n"
-          "10000 sighted lift d5\n10200 sighted lift e4\n10400 sighted place d5\n");
-    fx_run(&f, 1000);
+          "3000 sighted lift a7\n3300 sighted place a6\n"
+          "4000 vi lift a7\n4300 vi place a6\n"
+          "5000 vi lift e4\n5300 vi place e5\n"
+          "6000 sighted lift e4\n6300 sighted place e5\n"
+          "7000 sighted lift d7\n7300 sighted place d5\n"
+          "8000 vi lift d7\n8300 vi place d5\n"
+          "9000 vi lift e5\n9300 vi place d6\n"
+          "14000 vi lift d5\n"
+          "15000 sighted lift e5\n15300 sighted place d6\n15500 sighted lift d5\n");
+    ASSERT_EQ(fx_run(&f, 1000), 1u);
     ASSERT_STR_CONTAINS(f.log, "MISMATCH 1 (incomplete) on the vi board (White)");
-    ASSERT_STR_CONTAINS(f.log, "where:  vi board, squares d5\n");
-    ASSERT_STR_CONTAINS(f.log, "since:  move 2, White (ply 3)");
+    ASSERT_STR_CONTAINS(f.log, "where:  vi board, squares d5 d6\n");
+    ASSERT_STR_CONTAINS(f.log, "since:  move 3, White (ply 5)");
     ASSERT_STR_CONTAINS(f.log, "remove the captured piece on d5");
+    ASSERT_STR_CONTAINS(f.log, "vi player (White): lift the piece on d5");
+    /* open until the pawn is off: nothing resolved, nothing announced to the sighted player */
+    ASSERT_NULL(strstr(f.log, "RESOLVED 1"));
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "state: blocked: mismatch 1 open");
+    resolve(&f, 1);
+    finish(&f, "e4 a6 e5 d5 exd6");
     ASSERT_STR_CONTAINS(f.log, "RESOLVED 1");
-    finish(&f, "e4 d5 exd5");
     fx_free(&f);
 }
 
@@ -257,6 +265,8 @@ TB_TEST(d29_scoresheets_differ_take_back)
     ASSERT_STR_CONTAINS(f.answer, "vi player (White): take back Nc6 (b8c6)");
     ASSERT_STR_CONTAINS(f.answer, "arbiter: take the moves back");
     ASSERT_STR_CONTAINS(f.answer, "move held while play was stopped"); /* d6: not counted */
+    /* the sighted board's list is the board's as it stands, the pawn on d6 */
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "sighted player (Black): move the piece on d6 to d7");
     resolve(&f, 1);
     finish(&f, "e4 e5 Nf3");
     ASSERT_STR_CONTAINS(f.log, "RESOLVED 1");

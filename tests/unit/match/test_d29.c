@@ -899,3 +899,69 @@ TB_TEST(law_D_2_9_put_right_instruction_not_repeated_on_every_event)
                        "state in-sync\n");
     fx_free(&f);
 }
+
+/* The put-right list of a board that made a move while play was stopped (held, not counted)
+ * names the pieces as they stand after that move: a capture made while held leaves the
+ * capturing piece on the captured piece's square. */
+TB_TEST(law_D_2_9_put_right_after_a_held_capture_names_the_pieces_as_they_stand)
+{
+    struct fixture f;
+    /* Black to move: d7xc6 is possible */
+    fx_init(&f, "4k3/3p4/2N5/8/8/8/8/4K3 b - - 0 1", false);
+    fx_mark(&f);
+    fx_move(&f, 0, "e8f8"); /* Black's move made on the VI (White) board: play stops */
+    expect_mismatch(&f, TB_MATCH_MM_OUT_OF_TURN, 0, 1);
+    fx_mark(&f);
+    fx_move(&f, 1, "d7c6"); /* the sighted player captures while play is stopped */
+    ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_HELD));
+    /* the board shows a black pawn on c6 and no white knight: the pawn goes back to d7, a
+     * white knight is put on c6 */
+    const struct tb_match_announce *a = fx_announce(&f, 1, false, TB_MATCH_MSG_PUT_RIGHT);
+    ASSERT_NOT_NULL(a);
+    ASSERT_EQ(a->nlift, 1);
+    ASSERT_EQ(a->lift[0].sq, tb_chess_square_parse("c6"));
+    ASSERT_EQ(a->lift[0].piece, TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_PAWN));
+    ASSERT_EQ(a->nplace, 2);
+    ASSERT_EQ(a->place[0].sq, tb_chess_square_parse("d7"));
+    ASSERT_EQ(a->place[0].piece, TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_PAWN));
+    ASSERT_EQ(a->place[1].sq, tb_chess_square_parse("c6"));
+    ASSERT_EQ(a->place[1].piece, TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_KNIGHT));
+    struct tb_match_fix fix;
+    ASSERT_OK(tb_match_board_fix(f.m, 1, &fix));
+    ASSERT_EQ(fix.npairs, 1);
+    ASSERT_U64_EQ(fix.lift, fx_squares("c6"));
+    ASSERT_U64_EQ(fix.fill, fx_squares("c6 d7"));
+    /* the open mismatch's own lists (the arbiter's view) follow the board too */
+    const struct tb_match_mismatch *mm = tb_match_open_mismatch(f.m);
+    ASSERT_NOT_NULL(mm);
+    ASSERT_U64_EQ(mm->fix[1].lift, fx_squares("c6"));
+    ASSERT_U64_EQ(mm->fix[1].fill, fx_squares("c6 d7"));
+    ASSERT_EQ(mm->fix[1].place_list[1].piece, TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_KNIGHT));
+    fx_free(&f);
+}
+
+/* A move held while a piece of it was already in the hand when play stopped: the list the
+ * arbiter sees is the board's, not the one from the moment play stopped. */
+TB_TEST(law_D_2_9_open_mismatch_lists_follow_a_held_move)
+{
+    struct fixture f;
+    fx_init(&f, NULL, false);
+    play_e4(&f);
+    fx_lift(&f, 1, "d7");   /* the sighted player takes the d-pawn up ... */
+    fx_move(&f, 0, "g8f6"); /* ... as Black's move is made on the VI board: play stops */
+    expect_mismatch(&f, TB_MATCH_MM_OUT_OF_TURN, 0, 2);
+    const struct tb_match_mismatch *mm = tb_match_open_mismatch(f.m);
+    ASSERT_NOT_NULL(mm);
+    ASSERT_U64_EQ(mm->fix[1].fill, fx_squares("d7")); /* the pawn is in the hand */
+    fx_mark(&f);
+    fx_place(&f, 1, "d6"); /* ... and put on d6: held */
+    fx_wait(&f, 300);
+    ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_HELD));
+    mm = tb_match_open_mismatch(f.m);
+    ASSERT_NOT_NULL(mm);
+    ASSERT_EQ(mm->fix[1].npairs, 1);
+    ASSERT_U64_EQ(mm->fix[1].lift, fx_squares("d6"));
+    ASSERT_U64_EQ(mm->fix[1].fill, fx_squares("d7"));
+    ASSERT_EQ(mm->fix[1].place_list[0].piece, TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_PAWN));
+    fx_free(&f);
+}
