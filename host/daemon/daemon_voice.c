@@ -50,13 +50,18 @@ int tb_daemon__voice_open(struct tb_daemon *d, struct tb_error *err)
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "speech off: announcements are only logged");
         return TB_OK;
     }
-    /* eSpeak NG has one voice per process: the VI player's pack and voice speak for both. */
+    /* Each player hears their own pack, eSpeak NG voice and rate (the speech thread switches
+     * voices between them); the VI player's are also the speaker's defaults. */
     struct tb_voice_config vc = {.pack = d->pack[0]};
     if (d->cfg->player[0].voice[0])
         vc.espeak_voice = d->cfg->player[0].voice;
     vc.rate = d->cfg->player[0].rate;
     for (int b = 0; b < TBD_BOARDS; b++) {
-        int rc = player_sink(d, b, &vc.player[d->mcfg.board[b].color], err);
+        struct tb_voice_player_config *pc = &vc.player[d->mcfg.board[b].color];
+        pc->pack = d->pack[b];
+        pc->espeak_voice = d->cfg->player[b].voice[0] ? d->cfg->player[b].voice : NULL;
+        pc->rate = d->cfg->player[b].rate;
+        int rc = player_sink(d, b, pc, err);
         if (rc != TB_OK)
             return rc;
     }
