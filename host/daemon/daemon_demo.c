@@ -123,18 +123,25 @@ int tb_daemon_demo_script_write(const struct tb_daemon_demo_script *s, const cha
         cursor += s->pause_ms;
         fprintf(f, "# sync: made %d @%llu\n", ply, (unsigned long long)cursor);
         tb_chess_move w = ply == s->wrong_ply ? wrong_move(&pos, m) : 0;
+        bool m_done = false;
         if (rc == TB_OK && w) {
             fprintf(f, "# the %s board replicates a wrong move, then puts it right (D.2.9)\n",
                     names[other]);
             rc = one_move(f, &gen[other], &pos, w, &cursor, err);
             cursor += s->hold_ms;
             fprintf(f, "# sync: resolved @%llu\n", (unsigned long long)cursor);
+            /* As the put-right instruction says: the same piece goes on to the announced
+             * move's square (the move is then made); another piece goes back first. */
+            bool same_piece = tb_chess_move_from(w) == tb_chess_move_from(m);
             line(f, cursor, names[other], "lift", tb_chess_move_to(w));
             cursor += 400;
-            line(f, cursor, names[other], "place", tb_chess_move_from(w));
+            line(f, cursor, names[other], "place",
+                 same_piece ? tb_chess_move_to(m) : tb_chess_move_from(w));
             cursor += s->pause_ms;
+            if (same_piece)
+                m_done = true;
         }
-        if (rc == TB_OK)
+        if (rc == TB_OK && !m_done)
             rc = one_move(f, &gen[other], &pos, m, &cursor, err);
         cursor += s->pause_ms;
         tb_chess_undo u;

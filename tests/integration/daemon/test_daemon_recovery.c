@@ -80,6 +80,31 @@ static int count_moves(const uint8_t *buf, size_t len)
     return n;
 }
 
+/* Moves the inputs in a journal prefix agree at the very instant of its last input (a board
+ * put right to the announced move agrees it at once): their MOVE records follow the prefix, and
+ * a replay of the prefix makes them again. Counted from the records after the cut, up to the
+ * next input or a later time. */
+static int moves_at_cut(const uint8_t *buf, size_t len, size_t cut)
+{
+    struct tb_journal_iter it;
+    struct tb_journal_record rec;
+    tb_journal_iter_init(&it, buf, len);
+    uint64_t last_t = 0;
+    bool have_last = false;
+    int n = 0;
+    while (tb_journal_iter_next(&it, &rec, NULL) == 1) {
+        if (rec.offset + 1 <= cut && it.pos <= cut) {
+            last_t = rec.time_ms;
+            have_last = true;
+            continue;
+        }
+        if (!have_last || rec.time_ms != last_t || rec.type == TB_JOURNAL_BOARD_EVENT)
+            break;
+        n += rec.type == TB_JOURNAL_MOVE;
+    }
+    return n;
+}
+
 /* A fresh fixture whose journal is the first cut bytes of buf: what a kill left. */
 static void journal_prefix(struct fx *g, const char *name, const uint8_t *buf, size_t cut)
 {
@@ -118,8 +143,9 @@ TB_TEST(recovery_from_any_journal_prefix)
         journal_prefix(&g, dir, buf, cut);
         fx_options(&g, "null:", "null:");
         fx_start(&g);
-        int want = count_moves(buf, cut);
-        ASSERT_EQ(fx_plies(&g), want);
+        int want = count_moves(buf, cut), plies = fx_plies(&g);
+        if (plies != want && plies != want + moves_at_cut(buf, len, cut))
+            TB_FAIL("cut at %zu: %d plies recovered, the journal has %d", cut, plies, want);
         char got[2048];
         fx_moves(&g, got, sizeof got);
         ASSERT_EQ(strncmp(moves, got, strlen(got)), 0); /* a prefix of the whole game */
