@@ -319,7 +319,9 @@ const tb_chess_game *tb_match_game(const tb_match *m);
  * written up to cap). */
 int tb_match_history(const tb_match *m, int board, tb_chess_move *moves, int cap);
 
-/* The open mismatch, or NULL. */
+/* The open mismatch, or NULL. Its fix[] lists follow the boards while it is open: what each
+ * board must still do from what stands on it now (moves held meanwhile included); the MISMATCH
+ * output keeps them as they were when it opened. */
 const struct tb_match_mismatch *tb_match_open_mismatch(const tb_match *m);
 
 /* What a board must still do to reach the position the open mismatch or restoration wants,
