@@ -28,6 +28,10 @@ struct keydef {
 
 #define MOVE_PH "piece from to disamb capture ep promo castle"
 
+/* A pack's eSpeak voice name is copied whole into the settings. */
+_Static_assert(sizeof((struct tb_voice_settings *)0)->espeak_voice > TB_VOICE_WORD_MAX,
+               "an eSpeak voice name of TB_VOICE_WORD_MAX bytes fits the settings");
+
 static const struct keydef keys[K__COUNT] = {
     [K_PACK_NAME] = {"pack", "name", NAME, NULL, 0, 0},
     [K_PACK_LANGUAGE] = {"pack", "language", WORD, NULL, 0, 0},
@@ -165,6 +169,21 @@ static bool allowed(const char *list, const char *name, size_t n)
     return false;
 }
 
+/* Refuses a value longer than its kind may be or holding a control character (a tab is a
+ * space to the phrases); the value itself is not repeated, it may not print. */
+static int check_bytes(struct parser *p, const char *entry, const char *v, bool is_template)
+{
+    size_t max = is_template ? TB_VOICE_TEMPLATE_MAX : TB_VOICE_WORD_MAX;
+    for (const char *s = v; *s; s++)
+        if (((unsigned char)*s < 0x20 && *s != '\t') || *s == 0x7F)
+            return fail(p, TB_ERR_PARSE, entry, "control character 0x%02x at byte %zu of the value",
+                        (unsigned char)*s, (size_t)(s - v) + 1);
+    if (strlen(v) > max)
+        return fail(p, TB_ERR_PARSE, entry, "%s longer than %zu bytes",
+                    is_template ? "template" : "word", max);
+    return TB_OK;
+}
+
 static int check_template(struct parser *p, const struct keydef *k, const char *v)
 {
     for (const char *s = v; *s; s++) {
@@ -196,6 +215,9 @@ static int check_value(struct parser *p, const struct keydef *k, const char *v)
         return fail(p, TB_ERR_PARSE, k->key, "empty value");
     if (!utf8_valid(v))
         return fail(p, TB_ERR_PARSE, k->key, "value is not UTF-8");
+    int rc = check_bytes(p, k->key, v, k->kind == TEMPLATE);
+    if (rc)
+        return rc;
     switch (k->kind) {
     case NUMBER: {
         char *end;
@@ -230,6 +252,11 @@ static int add_phoneme(struct parser *p, struct tb_voice_pack *pack, const char 
     size_t n = strlen(v);
     if (!utf8_valid(word) || strpbrk(word, "{}[]"))
         return fail(p, TB_ERR_PARSE, word, "not a word");
+    int rc = check_bytes(p, word, word, false);
+    if (!rc)
+        rc = check_bytes(p, word, v, true);
+    if (rc)
+        return rc;
     if (n < 5 || strncmp(v, "[[", 2) != 0 || strcmp(v + n - 2, "]]") != 0 ||
         strpbrk(v + 2, "[") != NULL || strstr(v + 2, "]]") != v + n - 2)
         return fail(p, TB_ERR_PARSE, word, "\"%s\" is not an eSpeak phoneme spelling [[...]]", v);
@@ -321,6 +348,30 @@ static int finish(struct parser *p, struct tb_voice_pack *pack)
     return TB_OK;
 }
 
+#define LINE_MAX_BYTES 1000
+enum { LINE_OK = 1, LINE_LONG = -1, LINE_NUL = -2 };
+
+/* Reads one line (its newline dropped) into buf. Returns 0 at the end of the file, LINE_OK,
+ * LINE_LONG for a line of more than LINE_MAX_BYTES or LINE_NUL for one holding a NUL byte, which
+ * would end the text early. The rest of a refused line is not read: loading stops there. */
+static int read_line(FILE *f, char *buf, size_t len)
+{
+    size_t n = 0;
+    bool nul = false;
+    int c;
+    while ((c = getc(f)) != EOF && c != '\n') {
+        if (c == '\0')
+            nul = true;
+        if (n + 1 >= len)
+            return LINE_LONG;
+        buf[n++] = (char)c;
+    }
+    buf[n] = '\0';
+    if (c == EOF && n == 0)
+        return 0;
+    return nul ? LINE_NUL : LINE_OK;
+}
+
 int tb_voice_pack_load_file(const char *path, struct tb_voice_pack **out, struct tb_error *err)
 {
     if (!path || !out)
@@ -334,14 +385,16 @@ int tb_voice_pack_load_file(const char *path, struct tb_voice_pack **out, struct
     int rc = pack && (pack->path = strdup(path)) ? TB_OK : TB_ERR_MEM;
     if (rc)
         tb_error_set(err, rc, "out of memory");
-    char line[1024];
-    while (!rc && fgets(line, sizeof line, f)) {
+    char line[LINE_MAX_BYTES + 2];
+    int got;
+    while (!rc && (got = read_line(f, line, sizeof line)) != 0) {
         p.line++;
-        if (!strchr(line, '\n') && !feof(f)) {
-            rc = fail(&p, TB_ERR_PARSE, NULL, "line longer than 1000 bytes");
-            break;
-        }
-        rc = parse_line(&p, pack, line);
+        if (got == LINE_LONG)
+            rc = fail(&p, TB_ERR_PARSE, NULL, "line longer than %d bytes", LINE_MAX_BYTES);
+        else if (got == LINE_NUL)
+            rc = fail(&p, TB_ERR_PARSE, NULL, "NUL byte in line");
+        else
+            rc = parse_line(&p, pack, line);
     }
     if (!rc && ferror(f))
         rc = tb_error_set(err, TB_ERR_SYS, "%s: read error", path);

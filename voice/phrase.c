@@ -4,6 +4,17 @@
 
 #include "voice_internal.h"
 
+/* Buffers for parts of a phrase are sized from the longest entries a pack may hold
+ * (TB_VOICE_WORD_MAX, TB_VOICE_TEMPLATE_MAX), so no pack that loads can overflow them; only the
+ * caller's buffer can be too small (TB_ERR_FULL). */
+_Static_assert(TB_VOICE_SQUARE_MAX == 2 * TB_VOICE_WORD_MAX + 1, "file word, space, rank word");
+/* Digits of a long ("-9223372036854775808"), the numbers a template may hold. */
+#define NUMBER_MAX 20
+/* The time template: each of its bytes becomes at most NUMBER_MAX / 5 bytes ("{min}" is 5). */
+#define TIME_MAX (TB_VOICE_TEMPLATE_MAX * (NUMBER_MAX / (sizeof "{min}" - 1)))
+_Static_assert(sizeof "{min}" == sizeof "{sec}" && NUMBER_MAX % (sizeof "{min}" - 1) == 0,
+               "TIME_MAX bounds the time template");
+
 static bool is_space(char c)
 {
     return c == ' ' || c == '\t';
@@ -121,9 +132,12 @@ int tb_voice_phrase_move(const struct tb_voice_pack *pack, const tb_chess_pos *p
     int kind = tb_chess_move_kind(m), ptype = TB_CHESS_PIECE_TYPE(sq.piece);
     bool capture = sq.captured != 0 && kind != TB_CHESS_MK_CASTLE;
 
-    char from[64], to[64], disamb[64] = "";
-    tb_voice_phrase_square(pack, sq.from, from, sizeof from);
-    tb_voice_phrase_square(pack, sq.to, to, sizeof to);
+    /* disamb: a file word, a rank word or both (C.10), as a square's words are. */
+    char from[TB_VOICE_SQUARE_MAX + 1], to[TB_VOICE_SQUARE_MAX + 1],
+        disamb[TB_VOICE_SQUARE_MAX + 1] = "";
+    if (tb_voice_phrase_square(pack, sq.from, from, sizeof from) < 0 ||
+        tb_voice_phrase_square(pack, sq.to, to, sizeof to) < 0)
+        return TB_ERR_STATE;
     if (is_short && kind != TB_CHESS_MK_CASTLE) {
         char san[16];
         if (tb_chess_move_to_san(pos, m, TB_CHESS_LETTERS_EN, 0, san, sizeof san) < 0 ||
@@ -183,7 +197,7 @@ int tb_voice_phrase_move(const struct tb_voice_pack *pack, const tb_chess_pos *p
 
 static int format_time(const struct tb_voice_pack *pack, long ms, char *buf, size_t len)
 {
-    char min[24], sec[24];
+    char min[NUMBER_MAX + 1], sec[NUMBER_MAX + 1];
     if (ms < 0)
         ms = 0;
     snprintf(min, sizeof min, "%ld", ms / 60000);
@@ -195,32 +209,68 @@ static int format_time(const struct tb_voice_pack *pack, long ms, char *buf, siz
 }
 
 /* "Springer von Gustav eins nehmen, Bauer auf Eva zwei stellen". */
-static int format_actions(const struct tb_voice_pack *pack, const struct tb_voice_msg_args *a,
-                          char *buf, size_t len)
+static const struct tb_voice_square_action *action(const struct tb_voice_msg_args *a, int i)
 {
-    size_t p = 0;
-    buf[0] = '\0';
-    int total = a->nlift + a->nplace;
-    if (total == 0)
-        return TB_ERR_ARG;
-    for (int i = 0; i < total; i++) {
-        bool lift = i < a->nlift;
-        const struct tb_voice_square_action *act = lift ? &a->lift[i] : &a->place[i - a->nlift];
-        char square[64];
+    return i < a->nlift ? &a->lift[i] : &a->place[i - a->nlift];
+}
+
+static bool actions_valid(const struct tb_voice_msg_args *a)
+{
+    if (a->nlift < 0 || a->nplace < 0 || a->nlift + a->nplace == 0 || (a->nlift && !a->lift) ||
+        (a->nplace && !a->place))
+        return false;
+    for (int i = 0; i < a->nlift + a->nplace; i++)
+        if (action(a, i)->sq > 63)
+            return false;
+    return true;
+}
+
+/* The actions are written straight into the phrase at *pos: there may be any number of them. */
+static int format_actions(const struct tb_voice_pack *pack, const struct tb_voice_msg_args *a,
+                          char *buf, size_t len, size_t *pos)
+{
+    for (int i = 0; i < a->nlift + a->nplace; i++) {
+        const struct tb_voice_square_action *act = action(a, i);
+        char square[TB_VOICE_SQUARE_MAX + 1];
         if (tb_voice_phrase_square(pack, act->sq, square, sizeof square) < 0)
-            return TB_ERR_ARG;
+            return TB_ERR_STATE;
         if (i > 0) {
-            if (p + 2 >= len)
+            if (*pos + 2 >= len)
                 return TB_ERR_FULL;
-            memcpy(buf + p, ", ", 3);
-            p += 2;
+            memcpy(buf + *pos, ", ", 3);
+            *pos += 2;
         }
         static const char *const names[] = {"piece", "square"};
         const char *values[] = {piece_word(pack, TB_CHESS_PIECE_TYPE(act->piece)), square};
-        int rc = tb_voice__expand(pack->value[lift ? K_MSG_LIFT : K_MSG_PLACE], names, values, 2,
-                                  buf, len, &p);
+        int rc = tb_voice__expand(pack->value[i < a->nlift ? K_MSG_LIFT : K_MSG_PLACE], names,
+                                  values, 2, buf, len, pos);
         if (rc)
             return rc;
+    }
+    return TB_OK;
+}
+
+/* The put_right template, whose only placeholder is {actions} (pack.c checks). */
+static int expand_put_right(const struct tb_voice_pack *pack, const struct tb_voice_msg_args *a,
+                            char *buf, size_t len)
+{
+    static const char placeholder[] = "{actions}";
+    size_t p = 0;
+    buf[0] = '\0';
+    for (const char *s = pack->value[K_MSG_PUT_RIGHT]; *s;) {
+        if (strncmp(s, placeholder, sizeof placeholder - 1) == 0) {
+            int rc = format_actions(pack, a, buf, len, &p);
+            if (rc)
+                return rc;
+            s += sizeof placeholder - 1;
+            continue;
+        }
+        if (*s == '{')
+            return TB_ERR_STATE;
+        if (p + 1 >= len)
+            return TB_ERR_FULL;
+        buf[p++] = *s++;
+        buf[p] = '\0';
     }
     return TB_OK;
 }
@@ -251,23 +301,27 @@ int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
     if (msg == TB_VOICE_MSG_MISMATCH && a->board != TB_CHESS_WHITE && a->board != TB_CHESS_BLACK)
         return TB_ERR_ARG;
 
-    char n[24], white[128] = "", black[128] = "", actions[512] = "";
+    if (msg == TB_VOICE_MSG_PUT_RIGHT && !actions_valid(a))
+        return TB_ERR_ARG;
+
+    char n[NUMBER_MAX + 1], white[TIME_MAX + 1] = "", black[TIME_MAX + 1] = "";
     snprintf(n, sizeof n, "%d", a->n);
     int rc = TB_OK;
     if (msg == TB_VOICE_MSG_CLOCK) {
-        rc = format_time(pack, a->white_ms, white, sizeof white);
-        if (!rc)
-            rc = format_time(pack, a->black_ms, black, sizeof black);
-    } else if (msg == TB_VOICE_MSG_PUT_RIGHT) {
-        rc = format_actions(pack, a, actions, sizeof actions);
+        /* A pack that loads always fits here: only a broken pack makes this fail. */
+        if (format_time(pack, a->white_ms, white, sizeof white) ||
+            format_time(pack, a->black_ms, black, sizeof black))
+            return TB_ERR_STATE;
     }
-    if (rc)
-        return rc;
-    const char *board = pack->value[a->board == TB_CHESS_BLACK ? K_W_BLACK : K_W_WHITE];
-    static const char *const names[] = {"board", "move", "n", "white", "black", "actions"};
-    const char *values[] = {board, a->move, n, white, black, actions};
-    size_t p = 0;
-    rc = tb_voice__expand(pack->value[key[msg]], names, values, 6, buf, len, &p);
+    if (msg == TB_VOICE_MSG_PUT_RIGHT) {
+        rc = expand_put_right(pack, a, buf, len);
+    } else {
+        const char *board = pack->value[a->board == TB_CHESS_BLACK ? K_W_BLACK : K_W_WHITE];
+        static const char *const names[] = {"board", "move", "n", "white", "black"};
+        const char *values[] = {board, a->move, n, white, black};
+        size_t p = 0;
+        rc = tb_voice__expand(pack->value[key[msg]], names, values, 5, buf, len, &p);
+    }
     if (rc)
         return rc;
     tb_voice__tidy(buf);

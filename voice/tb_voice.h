@@ -27,6 +27,14 @@
 
 struct tb_voice_pack;
 
+/* Longest entry a pack may hold, in bytes (NUL excluded); the loader refuses longer ones. Every
+ * phrase is built in buffers sized from these, so a pack that loads never makes a phrase fail
+ * or be cut: a phrase that does not fit the caller's buffer is TB_ERR_FULL. */
+#define TB_VOICE_WORD_MAX     48  /* a word, name or number: "Springer", "de+f3", "170" */
+#define TB_VOICE_TEMPLATE_MAX 256 /* a template or a phoneme spelling */
+/* A square's words, "Gustav eins": file word, space, rank word. */
+#define TB_VOICE_SQUARE_MAX (2 * TB_VOICE_WORD_MAX + 1)
+
 /* Loads a pack from a file. A missing, malformed, unknown or duplicate entry, or a template with
  * a placeholder it may not use, is refused with err naming file, line and entry
  * (err->line is the line; 0 when the entry is missing entirely). */

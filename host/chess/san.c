@@ -341,7 +341,9 @@ int tb_chess_move_parse(const tb_chess_pos *pos, const char *s, tb_chess_move *o
         int rc = tb_chess_move_from_uci(pos, s, out);
         if (rc == TB_ERR_ILLEGAL)
             return tb_error_set(err, rc, "%s is illegal here", s);
-        return rc;
+        if (rc)
+            return tb_error_set(err, rc, "'%s' is not a UCI move", s);
+        return TB_OK;
     }
     return tb_chess_move_from_san(pos, s, TB_CHESS_LETTERS_EN, out, err);
 }

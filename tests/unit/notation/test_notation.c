@@ -386,6 +386,21 @@ TB_TEST(move_parse_takes_uci_or_english_san)
     ASSERT_EQ(tb_chess_move_parse(&s, "Sf3", &m, &err), TB_ERR_PARSE);
 }
 
+/* Every refusal of tb_chess_move_parse says why in err, whichever reader refused the text. */
+TB_TEST(move_parse_refusals_fill_err)
+{
+    tb_chess_pos s = fen(START);
+    static const char *const bad[] = {"",     "e2",    "e2e9", "E2E4", "e2e4x", "e7e8k",
+                                      "e2e5", "e2e4q", "a1a1", "Ke2",  "Sf3",   "e2e4e4"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tb_chess_move m = 0;
+        struct tb_error err = {0};
+        int rc = tb_chess_move_parse(&s, bad[i], &m, &err);
+        if (rc >= 0 || err.code != rc || !err.msg[0])
+            TB_FAIL("\"%s\": rc %d, err %d \"%s\"", bad[i], rc, err.code, err.msg);
+    }
+}
+
 TB_TEST(to_san_refuses_illegal_and_short_buffers)
 {
     tb_chess_pos s = fen(START);

@@ -143,6 +143,74 @@ TB_TEST(bad_values_are_named)
     refused(write_pack("word", at, "a = {Anna}", false), at, "[files] a", "may not contain");
 }
 
+/* Words and templates have a documented longest length, so that every phrase built from them
+ * fits the buffers the phrases are built in. */
+TB_TEST(over_long_values_are_named)
+{
+    read_pack();
+    char text[400];
+    int at = line_of("2 = zwei");
+    snprintf(text, sizeof text, "2 = %0*d", TB_VOICE_WORD_MAX, 0);
+    struct tb_voice_pack *pack = NULL;
+    struct tb_error err = {0};
+    ASSERT_OK(tb_voice_pack_load_file(write_pack("longest", at, text, false), &pack, &err));
+    tb_voice_pack_free(pack);
+    snprintf(text, sizeof text, "2 = %0*d", TB_VOICE_WORD_MAX + 1, 0);
+    char why[64];
+    snprintf(why, sizeof why, "word longer than %d bytes", TB_VOICE_WORD_MAX);
+    refused(write_pack("too-long", at, text, false), at, "[ranks] 2", why);
+    at = line_of("Rochade = [[");
+    snprintf(text, sizeof text, "%0*d = [[a]]", TB_VOICE_WORD_MAX + 1, 0);
+    refused(write_pack("phoneme-word", at, text, false), at, "[phonemes] 000", why);
+    at = line_of("put_right =");
+    snprintf(text, sizeof text, "put_right = {actions}%*s.", TB_VOICE_TEMPLATE_MAX - 10, "");
+    ASSERT_OK(tb_voice_pack_load_file(write_pack("template", at, text, false), &pack, &err));
+    tb_voice_pack_free(pack);
+    snprintf(text, sizeof text, "put_right = {actions}%*s.", TB_VOICE_TEMPLATE_MAX - 9, "");
+    snprintf(why, sizeof why, "template longer than %d bytes", TB_VOICE_TEMPLATE_MAX);
+    refused(write_pack("template-long", at, text, false), at, "[messages] put_right", why);
+}
+
+TB_TEST(control_characters_are_named)
+{
+    read_pack();
+    int at = line_of("a = Anna");
+    refused(write_pack("ctrl", at, "a = An\x0fna", false), at, "[files] a",
+            "control character 0x0f at byte 3");
+    at = line_of("lift =");
+    refused(write_pack("esc", at, "lift = {piece} \x1b{square}", false), at, "[messages] lift",
+            "control character 0x1b");
+    refused(write_pack("del", at, "lift = {piece}\x7f {square}", false), at, "[messages] lift",
+            "control character 0x7f");
+    at = line_of("Rochade = [[");
+    refused(write_pack("ctrl-phoneme", at, "Rochade = [[rOS\x01'a:d@]]", false), at,
+            "[phonemes] Rochade", "control character 0x01");
+}
+
+/* A NUL byte would end the line early for the text functions: it is named, not taken for an
+ * over-long line. */
+TB_TEST(nul_byte_is_named)
+{
+    read_pack();
+    int at = line_of("a = Anna");
+    const char *path = write_pack("nul", at, "a = An@na", false);
+    FILE *f = fopen(path, "r+b");
+    ASSERT_NOT_NULL(f);
+    char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    ASSERT_LT(n, sizeof buf);
+    char *nul = memchr(buf, '@', n);
+    ASSERT_NOT_NULL(nul);
+    ASSERT_OK(fseek(f, nul - buf, SEEK_SET));
+    ASSERT_EQ(fputc('\0', f), 0);
+    fclose(f);
+    refused(path, at, "", "NUL byte in line");
+    /* An over-long line is still called so. */
+    char text[1100];
+    snprintf(text, sizeof text, "# %01000d", 0);
+    refused(write_pack("long-line", at, text, false), at, "", "line longer than 1000 bytes");
+}
+
 TB_TEST(search_path_and_new_language_file)
 {
     read_pack();

@@ -282,3 +282,81 @@ TB_TEST(speech_text_applies_phoneme_spellings)
     ASSERT_EQ(tb_voice_pack_speech_text(pack, "Kurze Rochade", buf, 12), TB_ERR_FULL);
     tb_voice_pack_free(pack);
 }
+
+/* The de-fide pack with every file and rank word made `len` bytes long ("Anna..." padded with
+ * 'x'), written to the temporary directory and loaded. */
+static struct tb_voice_pack *load_long_words(size_t len)
+{
+    char in_path[1024], out_path[1024];
+    snprintf(in_path, sizeof in_path, "%s/de-fide.pack", getenv("TB_VOICE_PACKS"));
+    snprintf(out_path, sizeof out_path, "%s/long-words.pack", tb_test_tmp_dir());
+    FILE *in = fopen(in_path, "r"), *out = fopen(out_path, "w");
+    ASSERT_NOT_NULL(in);
+    ASSERT_NOT_NULL(out);
+    char line[512];
+    bool square_section = false;
+    while (fgets(line, sizeof line, in)) {
+        if (line[0] == '[')
+            square_section = strncmp(line, "[files]", 7) == 0 || strncmp(line, "[ranks]", 7) == 0;
+        if (!square_section || !strchr(line, '=') || line[0] == '#') {
+            fputs(line, out);
+            continue;
+        }
+        char word[TB_VOICE_WORD_MAX + 1];
+        line[strcspn(line, "\n")] = '\0';
+        const char *value = strchr(line, '=') + 2;
+        size_t n = strlen(value);
+        ASSERT_LT(n, len);
+        ASSERT_LT(len, sizeof word);
+        memcpy(word, value, n);
+        memset(word + n, 'x', len - n);
+        word[len] = '\0';
+        fprintf(out, "%.*s= %s\n", (int)(strchr(line, '=') - line), line, word);
+    }
+    fclose(in);
+    fclose(out);
+    struct tb_voice_pack *pack = NULL;
+    struct tb_error err = {0};
+    if (tb_voice_pack_load_file(out_path, &pack, &err))
+        TB_FAIL("long-words pack: %s", err.msg);
+    return pack;
+}
+
+/* A pack whose square words are as long as a pack may make them still gives whole phrases:
+ * squares, departure files of the short form (C.10), correction instructions (D.2.9). */
+TB_TEST(longest_words_give_whole_phrases)
+{
+    struct tb_voice_pack *pack = load_long_words(TB_VOICE_WORD_MAX);
+    char square[TB_VOICE_SQUARE_MAX + 1], buf[1024];
+    ASSERT_EQ(tb_voice_phrase_square(pack, 12, square, sizeof square), TB_VOICE_SQUARE_MAX);
+    ASSERT_EQ(strncmp(square, "Evaxxx", 6), 0);
+    ASSERT_STR_CONTAINS(square, "x zweixxx");
+    ASSERT_EQ(tb_voice_phrase_square(pack, 12, buf, TB_VOICE_SQUARE_MAX), TB_ERR_FULL);
+
+    struct tb_voice_square_action lift[] = {{12, TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_PAWN)}};
+    struct tb_voice_msg_args a = {.lift = lift, .nlift = 1};
+    int n = tb_voice_phrase_msg(pack, TB_VOICE_MSG_PUT_RIGHT, &a, buf, sizeof buf);
+    ASSERT_EQ(n, (int)strlen(buf));
+    ASSERT_STR_CONTAINS(buf, square);
+    ASSERT_STR_CONTAINS(buf, "Bitte korrigieren: Bauer von Evax");
+    /* Too small a buffer is said so, never handed a cut phrase. */
+    ASSERT_EQ(tb_voice_phrase_msg(pack, TB_VOICE_MSG_PUT_RIGHT, &a, buf, (size_t)n), TB_ERR_FULL);
+
+    tb_chess_pos pos;
+    tb_chess_move m;
+    ASSERT_OK(tb_chess_pos_from_fen(
+        &pos, "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/P1PBBPPP/R3K2R w KQkq - 0 1", 0, NULL));
+    ASSERT_OK(tb_chess_move_from_uci(&pos, "g2h3", &m)); /* gxh3 */
+    n = tb_voice_phrase_move(pack, &pos, m, TB_VOICE_SHORT, buf, sizeof buf);
+    ASSERT_EQ(n, (int)strlen(buf));
+    ASSERT_EQ(strncmp(buf, "Gustavxxx", 9), 0);
+    ASSERT_STR_CONTAINS(buf, "x schlägt Hectorx");
+    ASSERT_EQ(tb_voice_phrase_move(pack, &pos, m, TB_VOICE_SHORT, buf, (size_t)n), TB_ERR_FULL);
+    n = tb_voice_phrase_move(pack, &pos, m, TB_VOICE_LONG, buf, sizeof buf);
+    ASSERT_EQ(n, (int)strlen(buf));
+    tb_voice_phrase_square(pack, 14, square, sizeof square); /* g2, whole */
+    ASSERT_STR_CONTAINS(buf, square);
+    tb_voice_phrase_square(pack, 23, square, sizeof square); /* h3, whole */
+    ASSERT_STR_CONTAINS(buf, square);
+    tb_voice_pack_free(pack);
+}
