@@ -300,6 +300,10 @@ static int parse_line(struct parser *p, struct tb_voice_pack *pack, char *raw)
     char *key = trim(s), *value = trim(eq + 1);
     if (!*key)
         return fail(p, TB_ERR_PARSE, NULL, "malformed line: no key before '='");
+    for (const char *c = key; *c; c++)
+        if (((unsigned char)*c < 0x20 && *c != '\t') || *c == 0x7F)
+            return fail(p, TB_ERR_PARSE, NULL, "control character 0x%02x in a key",
+                        (unsigned char)*c);
     if (!p->section)
         return fail(p, TB_ERR_PARSE, key, "entry before the first [section]");
     if (strcmp(p->section, "phonemes") == 0)
@@ -385,7 +389,7 @@ int tb_voice_pack_load_file(const char *path, struct tb_voice_pack **out, struct
     int rc = pack && (pack->path = strdup(path)) ? TB_OK : TB_ERR_MEM;
     if (rc)
         tb_error_set(err, rc, "out of memory");
-    char line[LINE_MAX_BYTES + 2];
+    char line[LINE_MAX_BYTES + 1];
     int got;
     while (!rc && (got = read_line(f, line, sizeof line)) != 0) {
         p.line++;

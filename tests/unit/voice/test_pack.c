@@ -185,6 +185,11 @@ TB_TEST(control_characters_are_named)
     at = line_of("Rochade = [[");
     refused(write_pack("ctrl-phoneme", at, "Rochade = [[rOS\x01'a:d@]]", false), at,
             "[phonemes] Rochade", "control character 0x01");
+    refused(write_pack("ctrl-key", at,
+                       "Roch\x02"
+                       "ade = [[rOS'a:d@]]",
+                       false),
+            at, "", "control character 0x02 in a key");
 }
 
 /* A NUL byte would end the line early for the text functions: it is named, not taken for an
@@ -205,9 +210,14 @@ TB_TEST(nul_byte_is_named)
     ASSERT_EQ(fputc('\0', f), 0);
     fclose(f);
     refused(path, at, "", "NUL byte in line");
-    /* An over-long line is still called so. */
+    /* An over-long line is still called so; 1000 bytes are allowed. */
     char text[1100];
-    snprintf(text, sizeof text, "# %01000d", 0);
+    snprintf(text, sizeof text, "# %0998d", 0);
+    struct tb_voice_pack *pack = NULL;
+    struct tb_error err = {0};
+    ASSERT_OK(tb_voice_pack_load_file(write_pack("line-1000", at, text, true), &pack, &err));
+    tb_voice_pack_free(pack);
+    snprintf(text, sizeof text, "# %0999d", 0);
     refused(write_pack("long-line", at, text, false), at, "", "line longer than 1000 bytes");
 }
 
