@@ -260,9 +260,9 @@ static void handle(struct tb_daemon *d, const struct tb_match_out *o)
         break;
     case TB_MATCH_OUT_ARBITER:
         tb_match_out_format(o, line, sizeof line);
-        tb_daemon__log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "arbiter: %s",
-                       line);
-        tb_daemon__note(d, agreed_plies(d), "arbiter: %s", line);
+        /* The formatted line already opens with "arbiter" ("arbiter resolve #1"). */
+        tb_daemon__log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "%s", line);
+        tb_daemon__note(d, agreed_plies(d), "%s", line);
         break;
     case TB_MATCH_OUT_STATE:
         tb_match_out_format(o, line, sizeof line);
