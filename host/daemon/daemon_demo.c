@@ -9,26 +9,9 @@
 #include "tb_daemon.h"
 #include "tb_sensor.h"
 
-struct events {
-    struct tb_script_event *ev;
-    int n, cap;
-};
-
 static int collect(void *user, const struct tb_script_event *ev)
 {
-    struct events *e = user;
-    if (ev->kind == TB_SCRIPT_EXPECT)
-        return 0;
-    if (e->n == e->cap) {
-        int cap = e->cap ? e->cap * 2 : 32;
-        struct tb_script_event *p = realloc(e->ev, (size_t)cap * sizeof *p);
-        if (!p)
-            return TB_ERR_MEM;
-        e->ev = p;
-        e->cap = cap;
-    }
-    e->ev[e->n++] = *ev;
-    return 0;
+    return ev->kind == TB_SCRIPT_EXPECT ? 0 : tb_script_list_push(user, ev);
 }
 
 /* Writes the events of one move made on a board, starting at *cursor; moves the cursor past
@@ -36,11 +19,11 @@ static int collect(void *user, const struct tb_script_event *ev)
 static int one_move(FILE *f, struct tb_sensor_gen *g, const tb_chess_pos *pos, tb_chess_move m,
                     uint64_t *cursor, struct tb_error *err)
 {
-    struct events e = {0};
+    struct tb_script_list e = {0};
     g->t = 0;
     int rc = tb_sensor_gen_moves(g, pos, &m, 1, collect, &e, err);
     uint64_t first = e.n ? e.ev[0].ms : 0;
-    for (int i = 0; rc == TB_OK && i < e.n; i++) {
+    for (size_t i = 0; rc == TB_OK && i < e.n; i++) {
         struct tb_script_event ev = e.ev[i];
         ev.ms = *cursor + (ev.ms - first);
         ev.us = ev.ms * 1000;
@@ -52,7 +35,7 @@ static int one_move(FILE *f, struct tb_sensor_gen *g, const tb_chess_pos *pos, t
         if (i == e.n - 1)
             *cursor = ev.ms;
     }
-    free(e.ev);
+    tb_script_list_free(&e);
     return rc;
 }
 

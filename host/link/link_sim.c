@@ -17,8 +17,8 @@
 #define START_OCCUPANCY 0xffff00000000ffffull
 
 struct sim {
-    struct tb_script_event *ev;
-    size_t n, cap, next;
+    struct tb_script_list script;
+    size_t next;
     uint64_t start_ms;
     bool fast, end_sent, snapshot_wanted;
     uint16_t seq;
@@ -48,16 +48,7 @@ static int collect(void *user, const struct tb_script_event *ev, long line)
         s->bad_line = line;
         snprintf(s->bad_button, sizeof s->bad_button, "%s", ev->button);
     }
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 64;
-        struct tb_script_event *p = realloc(s->ev, cap * sizeof *p);
-        if (!p)
-            return TB_ERR_MEM;
-        s->ev = p;
-        s->cap = cap;
-    }
-    s->ev[s->n++] = *ev;
-    return 0;
+    return tb_script_list_push(&s->script, ev);
 }
 
 static int sim_open(struct tb_link *link, const struct tb_link_resource *res, uint64_t now_ms,
@@ -94,7 +85,7 @@ static int sim_open(struct tb_link *link, const struct tb_link_resource *res, ui
 
 static uint64_t due(const struct sim *s, size_t i)
 {
-    return s->fast ? 0 : s->start_ms + s->ev[i].ms;
+    return s->fast ? 0 : s->start_ms + s->script.ev[i].ms;
 }
 
 static uint64_t sim_deadline(const struct tb_link *link)
@@ -102,7 +93,7 @@ static uint64_t sim_deadline(const struct tb_link *link)
     const struct sim *s = tb_link_priv(link);
     if (s->snapshot_wanted)
         return 0;
-    if (s->next < s->n)
+    if (s->next < s->script.n)
         return due(s, s->next);
     return s->end_sent ? TB_LINK_NO_DEADLINE : 0;
 }
@@ -149,14 +140,14 @@ static int sim_read(struct tb_link *link, uint64_t now_ms, struct tb_link_event 
         ev[n].board_ms = (uint32_t)(now_ms - s->start_ms);
         ev[n++].host_ms = now_ms;
     }
-    while (n < max && s->next < s->n && due(s, s->next) <= now_ms) {
-        convert(s, &s->ev[s->next++], &ev[n]);
+    while (n < max && s->next < s->script.n && due(s, s->next) <= now_ms) {
+        convert(s, &s->script.ev[s->next++], &ev[n]);
         ev[n++].host_ms = now_ms;
     }
-    if (n < max && s->next == s->n && !s->end_sent) {
+    if (n < max && s->next == s->script.n && !s->end_sent) {
         s->end_sent = true;
         ev[n] = (struct tb_link_event){.kind = TB_LINK_EV_END, .host_ms = now_ms};
-        snprintf(ev[n++].text, TB_LINK_TEXT_MAX, "%zu events played", s->n);
+        snprintf(ev[n++].text, TB_LINK_TEXT_MAX, "%zu events played", s->script.n);
     }
     return n;
 }
@@ -179,7 +170,7 @@ static void sim_close(struct tb_link *link)
 {
     struct sim *s = tb_link_priv(link);
     if (s)
-        free(s->ev);
+        tb_script_list_free(&s->script);
     free(s);
     tb_link_set_priv(link, NULL);
 }

@@ -76,6 +76,16 @@ typedef int (*tb_script_event_fn)(void *user, const struct tb_script_event *ev, 
 int tb_script_parse_buffer(const char *buf, size_t len, tb_script_event_fn fn, void *user,
                            struct tb_error *err);
 
+/* A growable list of events, for callers that keep a whole script in memory. Zero-initialise
+ * it; tb_script_list_free releases it (and leaves it empty and reusable). */
+struct tb_script_list {
+    struct tb_script_event *ev;
+    size_t n, cap;
+};
+/* Appends a copy of ev. TB_OK or TB_ERR_MEM (the list is unchanged). */
+int tb_script_list_push(struct tb_script_list *list, const struct tb_script_event *ev);
+void tb_script_list_free(struct tb_script_list *list);
+
 /* The FEN of a `# fen: <FEN>` line before the script's first event, copied into fen (NUL-
  * terminated). Returns 1 if found, 0 if none, TB_ERR_FULL if it does not fit in len. Does not
  * check the rest of the script or the FEN itself. */

@@ -30,13 +30,13 @@ struct totals {
 };
 
 /* Times one script: feed every event, drain the outputs. */
-static void timed_replay(tb_sensor *s, const struct corpus_script *sc, const tb_chess_pos *start,
+static void timed_replay(tb_sensor *s, const struct tb_script_list *sc, const tb_chess_pos *start,
                          struct totals *t, bool per_event)
 {
     struct tb_sensor_out o;
     tb_sensor_reset(s, start, 0);
     double t0 = now_s();
-    for (int i = 0; i < sc->n; i++) {
+    for (size_t i = 0; i < sc->n; i++) {
         if (sc->ev[i].kind == TB_SCRIPT_EXPECT)
             continue;
         double e0 = per_event ? now_s() : 0;
@@ -77,7 +77,7 @@ int main(int argc, char **argv)
     struct tb_sensor_gen_config cfg;
     struct totals t = {0}, te = {0};
     struct corpus_stats st = {0};
-    struct corpus_script sc = {0};
+    struct tb_script_list sc = {0};
     tb_sensor *s;
     tb_chess_pgn_game *g = malloc(sizeof *g);
 
@@ -127,7 +127,7 @@ int main(int argc, char **argv)
            (double)t.latency_sum / (double)(t.moves ? t.moves : 1),
            (unsigned long long)t.latency_max, t.latency_hist[0], t.latency_hist[1],
            t.latency_hist[2], t.latency_hist[3]);
-    corpus_script_free(&sc);
+    tb_script_list_free(&sc);
     tb_sensor_free(s);
     free(g);
     return st.failures ? 1 : 0;

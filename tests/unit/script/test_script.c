@@ -216,3 +216,23 @@ TB_TEST(start_fen_only_before_the_first_event)
     ASSERT_EQ(tb_script_start_fen(b, sizeof b - 1, fen, sizeof fen), 0);
     ASSERT_EQ(tb_script_start_fen("", 0, fen, sizeof fen), 0);
 }
+
+TB_TEST(list_keeps_every_event_in_order)
+{
+    struct tb_script_list list = {0};
+    struct tb_script_event ev = {.kind = TB_SCRIPT_LIFT};
+    for (int i = 0; i < 1000; i++) {
+        ev.ms = (uint64_t)i;
+        ev.square = i % 64;
+        ASSERT_OK(tb_script_list_push(&list, &ev));
+    }
+    ASSERT_EQ(list.n, 1000);
+    for (size_t i = 0; i < list.n; i++) {
+        ASSERT_EQ(list.ev[i].ms, i);
+        ASSERT_EQ(list.ev[i].square, i % 64);
+    }
+    tb_script_list_free(&list);
+    ASSERT_NULL(list.ev);
+    ASSERT_EQ(list.n, 0);
+    tb_script_list_free(&list); /* an empty list frees again harmlessly */
+}

@@ -9,21 +9,11 @@
 
 static int push(void *user, const struct tb_script_event *ev)
 {
-    struct corpus_script *sc = user;
-    if (sc->n == sc->cap) {
-        int cap = sc->cap ? sc->cap * 2 : 1024;
-        struct tb_script_event *bigger = realloc(sc->ev, (size_t)cap * sizeof *bigger);
-        if (!bigger)
-            return TB_ERR_MEM;
-        sc->ev = bigger;
-        sc->cap = cap;
-    }
-    sc->ev[sc->n++] = *ev;
-    return 0;
+    return tb_script_list_push(user, ev);
 }
 
-int corpus_generate(struct corpus_script *sc, const struct tb_sensor_gen_config *cfg, uint64_t seed,
-                    const tb_chess_pos *start, const tb_chess_move *moves, int n)
+int corpus_generate(struct tb_script_list *sc, const struct tb_sensor_gen_config *cfg,
+                    uint64_t seed, const tb_chess_pos *start, const tb_chess_move *moves, int n)
 {
     struct tb_sensor_gen gen;
     int rc = tb_sensor_gen_init(&gen, cfg, seed);
@@ -31,13 +21,6 @@ int corpus_generate(struct corpus_script *sc, const struct tb_sensor_gen_config 
     if (rc < 0)
         return rc;
     return tb_sensor_gen_moves(&gen, start, moves, n, push, sc, NULL);
-}
-
-void corpus_script_free(struct corpus_script *sc)
-{
-    free(sc->ev);
-    sc->ev = NULL;
-    sc->n = sc->cap = 0;
 }
 
 static void fail(struct corpus_stats *st, const char *what, int index, const char *want,
@@ -48,16 +31,16 @@ static void fail(struct corpus_stats *st, const char *what, int index, const cha
                  "%s: output %d: expected '%s', got '%s'", what, index + 1, want, got);
 }
 
-void corpus_replay(tb_sensor *s, const struct corpus_script *sc, const tb_chess_pos *start,
+void corpus_replay(tb_sensor *s, const struct tb_script_list *sc, const tb_chess_pos *start,
                    const char *what, struct corpus_stats *st)
 {
     struct tb_sensor_out o;
     char line[200];
-    int next = 0; /* index of the next expect line to compare */
+    size_t next = 0; /* index of the next expect line to compare */
     int nout = 0;
 
     tb_sensor_reset(s, start, 0);
-    for (int i = 0; i <= sc->n; i++) {
+    for (size_t i = 0; i <= sc->n; i++) {
         if (i == sc->n)
             tb_sensor_flush(s);
         else if (sc->ev[i].kind != TB_SCRIPT_EXPECT && tb_sensor_feed(s, &sc->ev[i]) == TB_OK)
@@ -102,7 +85,7 @@ int corpus_run_file(const char *path, uint64_t seed, const struct tb_sensor_gen_
     }
     tb_chess_pgn_game *g = malloc(sizeof *g);
     tb_sensor *s = NULL;
-    struct corpus_script sc = {0};
+    struct tb_script_list sc = {0};
     int rc = TB_OK;
     struct tb_sensor_config scfg;
     tb_sensor_config_default(&scfg);
@@ -136,7 +119,7 @@ int corpus_run_file(const char *path, uint64_t seed, const struct tb_sensor_gen_
         corpus_replay(s, &sc, &g->game.start, what, st);
     }
 out:
-    corpus_script_free(&sc);
+    tb_script_list_free(&sc);
     tb_sensor_free(s);
     free(g);
     free(text);

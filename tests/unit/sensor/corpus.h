@@ -8,12 +8,6 @@
 
 #include "tb_sensor.h"
 
-/* A generated script: events and expect lines in order. */
-struct corpus_script {
-    struct tb_script_event *ev;
-    int n, cap;
-};
-
 struct corpus_stats {
     long games, plies, events, outputs;
     long failures;
@@ -21,20 +15,19 @@ struct corpus_stats {
     char first_failure[512];
 };
 
-/* Generates the events of one game (seed chooses the handling). Returns TB_OK or an error. */
-int corpus_generate(struct corpus_script *sc, const struct tb_sensor_gen_config *cfg, uint64_t seed,
-                    const tb_chess_pos *start, const tb_chess_move *moves, int n);
+/* Generates the events of one game into sc (events and expect lines in order) (seed chooses the
+ * handling). Returns TB_OK or an error. */
+int corpus_generate(struct tb_script_list *sc, const struct tb_sensor_gen_config *cfg,
+                    uint64_t seed, const tb_chess_pos *start, const tb_chess_move *moves, int n);
 
 /* Replays a script through s (reset to start) and compares its move and problem outputs with
  * the script's expect lines; a mismatch is counted in st with a description. */
-void corpus_replay(tb_sensor *s, const struct corpus_script *sc, const tb_chess_pos *start,
+void corpus_replay(tb_sensor *s, const struct tb_script_list *sc, const tb_chess_pos *start,
                    const char *what, struct corpus_stats *st);
 
 /* Every game of a PGN file through the generator and the recogniser. Returns TB_OK, or a read
  * error (reported in st->first_failure). max_games 0 = all. */
 int corpus_run_file(const char *path, uint64_t seed, const struct tb_sensor_gen_config *cfg,
                     long max_games, struct corpus_stats *st);
-
-void corpus_script_free(struct corpus_script *sc);
 
 #endif
