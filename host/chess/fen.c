@@ -117,14 +117,19 @@ static int check_material(tb_chess_pos *pos, struct tb_error *err)
 }
 
 /* One castling letter: K/Q/k/q (X-FEN: the outermost rook on that side) or a rook's file
- * (Shredder-FEN / X-FEN). */
-static int parse_castle_char(tb_chess_pos *pos, char c, int col, struct tb_error *err)
+ * (Shredder-FEN / X-FEN). A right that standard chess cannot have (king off the e-file, rook off
+ * the corner) makes the position Chess960; cols[right] keeps the letter's column for the
+ * checks that need both colours. */
+static int parse_castle_char(tb_chess_pos *pos, char c, int col, int cols[4], struct tb_error *err)
 {
     int color = (c >= 'a' && c <= 'z') ? TB_CHESS_BLACK : TB_CHESS_WHITE;
     char u = (char)(color == TB_CHESS_BLACK ? c - 32 : c);
     int back = color == TB_CHESS_WHITE ? 0 : 7, ksq = pos->king_sq[color];
     int kfile = TB_CHESS_FILE(ksq);
     int rook = TB_CHESS_PIECE(color, TB_CHESS_ROOK), rfile = -1, right;
+    const char *who = color == 0 ? "white" : "black";
+    char ksq_name[3];
+    tb_chess_square_name(ksq, ksq_name);
     if (u != 'K' && u != 'Q' && (u < 'A' || u > 'H'))
         return tb_error_set_at(err, TB_ERR_PARSE, 1, col,
                                "FEN castling field: bad letter '%c' (column %d)", c, col);
@@ -132,7 +137,15 @@ static int parse_castle_char(tb_chess_pos *pos, char c, int col, struct tb_error
         return tb_error_set_at(err, TB_ERR_PARSE, 1, col,
                                "FEN castling field: '%c' but the %s king is not on rank %d "
                                "(column %d)",
-                               c, color == 0 ? "white" : "black", back + 1, col);
+                               c, who, back + 1, col);
+    /* Guideline II: the king starts between the two rooks, so a king that may still castle
+     * never stands on the a- or h-file. */
+    if (kfile == 0 || kfile == 7)
+        return tb_error_set_at(err, TB_ERR_PARSE, 1, col,
+                               "FEN castling field: '%c' but the %s king on %s is not between "
+                               "two rooks' files; a king on the a- or h-file cannot castle "
+                               "(column %d)",
+                               c, who, ksq_name, col);
     if (u == 'K') {
         for (int f = 7; f > kfile && rfile < 0; f--)
             if (pos->board[TB_CHESS_SQ(f, back)] == rook)
@@ -145,7 +158,12 @@ static int parse_castle_char(tb_chess_pos *pos, char c, int col, struct tb_error
         right = 1;
     } else {
         rfile = u - 'A';
-        if (pos->board[TB_CHESS_SQ(rfile, back)] != rook || rfile == kfile)
+        if (rfile == kfile)
+            return tb_error_set_at(err, TB_ERR_PARSE, 1, col,
+                                   "FEN castling field: '%c' names the file of the %s king on "
+                                   "%s, not a rook's (column %d)",
+                                   c, who, ksq_name, col);
+        if (pos->board[TB_CHESS_SQ(rfile, back)] != rook)
             rfile = -1;
         right = rfile >= 0 && rfile < kfile;
     }
@@ -153,27 +171,64 @@ static int parse_castle_char(tb_chess_pos *pos, char c, int col, struct tb_error
         return tb_error_set_at(err, TB_ERR_PARSE, 1, col,
                                "FEN castling field: '%c' but no %s rook on rank %d %s "
                                "(column %d)",
-                               c, color == 0 ? "white" : "black", back + 1,
+                               c, who, back + 1,
                                u == 'K'   ? "on the king's h-side"
                                : u == 'Q' ? "on the king's a-side"
                                           : "on that file",
                                col);
     right += color * 2;
-    if (!pos->chess960 && (kfile != 4 || rfile != (right & 1 ? 0 : 7)))
+    if (kfile != 4 || rfile != (right & 1 ? 0 : 7))
+        pos->chess960 = true; /* only Chess960 (Guideline II) castles like this */
+    if (pos->castle_rook[right] != TB_CHESS_NOSQ) {
+        char have[3];
+        tb_chess_square_name(pos->castle_rook[right], have);
         return tb_error_set_at(err, TB_ERR_PARSE, 1, col,
-                               "FEN castling field: '%c' needs king on e%d and rook on %c%d "
-                               "unless the position is Chess960 (column %d)",
-                               c, back + 1, right & 1 ? 'a' : 'h', back + 1, col);
-    if (pos->castle_rook[right] != TB_CHESS_NOSQ)
-        return tb_error_set_at(err, TB_ERR_PARSE, 1, col,
-                               "FEN castling field: the %s right is given twice (column %d)",
-                               right_name[right], col);
+                               "FEN castling field: '%c' gives the %s right again (already with "
+                               "the rook on %s); the king castles with one rook on each side "
+                               "(column %d)",
+                               c, right_name[right], have, col);
+    }
     pos->castle_rook[right] = (uint8_t)TB_CHESS_SQ(rfile, back);
+    cols[right] = col;
+    return TB_OK;
+}
+
+/* Both colours keep rights only while king and rooks are unmoved, and the Chess960 arrays are
+ * mirrored (Guideline II): then the kings, and the rooks of the same side, share their files. */
+static int check_mirrored(const tb_chess_pos *pos, const int cols[4], struct tb_error *err)
+{
+    bool white = pos->castle_rook[TB_CHESS_CR_WK] != TB_CHESS_NOSQ ||
+                 pos->castle_rook[TB_CHESS_CR_WQ] != TB_CHESS_NOSQ;
+    bool black = pos->castle_rook[TB_CHESS_CR_BK] != TB_CHESS_NOSQ ||
+                 pos->castle_rook[TB_CHESS_CR_BQ] != TB_CHESS_NOSQ;
+    char a[3], b[3];
+    if (!white || !black)
+        return TB_OK;
+    int wk = pos->king_sq[TB_CHESS_WHITE], bk = pos->king_sq[TB_CHESS_BLACK];
+    if (TB_CHESS_FILE(wk) != TB_CHESS_FILE(bk)) {
+        int col = cols[2] > 0 ? cols[2] : cols[3];
+        return tb_error_set_at(err, TB_ERR_PARSE, 1, col,
+                               "FEN castling field: both sides keep castling rights but the "
+                               "kings stand on %s and %s; unmoved kings share their file "
+                               "(column %d)",
+                               tb_chess_square_name(wk, a), tb_chess_square_name(bk, b), col);
+    }
+    for (int i = 0; i < 2; i++) {
+        int w = pos->castle_rook[i], k = pos->castle_rook[i + 2];
+        if (w == TB_CHESS_NOSQ || k == TB_CHESS_NOSQ || TB_CHESS_FILE(w) == TB_CHESS_FILE(k))
+            continue;
+        return tb_error_set_at(err, TB_ERR_PARSE, 1, cols[i + 2],
+                               "FEN castling field: the %s castling rooks stand on %s and %s; "
+                               "unmoved rooks share their file (column %d)",
+                               i ? "queen-side" : "king-side", tb_chess_square_name(w, a),
+                               tb_chess_square_name(k, b), cols[i + 2]);
+    }
     return TB_OK;
 }
 
 static int parse_castling(tb_chess_pos *pos, const struct field *f, struct tb_error *err)
 {
+    int cols[4] = {0, 0, 0, 0};
     if (f->len == 1 && f->s[0] == '-')
         return TB_OK;
     if (f->len > 4)
@@ -181,10 +236,13 @@ static int parse_castling(tb_chess_pos *pos, const struct field *f, struct tb_er
                                "FEN castling field: '%.*s' has more than 4 letters (column %d)",
                                f->len > 8 ? 8 : f->len, f->s, f->col);
     for (int i = 0; i < f->len; i++) {
-        int rc = parse_castle_char(pos, f->s[i], f->col + i, err);
+        int rc = parse_castle_char(pos, f->s[i], f->col + i, cols, err);
         if (rc)
             return rc;
     }
+    int rc = check_mirrored(pos, cols, err);
+    if (rc)
+        return rc;
     for (int i = 0; i < 4; i++)
         if (pos->castle_rook[i] != TB_CHESS_NOSQ)
             pos->key ^= tb_chess__zobrist_castle[i][pos->castle_rook[i]];

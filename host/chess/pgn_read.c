@@ -223,10 +223,9 @@ static int setup_start(tb_chess_pgn_reader *r, tb_chess_pgn_game *g, struct tb_e
     tb_chess_pos start;
     if (fen) {
         struct tb_error e;
+        /* Without a Variant tag a start whose castling rights only Chess960 allows still
+         * reads as one (the FEN reader sees it). */
         int rc = tb_chess_pos_from_fen(&start, fen, c960 ? TB_CHESS_FEN_960 : 0, &e);
-        /* A Chess960 start whose Variant tag is missing still reads as one. */
-        if (rc < 0 && !c960 && tb_chess_pos_from_fen(&start, fen, TB_CHESS_FEN_960, NULL) == 0)
-            rc = TB_OK;
         if (rc < 0) {
             char why[300];
             snprintf(why, sizeof why, "bad FEN tag: %s", e.msg);

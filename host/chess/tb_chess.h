@@ -152,21 +152,29 @@ void tb_chess_pos_startpos(tb_chess_pos *pos);
 int tb_chess_pos_960(tb_chess_pos *pos, int number);
 
 enum {
-    TB_CHESS_FEN_960 = 1, /* treat the position as Chess960 (castling per Guideline II) */
+    TB_CHESS_FEN_960 = 1, /* Chess960 even when every castling right looks standard */
 };
 
 /* Reads a FEN (6 fields; 4 are accepted, with halfmove 0 and fullmove 1). Castling fields may be
- * KQkq, X-FEN or Shredder-FEN (AHah). Rejects, naming the problem in err: wrong field count,
- * bad piece letters or rank lengths, not exactly one king per side, pawns on rank 1 or 8, more
- * pieces than promotions can give (e.g. 10 queens), the side not to move in check, a castling
- * right without king and rook on their squares (without TB_CHESS_FEN_960: king on e1/e8, rooks
- * in the corners), an e.p. square that no double push can have produced, bad counters. The side
- * to move may be in check however the check arose. The message names the field and column
- * (err->column). On error pos is unchanged. */
+ * KQkq, X-FEN (K/Q for the outermost rook on a side, else the rook's file) or Shredder-FEN
+ * (HAha): every letter names the rook of one right. A position is Chess960 (Guideline II,
+ * pos->chess960) when flags has TB_CHESS_FEN_960 or when a castling right needs it: a king off
+ * the e-file or a castling rook off the corner. Castling is the same move either way; the flag
+ * decides the UCI form (e1h1 against e1g1) and the PGN Variant tag.
+ * Rejects, naming the problem in err: wrong field count, bad piece letters or rank lengths, not
+ * exactly one king per side, pawns on rank 1 or 8, more pieces than promotions can give (e.g. 10
+ * queens), the side not to move in check, a castling right without its king and rook on the
+ * back rank, a right whose rook is not on the side it names, a king on the a- or h-file with a
+ * right (Guideline II: the king starts between the rooks), two rights on one side, rights of
+ * both colours with kings (or same-side rooks) on different files (the arrays are mirrored), an
+ * e.p. square that no double push can have produced, bad counters. The side to move may be in
+ * check however the check arose. The message names the field and column (err->column). On error
+ * pos is unchanged. */
 int tb_chess_pos_from_fen(tb_chess_pos *pos, const char *fen, unsigned flags, struct tb_error *err);
 
-/* Writes the FEN (Shredder/X-FEN castling for Chess960 when needed). Returns the length written
- * (excluding the NUL), or TB_ERR_FULL if len is too small (buf then holds a NUL-terminated
+/* Writes the FEN; castling in X-FEN: K/Q/k/q for the outermost rook on a side, the rook's file
+ * letter when another rook of that colour stands further out (never ambiguous). Returns the length
+ * written (excluding the NUL), or TB_ERR_FULL if len is too small (buf then holds a NUL-terminated
  * prefix). 100 bytes always suffice. */
 int tb_chess_pos_to_fen(const tb_chess_pos *pos, char *buf, size_t len);
 

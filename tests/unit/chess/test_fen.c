@@ -161,13 +161,62 @@ TB_TEST(fen_error_castling_without_king_and_rook_3_8)
     expect_error("4k3/8/8/8/8/8/8/4K3 w K - 0 1", 0,
                  "no white rook on rank 1 on the king's h-side");
     expect_error("r7/4k3/8/8/8/8/8/4K3 w q - 0 1", 0, "'q' but the black king is not on rank 8");
-    expect_error("r6k/8/8/8/8/8/8/4K3 w q - 0 1", 0, "'q' needs king on e8 and rook on a8");
-    expect_error("4k3/8/8/8/8/8/8/R4K2 w Q - 0 1", 0, "needs king on e1 and rook on a1");
-    expect_error("4k3/8/8/8/8/8/8/1R2K3 w Q - 0 1", 0, "needs king on e1 and rook on a1");
-    expect_error("4k3/8/8/8/8/8/8/R3K2R w KK - 0 1", 0, "white king-side right is given twice");
+    expect_error("4k3/8/8/8/8/8/8/R3K2R w KK - 0 1", 0,
+                 "'K' gives the white king-side right again (already with the rook on h1)");
     expect_error("4k3/8/8/8/8/8/8/R3K2R w KX - 0 1", 0, "bad letter 'X'");
     expect_error("4k3/8/8/8/8/8/8/R3K2R w KQkqK - 0 1", 0, "more than 4 letters");
     expect_error("4k3/8/8/8/8/8/8/R3K2R w C - 0 1", 0, "no white rook on rank 1 on that file");
+}
+
+/* Guideline II: castling rights that only Chess960 allows make the position Chess960, with or
+ * without the flag; rights no Chess960 game can have are refused, naming the letter's column. */
+TB_TEST(guideline_ii_fen_rights_off_the_standard_squares_are_chess960)
+{
+    static const char *const fens[] = {
+        "4k3/8/8/8/8/8/8/R4K2 w Q - 0 1",  /* king on f1 */
+        "4k3/8/8/8/8/8/8/1R2K3 w Q - 0 1", /* rook on b1 */
+        "4k3/8/8/8/8/8/8/1R2K3 w B - 0 1", /* the same as Shredder-FEN */
+        "1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w KQkq - 0 1",
+        "1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w GBgb - 0 1",
+    };
+    for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
+        tb_chess_pos pos;
+        struct tb_error err;
+        if (tb_chess_pos_from_fen(&pos, fens[i], 0, &err) != TB_OK)
+            TB_FAIL("'%s' refused: %s", fens[i], err.msg);
+        ASSERT_TRUE(pos.chess960);
+    }
+    /* The standard rights stay standard chess; the flag makes them Chess960. */
+    tb_chess_pos pos;
+    ASSERT_OK(tb_chess_pos_from_fen(&pos, START, 0, NULL));
+    ASSERT_FALSE(pos.chess960);
+    ASSERT_OK(tb_chess_pos_from_fen(&pos, START, TB_CHESS_FEN_960, NULL));
+    ASSERT_TRUE(pos.chess960);
+}
+
+TB_TEST(guideline_ii_fen_inconsistent_960_rights_refused)
+{
+    struct tb_error err;
+    tb_chess_pos pos;
+    /* king not between the rooks: on the h-file */
+    expect_error("r6k/8/8/8/8/8/8/4K3 w q - 0 1", 0,
+                 "black king on h8 is not between two rooks' files");
+    expect_error("4k3/8/8/8/8/8/8/R6K w Q - 0 1", TB_CHESS_FEN_960,
+                 "white king on h1 is not between two rooks' files");
+    /* two rights on one side of the king */
+    expect_error("4k3/8/8/8/8/8/8/3K2RR w GH - 0 1", 0,
+                 "'H' gives the white king-side right again (already with the rook on g1)");
+    /* a right on a file with no rook, or on the king's own file */
+    expect_error("1r1k2r1/8/8/8/8/8/8/1R1K2R1 w GBgc - 0 1", 0,
+                 "'c' but no black rook on rank 8 on that file");
+    expect_error("1r1k2r1/8/8/8/8/8/8/1R1K2R1 w D - 0 1", 0,
+                 "'D' names the file of the white king on d1");
+    /* kings or rooks of the two colours not mirrored */
+    expect_error("1r2k1r1/8/8/8/8/8/8/1R1K2R1 w GBgb - 0 1", 0, "kings stand on d1 and e8");
+    ASSERT_EQ(tb_chess_pos_from_fen(&pos, "r2k2r1/8/8/8/8/8/8/1R1K2R1 w GBga - 0 1", 0, &err),
+              TB_ERR_PARSE);
+    ASSERT_STR_CONTAINS(err.msg, "queen-side castling rooks stand on b1 and a8");
+    ASSERT_EQ(err.column, 33);
 }
 
 TB_TEST(fen_error_impossible_ep_3_7_4)
@@ -225,9 +274,10 @@ TB_TEST(fen_shredder_and_xfen_castling_fields)
         tb_chess_pos_from_fen(&b, "rk2r3/8/8/8/8/8/8/RK1R3R w DQq - 0 1", TB_CHESS_FEN_960, NULL));
     ASSERT_TRUE(memcmp(&a, &b, sizeof a) == 0);
     ASSERT_EQ(a.castle_rook[TB_CHESS_CR_WK], tb_chess_square_parse("d1"));
-    /* Without the Chess960 flag the same field is refused. */
-    expect_error("1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w KQkq - 0 1", 0,
-                 "unless the position is Chess960");
+    /* Without the Chess960 flag the same field reads the same Chess960 position. */
+    ASSERT_OK(tb_chess_pos_from_fen(&b, "1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w KQkq - 0 1", 0,
+                                    NULL));
+    ASSERT_TRUE(memcmp(&b, &c, sizeof b) == 0);
 }
 
 TB_TEST(fen_write_buffer_too_small)
