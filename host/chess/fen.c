@@ -117,9 +117,9 @@ static int check_material(tb_chess_pos *pos, struct tb_error *err)
 }
 
 /* One castling letter: K/Q/k/q (X-FEN: the outermost rook on that side) or a rook's file
- * (Shredder-FEN / X-FEN). A right that standard chess cannot have (king off the e-file, rook off
- * the corner) makes the position Chess960; cols[right] keeps the letter's column for the
- * checks that need both colours. */
+ * (Shredder-FEN / X-FEN). A file letter, or a right that standard chess cannot have (king off the
+ * e-file, rook off the corner), makes the position Chess960; cols[right] keeps the letter's column
+ * for the checks that need both colours. */
 static int parse_castle_char(tb_chess_pos *pos, char c, int col, int cols[4], struct tb_error *err)
 {
     int color = (c >= 'a' && c <= 'z') ? TB_CHESS_BLACK : TB_CHESS_WHITE;
@@ -166,6 +166,7 @@ static int parse_castle_char(tb_chess_pos *pos, char c, int col, int cols[4], st
         if (pos->board[TB_CHESS_SQ(rfile, back)] != rook)
             rfile = -1;
         right = rfile >= 0 && rfile < kfile;
+        pos->chess960 = true; /* a rook's file is Chess960 notation (Shredder-FEN, X-FEN) */
     }
     if (rfile < 0)
         return tb_error_set_at(err, TB_ERR_PARSE, 1, col,
@@ -363,12 +364,21 @@ int tb_chess_pos_from_fen(tb_chess_pos *pos, const char *fen, unsigned flags, st
     return TB_OK;
 }
 
-/* X-FEN: K/Q when the castling rook is the outermost one on its side, else its file. */
-static char castle_char(const tb_chess_pos *pos, int i)
+/* Does the right look like standard chess (king on the e-file, rook in its corner)? */
+static bool standard_right(const tb_chess_pos *pos, int i)
+{
+    int rsq = pos->castle_rook[i];
+    return TB_CHESS_FILE(pos->king_sq[i >> 1]) == 4 && TB_CHESS_FILE(rsq) == (i & 1 ? 0 : 7);
+}
+
+/* X-FEN: K/Q when the castling rook is the outermost one on its side, else its file. A Chess960
+ * position whose rights all look standard is written in Shredder-FEN (file letters), the only
+ * way its FEN can say that it is Chess960. */
+static char castle_char(const tb_chess_pos *pos, int i, bool shredder)
 {
     int color = i >> 1, rsq = pos->castle_rook[i], back = TB_CHESS_RANK(rsq);
     int rook = TB_CHESS_PIECE(color, TB_CHESS_ROOK);
-    bool outermost = true;
+    bool outermost = !shredder;
     if (i & 1) {
         for (int f = 0; f < TB_CHESS_FILE(rsq); f++)
             outermost &= pos->board[TB_CHESS_SQ(f, back)] != rook;
@@ -406,10 +416,14 @@ int tb_chess_pos_to_fen(const tb_chess_pos *pos, char *buf, size_t len)
     out[n++] = pos->side == TB_CHESS_WHITE ? 'w' : 'b';
     out[n++] = ' ';
     int rights = 0;
+    bool shredder = pos->chess960;
+    for (int i = 0; i < 4; i++)
+        if (pos->castle_rook[i] != TB_CHESS_NOSQ)
+            shredder &= standard_right(pos, i);
     for (int i = 0; i < 4; i++) {
         if (pos->castle_rook[i] == TB_CHESS_NOSQ)
             continue;
-        out[n++] = castle_char(pos, i);
+        out[n++] = castle_char(pos, i, shredder);
         rights++;
     }
     if (!rights)

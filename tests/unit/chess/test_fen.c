@@ -257,7 +257,21 @@ TB_TEST(fen_shredder_and_xfen_castling_fields)
     ASSERT_OK(tb_chess_pos_from_fen(&a, START, 0, NULL));
     ASSERT_OK(tb_chess_pos_from_fen(&b, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
                                     0, NULL));
+    /* Shredder-FEN is Chess960 notation: the same position (Chess960 array 518) as Chess960,
+     * and a Chess960 position whose rights look standard is written that way to stay one. */
+    ASSERT_TRUE(b.chess960);
+    b.chess960 = false;
     ASSERT_TRUE(memcmp(&a, &b, sizeof a) == 0);
+    expect_roundtrip("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1", 0);
+    expect_roundtrip("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1", TB_CHESS_FEN_960);
+    ASSERT_OK(tb_chess_pos_960(&b, 518));
+    char out[100];
+    tb_chess_pos_to_fen(&b, out, sizeof out);
+    ASSERT_STR_EQ(out, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+    ASSERT_OK(
+        tb_chess_pos_from_fen(&b, "r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1", TB_CHESS_FEN_960, NULL));
+    tb_chess_pos_to_fen(&b, out, sizeof out);
+    ASSERT_STR_EQ(out, "r3k2r/8/8/8/8/8/8/R3K2R w Ha - 0 1");
     /* Chess960: rooks on b and g, king on d. */
     ASSERT_OK(tb_chess_pos_from_fen(&c, "1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w KQkq - 0 1",
                                     TB_CHESS_FEN_960, NULL));
