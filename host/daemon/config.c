@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tb_chess.h"
 #include "tb_config.h"
 #include "tb_file.h"
 #include "tb_link.h"
@@ -135,6 +136,27 @@ static void set_pin(struct parse *ps, long line, const char *key, const char *v,
         strcpy(ps->cfg.arbiter_pin, v);
 }
 
+/* Where every new game starts: a FEN (Chess960 in X-FEN or Shredder-FEN) or "chess960 N", the
+ * Guideline II array number N (0..959, 518 = the standard array). */
+static void set_start(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    tb_chess_pos pos;
+    struct tb_error e;
+    int n;
+    if (strncmp(v, "chess960 ", 9) == 0) {
+        if (!parse_int(v + 9, 0, 959, &n)) {
+            problem(ps, line, "%s '%s': the Chess960 number must be from 0 to 959", key, v);
+            return;
+        }
+        tb_chess_pos_960(&pos, n);
+    } else if (tb_chess_pos_from_fen(&pos, v, 0, &e) != TB_OK) {
+        problem(ps, line, "%s: %s", key, e.msg);
+        return;
+    }
+    tb_chess_pos_to_fen(&pos, ps->cfg.start_fen, sizeof ps->cfg.start_fen); /* 100 suffice */
+}
+
 static void set_board(struct parse *ps, long line, const char *key, const char *v, int role)
 {
     struct tb_link_resource res;
@@ -204,6 +226,7 @@ static const struct key {
     {SEC_DAEMON, "log_level", set_log_level},
     {SEC_DAEMON, "blip_window_ms", set_blip},
     {SEC_ARBITER, "pin", set_pin},
+    {SEC_ARBITER, "start", set_start},
     {SEC_VI, "board", set_board},
     {SEC_VI, "colour", set_colour},
     {SEC_VI, "pack", set_pack},

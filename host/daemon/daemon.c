@@ -99,6 +99,8 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     if (o->journal_dir)
         snprintf(d->cfg->journal_dir, sizeof d->cfg->journal_dir, "%s", o->journal_dir);
     tb_chess_pos_startpos(&d->start);
+    if (d->cfg->start_fen[0]) /* checked when the configuration was read */
+        tb_chess_pos_from_fen(&d->start, d->cfg->start_fen, 0, NULL);
     match_config(d);
 
     int rc;

@@ -1,7 +1,7 @@
 /* tb_config.h - the daemon's configuration: an INI file (libinih), validated as a whole.
  *
  *   [daemon]          socket, journal_dir, log_level, blip_window_ms
- *   [arbiter]         pin
+ *   [arbiter]         pin, start
  *   [player vi]       board, colour, pack, voice, rate, audio
  *   [player sighted]  the same
  *
@@ -47,6 +47,8 @@ struct tb_config {
     struct tb_config_player player[2]; /* indexed by enum tb_config_role */
     int blip_window_ms; /* a lift and place back within this is sensor noise, not a touch */
     char arbiter_pin[TB_CONFIG_PIN_MAX + 1]; /* digits; "" = none set */
+    char start_fen[100]; /* where new games start (FEN, read back as Chess960 when it is one);
+                            "" = the standard position */
     char journal_dir[TB_CONFIG_PATH_MAX];
     char socket_path[TB_CONFIG_PATH_MAX];
     enum tb_config_log log_level;
