@@ -144,8 +144,8 @@ static void set_start(struct parse *ps, long line, const char *key, const char *
     tb_chess_pos pos;
     struct tb_error e;
     int n;
-    if (strncmp(v, "chess960 ", 9) == 0) {
-        if (!parse_int(v + 9, 0, 959, &n)) {
+    if (strncmp(v, "chess960", 8) == 0) {
+        if (v[8] != ' ' || !parse_int(v + 9, 0, 959, &n)) {
             problem(ps, line, "%s '%s': the Chess960 number must be from 0 to 959", key, v);
             return;
         }

@@ -145,3 +145,38 @@ TB_TEST(article_8_scoresheet_command_in_three_letter_sets)
     ASSERT_EQ(run(cmd, out), 2);
     ASSERT_STR_CONTAINS(out, "has 2245 games, no game 3000");
 }
+
+/* Chess960 (Guideline II) FENs need no flag: perft, pgn-check and scoresheet read X-FEN and
+ * Shredder-FEN as they come, and a malformed 960 FEN is refused naming the letter's column. */
+TB_TEST(guideline_ii_cli_reads_chess960_without_a_flag)
+{
+    /* array 0 in X-FEN and in Shredder-FEN: Stockfish 15.1 counts 400 and 9006 */
+    ASSERT_EQ(run("perft 2 'bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1'", out), 0);
+    ASSERT_STR_EQ(last_line(out), "400");
+    ASSERT_EQ(run("perft 3 bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1", out), 0);
+    ASSERT_STR_EQ(last_line(out), "9006");
+    /* castling king-takes-rook in the divide, as the engine prints it */
+    ASSERT_EQ(run("perft --divide 1 '1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1'", out),
+              0);
+    ASSERT_STR_CONTAINS(out, "e1b1: 1\n");
+    ASSERT_STR_CONTAINS(out, "e1g1: 1\n");
+    ASSERT_EQ(run("perft 1 '1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GCgb - 0 1' 2>&1", out), 2);
+    ASSERT_STR_CONTAINS(out, "'C' but no white rook on rank 1 on that file (column 46)");
+
+    char path[1024], cmd[2300];
+    snprintf(path, sizeof path, "%s/g960.pgn", tb_test_tmp_dir());
+    FILE *f = fopen(path, "wb");
+    ASSERT_NOT_NULL(f);
+    fputs("[Event \"Chess960\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n"
+          "[Variant \"Chess960\"]\n[SetUp \"1\"]\n"
+          "[FEN \"1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1\"]\n\n"
+          "1. O-O-O O-O 2. d4 d5 *\n",
+          f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "pgn-check '%s'", path);
+    ASSERT_EQ(run(cmd, out), 0);
+    ASSERT_STR_CONTAINS(out, ": 1 game, 4 plies\n");
+    snprintf(cmd, sizeof cmd, "scoresheet --letters en '%s'", path);
+    ASSERT_EQ(run(cmd, out), 0);
+    ASSERT_STR_CONTAINS(out, "   1.  0-0-0         0-0\n");
+}

@@ -152,3 +152,107 @@ TB_TEST(events_from_pgn_faults_come_with_their_expect_lines)
     ASSERT_EQ(run(args), 2);
     ASSERT_STR_CONTAINS(out, "unknown fault 'sneeze'");
 }
+
+/* ---- Chess960 (Guideline II) ------------------------------------------------------------- */
+
+/* Castling as in standard chess (the king two files, king and rook to empty squares), then
+ * king moves: the script's `# fen:` line carries the start, moves come out king-takes-rook. */
+static const char pgn960[] = "[Event \"Chess960\"]\n[White \"a\"]\n[Black \"b\"]\n"
+                             "[Result \"*\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n"
+                             "[FEN \"1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1\"]\n\n"
+                             "1. O-O-O O-O-O 2. d4 d5 3. Kb1 Kb8 *\n";
+
+TB_TEST(guideline_ii_events_from_pgn_replays_a_chess960_game)
+{
+    char args[2400];
+    const char *p = write_file("g960.pgn", pgn960);
+    for (int seed = 1; seed <= 6; seed++) {
+        snprintf(args, sizeof args, "events-from-pgn '%s' --seed %d --blips > '%s/g960.events'", p,
+                 seed, tb_test_tmp_dir());
+        ASSERT_EQ(run(args), 0);
+        snprintf(args, sizeof args, "replay --events '%s/g960.events' 2>&1", tb_test_tmp_dir());
+        ASSERT_EQ(run(args), 0);
+        ASSERT_STR_EQ(out, "e1b1\ne8b8\nd2d4\nd7d5\nc1b1\nc8b8\n");
+    }
+    /* the script's start line is X-FEN; --fen in Shredder-FEN is the same position */
+    snprintf(args, sizeof args, "%s/g960.events", tb_test_tmp_dir());
+    char *script = tb_run_read_file(args, NULL);
+    ASSERT_STR_CONTAINS(script,
+                        "\n# fen: 1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1\n");
+    free(script);
+    snprintf(args, sizeof args,
+             "replay --events '%s/g960.events' --fen "
+             "'1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1' 2>&1",
+             tb_test_tmp_dir());
+    ASSERT_EQ(run(args), 0);
+    ASSERT_STR_EQ(out, "e1b1\ne8b8\nd2d4\nd7d5\nc1b1\nc8b8\n");
+}
+
+/* Every castling kind of Guideline II, in every handling order the generator makes: the rook
+ * stays, king and rook swap, the king goes one file onto ... the rook lands on the king's
+ * square, the king stays. */
+static const char pgn960_kinds[] =
+    "[Event \"the rook stays\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n"
+    "[FEN \"r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R3KR2 w FAfa - 0 1\"]\n\n1. O-O O-O 2. a4 a5 *\n\n"
+    "[Event \"king and rook swap\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n"
+    "[FEN \"r4kr1/pppppppp/8/8/8/8/PPPPPPPP/R4KR1 w GAga - 0 1\"]\n\n1. O-O O-O 2. a4 a5 *\n\n"
+    "[Event \"the rook onto the king's square\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n"
+    "[FEN \"1r1k3r/pppppppp/8/8/8/8/PPPPPPPP/1R1K3R w HBhb - 0 1\"]\n\n"
+    "1. O-O-O O-O-O 2. a4 a5 *\n\n"
+    "[Event \"the king stays\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n"
+    "[FEN \"1rk4r/pppppppp/8/8/8/8/PPPPPPPP/1RK4R w HBhb - 0 1\"]\n\n"
+    "1. O-O-O O-O-O 2. a4 a5 *\n\n"
+    "[Event \"the king onto the rook's square\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n"
+    "[FEN \"r3k1r1/pppppppp/8/8/8/8/PPPPPPPP/R3K1R1 w GAga - 0 1\"]\n\n1. O-O O-O 2. a4 a5 *\n";
+
+TB_TEST(guideline_ii_events_from_pgn_every_castling_kind_replays)
+{
+    static const char *const want[] = {
+        "e1f1\ne8f8\na2a4\na7a5\n", "f1g1\nf8g8\na2a4\na7a5\n", "d1b1\nd8b8\na2a4\na7a5\n",
+        "c1b1\nc8b8\na2a4\na7a5\n", "e1g1\ne8g8\na2a4\na7a5\n",
+    };
+    char args[2400];
+    const char *p = write_file("kinds960.pgn", pgn960_kinds);
+    for (int game = 1; game <= 5; game++) {
+        for (int seed = 1; seed <= 8; seed++) {
+            snprintf(args, sizeof args,
+                     "events-from-pgn '%s' --game %d --seed %d --blips > '%s/k960.events'", p, game,
+                     seed, tb_test_tmp_dir());
+            ASSERT_EQ(run(args), 0);
+            snprintf(args, sizeof args, "replay --events '%s/k960.events' 2>&1", tb_test_tmp_dir());
+            ASSERT_EQ(run(args), 0);
+            if (strcmp(out, want[game - 1]) != 0)
+                TB_FAIL("game %d seed %d: replay gives\n%sexpected\n%s", game, seed, out,
+                        want[game - 1]);
+        }
+    }
+}
+
+/* A castling right on a file without a rook, a king outside its rooks, two rights on one side:
+ * the FEN is refused naming the letter and its column, and nothing is replayed. */
+TB_TEST(guideline_ii_replay_refuses_inconsistent_960_fen)
+{
+    char args[2400];
+    const char *path = write_file("e.events", "0 vi lift e2\n300 vi place e4\n");
+    snprintf(args, sizeof args,
+             "replay --events '%s' --fen '1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GCgb - 0 1' "
+             "2>&1",
+             path);
+    ASSERT_EQ(run(args), 2);
+    ASSERT_STR_CONTAINS(out, "bad FEN '1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GCgb - 0 1': "
+                             "FEN castling field: 'C' but no white rook on rank 1 on that file "
+                             "(column 46)");
+    snprintf(args, sizeof args, "replay --events '%s' --fen '4k3/8/8/8/8/8/8/R6K w Q - 0 1' 2>&1",
+             path);
+    ASSERT_EQ(run(args), 2);
+    ASSERT_STR_CONTAINS(out, "'Q' but the white king on h1 is not between two rooks' files");
+    /* in the script's own start line too, and nothing reaches stdout */
+    path = write_file("e2.events", "# fen: 4k3/8/8/8/8/8/8/3K2RR w GH - 0 1\n0 vi lift g1\n");
+    snprintf(args, sizeof args, "replay --events '%s' 2>&1", path);
+    ASSERT_EQ(run(args), 2);
+    ASSERT_STR_CONTAINS(out, "'H' gives the white king-side right again (already with the rook "
+                             "on g1)");
+    snprintf(args, sizeof args, "replay --events '%s' 2>/dev/null", path);
+    ASSERT_EQ(run(args), 2);
+    ASSERT_STR_EQ(out, "");
+}

@@ -166,6 +166,52 @@ TB_TEST(bad_files_table_names_line_and_problem)
     }
 }
 
+/* [arbiter] start: where every new game starts, as a FEN (Chess960 in X-FEN or Shredder-FEN)
+ * or a Guideline II array number; a bad one is named with its line and changes nothing. */
+TB_TEST(guideline_ii_start_position_from_fen_or_chess960_number)
+{
+    static const struct {
+        const char *text, *fen;
+    } good[] = {
+        {"[arbiter]\npin=1234\n", ""},
+        {"[arbiter]\npin=1234\nstart = chess960 0\n",
+         "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"},
+        {"[arbiter]\npin=1234\nstart = chess960 518\n",
+         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"},
+        {"[arbiter]\npin=1234\nstart = nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1\n",
+         "nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w KQkq - 0 1"},
+        {"[arbiter]\npin=1234\nstart = 4k3/8/8/8/8/8/8/4K2R w K - 0 1\n",
+         "4k3/8/8/8/8/8/8/4K2R w K - 0 1"},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        struct tb_config c;
+        struct tb_config_report rep;
+        defaults(&c);
+        if (tb_config_parse(&c, good[i].text, strlen(good[i].text), &rep) != TB_OK)
+            TB_FAIL("good file %zu: line %ld: %s", i, rep.problem[0].line, rep.problem[0].msg);
+        ASSERT_STR_EQ(c.start_fen, good[i].fen);
+    }
+    static const struct {
+        const char *text, *msg;
+    } bad[] = {
+        {"[arbiter]\npin=1234\nstart = chess960 960\n", "from 0 to 959"},
+        {"[arbiter]\npin=1234\nstart = chess960\n", "the Chess960 number must be from 0 to 959"},
+        {"[arbiter]\npin=1234\nstart = standard\n", "start: FEN has 1 fields"},
+        {"[arbiter]\npin=1234\nstart = nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GCgb - 0 1\n",
+         "start: FEN castling field: 'C' but no white rook on rank 1 on that file (column 46)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct tb_config c, before;
+        struct tb_config_report rep;
+        defaults(&c);
+        before = c;
+        ASSERT_EQ(tb_config_parse(&c, bad[i].text, strlen(bad[i].text), &rep), TB_ERR_PARSE);
+        ASSERT_EQ(rep.problem[0].line, 3);
+        ASSERT_STR_CONTAINS(rep.problem[0].msg, bad[i].msg);
+        ASSERT_TRUE(memcmp(&c, &before, sizeof c) == 0);
+    }
+}
+
 TB_TEST(every_problem_is_named_not_only_the_first)
 {
     const char text[] = "[arbiter]\n"

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game960.h"
 #include "tb_chess.h"
 #include "tb_test.h"
 
@@ -382,6 +383,40 @@ TB_TEST(guideline_ii_chess960_fen_without_variant_tag)
                              "[FEN \"rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1\"]\n\n");
     ASSERT_STR_CONTAINS(buf, "\n1. O-O-O Kc8 *\n");
     free(g);
+}
+
+/* A game from a Chess960 array is written with Variant, SetUp and FEN (Shredder-FEN when the
+ * array's rights look standard, so it stays Chess960) and reads back as the same game. */
+TB_TEST(guideline_ii_pgn_writer_chess960_game_reads_back)
+{
+    static const int arrays[] = {0, 518, 959};
+    static char buf[16384];
+    for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) {
+        tb_chess_pos start;
+        ASSERT_OK(tb_chess_pos_960(&start, arrays[a]));
+        tb_chess_pgn_game *g = new_game();
+        tb_chess_pgn_game_init(g, &start);
+        struct game960 played;
+        game960_play(&played, arrays[a], 60, GAME960_PLAIN | GAME960_SPECIAL, 99);
+        ASSERT_GT(played.castlings, 0);
+        for (int i = 0; i < played.plies; i++)
+            ASSERT_OK(tb_chess_game_push(&g->game, played.moves[i]));
+        ASSERT_GT(tb_chess_pgn_write(g, buf, sizeof buf), 0);
+        char fen[100], tag[140];
+        tb_chess_pos_to_fen(&start, fen, sizeof fen);
+        snprintf(tag, sizeof tag, "[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n", fen);
+        ASSERT_STR_CONTAINS(buf, tag);
+        if (arrays[a] == 518)
+            ASSERT_STR_CONTAINS(buf, " w HAha - 0 1\"]");
+        tb_chess_pgn_game *back = read_one(buf);
+        ASSERT_TRUE(back->game.start.chess960);
+        ASSERT_TRUE(memcmp(&back->game.start, &start, sizeof start) == 0);
+        ASSERT_EQ(back->game.plies, g->game.plies);
+        for (int i = 0; i < g->game.plies; i++)
+            ASSERT_EQ(back->game.moves[i], g->game.moves[i]);
+        free(back);
+        free(g);
+    }
 }
 
 TB_TEST(pgn_malformed_input_is_reported_not_crashed)
