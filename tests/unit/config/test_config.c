@@ -198,7 +198,7 @@ TB_TEST(guideline_ii_start_position_from_fen_or_chess960_number)
         {"[arbiter]\npin=1234\nstart = chess960\n", "the Chess960 number must be from 0 to 959"},
         {"[arbiter]\npin=1234\nstart = standard\n", "start: FEN has 1 fields"},
         {"[arbiter]\npin=1234\nstart = nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GCgb - 0 1\n",
-         "start: FEN castling field: 'C' but no white rook on rank 1 on that file (column 46)"},
+         "start: FEN castling field: 'C' but no white rook on rank 1 on that file (column 48)"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct tb_config c, before;
