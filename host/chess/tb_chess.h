@@ -395,7 +395,8 @@ int tb_chess_pgn_add_nag(tb_chess_pgn_game *g, int ply, int nag, struct tb_error
  * Accepts LF and CRLF, tags with \" and \\ escapes and any bytes in values, move numbers as
  * "1.e4", "1. e4" and "1... e5", comments {..} and ;.. (kept), NAGs $n and !/? suffixes (kept),
  * variations (..) nested (skipped), "%" escape lines (skipped), results 1-0 0-1 1/2-1/2 *,
- * [FEN] start positions ([Variant "Chess960"] or "Fischerandom" makes it a Chess960 game).
+ * [FEN] start positions ([Variant "Chess960"] or "Fischerandom" makes it a Chess960 game, as
+ * does a FEN whose castling rights only Chess960 allows; a Variant alone starts from array 518).
  * A game without a result ends at the next tag section or the end of input; its result is then
  * its Result tag if valid, else "*". */
 typedef struct tb_chess_pgn_reader {
