@@ -1,7 +1,8 @@
 /* Chess960 (Guideline II) through twinboardd: the start array set in the configuration
  * ([arbiter] start), random games from it on two boards, each move made on one board and
- * replicated on the other; the daemon's game must be the game move for move and its PGN must
- * carry Variant, SetUp and FEN so that it reads back as the same game. The arbiter's
+ * replicated on the other; the daemon's game must be the game move for move, its PGN must
+ * carry Variant, SetUp and FEN so that it reads back as the same game, and a daemon recovering
+ * from the journal must have the same game. The arbiter's
  * set-position takes X-FEN and Shredder-FEN and refuses an inconsistent Chess960 FEN with an
  * error naming what and where, changing nothing. */
 #include <stdio.h>
@@ -86,6 +87,17 @@ static void play(int number, unsigned kinds, uint64_t seed)
     ASSERT_STR_CONTAINS(pgn, tag);
     expect_pgn_reads_back(pgn, &g);
     ASSERT_TRUE(strstr(f.log, "MISMATCH") == NULL);
+
+    /* Recovery: a daemon started on the journal, with no start in its configuration, has the
+     * same Chess960 game. */
+    fx_stop(&f);
+    fx_options(&f, "null:", "null:");
+    fx_start(&f);
+    ASSERT_STR_EQ(fx_moves(&f, got, sizeof got), want);
+    pgn = fx_req(&f, "pgn");
+    ASSERT_STR_CONTAINS(pgn, "[Variant \"Chess960\"]");
+    ASSERT_STR_CONTAINS(pgn, tag);
+    expect_pgn_reads_back(pgn, &g);
     fx_free(&f);
 }
 
