@@ -6,7 +6,9 @@
  *   back as `twinboard replay` reads it and replayed through the recogniser: exactly the game,
  *   no problem reported, each move as the script's `# expect:` line says;
  * - the same games on two boards through the match: each move made on one board and replicated
- *   on the other, every move agreed, no mismatch.
+ *   on the other, every move agreed, no mismatch;
+ * - every castling kind of Guideline II in every handling order a board can see, for the player
+ *   to move (king first, 4.4.1) and for the copier (any order).
  * The games come in two sets: castlings as a board sees them in standard chess (the king two or
  * more files, king and rook each to an empty square: "plain"), and every castling kind of
  * Guideline II (also the king one file, king onto the rook's square, king and rook swapping,
@@ -362,4 +364,175 @@ TB_TEST(guideline_ii_960_random_games_agree_on_two_boards_plain_castling)
 TB_TEST(guideline_ii_960_random_games_agree_on_two_boards_every_castling_kind)
 {
     match_all(GAME960_PLAIN | GAME960_SPECIAL, 1700);
+}
+
+/* ---- every castling kind in every handling order ------------------------------------------ */
+
+/* Castlings of Guideline II by what a board sees (White's; one of Black's). */
+static const struct {
+    const char *fen, *uci, *kind;
+} castlings[] = {
+    {"4k3/8/8/8/8/8/8/4K2R w H - 0 1", "e1h1", "as in standard chess"},
+    {"4k3/8/8/8/8/8/8/1K5R w H - 0 1", "b1h1", "king five files"},
+    {"4k3/8/8/8/8/8/8/RK6 w A - 0 1", "b1a1", "king one file"},
+    {"4k3/8/8/8/8/8/8/6KR w H - 0 1", "g1h1", "king stays (king side)"},
+    {"4k3/8/8/8/8/8/8/R1K5 w A - 0 1", "c1a1", "king stays (queen side)"},
+    {"4k3/8/8/8/8/8/8/4KR2 w F - 0 1", "e1f1", "rook stays (king side)"},
+    {"4k3/8/8/8/8/8/8/3RK3 w D - 0 1", "e1d1", "rook stays (queen side)"},
+    {"4k3/8/8/8/8/8/8/5KR1 w G - 0 1", "f1g1", "king and rook swap (king side)"},
+    {"4k3/8/8/8/8/8/8/2RK4 w C - 0 1", "d1c1", "king and rook swap (queen side)"},
+    {"4k3/8/8/8/8/8/8/4K1R1 w G - 0 1", "e1g1", "king onto the rook's square"},
+    {"4k3/8/8/8/8/8/8/2R1K3 w C - 0 1", "e1c1", "king onto the rook's square (queen side)"},
+    {"4k3/8/8/8/8/8/8/5K1R w H - 0 1", "f1h1", "rook onto the king's square"},
+    {"4k3/8/8/8/8/8/8/R2K4 w A - 0 1", "d1a1", "rook onto the king's square (queen side)"},
+    {"2rk4/8/8/8/8/8/8/4K3 b c - 0 1", "d8c8", "king and rook swap (Black)"},
+};
+
+struct hand {
+    int piece; /* 0 king, 1 rook */
+    bool place;
+    int sq;
+};
+
+/* Every order of the lifts and placements of king and rook that a board can see: each piece
+ * lifted before it is placed, nothing placed on a square still filled. A piece that stays on
+ * its square is either not touched or lifted and put back (touch_still). */
+static int orders(const struct tb_chess_move_squares *ms, bool touch_still, struct hand out[][4])
+{
+    struct hand items[4];
+    int n = 0, count = 0;
+    int from[2] = {ms->from, ms->rook_from}, to[2] = {ms->to, ms->rook_to};
+    for (int p = 0; p < 2; p++) {
+        if (from[p] == to[p] && !touch_still)
+            continue;
+        items[n++] = (struct hand){p, false, from[p]};
+        items[n++] = (struct hand){p, true, to[p]};
+    }
+    /* every permutation of the n <= 4 items: a holds one index per 2 bits */
+    for (int a = 0; a < 256; a++) {
+        int perm[4], used = 0;
+        bool ok = true;
+        for (int i = 0; i < n && ok; i++) {
+            perm[i] = (a >> (2 * i)) & 3;
+            ok = perm[i] < n && !(used & (1 << perm[i]));
+            used |= 1 << perm[i];
+        }
+        if (!ok || (n < 4 && (a >> (2 * n)) != 0))
+            continue;
+        uint64_t occ = TB_CHESS_BIT(from[0]) | TB_CHESS_BIT(from[1]);
+        bool lifted[2] = {false, false};
+        for (int i = 0; i < n && ok; i++) {
+            struct hand h = items[perm[i]];
+            if (!h.place) {
+                lifted[h.piece] = true;
+                occ &= ~TB_CHESS_BIT(h.sq);
+            } else {
+                ok = lifted[h.piece] && !(occ & TB_CHESS_BIT(h.sq));
+                occ |= TB_CHESS_BIT(h.sq);
+            }
+        }
+        if (!ok)
+            continue;
+        for (int i = 0; i < n; i++)
+            out[count][i] = items[perm[i]];
+        if (n < 4)
+            out[count][n].piece = -1;
+        count++;
+    }
+    return count;
+}
+
+/* Feeds one order, gap_ms apart (150: each placement stands past the blip window; 60: a quick
+ * hand), and says what came out if it is not exactly the castling. */
+static bool castle_order(tb_sensor *s, const tb_chess_pos *pos, tb_chess_move castle,
+                         enum tb_sensor_mode mode, const struct hand *order, uint64_t gap_ms,
+                         char *why, size_t len)
+{
+    tb_sensor_reset(s, pos, 0);
+    ASSERT_OK(tb_sensor_set_mode(s, mode, mode == TB_SENSOR_REPLICATING ? castle : 0));
+    uint64_t t = 1000;
+    int used = snprintf(why, len, "events %llu ms apart:", (unsigned long long)gap_ms);
+    for (int i = 0; i < 4 && order[i].piece >= 0; i++, t += gap_ms) {
+        char sq[3];
+        tb_chess_square_name(order[i].sq, sq);
+        used += snprintf(why + used, len - (size_t)used, " %s %s",
+                         order[i].place ? "place" : "lift", sq);
+        if (order[i].place)
+            ASSERT_OK(tb_sensor_place(s, order[i].sq, 0, t));
+        else
+            ASSERT_OK(tb_sensor_lift(s, order[i].sq, t));
+    }
+    tb_sensor_flush(s);
+    used += snprintf(why + used, len - (size_t)used, " give:");
+    struct tb_sensor_out o;
+    int moves = 0, problems = 0;
+    bool right = false;
+    while (tb_sensor_poll(s, &o)) {
+        char line[160];
+        if (o.kind == TB_SENSOR_OUT_TOUCH)
+            continue;
+        tb_sensor_out_format(&o, line, sizeof line);
+        used += snprintf(why + used, len - (size_t)used, " '%s'", line);
+        moves += o.kind == TB_SENSOR_OUT_MOVE;
+        problems += o.kind == TB_SENSOR_OUT_PROBLEM;
+        right |= o.kind == TB_SENSOR_OUT_MOVE && o.move == castle;
+    }
+    return right && moves == 1 && problems == 0;
+}
+
+static void castle_every_order(enum tb_sensor_mode mode)
+{
+    tb_sensor *s;
+    ASSERT_OK(tb_sensor_new(NULL, &s));
+    int tried = 0, failed = 0;
+    char first[3][600];
+    for (size_t c = 0; c < sizeof castlings / sizeof castlings[0]; c++) {
+        tb_chess_pos pos;
+        tb_chess_move castle;
+        ASSERT_OK(tb_chess_pos_from_fen(&pos, castlings[c].fen, 0, NULL));
+        ASSERT_TRUE(pos.chess960 || c == 0);
+        ASSERT_OK(tb_chess_move_from_uci(&pos, castlings[c].uci, &castle));
+        ASSERT_TRUE(tb_chess_move_is_castle(castle));
+        struct tb_chess_move_squares ms;
+        tb_chess_move_squares(&pos, castle, &ms);
+        for (int touch_still = 0; touch_still < 2; touch_still++) {
+            struct hand list[24][4];
+            int n = orders(&ms, touch_still, list);
+            for (int k = 0; k < n; k++) {
+                /* 4.4.1, 4.4.2: the player castles by touching the king first (or only the
+                 * rook, when the king stays untouched); the copier may use any order */
+                bool king_first = list[k][0].piece == 0 || (ms.from == ms.to && !touch_still);
+                if (mode == TB_SENSOR_PLAYING && !king_first)
+                    continue;
+                for (uint64_t gap = 60; gap <= 150; gap += 90) {
+                    char why[500];
+                    tried++;
+                    if (castle_order(s, &pos, castle, mode, list[k], gap, why, sizeof why))
+                        continue;
+                    if (failed < 3)
+                        snprintf(first[failed], sizeof first[0], "%s (%s): %s", castlings[c].kind,
+                                 castlings[c].uci, why);
+                    failed++;
+                }
+            }
+        }
+    }
+    tb_sensor_free(s);
+    ASSERT_GT(tried, mode == TB_SENSOR_PLAYING ? 120 : 240);
+    if (failed)
+        TB_FAIL("%d of %d handling orders do not give exactly the castling; first: %s%s%s%s%s",
+                failed, tried, first[0], failed > 1 ? "; then: " : "", failed > 1 ? first[1] : "",
+                failed > 2 ? "; then: " : "", failed > 2 ? first[2] : "");
+}
+
+/* The player to move (4.4.1: king first; a king that stays need not be touched). */
+TB_TEST(guideline_ii_every_castling_kind_every_order_played_king_first)
+{
+    castle_every_order(TB_SENSOR_PLAYING);
+}
+
+/* The copier (D.2.1): any order, only the end decides. */
+TB_TEST(guideline_ii_every_castling_kind_every_order_replicated)
+{
+    castle_every_order(TB_SENSOR_REPLICATING);
 }
