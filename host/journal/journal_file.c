@@ -160,7 +160,7 @@ static int add_loss(struct tb_journal *j, const struct tb_journal_loss *l, struc
 
 /* Scans the image: counts, losses (with the ply of the next intact move), where it ends. */
 static int scan(struct tb_journal *j, size_t len, struct tb_journal_recovery *found,
-                size_t *valid_end, uint16_t *ply, struct tb_error *err)
+                size_t *valid_end, uint16_t *ply, uint64_t *seq, struct tb_error *err)
 {
     struct tb_journal_iter it;
     struct tb_journal_record r;
@@ -190,6 +190,7 @@ static int scan(struct tb_journal *j, size_t len, struct tb_journal_recovery *fo
     found->lost = it.lost;
     *valid_end = it.valid_end;
     *ply = it.ply;
+    *seq = it.next_seq ? it.next_seq - 1 : 0; /* a lost last record's number is taken too */
     return TB_OK;
 }
 
@@ -197,17 +198,18 @@ static int recover(struct tb_journal *j, struct tb_journal_recovery *found, stru
 {
     size_t len = 0, valid_end;
     uint16_t ply;
+    uint64_t seq;
     int rc = read_all(j->fd, &j->image, &len);
     if (rc != TB_OK)
         return rc == TB_ERR_MEM ? tb_error_set(err, rc, "journal %s: out of memory", j->path)
                                 : sys_fail(err, "cannot read journal", j->path);
-    if ((rc = scan(j, len, found, &valid_end, &ply, err)) != TB_OK)
+    if ((rc = scan(j, len, found, &valid_end, &ply, &seq, err)) != TB_OK)
         return rc;
     if (len - valid_end > TORN_MAX) {
         /* More than a crash leaves: not a torn write but damage, or no journal at all. It is
          * kept (nothing is destroyed) and reported; records are appended after it. */
-        struct tb_journal_loss tail = {.first_seq = found->last_seq + 1,
-                                       .last_seq = found->last_seq,
+        struct tb_journal_loss tail = {.first_seq = seq + 1,
+                                       .last_seq = seq,
                                        .offset = valid_end,
                                        .bytes = len - valid_end,
                                        .ply = ply};
@@ -224,7 +226,7 @@ static int recover(struct tb_journal *j, struct tb_journal_recovery *found, stru
     if (fdatasync(j->fd) != 0)
         return sys_fail(err, "cannot sync journal", j->path);
     j->durable_end = (off_t)valid_end;
-    j->last_seq = j->durable_seq = found->last_seq;
+    j->last_seq = j->durable_seq = seq;
     return TB_OK;
 }
 

@@ -185,6 +185,7 @@ static int report(struct tb_journal_iter *it, size_t to, uint64_t first, uint64_
                                   .bytes = to - it->pos,
                                   .ply = it->ply};
     it->pos = to;
+    it->valid_end = to; /* the damage is kept: it is no torn tail */
     it->next_seq = last + 1;
     it->corrupt++;
     char bytes[96] = "no bytes unreadable";
@@ -238,6 +239,10 @@ int tb_journal_iter_next(struct tb_journal_iter *it, struct tb_journal_record *r
         if (g == FOUND_RECORD && next.seq >= expect)
             return report(it, q, expect, next.seq - 1, err);
     }
+    /* No intact record follows. The last record, whole to the end of the buffer, its header
+     * intact: a complete write damaged afterwards (a cut-short write ends early), so a loss. */
+    if (f == FOUND_BODY_BAD && rec->seq >= expect && record_size(rec) == it->len - it->pos)
+        return report(it, it->len, expect, rec->seq, err);
     it->torn = true;
     it->pos = it->len;
     return 0;

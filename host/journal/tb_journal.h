@@ -20,7 +20,9 @@
  * Reading never trusts a record until its CRCs match and its sequence number continues the
  * ones before it, so:
  *   - a torn tail (bytes after the last intact record holding no intact record: a write cut
- *     short by kill -9 or a power cut, a zero-filled tail) is dropped;
+ *     short by kill -9 or a power cut, a zero-filled tail) is dropped; but a last record that
+ *     is whole to the end of the file with its header intact was written completely, so its
+ *     damage is a loss like any other;
  *   - damage between intact records is reported as a loss (struct tb_journal_loss: the records
  *     lost by sequence number, the bytes unreadable, the last ply agreed before them) and
  *     reading resumes at the next intact record: one damaged record costs that record only.
@@ -99,7 +101,7 @@ struct tb_journal_iter {
     const uint8_t *buf;
     size_t len;
     size_t pos;                  /* where the next record is looked for */
-    size_t valid_end;            /* offset just past the last valid record seen */
+    size_t valid_end;            /* offset just past the last valid record or reported damage */
     uint64_t next_seq;           /* expected sequence number; 0 before the first record */
     size_t corrupt;              /* corrupt regions reported so far */
     bool torn;                   /* a torn tail was found (bytes valid_end..len are not records) */
@@ -192,13 +194,13 @@ struct tb_journal_recovery {
  * user than this one or root, or is writable by others without the sticky bit.
  *
  * An existing file is read and scanned; a torn tail is cut off (ftruncate + fdatasync) so
- * appends continue right after the last valid record, with the next sequence number. Damage in
- * the middle is counted in rec, listed by tb_journal_losses() and left in place. More bytes
- * after the last record than a crash can leave (one record and a page) are not cut either: they
- * are damage (or the file is no journal), kept, reported as one more corrupt region (a loss
- * whose record count is unknown: last_seq = first_seq - 1), and appends follow them. Refused
- * with TB_ERR_SUPP, nothing changed, when the file holds a record of a newer format. The bytes
- * up to the end of the last record (or of the kept damage) stay readable via
+ * appends continue right after the last valid record, with the next sequence number (after the last
+ * one read or reported lost). Damage in the middle is counted in rec, listed by tb_journal_losses()
+ * and left in place. More bytes after the last record than a crash can leave (one record and a
+ * page) are not cut either: they are damage (or the file is no journal), kept, reported as one more
+ * corrupt region (a loss whose record count is unknown: last_seq = first_seq - 1), and appends
+ * follow them. Refused with TB_ERR_SUPP, nothing changed, when the file holds a record of a newer
+ * format. The bytes up to the end of the last record (or of the kept damage) stay readable via
  * tb_journal_contents() until the journal is closed. Returns 0, TB_ERR_PERM, TB_ERR_SUPP,
  * TB_ERR_STATE, TB_ERR_SYS (errno kept) or TB_ERR_MEM. */
 int tb_journal_open(struct tb_journal **out, const char *path, struct tb_journal_recovery *rec,

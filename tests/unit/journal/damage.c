@@ -50,7 +50,12 @@ void damage_check(const struct game_journal *gj, const uint8_t *buf, size_t from
         last--;
         touched--;
     }
-    r->torn = touched && last == gj->records;
+    /* Damage reaching the last record is a torn tail, unless it left the last record's header
+     * intact: then that record is whole and known, and its loss is reported. */
+    bool last_header_intact =
+        touched && memcmp(buf + gj->offset[last - 1], gj->buf + gj->offset[last - 1],
+                          TB_JOURNAL_HEADER_SIZE) == 0;
+    r->torn = touched && last == gj->records && !(first == last && last_header_intact);
     struct tb_journal_iter it;
     struct tb_journal_record rec;
     struct tb_error err;
@@ -70,10 +75,9 @@ void damage_check(const struct game_journal *gj, const uint8_t *buf, size_t from
             else if (l->ply != ply_before(gj, first))
                 fail(r, "damage at %zu: reported after ply %u, the last move before is ply %u",
                      from, l->ply, ply_before(gj, first));
+            want = l->last_seq + 1;
             continue;
         }
-        if (touched && want == first)
-            want = last + 1;
         if (rec.seq != want || rec.offset != gj->offset[want - 1] ||
             memcmp(buf + rec.offset, gj->buf + rec.offset,
                    gj->offset[want] - gj->offset[want - 1]) != 0)

@@ -729,3 +729,35 @@ TB_TEST(a_file_that_is_not_a_journal_is_not_cut)
     ASSERT_U64_EQ(l->last_seq + 1, l->first_seq); /* bytes, no record known missing */
     ASSERT_OK(tb_journal_close(j));
 }
+
+/* The last record whole, its header intact, its payload damaged: a write that completed and was
+ * damaged later (a cut-short write ends early). It is reported and kept, not cut as torn. */
+TB_TEST(a_damaged_last_record_with_its_header_intact_is_a_loss_not_a_torn_tail)
+{
+    uint8_t buf[1024];
+    size_t offs[3];
+    size_t len = build(buf, sizeof buf, 3, offs, 1);
+    buf[len - 1] ^= 0x20;
+    char path[512];
+    struct tb_journal_recovery rec;
+    struct tb_journal *j = write_and_open("lastbad.tbj", buf, len, path, sizeof path, &rec);
+    ASSERT_EQ(rec.records, 2);
+    ASSERT_EQ(rec.torn_bytes, 0);
+    ASSERT_U64_EQ(rec.lost, 1);
+    size_t n;
+    const struct tb_journal_loss *l = tb_journal_losses(j, &n);
+    ASSERT_EQ(n, 1);
+    ASSERT_U64_EQ(l->first_seq, 3);
+    ASSERT_EQ(l->offset, offs[2]);
+    ASSERT_EQ(file_size(path), (long)len);
+    ASSERT_EQ(tb_journal_append(j, 100, 1, "record 4", 8), 4);
+    ASSERT_OK(tb_journal_close(j));
+    /* Its header damaged instead: nothing says where it ends; dropped as a torn tail. */
+    buf[len - 1] ^= 0x20;
+    buf[offs[2] + 9] ^= 1;
+    j = write_and_open("lasthdr.tbj", buf, len, path, sizeof path, &rec);
+    ASSERT_EQ(rec.records, 2);
+    ASSERT_EQ(rec.torn_bytes, len - offs[2]);
+    ASSERT_U64_EQ(rec.lost, 0);
+    ASSERT_OK(tb_journal_close(j));
+}

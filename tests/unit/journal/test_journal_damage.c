@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "damage.h"
 #include "game_journal.h"
@@ -23,6 +24,7 @@ static void make(void)
     struct tb_error err = {0};
     snprintf(pgn, sizeof pgn, "%s/games/%s", tb_test_data_dir(), GAME_FILE);
     snprintf(path, sizeof path, "%s/game.tbj", tb_test_tmp_dir());
+    unlink(path); /* a fresh journal for each case */
     if (game_journal_make(&gj, pgn, GAME_NO, path, &err) != TB_OK)
         TB_FAIL("%s", err.msg);
     ASSERT_EQ(gj.plies, 160);
