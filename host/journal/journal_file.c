@@ -236,8 +236,12 @@ static int split(const char *path, char **dir, char **base)
     const char *slash = strrchr(path, '/');
     *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
     *base = strdup(slash ? slash + 1 : path);
-    if (*dir && *base)
+    if (*dir && *base) {
+        /* "dir//x" or "link/" would follow a symbolic link despite O_NOFOLLOW */
+        for (size_t n = strlen(*dir); n > 1 && (*dir)[n - 1] == '/'; n--)
+            (*dir)[n - 1] = '\0';
         return TB_OK;
+    }
     free(*dir);
     free(*base);
     return TB_ERR_MEM;

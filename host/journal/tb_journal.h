@@ -191,7 +191,7 @@ struct tb_journal_recovery {
  * Refused with TB_ERR_PERM and nothing changed: path is a symbolic link (O_NOFOLLOW), not a
  * regular file, has more than one hard link, belongs to another user than the effective one,
  * or is writable by group or others; or its directory is a symbolic link, belongs to another
- * user than this one or root, or is writable by others without the sticky bit.
+ * user than this one or root, or is writable by group or others without the sticky bit.
  *
  * An existing file is read and scanned; a torn tail is cut off (ftruncate + fdatasync) so
  * appends continue right after the last valid record, with the next sequence number (after the last

@@ -474,6 +474,8 @@ TB_TEST(a_symlinked_journal_directory_is_refused)
     ASSERT_OK(symlink(real, dir));
     snprintf(path, sizeof path, "%s/current.tbj", dir);
     expect_refused(path, "directory is a symbolic link");
+    snprintf(path, sizeof path, "%s//current.tbj", dir);
+    expect_refused(path, "directory is a symbolic link");
     snprintf(path, sizeof path, "%s/current.tbj", real);
     ASSERT_EQ(access(path, F_OK), -1);
 }
