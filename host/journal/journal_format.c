@@ -219,7 +219,7 @@ int tb_journal_iter_next(struct tb_journal_iter *it, struct tb_journal_record *r
     enum found f = record_at(it->buf, it->len, it->pos, rec);
     if (f == FOUND_NEWER)
         return newer(it, it->pos, err);
-    if (f == FOUND_RECORD && (!it->next_seq || rec->seq == expect))
+    if (f == FOUND_RECORD && rec->seq == expect) /* a file's first record is number 1 */
         return deliver(it, rec);
     if (f == FOUND_RECORD && rec->seq > expect) /* reported once; the next call delivers it */
         return report(it, it->pos, expect, rec->seq - 1, err);

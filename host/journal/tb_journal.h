@@ -102,7 +102,7 @@ struct tb_journal_iter {
     size_t len;
     size_t pos;                  /* where the next record is looked for */
     size_t valid_end;            /* offset just past the last valid record or reported damage */
-    uint64_t next_seq;           /* expected sequence number; 0 before the first record */
+    uint64_t next_seq;           /* expected sequence number; 0 (meaning 1) at the start */
     size_t corrupt;              /* corrupt regions reported so far */
     bool torn;                   /* a torn tail was found (bytes valid_end..len are not records) */
     uint64_t lost;               /* records lost so far (sum over the losses reported) */

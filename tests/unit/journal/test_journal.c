@@ -761,3 +761,19 @@ TB_TEST(a_damaged_last_record_with_its_header_intact_is_a_loss_not_a_torn_tail)
     ASSERT_U64_EQ(rec.lost, 0);
     ASSERT_OK(tb_journal_close(j));
 }
+
+/* A journal starts at record 1: one that starts later has lost its beginning, and says so. */
+TB_TEST(a_journal_missing_its_first_records_says_so)
+{
+    uint8_t buf[1024];
+    size_t offs[2];
+    size_t len = build(buf, sizeof buf, 2, offs, 5);
+    struct tb_journal_iter it;
+    struct tb_journal_record r;
+    struct tb_error e;
+    tb_journal_iter_init(&it, buf, len);
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), TB_ERR_CRC);
+    ASSERT_STR_CONTAINS(e.msg, "records 1 to 4 lost (no bytes unreadable)");
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
+    ASSERT_U64_EQ(r.seq, 5);
+}
