@@ -196,9 +196,9 @@ static int scan(struct tb_journal *j, size_t len, struct tb_journal_recovery *fo
 
 static int recover(struct tb_journal *j, struct tb_journal_recovery *found, struct tb_error *err)
 {
-    size_t len = 0, valid_end;
-    uint16_t ply;
-    uint64_t seq;
+    size_t len = 0, valid_end = 0;
+    uint16_t ply = 0;
+    uint64_t seq = 0;
     int rc = read_all(j->fd, &j->image, &len);
     if (rc != TB_OK)
         return rc == TB_ERR_MEM ? tb_error_set(err, rc, "journal %s: out of memory", j->path)

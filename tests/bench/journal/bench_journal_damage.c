@@ -3,7 +3,9 @@
  * at every byte (bit = offset mod 8, or all 8 bits with ALL), (2) a 4 KiB page of zeros at every
  * byte offset. Each damaged copy is read back; every record the damage did not touch must come
  * back intact and in order, and the loss must be reported with its records, bytes and ply.
- * Prints records lost per case (max, mean) and fails (exit 1) at the first wrong reading.
+ * Prints records lost per case (max, mean) and fails (exit 1) at the first wrong reading. Also
+ * times what durability costs: 500 move records, each appended and committed (fdatasync) in a
+ * journal under /tmp.
  *
  * Usage: bench_journal_damage DATA_DIR [ALL]   (DATA_DIR holds games/) */
 #include <stdio.h>
@@ -34,6 +36,47 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* What durability costs per move: append a move record and commit (write + fdatasync), as the
+ * daemon does for every agreed move, n times in a journal at path. */
+static int commit_latency(const char *path, int n)
+{
+    struct tb_journal *j;
+    struct tb_error err = {0};
+    if (tb_journal_open(&j, path, NULL, &err) != TB_OK) {
+        fprintf(stderr, "bench_journal_damage: %s\n", err.msg);
+        return 1;
+    }
+    double *ms = malloc((size_t)n * sizeof *ms);
+    struct tb_journal_move mv = {.board = 0, .move = 0x1234};
+    snprintf(mv.san, sizeof mv.san, "Nf3");
+    int rc = ms ? TB_OK : TB_ERR_MEM;
+    for (int i = 0; i < n && rc == TB_OK; i++) {
+        mv.ply = (uint16_t)(i + 1);
+        double t0 = now();
+        if (tb_journal_append_move(j, (uint64_t)i, &mv) < 0 || tb_journal_commit(j, &err) != 0)
+            rc = TB_ERR_SYS;
+        ms[i] = (now() - t0) * 1000;
+    }
+    tb_journal_close(j);
+    unlink(path);
+    if (rc == TB_OK) {
+        qsort(ms, (size_t)n, sizeof *ms, cmp_double);
+        printf("append + commit of a move record   %8d moves  median %.3f ms  99th %.3f ms  "
+               "max %.3f ms\n",
+               n, ms[n / 2], ms[n * 99 / 100], ms[n - 1]);
+    } else {
+        fprintf(stderr, "bench_journal_damage: %s\n", err.msg);
+    }
+    free(ms);
+    return rc == TB_OK ? 0 : 1;
 }
 
 /* Damages copy at [at, at + n) (n 1: flip bit; else zeros), checks, counts. */
@@ -70,6 +113,8 @@ int main(int argc, char **argv)
     struct tb_error err = {0};
     int rc = game_journal_make(&gj, pgn, GAME_NO, path, &err);
     unlink(path);
+    if (rc == TB_OK && commit_latency(path, 500) != 0)
+        rc = TB_ERR_SYS;
     rmdir(dir);
     if (rc != TB_OK) {
         fprintf(stderr, "bench_journal_damage: %s\n", err.msg);
