@@ -254,7 +254,7 @@ static void free_journal(struct tb_journal *j)
     free(j->path);
     free(j->image);
     free(j->losses);
-    free(j->pend);
+    tb_journal__write_free(j);
     free(j);
 }
 
@@ -314,6 +314,11 @@ int tb_journal_open(struct tb_journal **out, const char *path, struct tb_journal
     if (!j || !(j->path = strdup(path))) {
         free(j);
         return tb_error_set(err, TB_ERR_MEM, "journal open: out of memory");
+    }
+    if (tb_journal__write_init(j) != TB_OK) {
+        free(j->path);
+        free(j);
+        return tb_error_set(err, TB_ERR_SYS, "journal open: no lock");
     }
     j->fd = -1;
     int rc = open_locked(j, path, &found, err);

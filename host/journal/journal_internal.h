@@ -3,6 +3,8 @@
 #ifndef JOURNAL_INTERNAL_H
 #define JOURNAL_INTERNAL_H
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -15,8 +17,16 @@ uint16_t tb_journal__get16(const uint8_t *p);
 uint32_t tb_journal__get32(const uint8_t *p);
 uint64_t tb_journal__get64(const uint8_t *p);
 
-/* The file holds durable records up to durable_end; pend[0..plen) are the records after them,
- * in order, of which the first pwritten bytes are written but not yet synced. */
+/* Records not yet durable, in file order: first the batch a commit has taken (being written,
+ * or left by a failed attempt; its first fwritten bytes are in the file, not synced), then the
+ * records appended since. */
+struct tb_journal_batch {
+    uint8_t *buf;
+    size_t len, cap, records;
+};
+
+/* The file holds durable records up to durable_end. The lock guards everything below it except
+ * flight, which only the one commit or flush that set busy touches while busy. */
 struct tb_journal {
     int fd;
     char *path;
@@ -24,13 +34,20 @@ struct tb_journal {
     size_t image_len;
     struct tb_journal_loss *losses; /* found at open */
     size_t nlosses, losscap;
-    uint8_t *pend;
-    size_t plen, pcap, pwritten, precords;
+    pthread_mutex_t lock;
+    struct tb_journal_batch flight, pend;
+    size_t fwritten;
+    uint64_t flight_last_seq;
+    bool busy;
     off_t durable_end;
     uint64_t last_seq, durable_seq;
     int error; /* errno of the last failure, 0 after a success */
     unsigned failures;
     struct tb_journal_io io;
 };
+
+/* The write side's part of open and close (journal_write.c). */
+int tb_journal__write_init(struct tb_journal *j);
+void tb_journal__write_free(struct tb_journal *j);
 
 #endif /* JOURNAL_INTERNAL_H */

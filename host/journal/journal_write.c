@@ -1,5 +1,7 @@
 /* journal_write.c - appending to an open journal: records pending in memory, written in order,
- * fdatasync'd; a failed write is cut back to a record boundary and retried later, never lost. */
+ * fdatasync'd; a failed write is cut back to a record boundary and retried later, never lost.
+ * A commit may run on a writer thread while another thread appends: the lock guards the state,
+ * and the batch being written belongs to the commit alone (docs/journal.md). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,26 +12,25 @@
 
 #define FLUSH_AT 65536 /* pending bytes written without being asked */
 
-static ssize_t do_pwrite(struct tb_journal *j, const void *buf, size_t len, off_t off)
+int tb_journal__write_init(struct tb_journal *j)
 {
-    return j->io.pwrite ? j->io.pwrite(j->io.user, j->fd, buf, len, off)
-                        : pwrite(j->fd, buf, len, off);
+    return pthread_mutex_init(&j->lock, NULL) == 0 ? TB_OK : TB_ERR_SYS;
 }
 
-static int do_fdatasync(struct tb_journal *j)
+void tb_journal__write_free(struct tb_journal *j)
 {
-    return j->io.fdatasync ? j->io.fdatasync(j->io.user, j->fd) : fdatasync(j->fd);
-}
-
-static int do_ftruncate(struct tb_journal *j, off_t len)
-{
-    return j->io.ftruncate ? j->io.ftruncate(j->io.user, j->fd, len) : ftruncate(j->fd, len);
+    pthread_mutex_destroy(&j->lock);
+    free(j->flight.buf);
+    free(j->pend.buf);
 }
 
 void tb_journal_set_io(struct tb_journal *j, const struct tb_journal_io *io)
 {
-    if (j)
-        j->io = io ? *io : (struct tb_journal_io){0};
+    if (!j)
+        return;
+    pthread_mutex_lock(&j->lock);
+    j->io = io ? *io : (struct tb_journal_io){0};
+    pthread_mutex_unlock(&j->lock);
 }
 
 /* A write past RLIMIT_FSIZE would raise SIGXFSZ (or, ignored, write part of a record): it is
@@ -41,38 +42,131 @@ static bool past_size_limit(off_t end)
            (rlim_t)end > rl.rlim_cur;
 }
 
-static int failed(struct tb_journal *j, int e)
+static bool reserve(struct tb_journal_batch *b, size_t need)
 {
-    j->error = e;
-    j->failures++;
-    errno = e;
-    return TB_ERR_SYS;
+    if (b->len + need <= b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + need)
+        cap *= 2;
+    uint8_t *p = realloc(b->buf, cap);
+    if (!p)
+        return false;
+    b->buf = p;
+    b->cap = cap;
+    return true;
 }
 
-int tb_journal_flush(struct tb_journal *j)
+/* Under the lock: the records appended so far join the batch in flight, which this caller
+ * then owns (busy) until finish(). TB_ERR_AGAIN when another thread is writing. */
+static int take(struct tb_journal *j)
 {
-    if (!j)
-        return TB_ERR_ARG;
-    off_t at = j->durable_end + (off_t)j->pwritten;
-    size_t todo = j->plen - j->pwritten, done = 0;
+    if (j->busy)
+        return TB_ERR_AGAIN;
+    struct tb_journal_batch *f = &j->flight, *p = &j->pend;
+    if (!f->len) {
+        struct tb_journal_batch t = *f;
+        *f = *p;
+        *p = t;
+        p->len = p->records = 0;
+    } else if (p->len) {
+        if (!reserve(f, p->len))
+            return TB_ERR_MEM;
+        memcpy(f->buf + f->len, p->buf, p->len);
+        f->len += p->len;
+        f->records += p->records;
+        p->len = p->records = 0;
+    }
+    j->flight_last_seq = j->last_seq;
+    j->busy = true;
+    return TB_OK;
+}
+
+/* Without the lock (the batch is ours): writes the flight's unwritten bytes. 0 or an errno.
+ * A failed or short write is cut back to where it started: no half record stays behind; if the
+ * cut fails too, the next write starts at that same boundary and covers the partial bytes with
+ * the same records. */
+static int write_flight(struct tb_journal *j, const struct tb_journal_io *io)
+{
+    off_t at = j->durable_end + (off_t)j->fwritten;
+    size_t todo = j->flight.len - j->fwritten, done = 0;
     if (todo && past_size_limit(at + (off_t)todo))
-        return failed(j, EFBIG);
+        return EFBIG;
     while (done < todo) {
-        ssize_t n = do_pwrite(j, j->pend + j->pwritten + done, todo - done, at + (off_t)done);
+        const uint8_t *p = j->flight.buf + j->fwritten + done;
+        off_t off = at + (off_t)done;
+        ssize_t n = io->pwrite ? io->pwrite(io->user, j->fd, p, todo - done, off)
+                               : pwrite(j->fd, p, todo - done, off);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
             int e = n < 0 ? errno : EIO;
-            /* No half record stays behind. If the cut fails too, the next write starts at the
-             * same boundary and covers the partial bytes with the same records. */
-            if (done)
-                (void)do_ftruncate(j, at);
-            return failed(j, e);
+            (void)(io->ftruncate ? io->ftruncate(io->user, j->fd, at) : ftruncate(j->fd, at));
+            return e;
         }
         done += (size_t)n;
     }
-    j->pwritten = j->plen;
+    j->fwritten = j->flight.len;
+    return 0;
+}
+
+static int sync_flight(struct tb_journal *j, const struct tb_journal_io *io)
+{
+    int rc = io->fdatasync ? io->fdatasync(io->user, j->fd) : fdatasync(j->fd);
+    if (rc == 0)
+        return 0;
+    /* After a failed fdatasync the kernel may have dropped the pages: write them anew. */
+    j->fwritten = 0;
+    return errno ? errno : EIO;
+}
+
+/* Under the lock: the outcome of a write (synced or not), e an errno or 0. */
+static int finish(struct tb_journal *j, int e, bool synced)
+{
+    j->busy = false;
+    if (e) {
+        j->error = e;
+        j->failures++;
+        errno = e;
+        return TB_ERR_SYS;
+    }
+    if (synced) {
+        j->durable_end += (off_t)j->flight.len;
+        j->durable_seq = j->flight_last_seq;
+        j->flight.len = j->flight.records = 0;
+        j->fwritten = 0;
+        j->error = 0;
+        j->failures = 0;
+    }
     return TB_OK;
+}
+
+/* One attempt: take the records, write them (and sync), record the outcome. */
+static int attempt(struct tb_journal *j, bool sync, const char **what)
+{
+    pthread_mutex_lock(&j->lock);
+    int rc = take(j);
+    struct tb_journal_io io = j->io;
+    pthread_mutex_unlock(&j->lock);
+    if (rc != TB_OK) {
+        *what = rc == TB_ERR_AGAIN ? "write (another commit is writing)" : "hold";
+        return rc;
+    }
+    int e = write_flight(j, &io);
+    *what = "write";
+    if (!e && sync && (e = sync_flight(j, &io)) != 0)
+        *what = "sync";
+    pthread_mutex_lock(&j->lock);
+    rc = finish(j, e, sync);
+    pthread_mutex_unlock(&j->lock);
+    errno = e;
+    return rc;
+}
+
+int tb_journal_flush(struct tb_journal *j)
+{
+    const char *what;
+    return j ? attempt(j, false, &what) : TB_ERR_ARG;
 }
 
 static const char *errno_name(int e)
@@ -99,37 +193,28 @@ static const char *errno_name(int e)
     }
 }
 
-static int commit_error(struct tb_journal *j, const char *what, struct tb_error *err)
-{
-    int e = errno;
-    tb_error_set(err, TB_ERR_SYS,
-                 "journal %s: cannot %s records %llu to %llu: %s (%s %d); %zu records (%zu bytes) "
-                 "kept in memory until the disk takes them",
-                 j->path, what, (unsigned long long)j->durable_seq + 1,
-                 (unsigned long long)j->last_seq, strerror(e), errno_name(e), e, j->precords,
-                 j->plen);
-    errno = e;
-    return TB_ERR_SYS;
-}
-
 int tb_journal_commit(struct tb_journal *j, struct tb_error *err)
 {
     if (!j)
         return tb_error_set(err, TB_ERR_ARG, "journal commit: no journal");
-    if (tb_journal_flush(j) != TB_OK)
-        return commit_error(j, "write", err);
-    if (do_fdatasync(j) != 0) {
-        /* After a failed fdatasync the kernel may have dropped the pages: write them anew. */
-        j->pwritten = 0;
-        failed(j, errno);
-        return commit_error(j, "sync", err);
-    }
-    j->durable_end += (off_t)j->plen;
-    j->durable_seq = j->last_seq;
-    j->plen = j->pwritten = j->precords = 0;
-    j->error = 0;
-    j->failures = 0;
-    return TB_OK;
+    const char *what;
+    int rc = attempt(j, true, &what);
+    if (rc == TB_OK)
+        return rc;
+    int e = errno;
+    struct tb_journal_state st;
+    tb_journal_state(j, &st);
+    if (rc != TB_ERR_SYS)
+        tb_error_set(err, rc, "journal %s: cannot %s the pending records", j->path, what);
+    else
+        tb_error_set(err, TB_ERR_SYS,
+                     "journal %s: cannot %s records %llu to %llu: %s (%s %d); %zu records (%zu "
+                     "bytes) kept in memory until the disk takes them",
+                     j->path, what, (unsigned long long)st.durable_seq + 1,
+                     (unsigned long long)st.last_seq, strerror(e), errno_name(e), e,
+                     st.pending_records, st.pending_bytes);
+    errno = e;
+    return rc;
 }
 
 int tb_journal_sync(struct tb_journal *j)
@@ -143,29 +228,26 @@ int64_t tb_journal_append(struct tb_journal *j, uint16_t type, uint64_t time_ms,
     if (!j || len > TB_JOURNAL_MAX_PAYLOAD || (len && !payload))
         return TB_ERR_ARG;
     size_t need = TB_JOURNAL_HEADER_SIZE + len;
-    if (j->plen + need > TB_JOURNAL_PENDING_MAX)
-        return TB_ERR_FULL;
-    if (j->plen + need > j->pcap) {
-        size_t cap = j->pcap ? j->pcap : 4096;
-        while (cap < j->plen + need)
-            cap *= 2;
-        uint8_t *p = realloc(j->pend, cap);
-        if (!p)
-            return TB_ERR_MEM;
-        j->pend = p;
-        j->pcap = cap;
+    pthread_mutex_lock(&j->lock);
+    struct tb_journal_batch *p = &j->pend;
+    int64_t rc;
+    if (j->flight.len + p->len + need > TB_JOURNAL_PENDING_MAX) {
+        rc = TB_ERR_FULL;
+    } else if (!reserve(p, need)) {
+        rc = TB_ERR_MEM;
+    } else {
+        rc = (int64_t)++j->last_seq;
+        tb_journal_encode(p->buf + p->len, p->cap - p->len, type, j->last_seq, time_ms, payload,
+                          len);
+        p->len += need;
+        p->records++;
     }
-    uint64_t seq = j->last_seq + 1;
-    tb_journal_encode(j->pend + j->plen, j->pcap - j->plen, type, seq, time_ms, payload, len);
-    j->plen += need;
-    j->precords++;
-    j->last_seq = seq;
-    if (j->plen - j->pwritten >= FLUSH_AT && !j->error) {
-        int rc = tb_journal_flush(j);
-        if (rc != TB_OK)
-            return rc; /* the record stays pending for the next flush or commit */
-    }
-    return (int64_t)seq;
+    bool flush =
+        rc > 0 && !j->error && !j->busy && j->flight.len - j->fwritten + p->len >= FLUSH_AT;
+    pthread_mutex_unlock(&j->lock);
+    if (flush && tb_journal_flush(j) == TB_ERR_SYS)
+        return TB_ERR_SYS; /* the record stays pending for the next flush or commit */
+    return rc;
 }
 
 int64_t tb_journal_append_event(struct tb_journal *j, uint64_t time_ms,
@@ -194,7 +276,12 @@ int64_t tb_journal_append_decision(struct tb_journal *j, uint16_t type, uint64_t
 
 uint64_t tb_journal_last_seq(const struct tb_journal *j)
 {
-    return j ? j->last_seq : 0;
+    if (!j)
+        return 0;
+    pthread_mutex_lock((pthread_mutex_t *)&j->lock);
+    uint64_t seq = j->last_seq;
+    pthread_mutex_unlock((pthread_mutex_t *)&j->lock);
+    return seq;
 }
 
 void tb_journal_state(const struct tb_journal *j, struct tb_journal_state *st)
@@ -202,10 +289,14 @@ void tb_journal_state(const struct tb_journal *j, struct tb_journal_state *st)
     memset(st, 0, sizeof *st);
     if (!j)
         return;
+    pthread_mutex_t *lock = (pthread_mutex_t *)&j->lock; /* reading takes the lock too */
+    pthread_mutex_lock(lock);
     st->last_seq = j->last_seq;
     st->durable_seq = j->durable_seq;
-    st->pending_records = j->precords;
-    st->pending_bytes = j->plen;
+    st->pending_records = j->flight.records + j->pend.records;
+    st->pending_bytes = j->flight.len + j->pend.len;
     st->error = j->error;
     st->failures = j->failures;
+    st->committing = j->busy;
+    pthread_mutex_unlock(lock);
 }

@@ -230,7 +230,8 @@ int64_t tb_journal_append_move(struct tb_journal *j, uint64_t time_ms,
 int64_t tb_journal_append_decision(struct tb_journal *j, uint16_t type, uint64_t time_ms,
                                    const struct tb_journal_decision *d);
 
-/* Writes the pending records to the file (no fdatasync). 0 or TB_ERR_SYS (errno kept). A
+/* Writes the pending records to the file (no fdatasync). 0, TB_ERR_AGAIN (a commit is writing
+ * on another thread) or TB_ERR_SYS (errno kept). A
  * failed or short write is cut back (ftruncate) to the last complete record; should that fail
  * too, the next write still starts at that record boundary and overwrites the partial bytes,
  * and open drops them as a torn tail: a record never follows a half record. */
@@ -242,8 +243,10 @@ int tb_journal_flush(struct tb_journal *j);
  * and a later commit writes them (the retry). A failed fdatasync makes the records it covered
  * pending again (their pages may be dropped), so the retry writes them anew. A write that would
  * pass RLIMIT_FSIZE fails with EFBIG before any byte is written (no SIGXFSZ; the daemon ignores
- * that signal too). Blocks while the disk does: run it off the event loop if that matters; the
- * journal is not thread-safe, so nothing else may touch it meanwhile. */
+ * that signal too). Blocks while the disk does, so it may run on a writer thread: meanwhile
+ * other threads may append (those records wait for the next commit) and read the state; a
+ * second commit or flush at the same time gets TB_ERR_AGAIN. On 0, every record appended before
+ * the call is durable. */
 int tb_journal_commit(struct tb_journal *j, struct tb_error *err);
 /* tb_journal_commit without the message. */
 int tb_journal_sync(struct tb_journal *j);
@@ -256,6 +259,7 @@ struct tb_journal_state {
     size_t pending_bytes;
     int error;         /* errno of the last failed write or sync, 0 once a commit succeeded */
     unsigned failures; /* failed attempts since the last success */
+    bool committing;   /* a commit or flush is writing (on another thread) */
 };
 void tb_journal_state(const struct tb_journal *j, struct tb_journal_state *st);
 

@@ -2,10 +2,12 @@
  * size limit) and when the path is a trap (a symbolic link, another user's file): every failure
  * is reported with its errno, no half record is ever left for a later record to follow, the
  * records that could not be written stay in memory in order and are written by the next commit
- * that works, and a refused path is left as it was. */
+ * that works, a commit may wait for the disk on a writer thread while appends go on, and a
+ * refused path is left as it was. */
 #define _GNU_SOURCE /* unshare */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -256,6 +258,117 @@ TB_TEST(pending_records_are_capped)
     ASSERT_U64_EQ(st.last_seq, n); /* the refused record took no sequence number */
     f.budget = -1;
     ASSERT_OK(tb_journal_close(j));
+}
+
+/* ---- a writer thread ------------------------------------------------------------------- */
+
+/* A disk that stalls: the first write waits until the test lets it go (no sleeping). */
+struct stall {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool entered, released;
+    int err; /* errno the stalled write fails with, 0: it succeeds */
+};
+
+static ssize_t stall_pwrite(void *user, int fd, const void *buf, size_t len, off_t off)
+{
+    struct stall *s = user;
+    pthread_mutex_lock(&s->mu);
+    s->entered = true;
+    pthread_cond_broadcast(&s->cv);
+    while (!s->released)
+        pthread_cond_wait(&s->cv, &s->mu);
+    int e = s->err;
+    s->err = 0; /* stalls once */
+    pthread_mutex_unlock(&s->mu);
+    if (e) {
+        errno = e;
+        return -1;
+    }
+    return pwrite(fd, buf, len, off);
+}
+
+struct writer {
+    struct tb_journal *j;
+    int rc, err;
+};
+
+static void *writer_main(void *arg)
+{
+    struct writer *w = arg;
+    w->rc = tb_journal_commit(w->j, NULL);
+    w->err = errno;
+    return NULL;
+}
+
+/* The daemon's pattern: the loop hands the commit to a writer thread and goes on appending the
+ * boards' events while the disk stalls; nothing waits for the disk but the writer. */
+static void commit_on_a_writer_thread(int fail_with, const char *name)
+{
+    char path[512];
+    path_in_tmp(path, sizeof path, name);
+    struct tb_journal *j;
+    ASSERT_OK(tb_journal_open(&j, path, NULL, NULL));
+    struct stall s = {.err = fail_with};
+    pthread_mutex_init(&s.mu, NULL);
+    pthread_cond_init(&s.cv, NULL);
+    struct tb_journal_io io = {.pwrite = stall_pwrite, .user = &s};
+    tb_journal_set_io(j, &io);
+    for (uint64_t q = 1; q <= 5; q++)
+        ASSERT_EQ(append_n(j, q), (int64_t)q);
+    struct writer w = {.j = j};
+    pthread_t t;
+    ASSERT_OK(pthread_create(&t, NULL, writer_main, &w));
+    pthread_mutex_lock(&s.mu);
+    while (!s.entered)
+        pthread_cond_wait(&s.cv, &s.mu);
+    pthread_mutex_unlock(&s.mu);
+
+    /* The writer is stuck in the disk; the loop is not. */
+    for (uint64_t q = 6; q <= 50; q++)
+        ASSERT_EQ(append_n(j, q), (int64_t)q);
+    struct tb_journal_state st;
+    tb_journal_state(j, &st);
+    ASSERT_TRUE(st.committing);
+    ASSERT_U64_EQ(st.durable_seq, 0);
+    ASSERT_U64_EQ(st.last_seq, 50);
+    ASSERT_EQ(st.pending_records, 50);
+    ASSERT_EQ(tb_journal_flush(j), TB_ERR_AGAIN); /* one writer at a time */
+
+    pthread_mutex_lock(&s.mu);
+    s.released = true;
+    pthread_cond_broadcast(&s.cv);
+    pthread_mutex_unlock(&s.mu);
+    ASSERT_OK(pthread_join(t, NULL));
+    tb_journal_state(j, &st);
+    ASSERT_FALSE(st.committing);
+    if (fail_with) {
+        ASSERT_EQ(w.rc, TB_ERR_SYS);
+        ASSERT_EQ(w.err, fail_with);
+        ASSERT_U64_EQ(st.durable_seq, 0);
+        ASSERT_EQ(st.pending_records, 50);
+    } else {
+        ASSERT_OK(w.rc);
+        ASSERT_U64_EQ(st.durable_seq, 5); /* what was appended before the commit */
+        ASSERT_EQ(st.pending_records, 45);
+    }
+    ASSERT_OK(tb_journal_commit(j, NULL)); /* the next commit writes the rest, in order */
+    tb_journal_state(j, &st);
+    ASSERT_U64_EQ(st.durable_seq, 50);
+    ASSERT_OK(tb_journal_close(j));
+    check_file(path, 50);
+    pthread_cond_destroy(&s.cv);
+    pthread_mutex_destroy(&s.mu);
+}
+
+TB_TEST(appends_go_on_while_a_writer_thread_waits_for_the_disk)
+{
+    commit_on_a_writer_thread(0, "writer.tbj");
+}
+
+TB_TEST(a_writer_thread_that_fails_loses_nothing_appended_meanwhile)
+{
+    commit_on_a_writer_thread(EIO, "writer-eio.tbj");
 }
 
 /* ---- real failures ---------------------------------------------------------------------- */
