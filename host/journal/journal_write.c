@@ -82,48 +82,52 @@ static int take(struct tb_journal *j)
     return TB_OK;
 }
 
-/* Without the lock (the batch is ours): writes the flight's unwritten bytes. 0 or an errno.
- * A failed or short write is cut back to where it started: no half record stays behind; if the
- * cut fails too, the next write starts at that same boundary and covers the partial bytes with
- * the same records. */
-static int write_flight(struct tb_journal *j, const struct tb_journal_io *io)
+/* What a commit or flush writes: the flight's unwritten bytes, taken under the lock. */
+struct span {
+    int fd;
+    const uint8_t *buf;
+    size_t len;
+    off_t at;
+};
+
+/* Without the lock (the batch is ours): writes the span. 0 or an errno. A failed or short write
+ * is cut back to where it started: no half record stays behind; if the cut fails too, the next
+ * write starts at that same boundary and covers the partial bytes with the same records. */
+static int write_span(const struct span *w, const struct tb_journal_io *io)
 {
-    off_t at = j->durable_end + (off_t)j->fwritten;
-    size_t todo = j->flight.len - j->fwritten, done = 0;
-    if (todo && past_size_limit(at + (off_t)todo))
+    if (w->len && past_size_limit(w->at + (off_t)w->len))
         return EFBIG;
-    while (done < todo) {
-        const uint8_t *p = j->flight.buf + j->fwritten + done;
-        off_t off = at + (off_t)done;
-        ssize_t n = io->pwrite ? io->pwrite(io->user, j->fd, p, todo - done, off)
-                               : pwrite(j->fd, p, todo - done, off);
+    for (size_t done = 0; done < w->len;) {
+        const uint8_t *p = w->buf + done;
+        off_t off = w->at + (off_t)done;
+        ssize_t n = io->pwrite ? io->pwrite(io->user, w->fd, p, w->len - done, off)
+                               : pwrite(w->fd, p, w->len - done, off);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
             int e = n < 0 ? errno : EIO;
-            (void)(io->ftruncate ? io->ftruncate(io->user, j->fd, at) : ftruncate(j->fd, at));
+            (void)(io->ftruncate ? io->ftruncate(io->user, w->fd, w->at) : ftruncate(w->fd, w->at));
             return e;
         }
         done += (size_t)n;
     }
-    j->fwritten = j->flight.len;
     return 0;
 }
 
-static int sync_flight(struct tb_journal *j, const struct tb_journal_io *io)
+static int sync_span(const struct span *w, const struct tb_journal_io *io)
 {
-    int rc = io->fdatasync ? io->fdatasync(io->user, j->fd) : fdatasync(j->fd);
-    if (rc == 0)
-        return 0;
-    /* After a failed fdatasync the kernel may have dropped the pages: write them anew. */
-    j->fwritten = 0;
-    return errno ? errno : EIO;
+    int rc = io->fdatasync ? io->fdatasync(io->user, w->fd) : fdatasync(w->fd);
+    return rc == 0 ? 0 : errno ? errno : EIO;
 }
 
-/* Under the lock: the outcome of a write (synced or not), e an errno or 0. */
-static int finish(struct tb_journal *j, int e, bool synced)
+/* Under the lock: the outcome of an attempt. e an errno or 0; written: the write succeeded. */
+static int finish(struct tb_journal *j, int e, bool written, bool synced)
 {
     j->busy = false;
+    if (written)
+        j->fwritten = j->flight.len;
+    if (written && e) /* fdatasync failed: the kernel may have dropped the pages, write anew */
+        j->fwritten = 0;
     if (e) {
         j->error = e;
         j->failures++;
@@ -147,17 +151,22 @@ static int attempt(struct tb_journal *j, bool sync, const char **what)
     pthread_mutex_lock(&j->lock);
     int rc = take(j);
     struct tb_journal_io io = j->io;
+    struct span w = {
+        .fd = j->fd, .len = j->flight.len - j->fwritten, .at = j->durable_end + (off_t)j->fwritten};
+    if (w.len)
+        w.buf = j->flight.buf + j->fwritten;
     pthread_mutex_unlock(&j->lock);
     if (rc != TB_OK) {
         *what = rc == TB_ERR_AGAIN ? "write (another commit is writing)" : "hold";
         return rc;
     }
-    int e = write_flight(j, &io);
+    int e = write_span(&w, &io);
+    bool written = !e;
     *what = "write";
-    if (!e && sync && (e = sync_flight(j, &io)) != 0)
+    if (written && sync && (e = sync_span(&w, &io)) != 0)
         *what = "sync";
     pthread_mutex_lock(&j->lock);
-    rc = finish(j, e, sync);
+    rc = finish(j, e, written, sync);
     pthread_mutex_unlock(&j->lock);
     errno = e;
     return rc;
