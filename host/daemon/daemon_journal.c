@@ -175,10 +175,8 @@ static int replay(struct tb_daemon *d, const uint8_t *buf, size_t len, struct tb
     int rc;
     d->replaying = true;
     while ((rc = tb_journal_iter_next(&it, &rec, &e)) != 0) {
-        if (rc < 0) {
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal %s: %s", d->journal_path, e.msg);
+        if (rc < 0) /* each loss was logged at open (log_losses) */
             continue;
-        }
         if (n++ == 0) {
             if (rec.type == TB_JOURNAL_GAME_START)
                 game_start(d, &rec);
@@ -197,6 +195,35 @@ static int replay(struct tb_daemon *d, const uint8_t *buf, size_t len, struct tb
     return rc < 0 && !d->match ? rc : TB_OK;
 }
 
+/* What damage cost, for the arbiter: which records, which bytes, from which ply. */
+static void log_losses(struct tb_daemon *d, const struct tb_journal_recovery *rec)
+{
+    size_t n;
+    const struct tb_journal_loss *l = tb_journal_losses(d->journal, &n);
+    tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                   "journal %s: %zu corrupt regions skipped, %llu records lost, %zu kept",
+                   d->journal_path, rec->corrupt, (unsigned long long)rec->lost, rec->records);
+    for (size_t i = 0; i < n; i++, l++) {
+        char bytes[64] = "no bytes unreadable", moves[96] = "";
+        if (l->bytes)
+            snprintf(bytes, sizeof bytes, "bytes %zu to %zu", l->offset, l->offset + l->bytes - 1);
+        if (l->next_ply == l->ply + 1)
+            snprintf(moves, sizeof moves, "; the next intact move is ply %u: no agreed move lost",
+                     l->next_ply);
+        else if (l->next_ply)
+            snprintf(moves, sizeof moves, "; the next intact move is ply %u", l->next_ply);
+        if (l->last_seq >= l->first_seq)
+            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                           "journal %s: records %llu to %llu lost (%s), from ply %u%s",
+                           d->journal_path, (unsigned long long)l->first_seq,
+                           (unsigned long long)l->last_seq, bytes, l->ply + 1u, moves);
+        else
+            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                           "journal %s: %s unreadable after ply %u, no record known lost%s",
+                           d->journal_path, bytes, l->ply, moves);
+    }
+}
+
 int tb_daemon__journal_open(struct tb_daemon *d, struct tb_error *err)
 {
     const char *dir = d->cfg->journal_dir;
@@ -212,8 +239,7 @@ int tb_daemon__journal_open(struct tb_daemon *d, struct tb_error *err)
                        "journal %s: a torn last record (%zu bytes) was dropped; %zu records kept",
                        d->journal_path, rec.torn_bytes, rec.records);
     if (rec.corrupt)
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal %s: %zu corrupt regions skipped",
-                       d->journal_path, rec.corrupt);
+        log_losses(d, &rec);
     size_t len;
     const uint8_t *buf = tb_journal_contents(d->journal, &len);
     if ((rc = replay(d, buf, len, err)) != TB_OK)

@@ -1,10 +1,10 @@
-/* journal_format.c - the record format: CRC, encoding and the recovering iterator (pure). */
+/* journal_format.c - the record format: CRC, encoding and the recovering iterator (pure).
+ * docs/journal.md describes the layout and the resynchronisation. */
+#include <stdio.h>
 #include <string.h>
 
 #include "journal_internal.h"
 #include "tb_journal.h"
-
-static const uint8_t magic[4] = {'T', 'B', 'J', '1'};
 
 /* Half-byte table: small enough to read, fast enough for journals. */
 static const uint32_t crc_nibble[16] = {
@@ -63,42 +63,96 @@ int tb_journal_encode(uint8_t *out, size_t cap, uint16_t type, uint64_t seq, uin
     if (!out || (len && !payload) || len > TB_JOURNAL_MAX_PAYLOAD ||
         cap < TB_JOURNAL_HEADER_SIZE + len)
         return TB_ERR_ARG;
-    memcpy(out, magic, 4);
+    memcpy(out, "TBJ2", 4);
     tb_journal__put16(out + 4, type);
     tb_journal__put16(out + 6, 0);
     tb_journal__put32(out + 8, (uint32_t)len);
     tb_journal__put64(out + 12, seq);
     tb_journal__put64(out + 20, time_ms);
     if (len)
-        memcpy(out + TB_JOURNAL_HEADER_SIZE, payload, len);
-    uint32_t crc = tb_journal_crc32(0, out, 28);
-    crc = tb_journal_crc32(crc, out + TB_JOURNAL_HEADER_SIZE, len);
-    tb_journal__put32(out + 28, crc);
+        memmove(out + TB_JOURNAL_HEADER_SIZE, payload, len);
+    tb_journal__put32(out + 28, tb_journal_crc32(0, out + TB_JOURNAL_HEADER_SIZE, len));
+    tb_journal__put32(out + 32, tb_journal_crc32(0, out, 32));
     return (int)(TB_JOURNAL_HEADER_SIZE + len);
 }
 
-/* True when a complete record whose CRC matches starts at pos. */
-static bool record_at(const uint8_t *buf, size_t len, size_t pos, struct tb_journal_record *rec)
+/* What lies at a position. */
+enum found {
+    FOUND_NOTHING,  /* no record header */
+    FOUND_RECORD,   /* an intact record */
+    FOUND_BODY_BAD, /* a format 2 header that is intact, its payload damaged or cut short */
+    FOUND_NEWER,    /* a header of a newer format whose header CRC matches */
+};
+
+static bool is_marker(const uint8_t *h)
 {
-    if (len - pos < TB_JOURNAL_HEADER_SIZE)
-        return false;
+    return h[0] == 'T' && h[1] == 'B' && h[2] == 'J' && h[3] >= '1' && h[3] <= '9';
+}
+
+/* Sequence numbers start at 1 and stay below 2^63, so "the next one" never wraps. */
+static bool seq_valid(uint64_t seq)
+{
+    return seq != 0 && seq >> 63 == 0;
+}
+
+static void fill(struct tb_journal_record *rec, const uint8_t *buf, size_t pos, size_t hsize)
+{
     const uint8_t *h = buf + pos;
-    if (memcmp(h, magic, 4) != 0 || tb_journal__get16(h + 6) != 0)
-        return false;
-    uint32_t plen = tb_journal__get32(h + 8);
-    if (plen > TB_JOURNAL_MAX_PAYLOAD || len - pos - TB_JOURNAL_HEADER_SIZE < plen)
-        return false;
-    uint32_t crc = tb_journal_crc32(0, h, 28);
-    crc = tb_journal_crc32(crc, h + TB_JOURNAL_HEADER_SIZE, plen);
-    if (crc != tb_journal__get32(h + 28))
-        return false;
     rec->type = tb_journal__get16(h + 4);
-    rec->len = plen;
+    rec->len = tb_journal__get32(h + 8);
     rec->seq = tb_journal__get64(h + 12);
     rec->time_ms = tb_journal__get64(h + 20);
-    rec->payload = h + TB_JOURNAL_HEADER_SIZE;
+    rec->payload = h + hsize;
     rec->offset = pos;
-    return true;
+    rec->format = (uint8_t)(h[3] - '0');
+}
+
+/* Format 1: one CRC over header bytes 0..27 and the payload. */
+static enum found v1_at(const uint8_t *buf, size_t len, size_t pos, struct tb_journal_record *rec)
+{
+    const uint8_t *h = buf + pos;
+    uint32_t plen = tb_journal__get32(h + 8);
+    if (tb_journal__get16(h + 6) != 0 || plen > TB_JOURNAL_MAX_PAYLOAD ||
+        len - pos - TB_JOURNAL_V1_HEADER_SIZE < plen)
+        return FOUND_NOTHING;
+    uint32_t crc = tb_journal_crc32(0, h, 28);
+    crc = tb_journal_crc32(crc, h + TB_JOURNAL_V1_HEADER_SIZE, plen);
+    if (crc != tb_journal__get32(h + 28) || !seq_valid(tb_journal__get64(h + 12)))
+        return FOUND_NOTHING;
+    fill(rec, buf, pos, TB_JOURNAL_V1_HEADER_SIZE);
+    return FOUND_RECORD;
+}
+
+/* What starts at pos; rec is filled for FOUND_RECORD and FOUND_BODY_BAD (its len then tells
+ * where the damaged record ends, which may lie past the buffer). */
+static enum found record_at(const uint8_t *buf, size_t len, size_t pos,
+                            struct tb_journal_record *rec)
+{
+    if (len - pos < TB_JOURNAL_V1_HEADER_SIZE || !is_marker(buf + pos))
+        return FOUND_NOTHING;
+    const uint8_t *h = buf + pos;
+    if (h[3] == '1')
+        return v1_at(buf, len, pos, rec);
+    /* Format 2 and any later one keep the header CRC at 32..35 over bytes 0..31. */
+    if (len - pos < TB_JOURNAL_HEADER_SIZE ||
+        tb_journal_crc32(0, h, 32) != tb_journal__get32(h + 32))
+        return FOUND_NOTHING;
+    if (h[3] != '2')
+        return FOUND_NEWER;
+    uint32_t plen = tb_journal__get32(h + 8);
+    if (tb_journal__get16(h + 6) != 0 || plen > TB_JOURNAL_MAX_PAYLOAD ||
+        !seq_valid(tb_journal__get64(h + 12)))
+        return FOUND_NOTHING;
+    fill(rec, buf, pos, TB_JOURNAL_HEADER_SIZE);
+    if (len - pos - TB_JOURNAL_HEADER_SIZE < plen ||
+        tb_journal_crc32(0, h + TB_JOURNAL_HEADER_SIZE, plen) != tb_journal__get32(h + 28))
+        return FOUND_BODY_BAD;
+    return FOUND_RECORD;
+}
+
+static size_t record_size(const struct tb_journal_record *rec)
+{
+    return (rec->format == 1 ? TB_JOURNAL_V1_HEADER_SIZE : TB_JOURNAL_HEADER_SIZE) + rec->len;
 }
 
 void tb_journal_iter_init(struct tb_journal_iter *it, const void *buf, size_t len)
@@ -108,46 +162,87 @@ void tb_journal_iter_init(struct tb_journal_iter *it, const void *buf, size_t le
     it->len = buf ? len : 0;
 }
 
+/* Hands out the intact record rec at it->pos. */
+static int deliver(struct tb_journal_iter *it, const struct tb_journal_record *rec)
+{
+    it->pos += record_size(rec);
+    it->valid_end = it->pos;
+    it->next_seq = rec->seq + 1;
+    if (rec->type == TB_JOURNAL_MOVE && rec->len >= 3) /* struct tb_journal_move: ply at 1 */
+        it->ply = tb_journal__get16(rec->payload + 1);
+    return 1;
+}
+
+/* Reports damage: bytes it->pos..to-1 unreadable, records first..last lost; reading goes on at
+ * `to`, where an intact record with sequence number last + 1 starts. */
+static int report(struct tb_journal_iter *it, size_t to, uint64_t first, uint64_t last,
+                  struct tb_error *err)
+{
+    struct tb_journal_loss *l = &it->loss;
+    *l = (struct tb_journal_loss){.first_seq = first,
+                                  .last_seq = last,
+                                  .offset = it->pos,
+                                  .bytes = to - it->pos,
+                                  .ply = it->ply};
+    it->pos = to;
+    it->valid_end = to; /* the damage is kept: it is no torn tail */
+    it->next_seq = last + 1;
+    it->corrupt++;
+    char bytes[96] = "no bytes unreadable";
+    if (l->bytes)
+        snprintf(bytes, sizeof bytes, "bytes %zu to %zu unreadable", l->offset, to - 1);
+    if (last < first)
+        return tb_error_set(err, TB_ERR_CRC, "journal damaged (%s), no record missing", bytes);
+    it->lost += last - first + 1;
+    return tb_error_set(err, TB_ERR_CRC, "journal records %llu to %llu lost (%s), after ply %u",
+                        (unsigned long long)first, (unsigned long long)last, bytes,
+                        (unsigned)l->ply);
+}
+
+static int newer(struct tb_journal_iter *it, size_t at, struct tb_error *err)
+{
+    it->unsupported = true;
+    int v = it->buf[at + 3] - '0';
+    it->pos = it->len;
+    return tb_error_set(err, TB_ERR_SUPP,
+                        "journal record at offset %zu is format %d; this build reads formats 1 "
+                        "to %d",
+                        at, v, TB_JOURNAL_FORMAT);
+}
+
 int tb_journal_iter_next(struct tb_journal_iter *it, struct tb_journal_record *rec,
                          struct tb_error *err)
 {
-    if (it->pos >= it->len)
+    if (it->pos >= it->len || it->unsupported)
         return 0;
-    if (record_at(it->buf, it->len, it->pos, rec)) {
-        if (it->next_seq && rec->seq != it->next_seq) {
-            uint64_t expected = it->next_seq;
-            it->next_seq = rec->seq; /* report once; the next call returns this record */
-            it->corrupt++;
-            return tb_error_set(
-                err, TB_ERR_CRC, "journal sequence jumps from %llu to %llu at offset %zu",
-                (unsigned long long)expected, (unsigned long long)rec->seq, it->pos);
-        }
-        it->pos += TB_JOURNAL_HEADER_SIZE + rec->len;
-        it->valid_end = it->pos;
-        it->next_seq = rec->seq + 1;
-        return 1;
-    }
-    /* A bad record: corruption if a valid record follows, else a torn tail. */
+    uint64_t expect = it->next_seq ? it->next_seq : 1;
+    enum found f = record_at(it->buf, it->len, it->pos, rec);
+    if (f == FOUND_NEWER)
+        return newer(it, it->pos, err);
+    if (f == FOUND_RECORD && rec->seq == expect) /* a file's first record is number 1 */
+        return deliver(it, rec);
+    if (f == FOUND_RECORD && rec->seq > expect) /* reported once; the next call delivers it */
+        return report(it, it->pos, expect, rec->seq - 1, err);
+    /* Damage. An intact format 2 header tells where its record ends: look there first, so a
+     * damaged payload costs exactly its record. Otherwise every later byte is a candidate. */
+    size_t from = it->pos + 1;
+    if (f == FOUND_BODY_BAD && rec->seq >= expect && record_size(rec) <= it->len - it->pos)
+        from = it->pos + record_size(rec);
     struct tb_journal_record next;
-    for (size_t q = it->pos + 1; q + TB_JOURNAL_HEADER_SIZE <= it->len; q++) {
-        if (it->buf[q] != magic[0] || !record_at(it->buf, it->len, q, &next))
+    for (size_t q = from; q + TB_JOURNAL_V1_HEADER_SIZE <= it->len; q++) {
+        if (it->buf[q] != 'T')
             continue;
-        size_t bad = it->pos;
-        it->pos = q;
-        it->corrupt++;
-        uint64_t lost_from = it->next_seq ? it->next_seq : 1;
-        it->next_seq = next.seq;
-        if (next.seq <= lost_from)
-            return tb_error_set(err, TB_ERR_CRC,
-                                "corrupt journal bytes at offset %zu (%zu bytes unreadable), "
-                                "no record missing",
-                                bad, q - bad);
-        return tb_error_set(err, TB_ERR_CRC,
-                            "corrupt journal record at offset %zu (%zu bytes unreadable): "
-                            "records %llu to %llu lost",
-                            bad, q - bad, (unsigned long long)lost_from,
-                            (unsigned long long)(next.seq - 1));
+        enum found g = record_at(it->buf, it->len, q, &next);
+        if (g == FOUND_NEWER)
+            return newer(it, q, err);
+        /* Only a record that continues the sequence: an older one is stale or a copy. */
+        if (g == FOUND_RECORD && next.seq >= expect)
+            return report(it, q, expect, next.seq - 1, err);
     }
+    /* No intact record follows. The last record, whole to the end of the buffer, its header
+     * intact: a complete write damaged afterwards (a cut-short write ends early), so a loss. */
+    if (f == FOUND_BODY_BAD && rec->seq >= expect && record_size(rec) == it->len - it->pos)
+        return report(it, it->len, expect, rec->seq, err);
     it->torn = true;
     it->pos = it->len;
     return 0;

@@ -1,27 +1,35 @@
 /* tb_journal.h - the per-game journal: every raw board event and every decision, append-only.
  *
- * A journal is a file of records. Each record is a 32-byte header followed by its payload:
+ * A journal is a file of records; docs/journal.md has the byte layout of both formats, how a
+ * reader resynchronises after damage and how the file layer reports write failures. In short, a
+ * format 2 record (written by this build) is a 36-byte header and its payload:
  *
  *   offset size field
- *   0      4    magic "TBJ1"
+ *   0      4    sync marker "TBJ2" (the format's version is its last byte)
  *   4      2    type (enum tb_journal_type, or any value for generic records)
  *   6      2    flags (0)
  *   8      4    payload length in bytes (at most TB_JOURNAL_MAX_PAYLOAD)
- *   12     8    sequence number, +1 per record
+ *   12     8    sequence number: 1 for a file's first record, +1 per record
  *   20     8    host time, milliseconds (the daemon's clock)
- *   28     4    CRC-32 (IEEE) over header bytes 0..27, then the payload
+ *   28     4    CRC-32 (IEEE) of the payload
+ *   32     4    CRC-32 (IEEE) of header bytes 0..31
  *
- * All integers little-endian. Reading never trusts a record until its CRC matches, so:
- *   - a torn last record (partial write, kill -9, power cut, zero-filled tail) is detected and
- *     dropped: a bad record with no valid record after it is a torn tail;
- *   - a damaged record with valid records after it is corruption in the middle: the iterator
- *     reports it (TB_ERR_CRC with the offset and the sequence numbers lost) and, when called
- *     again, resumes at the next valid record. It is never silently skipped.
- * (A damaged last complete record cannot be told from a torn one and is dropped as torn.)
+ * Format 1 records ("TBJ1", a 32-byte header with one CRC over header and payload) are still
+ * read; appends to such a file continue in format 2. All integers little-endian.
  *
- * The format layer (iterator, encode/decode) is pure; the file layer (open/append/sync/close)
- * does I/O. Call tb_journal_sync() at every move and every arbiter action: a record is durable
- * once sync has returned 0.
+ * Reading never trusts a record until its CRCs match and its sequence number continues the
+ * ones before it, so:
+ *   - a torn tail (bytes after the last intact record holding no intact record: a write cut
+ *     short by kill -9 or a power cut, a zero-filled tail) is dropped; but a last record that
+ *     is whole to the end of the file with its header intact was written completely, so its
+ *     damage is a loss like any other;
+ *   - damage between intact records is reported as a loss (struct tb_journal_loss: the records
+ *     lost by sequence number, the bytes unreadable, the last ply agreed before them) and
+ *     reading resumes at the next intact record: one damaged record costs that record only.
+ *
+ * The format layer (iterator, encode/decode) is pure; the file layer (open/append/commit/close)
+ * does I/O. A record is durable once tb_journal_commit() (or tb_journal_sync()) has returned 0;
+ * a record that cannot be written stays in memory, in order, until a later commit writes it.
  */
 #ifndef TB_JOURNAL_H
 #define TB_JOURNAL_H
@@ -29,11 +37,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "tb_err.h"
 
-#define TB_JOURNAL_HEADER_SIZE 32
-#define TB_JOURNAL_MAX_PAYLOAD 65536u
+#define TB_JOURNAL_HEADER_SIZE    36 /* format 2, the format written */
+#define TB_JOURNAL_V1_HEADER_SIZE 32 /* format 1, still read */
+#define TB_JOURNAL_FORMAT         2
+#define TB_JOURNAL_MAX_PAYLOAD    65536u
+/* Records appended but not yet durable are kept in memory up to this many bytes. */
+#define TB_JOURNAL_PENDING_MAX (8u << 20)
 
 /* Record types the daemon writes. Other values are allowed for generic records. */
 enum tb_journal_type {
@@ -56,7 +69,21 @@ struct tb_journal_record {
     uint64_t time_ms;
     const uint8_t *payload;
     uint32_t len;
-    size_t offset; /* of the record's header in the buffer */
+    size_t offset;  /* of the record's header in the buffer */
+    uint8_t format; /* 1 or 2 */
+};
+
+/* Damage between intact records, as the iterator reports it. */
+struct tb_journal_loss {
+    uint64_t first_seq; /* records first_seq..last_seq are lost; */
+    uint64_t last_seq;  /* last_seq = first_seq - 1 when only bytes are (no record missing) */
+    size_t offset;      /* bytes offset..offset + bytes - 1 are unreadable (bytes 0: a gap in */
+    size_t bytes;       /* the sequence numbers between two adjacent intact records) */
+    uint16_t ply;       /* ply of the last intact MOVE record before the damage (0: none): a
+                           move lost, if any, is ply + 1 or later */
+    uint16_t next_ply;  /* ply of the first intact MOVE record after it (0: none or not known;
+                           tb_journal_open fills it): next_ply == ply + 1 means no agreed move
+                           was lost */
 };
 
 /* ---- pure format layer ---------------------------------------------------------------- */
@@ -73,19 +100,27 @@ int tb_journal_encode(uint8_t *out, size_t cap, uint16_t type, uint64_t seq, uin
 struct tb_journal_iter {
     const uint8_t *buf;
     size_t len;
-    size_t pos;        /* where the next record is looked for */
-    size_t valid_end;  /* offset just past the last valid record seen */
-    uint64_t next_seq; /* expected sequence number; 0 before the first record */
-    size_t corrupt;    /* corrupt regions reported so far */
-    bool torn;         /* a torn tail was found (bytes valid_end..len are not records) */
+    size_t pos;                  /* where the next record is looked for */
+    size_t valid_end;            /* offset just past the last valid record or reported damage */
+    uint64_t next_seq;           /* expected sequence number; 0 (meaning 1) at the start */
+    size_t corrupt;              /* corrupt regions reported so far */
+    bool torn;                   /* a torn tail was found (bytes valid_end..len are not records) */
+    uint64_t lost;               /* records lost so far (sum over the losses reported) */
+    uint16_t ply;                /* ply of the last intact MOVE record */
+    struct tb_journal_loss loss; /* the last loss reported (after TB_ERR_CRC) */
+    bool unsupported; /* a record of a newer format was found; the iterator has stopped */
 };
 
 void tb_journal_iter_init(struct tb_journal_iter *it, const void *buf, size_t len);
 
 /* Next record. Returns 1 and fills rec; 0 at the end (a torn tail, if any, is dropped and
- * it->torn set); TB_ERR_CRC when a corrupt region lies between valid records: err names its
- * offset, length and the sequence numbers lost, and the next call resumes after it. A jump in
- * sequence numbers between two valid records is reported the same way. */
+ * it->torn set); TB_ERR_CRC when damage lies between intact records: it->loss says which
+ * records and bytes, err says it in a sentence ("records 57 to 59 lost (bytes 3400 to 3611
+ * unreadable), after ply 23"), and the next call resumes at the next intact record. A jump in
+ * sequence numbers between two intact records is reported the same way (0 bytes); an intact
+ * record whose sequence number does not continue (an older one) is not handed out but counted
+ * in the damage. TB_ERR_SUPP when a record of a newer format than TB_JOURNAL_FORMAT is found
+ * (its header CRC matches): err says which, and the iterator stops. */
 int tb_journal_iter_next(struct tb_journal_iter *it, struct tb_journal_record *rec,
                          struct tb_error *err);
 
@@ -146,14 +181,28 @@ struct tb_journal_recovery {
     size_t torn_bytes; /* bytes of torn tail cut off the file */
     uint64_t last_seq; /* sequence number of the last valid record, 0 if none */
     uint64_t last_time_ms;
+    uint64_t lost;     /* records lost in the corrupt regions (tb_journal_losses lists them) */
+    size_t v1_records; /* records of format 1 among them */
 };
 
-/* Opens path for appending, creating it (mode 0640) when missing, and locks it (fcntl write
- * lock: TB_ERR_STATE when another process has it open for appending). An existing file is read
- * and scanned; a torn tail is cut off (ftruncate + fdatasync) so appends continue right after
- * the last valid record, with the next sequence number. Corrupt regions in the middle are
- * counted in rec and left in place. The valid bytes stay readable via tb_journal_contents()
- * until the journal is closed. Returns 0, TB_ERR_SYS (errno kept) or TB_ERR_MEM. */
+/* Opens path for appending, creating it (mode 0640, O_EXCL) when missing, and locks it (fcntl
+ * write lock: TB_ERR_STATE when another process has it open for appending).
+ *
+ * Refused with TB_ERR_PERM and nothing changed: path is a symbolic link (O_NOFOLLOW), not a
+ * regular file, has more than one hard link, belongs to another user than the effective one,
+ * or is writable by group or others; or its directory is a symbolic link, belongs to another
+ * user than this one or root, or is writable by group or others without the sticky bit.
+ *
+ * An existing file is read and scanned; a torn tail is cut off (ftruncate + fdatasync) so
+ * appends continue right after the last valid record, with the next sequence number (after the last
+ * one read or reported lost). Damage in the middle is counted in rec, listed by tb_journal_losses()
+ * and left in place. More bytes after the last record than a crash can leave (one record and a
+ * page) are not cut either: they are damage (or the file is no journal), kept, reported as one more
+ * corrupt region (a loss whose record count is unknown: last_seq = first_seq - 1), and appends
+ * follow them. Refused with TB_ERR_SUPP, nothing changed, when the file holds a record of a newer
+ * format. The bytes up to the end of the last record (or of the kept damage) stay readable via
+ * tb_journal_contents() until the journal is closed. Returns 0, TB_ERR_PERM, TB_ERR_SUPP,
+ * TB_ERR_STATE, TB_ERR_SYS (errno kept) or TB_ERR_MEM. */
 int tb_journal_open(struct tb_journal **out, const char *path, struct tb_journal_recovery *rec,
                     struct tb_error *err);
 
@@ -161,10 +210,16 @@ int tb_journal_open(struct tb_journal **out, const char *path, struct tb_journal
  * with tb_journal_iter_init() to rebuild the game. */
 const uint8_t *tb_journal_contents(const struct tb_journal *j, size_t *len);
 
-/* Appends a record to the write buffer (written out when the buffer is large, on flush, sync
- * and close). Returns the record's sequence number (> 0), or TB_ERR_ARG / TB_ERR_MEM (nothing
- * appended), or TB_ERR_SYS: the record was appended but writing the buffer out failed; it
- * stays buffered and the next flush or sync tries again. */
+/* The losses open found (the same ones the iterator reports over tb_journal_contents, with
+ * next_ply filled in), in file order; *n = 0 and NULL when none. Valid until close. */
+const struct tb_journal_loss *tb_journal_losses(const struct tb_journal *j, size_t *n);
+
+/* Appends a record to the pending records in memory (written out when they pass 64 KiB, on
+ * flush, commit, sync and close). Returns the record's sequence number (> 0), or TB_ERR_ARG /
+ * TB_ERR_MEM / TB_ERR_FULL (TB_JOURNAL_PENDING_MAX bytes pending: nothing appended), or
+ * TB_ERR_SYS: the record was appended but writing the pending records out failed; they stay in
+ * memory and the next flush or commit tries again. While a write has failed and no commit has
+ * succeeded since, append does no I/O at all: retrying is the caller's decision. */
 int64_t tb_journal_append(struct tb_journal *j, uint16_t type, uint64_t time_ms,
                           const void *payload, size_t len);
 /* Typed appends: encode, then append. */
@@ -175,11 +230,49 @@ int64_t tb_journal_append_move(struct tb_journal *j, uint64_t time_ms,
 int64_t tb_journal_append_decision(struct tb_journal *j, uint16_t type, uint64_t time_ms,
                                    const struct tb_journal_decision *d);
 
-/* Writes the buffer to the file (no fdatasync). 0 or TB_ERR_SYS. After a failed write the
- * file is cut back to its last complete record, so a retry never leaves a torn record. */
+/* Writes the pending records to the file (no fdatasync). 0, TB_ERR_AGAIN (a commit is writing
+ * on another thread) or TB_ERR_SYS (errno kept). A
+ * failed or short write is cut back (ftruncate) to the last complete record; should that fail
+ * too, the next write still starts at that record boundary and overwrites the partial bytes,
+ * and open drops them as a torn tail: a record never follows a half record. */
 int tb_journal_flush(struct tb_journal *j);
-/* Flushes and fdatasyncs: every record appended so far is durable on return 0. */
+
+/* Writes every pending record, in order, and fdatasyncs: on 0 every record appended so far is
+ * durable. On TB_ERR_SYS (errno kept: ENOSPC, EROFS, EIO, EFBIG, EDQUOT, ...) nothing pending is
+ * lost: the records stay in memory in order, err names the file, the records and the reason,
+ * and a later commit writes them (the retry). A failed fdatasync makes the records it covered
+ * pending again (their pages may be dropped), so the retry writes them anew. A write that would
+ * pass RLIMIT_FSIZE fails with EFBIG before any byte is written (no SIGXFSZ; the daemon ignores
+ * that signal too). Blocks while the disk does, so it may run on a writer thread: meanwhile
+ * other threads may append (those records wait for the next commit) and read the state; a
+ * second commit or flush at the same time gets TB_ERR_AGAIN. On 0, every record appended before
+ * the call is durable. */
+int tb_journal_commit(struct tb_journal *j, struct tb_error *err);
+/* tb_journal_commit without the message. */
 int tb_journal_sync(struct tb_journal *j);
+
+/* Where the journal stands: what the caller needs to stop play and resume it. */
+struct tb_journal_state {
+    uint64_t last_seq;      /* last record appended */
+    uint64_t durable_seq;   /* last record on disk and synced: all up to it survive a crash */
+    size_t pending_records; /* appended, not yet durable (durable_seq + 1 .. last_seq) */
+    size_t pending_bytes;
+    int error;         /* errno of the last failed write or sync, 0 once a commit succeeded */
+    unsigned failures; /* failed attempts since the last success */
+    bool committing;   /* a commit or flush is writing (on another thread) */
+};
+void tb_journal_state(const struct tb_journal *j, struct tb_journal_state *st);
+
+/* The file operations the journal uses, replaceable to inject failures in tests (a full disk,
+ * EIO, a read-only file system). A hook behaves as the system call it stands for: -1 with errno
+ * set on failure. NULL entries (or io NULL) mean the real call. */
+struct tb_journal_io {
+    ssize_t (*pwrite)(void *user, int fd, const void *buf, size_t len, off_t off);
+    int (*fdatasync)(void *user, int fd);
+    int (*ftruncate)(void *user, int fd, off_t len);
+    void *user;
+};
+void tb_journal_set_io(struct tb_journal *j, const struct tb_journal_io *io);
 /* Sequence number of the last record appended (or recovered); 0 if none. */
 uint64_t tb_journal_last_seq(const struct tb_journal *j);
 /* Syncs, closes and frees. Returns the sync's result. NULL is a no-op. */

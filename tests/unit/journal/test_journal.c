@@ -40,6 +40,17 @@ static void write_file(const char *path, const void *buf, size_t len)
     ASSERT_OK(fclose(f));
 }
 
+/* Writes buf as the file name in the scratch directory (its path into path) and opens it. */
+static struct tb_journal *write_and_open(const char *name, const void *buf, size_t len, char *path,
+                                         size_t cap, struct tb_journal_recovery *rec)
+{
+    struct tb_journal *j;
+    path_in_tmp(path, cap, name);
+    write_file(path, buf, len);
+    ASSERT_OK(tb_journal_open(&j, path, rec, NULL));
+    return j;
+}
+
 static long file_size(const char *path)
 {
     struct stat st;
@@ -284,7 +295,7 @@ TB_TEST(bit_flip_at_every_byte_of_a_middle_record_is_reported)
     }
 }
 
-TB_TEST(corruption_report_names_offset_and_lost_records)
+TB_TEST(corruption_report_names_records_bytes_and_ply)
 {
     uint8_t buf[1024];
     size_t offs[5];
@@ -297,12 +308,46 @@ TB_TEST(corruption_report_names_offset_and_lost_records)
     ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
     ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
     ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), TB_ERR_CRC);
-    char want[64];
-    snprintf(want, sizeof want, "offset %zu", offs[2]);
+    char want[96];
+    snprintf(want, sizeof want, "records 3 to 3 lost (bytes %zu to %zu unreadable), after ply 0",
+             offs[2], offs[3] - 1);
     ASSERT_STR_CONTAINS(e.msg, want);
-    ASSERT_STR_CONTAINS(e.msg, "records 3 to 3 lost");
+    ASSERT_U64_EQ(it.loss.first_seq, 3);
+    ASSERT_U64_EQ(it.loss.last_seq, 3);
+    ASSERT_EQ(it.loss.offset, offs[2]);
+    ASSERT_EQ(it.loss.bytes, offs[3] - offs[2]);
+    ASSERT_U64_EQ(it.lost, 1);
     ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
     ASSERT_U64_EQ(r.seq, 4);
+}
+
+/* The ply in a loss report is the last intact move's: the arbiter hears "from ply P". */
+TB_TEST(a_loss_names_the_ply_of_the_last_move_before_it)
+{
+    uint8_t buf[2048], pl[64];
+    size_t len = 0, offs[6];
+    for (int i = 0; i < 6; i++) {
+        struct tb_journal_move mv = {.board = 0, .ply = (uint16_t)(20 + i), .move = 1};
+        strcpy(mv.san, "Nf3");
+        int n = tb_journal_move_encode(&mv, pl, sizeof pl);
+        offs[i] = len;
+        len += (size_t)tb_journal_encode(buf + len, sizeof buf - len, TB_JOURNAL_MOVE,
+                                         (uint64_t)i + 1, 0, pl, (size_t)n);
+    }
+    memset(buf + offs[3] + 2, 0xee, offs[5] - offs[3] - 4); /* moves 23 and 24 */
+    struct tb_journal_iter it;
+    struct tb_journal_record r;
+    struct tb_error e;
+    tb_journal_iter_init(&it, buf, len);
+    int rc;
+    while ((rc = tb_journal_iter_next(&it, &r, &e)) == 1) {
+    }
+    ASSERT_EQ(rc, TB_ERR_CRC);
+    ASSERT_STR_CONTAINS(e.msg, "records 4 to 5 lost");
+    ASSERT_STR_CONTAINS(e.msg, "after ply 22");
+    ASSERT_EQ(it.loss.ply, 22);
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
+    ASSERT_EQ(it.ply, 25);
 }
 
 TB_TEST(sequence_gap_between_valid_records_is_reported)
@@ -317,10 +362,54 @@ TB_TEST(sequence_gap_between_valid_records_is_reported)
     ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
     ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
     ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), TB_ERR_CRC);
-    ASSERT_STR_CONTAINS(e.msg, "jumps from 3 to 5");
+    ASSERT_STR_CONTAINS(e.msg, "records 3 to 4 lost (no bytes unreadable)");
+    ASSERT_EQ(it.loss.bytes, 0);
     ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
     ASSERT_U64_EQ(r.seq, 5);
     ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 0);
+}
+
+/* A record whose sequence number goes back (a stale copy, a block written twice) is not handed
+ * out: it would replay an old event twice. */
+TB_TEST(an_older_record_after_damage_is_not_read_again)
+{
+    uint8_t buf[1024];
+    size_t offs[6];
+    size_t len = build(buf, sizeof buf, 4, offs, 1);
+    size_t copy_at = len;
+    memcpy(buf + len, buf + offs[1], offs[2] - offs[1]); /* record 2 again */
+    len += offs[2] - offs[1];
+    len += build(buf + len, sizeof buf - len, 1, offs + 4, 5);
+    int errors;
+    struct tb_journal_iter it;
+    ASSERT_EQ(count_records(buf, len, &errors, &it), 5);
+    ASSERT_EQ(errors, 1);
+    ASSERT_EQ(it.loss.offset, copy_at);
+    ASSERT_U64_EQ(it.lost, 0); /* bytes, no record */
+}
+
+/* The header has its own CRC: a damaged payload costs its record and nothing is read out of it,
+ * even a whole record stored inside it. */
+TB_TEST(a_damaged_payload_is_skipped_whole)
+{
+    uint8_t inner[128], buf[1024];
+    int n = tb_journal_encode(inner, sizeof inner, 100, 2, 0, "record 2", 8);
+    size_t len = (size_t)tb_journal_encode(buf, sizeof buf, 100, 1, 0, "record 1", 8);
+    size_t outer = len;
+    len += (size_t)tb_journal_encode(buf + len, sizeof buf - len, 7, 2, 0, inner, (size_t)n);
+    size_t offs[1];
+    len += build(buf + len, sizeof buf - len, 1, offs, 3);
+    buf[outer + TB_JOURNAL_HEADER_SIZE + n - 1] ^= 1; /* the outer payload's last byte */
+    struct tb_journal_iter it;
+    struct tb_journal_record r;
+    struct tb_error e;
+    tb_journal_iter_init(&it, buf, len);
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), TB_ERR_CRC);
+    ASSERT_EQ(it.loss.offset, outer);
+    ASSERT_EQ(it.loss.bytes, TB_JOURNAL_HEADER_SIZE + (size_t)n);
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
+    ASSERT_U64_EQ(r.seq, 3);
 }
 
 TB_TEST(open_keeps_middle_corruption_and_appends_after_the_last_record)
@@ -330,11 +419,8 @@ TB_TEST(open_keeps_middle_corruption_and_appends_after_the_last_record)
     size_t len = build(buf, sizeof buf, 4, offs, 1);
     buf[offs[1] + 12] ^= 1; /* record 2's sequence number */
     char path[512];
-    path_in_tmp(path, sizeof path, "corrupt.tbj");
-    write_file(path, buf, len);
-    struct tb_journal *j;
     struct tb_journal_recovery rec;
-    ASSERT_OK(tb_journal_open(&j, path, &rec, NULL));
+    struct tb_journal *j = write_and_open("corrupt.tbj", buf, len, path, sizeof path, &rec);
     ASSERT_EQ(rec.records, 3);
     ASSERT_EQ(rec.corrupt, 1);
     ASSERT_EQ(rec.torn_bytes, 0);
@@ -509,4 +595,185 @@ TB_TEST(records_among_random_garbage_are_all_found_and_garbage_never_read_as_rec
             ASSERT_STR_CONTAINS(e.msg, "no record missing");
         }
     }
+}
+
+/* ---- format versions -------------------------------------------------------------------- */
+
+/* A format 1 record as the previous release wrote it: "TBJ1", a 32-byte header, one CRC over
+ * header bytes 0..27 and the payload. Written here byte by byte, independently of the library. */
+static size_t v1_record(uint8_t *out, uint16_t type, uint64_t seq, uint64_t time_ms,
+                        const char *payload)
+{
+    size_t len = strlen(payload);
+    memset(out, 0, 32);
+    memcpy(out, "TBJ1", 4);
+    out[4] = (uint8_t)type;
+    out[5] = (uint8_t)(type >> 8);
+    out[8] = (uint8_t)len;
+    for (int i = 0; i < 8; i++) {
+        out[12 + i] = (uint8_t)(seq >> (8 * i));
+        out[20 + i] = (uint8_t)(time_ms >> (8 * i));
+    }
+    memcpy(out + 32, payload, len);
+    uint32_t crc = tb_journal_crc32(tb_journal_crc32(0, out, 28), out + 32, len);
+    for (int i = 0; i < 4; i++)
+        out[28 + i] = (uint8_t)(crc >> (8 * i));
+    return 32 + len;
+}
+
+TB_TEST(a_format_1_journal_is_read_and_continued_in_format_2)
+{
+    uint8_t buf[1024];
+    size_t len = 0, offs[4];
+    for (int i = 0; i < 3; i++) {
+        char p[32];
+        snprintf(p, sizeof p, "record %d", i + 1);
+        offs[i] = len;
+        len += v1_record(buf + len, 100, (uint64_t)i + 1, 10, p);
+    }
+    buf[offs[1] + 33] ^= 4; /* damage in format 1 is found the same way */
+    int errors;
+    struct tb_journal_iter it;
+    ASSERT_EQ(count_records(buf, len, &errors, &it), 2);
+    ASSERT_EQ(errors, 1);
+    ASSERT_U64_EQ(it.loss.first_seq, 2);
+    buf[offs[1] + 33] ^= 4;
+
+    char path[512];
+    struct tb_journal_recovery rec;
+    struct tb_journal *j = write_and_open("v1.tbj", buf, len, path, sizeof path, &rec);
+    ASSERT_EQ(rec.records, 3);
+    ASSERT_EQ(rec.v1_records, 3);
+    ASSERT_EQ(tb_journal_append(j, 100, 11, "record 4", 8), 4);
+    ASSERT_OK(tb_journal_close(j));
+    ASSERT_OK(tb_journal_open(&j, path, &rec, NULL));
+    ASSERT_EQ(rec.records, 4);
+    ASSERT_EQ(rec.v1_records, 3);
+    size_t n;
+    const uint8_t *c = tb_journal_contents(j, &n);
+    ASSERT_EQ(count_records(c, n, &errors, NULL), 4);
+    ASSERT_EQ(errors, 0);
+    struct tb_journal_record r;
+    tb_journal_iter_init(&it, c, n);
+    for (int i = 0; i < 4; i++) {
+        ASSERT_EQ(tb_journal_iter_next(&it, &r, NULL), 1);
+        ASSERT_EQ(r.format, i < 3 ? 1 : 2);
+    }
+    ASSERT_OK(tb_journal_close(j));
+}
+
+/* A journal of a later format is refused whole, and left as it is (a torn-tail cut would
+ * destroy it). A newer record is told from a damaged one by its header CRC. */
+TB_TEST(a_newer_format_is_refused_and_nothing_changed)
+{
+    uint8_t buf[1024];
+    size_t offs[3];
+    size_t len = build(buf, sizeof buf, 3, offs, 1);
+    uint8_t *h = buf + offs[1];
+    h[3] = '3';
+    uint32_t crc = tb_journal_crc32(0, h, 32);
+    for (int i = 0; i < 4; i++)
+        h[32 + i] = (uint8_t)(crc >> (8 * i));
+    struct tb_journal_iter it;
+    struct tb_journal_record r;
+    struct tb_error e;
+    tb_journal_iter_init(&it, buf, len);
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), TB_ERR_SUPP);
+    ASSERT_STR_CONTAINS(e.msg, "format 3");
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 0);
+
+    char path[512];
+    path_in_tmp(path, sizeof path, "v3.tbj");
+    write_file(path, buf, len);
+    struct tb_journal *j;
+    ASSERT_EQ(tb_journal_open(&j, path, NULL, &e), TB_ERR_SUPP);
+    ASSERT_STR_CONTAINS(e.msg, path);
+    ASSERT_STR_CONTAINS(e.msg, "reads formats 1 to 2");
+    ASSERT_EQ(file_size(path), (long)len);
+
+    /* The same byte changed by damage (header CRC not matching): a lost record, read on. */
+    h[3] = '2';
+    h[32] ^= 0xff;
+    int errors;
+    ASSERT_EQ(count_records(buf, len, &errors, NULL), 2);
+    ASSERT_EQ(errors, 1);
+}
+
+/* A file that is not a journal (or whose end is damaged beyond what a crash leaves) is not cut:
+ * its bytes are kept, reported, and records follow them. */
+TB_TEST(a_file_that_is_not_a_journal_is_not_cut)
+{
+    static uint8_t junk[TB_JOURNAL_HEADER_SIZE + TB_JOURNAL_MAX_PAYLOAD + 8192];
+    for (size_t i = 0; i < sizeof junk; i++)
+        junk[i] = (uint8_t)(i * 7 + 3);
+    char path[512];
+    struct tb_journal_recovery rec;
+    struct tb_journal *j = write_and_open("notes.txt", junk, sizeof junk, path, sizeof path, &rec);
+    ASSERT_EQ(rec.records, 0);
+    ASSERT_EQ(rec.corrupt, 1);
+    ASSERT_EQ(rec.torn_bytes, 0);
+    size_t n;
+    const struct tb_journal_loss *l = tb_journal_losses(j, &n);
+    ASSERT_EQ(n, 1);
+    ASSERT_EQ(l->offset, 0);
+    ASSERT_EQ(l->bytes, sizeof junk);
+    ASSERT_EQ(file_size(path), (long)sizeof junk);
+    ASSERT_EQ(tb_journal_append(j, 100, 1, "record 1", 8), 1);
+    ASSERT_OK(tb_journal_close(j));
+    ASSERT_OK(tb_journal_open(&j, path, &rec, NULL));
+    ASSERT_EQ(rec.records, 1);
+    ASSERT_EQ(rec.corrupt, 1);
+    l = tb_journal_losses(j, &n);
+    ASSERT_EQ(l->bytes, sizeof junk);
+    ASSERT_U64_EQ(l->last_seq + 1, l->first_seq); /* bytes, no record known missing */
+    ASSERT_OK(tb_journal_close(j));
+}
+
+/* The last record whole, its header intact, its payload damaged: a write that completed and was
+ * damaged later (a cut-short write ends early). It is reported and kept, not cut as torn. */
+TB_TEST(a_damaged_last_record_with_its_header_intact_is_a_loss_not_a_torn_tail)
+{
+    uint8_t buf[1024];
+    size_t offs[3];
+    size_t len = build(buf, sizeof buf, 3, offs, 1);
+    buf[len - 1] ^= 0x20;
+    char path[512];
+    struct tb_journal_recovery rec;
+    struct tb_journal *j = write_and_open("lastbad.tbj", buf, len, path, sizeof path, &rec);
+    ASSERT_EQ(rec.records, 2);
+    ASSERT_EQ(rec.torn_bytes, 0);
+    ASSERT_U64_EQ(rec.lost, 1);
+    size_t n;
+    const struct tb_journal_loss *l = tb_journal_losses(j, &n);
+    ASSERT_EQ(n, 1);
+    ASSERT_U64_EQ(l->first_seq, 3);
+    ASSERT_EQ(l->offset, offs[2]);
+    ASSERT_EQ(file_size(path), (long)len);
+    ASSERT_EQ(tb_journal_append(j, 100, 1, "record 4", 8), 4);
+    ASSERT_OK(tb_journal_close(j));
+    /* Its header damaged instead: nothing says where it ends; dropped as a torn tail. */
+    buf[len - 1] ^= 0x20;
+    buf[offs[2] + 9] ^= 1;
+    j = write_and_open("lasthdr.tbj", buf, len, path, sizeof path, &rec);
+    ASSERT_EQ(rec.records, 2);
+    ASSERT_EQ(rec.torn_bytes, len - offs[2]);
+    ASSERT_U64_EQ(rec.lost, 0);
+    ASSERT_OK(tb_journal_close(j));
+}
+
+/* A journal starts at record 1: one that starts later has lost its beginning, and says so. */
+TB_TEST(a_journal_missing_its_first_records_says_so)
+{
+    uint8_t buf[1024];
+    size_t offs[2];
+    size_t len = build(buf, sizeof buf, 2, offs, 5);
+    struct tb_journal_iter it;
+    struct tb_journal_record r;
+    struct tb_error e;
+    tb_journal_iter_init(&it, buf, len);
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), TB_ERR_CRC);
+    ASSERT_STR_CONTAINS(e.msg, "records 1 to 4 lost (no bytes unreadable)");
+    ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
+    ASSERT_U64_EQ(r.seq, 5);
 }
