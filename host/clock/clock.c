@@ -129,7 +129,7 @@ static int at_time(const tb_clock *c, uint64_t t)
 {
     if (!c)
         return TB_ERR_ARG;
-    return t < c->now_ms ? TB_ERR_ARG : TB_OK;
+    return t < c->now_ms || t >= TB_CLOCK_MAX_TIME_MS ? TB_ERR_ARG : TB_OK;
 }
 
 int tb_clock_update(tb_clock *c, uint64_t t)

@@ -25,6 +25,7 @@ struct reader {
     const char *text;
     const char *p;
     struct tb_error *err;
+    const char *what; /* "time control" or "warnings": the message's first words */
 };
 
 static long column(const struct reader *r, const char *at)
@@ -34,7 +35,7 @@ static long column(const struct reader *r, const char *at)
 
 static int fail(const struct reader *r, const char *at, int code, const char *what)
 {
-    return tb_error_set_at(r->err, code, 0, column(r, at), "time control \"%.40s\": column %ld: %s",
+    return tb_error_set_at(r->err, code, 0, column(r, at), "%s \"%.40s\": column %ld: %s", r->what,
                            r->text, column(r, at), what);
 }
 
@@ -188,7 +189,7 @@ int tb_clock_control_parse(struct tb_clock_control *out, const char *text, struc
             return TB_OK;
         }
     }
-    struct reader r = {text, text, err};
+    struct reader r = {text, text, err, "time control"};
     struct tb_clock_control c = {0};
     blanks(&r);
     if (*r.p == '\0')
@@ -224,6 +225,35 @@ int tb_clock_control_parse(struct tb_clock_control *out, const char *text, struc
     }
     *out = c;
     return TB_OK;
+}
+
+int tb_clock_warnings_parse(uint64_t *out, int cap, const char *text, struct tb_error *err)
+{
+    if (!out || cap < 0 || !text)
+        return tb_error_set(err, TB_ERR_ARG, "warnings: no text");
+    struct reader r = {text, text, err, "warnings"};
+    uint64_t got[TB_CLOCK_MAX_WARN];
+    int n = 0, rc;
+    for (;;) {
+        while (*r.p == ',' || *r.p == ' ' || *r.p == '\t')
+            r.p++;
+        if (*r.p == '\0')
+            break;
+        const char *at = r.p;
+        uint64_t ms;
+        if ((rc = duration(&r, &ms)) < 0)
+            return rc;
+        if (ms == 0 || ms > TB_CLOCK_MAX_PERIOD_MS)
+            return fail(&r, at, TB_ERR_PARSE,
+                        "a warning must be more than 0 and at most 100 hours");
+        if (n == cap || n == TB_CLOCK_MAX_WARN)
+            return fail(&r, at, TB_ERR_FULL, "too many warnings");
+        got[n++] = ms;
+        if (*r.p != '\0' && *r.p != ',')
+            return fail(&r, r.p, TB_ERR_PARSE, "expected ',' between warnings, or the end");
+    }
+    memcpy(out, got, (size_t)n * sizeof *out);
+    return n;
 }
 
 int tb_clock_control_check(const struct tb_clock_control *c, struct tb_error *err)

@@ -92,10 +92,17 @@ enum tb_clock_category tb_clock_control_category(const struct tb_clock_control *
  * in rapid and blitz (A.3, B.3). */
 uint64_t tb_clock_penalty_ms(const struct tb_clock_control *c);
 
+/* Parses a list of warning thresholds for tb_clock_set_warnings, as a configuration writes it:
+ * "5m, 1m", "10m, 1m30s, 30s" (durations as in a control, separated by ','; a bare number
+ * is seconds). Returns how many (0 for an empty text), or TB_ERR_PARSE / TB_ERR_FULL (more than
+ * `cap`) with the column in err; out is unchanged on error. */
+int tb_clock_warnings_parse(uint64_t *out, int cap, const char *text, struct tb_error *err);
+
 /* ---- the clock --------------------------------------------------------------------------- */
 
-#define TB_CLOCK_NEVER       UINT64_MAX /* no deadline: nothing runs */
-#define TB_CLOCK_MAX_WARN    8          /* warning thresholds per side */
+#define TB_CLOCK_NEVER       UINT64_MAX   /* no deadline: nothing runs */
+#define TB_CLOCK_MAX_TIME_MS (1ULL << 62) /* times given to the clock stay below this */
+#define TB_CLOCK_MAX_WARN    8            /* warning thresholds per side */
 #define TB_CLOCK_EVENT_QUEUE 32
 
 enum tb_clock_event_kind {
@@ -197,8 +204,9 @@ int tb_clock_set_turn(tb_clock *c, int side);
 int tb_clock_set_warnings(tb_clock *c, int side, const uint64_t *thresholds_ms, int n);
 
 /* Brings the clock to t: flag falls and warnings up to t become events, each stamped with its
- * exact time. Every call above that takes t does this first. Returns the number of events now
- * queued, TB_ERR_ARG if t is earlier than a time already given. */
+ * exact time. Every call above that takes t does this first, and every one of them refuses
+ * (TB_ERR_ARG, nothing changes) a t earlier than a time already given or not below
+ * TB_CLOCK_MAX_TIME_MS. Returns the number of events now queued. */
 int tb_clock_update(tb_clock *c, uint64_t t);
 
 /* Takes the oldest queued event; false when there is none. */

@@ -242,3 +242,40 @@ TB_TEST(pgn_clock_comment_and_hms)
     ASSERT_EQ(h.minutes, 25);
     ASSERT_EQ(h.seconds, 7);
 }
+
+/* The per-player warning list of the configuration (D.2.6: the talking clock). */
+TB_TEST(warning_lists_parse_with_columns)
+{
+    uint64_t w[TB_CLOCK_MAX_WARN];
+    struct tb_error err = {0};
+    ASSERT_EQ(tb_clock_warnings_parse(w, TB_CLOCK_MAX_WARN, "5m, 1m", &err), 2);
+    ASSERT_U64_EQ(w[0], M(5));
+    ASSERT_U64_EQ(w[1], M(1));
+    ASSERT_EQ(tb_clock_warnings_parse(w, TB_CLOCK_MAX_WARN, "10m, 1m30s,30", &err), 3);
+    ASSERT_U64_EQ(w[1], S(90));
+    ASSERT_U64_EQ(w[2], S(30));
+    ASSERT_EQ(tb_clock_warnings_parse(w, TB_CLOCK_MAX_WARN, "  ", &err), 0);
+    static const struct {
+        const char *text;
+        int code;
+        long column;
+        const char *says;
+    } bad[] = {
+        {"5m; 1m", TB_ERR_PARSE, 3, "expected ','"},
+        {"5m 1m", TB_ERR_PARSE, 5, "order h, m, s"},
+        {"5m, 0s", TB_ERR_PARSE, 5, "more than 0"},
+        {"5x", TB_ERR_PARSE, 2, "expected ','"},
+        {"5m, m", TB_ERR_PARSE, 5, "expected a number"},
+        {"1m,2m,3m,4m,5m,6m,7m,8m,9m", TB_ERR_FULL, 25, "too many"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint64_t out[TB_CLOCK_MAX_WARN] = {7};
+        int rc = tb_clock_warnings_parse(out, TB_CLOCK_MAX_WARN, bad[i].text, &err);
+        if (rc != bad[i].code || err.column != bad[i].column || !strstr(err.msg, bad[i].says) ||
+            !strstr(err.msg, "warnings"))
+            TB_FAIL("\"%s\": rc %d column %ld \"%s\"", bad[i].text, rc, err.column, err.msg);
+        ASSERT_U64_EQ(out[0], 7);
+    }
+    ASSERT_EQ(tb_clock_warnings_parse(w, 1, "5m, 1m", &err), TB_ERR_FULL);
+    ASSERT_EQ(tb_clock_warnings_parse(NULL, 1, "5m", &err), TB_ERR_ARG);
+}

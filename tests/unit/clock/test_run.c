@@ -497,3 +497,18 @@ TB_TEST(event_queue_overflow_is_counted)
     ASSERT_EQ(ev.kind, TB_CLOCK_EV_PERIOD);
     ASSERT_EQ(ev.moves, 25); /* the 48 oldest are gone */
 }
+
+/* Times past the clock's range are refused like times going back. */
+TB_TEST(times_out_of_range_change_nothing)
+{
+    tb_clock c = start_clock("7m", 5);
+    tb_clock before = c;
+    ASSERT_EQ(tb_clock_update(&c, TB_CLOCK_MAX_TIME_MS), TB_ERR_ARG);
+    ASSERT_EQ(tb_clock_press(&c, W, UINT64_MAX), TB_ERR_ARG);
+    ASSERT_EQ(tb_clock_pause(&c, 4), TB_ERR_ARG);
+    ASSERT_TRUE(memcmp(&c, &before, sizeof c) == 0);
+    ASSERT_EQ(tb_clock_update(&c, TB_CLOCK_MAX_TIME_MS - 1), 1); /* the flag, long ago */
+    struct tb_clock_event ev;
+    ASSERT_TRUE(tb_clock_event_pop(&c, &ev));
+    ASSERT_U64_EQ(ev.at_ms, 5 + M(7));
+}
