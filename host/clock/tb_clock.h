@@ -143,7 +143,7 @@ enum tb_clock_state {
     TB_CLOCK_STOPPED,   /* the game is over: frozen for good */
 };
 
-/* A chess clock. Plain data the caller owns (about 0.5 kB); tb_clock_init sets it up. */
+/* A chess clock. Plain data the caller owns (about 1.2 kB); tb_clock_init sets it up. */
 typedef struct tb_clock {
     struct tb_clock_control control;
     uint8_t state;         /* enum tb_clock_state */
