@@ -9,7 +9,8 @@
  * (tests/unit/clock/test_flag.c) finds such mates against a pawn, a knight, a bishop, or a rook
  * for the knight; against a bishop of the other colour for the bishop; and none against a queen
  * (for either), a rook or a same-coloured bishop (for the bishop). Those men attack every
- * square from which the lone piece could give check, and more of them only attack more.
+ * square from which the lone piece could give check, or step into its line, and more of them
+ * only attack more: a search of every board with two such men (docs/clock.md) found no mate.
  *
  * Limits: material is all this looks at. Pawns that can never move again (a locked chain) are
  * still counted as pawns that may promote, so a position whose pieces cannot reach a mate is

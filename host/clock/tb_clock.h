@@ -121,8 +121,8 @@ struct tb_clock_event {
     uint64_t threshold; /* WARN: the threshold reached, in ms */
 };
 
-/* Per side. Read through the functions below; public only so that the clock can live in the
- * caller's struct. */
+/* Per side. The fields may be read (moves, period, flagged); they change only through the
+ * functions below. */
 struct tb_clock_side {
     uint64_t remaining_ms; /* at the start of the current move's timing (see tb_clock) */
     uint64_t used_ms;      /* thinking time of the completed moves */
