@@ -512,3 +512,116 @@ TB_TEST(times_out_of_range_change_nothing)
     ASSERT_TRUE(tb_clock_event_pop(&c, &ev));
     ASSERT_U64_EQ(ev.at_ms, 5 + M(7));
 }
+
+/* Generated games: random controls (increment, delay, Bronstein; one to three periods), random
+ * thinking times, and pauses in the middle of moves, against a model that works move by move:
+ * what each move costs, what it earns, when the flag would fall. */
+struct model_side {
+    uint64_t left;
+    int period;
+    uint32_t in_period;
+};
+
+static uint64_t model_available(const struct tb_clock_period *p, uint64_t left)
+{
+    return p->bonus == TB_CLOCK_DELAY ? left + p->bonus_ms : left; /* move time until the flag */
+}
+
+static void model_press(const struct tb_clock_control *ctl, struct model_side *m, uint64_t think)
+{
+    const struct tb_clock_period *p = &ctl->periods[m->period];
+    if (p->bonus == TB_CLOCK_DELAY)
+        m->left -= think > p->bonus_ms ? think - p->bonus_ms : 0;
+    else
+        m->left -= think;
+    if (p->bonus == TB_CLOCK_FISCHER)
+        m->left += p->bonus_ms;
+    if (p->bonus == TB_CLOCK_BRONSTEIN)
+        m->left += think < p->bonus_ms ? think : p->bonus_ms;
+    if (p->moves && ++m->in_period == p->moves) {
+        m->in_period = 0;
+        if (m->period + 1 < ctl->nperiods)
+            m->period++;
+        m->left += ctl->periods[m->period].time_ms;
+    }
+}
+
+TB_TEST(law_6_3_generated_games_match_a_move_by_move_model)
+{
+    static const char *const controls[] = {
+        "3m+2s",
+        "5m d3s",
+        "4m b5s",
+        "10/2m+1s, 1m+1s",
+        "5/1m d2s, 2m d2s",
+        "3/30s, 2/20s b2s",
+        "1m",
+        "8/3m, 4/1m, 1m+5s",
+        "90m+15s",
+        "40/120m+30s, 30m+30s",
+    };
+    struct rng r = {0xC10C};
+    long plies = 0, pauses = 0, flags_in_pause = 0;
+    for (int game = 0; game < 200; game++) {
+        const char *text = controls[game % (int)(sizeof controls / sizeof controls[0])];
+        struct tb_clock_control ctl;
+        ASSERT_OK(tb_clock_control_parse(&ctl, text, NULL));
+        uint64_t t = rnd(&r, 0, S(1000));
+        tb_clock c;
+        ASSERT_OK(tb_clock_init(&c, &ctl, NULL));
+        ASSERT_OK(tb_clock_start(&c, W, t));
+        struct model_side m[2] = {{ctl.periods[0].time_ms, 0, 0}, {ctl.periods[0].time_ms, 0, 0}};
+        uint64_t scale = ctl.periods[0].time_ms / 20 + 1;
+        for (int ply = 0;; ply++) {
+            int side = ply % 2;
+            const struct tb_clock_period *p = &ctl.periods[m[side].period];
+            uint64_t avail = model_available(p, m[side].left);
+            uint64_t think = rnd(&r, 0, scale + (uint64_t)ply * scale / 8); /* time trouble */
+            /* A pause somewhere in the move: time stands still for the clock. */
+            uint64_t split = rnd(&r, 0, think), pause = rnd(&r, 0, 3) ? 0 : rnd(&r, 1, S(600));
+            if (think >= avail) {
+                /* This move oversteps: the flag falls when its time is used up. */
+                uint64_t flag_at = t + avail + (split < avail ? pause : 0);
+                if (pause && split < avail) {
+                    flags_in_pause++;
+                    ASSERT_OK(tb_clock_pause(&c, t + split));
+                    ASSERT_OK(tb_clock_resume(&c, t + split + pause));
+                }
+                ASSERT_U64_EQ(tb_clock_flag_deadline(&c), flag_at);
+                ASSERT_EQ(tb_clock_update(&c, flag_at - 1), 0);
+                ASSERT_EQ(tb_clock_update(&c, flag_at), 1);
+                struct tb_clock_event ev;
+                ASSERT_TRUE(tb_clock_event_pop(&c, &ev));
+                ASSERT_EQ(ev.kind, TB_CLOCK_EV_FLAG);
+                ASSERT_EQ(ev.side, side);
+                ASSERT_U64_EQ(ev.at_ms, flag_at);
+                ASSERT_EQ(ev.moves, ply / 2);
+                break;
+            }
+            plies++;
+            if (pause) {
+                pauses++;
+                ASSERT_OK(tb_clock_pause(&c, t + split));
+                ASSERT_U64_EQ(tb_clock_remaining(&c, side, t + split + pause),
+                              tb_clock_remaining(&c, side, t + split));
+                ASSERT_OK(tb_clock_resume(&c, t + split + pause));
+            }
+            t += think + pause;
+            ASSERT_OK(tb_clock_press(&c, side, t));
+            model_press(&ctl, &m[side], think);
+            struct tb_clock_event ev;
+            while (tb_clock_event_pop(&c, &ev))
+                ASSERT_EQ(ev.kind, TB_CLOCK_EV_PERIOD);
+            for (int s = 0; s < 2; s++) {
+                if (tb_clock_remaining(&c, s, t) != m[s].left)
+                    TB_FAIL("%s, game %d, ply %d: side %d has %llu ms, the model %llu", text, game,
+                            ply, s, (unsigned long long)tb_clock_remaining(&c, s, t),
+                            (unsigned long long)m[s].left);
+                ASSERT_EQ(c.side[s].period, m[s].period);
+            }
+        }
+    }
+    ASSERT_GT(plies, 5000); /* the games were long enough to cross periods */
+    ASSERT_GT(pauses, 1000);
+    ASSERT_GT(flags_in_pause, 10);
+}
