@@ -18,23 +18,6 @@ bool tb_chess_pos_is_dead(const tb_chess_pos *pos)
     return (b & TB_DARK_SQUARES) == 0 || (b & ~TB_DARK_SQUARES) == 0;
 }
 
-bool tb_chess_can_mate(const tb_chess_pos *pos, int color)
-{
-    const uint64_t *t = pos->by_type;
-    uint64_t own = pos->by_color[color] & ~t[TB_CHESS_KING];
-    uint64_t other = pos->by_color[color ^ 1] & ~t[TB_CHESS_KING];
-    if (!own || tb_chess_pos_is_dead(pos))
-        return false;
-    if (other)
-        return true; /* the opponent's own men can block its king's flight squares */
-    /* Against a bare king: one knight, or bishops all on one colour, cannot mate. */
-    if (own & (t[TB_CHESS_PAWN] | t[TB_CHESS_ROOK] | t[TB_CHESS_QUEEN]))
-        return true;
-    if (own & t[TB_CHESS_KNIGHT])
-        return tb_many(own);
-    return (own & TB_DARK_SQUARES) && (own & ~TB_DARK_SQUARES);
-}
-
 enum tb_chess_state tb_chess_pos_state(const tb_chess_pos *pos)
 {
     tb_chess_move moves[TB_CHESS_MAX_MOVES];

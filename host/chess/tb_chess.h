@@ -254,10 +254,13 @@ enum tb_chess_state tb_chess_pos_state(const tb_chess_pos *pos);
 /* Dead position (5.2.2): at least K v K, K+B v K, K+N v K, K+B(s) v K+B(s) all on one colour. */
 bool tb_chess_pos_is_dead(const tb_chess_pos *pos);
 
-/* Could colour ever checkmate, by any series of legal moves (6.9, flag fall)? false when it
- * has only its king, or a lone knight or only bishops on one square colour against a bare king,
- * or when the position is dead (5.2.2); true otherwise (so a flag fall is a loss whenever the
- * answer is not certain). */
+/* Could colour ever checkmate the other king, by any series of legal moves (6.9, flag fall)?
+ * Decided on material (can_mate.c), exactly for every class of material: false for a bare king;
+ * for a lone knight unless the other side has a pawn, knight, bishop or rook (never against
+ * queens alone); for bishops all on one square colour unless the other side has a pawn, a
+ * knight or a bishop on the other colour; true for anything more. Positions where the material
+ * could mate but the pieces cannot get there (locked pawns) count as "can mate", so a flag fall
+ * is a loss unless the draw is certain. */
 bool tb_chess_can_mate(const tb_chess_pos *pos, int color);
 
 /* The repetition key of 9.2.2: side to move, pieces on squares, castling rights, and the e.p.
