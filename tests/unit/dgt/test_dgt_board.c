@@ -1,0 +1,398 @@
+/* Tests of fields, squares, orientation and the board-state tracker (docs/dgt.md); whole games
+ * go from field updates through the tracker into the move recogniser. */
+#include <string.h>
+
+#include "tb_chess.h"
+#include "tb_dgt.h"
+#include "tb_sensor.h"
+#include "tb_test.h"
+
+static int sq(const char *name)
+{
+    return tb_chess_square_parse(name);
+}
+
+static void start_codes(enum tb_dgt_orient o, uint8_t codes[64])
+{
+    tb_chess_pos pos;
+    tb_chess_pos_startpos(&pos);
+    ASSERT_OK(tb_dgt_codes_of_pos(&pos, o, codes));
+}
+
+TB_TEST(fields_read_from_a8_with_the_connector_left)
+{
+    ASSERT_EQ(tb_dgt_field_to_square(0, TB_DGT_ORIENT_NORMAL), sq("a8"));
+    ASSERT_EQ(tb_dgt_field_to_square(1, TB_DGT_ORIENT_NORMAL), sq("b8"));
+    ASSERT_EQ(tb_dgt_field_to_square(8, TB_DGT_ORIENT_NORMAL), sq("a7"));
+    ASSERT_EQ(tb_dgt_field_to_square(63, TB_DGT_ORIENT_NORMAL), sq("h1"));
+    ASSERT_EQ(tb_dgt_field_to_square(0, TB_DGT_ORIENT_ROTATED), sq("h1"));
+    ASSERT_EQ(tb_dgt_field_to_square(63, TB_DGT_ORIENT_ROTATED), sq("a8"));
+    ASSERT_EQ(tb_dgt_field_to_square(0, TB_DGT_ORIENT_UNKNOWN), -1);
+    ASSERT_EQ(tb_dgt_field_to_square(64, TB_DGT_ORIENT_NORMAL), -1);
+    for (int s = 0; s < 64; s++) {
+        ASSERT_EQ(tb_dgt_field_to_square(tb_dgt_square_to_field(s, TB_DGT_ORIENT_NORMAL),
+                                         TB_DGT_ORIENT_NORMAL),
+                  s);
+        ASSERT_EQ(tb_dgt_field_to_square(tb_dgt_square_to_field(s, TB_DGT_ORIENT_ROTATED),
+                                         TB_DGT_ORIENT_ROTATED),
+                  s);
+    }
+}
+
+TB_TEST(piece_codes_map_to_chess_pieces)
+{
+    ASSERT_EQ(tb_dgt_piece_to_chess(TB_DGT_WPAWN), TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_PAWN));
+    ASSERT_EQ(tb_dgt_piece_to_chess(TB_DGT_WROOK), TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_ROOK));
+    ASSERT_EQ(tb_dgt_piece_to_chess(TB_DGT_WKING), TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_KING));
+    ASSERT_EQ(tb_dgt_piece_to_chess(TB_DGT_WQUEEN), TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_QUEEN));
+    ASSERT_EQ(tb_dgt_piece_to_chess(TB_DGT_BKNIGHT),
+              TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_KNIGHT));
+    ASSERT_EQ(tb_dgt_piece_to_chess(TB_DGT_BQUEEN), TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_QUEEN));
+    ASSERT_EQ(tb_dgt_piece_to_chess(0x40 | TB_DGT_BBISHOP),
+              TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_BISHOP));
+    ASSERT_EQ(tb_dgt_piece_to_chess(TB_DGT_WHITE_WINS), 0);
+    ASSERT_TRUE(tb_dgt_piece_is_magic(TB_DGT_DRAW));
+    ASSERT_FALSE(tb_dgt_piece_is_magic(TB_DGT_BQUEEN));
+    for (int c = 1; c <= 12; c++)
+        ASSERT_EQ(tb_dgt_piece_from_chess(tb_dgt_piece_to_chess(c)), c);
+    ASSERT_EQ(tb_dgt_piece_from_chess(7), TB_DGT_EMPTY);
+}
+
+TB_TEST(guideline_II_every_chess960_start_found_either_way_up)
+{
+    for (int n = 0; n < 960; n++) {
+        tb_chess_pos pos;
+        ASSERT_OK(tb_chess_pos_960(&pos, n));
+        for (int o = TB_DGT_ORIENT_NORMAL; o <= TB_DGT_ORIENT_ROTATED; o++) {
+            uint8_t codes[64];
+            ASSERT_OK(tb_dgt_codes_of_pos(&pos, (enum tb_dgt_orient)o, codes));
+            int number = -1;
+            ASSERT_EQ(tb_dgt_find_orientation(codes, n % 61 == 0 ? &number : NULL), o);
+            if (n % 61 == 0)
+                ASSERT_EQ(number, n);
+        }
+    }
+}
+
+TB_TEST(no_start_position_means_no_orientation)
+{
+    uint8_t codes[64];
+    int number = -1;
+    start_codes(TB_DGT_ORIENT_NORMAL, codes);
+    ASSERT_EQ(tb_dgt_find_orientation(codes, &number), TB_DGT_ORIENT_NORMAL);
+    ASSERT_EQ(number, 518);
+    uint8_t moved[64];
+    memcpy(moved, codes, 64);
+    moved[tb_dgt_square_to_field(sq("e2"), TB_DGT_ORIENT_NORMAL)] = 0;
+    moved[tb_dgt_square_to_field(sq("e4"), TB_DGT_ORIENT_NORMAL)] = TB_DGT_WPAWN;
+    ASSERT_EQ(tb_dgt_find_orientation(moved, NULL), TB_DGT_ORIENT_UNKNOWN);
+    /* Black not mirroring White (Guideline II): no start */
+    memcpy(moved, codes, 64);
+    moved[tb_dgt_square_to_field(sq("b8"), TB_DGT_ORIENT_NORMAL)] = TB_DGT_BBISHOP;
+    moved[tb_dgt_square_to_field(sq("c8"), TB_DGT_ORIENT_NORMAL)] = TB_DGT_BKNIGHT;
+    ASSERT_EQ(tb_dgt_find_orientation(moved, NULL), TB_DGT_ORIENT_UNKNOWN);
+    /* a king outside its rooks */
+    memcpy(moved, codes, 64);
+    moved[tb_dgt_square_to_field(sq("e1"), TB_DGT_ORIENT_NORMAL)] = TB_DGT_WROOK;
+    moved[tb_dgt_square_to_field(sq("h1"), TB_DGT_ORIENT_NORMAL)] = TB_DGT_WKING;
+    moved[tb_dgt_square_to_field(sq("e8"), TB_DGT_ORIENT_NORMAL)] = TB_DGT_BROOK;
+    moved[tb_dgt_square_to_field(sq("h8"), TB_DGT_ORIENT_NORMAL)] = TB_DGT_BKING;
+    ASSERT_EQ(tb_dgt_find_orientation(moved, NULL), TB_DGT_ORIENT_UNKNOWN);
+    memcpy(moved, codes, 64);
+    moved[20] = TB_DGT_DRAW;
+    ASSERT_EQ(tb_dgt_find_orientation(moved, NULL), TB_DGT_ORIENT_UNKNOWN);
+}
+
+/* ---- the tracker ------------------------------------------------------------------------- */
+
+struct ev {
+    struct tb_dgt_event e[64];
+    int n;
+};
+
+static void drain(tb_dgt_tracker *t, struct ev *out)
+{
+    out->n = 0;
+    while (out->n < 64 && tb_dgt_tracker_next(t, &out->e[out->n]))
+        out->n++;
+}
+
+static void upd(tb_dgt_tracker *t, enum tb_dgt_orient o, const char *square, int code, uint64_t ms)
+{
+    ASSERT_GE(tb_dgt_tracker_update(t, tb_dgt_square_to_field(sq(square), o), code, ms), 0);
+}
+
+static void expect(const struct tb_dgt_event *e, enum tb_dgt_event_kind kind, const char *square,
+                   int piece)
+{
+    ASSERT_EQ(e->kind, kind);
+    ASSERT_EQ(e->square, sq(square));
+    ASSERT_EQ(e->piece, piece);
+}
+
+static tb_dgt_tracker *tracker_at_start(enum tb_dgt_orient o)
+{
+    tb_dgt_tracker *t = tb_dgt_tracker_new(NULL);
+    uint8_t codes[64];
+    start_codes(o, codes);
+    struct tb_dgt_event e;
+    ASSERT_EQ(tb_dgt_tracker_update(t, 0, 0, 0), TB_ERR_STATE);
+    ASSERT_GE(tb_dgt_tracker_dump(t, codes, 0), 0);
+    ASSERT_EQ(tb_dgt_tracker_orientation(t), o);
+    ASSERT_EQ(tb_dgt_tracker_next(t, &e), 1); /* orientation found */
+    ASSERT_EQ(e.kind, TB_DGT_EV_ORIENT);
+    ASSERT_EQ(e.orient, o);
+    return t;
+}
+
+#define WP TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_PAWN)
+#define BP TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_PAWN)
+#define WN TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_KNIGHT)
+
+TB_TEST(tracker_in_order_updates_are_lift_then_place)
+{
+    tb_dgt_tracker *t = tracker_at_start(TB_DGT_ORIENT_NORMAL);
+    struct ev ev;
+    upd(t, TB_DGT_ORIENT_NORMAL, "e2", TB_DGT_EMPTY, 100);
+    upd(t, TB_DGT_ORIENT_NORMAL, "e4", TB_DGT_WPAWN, 300);
+    drain(t, &ev);
+    ASSERT_EQ(ev.n, 2);
+    expect(&ev.e[0], TB_DGT_EV_LIFT, "e2", WP);
+    expect(&ev.e[1], TB_DGT_EV_PLACE, "e4", WP);
+    ASSERT_U64_EQ(ev.e[1].ms, 300);
+    uint8_t pl[64];
+    tb_dgt_tracker_placement(t, pl);
+    ASSERT_EQ(pl[sq("e4")], WP);
+    ASSERT_EQ(pl[sq("e2")], 0);
+    tb_dgt_tracker_free(t);
+    tb_dgt_tracker_free(NULL);
+}
+
+TB_TEST(tracker_new_square_before_old_one_empties_is_put_in_order)
+{
+    tb_dgt_tracker *t = tracker_at_start(TB_DGT_ORIENT_ROTATED);
+    struct ev ev;
+    /* g1 knight shows on f3 first (another white knight stands on b1) */
+    upd(t, TB_DGT_ORIENT_ROTATED, "f3", TB_DGT_WKNIGHT, 100);
+    drain(t, &ev);
+    ASSERT_EQ(ev.n, 0);
+    ASSERT_U64_EQ(tb_dgt_tracker_due(t), 600);
+    uint8_t pl[64];
+    tb_dgt_tracker_placement(t, pl);
+    ASSERT_EQ(pl[sq("f3")], 0); /* not yet: never two knights for one */
+    upd(t, TB_DGT_ORIENT_ROTATED, "g1", TB_DGT_EMPTY, 330);
+    drain(t, &ev);
+    ASSERT_EQ(ev.n, 2);
+    expect(&ev.e[0], TB_DGT_EV_LIFT, "g1", WN);
+    expect(&ev.e[1], TB_DGT_EV_PLACE, "f3", WN);
+    ASSERT_U64_EQ(tb_dgt_tracker_due(t), UINT64_MAX);
+    tb_dgt_tracker_free(t);
+}
+
+TB_TEST(tracker_capture_that_never_shows_empty)
+{
+    tb_dgt_tracker *t = tracker_at_start(TB_DGT_ORIENT_NORMAL);
+    struct ev ev;
+    upd(t, TB_DGT_ORIENT_NORMAL, "e2", 0, 10);
+    upd(t, TB_DGT_ORIENT_NORMAL, "e4", TB_DGT_WPAWN, 20);
+    upd(t, TB_DGT_ORIENT_NORMAL, "d7", 0, 30);
+    upd(t, TB_DGT_ORIENT_NORMAL, "d5", TB_DGT_BPAWN, 40);
+    drain(t, &ev);
+    /* exd5: d5 goes from black pawn to white pawn, then e4 empties */
+    upd(t, TB_DGT_ORIENT_NORMAL, "d5", TB_DGT_WPAWN, 1000);
+    upd(t, TB_DGT_ORIENT_NORMAL, "e4", 0, 1200);
+    drain(t, &ev);
+    ASSERT_EQ(ev.n, 3);
+    expect(&ev.e[0], TB_DGT_EV_LIFT, "d5", BP);
+    expect(&ev.e[1], TB_DGT_EV_LIFT, "e4", WP);
+    expect(&ev.e[2], TB_DGT_EV_PLACE, "d5", WP);
+    tb_dgt_tracker_free(t);
+}
+
+TB_TEST(tracker_waiting_placement_released_when_no_lift_comes)
+{
+    tb_dgt_tracker *t = tracker_at_start(TB_DGT_ORIENT_NORMAL);
+    struct ev ev;
+    /* a spare white pawn put on e4 from off the board */
+    upd(t, TB_DGT_ORIENT_NORMAL, "e4", TB_DGT_WPAWN, 100);
+    ASSERT_EQ(tb_dgt_tracker_tick(t, 599), 0);
+    ASSERT_EQ(tb_dgt_tracker_tick(t, 600), 1);
+    drain(t, &ev);
+    expect(&ev.e[0], TB_DGT_EV_PLACE, "e4", WP);
+    /* a shown-and-gone blip is never reported */
+    upd(t, TB_DGT_ORIENT_NORMAL, "d4", TB_DGT_WPAWN, 700);
+    upd(t, TB_DGT_ORIENT_NORMAL, "d4", 0, 800);
+    tb_dgt_tracker_tick(t, 5000);
+    drain(t, &ev);
+    ASSERT_EQ(ev.n, 0);
+    /* a magic piece occupies a square without a chess identity */
+    upd(t, TB_DGT_ORIENT_NORMAL, "d4", TB_DGT_DRAW, 5100);
+    drain(t, &ev);
+    expect(&ev.e[0], TB_DGT_EV_PLACE, "d4", 0);
+    ASSERT_TRUE(tb_dgt_tracker_occupied(t) & TB_CHESS_BIT(sq("d4")));
+    uint8_t pl[64];
+    tb_dgt_tracker_placement(t, pl);
+    ASSERT_EQ(pl[sq("d4")], 0);
+    tb_dgt_tracker_free(t);
+}
+
+TB_TEST(tracker_dump_after_doubt_gives_the_difference)
+{
+    tb_dgt_tracker *t = tracker_at_start(TB_DGT_ORIENT_NORMAL);
+    struct ev ev;
+    tb_chess_pos pos;
+    tb_chess_pos_startpos(&pos);
+    uint8_t codes[64];
+    tb_dgt_codes_of_pos(&pos, TB_DGT_ORIENT_NORMAL, codes);
+    codes[tb_dgt_square_to_field(sq("e2"), TB_DGT_ORIENT_NORMAL)] = 0;
+    codes[tb_dgt_square_to_field(sq("e4"), TB_DGT_ORIENT_NORMAL)] = TB_DGT_WPAWN;
+    codes[tb_dgt_square_to_field(sq("b8"), TB_DGT_ORIENT_NORMAL)] = TB_DGT_BBISHOP;
+    ASSERT_EQ(tb_dgt_tracker_dump(t, codes, 50), 4);
+    drain(t, &ev);
+    expect(&ev.e[0], TB_DGT_EV_LIFT, "e2", WP);
+    expect(&ev.e[1], TB_DGT_EV_LIFT, "b8", TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_KNIGHT));
+    expect(&ev.e[2], TB_DGT_EV_PLACE, "e4", WP);
+    expect(&ev.e[3], TB_DGT_EV_PLACE, "b8", TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_BISHOP));
+    /* reconnect: the next dump starts afresh, orientation kept */
+    tb_dgt_tracker_reset(t);
+    ASSERT_EQ(tb_dgt_tracker_dump(t, codes, 60), 0);
+    ASSERT_EQ(tb_dgt_tracker_orientation(t), TB_DGT_ORIENT_NORMAL);
+    tb_dgt_tracker_free(t);
+}
+
+TB_TEST(tracker_finds_orientation_only_from_a_start_position)
+{
+    tb_dgt_tracker *t = tb_dgt_tracker_new(NULL);
+    uint8_t codes[64];
+    start_codes(TB_DGT_ORIENT_ROTATED, codes);
+    int e2 = tb_dgt_square_to_field(sq("e2"), TB_DGT_ORIENT_ROTATED);
+    codes[e2] = 0;
+    ASSERT_EQ(tb_dgt_tracker_dump(t, codes, 0), 0);
+    ASSERT_EQ(tb_dgt_tracker_orientation(t), TB_DGT_ORIENT_UNKNOWN);
+    ASSERT_EQ(tb_dgt_tracker_update(t, e2, TB_DGT_WPAWN, 100), 1);
+    struct tb_dgt_event e;
+    ASSERT_EQ(tb_dgt_tracker_next(t, &e), 1);
+    ASSERT_EQ(e.kind, TB_DGT_EV_ORIENT);
+    ASSERT_EQ(tb_dgt_tracker_orientation(t), TB_DGT_ORIENT_ROTATED);
+    uint8_t pl[64];
+    tb_dgt_tracker_placement(t, pl);
+    ASSERT_EQ(pl[sq("e1")], TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_KING));
+    /* the board turned round for the next game: a start the other way up */
+    start_codes(TB_DGT_ORIENT_NORMAL, codes);
+    ASSERT_EQ(tb_dgt_tracker_dump(t, codes, 200), 1);
+    ASSERT_EQ(tb_dgt_tracker_orientation(t), TB_DGT_ORIENT_NORMAL);
+    tb_dgt_tracker_free(t);
+}
+
+/* ---- whole games: field updates -> tracker -> recogniser --------------------------------- */
+
+struct lcg {
+    uint64_t s;
+};
+
+static uint32_t rnd(struct lcg *r)
+{
+    r->s = r->s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (uint32_t)(r->s >> 33);
+}
+
+/* Hands the tracker's events to the recogniser. */
+static void forward(tb_dgt_tracker *t, tb_sensor *s)
+{
+    struct tb_dgt_event e;
+    while (tb_dgt_tracker_next(t, &e)) {
+        if (e.kind == TB_DGT_EV_LIFT)
+            ASSERT_OK(tb_sensor_lift(s, e.square, e.ms));
+        else if (e.kind == TB_DGT_EV_PLACE)
+            ASSERT_OK(tb_sensor_place(s, e.square, e.piece, e.ms));
+    }
+}
+
+/* Plays `plies` random legal moves (promotions to every piece) as field updates with random
+ * handling orders, and checks the recogniser names every move and the placement matches. */
+static void random_game(uint64_t seed, int plies, enum tb_dgt_orient o, int chess960)
+{
+    struct lcg r = {seed};
+    tb_chess_pos pos;
+    tb_chess_pos_960(&pos, chess960);
+    uint8_t codes[64];
+    tb_dgt_codes_of_pos(&pos, o, codes);
+    tb_dgt_tracker *t = tb_dgt_tracker_new(NULL);
+    ASSERT_GE(tb_dgt_tracker_dump(t, codes, 0), 0);
+    ASSERT_EQ(tb_dgt_tracker_orientation(t), o);
+    struct tb_dgt_event e;
+    while (tb_dgt_tracker_next(t, &e))
+        ;
+    tb_sensor *s;
+    ASSERT_OK(tb_sensor_new(NULL, &s));
+    tb_sensor_reset(s, &pos, 0);
+    uint64_t ms = 1000;
+    for (int ply = 0; ply < plies; ply++) {
+        tb_chess_movelist list;
+        tb_chess_gen_legal(&pos, &list);
+        if (list.count == 0)
+            break;
+        tb_chess_move m = list.moves[rnd(&r) % (uint32_t)list.count];
+        struct tb_dgt_update u[8];
+        unsigned flags = rnd(&r) & 3;
+        int n = tb_dgt_move_updates(&pos, m, o, flags, u, 8);
+        ASSERT_GT(n, 0);
+        for (int i = 0; i < n; i++) {
+            ms += 60 + rnd(&r) % 200;
+            tb_dgt_tracker_tick(t, ms);
+            forward(t, s);
+            ASSERT_GE(tb_dgt_tracker_update(t, u[i].field, u[i].code, ms), 0);
+            forward(t, s);
+        }
+        /* a link wakes the tracker when it is due */
+        if (tb_dgt_tracker_due(t) != UINT64_MAX)
+            tb_dgt_tracker_tick(t, tb_dgt_tracker_due(t));
+        ms += 2000;
+        tb_dgt_tracker_tick(t, ms);
+        forward(t, s);
+        tb_sensor_tick(s, ms);
+        struct tb_sensor_out out;
+        int moves = 0;
+        while (tb_sensor_poll(s, &out)) {
+            char want[8];
+            tb_chess_move_to_uci(&pos, m, want, sizeof want);
+            if (out.kind == TB_SENSOR_OUT_MOVE) {
+                ASSERT_STR_EQ(out.uci, want);
+                moves++;
+            } else if (out.kind == TB_SENSOR_OUT_PROBLEM) {
+                TB_FAIL("seed %llu ply %d (%s, flags %u): problem %s", (unsigned long long)seed,
+                        ply, want, flags, tb_sensor_problem_name(out.problem));
+            }
+        }
+        if (moves != 1)
+            TB_FAIL("seed %llu ply %d flags %u: %d moves", (unsigned long long)seed, ply, flags,
+                    moves);
+        tb_chess_undo undo;
+        tb_chess_make(&pos, m, &undo);
+        uint8_t pl[64];
+        tb_dgt_tracker_placement(t, pl);
+        for (int q = 0; q < 64; q++)
+            ASSERT_EQ(pl[q], tb_chess_piece_at(&pos, q));
+    }
+    tb_sensor_free(s);
+    tb_dgt_tracker_free(t);
+}
+
+TB_TEST(generated_games_recognised_through_the_tracker_normal_board)
+{
+    for (uint64_t seed = 1; seed <= 12; seed++)
+        random_game(seed, 160, TB_DGT_ORIENT_NORMAL, 518);
+}
+
+TB_TEST(generated_games_recognised_through_the_tracker_rotated_board)
+{
+    for (uint64_t seed = 100; seed <= 112; seed++)
+        random_game(seed, 160, TB_DGT_ORIENT_ROTATED, 518);
+}
+
+TB_TEST(generated_chess960_games_recognised_through_the_tracker)
+{
+    for (uint64_t seed = 200; seed <= 210; seed++)
+        random_game(seed, 120, seed & 1 ? TB_DGT_ORIENT_ROTATED : TB_DGT_ORIENT_NORMAL,
+                    (int)(seed * 37 % 960));
+}
