@@ -53,26 +53,14 @@ int tb_dgt_move_updates(const tb_chess_pos *pos, tb_chess_move m, enum tb_dgt_or
             put(&s, ms.to, ms.piece);
             put(&s, ms.rook_to, rook);
         }
-    } else if (ms.capture_sq != TB_CHESS_NOSQ && ms.capture_sq == ms.to &&
-               (flags & TB_DGT_GEN_NO_EMPTY)) {
-        /* The taken piece is swapped for the capturing one between two scans. */
-        if (new_first) {
-            put(&s, ms.to, placed);
-            put(&s, ms.from, 0);
-        } else {
-            put(&s, ms.from, 0);
-            put(&s, ms.to, placed);
-        }
     } else {
-        if (ms.capture_sq != TB_CHESS_NOSQ && ms.capture_sq == ms.to)
+        /* Without NO_EMPTY the taken piece is off first; with it, it is swapped for the
+         * capturing one between two scans. */
+        bool swapped = (flags & TB_DGT_GEN_NO_EMPTY) != 0;
+        if (ms.capture_sq != TB_CHESS_NOSQ && ms.capture_sq == ms.to && !swapped)
             put(&s, ms.capture_sq, 0);
-        if (new_first) {
-            put(&s, ms.to, placed);
-            put(&s, ms.from, 0);
-        } else {
-            put(&s, ms.from, 0);
-            put(&s, ms.to, placed);
-        }
+        put(&s, new_first ? ms.to : ms.from, new_first ? placed : 0);
+        put(&s, new_first ? ms.from : ms.to, new_first ? 0 : placed);
         if (ms.capture_sq != TB_CHESS_NOSQ && ms.capture_sq != ms.to)
             put(&s, ms.capture_sq, 0); /* en passant: the pawn beside is taken off last */
     }
