@@ -52,6 +52,14 @@ bool tb_dgt_msg_len_range(uint8_t id, uint16_t *min, uint16_t *max)
     return true;
 }
 
+bool tb_dgt__len_ok(uint8_t id, size_t len)
+{
+    uint16_t lo, hi;
+    if (!tb_dgt_msg_len_range(id, &lo, &hi) || len < lo || len > hi)
+        return false;
+    return id != TB_DGT_MSG_SERIALNR || len == 8 || len == 12; /* two forms, nothing between */
+}
+
 static bool is_skipped(uint8_t id)
 {
     switch (id) {
@@ -175,10 +183,8 @@ static int deliver(tb_dgt_decoder *d, tb_dgt_msg_fn fn, void *user)
 /* The header is complete: check the declared length against the ID. */
 static int header_done(tb_dgt_decoder *d, tb_dgt_msg_fn fn, void *user)
 {
-    uint16_t lo, hi;
     d->len = (uint16_t)(d->buf[1] << 7 | d->buf[2]);
-    tb_dgt_msg_len_range(d->buf[0], &lo, &hi);
-    if (d->len < lo || d->len > hi) {
+    if (!tb_dgt__len_ok(d->buf[0], d->len)) {
         d->stats.bad_length++;
         drop(d);
         return 0;

@@ -5,11 +5,10 @@
 
 int tb_dgt_msg_encode(uint8_t *buf, size_t cap, const struct tb_dgt_msg *m)
 {
-    uint16_t lo, hi;
-    if (!buf || !m || m->skipped || !tb_dgt_msg_len_range(m->id, &lo, &hi))
+    if (!buf || !m || m->skipped || m->n > TB_DGT_DATA_MAX)
         return TB_ERR_ARG;
     size_t len = (size_t)m->n + TB_DGT_HEADER_LEN;
-    if (m->n > TB_DGT_DATA_MAX || len < lo || len > hi)
+    if (!tb_dgt__len_ok(m->id, len))
         return TB_ERR_ARG;
     for (size_t i = 0; i < m->n; i++) {
         if (m->data[i] & 0x80)

@@ -156,7 +156,8 @@ int tb_dgt_decoder_feed(tb_dgt_decoder *d, const uint8_t *buf, size_t n, tb_dgt_
 void tb_dgt_decoder_stats(const tb_dgt_decoder *d, struct tb_dgt_decoder_stats *out);
 
 /* The total lengths an ID may declare: min..max (unknown IDs 3..TB_DGT_MAX_LEN). Returns false
- * for a byte without bit 7. SERIALNR is 8 or 12; other fixed-size IDs have min == max. */
+ * for a byte without bit 7. SERIALNR is 8 or 12 (nothing between); other fixed-size IDs have
+ * min == max. */
 bool tb_dgt_msg_len_range(uint8_t id, uint16_t *min, uint16_t *max);
 
 /* Encodes a message from its id and data[0..n) (the typed fields are not read). Returns the

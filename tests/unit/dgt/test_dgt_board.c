@@ -284,6 +284,72 @@ TB_TEST(tracker_finds_orientation_only_from_a_start_position)
     tb_dgt_tracker_free(t);
 }
 
+TB_TEST(tracker_orientation_given_by_the_link_mid_game)
+{
+    ASSERT_NULL(tb_dgt_tracker_new(&(struct tb_dgt_tracker_config){.reorder_ms = 70000}));
+    tb_dgt_tracker *t = tb_dgt_tracker_new(NULL);
+    tb_chess_pos pos;
+    struct tb_error err;
+    ASSERT_OK(tb_chess_pos_from_fen(&pos, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", 0, &err));
+    uint8_t codes[64], pl[64];
+    ASSERT_OK(tb_dgt_codes_of_pos(&pos, TB_DGT_ORIENT_ROTATED, codes));
+    ASSERT_EQ(tb_dgt_tracker_dump(t, codes, 0), 0);
+    ASSERT_EQ(tb_dgt_tracker_orientation(t), TB_DGT_ORIENT_UNKNOWN);
+    tb_dgt_tracker_placement(t, pl);
+    ASSERT_EQ(pl[sq("e1")], 0); /* never assumed */
+    tb_dgt_tracker_set_orientation(t, TB_DGT_ORIENT_ROTATED);
+    tb_dgt_tracker_placement(t, pl);
+    ASSERT_EQ(pl[sq("e1")], TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_KING));
+    ASSERT_EQ(pl[sq("e2")], WP);
+    ASSERT_EQ(tb_dgt_tracker_update(t, 64, 0, 10), TB_ERR_ARG);
+    tb_dgt_tracker_free(t);
+}
+
+TB_TEST(move_updates_as_a_hand_makes_them)
+{
+    tb_chess_pos pos;
+    struct tb_error err;
+    ASSERT_OK(tb_chess_pos_from_fen(&pos, "r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1", 0, &err));
+    tb_chess_movelist list;
+    tb_chess_gen_legal(&pos, &list);
+    struct tb_dgt_update u[8];
+    enum tb_dgt_orient o = TB_DGT_ORIENT_NORMAL;
+#define F(s) tb_dgt_square_to_field(sq(s), o)
+    for (int i = 0; i < list.count; i++) {
+        char uci[8];
+        tb_chess_move_to_uci(&pos, list.moves[i], uci, sizeof uci);
+        if (strcmp(uci, "e5d6") == 0) { /* en passant: the pawn beside off last */
+            ASSERT_EQ(tb_dgt_move_updates(&pos, list.moves[i], o, 0, u, 8), 3);
+            ASSERT_EQ(u[0].field, F("e5"));
+            ASSERT_EQ(u[1].field, F("d6"));
+            ASSERT_EQ(u[1].code, TB_DGT_WPAWN);
+            ASSERT_EQ(u[2].field, F("d5"));
+            ASSERT_EQ(u[2].code, TB_DGT_EMPTY);
+        } else if (strcmp(uci, "e1g1") == 0) { /* king first (4.4.2) */
+            ASSERT_EQ(tb_dgt_move_updates(&pos, list.moves[i], o, 0, u, 8), 4);
+            ASSERT_EQ(u[0].field, F("e1"));
+            ASSERT_EQ(u[1].field, F("h1"));
+            ASSERT_EQ(u[2].field, F("g1"));
+            ASSERT_EQ(u[2].code, TB_DGT_WKING);
+            ASSERT_EQ(u[3].field, F("f1"));
+            ASSERT_EQ(u[3].code, TB_DGT_WROOK);
+            ASSERT_EQ(tb_dgt_move_updates(&pos, list.moves[i], o, 0, u, 3), TB_ERR_FULL);
+        } else if (strcmp(uci, "b7a8n") == 0) { /* the knight put on a8, the rook swapped */
+            ASSERT_EQ(tb_dgt_move_updates(&pos, list.moves[i], o,
+                                          TB_DGT_GEN_NEW_FIRST | TB_DGT_GEN_NO_EMPTY, u, 8),
+                      2);
+            ASSERT_EQ(u[0].field, F("a8"));
+            ASSERT_EQ(u[0].code, TB_DGT_WKNIGHT);
+            ASSERT_EQ(u[1].field, F("b7"));
+            ASSERT_EQ(u[1].code, TB_DGT_EMPTY);
+            ASSERT_EQ(tb_dgt_move_updates(&pos, list.moves[i], o, 0, u, 8), 3);
+            ASSERT_EQ(u[0].field, F("a8"));
+            ASSERT_EQ(u[0].code, TB_DGT_EMPTY);
+        }
+    }
+#undef F
+}
+
 /* ---- whole games: field updates -> tracker -> recogniser --------------------------------- */
 
 struct lcg {

@@ -148,6 +148,11 @@ TB_TEST(serial_numbers_both_lengths_and_long)
     ASSERT_EQ(s.m[2].id, TB_DGT_MSG_LONG_SERIALNR);
     ASSERT_EQ(s.m[2].n, 10);
     tb_dgt_decoder_free(d);
+    /* a length between the two forms: refused */
+    const uint8_t ten[] = {0x91, 0, 10, '0', '1', '0', '2', '5', ' ', '1'};
+    d = feed(ten, sizeof ten, 0, &s);
+    ASSERT_EQ(s.n, 0);
+    tb_dgt_decoder_free(d);
     /* letters where digits belong: refused */
     const uint8_t bad[] = {0x91, 0, 8, '0', 'x', '0', '2', '5'};
     d = feed(bad, sizeof bad, 0, &s);
