@@ -5,7 +5,8 @@
  * old square empties, and a capture may never show the taken piece's square empty. A placement
  * of a piece that also stands elsewhere, with no such piece lifted lately, waits up to
  * reorder_ms for the lift that belongs before it; a piece replaced by another without an empty
- * reading is reported lifted first. The placement is what the events so far describe: a waiting
+ * reading is reported lifted first. Captured pieces (replaced, or taken en passant) do not count
+ * as held. The placement is what the events so far describe: a waiting
  * placement is not in it, so it never holds two pieces on a square. */
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +34,9 @@ struct tb_dgt_tracker {
     struct tb_dgt_tracker_config cfg;
     bool have_dump;
     enum tb_dgt_orient orient;
-    uint8_t raw[64];  /* field codes (low 4 bits) as the board last said */
-    uint8_t view[64]; /* per square, as the events describe it: tb_chess code or OTHER */
+    uint8_t raw[64];        /* field codes (low 4 bits) as the board last said */
+    uint8_t view[64];       /* per square, as the events describe it: tb_chess code or OTHER */
+    uint64_t placed_ms[64]; /* when the piece on the square was placed */
     struct waiting wait[64];
     int nwait;
     struct held hand[HAND_CAP];
@@ -95,15 +97,42 @@ static uint8_t piece_of(uint8_t code)
     return tb_dgt_piece_is_magic(code) ? OTHER : (uint8_t)tb_dgt_piece_to_chess(code);
 }
 
-/* A piece of the other colour put where a held piece stood: that one was captured. */
+static bool is_pawn(int piece)
+{
+    return piece && piece != OTHER && TB_CHESS_PIECE_TYPE(piece) == TB_CHESS_PAWN;
+}
+
+/* The square a pawn passes when it takes en passant the pawn standing on sq; -1 if none. */
+static int ep_behind(int sq, int victim)
+{
+    int behind = TB_CHESS_PIECE_COLOR(victim) == TB_CHESS_BLACK ? sq + 8 : sq - 8;
+    return behind >= 0 && behind < 64 ? behind : -1;
+}
+
+/* A piece of the other colour put where a held piece stood, or a pawn put just behind a held
+ * pawn of the other colour (en passant): the held one was captured. */
 static void captured(tb_dgt_tracker *t, int sq, int piece)
 {
+    if (piece == OTHER)
+        return;
     for (int i = 0; i < HAND_CAP; i++) {
         struct held *h = &t->hand[i];
-        if (h->square == sq && h->piece && h->piece != OTHER && piece != OTHER &&
-            TB_CHESS_PIECE_COLOR(h->piece) != TB_CHESS_PIECE_COLOR(piece))
+        if (!h->piece || h->piece == OTHER ||
+            TB_CHESS_PIECE_COLOR(h->piece) == TB_CHESS_PIECE_COLOR(piece))
+            continue;
+        if (h->square == sq ||
+            (is_pawn(piece) && is_pawn(h->piece) && ep_behind(h->square, h->piece) == sq))
             h->used = true;
     }
+}
+
+/* A pawn lifted just after a pawn of the other colour landed behind it: taken en passant. */
+static bool taken_en_passant(const tb_dgt_tracker *t, int sq, uint8_t piece, uint64_t ms)
+{
+    int behind = is_pawn(piece) ? ep_behind(sq, piece) : -1;
+    return behind >= 0 && is_pawn(t->view[behind]) &&
+           TB_CHESS_PIECE_COLOR(t->view[behind]) != TB_CHESS_PIECE_COLOR(piece) &&
+           t->placed_ms[behind] + t->cfg.hand_ms >= ms;
 }
 
 static void push(tb_dgt_tracker *t, enum tb_dgt_event_kind kind, int sq, int piece, uint64_t ms)
@@ -112,6 +141,7 @@ static void push(tb_dgt_tracker *t, enum tb_dgt_event_kind kind, int sq, int pie
         t->view[sq] = 0;
     } else if (kind == TB_DGT_EV_PLACE) {
         t->view[sq] = (uint8_t)piece;
+        t->placed_ms[sq] = ms;
         captured(t, sq, piece);
     }
     if (t->qlen == QUEUE_CAP) {
@@ -222,7 +252,7 @@ static void lift(tb_dgt_tracker *t, int sq, bool replaced, uint64_t ms)
             return;
         }
     }
-    if (!replaced)
+    if (!replaced && !taken_en_passant(t, sq, piece, ms))
         lifted(t, sq, piece, ms);
 }
 

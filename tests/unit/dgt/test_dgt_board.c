@@ -209,6 +209,31 @@ TB_TEST(tracker_capture_that_never_shows_empty)
     tb_dgt_tracker_free(t);
 }
 
+TB_TEST(tracker_pawn_taken_en_passant_is_not_held)
+{
+    tb_dgt_tracker *t = tb_dgt_tracker_new(NULL);
+    tb_chess_pos pos;
+    struct tb_error err;
+    ASSERT_OK(tb_chess_pos_from_fen(&pos, "4k3/2p5/8/3pP3/8/8/8/4K3 w - d6 0 1", 0, &err));
+    uint8_t codes[64];
+    tb_dgt_codes_of_pos(&pos, TB_DGT_ORIENT_NORMAL, codes);
+    tb_dgt_tracker_set_orientation(t, TB_DGT_ORIENT_NORMAL);
+    ASSERT_EQ(tb_dgt_tracker_dump(t, codes, 0), 0);
+    struct ev ev;
+    /* exd6 e.p., the taken pawn off last; then at once c7-c5 shown new square first */
+    upd(t, TB_DGT_ORIENT_NORMAL, "e5", 0, 100);
+    upd(t, TB_DGT_ORIENT_NORMAL, "d6", TB_DGT_WPAWN, 200);
+    upd(t, TB_DGT_ORIENT_NORMAL, "d5", 0, 300);
+    upd(t, TB_DGT_ORIENT_NORMAL, "c5", TB_DGT_BPAWN, 500);
+    upd(t, TB_DGT_ORIENT_NORMAL, "c7", 0, 600);
+    drain(t, &ev);
+    ASSERT_EQ(ev.n, 5);
+    expect(&ev.e[2], TB_DGT_EV_LIFT, "d5", BP);
+    expect(&ev.e[3], TB_DGT_EV_LIFT, "c7", BP);
+    expect(&ev.e[4], TB_DGT_EV_PLACE, "c5", BP);
+    tb_dgt_tracker_free(t);
+}
+
 TB_TEST(tracker_waiting_placement_released_when_no_lift_comes)
 {
     tb_dgt_tracker *t = tracker_at_start(TB_DGT_ORIENT_NORMAL);
@@ -362,11 +387,45 @@ static uint32_t rnd(struct lcg *r)
     return (uint32_t)(r->s >> 33);
 }
 
+/* Occupancy after m. */
+static uint64_t occupancy_after(const tb_chess_pos *pos, tb_chess_move m)
+{
+    tb_chess_pos p = *pos;
+    tb_chess_undo u;
+    tb_chess_make(&p, m, &u);
+    return p.by_color[0] | p.by_color[1];
+}
+
+/* A Chess960 castling that leaves the same squares occupied as another legal move (the rook
+ * landing on the king's square) or as before (king and rook swap places): the recogniser goes
+ * by occupancy and misses or mistakes it even with the pieces' identities (a host/sensor
+ * matter, noted in docs/dgt.md), so the generator leaves it out. */
+static bool castling_twin(const tb_chess_pos *pos, const tb_chess_movelist *list, tb_chess_move m)
+{
+    if (!tb_chess_move_is_castle(m))
+        return false;
+    if (occupancy_after(pos, m) == (pos->by_color[0] | pos->by_color[1]))
+        return true;
+    for (int i = 0; i < list->count; i++) {
+        if (list->moves[i] != m && occupancy_after(pos, list->moves[i]) == occupancy_after(pos, m))
+            return true;
+    }
+    return false;
+}
+
 /* Hands the tracker's events to the recogniser. */
+/* What the recogniser was told during the current move, for a failure's message. */
+static char told[512];
+
 static void forward(tb_dgt_tracker *t, tb_sensor *s)
 {
     struct tb_dgt_event e;
     while (tb_dgt_tracker_next(t, &e)) {
+        char name[3];
+        size_t used = strlen(told);
+        snprintf(told + used, sizeof told - used, " %s%s@%llu",
+                 e.kind == TB_DGT_EV_LIFT ? "-" : "+", tb_chess_square_name(e.square, name),
+                 (unsigned long long)e.ms);
         if (e.kind == TB_DGT_EV_LIFT)
             ASSERT_OK(tb_sensor_lift(s, e.square, e.ms));
         else if (e.kind == TB_DGT_EV_PLACE)
@@ -399,8 +458,13 @@ static void random_game(uint64_t seed, int plies, enum tb_dgt_orient o, int ches
         if (list.count == 0)
             break;
         tb_chess_move m = list.moves[rnd(&r) % (uint32_t)list.count];
+        for (int tries = 0; castling_twin(&pos, &list, m) && tries < 8; tries++)
+            m = list.moves[rnd(&r) % (uint32_t)list.count];
+        if (castling_twin(&pos, &list, m))
+            break;
         struct tb_dgt_update u[8];
         unsigned flags = rnd(&r) & 3;
+        told[0] = '\0';
         int n = tb_dgt_move_updates(&pos, m, o, flags, u, 8);
         ASSERT_GT(n, 0);
         for (int i = 0; i < n; i++) {
@@ -410,10 +474,13 @@ static void random_game(uint64_t seed, int plies, enum tb_dgt_orient o, int ches
             ASSERT_GE(tb_dgt_tracker_update(t, u[i].field, u[i].code, ms), 0);
             forward(t, s);
         }
-        /* a link wakes the tracker when it is due */
-        if (tb_dgt_tracker_due(t) != UINT64_MAX)
+        /* the reply comes quickly, within the hand time (after the longest wait and the
+         * recogniser's blip window); a link wakes the tracker when it is due */
+        ms += 700 + rnd(&r) % 900;
+        while (tb_dgt_tracker_due(t) <= ms) {
             tb_dgt_tracker_tick(t, tb_dgt_tracker_due(t));
-        ms += 2000;
+            forward(t, s);
+        }
         tb_dgt_tracker_tick(t, ms);
         forward(t, s);
         tb_sensor_tick(s, ms);
@@ -423,7 +490,9 @@ static void random_game(uint64_t seed, int plies, enum tb_dgt_orient o, int ches
             char want[8];
             tb_chess_move_to_uci(&pos, m, want, sizeof want);
             if (out.kind == TB_SENSOR_OUT_MOVE) {
-                ASSERT_STR_EQ(out.uci, want);
+                if (strcmp(out.uci, want) != 0)
+                    TB_FAIL("seed %llu ply %d flags %u: %s recognised, %s made",
+                            (unsigned long long)seed, ply, flags, out.uci, want);
                 moves++;
             } else if (out.kind == TB_SENSOR_OUT_PROBLEM) {
                 TB_FAIL("seed %llu ply %d (%s, flags %u): problem %s", (unsigned long long)seed,
@@ -431,8 +500,8 @@ static void random_game(uint64_t seed, int plies, enum tb_dgt_orient o, int ches
             }
         }
         if (moves != 1)
-            TB_FAIL("seed %llu ply %d flags %u: %d moves", (unsigned long long)seed, ply, flags,
-                    moves);
+            TB_FAIL("seed %llu ply %d flags %u: %d moves from:%s", (unsigned long long)seed, ply,
+                    flags, moves, told);
         tb_chess_undo undo;
         tb_chess_make(&pos, m, &undo);
         uint8_t pl[64];
@@ -446,19 +515,19 @@ static void random_game(uint64_t seed, int plies, enum tb_dgt_orient o, int ches
 
 TB_TEST(generated_games_recognised_through_the_tracker_normal_board)
 {
-    for (uint64_t seed = 1; seed <= 12; seed++)
+    for (uint64_t seed = 1; seed <= 40; seed++)
         random_game(seed, 160, TB_DGT_ORIENT_NORMAL, 518);
 }
 
 TB_TEST(generated_games_recognised_through_the_tracker_rotated_board)
 {
-    for (uint64_t seed = 100; seed <= 112; seed++)
+    for (uint64_t seed = 100; seed <= 140; seed++)
         random_game(seed, 160, TB_DGT_ORIENT_ROTATED, 518);
 }
 
 TB_TEST(generated_chess960_games_recognised_through_the_tracker)
 {
-    for (uint64_t seed = 200; seed <= 210; seed++)
+    for (uint64_t seed = 200; seed <= 240; seed++)
         random_game(seed, 120, seed & 1 ? TB_DGT_ORIENT_ROTATED : TB_DGT_ORIENT_NORMAL,
                     (int)(seed * 37 % 960));
 }
