@@ -409,6 +409,28 @@ TB_TEST(clock_text_acked_and_resent_when_an_ack_is_lost)
     stop_host(&h);
 }
 
+/* Script mode, out of order: the new square before the old one, a capture never empty. */
+TB_TEST(script_out_of_order_capture_recognised)
+{
+    struct host h;
+    char script[1024];
+    write_script(script, sizeof script, "ooo.events",
+                 "0 dgt lift e2\n100 dgt place e4\n200 dgt press clock\n"
+                 "1500 dgt lift d7\n1600 dgt place d5\n1700 dgt press clock\n"
+                 "3000 dgt lift d5\n3100 dgt lift e4\n3200 dgt place d5\n3300 dgt press clock\n");
+    const char *args[] = {"--script", script, "--out-of-order", "--clock", "none", NULL};
+    start_sim(&h, args);
+    run_until_exit(&h, 60000);
+    ASSERT_TRUE(WIFEXITED(h.status));
+    ASSERT_EQ(WEXITSTATUS(h.status), 0);
+    ASSERT_EQ(h.problems, 0);
+    ASSERT_EQ(h.nmoves, 3);
+    ASSERT_STR_EQ(h.moves[2], "e4d5");
+    ASSERT_FALSE(h.filter.have); /* no clock: no reading kept */
+    ASSERT_GT(h.filter.refused[TB_DGT_CLOCK_NO_CLOCK], 0);
+    stop_host(&h);
+}
+
 TB_TEST(xl_clock_told_by_its_version)
 {
     struct host h;

@@ -28,7 +28,7 @@
 #include "tb_file.h"
 #include "tb_script.h"
 
-enum act { A_FIELD, A_PRESS, A_START, A_UNPLUG, A_PLUG };
+enum act { A_FIELD, A_PRESS, A_START, A_UNPLUG, A_PLUG, A_UNSEEN };
 
 struct action {
     uint64_t ms;
@@ -236,8 +236,7 @@ static void reorder(struct plan *p)
                 continue;
             if (b->field == a->field && b->code != 0 &&
                 tb_dgt_piece_to_chess(b->code) >> 3 != tb_dgt_piece_to_chess(a->lifted) >> 3) {
-                a->kind = A_PRESS; /* the victim's empty reading is never seen */
-                a->side = 0;
+                a->kind = A_UNSEEN; /* the victim's empty reading is never seen */
                 break;
             }
             if (b->field == a->field)
@@ -333,10 +332,11 @@ static void act(struct dgtsim *s, const struct action *a, int verbose)
     if (verbose)
         fprintf(stderr, "dgtboard-sim: %llu ms: %s field %d code %d side %d\n",
                 (unsigned long long)a->ms,
-                a->kind == A_FIELD   ? "field"
-                : a->kind == A_PRESS ? "press"
-                : a->kind == A_START ? "start"
-                                     : "plug",
+                a->kind == A_FIELD    ? "field"
+                : a->kind == A_PRESS  ? "press"
+                : a->kind == A_START  ? "start"
+                : a->kind == A_UNSEEN ? "unseen"
+                                      : "plug",
                 a->field, a->code, a->side);
     if (a->kind == A_FIELD)
         dgtsim_field(s, a->field, a->code);
