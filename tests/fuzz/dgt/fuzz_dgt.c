@@ -23,6 +23,7 @@ struct run {
     uint8_t shadow[64]; /* the placement as the events so far describe it (occupancy too) */
     bool occupied[64];
     struct tb_dgt_clock_filter filter;
+    bool dumped; /* the tracker has had its first dump */
 };
 
 static void same_msg(const struct tb_dgt_msg *a, const struct tb_dgt_msg *b)
@@ -54,16 +55,23 @@ static void check_bwtime(struct run *r, const uint8_t p[7])
     }
 }
 
+/* The shadow taken from the tracker: after an orientation event or a first dump, which set the
+ * placement without events. */
+static void resync(struct run *r)
+{
+    tb_dgt_tracker_placement(r->tracker, r->shadow);
+    uint64_t occ = tb_dgt_tracker_occupied(r->tracker);
+    for (int s = 0; s < 64; s++)
+        r->occupied[s] = (occ >> s) & 1;
+}
+
 /* Applies the tracker's events to the shadow and checks each against it. */
 static void drain(struct run *r)
 {
     struct tb_dgt_event e;
     while (tb_dgt_tracker_next(r->tracker, &e)) {
         if (e.kind == TB_DGT_EV_ORIENT) {
-            tb_dgt_tracker_placement(r->tracker, r->shadow);
-            uint64_t occ = tb_dgt_tracker_occupied(r->tracker);
-            for (int s = 0; s < 64; s++)
-                r->occupied[s] = (occ >> s) & 1;
+            resync(r);
             /* the last event of its call: the placement is the state to go on from */
             continue;
         }
@@ -112,6 +120,9 @@ static void on_msg(void *user, const struct tb_dgt_msg *m)
     drain(r);
     if (m->id == TB_DGT_MSG_BOARD_DUMP) {
         TB_FUZZ_CHECK(tb_dgt_tracker_dump(r->tracker, m->data, r->ms) >= 0);
+        if (!r->dumped)
+            resync(r);
+        r->dumped = true;
     } else if (m->id == TB_DGT_MSG_FIELD_UPDATE) {
         TB_FUZZ_CHECK(m->field < 64);
         int rc = tb_dgt_tracker_update(r->tracker, m->field, m->code, r->ms);
@@ -173,6 +184,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tb_dgt_decoder *da = tb_dgt_decoder_new();
     TB_FUZZ_CHECK(ra.tracker && da);
     tb_dgt_clock_filter_init(&ra.filter);
+    /* Half the inputs on a board whose orientation the link knows (no start position needed). */
+    if (size > 0 && (data[size - 1] & 3) != 0)
+        tb_dgt_tracker_set_orientation(
+            ra.tracker, (data[size - 1] & 3) == 1 ? TB_DGT_ORIENT_NORMAL : TB_DGT_ORIENT_ROTATED);
     for (ra.at = 0; ra.at < size; ra.at++)
         tb_dgt_decoder_feed(da, data + ra.at, 1, on_msg, &ra);
     tb_dgt_tracker_tick(ra.tracker, UINT64_MAX - 1);
