@@ -44,7 +44,6 @@ struct host {
     int nmoves;
     int problems;
     int versions, serials, dumps, readings, connects;
-    uint32_t white_s[MAXPLY]; /* White's clock after each move (from accepted readings) */
 };
 
 static uint64_t now_ms(void)
@@ -119,7 +118,6 @@ static void forward(struct host *h, uint64_t t)
     while (tb_sensor_poll(h->sensor, &o)) {
         if (o.kind == TB_SENSOR_OUT_MOVE && h->nmoves < MAXPLY) {
             memcpy(h->moves[h->nmoves], o.uci, sizeof o.uci);
-            h->white_s[h->nmoves] = h->filter.have ? h->filter.state.left.seconds : 0;
             h->nmoves++;
         } else if (o.kind == TB_SENSOR_OUT_PROBLEM) {
             char line[160];
@@ -334,8 +332,13 @@ TB_TEST(whole_game_on_the_emulated_board_gives_its_moves_and_clock)
     ASSERT_U64_EQ(h.filter.refused[TB_DGT_CLOCK_RISE], 0);
     ASSERT_U64_EQ(h.filter.refused[TB_DGT_CLOCK_JUMP], 0);
     ASSERT_U64_EQ(h.filter.refused[TB_DGT_CLOCK_RANGE], 0);
-    ASSERT_GT(h.white_s[h.nmoves - 1], 600 - 60);
-    ASSERT_NE(h.white_s[h.nmoves - 1], h.white_s[0]);
+    /* 10 min + 5 s a move; each ply takes 1.8 s of the mover's clock, and Black's runs 2 s
+     * more after White's 27th move: White 600 + 27 x (5 - 1.8) = 686.4, Black
+     * 600 + 26 x (5 - 1.8) - 2 = 681.2 (a clock shows a started second) */
+    struct tb_dgt_clock_side white, black;
+    tb_dgt_clock_by_color(&h.filter.state, false, &white, &black);
+    ASSERT_TRUE(white.seconds >= 684 && white.seconds <= 690);
+    ASSERT_TRUE(black.seconds >= 678 && black.seconds <= 685);
     struct tb_dgt_decoder_stats st;
     tb_dgt_decoder_stats(h.dec, &st);
     ASSERT_U64_EQ(st.garbage, 0);
@@ -352,6 +355,11 @@ TB_TEST(rotated_board_out_of_order_updates_and_garbage)
     run_until_exit(&h, 120000);
     expect_game(&h, "Kasparov.pgn", 1608);
     ASSERT_EQ(tb_dgt_tracker_orientation(h.trk), TB_DGT_ORIENT_ROTATED);
+    /* White at the clock's right now: 90 min + 15 s a move, as in the unrotated sums */
+    struct tb_dgt_clock_side white, black;
+    tb_dgt_clock_by_color(&h.filter.state, true, &white, &black);
+    ASSERT_TRUE(white.seconds >= 5754 && white.seconds <= 5760);
+    ASSERT_TRUE(black.seconds >= 5738 && black.seconds <= 5745);
     struct tb_dgt_decoder_stats st;
     tb_dgt_decoder_stats(h.dec, &st);
     ASSERT_GT(st.garbage, 0);

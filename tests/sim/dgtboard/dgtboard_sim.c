@@ -375,6 +375,8 @@ static int run(const struct opts *o, struct plan *p, const uint8_t codes[64])
             start = now + (uint64_t)o->lead_ms;
         while (start != UINT64_MAX && next < p->n && start + p->a[next].ms <= now) {
             const struct action *a = &p->a[next++];
+            /* the clock runs down to the action's own time, however late this loop is */
+            dgtsim_tick(&sim, start + a->ms);
             if (a->kind == A_UNPLUG && fd >= 0) {
                 close(fd);
                 unlink(o->link);
