@@ -60,6 +60,36 @@ bool tb_dgt__len_ok(uint8_t id, size_t len)
     return id != TB_DGT_MSG_SERIALNR || len == 8 || len == 12; /* two forms, nothing between */
 }
 
+const char *tb_dgt_msg_name(uint8_t id)
+{
+    switch (id) {
+    case TB_DGT_MSG_BOARD_DUMP:
+        return "BOARD_DUMP";
+    case TB_DGT_MSG_BWTIME:
+        return "BWTIME";
+    case TB_DGT_MSG_FIELD_UPDATE:
+        return "FIELD_UPDATE";
+    case TB_DGT_MSG_EE_MOVES:
+        return "EE_MOVES";
+    case TB_DGT_MSG_BUSADRES:
+        return "BUSADRES";
+    case TB_DGT_MSG_SERIALNR:
+        return "SERIALNR";
+    case TB_DGT_MSG_TRADEMARK:
+        return "TRADEMARK";
+    case TB_DGT_MSG_VERSION:
+        return "VERSION";
+    case TB_DGT_MSG_HARDWARE_VERSION:
+        return "HARDWARE_VERSION";
+    case TB_DGT_MSG_BATTERY_STATUS:
+        return "BATTERY_STATUS";
+    case TB_DGT_MSG_LONG_SERIALNR:
+        return "LONG_SERIALNR";
+    default:
+        return "unknown";
+    }
+}
+
 static bool is_skipped(uint8_t id)
 {
     switch (id) {
@@ -168,6 +198,8 @@ static int deliver(tb_dgt_decoder *d, tb_dgt_msg_fn fn, void *user)
         memcpy(m->data, d->buf + TB_DGT_HEADER_LEN, m->n);
     if (!d->skipping && !tb_dgt__msg_parse(m)) {
         d->stats.bad_content++;
+        d->stats.last_refused_id = m->id;
+        d->stats.last_refused_len = m->len;
         drop(d);
         return 0;
     }
@@ -186,6 +218,8 @@ static int header_done(tb_dgt_decoder *d, tb_dgt_msg_fn fn, void *user)
     d->len = (uint16_t)(d->buf[1] << 7 | d->buf[2]);
     if (!tb_dgt__len_ok(d->buf[0], d->len)) {
         d->stats.bad_length++;
+        d->stats.last_refused_id = d->buf[0];
+        d->stats.last_refused_len = d->len;
         drop(d);
         return 0;
     }

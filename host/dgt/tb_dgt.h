@@ -139,6 +139,10 @@ struct tb_dgt_decoder_stats {
     uint64_t bad_length;
     uint64_t cut;
     uint64_t bad_content;
+    /* The last message refused for its length or content, for the link's log: its ID and the
+     * total length it declared (0 when none yet). */
+    uint8_t last_refused_id;
+    uint16_t last_refused_len;
 };
 
 typedef struct tb_dgt_decoder tb_dgt_decoder;
@@ -159,6 +163,9 @@ void tb_dgt_decoder_stats(const tb_dgt_decoder *d, struct tb_dgt_decoder_stats *
  * for a byte without bit 7. SERIALNR is 8 or 12 (nothing between); other fixed-size IDs have
  * min == max. */
 bool tb_dgt_msg_len_range(uint8_t id, uint16_t *min, uint16_t *max);
+
+/* The name of a message ID ("FIELD_UPDATE"); "unknown" for others. */
+const char *tb_dgt_msg_name(uint8_t id);
 
 /* Encodes a message from its id and data[0..n) (the typed fields are not read). Returns the
  * length, TB_ERR_ARG for a length wrong for the ID, a data byte with bit 7 set or a skipped

@@ -94,6 +94,10 @@ TB_TEST(length_wrong_for_its_id_is_garbage)
     tb_dgt_decoder_stats(d, &st);
     ASSERT_U64_EQ(st.bad_length, 4);
     ASSERT_U64_EQ(st.garbage, sizeof bad);
+    ASSERT_EQ(st.last_refused_id, TB_DGT_MSG_SERIALNR);
+    ASSERT_EQ(st.last_refused_len, 0x3FFF);
+    ASSERT_STR_EQ(tb_dgt_msg_name(st.last_refused_id), "SERIALNR");
+    ASSERT_STR_EQ(tb_dgt_msg_name(0xB5), "unknown");
     tb_dgt_decoder_free(d);
 }
 
