@@ -54,7 +54,7 @@ void tb_sensor_reset(tb_sensor *s, const tb_chess_pos *pos, uint64_t now_ms)
     s->last_move = 0;
     tb_sensor__load_position(s, pos);
     s->occ = s->base;
-    s->stray = 0;
+    s->stray = s->gone = 0;
     tb_sensor__clear_move(s);
 }
 
@@ -64,7 +64,7 @@ void tb_sensor_set_position(tb_sensor *s, const tb_chess_pos *pos, uint64_t now_
     s->last_move = 0;
     tb_sensor__load_position(s, pos);
     tb_sensor__clear_move(s);
-    s->stray = 0; /* what is out of place is judged against the new position */
+    s->stray = s->gone = 0; /* what is out of place is judged against the new position */
     if (s->occ != s->base)
         tb_sensor__evaluate(s, s->now, s->now);
 }
@@ -75,6 +75,7 @@ void tb_sensor_set_occupancy(tb_sensor *s, uint64_t occupancy, uint64_t now_ms)
     s->qn = 0;
     s->occ = occupancy;
     s->stray &= occupancy;
+    s->gone &= ~occupancy;
     tb_sensor__evaluate(s, s->now, s->now);
 }
 
@@ -207,7 +208,7 @@ int tb_sensor_end_move(tb_sensor *s, uint64_t now_ms)
 /* Nothing else off its square: a lift of sq put back at once is a wobble, not a touch. */
 static bool alone_in_the_air(const tb_sensor *s, int i)
 {
-    if (s->base & ~s->occ & ~s->stray)
+    if (s->base & ~tb_sensor__seen(s))
         return false;
     for (int k = 0; k < i; k++)
         if (!s->q[k].place)
@@ -245,7 +246,13 @@ static int enqueue(tb_sensor *s, bool place, int square, int piece, uint64_t ms)
         pop_front(s);
         tb_sensor__apply(s, &ev, ms);
     }
-    s->q[s->qn++] = (struct tb_sensor_qev){place, (uint8_t)square, (uint8_t)piece, ms};
+    int at = s->qn;
+    while (!place && at > 0 && s->q[at - 1].place && s->q[at - 1].square != square &&
+           ms - s->q[at - 1].ms <= TB_SENSOR_SCAN_SLACK_MS)
+        at--;
+    memmove(&s->q[at + 1], &s->q[at], (size_t)(s->qn - at) * sizeof s->q[0]);
+    s->q[at] = (struct tb_sensor_qev){place, (uint8_t)square, (uint8_t)piece, ms};
+    s->qn++;
     drain(s, ms);
     return TB_OK;
 }

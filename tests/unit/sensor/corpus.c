@@ -26,6 +26,9 @@ int corpus_generate(struct tb_script_list *sc, const struct tb_sensor_gen_config
 static void fail(struct corpus_stats *st, const char *what, int index, const char *want,
                  const char *got)
 {
+    st->wrong_moves += got[0] != '!' && got[0] != '(';
+    st->missed_displaced += strncmp(want, "! displaced", 11) == 0;
+    st->false_touch += strncmp(got, "! touch", 7) == 0;
     if (st->failures++ == 0)
         snprintf(st->first_failure, sizeof st->first_failure,
                  "%s: output %d: expected '%s', got '%s'", what, index + 1, want, got);

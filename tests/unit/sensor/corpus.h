@@ -11,7 +11,10 @@
 struct corpus_stats {
     long games, plies, events, outputs;
     long failures;
-    long problems;           /* problem lines expected and seen (displaced, illegal ...) */
+    long problems; /* problem lines expected and seen (displaced, illegal ...) */
+    /* first mismatches by kind: a move other than the one made, a displaced report missing,
+     * a touch-move report nobody deserved */
+    long wrong_moves, missed_displaced, false_touch;
     uint64_t max_latency_ms; /* decision time - deciding event time, over all moves */
     char first_failure[512];
 };

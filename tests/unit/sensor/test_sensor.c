@@ -462,6 +462,23 @@ TB_TEST(law_7_4_stray_is_named_until_cleared)
     tb_sensor_free(s);
 }
 
+/* One scan of the board may report a move's placement before its lift (same ms, or within
+ * the firmware's debounce): the piece left first, so it is the move, not a stray (7.4). */
+TB_TEST(law_4_7_placement_reported_before_the_lift_in_one_scan)
+{
+    struct tb_sensor_out o;
+    for (uint64_t d = 0; d <= 30; d += 15) {
+        tb_sensor *s = fresh(NULL, NULL);
+        ASSERT_OK(tb_sensor_place(s, 28, 0, 1000));
+        ASSERT_OK(tb_sensor_lift(s, 12, 1000 + d));
+        tb_sensor_flush(s);
+        ASSERT_STR_EQ(next_line(s, &o), "e2e4");
+        ASSERT_STR_EQ(next_line(s, &o), "");
+        ASSERT_U64_EQ(tb_sensor_strays(s), 0);
+        tb_sensor_free(s);
+    }
+}
+
 /* A board that reports piece identity (DGT) gives the promotion piece with the placement. */
 TB_TEST(law_4_6_piece_code_names_the_promotion_piece)
 {
