@@ -205,6 +205,14 @@ TB_TEST(law_D_2_9_copy_castling_rook_first)
 {
     check("law_D_2_9_copy_castling_rook_first", "e1g1");
 }
+TB_TEST(law_D_2_9_copy_en_passant_in_any_order)
+{
+    check("law_D_2_9_copy_en_passant_in_any_order", "e5d6");
+}
+TB_TEST(law_D_2_9_copy_capture_own_piece_first)
+{
+    check("law_D_2_9_copy_capture_own_piece_first", "f3e5");
+}
 TB_TEST(law_D_2_9_copy_rook_at_rest_is_wrong_move)
 {
     check("law_D_2_9_copy_rook_at_rest_is_wrong_move", "e1g1");
