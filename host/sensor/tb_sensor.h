@@ -203,17 +203,14 @@ struct tb_sensor_gen_config {
     bool blips;        /* fly-over blips on empty squares along the path */
     bool hesitations;  /* lift, put back, lift again */
     enum tb_sensor_gen_fault fault;
-    double fault_rate;      /* chance per move, 0..1 */
-    uint32_t blip_ms;       /* the recogniser's blip window; blips stay well inside it */
-    uint32_t promo_wait_ms; /* unused (kept for callers): a promotion always waits for its
-                               piece, and some scripts leave the pawn standing on the square
-                               with the choice after it */
-    bool wobbles;           /* pieces wobbling in their holes within the blip window: no touch */
-    bool strays;            /* after a capture, the taken piece dropped into an empty hole (7.4,
-                               `# expect: ! displaced clear x`) and taken away before, during or
-                               after the next move */
-    bool late_choices;      /* half the promotions chosen 0.1-0.9 s or 2 s after the placement */
-    bool copy;              /* the board copies the moves (REPLICATING): castling rook first too */
+    double fault_rate; /* chance per move, 0..1 */
+    uint32_t blip_ms;  /* the recogniser's blip window; blips stay well inside it */
+    bool wobbles;      /* pieces wobbling in their holes within the blip window: no touch */
+    bool strays;       /* after a capture, the taken piece dropped into an empty hole (7.4,
+                          `# expect: ! displaced clear x`) and taken away before, during or
+                          after the next move */
+    bool late_choices; /* half the promotions chosen 0.1-0.9 s or 2 s after the placement */
+    bool copy;         /* the board copies the moves (REPLICATING): castling rook first too */
 };
 
 struct tb_sensor_gen {

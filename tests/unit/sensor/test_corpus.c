@@ -224,3 +224,16 @@ TB_TEST(guideline_ii_chess960_copies_in_every_order)
     report("Chess960 copies", &st, cfg.blip_ms + 1);
     ASSERT_EQ(st.problems, 0);
 }
+
+/* 4.6: the pawn left standing on the promotion square and the choice after it (half the
+ * promotions), over all of Korchnoi's games (the corpus's most promotions). */
+TB_TEST(korchnoi_pawn_left_standing_until_choice)
+{
+    struct tb_sensor_gen_config cfg;
+    struct corpus_stats st = {0};
+    tb_sensor_gen_config_default(&cfg);
+    cfg.blips = true;
+    cfg.late_choices = true;
+    run_with("Korchnoi.pgn", 4, &cfg, 0, &st);
+    ASSERT_GT(st.games, 4000);
+}
