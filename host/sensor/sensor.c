@@ -148,6 +148,12 @@ static void drop(tb_sensor *s, int i)
     s->qn--;
 }
 
+/* Nothing else off its square: a lift put back at once is a wobble, not a touch. */
+static bool alone_in_the_air(const tb_sensor *s)
+{
+    return !(s->base & ~tb_sensor__seen(s));
+}
+
 /* Applies queued events in order while they have outlasted their window (a place blip_ms, a
  * lift wobble_ms); each counts at the end of its window, or when an earlier one does. */
 static void drain(tb_sensor *s, uint64_t t)
@@ -159,6 +165,13 @@ static void drain(tb_sensor *s, uint64_t t)
         if (due > t)
             break;
         pop_front(s);
+        if (!ev.place && s->qn > 0 && s->q[0].place && s->q[0].square == ev.square &&
+            s->q[0].ms - ev.ms < s->cfg.wobble_ms && alone_in_the_air(s)) {
+            /* D.2.2 counts a piece taken out of its hole; one that wobbled in it and was down
+             * again within wobble_ms, nothing else lifted meanwhile, never left */
+            pop_front(s);
+            continue;
+        }
         last = due > last ? due : last;
         tb_sensor__apply(s, &ev, last);
     }
@@ -205,17 +218,6 @@ int tb_sensor_end_move(tb_sensor *s, uint64_t now_ms)
     return tb_sensor__promo_end(s, now_ms, now_ms) ? 1 : 0;
 }
 
-/* Nothing else off its square: a lift of sq put back at once is a wobble, not a touch. */
-static bool alone_in_the_air(const tb_sensor *s, int i)
-{
-    if (s->base & ~tb_sensor__seen(s))
-        return false;
-    for (int k = 0; k < i; k++)
-        if (!s->q[k].place)
-            return false;
-    return true;
-}
-
 static int enqueue(tb_sensor *s, bool place, int square, int piece, uint64_t ms)
 {
     if (square < 0 || square > 63)
@@ -223,7 +225,6 @@ static int enqueue(tb_sensor *s, bool place, int square, int piece, uint64_t ms)
     if (ms < s->now)
         return TB_ERR_STATE;
     tb_sensor_tick(s, ms);
-    int last = s->qn - 1;
     if (!place) {
         /* 'a place that is lifted again within the blip window is not a placement' */
         for (int i = s->qn - 1; i >= 0; i--) {
@@ -233,13 +234,6 @@ static int enqueue(tb_sensor *s, bool place, int square, int piece, uint64_t ms)
                 return TB_OK;
             }
         }
-    } else if (last >= 0 && !s->q[last].place && s->q[last].square == square &&
-               alone_in_the_air(s, last)) {
-        /* D.2.2 counts a piece taken out of its hole; one that wobbled in it and is down
-         * again within wobble_ms never left (the lift is still in its window) */
-        drop(s, last);
-        drain(s, ms);
-        return TB_OK;
     }
     if (s->qn == TB_SENSOR_QUEUE_CAP) { /* cannot happen at human speed: confirm the oldest */
         struct tb_sensor_qev ev = s->q[0];

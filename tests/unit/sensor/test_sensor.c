@@ -485,6 +485,16 @@ TB_TEST(law_4_7_placement_reported_before_the_lift_in_one_scan)
         ASSERT_U64_EQ(tb_sensor_strays(s), 0);
         tb_sensor_free(s);
     }
+    /* a capture, victim first, whose capturing pawn's lift comes in the scan that sees the
+     * pawn land: no wobble on c6, the capture */
+    tb_sensor *s = fresh(NULL, "4k3/8/2p5/1P6/8/8/8/4K3 w - - 0 1");
+    ASSERT_OK(tb_sensor_lift(s, 42, 1000));
+    ASSERT_OK(tb_sensor_place(s, 42, 0, 1060));
+    ASSERT_OK(tb_sensor_lift(s, 33, 1060));
+    tb_sensor_flush(s);
+    ASSERT_STR_EQ(next_line(s, &o), "b5c6");
+    ASSERT_STR_EQ(next_line(s, &o), "");
+    tb_sensor_free(s);
 }
 
 /* A board that reports piece identity (DGT) gives the promotion piece with the placement. */
