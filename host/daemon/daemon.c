@@ -79,6 +79,7 @@ static void match_config(struct tb_daemon *d)
         d->board_of_color[d->mcfg.board[b].color] = b;
     }
     d->mcfg.sensor.blip_ms = (uint32_t)d->cfg->blip_window_ms;
+    d->mcfg.sensor.wobble_ms = (uint32_t)d->cfg->blip_window_ms; /* lifted and put back: no touch */
 }
 
 int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, struct tb_error *err)

@@ -13,6 +13,7 @@ static const char *const problem_names[] = {
     [TB_SENSOR_P_TOUCHED_NOT_CAPTURED] = "touched-not-captured",
     [TB_SENSOR_P_PROMOTION_NO_CHOICE] = "promotion-no-choice",
     [TB_SENSOR_P_WRONG_MOVE] = "wrong-move",
+    [TB_SENSOR_P_PROMOTION_WAITING] = "promotion-waiting",
 };
 
 const char *tb_sensor_problem_name(enum tb_sensor_problem p)
@@ -81,6 +82,7 @@ int tb_sensor_out_format(const struct tb_sensor_out *o, char *buf, size_t len)
                          sq(o->square2, b));
             break;
         case TB_SENSOR_P_TOUCHED_NOT_CAPTURED:
+        case TB_SENSOR_P_PROMOTION_WAITING:
             n = snprintf(buf, len, "! %s %s", name, sq(o->square, a));
             break;
         case TB_SENSOR_P_PROMOTION_NO_CHOICE:

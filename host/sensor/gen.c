@@ -59,6 +59,14 @@ struct out {
     tb_sensor_gen_fn fn;
     void *user;
     int rc;
+    uint64_t extra; /* squares holding a stray piece: not empty for blips */
+    /* events put right after the next move's first lift: a stray taken away, a knocked
+     * piece put back while the mover holds a piece that could reach its square */
+    struct {
+        bool place;
+        uint8_t sq;
+    } hook[2];
+    int nhook;
 };
 
 static void emit(struct out *o, enum tb_script_kind kind, int sq, char piece, uint32_t wait)
@@ -92,18 +100,24 @@ static void expect(struct out *o, const char *fmt, ...)
     o->rc = o->fn(o->user, &ev);
 }
 
-static void lift(struct out *o, int sq, uint32_t wait)
-{
-    emit(o, TB_SCRIPT_LIFT, sq, 0, wait);
-}
-static void place(struct out *o, int sq, uint32_t wait)
-{
-    emit(o, TB_SCRIPT_PLACE, sq, 0, wait);
-}
 static uint32_t within(struct out *o)
 {
     return range(o->g, 50, 400);
 } /* within a move */
+
+static void place(struct out *o, int sq, uint32_t wait)
+{
+    emit(o, TB_SCRIPT_PLACE, sq, 0, wait);
+}
+static void lift(struct out *o, int sq, uint32_t wait)
+{
+    emit(o, TB_SCRIPT_LIFT, sq, 0, wait);
+    for (int i = 0; i < o->nhook; i++)
+        emit(o, o->hook[i].place ? TB_SCRIPT_PLACE : TB_SCRIPT_LIFT, o->hook[i].sq, 0, within(o));
+    if (o->nhook)
+        o->extra = 0;
+    o->nhook = 0;
+}
 
 static const char *name(int sq, char buf[3])
 {
@@ -118,7 +132,7 @@ static void maybe_blip(struct out *o, int from, int to, uint64_t empty)
     int df = TB_CHESS_FILE(to) - TB_CHESS_FILE(from), dr = TB_CHESS_RANK(to) - TB_CHESS_RANK(from);
     int sf = (df > 0) - (df < 0), sr = (dr > 0) - (dr < 0);
     int sq = TB_CHESS_SQ(TB_CHESS_FILE(from) + sf, TB_CHESS_RANK(from) + sr);
-    if (!g->cfg.blips || !chance(g, 0.3) || sq == to || !(empty & BIT(sq)))
+    if (!g->cfg.blips || !chance(g, 0.3) || sq == to || !(empty & ~o->extra & BIT(sq)))
         return;
     place(o, sq, range(g, 40, 200));
     lift(o, sq, range(g, 5, g->cfg.blip_ms * 7 / 10));
@@ -138,12 +152,28 @@ static char promo_letter(int ptype)
     return "??nbrq"[ptype];
 }
 
+/* The pawn itself put on the promotion square, the choice after it (4.6: the promotion is
+ * complete when the piece is known): 0.1-0.9 s after, or 2 s after. */
+static void late_choice(struct out *o, const struct tb_chess_move_squares *ms, char choice)
+{
+    struct tb_sensor_gen *g = o->g;
+    lift(o, ms->from, 0);
+    if (ms->captured)
+        lift(o, ms->to, within(o));
+    place(o, ms->to, range(g, ms->captured ? g->cfg.blip_ms + 20 : 50, 400));
+    emit(o, TB_SCRIPT_CHOOSE, 0, choice, chance(g, 0.25) ? 2000 : range(g, 100, 900));
+}
+
 static void gen_promotion(struct out *o, const struct tb_chess_move_squares *ms)
 {
     struct tb_sensor_gen *g = o->g;
     char choice = promo_letter(ms->promo);
     bool capture = ms->captured != 0;
-    switch (range(g, 0, g->cfg.promo_wait_ms > 2 * g->cfg.blip_ms ? 3 : 2)) {
+    if (g->cfg.late_choices && chance(g, 0.5)) {
+        late_choice(o, ms, choice);
+        return;
+    }
+    switch (range(g, 0, 3)) {
     case 0: /* choose first, pawn off, new piece on (4.6.2: either order) */
         emit(o, TB_SCRIPT_CHOOSE, 0, choice, 0);
         if (capture)
@@ -158,22 +188,72 @@ static void gen_promotion(struct out *o, const struct tb_chess_move_squares *ms)
         emit(o, TB_SCRIPT_CHOOSE, 0, choice, within(o));
         place(o, ms->to, within(o));
         break;
-    case 3: /* the pawn itself put on the square; the choice comes after (within the wait) */
-        lift(o, ms->from, 0);
-        if (capture)
-            lift(o, ms->to, within(o));
-        place(o, ms->to, within(o));
-        emit(o, TB_SCRIPT_CHOOSE, 0, choice,
-             range(g, g->cfg.blip_ms + 20, g->cfg.blip_ms + g->cfg.promo_wait_ms - 20));
+    case 3: /* the pawn itself put on the square; the choice comes after */
+        late_choice(o, ms, choice);
         break;
     default: /* the new piece stands on the square before the pawn leaves */
         emit(o, TB_SCRIPT_CHOOSE, 0, choice, 0);
-        if (capture)
+        if (capture) /* victim off, new piece on: slower than a wobble in the hole (D.2.2) */
             lift(o, ms->to, within(o));
-        place(o, ms->to, within(o));
+        place(o, ms->to, range(g, capture ? g->cfg.blip_ms + 20 : 50, 400));
         lift(o, ms->from, range(g, g->cfg.blip_ms + 20, 500));
         break;
     }
+}
+
+/* Castling in an order a player may use (4.4.1, Guideline II.3.5: king off the board first is
+ * the recommended order in Chess960); rook first only in Chess960 or on a board that copies
+ * (in standard chess the rook released first makes a rook move, 4.4.2). */
+static void gen_castling(struct out *o, const tb_chess_pos *pos,
+                         const struct tb_chess_move_squares *ms)
+{
+    struct tb_sensor_gen *g = o->g;
+    int k = ms->from, kt = ms->to, r = ms->rook_from, rt = ms->rook_to;
+    if (k == kt) { /* Guideline II.3.2.4: only the rook moves */
+        lift(o, r, 0);
+        place(o, rt, within(o));
+        return;
+    }
+    if (r == rt) { /* II.3.2.3: only the king moves */
+        lift(o, k, 0);
+        place(o, kt, within(o));
+        return;
+    }
+    bool rook_first = (pos->chess960 || g->cfg.copy) && rt != k;
+    bool king_first = kt != r;
+    switch (range(g, 0, 3)) {
+    case 0:
+        if (king_first) { /* king down on its square, then the rook (4.4.1) */
+            lift(o, k, 0);
+            place(o, kt, within(o));
+            lift(o, r, within(o));
+            place(o, rt, within(o));
+            return;
+        }
+        break;
+    case 1:
+        if (rook_first) {
+            lift(o, r, 0);
+            place(o, rt, within(o));
+            lift(o, k, within(o));
+            place(o, kt, within(o));
+            return;
+        }
+        break;
+    case 2: /* both in the air, king put down first */
+        lift(o, k, 0);
+        lift(o, r, within(o));
+        place(o, kt, within(o));
+        place(o, rt, within(o));
+        return;
+    default:
+        break;
+    }
+    /* king off the board, rook across, king down (II.3.5.1; a swap of squares too) */
+    lift(o, k, 0);
+    lift(o, r, within(o));
+    place(o, rt, within(o));
+    place(o, kt, within(o));
 }
 
 static void gen_move(struct out *o, const tb_chess_pos *pos, tb_chess_move m)
@@ -186,17 +266,7 @@ static void gen_move(struct out *o, const tb_chess_pos *pos, tb_chess_move m)
     if (ms.promo) {
         gen_promotion(o, &ms);
     } else if (tb_chess_move_is_castle(m)) {
-        bool overlap = ms.to == ms.rook_from || ms.rook_to == ms.from || ms.from == ms.to ||
-                       ms.rook_from == ms.rook_to;
-        lift(o, ms.from, 0);             /* king first (4.4.1) */
-        if (overlap || chance(g, 0.3)) { /* both in the air */
-            lift(o, ms.rook_from, within(o));
-            place(o, ms.to, within(o));
-        } else {
-            place(o, ms.to, within(o));
-            lift(o, ms.rook_from, within(o));
-        }
-        place(o, ms.rook_to, within(o));
+        gen_castling(o, pos, &ms);
     } else if (tb_chess_move_kind(m) == TB_CHESS_MK_EP) {
         switch (range(g, 0, 2)) {
         case 0:
@@ -280,7 +350,8 @@ static bool fault_wrong_square(struct out *o, const tb_chess_pos *pos, tb_chess_
 
 /* A piece of the side not to move (one that cannot be captured, so the touch binds nobody)
  * knocked onto an empty neighbouring square and put back. */
-static bool fault_knocked(struct out *o, const tb_chess_pos *pos, const tb_chess_movelist *list)
+static bool fault_knocked(struct out *o, const tb_chess_pos *pos, const tb_chess_movelist *list,
+                          const struct tb_chess_move_squares *ms)
 {
     tb_chess_movelist theirs;
     tb_chess_pos null = *pos;
@@ -311,8 +382,19 @@ static bool fault_knocked(struct out *o, const tb_chess_pos *pos, const tb_chess
             if (legal)
                 continue;
             expect(o, "! displaced clear %s fill %s", name(y, a), name(sq, b));
-            lift(o, sq, 0);
+            emit(o, TB_SCRIPT_LIFT, sq, 0, 0);
             place(o, y, range(o->g, 30, 150));
+            if (chance(o->g, 0.5) && y != ms->to && y != ms->rook_to) {
+                /* put back only once the mover holds a piece (7.4: y is no square of theirs) */
+                o->hook[0].place = false;
+                o->hook[0].sq = (uint8_t)y;
+                o->hook[1].place = true;
+                o->hook[1].sq = (uint8_t)sq;
+                o->nhook = 2;
+                o->extra |= BIT(y);
+                o->g->t += range(o->g, 300, 800);
+                return true;
+            }
             lift(o, y, range(o->g, 500, 1200));
             place(o, sq, range(o->g, 150, 500));
             o->g->t += range(o->g, 300, 1000);
@@ -356,28 +438,91 @@ static bool fault_twice(struct out *o, const tb_chess_pos *pos, const tb_chess_m
     return false;
 }
 
+/* A piece wobbling in its hole (lift and place within the blip window): no touch (D.2.2). */
+static void wobble(struct out *o, const tb_chess_pos *pos)
+{
+    struct tb_sensor_gen *g = o->g;
+    uint64_t occ = tb_chess_occupancy(pos);
+    int n = __builtin_popcountll(occ), pick = (int)range(g, 0, (uint32_t)n - 1);
+    for (; pick > 0; pick--)
+        occ &= occ - 1;
+    int sq = __builtin_ctzll(occ);
+    emit(o, TB_SCRIPT_LIFT, sq, 0, 0);
+    emit(o, TB_SCRIPT_PLACE, sq, 0, range(g, 5, g->cfg.blip_ms * 6 / 10));
+    g->t += range(g, 200, 800);
+}
+
+/* 7.4: after a capture the taken piece is dropped into an empty hole (one the next mover's
+ * piece could reach, when there is one); it is reported at once and taken away before, during
+ * or after the next move, which must be read as made. */
+static void stray(struct out *o, const tb_chess_pos *pos, tb_chess_move next, int *lift_after)
+{
+    struct tb_sensor_gen *g = o->g;
+    struct tb_chess_move_squares ns, ms;
+    tb_chess_movelist list;
+    char a[3];
+    tb_chess_move_squares(pos, next, &ns);
+    uint64_t empty = ~tb_chess_occupancy(pos) & ~BIT(ns.to);
+    if (ns.rook_to != TB_CHESS_NOSQ)
+        empty &= ~BIT(ns.rook_to);
+    uint64_t reach = 0;
+    int n = tb_chess_gen_legal(pos, &list);
+    for (int i = 0; i < n; i++) {
+        tb_chess_move_squares(pos, list.moves[i], &ms);
+        if (ms.from == ns.from)
+            reach |= BIT(ms.to);
+    }
+    uint64_t pool = (reach & empty) ? reach & empty : empty;
+    int pick = (int)range(g, 0, (uint32_t)__builtin_popcountll(pool) - 1);
+    for (; pick > 0; pick--)
+        pool &= pool - 1;
+    int x = __builtin_ctzll(pool);
+    place(o, x, range(g, 200, 600));
+    expect(o, "! displaced clear %s", name(x, a));
+    o->extra |= BIT(x);
+    switch (range(g, 0, 2)) {
+    case 0: /* taken away before the next move */
+        lift(o, x, range(g, 500, 1500));
+        o->extra = 0;
+        break;
+    case 1: /* while the mover holds the piece that could go there */
+        o->hook[0].place = false;
+        o->hook[0].sq = (uint8_t)x;
+        o->nhook = 1;
+        break;
+    default: /* after the next move */
+        *lift_after = x;
+        break;
+    }
+}
+
 int tb_sensor_gen_moves(struct tb_sensor_gen *g, const tb_chess_pos *start,
                         const tb_chess_move *moves, int n, tb_sensor_gen_fn fn, void *user,
                         struct tb_error *err)
 {
-    struct out o = {g, fn, user, 0};
+    struct out o = {.g = g, .fn = fn, .user = user};
     tb_chess_pos pos = *start;
     tb_chess_movelist list;
     tb_chess_undo undo;
+    struct tb_chess_move_squares ms;
     char uci[8];
+    int lift_after = -1;
 
     for (int ply = 0; ply < n && !o.rc; ply++) {
         tb_chess_gen_legal(&pos, &list);
         if (!tb_chess_is_legal(&pos, moves[ply]))
             return tb_error_set(err, TB_ERR_ILLEGAL, "ply %d: move is not legal", ply + 1);
         tb_chess_move_to_uci(&pos, moves[ply], uci, sizeof uci);
+        tb_chess_move_squares(&pos, moves[ply], &ms);
         g->t += range(g, 300, 3000); /* thinking */
+        if (g->cfg.wobbles && chance(g, 0.3))
+            wobble(&o, &pos);
         bool faulted = false;
-        if (g->cfg.fault != TB_SENSOR_GEN_NO_FAULT && chance(g, g->cfg.fault_rate)) {
+        if (g->cfg.fault != TB_SENSOR_GEN_NO_FAULT && !o.extra && chance(g, g->cfg.fault_rate)) {
             if (g->cfg.fault == TB_SENSOR_GEN_WRONG_SQUARE)
                 faulted = fault_wrong_square(&o, &pos, moves[ply], &list);
             else if (g->cfg.fault == TB_SENSOR_GEN_KNOCKED_PIECE)
-                faulted = fault_knocked(&o, &pos, &list);
+                faulted = fault_knocked(&o, &pos, &list, &ms);
             else if (ply > 0)
                 faulted = fault_twice(&o, &pos, &list);
             g->faults += faulted;
@@ -386,6 +531,16 @@ int tb_sensor_gen_moves(struct tb_sensor_gen *g, const tb_chess_pos *start,
             gen_move(&o, &pos, moves[ply]);
         expect(&o, "%s", uci);
         tb_chess_make(&pos, moves[ply], &undo);
+        if (lift_after >= 0) {
+            lift(&o, lift_after, range(g, 300, 1000));
+            lift_after = -1;
+            o.extra = 0;
+        }
+        if (g->cfg.strays && ms.captured && ply + 1 < n &&
+            tb_chess_is_legal(&pos, moves[ply + 1]) && chance(g, 0.5)) {
+            stray(&o, &pos, moves[ply + 1], &lift_after);
+            g->faults++;
+        }
     }
     return o.rc;
 }

@@ -10,26 +10,23 @@
 
 #define BIT(sq) TB_CHESS_BIT(sq)
 
-static int lowest(uint64_t set)
-{
-    return __builtin_ctzll(set);
-}
-
 /* Occupancy after m and the squares it touches, from the position before it. */
-static void cand_fill(const tb_chess_pos *pos, tb_chess_move m, uint64_t base,
-                      struct tb_sensor_cand *c)
+void tb_sensor__cand_fill(const tb_chess_pos *pos, tb_chess_move m, uint64_t base,
+                          struct tb_sensor_cand *c)
 {
     struct tb_chess_move_squares ms;
     tb_chess_move_squares(pos, m, &ms);
     uint64_t post = base & ~BIT(ms.from);
-    uint64_t touched = BIT(ms.from) | BIT(ms.to);
+    /* Guideline II.3: a castling may leave the king or the rook where it stands */
+    uint64_t touched = ms.from != ms.to ? BIT(ms.from) | BIT(ms.to) : 0;
     if (ms.capture_sq != TB_CHESS_NOSQ) {
         post &= ~BIT(ms.capture_sq);
         touched |= BIT(ms.capture_sq);
     }
     if (ms.rook_from != TB_CHESS_NOSQ) {
         post &= ~BIT(ms.rook_from);
-        touched |= BIT(ms.rook_from) | BIT(ms.rook_to);
+        if (ms.rook_from != ms.rook_to)
+            touched |= BIT(ms.rook_from) | BIT(ms.rook_to);
     }
     post |= BIT(ms.to);
     if (ms.rook_to != TB_CHESS_NOSQ)
@@ -40,6 +37,8 @@ static void cand_fill(const tb_chess_pos *pos, tb_chess_move m, uint64_t base,
     c->added = post & ~base;
     c->from = ms.from;
     c->to = ms.to;
+    c->rook_from = ms.rook_from;
+    c->rook_to = ms.rook_to;
     c->capture_sq = ms.capture_sq;
     c->promo = ms.promo;
     c->capture_on_to = ms.captured && ms.capture_sq == ms.to;
@@ -52,7 +51,7 @@ void tb_sensor__load_position(tb_sensor *s, const tb_chess_pos *pos)
     s->base = tb_chess_occupancy(pos);
     s->ncand = tb_chess_gen_legal(pos, &list);
     for (int i = 0; i < s->ncand; i++)
-        cand_fill(pos, list.moves[i], s->base, &s->cand[i]);
+        tb_sensor__cand_fill(pos, list.moves[i], s->base, &s->cand[i]);
 }
 
 void tb_sensor__clear_move(tb_sensor *s)
@@ -61,88 +60,25 @@ void tb_sensor__clear_move(tb_sensor *s)
     s->touch_own = s->touch_opp = s->touch_rook = -1;
     s->choice = 0;
     s->exempt_sq = -1;
-    s->promo_pending = false;
+    s->promo_pending = s->promo_prompted = false;
+    s->settle_pending = false;
     s->missing_pending = false;
     s->reported = false;
+    s->illegal = false;
 }
 
-static void set_uci(const tb_chess_pos *pos, tb_chess_move m, char buf[8])
+void tb_sensor__set_uci(const tb_chess_pos *pos, tb_chess_move m, char buf[8])
 {
     if (tb_chess_move_to_uci(pos, m, buf, 8) < 0)
         buf[0] = '\0';
 }
 
-static struct tb_sensor_out *problem(tb_sensor *s, enum tb_sensor_problem p, uint64_t t,
-                                     uint64_t event_ms)
+struct tb_sensor_out *tb_sensor__problem(tb_sensor *s, enum tb_sensor_problem p, uint64_t t,
+                                         uint64_t event_ms)
 {
     struct tb_sensor_out *o = tb_sensor__emit(s, TB_SENSOR_OUT_PROBLEM, t, event_ms);
     o->problem = p;
     return o;
-}
-
-static bool has_legal_from(const tb_sensor *s, int sq)
-{
-    for (int i = 0; i < s->ncand; i++)
-        if (s->cand[i].from == sq)
-            return true;
-    return false;
-}
-
-static bool can_capture(const tb_sensor *s, int sq, int from)
-{
-    for (int i = 0; i < s->ncand; i++)
-        if (s->cand[i].capture_sq == sq && (from < 0 || s->cand[i].from == from))
-            return true;
-    return false;
-}
-
-/* 4.3-4.5: was the move made the one the first touched pieces demand? */
-static void check_touch_move(tb_sensor *s, const struct tb_sensor_cand *c, uint64_t t,
-                             uint64_t event_ms, const char *uci)
-{
-    int own = s->touch_own, opp = s->touch_opp;
-    bool own_can = own >= 0 && has_legal_from(s, own);
-    bool opp_can = opp >= 0 && can_capture(s, opp, -1);
-    bool moved_own = c->from == own, took_opp = c->capture_sq == opp;
-    enum tb_sensor_problem breach = TB_SENSOR_P_NONE;
-    int touched = own; /* the own piece that binds the move */
-
-    const struct tb_sensor_cand *castle = NULL;
-    for (int i = 0; s->touch_rook >= 0 && i < s->ncand; i++)
-        if (tb_chess_move_is_castle(s->cand[i].move) && s->cand[i].from == own &&
-            (s->cand[i].touched & BIT(s->touch_rook)))
-            castle = &s->cand[i];
-    if (castle) {
-        /* 4.4.1: king, then rook touched: castle on that side if it is legal */
-        if (c != castle) {
-            breach = TB_SENSOR_P_TOUCH_MOVE;
-            touched = s->touch_rook;
-        }
-    } else if (own_can && opp_can && can_capture(s, opp, own)) {
-        /* 4.3.3: capture the first touched opponent piece with the first touched own piece */
-        if (!moved_own)
-            breach = TB_SENSOR_P_TOUCH_MOVE;
-        else if (!took_opp)
-            breach = TB_SENSOR_P_TOUCHED_NOT_CAPTURED;
-    } else {
-        /* 4.3.1 / 4.3.2, and 4.3.3's fallback: the first touched piece that can be moved or
-         * captured; 4.5: none can, any legal move. 4.3.3: if it is unclear which was first
-         * (same ms), the own piece counts first */
-        bool own_first = own >= 0 && (opp < 0 || s->touch_own_ms <= s->touch_opp_ms);
-        if (own_can && (own_first || !opp_can)) {
-            if (!moved_own)
-                breach = TB_SENSOR_P_TOUCH_MOVE;
-        } else if (opp_can && !took_opp) {
-            breach = TB_SENSOR_P_TOUCHED_NOT_CAPTURED;
-        }
-    }
-    if (breach == TB_SENSOR_P_NONE)
-        return;
-    struct tb_sensor_out *o = problem(s, breach, t, event_ms);
-    o->move = c->move;
-    o->square = (uint8_t)(breach == TB_SENSOR_P_TOUCH_MOVE ? touched : opp);
-    o->square2 = c->from;
-    memcpy(o->uci, uci, sizeof o->uci);
 }
 
 /* A move matched the board: output it (or the mismatch) and move the game on. */
@@ -150,21 +86,22 @@ static void decide(tb_sensor *s, const struct tb_sensor_cand *c, bool queen_assu
                    uint64_t event_ms)
 {
     char uci[8];
-    set_uci(&s->pos, c->move, uci);
+    tb_sensor__set_uci(&s->pos, c->move, uci);
     s->promo_pending = false;
+    s->settle_pending = false;
 
     if (s->mode == TB_SENSOR_REPLICATING && c->move != s->expected) {
         if (s->reported && s->reported_occ == s->occ)
             return;
         s->reported = true;
         s->reported_occ = s->occ;
-        struct tb_sensor_out *o = problem(s, TB_SENSOR_P_WRONG_MOVE, t, event_ms);
+        struct tb_sensor_out *o = tb_sensor__problem(s, TB_SENSOR_P_WRONG_MOVE, t, event_ms);
         o->move = c->move;
         o->expected = s->expected;
         o->square = c->from;
         o->square2 = c->to;
         memcpy(o->uci, uci, sizeof o->uci);
-        set_uci(&s->pos, s->expected, o->uci2);
+        tb_sensor__set_uci(&s->pos, s->expected, o->uci2);
         return;
     }
 
@@ -179,12 +116,13 @@ static void decide(tb_sensor *s, const struct tb_sensor_cand *c, bool queen_assu
         if (queen_assumed) {
             o->flags |= TB_SENSOR_MF_QUEEN_ASSUMED;
             /* 7.5.2: a promotion without a chosen piece gives a queen; say so */
-            struct tb_sensor_out *p = problem(s, TB_SENSOR_P_PROMOTION_NO_CHOICE, t, event_ms);
+            struct tb_sensor_out *p =
+                tb_sensor__problem(s, TB_SENSOR_P_PROMOTION_NO_CHOICE, t, event_ms);
             p->move = c->move;
             p->square = c->to;
             memcpy(p->uci, uci, sizeof p->uci);
         }
-        check_touch_move(s, c, t, event_ms, uci);
+        tb_sensor__check_touch_move(s, c, t, event_ms, uci);
     }
 
     tb_chess_undo undo;
@@ -195,17 +133,33 @@ static void decide(tb_sensor *s, const struct tb_sensor_cand *c, bool queen_assu
     tb_chess_pos next = s->pos;
     tb_chess_make(&next, m, &undo);
     tb_sensor__load_position(s, &next);
+    s->stray &= ~s->base;
+    s->gone &= s->base;
     s->mode = TB_SENSOR_PLAYING; /* after the copy, the board's own player is to move */
     s->expected = 0;
     tb_sensor__clear_move(s);
     s->exempt_sq = promo_sq == TB_CHESS_NOSQ ? -1 : promo_sq;
 }
 
+/* Every square of set was lifted and then filled again. */
+static bool refilled(const tb_sensor *s, uint64_t set)
+{
+    for (; set; set &= set - 1) {
+        int sq = tb_sensor__lowest(set);
+        if (!(s->lifted & s->placed & BIT(sq)) || s->place_seq[sq] < s->lift_seq[sq])
+            return false;
+    }
+    return true;
+}
+
 /* Is c the move the events describe? An ordinary capture needs the capturing piece placed on
  * the victim's square after the victim was lifted (and, unless a new piece arrives as in a
- * promotion, after the capturing piece was lifted). */
+ * promotion, after the capturing piece was lifted). A castling that puts one of its pieces
+ * where the other stood needs that square emptied and filled again. */
 static bool events_fit(const tb_sensor *s, const struct tb_sensor_cand *c)
 {
+    if (tb_chess_move_is_castle(c->move))
+        return refilled(s, c->touched & c->post);
     if (!c->capture_on_to)
         return true;
     uint64_t to = BIT(c->to);
@@ -216,7 +170,7 @@ static bool events_fit(const tb_sensor *s, const struct tb_sensor_cand *c)
 
 /* The promotion piece wanted: a `choose`, a piece code reported with the placement, or in
  * replicating mode the expected move's. 0 if nobody said. */
-static int wanted_promo(const tb_sensor *s, int to)
+int tb_sensor__wanted_promo(const tb_sensor *s, int to)
 {
     if (s->choice)
         return s->choice;
@@ -227,34 +181,107 @@ static int wanted_promo(const tb_sensor *s, int to)
     return 0;
 }
 
-static const struct tb_sensor_cand *match(const tb_sensor *s, bool *no_choice)
+/* The legal move the occupancy shows and the events fit. Several fit when pieces were touched
+ * on the way: the one that moved the most of the lifted pieces, then the one whose far end
+ * was filled last (captures by one piece look alike). */
+static const struct tb_sensor_cand *match(const tb_sensor *s, uint64_t occ, bool *no_choice)
 {
     const struct tb_sensor_cand *best = NULL;
+    int best_loose = 0;
     *no_choice = false;
     for (int i = 0; i < s->ncand; i++) {
         const struct tb_sensor_cand *c = &s->cand[i];
-        if (c->post != s->occ || !events_fit(s, c))
+        if (c->post != occ || !events_fit(s, c))
             continue;
         if (c->promo) {
-            int want = wanted_promo(s, c->to);
+            int want = tb_sensor__wanted_promo(s, c->to);
             if (c->promo != (want ? want : TB_CHESS_QUEEN))
                 continue;
         }
         if (s->mode == TB_SENSOR_REPLICATING && c->move == s->expected)
             return c;
-        /* captures by one piece look alike: the last square placed on is the target */
-        if (!best || s->place_seq[c->to] > s->place_seq[best->to])
+        int loose = __builtin_popcountll(s->lifted & s->base & ~c->touched);
+        if (!best || loose < best_loose ||
+            (loose == best_loose && s->place_seq[c->to] > s->place_seq[best->to])) {
             best = c;
+            best_loose = loose;
+        }
     }
-    if (best && best->promo && !wanted_promo(s, best->to))
+    if (best && best->promo && !tb_sensor__wanted_promo(s, best->to))
         *no_choice = true;
     return best;
+}
+
+static const struct tb_sensor_cand *find(const tb_sensor *s, tb_chess_move m)
+{
+    for (int i = 0; i < s->ncand; i++)
+        if (s->cand[i].move == m)
+            return &s->cand[i];
+    return NULL;
+}
+
+/* Could the board be part way through c: every piece off its square one that c moves, every
+ * piece placed on a square c fills? */
+static bool on_the_way(const tb_sensor *s, const struct tb_sensor_cand *c, uint64_t occ)
+{
+    uint64_t removed = s->base & ~occ, added = occ & ~s->base;
+    return occ != c->post && !(removed & ~c->touched) && !(added & ~c->added);
+}
+
+static bool castling_on_the_way(const tb_sensor *s, uint64_t occ)
+{
+    for (int i = 0; i < s->ncand; i++)
+        if (tb_chess_move_is_castle(s->cand[i].move) && on_the_way(s, &s->cand[i], occ))
+            return true;
+    return false;
+}
+
+/* A move the board shows that may still become another: the copy of a castling whose rook
+ * came first (D.2.9: only the board at rest decides a wrong copy), a Chess960 king on its
+ * castling square by an ordinary king move, or a Chess960 rook on its castling square by an
+ * ordinary rook move (Guideline II.3: castling is one move of king and rook; in standard chess
+ * the rook released first made a rook move, 4.4.2). */
+static bool may_become_another(const tb_sensor *s, const struct tb_sensor_cand *c, uint64_t occ)
+{
+    if (s->settled)
+        return false;
+    if (s->mode == TB_SENSOR_REPLICATING) {
+        const struct tb_sensor_cand *e = find(s, s->expected);
+        return c->move != s->expected && e && on_the_way(s, e, occ);
+    }
+    if (!s->pos.chess960 || tb_chess_move_is_castle(c->move))
+        return false;
+    for (int i = 0; i < s->ncand; i++) {
+        const struct tb_sensor_cand *k = &s->cand[i];
+        if (!tb_chess_move_is_castle(k->move) || !on_the_way(s, k, occ))
+            continue;
+        if ((c->from == k->from && c->to == k->to) ||
+            (c->from == k->rook_from && c->to == k->rook_to))
+            return true;
+    }
+    return false;
+}
+
+/* Guideline II.3.2.2: a castling whose king and rook swap squares leaves the occupancy as it
+ * was; both pieces lifted and put down again make it (4.4.1: king, then rook touched). */
+static const struct tb_sensor_cand *swap_castling(const tb_sensor *s)
+{
+    for (int i = 0; i < s->ncand; i++) {
+        const struct tb_sensor_cand *c = &s->cand[i];
+        if (tb_chess_move_is_castle(c->move) && c->post == s->base && c->touched &&
+            refilled(s, c->touched))
+            return c;
+    }
+    return NULL;
 }
 
 enum progress { NO_MOVE, IN_HAND, UNDER_WAY };
 
 /* UNDER_WAY: the board is part way through some legal move (pieces lifted, some placed on its
- * squares). IN_HAND: it would be, but for other own pieces held in the air at the same time. */
+ * squares). IN_HAND: it would be, but for other own pieces held in the air at the same time.
+ * Pieces placed for a move none of whose pieces has left its square are on nobody's way (7.4),
+ * except the new piece of a promotion put down before the pawn leaves (4.6), once its piece is
+ * known (a choice before it; without one it is a stray like any other). */
 static enum progress progress(const tb_sensor *s, uint64_t removed, uint64_t added,
                               uint64_t *in_hand)
 {
@@ -264,9 +291,12 @@ static enum progress progress(const tb_sensor *s, uint64_t removed, uint64_t add
         const struct tb_sensor_cand *c = &s->cand[i];
         if (added & ~c->added)
             continue;
+        if (added && !(removed & c->touched) &&
+            !(c->promo && added == BIT(c->to) && tb_sensor__wanted_promo(s, c->to)))
+            continue;
         if (!(removed & ~c->touched))
             return UNDER_WAY;
-        if ((removed & BIT(c->from)) && !(removed & ~c->touched & ~own)) {
+        if ((removed & c->touched & own) && !(removed & ~c->touched & ~own)) {
             best = IN_HAND;
             *in_hand = removed & ~c->touched;
         }
@@ -274,118 +304,52 @@ static enum progress progress(const tb_sensor *s, uint64_t removed, uint64_t add
     return best;
 }
 
-/* The mover's king follows a rook move that was the rook's half of castling (4.4.2, 4.7: the
- * rook released first makes it a rook move). */
-static bool rook_first_castling(tb_sensor *s, uint64_t removed, uint64_t added, uint64_t t,
-                                uint64_t event_ms)
-{
-    tb_chess_movelist list;
-    struct tb_chess_move_squares ms, last;
-    if (!s->last_move || tb_chess_move_kind(s->last_move) != TB_CHESS_MK_NORMAL)
-        return false;
-    tb_chess_move_squares(&s->prev_pos, s->last_move, &last);
-    if (TB_CHESS_PIECE_TYPE(last.piece) != TB_CHESS_ROOK || last.captured)
-        return false;
-    int n = tb_chess_gen_legal(&s->prev_pos, &list);
-    for (int i = 0; i < n; i++) {
-        if (!tb_chess_move_is_castle(list.moves[i]))
-            continue;
-        tb_chess_move_squares(&s->prev_pos, list.moves[i], &ms);
-        if (ms.rook_from != last.from || ms.rook_to != last.to)
-            continue;
-        if (removed == BIT(ms.from) && added == BIT(ms.to)) {
-            struct tb_sensor_out *o = problem(s, TB_SENSOR_P_ROOK_FIRST_CASTLING, t, event_ms);
-            o->move = s->last_move;
-            o->square = last.from;
-            o->square2 = last.to;
-            set_uci(&s->prev_pos, s->last_move, o->uci);
-            return true;
-        }
-    }
-    return false;
-}
-
-/* The side that just moved moved again: the board shows one of its moves. */
-static bool same_side_twice(tb_sensor *s, uint64_t t, uint64_t event_ms)
-{
-    tb_chess_movelist list;
-    struct tb_sensor_cand c;
-    tb_chess_pos other = s->pos;
-    other.side ^= 1;
-    other.ep = TB_CHESS_NOSQ;
-    int n = tb_chess_gen_legal(&other, &list);
-    for (int i = 0; i < n; i++) {
-        cand_fill(&other, list.moves[i], s->base, &c);
-        if (c.post != s->occ || (c.promo && c.promo != TB_CHESS_QUEEN))
-            continue;
-        struct tb_sensor_out *o = problem(s, TB_SENSOR_P_SAME_SIDE_TWICE, t, event_ms);
-        o->move = c.move;
-        o->square = c.from;
-        o->square2 = c.to;
-        set_uci(&other, c.move, o->uci);
-        return true;
-    }
-    return false;
-}
-
-/* The board shows neither the game position, nor a legal move, nor a move under way. */
-static void report_unexplained(tb_sensor *s, uint64_t t, uint64_t event_ms)
-{
-    uint64_t removed = s->base & ~s->occ, added = s->occ & ~s->base;
-    if (s->reported && s->reported_occ == s->occ)
-        return;
-    s->reported = true;
-    s->reported_occ = s->occ;
-    s->missing_pending = false;
-
-    if (rook_first_castling(s, removed, added, t, event_ms) || same_side_twice(s, t, event_ms))
-        return;
-    uint64_t own = removed & s->pos.by_color[s->pos.side];
-    if (added && own) {
-        /* a piece released where no legal move puts it */
-        struct tb_sensor_out *o = problem(s, TB_SENSOR_P_ILLEGAL, t, event_ms);
-        int from = s->touch_own >= 0 && (own & BIT(s->touch_own)) ? s->touch_own : lowest(own);
-        int to = lowest(added);
-        for (uint64_t a = added; a; a &= a - 1)
-            if (s->place_seq[lowest(a)] > s->place_seq[to])
-                to = lowest(a);
-        o->square = (uint8_t)from;
-        o->square2 = (uint8_t)to;
-        return;
-    }
-    /* 7.4, 7.6: pieces displaced; what to clear and what to fill */
-    struct tb_sensor_out *o = problem(s, TB_SENSOR_P_DISPLACED, t, event_ms);
-    o->clear = added;
-    o->fill = removed;
-}
-
 void tb_sensor__evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms)
 {
-    bool no_choice;
+    bool no_choice, was_waiting = s->promo_pending;
+    tb_chess_move was_move = s->promo_move;
+    uint64_t occ = tb_sensor__seen(s);
     s->promo_pending = false;
-    if (s->occ == s->base) {
-        s->missing_pending = false;
-        s->reported = false;
-        return;
-    }
-    const struct tb_sensor_cand *c = match(s, &no_choice);
-    if (c) {
-        s->missing_pending = false;
-        if (no_choice && s->cfg.promo_wait_ms > 0) {
-            s->promo_pending = true;
-            s->promo_move = c->move;
-            s->promo_deadline = t + s->cfg.promo_wait_ms;
-            s->promo_event_ms = event_ms;
+    s->settle_pending = false;
+    if (occ == s->base) {
+        const struct tb_sensor_cand *c = swap_castling(s);
+        if (c) {
+            decide(s, c, false, t, event_ms);
             return;
         }
-        decide(s, c, no_choice, t, event_ms);
+        s->missing_pending = false;
+        s->reported = false;
+        s->illegal = false;
         return;
     }
-    uint64_t removed = s->base & ~s->occ, added = s->occ & ~s->base, in_hand = 0;
+    const struct tb_sensor_cand *c = match(s, occ, &no_choice);
+    if (c) {
+        s->missing_pending = false;
+        if (no_choice) {
+            /* 4.6: the promotion is not complete until its piece is known; wait for it */
+            s->promo_pending = true;
+            s->promo_move = c->move;
+            if (!was_waiting || was_move != c->move) {
+                s->promo_since = t;
+                s->promo_event_ms = event_ms;
+            }
+            return;
+        }
+        if (may_become_another(s, c, occ)) {
+            s->settle_pending = true;
+            s->settle_since = t;
+            s->settle_event_ms = event_ms;
+            return;
+        }
+        decide(s, c, false, t, event_ms);
+        return;
+    }
+    uint64_t removed = s->base & ~occ, added = occ & ~s->base, in_hand = 0;
     enum progress p = progress(s, removed, added, &in_hand);
     if (p == UNDER_WAY) {
         s->missing_pending = false;
         s->reported = false;
+        s->illegal = false;
         return;
     }
     if (!added || p == IN_HAND) {
@@ -398,23 +362,59 @@ void tb_sensor__evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms)
         }
         return;
     }
-    report_unexplained(s, t, event_ms);
+    tb_sensor__report_unexplained(s, t, event_ms);
 }
 
-void tb_sensor__promo_timeout(tb_sensor *s)
+/* The promotion that waits for its piece, decided with the queen (7.5.2). */
+bool tb_sensor__promo_end(tb_sensor *s, uint64_t t, uint64_t event_ms)
 {
     bool no_choice;
-    uint64_t t = s->promo_deadline, ev = s->promo_event_ms;
+    if (!s->promo_pending)
+        return false;
     s->promo_pending = false;
-    const struct tb_sensor_cand *c = match(s, &no_choice);
-    if (c)
-        decide(s, c, no_choice, t, ev);
+    const struct tb_sensor_cand *c = match(s, tb_sensor__seen(s), &no_choice);
+    if (!c)
+        return false;
+    decide(s, c, no_choice, t, event_ms);
+    return true;
+}
+
+void tb_sensor__promo_timeout(tb_sensor *s, bool limit)
+{
+    if (limit) {
+        tb_sensor__promo_end(s, s->promo_since + s->cfg.promo_wait_ms, s->promo_event_ms);
+        return;
+    }
+    /* ask for the piece once (13: the daemon says it as a prompt) */
+    s->promo_prompted = true;
+    struct tb_sensor_out *o =
+        tb_sensor__problem(s, TB_SENSOR_P_PROMOTION_WAITING,
+                           s->promo_since + s->cfg.promo_prompt_ms, s->promo_event_ms);
+    o->move = s->promo_move;
+    o->square = (uint8_t)tb_chess_move_to(s->promo_move);
+    tb_sensor__set_uci(&s->pos, s->promo_move, o->uci);
+}
+
+void tb_sensor__settle_timeout(tb_sensor *s, uint64_t t, uint64_t event_ms)
+{
+    s->settled = true;
+    tb_sensor__evaluate(s, t, event_ms);
+    s->settled = false;
+}
+
+bool tb_sensor__can_promote(const tb_sensor *s)
+{
+    for (int i = 0; i < s->ncand; i++)
+        if (s->cand[i].promo)
+            return true;
+    return false;
 }
 
 void tb_sensor__missing_timeout(tb_sensor *s)
 {
     uint64_t t = s->missing_since + s->cfg.lifted_report_ms;
-    uint64_t removed = s->base & ~s->occ, added = s->occ & ~s->base, in_hand = 0;
+    uint64_t occ = tb_sensor__seen(s);
+    uint64_t removed = s->base & ~occ, added = occ & ~s->base, in_hand = 0;
     s->missing_pending = false;
     if (progress(s, removed, added, &in_hand) == IN_HAND) {
         /* a move under way, other own pieces still off their squares: those are displaced */
@@ -422,16 +422,28 @@ void tb_sensor__missing_timeout(tb_sensor *s)
             return;
         s->reported = true;
         s->reported_occ = s->occ;
-        problem(s, TB_SENSOR_P_DISPLACED, t, s->missing_event_ms)->fill = in_hand;
+        tb_sensor__problem(s, TB_SENSOR_P_DISPLACED, t, s->missing_event_ms)->fill = in_hand;
         return;
     }
-    report_unexplained(s, t, s->missing_event_ms);
+    tb_sensor__report_unexplained(s, t, s->missing_event_ms);
 }
 
 void tb_sensor__apply(tb_sensor *s, const struct tb_sensor_qev *ev, uint64_t t)
 {
     int sq = ev->square;
     uint64_t bit = BIT(sq);
+
+    /* A lift that ends a move that waits: the opponent taking a piece of theirs ends a
+     * promotion without a choice (the queen, 7.5.2); a lift that leads away from the castling
+     * a king or rook move might have become lets that move stand. The lift then belongs to the
+     * next move. */
+    if (!ev->place && s->mode == TB_SENSOR_PLAYING && (s->base & bit)) {
+        if (s->promo_pending && TB_CHESS_PIECE_COLOR(s->pos.board[sq]) != s->pos.side &&
+            sq != tb_chess_move_to(s->promo_move))
+            tb_sensor__promo_end(s, t, ev->ms);
+        else if (s->settle_pending && !castling_on_the_way(s, tb_sensor__seen(s) & ~bit))
+            tb_sensor__settle_timeout(s, t, ev->ms);
+    }
 
     /* 4.6: right after a promotion, the pawn left standing on the promotion square may be
      * swapped for the new piece: that lift is no touch, and lift + place there leave no trace */
@@ -462,11 +474,13 @@ void tb_sensor__apply(tb_sensor *s, const struct tb_sensor_qev *ev, uint64_t t)
         s->lifted |= bit;
         s->lift_seq[sq] = s->seq;
         s->occ &= ~bit;
+        s->stray &= ~bit; /* a stray lifted is gone from the board */
     } else {
         s->placed |= bit;
         s->place_seq[sq] = s->seq;
         s->place_piece[sq] = ev->piece;
         s->occ |= bit;
+        s->gone &= ~bit;
         if (exempt && s->occ == s->base) {
             s->lifted &= ~bit;
             s->placed &= ~bit;

@@ -9,6 +9,9 @@ void tb_sensor_config_default(struct tb_sensor_config *cfg)
     cfg->blip_ms = 100;
     cfg->promo_wait_ms = 0;
     cfg->lifted_report_ms = 2000;
+    cfg->wobble_ms = 100;
+    cfg->promo_prompt_ms = 3000;
+    cfg->settle_ms = 3000;
 }
 
 int tb_sensor_new(const struct tb_sensor_config *cfg, tb_sensor **out)
@@ -23,7 +26,8 @@ int tb_sensor_new(const struct tb_sensor_config *cfg, tb_sensor **out)
         tb_sensor_config_default(&def);
         cfg = &def;
     }
-    if (cfg->blip_ms > 10000 || cfg->promo_wait_ms > 600000)
+    if (cfg->blip_ms > 10000 || cfg->wobble_ms > 10000 || cfg->settle_ms > 10000 ||
+        cfg->promo_wait_ms > 600000 || cfg->promo_prompt_ms > 600000)
         return TB_ERR_ARG;
     tb_sensor *s = calloc(1, sizeof *s);
     if (!s)
@@ -50,6 +54,7 @@ void tb_sensor_reset(tb_sensor *s, const tb_chess_pos *pos, uint64_t now_ms)
     s->last_move = 0;
     tb_sensor__load_position(s, pos);
     s->occ = s->base;
+    s->stray = s->gone = 0;
     tb_sensor__clear_move(s);
 }
 
@@ -59,6 +64,7 @@ void tb_sensor_set_position(tb_sensor *s, const tb_chess_pos *pos, uint64_t now_
     s->last_move = 0;
     tb_sensor__load_position(s, pos);
     tb_sensor__clear_move(s);
+    s->stray = s->gone = 0; /* what is out of place is judged against the new position */
     if (s->occ != s->base)
         tb_sensor__evaluate(s, s->now, s->now);
 }
@@ -68,6 +74,8 @@ void tb_sensor_set_occupancy(tb_sensor *s, uint64_t occupancy, uint64_t now_ms)
     tb_sensor_tick(s, now_ms);
     s->qn = 0;
     s->occ = occupancy;
+    s->stray &= occupancy;
+    s->gone &= ~occupancy;
     tb_sensor__evaluate(s, s->now, s->now);
 }
 
@@ -89,24 +97,35 @@ int tb_sensor_set_mode(tb_sensor *s, enum tb_sensor_mode mode, tb_chess_move exp
 }
 
 /* The earliest time something is due without further events, and what it is. */
-enum due { DUE_NONE, DUE_PLACE, DUE_PROMO, DUE_MISSING };
+enum due { DUE_NONE, DUE_EVENT, DUE_PROMO_LIMIT, DUE_PROMPT, DUE_SETTLE, DUE_MISSING };
+
+static uint64_t window(const tb_sensor *s, const struct tb_sensor_qev *ev)
+{
+    return ev->ms + (ev->place ? s->cfg.blip_ms : s->cfg.wobble_ms);
+}
+
+static void earlier(enum due *what, uint64_t *when, enum due cand, uint64_t at)
+{
+    if (at < *when) {
+        *when = at;
+        *what = cand;
+    }
+}
 
 static enum due next_due(const tb_sensor *s, uint64_t *when)
 {
     enum due what = DUE_NONE;
     *when = TB_SENSOR_NOTIME;
-    if (s->qn > 0 && s->q[0].place) {
-        *when = s->q[0].ms + s->cfg.blip_ms;
-        what = DUE_PLACE;
-    }
-    if (s->promo_pending && s->promo_deadline < *when) {
-        *when = s->promo_deadline;
-        what = DUE_PROMO;
-    }
-    if (s->missing_pending && s->missing_since + s->cfg.lifted_report_ms < *when) {
-        *when = s->missing_since + s->cfg.lifted_report_ms;
-        what = DUE_MISSING;
-    }
+    if (s->qn > 0)
+        earlier(&what, when, DUE_EVENT, window(s, &s->q[0]));
+    if (s->promo_pending && s->cfg.promo_wait_ms > 0)
+        earlier(&what, when, DUE_PROMO_LIMIT, s->promo_since + s->cfg.promo_wait_ms);
+    if (s->promo_pending && !s->promo_prompted)
+        earlier(&what, when, DUE_PROMPT, s->promo_since + s->cfg.promo_prompt_ms);
+    if (s->settle_pending)
+        earlier(&what, when, DUE_SETTLE, s->settle_since + s->cfg.settle_ms);
+    if (s->missing_pending)
+        earlier(&what, when, DUE_MISSING, s->missing_since + s->cfg.lifted_report_ms);
     return what;
 }
 
@@ -123,16 +142,38 @@ static void pop_front(tb_sensor *s)
     s->qn--;
 }
 
-/* Applies queued events up to the next placement still inside its blip window. t: the time
- * the head placement was confirmed, or now. */
+static void drop(tb_sensor *s, int i)
+{
+    memmove(&s->q[i], &s->q[i + 1], (size_t)(s->qn - i - 1) * sizeof s->q[0]);
+    s->qn--;
+}
+
+/* Nothing else off its square: a lift put back at once is a wobble, not a touch. */
+static bool alone_in_the_air(const tb_sensor *s)
+{
+    return !(s->base & ~tb_sensor__seen(s));
+}
+
+/* Applies queued events in order while they have outlasted their window (a place blip_ms, a
+ * lift wobble_ms); each counts at the end of its window, or when an earlier one does. */
 static void drain(tb_sensor *s, uint64_t t)
 {
+    uint64_t last = 0;
     while (s->qn > 0) {
         struct tb_sensor_qev ev = s->q[0];
-        if (ev.place && ev.ms + s->cfg.blip_ms > t)
+        uint64_t due = window(s, &ev);
+        if (due > t)
             break;
         pop_front(s);
-        tb_sensor__apply(s, &ev, ev.place ? ev.ms + s->cfg.blip_ms : t);
+        if (!ev.place && s->qn > 0 && s->q[0].place && s->q[0].square == ev.square &&
+            s->q[0].ms - ev.ms < s->cfg.wobble_ms && alone_in_the_air(s)) {
+            /* D.2.2 counts a piece taken out of its hole; one that wobbled in it and was down
+             * again within wobble_ms, nothing else lifted meanwhile, never left */
+            pop_front(s);
+            continue;
+        }
+        last = due > last ? due : last;
+        tb_sensor__apply(s, &ev, last);
     }
 }
 
@@ -145,10 +186,12 @@ void tb_sensor_tick(tb_sensor *s, uint64_t now_ms)
         return;
     while ((what = next_due(s, &when)) != DUE_NONE && when <= now_ms) {
         s->now = when;
-        if (what == DUE_PLACE)
+        if (what == DUE_EVENT)
             drain(s, when);
-        else if (what == DUE_PROMO)
-            tb_sensor__promo_timeout(s);
+        else if (what == DUE_PROMO_LIMIT || what == DUE_PROMPT)
+            tb_sensor__promo_timeout(s, what == DUE_PROMO_LIMIT);
+        else if (what == DUE_SETTLE)
+            tb_sensor__settle_timeout(s, when, s->settle_event_ms);
         else
             tb_sensor__missing_timeout(s);
     }
@@ -157,9 +200,22 @@ void tb_sensor_tick(tb_sensor *s, uint64_t now_ms)
 
 void tb_sensor_flush(tb_sensor *s)
 {
-    uint64_t when;
+    uint64_t when = s->now;
+    /* the last events count, then the end of the events ends the move */
+    for (int i = 0; i < s->qn; i++)
+        when = window(s, &s->q[i]) > when ? window(s, &s->q[i]) : when;
+    tb_sensor_tick(s, when);
+    tb_sensor__promo_end(s, s->now, s->now);
     while ((when = tb_sensor_deadline(s)) != TB_SENSOR_NOTIME)
         tb_sensor_tick(s, when);
+}
+
+int tb_sensor_end_move(tb_sensor *s, uint64_t now_ms)
+{
+    if (now_ms < s->now)
+        return TB_ERR_STATE;
+    tb_sensor_tick(s, now_ms);
+    return tb_sensor__promo_end(s, now_ms, now_ms) ? 1 : 0;
 }
 
 static int enqueue(tb_sensor *s, bool place, int square, int piece, uint64_t ms)
@@ -173,8 +229,7 @@ static int enqueue(tb_sensor *s, bool place, int square, int piece, uint64_t ms)
         /* 'a place that is lifted again within the blip window is not a placement' */
         for (int i = s->qn - 1; i >= 0; i--) {
             if (s->q[i].place && s->q[i].square == square) {
-                memmove(&s->q[i], &s->q[i + 1], (size_t)(s->qn - i - 1) * sizeof s->q[0]);
-                s->qn--;
+                drop(s, i);
                 drain(s, ms);
                 return TB_OK;
             }
@@ -185,7 +240,13 @@ static int enqueue(tb_sensor *s, bool place, int square, int piece, uint64_t ms)
         pop_front(s);
         tb_sensor__apply(s, &ev, ms);
     }
-    s->q[s->qn++] = (struct tb_sensor_qev){place, (uint8_t)square, (uint8_t)piece, ms};
+    int at = s->qn;
+    while (!place && at > 0 && s->q[at - 1].place && s->q[at - 1].square != square &&
+           ms - s->q[at - 1].ms <= TB_SENSOR_SCAN_SLACK_MS)
+        at--;
+    memmove(&s->q[at + 1], &s->q[at], (size_t)(s->qn - at) * sizeof s->q[0]);
+    s->q[at] = (struct tb_sensor_qev){place, (uint8_t)square, (uint8_t)piece, ms};
+    s->qn++;
     drain(s, ms);
     return TB_OK;
 }
@@ -210,7 +271,12 @@ int tb_sensor_choose(tb_sensor *s, int ptype, uint64_t ms)
     if (ms < s->now)
         return TB_ERR_STATE;
     tb_sensor_tick(s, ms);
-    /* A choice is no board contact: it needs no blip window and is not queued. */
+    /* too late (the promotion was decided: the opponent is to move and has none) or for
+     * nothing: refused, so a late choice never passes for a used one. A choice kept lasts
+     * until the move it was made for is decided. */
+    if (!tb_sensor__can_promote(s))
+        return TB_ERR_STATE;
+    /* A choice is no board contact: it needs no window and is not queued. */
     s->choice = ptype;
     if (s->promo_pending)
         tb_sensor__evaluate(s, ms, ms);
@@ -240,6 +306,11 @@ const tb_chess_pos *tb_sensor_position(const tb_sensor *s)
 uint64_t tb_sensor_occupancy(const tb_sensor *s)
 {
     return s->occ;
+}
+
+uint64_t tb_sensor_strays(const tb_sensor *s)
+{
+    return s->stray;
 }
 
 struct tb_sensor_out *tb_sensor__emit(tb_sensor *s, enum tb_sensor_out_kind kind, uint64_t t,

@@ -7,6 +7,10 @@
 #define TB_SENSOR_QUEUE_CAP 32
 #define TB_SENSOR_OUT_CAP   64
 #define TB_SENSOR_NOTIME    UINT64_MAX
+/* A lift reported up to this long after a placement on another square is taken as before it:
+ * a piece leaves its hole before it lands elsewhere, but one scan of the board (and the
+ * per-square debounce of the firmware, 20 ms) may report the two the other way round. */
+#define TB_SENSOR_SCAN_SLACK_MS 30
 
 /* A legal move of the current position as the board shows it. */
 struct tb_sensor_cand {
@@ -15,6 +19,7 @@ struct tb_sensor_cand {
     uint64_t touched; /* occupied squares the move empties at some point (may be refilled) */
     uint64_t added;   /* squares the move fills that were empty */
     uint8_t from, to; /* the moving piece's squares (king's for castling) */
+    uint8_t rook_from, rook_to; /* castling: the rook's squares, else TB_CHESS_NOSQ */
     uint8_t capture_sq;
     uint8_t promo;      /* promotion piece type or 0 */
     bool capture_on_to; /* an ordinary capture: the victim's square is refilled */
@@ -37,8 +42,12 @@ struct tb_sensor {
     tb_chess_pos pos;      /* game position */
     tb_chess_pos prev_pos; /* before the last move output, for rook-first castling */
     tb_chess_move last_move;
-    uint64_t base; /* occupancy of pos */
-    uint64_t occ;  /* occupancy of the board after the confirmed events */
+    uint64_t base;  /* occupancy of pos */
+    uint64_t occ;   /* occupancy of the board after the confirmed events */
+    uint64_t stray; /* 7.4: pieces placed where no move puts them (displaced); never part of a
+                       move, cleared when lifted */
+    uint64_t gone;  /* squares emptied when a stray appeared (a knocked piece's home): counted
+                       as filled until filled again, so other moves are still read */
     int ncand;
     struct tb_sensor_cand cand[TB_CHESS_MAX_MOVES];
 
@@ -52,11 +61,16 @@ struct tb_sensor {
     int touch_rook; /* 4.4.1: a rook touched after the king was touched first, -1 if none */
     int choice;     /* promotion piece type from `choose`, 0 if none */
     int exempt_sq;  /* promotion square right after a promotion: the piece swap there is no touch */
+    bool illegal;   /* an illegal placement of this attempt was reported (one per attempt) */
 
     /* decisions waiting for time */
-    bool promo_pending;
+    bool promo_pending; /* 4.6: a promotion waits for its piece */
+    bool promo_prompted;
     tb_chess_move promo_move;
-    uint64_t promo_deadline, promo_event_ms;
+    uint64_t promo_since, promo_event_ms;
+    bool settle_pending; /* a move that may be the start of another waits for the board to rest */
+    bool settled;        /* evaluating at the end of that rest: decide */
+    uint64_t settle_since, settle_event_ms;
     bool missing_pending; /* pieces missing, nothing misplaced: report when it lasts */
     uint64_t missing_since, missing_event_ms;
     bool reported; /* the unexplained occupancy reported_occ has been reported */
@@ -70,14 +84,39 @@ struct tb_sensor {
     unsigned long dropped;
 };
 
+/* The occupancy moves are read from: strays left out, knocked pieces at home. */
+static inline uint64_t tb_sensor__seen(const tb_sensor *s)
+{
+    return (s->occ & ~s->stray) | s->gone;
+}
+
+static inline int tb_sensor__lowest(uint64_t set)
+{
+    return __builtin_ctzll(set);
+}
+
 /* recognise.c */
+void tb_sensor__cand_fill(const tb_chess_pos *pos, tb_chess_move m, uint64_t base,
+                          struct tb_sensor_cand *c);
+void tb_sensor__set_uci(const tb_chess_pos *pos, tb_chess_move m, char buf[8]);
+struct tb_sensor_out *tb_sensor__problem(tb_sensor *s, enum tb_sensor_problem p, uint64_t t,
+                                         uint64_t event_ms);
+int tb_sensor__wanted_promo(const tb_sensor *s, int to);
 void tb_sensor__load_position(tb_sensor *s, const tb_chess_pos *pos);
 void tb_sensor__clear_move(tb_sensor *s);
 void tb_sensor__apply(tb_sensor *s, const struct tb_sensor_qev *ev, uint64_t t);
 void tb_sensor__evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms);
-void tb_sensor__promo_timeout(tb_sensor *s);
+void tb_sensor__promo_timeout(tb_sensor *s, bool limit);
+void tb_sensor__settle_timeout(tb_sensor *s, uint64_t t, uint64_t event_ms);
 void tb_sensor__missing_timeout(tb_sensor *s);
+bool tb_sensor__promo_end(tb_sensor *s, uint64_t t, uint64_t event_ms);
+bool tb_sensor__can_promote(const tb_sensor *s);
 struct tb_sensor_out *tb_sensor__emit(tb_sensor *s, enum tb_sensor_out_kind kind, uint64_t t,
                                       uint64_t event_ms);
+
+/* problems.c */
+void tb_sensor__check_touch_move(tb_sensor *s, const struct tb_sensor_cand *c, uint64_t t,
+                                 uint64_t event_ms, const char *uci);
+void tb_sensor__report_unexplained(tb_sensor *s, uint64_t t, uint64_t event_ms);
 
 #endif /* TB_SENSOR_INTERNAL_H */

@@ -7,10 +7,23 @@
  *
  * How it decides: it matches the board's occupancy against the occupancy after each legal move
  * and uses the order of events for what occupancy cannot show (capture target, first touched
- * pieces). A placement counts once it has stood for the blip window (a magnet carried over the
- * board closes switches for tens of ms); a placement lifted again within the window never
- * happened. A move is decided the moment the occupancy matches it and its last placement has
- * stood for the blip window; a lift that completes a move decides it at once.
+ * pieces). Every event counts once it has stood for its window: a placement lifted again within
+ * blip_ms never happened (a magnet carried over the board closes switches for tens of ms), a
+ * lift put back within wobble_ms while no other piece is off its square never happened (a
+ * piece wobbling in its hole is no touch). A move is decided the moment the occupancy matches
+ * it and its last event has stood its window, unless the board may still be on its way to
+ * another move (settle_ms, below).
+ *
+ * Every filled or empty square is explained: by the position, by a move in progress (pieces
+ * in the hand, pieces placed on that move's squares), or as a stray: a piece placed where no
+ * move under way puts it, with no piece of the side to move in the hand, is displaced (7.4):
+ * reported at once and never taken as a square of a later move until it is lifted.
+ *
+ * Chess960 (Guideline II): every castling is recognised in every order; a castling whose king
+ * and rook swap squares leaves the occupancy as it was and is read from the events (both
+ * pieces lifted and put down again, 4.4.1); a king on its castling square by a move that is
+ * also an ordinary king move, or (Chess960 only; 4.4.2 in standard chess) a rook on its
+ * castling square by an ordinary rook move, waits settle_ms for the other piece.
  *
  * Pure: no I/O, no allocation after tb_sensor_new, time passed in. Not thread-safe; one
  * recogniser per board.
@@ -28,9 +41,20 @@
 
 struct tb_sensor_config {
     uint32_t blip_ms;          /* a placement lifted again sooner is noise; default 100 */
-    uint32_t promo_wait_ms;    /* extra wait for a `choose` after a promotion; default 0 */
+    uint32_t promo_wait_ms;    /* 0 (default): a promotion waits for its piece until a choice
+                                  comes or the move is ended (tb_sensor_end_move, 7.5.2);
+                                  else the longest wait, then the queen (7.5.2) */
     uint32_t lifted_report_ms; /* pieces missing (nothing misplaced) this long = displaced;
                                   default 2000 */
+    uint32_t wobble_ms;        /* D.2.2: a lift put back on its square sooner, with no other
+                                  piece off its square, is a wobble in the hole: no touch;
+                                  default 100 */
+    uint32_t promo_prompt_ms;  /* a promotion waiting this long for its piece is reported once
+                                  (promotion-waiting, a prompt to say); default 3000 */
+    uint32_t settle_ms;        /* a board that may be on its way to another move (the copy's
+                                  castling rook first, a Chess960 king on its castling square)
+                                  must stand still this long before it is read as the move it
+                                  shows; default 3000 */
 };
 
 void tb_sensor_config_default(struct tb_sensor_config *cfg);
@@ -59,6 +83,8 @@ enum tb_sensor_problem {
     TB_SENSOR_P_TOUCHED_NOT_CAPTURED, /* square: the touched opponent piece; move: move made */
     TB_SENSOR_P_PROMOTION_NO_CHOICE,  /* square: promotion square; move: with the queen */
     TB_SENSOR_P_WRONG_MOVE,           /* replicating: move made, expected the expected one */
+    TB_SENSOR_P_PROMOTION_WAITING,    /* square: promotion square; move: with the queen; the
+                                         promotion waits for its piece (ask the player) */
 };
 
 /* Flags of a move output. */
@@ -86,7 +112,8 @@ struct tb_sensor_out {
 typedef struct tb_sensor tb_sensor;
 
 /* Creates a recogniser for the start position with the board set up to match. cfg NULL =
- * defaults. TB_ERR_ARG for blip_ms over 10 s, TB_ERR_MEM. */
+ * defaults. TB_ERR_ARG for blip_ms, wobble_ms or settle_ms over 10 s, promo_wait_ms or
+ * promo_prompt_ms over 600 s; TB_ERR_MEM. */
 int tb_sensor_new(const struct tb_sensor_config *cfg, tb_sensor **out);
 void tb_sensor_free(tb_sensor *s);
 
@@ -107,17 +134,26 @@ void tb_sensor_set_occupancy(tb_sensor *s, uint64_t occupancy, uint64_t now_ms);
 int tb_sensor_set_mode(tb_sensor *s, enum tb_sensor_mode mode, tb_chess_move expected);
 
 /* Board events. piece: for boards that report identity, the piece code placed (tb_chess
- * codes), else 0. choose: TB_CHESS_KNIGHT..TB_CHESS_QUEEN. Times must not go back:
- * TB_ERR_STATE (event ignored); TB_ERR_ARG for a bad square or piece. Each event first runs
- * tb_sensor_tick(s, ms). */
+ * codes), else 0. Times must not go back: TB_ERR_STATE (event ignored); TB_ERR_ARG for a bad
+ * square or piece. Each event first runs tb_sensor_tick(s, ms). */
 int tb_sensor_lift(tb_sensor *s, int square, uint64_t ms);
 int tb_sensor_place(tb_sensor *s, int square, int piece, uint64_t ms);
+
+/* A promotion choice (TB_CHESS_KNIGHT..TB_CHESS_QUEEN), before, during or after the placement:
+ * a promotion waiting for its piece is decided with it at once; earlier, it is kept for the
+ * promotion to come. TB_ERR_STATE (nothing changes) when no promotion can take it: the
+ * promotion was already decided, or the side to move has none. */
 int tb_sensor_choose(tb_sensor *s, int ptype, uint64_t ms);
+
+/* The player ended the move (pressed the clock; the game goes on): a promotion still waiting
+ * for its piece gets the queen (7.5.2, reported). Returns 1 if that decided a move, else 0. */
+int tb_sensor_end_move(tb_sensor *s, uint64_t now_ms);
 
 /* Lets time pass: takes every decision due at or before now_ms. */
 void tb_sensor_tick(tb_sensor *s, uint64_t now_ms);
 
-/* Lets time pass until nothing is pending (end of a replay). */
+/* Lets time pass until nothing is pending (end of a replay); the end of the events ends the
+ * move (tb_sensor_end_move). */
 void tb_sensor_flush(tb_sensor *s);
 
 /* When the next decision falls due without further events (wake up then and tick), or
@@ -133,6 +169,8 @@ unsigned long tb_sensor_dropped(const tb_sensor *s);
 const tb_chess_pos *tb_sensor_position(const tb_sensor *s);
 /* The board's occupancy as the confirmed events leave it. */
 uint64_t tb_sensor_occupancy(const tb_sensor *s);
+/* The squares holding pieces reported displaced (7.4) that no move can use: to be cleared. */
+uint64_t tb_sensor_strays(const tb_sensor *s);
 
 /* Short name of a problem kind as `twinboard replay` prints it ("touch-move", "displaced"). */
 const char *tb_sensor_problem_name(enum tb_sensor_problem p);
@@ -165,10 +203,14 @@ struct tb_sensor_gen_config {
     bool blips;        /* fly-over blips on empty squares along the path */
     bool hesitations;  /* lift, put back, lift again */
     enum tb_sensor_gen_fault fault;
-    double fault_rate;      /* chance per move, 0..1 */
-    uint32_t blip_ms;       /* the recogniser's blip window; blips stay well inside it */
-    uint32_t promo_wait_ms; /* the recogniser's promo_wait_ms; when set, some promotions leave
-                               the pawn standing on its square and the choice comes after */
+    double fault_rate; /* chance per move, 0..1 */
+    uint32_t blip_ms;  /* the recogniser's blip window; blips stay well inside it */
+    bool wobbles;      /* pieces wobbling in their holes within the blip window: no touch */
+    bool strays;       /* after a capture, the taken piece dropped into an empty hole (7.4,
+                          `# expect: ! displaced clear x`) and taken away before, during or
+                          after the next move */
+    bool late_choices; /* half the promotions chosen 0.1-0.9 s or 2 s after the placement */
+    bool copy;         /* the board copies the moves (REPLICATING): castling rook first too */
 };
 
 struct tb_sensor_gen {

@@ -106,7 +106,7 @@ int main(int argc, char **argv)
                 if (corpus_generate(&sc, &cfg, game_seed, &g->game.start, g->game.moves,
                                     g->game.plies) < 0)
                     return 2;
-                corpus_replay(s, &sc, &g->game.start, files[f], &st); /* correctness */
+                corpus_replay(s, &sc, &g->game.start, files[f], false, &st); /* correctness */
                 timed_replay(s, &sc, &g->game.start, &t, false);
                 if (seed == 1)
                     timed_replay(s, &sc, &g->game.start, &te, true);

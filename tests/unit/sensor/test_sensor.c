@@ -42,8 +42,9 @@ static void load(const char *name, struct script *sc)
     free(text);
 }
 
-/* Runs a script (replicating `expected` when not NULL) and compares outputs with expects. */
-static void check(const char *name, const char *expected)
+/* Runs a script (replicating `expected` when not NULL) and compares outputs with expects.
+ * fen_flags: TB_CHESS_FEN_960 for a Chess960 game. */
+static void check_fen(const char *name, const char *expected, unsigned fen_flags)
 {
     struct script sc;
     tb_sensor *s;
@@ -55,7 +56,7 @@ static void check(const char *name, const char *expected)
     load(name, &sc);
     tb_chess_pos_startpos(&pos);
     if (sc.fen[0])
-        ASSERT_OK(tb_chess_pos_from_fen(&pos, sc.fen, 0, NULL));
+        ASSERT_OK(tb_chess_pos_from_fen(&pos, sc.fen, fen_flags, NULL));
     ASSERT_OK(tb_sensor_new(NULL, &s));
     tb_sensor_reset(s, &pos, 0);
     if (expected) {
@@ -93,6 +94,11 @@ static void check(const char *name, const char *expected)
         TB_FAIL("%s: unexpected output '%s'", name, got[k]);
     ASSERT_GT(k, 0);
     tb_sensor_free(s);
+}
+
+static void check(const char *name, const char *expected)
+{
+    check_fen(name, expected, 0);
 }
 
 TB_TEST(law_4_7_rook_first_castling)
@@ -182,6 +188,62 @@ TB_TEST(law_7_6_piece_held_while_moving_another)
 TB_TEST(law_4_7_several_pieces_in_air)
 {
     check("law_4_7_several_pieces_in_air", NULL);
+}
+TB_TEST(law_7_4_stray_piece_is_displaced_not_a_move)
+{
+    check("law_7_4_stray_piece_is_displaced_not_a_move", NULL);
+}
+TB_TEST(law_7_4_stray_lifted_during_the_move)
+{
+    check("law_7_4_stray_lifted_during_the_move", NULL);
+}
+TB_TEST(law_D_2_2_wobble_is_no_touch)
+{
+    check("law_D_2_2_wobble_is_no_touch", NULL);
+}
+TB_TEST(law_D_2_9_copy_castling_rook_first)
+{
+    check("law_D_2_9_copy_castling_rook_first", "e1g1");
+}
+TB_TEST(law_D_2_9_copy_en_passant_in_any_order)
+{
+    check("law_D_2_9_copy_en_passant_in_any_order", "e5d6");
+}
+TB_TEST(law_D_2_9_copy_capture_own_piece_first)
+{
+    check("law_D_2_9_copy_capture_own_piece_first", "f3e5");
+}
+TB_TEST(law_D_2_9_copy_rook_at_rest_is_wrong_move)
+{
+    check("law_D_2_9_copy_rook_at_rest_is_wrong_move", "e1g1");
+}
+TB_TEST(law_7_5_1_illegal_castling_one_report)
+{
+    check("law_7_5_1_illegal_castling_one_report", NULL);
+}
+TB_TEST(guideline_ii_castling_king_and_rook_swap)
+{
+    check_fen("guideline_ii_castling_king_and_rook_swap", NULL, TB_CHESS_FEN_960);
+}
+TB_TEST(guideline_ii_castling_king_first_rook_to_kings_square)
+{
+    check_fen("guideline_ii_castling_king_first_rook_to_kings_square", NULL, TB_CHESS_FEN_960);
+}
+TB_TEST(guideline_ii_castling_king_only)
+{
+    check_fen("guideline_ii_castling_king_only", NULL, TB_CHESS_FEN_960);
+}
+TB_TEST(guideline_ii_castling_rook_only)
+{
+    check_fen("guideline_ii_castling_rook_only", NULL, TB_CHESS_FEN_960);
+}
+TB_TEST(guideline_ii_castling_rook_first)
+{
+    check_fen("guideline_ii_castling_rook_first", NULL, TB_CHESS_FEN_960);
+}
+TB_TEST(guideline_ii_castling_king_off_the_board_first)
+{
+    check_fen("guideline_ii_castling_king_off_the_board_first", NULL, TB_CHESS_FEN_960);
 }
 
 /* ---- the API around the rules ----------------------------------------------------------- */
@@ -288,6 +350,150 @@ TB_TEST(law_4_6_pawn_left_standing_until_choice)
     ASSERT_TRUE(o.flags & TB_SENSOR_MF_QUEEN_ASSUMED);
     ASSERT_U64_EQ(o.ms, 4400);
     ASSERT_STR_EQ(next_line(s, &o), "! promotion-no-choice b8 queen assumed");
+    tb_sensor_free(s);
+}
+
+/* 4.6, 13: by default a promotion waits for its piece with no time limit: after
+ * promo_prompt_ms it is reported once (a prompt to say), a choice then decides it, and a choice
+ * after the decision is refused (TB_ERR_STATE), never taken silently. */
+TB_TEST(law_4_6_promotion_waits_for_the_piece)
+{
+    struct tb_sensor_out o;
+    tb_sensor *s = fresh(NULL, "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    ASSERT_EQ(tb_sensor_choose(s, TB_CHESS_QUEEN, 500) == TB_OK, true); /* a pawn can promote */
+    tb_sensor_free(s);
+    s = fresh(NULL, "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    ASSERT_OK(tb_sensor_lift(s, 49, 1000));
+    ASSERT_OK(tb_sensor_place(s, 57, 0, 1300));
+    tb_sensor_tick(s, 4399);
+    ASSERT_STR_EQ(next_line(s, &o), "");
+    ASSERT_U64_EQ(tb_sensor_deadline(s), 1400 + 3000);
+    tb_sensor_tick(s, 4400);
+    ASSERT_STR_EQ(next_line(s, &o), "! promotion-waiting b8");
+    ASSERT_U64_EQ(o.ms, 4400);
+    tb_sensor_tick(s, 60000); /* no queen after any time */
+    ASSERT_STR_EQ(next_line(s, &o), "");
+    ASSERT_U64_EQ(tb_sensor_deadline(s), UINT64_MAX);
+    ASSERT_OK(tb_sensor_choose(s, TB_CHESS_ROOK, 61000));
+    ASSERT_STR_EQ(next_line(s, &o), "b7b8r");
+    ASSERT_EQ(o.flags & TB_SENSOR_MF_QUEEN_ASSUMED, 0);
+    ASSERT_U64_EQ(o.event_ms, 61000);
+    /* too late: Black is to move and has no promotion; nothing changes */
+    ASSERT_EQ(tb_sensor_choose(s, TB_CHESS_KNIGHT, 61500), TB_ERR_STATE);
+    ASSERT_EQ(tb_sensor_position(s)->board[57], TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_ROOK));
+    ASSERT_STR_EQ(next_line(s, &o), "");
+    tb_sensor_free(s);
+}
+
+/* 4.6: a choice 0.1-0.9 s after the placement (the move still undecided) is the piece. */
+TB_TEST(law_4_6_choice_after_the_placement_is_used)
+{
+    struct tb_sensor_out o;
+    for (uint64_t after = 100; after <= 2000; after += 100) {
+        tb_sensor *s = fresh(NULL, "2r1k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+        ASSERT_OK(tb_sensor_lift(s, 49, 1000));
+        ASSERT_OK(tb_sensor_lift(s, 58, 1200)); /* underpromotion with capture on c8 */
+        ASSERT_OK(tb_sensor_place(s, 58, 0, 1500));
+        ASSERT_OK(tb_sensor_choose(s, TB_CHESS_KNIGHT, 1500 + after));
+        tb_sensor_flush(s);
+        ASSERT_STR_EQ(next_line(s, &o), "b7c8n");
+        ASSERT_STR_EQ(next_line(s, &o), "");
+        tb_sensor_free(s);
+    }
+}
+
+/* 7.5.2: the queen only when the player ends the move without a choice (clock pressed). */
+TB_TEST(law_7_5_2_queen_when_the_move_is_ended_without_a_choice)
+{
+    struct tb_sensor_out o;
+    tb_sensor *s = fresh(NULL, "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    ASSERT_EQ(tb_sensor_end_move(s, 500), 0); /* nothing waits */
+    ASSERT_OK(tb_sensor_lift(s, 49, 1000));
+    ASSERT_OK(tb_sensor_place(s, 57, 0, 1300));
+    ASSERT_EQ(tb_sensor_end_move(s, 2500), 1);
+    ASSERT_STR_EQ(next_line(s, &o), "b7b8q");
+    ASSERT_TRUE(o.flags & TB_SENSOR_MF_QUEEN_ASSUMED);
+    ASSERT_U64_EQ(o.ms, 2500);
+    ASSERT_STR_EQ(next_line(s, &o), "! promotion-no-choice b8 queen assumed");
+    ASSERT_EQ(tb_sensor_end_move(s, 2600), 0);
+    ASSERT_EQ(tb_sensor_end_move(s, 100), TB_ERR_STATE);
+    tb_sensor_free(s);
+}
+
+/* D.2.2: the wobble threshold is wobble_ms; a longer lift is a touch. A lift put back while
+ * another piece is in the hand is no wobble (a capture's victim swapped at once). */
+TB_TEST(law_D_2_2_wobble_threshold_is_configurable)
+{
+    struct tb_sensor_out o;
+    struct tb_sensor_config cfg;
+    tb_sensor_config_default(&cfg);
+    ASSERT_EQ(cfg.wobble_ms, 100);
+    cfg.wobble_ms = 30;
+    tb_sensor *s = fresh(&cfg, NULL);
+    ASSERT_OK(tb_sensor_lift(s, 1, 1000));
+    ASSERT_OK(tb_sensor_place(s, 1, 0, 1020)); /* 20 ms: a wobble */
+    ASSERT_OK(tb_sensor_lift(s, 1, 2000));
+    ASSERT_OK(tb_sensor_place(s, 1, 0, 2040)); /* 40 ms: a touch */
+    tb_sensor_flush(s);
+    ASSERT_EQ(tb_sensor_poll(s, &o), 1);
+    ASSERT_EQ(o.kind, TB_SENSOR_OUT_TOUCH);
+    ASSERT_U64_EQ(o.event_ms, 2000);
+    ASSERT_EQ(tb_sensor_poll(s, &o), 0);
+    tb_sensor_free(s);
+    cfg.wobble_ms = 20000;
+    ASSERT_EQ(tb_sensor_new(&cfg, &s), TB_ERR_ARG);
+    tb_sensor_config_default(&cfg);
+    cfg.settle_ms = 10001;
+    ASSERT_EQ(tb_sensor_new(&cfg, &s), TB_ERR_ARG);
+}
+
+/* 7.4: a stray stays named (tb_sensor_strays) until it is lifted; a choice with no promotion
+ * possible is refused. */
+TB_TEST(law_7_4_stray_is_named_until_cleared)
+{
+    struct tb_sensor_out o;
+    tb_sensor *s = fresh(NULL, NULL);
+    ASSERT_EQ(tb_sensor_choose(s, TB_CHESS_QUEEN, 100), TB_ERR_STATE);
+    ASSERT_OK(tb_sensor_place(s, 36, 0, 1000)); /* a piece from nowhere on e5 */
+    tb_sensor_tick(s, 1100);
+    ASSERT_STR_EQ(next_line(s, &o), "! displaced clear e5");
+    ASSERT_U64_EQ(tb_sensor_strays(s), TB_CHESS_BIT(36));
+    ASSERT_OK(tb_sensor_lift(s, 12, 2000)); /* e2 lifted: e2-e4 under way, e5 not its square */
+    ASSERT_OK(tb_sensor_place(s, 28, 0, 2300));
+    tb_sensor_tick(s, 2400);
+    ASSERT_STR_EQ(next_line(s, &o), "e2e4");
+    ASSERT_U64_EQ(tb_sensor_strays(s), TB_CHESS_BIT(36));
+    ASSERT_OK(tb_sensor_lift(s, 36, 3000));
+    tb_sensor_flush(s);
+    ASSERT_U64_EQ(tb_sensor_strays(s), 0);
+    ASSERT_STR_EQ(next_line(s, &o), "");
+    tb_sensor_free(s);
+}
+
+/* One scan of the board may report a move's placement before its lift (same ms, or within
+ * the firmware's debounce): the piece left first, so it is the move, not a stray (7.4). */
+TB_TEST(law_4_7_placement_reported_before_the_lift_in_one_scan)
+{
+    struct tb_sensor_out o;
+    for (uint64_t d = 0; d <= 30; d += 15) {
+        tb_sensor *s = fresh(NULL, NULL);
+        ASSERT_OK(tb_sensor_place(s, 28, 0, 1000));
+        ASSERT_OK(tb_sensor_lift(s, 12, 1000 + d));
+        tb_sensor_flush(s);
+        ASSERT_STR_EQ(next_line(s, &o), "e2e4");
+        ASSERT_STR_EQ(next_line(s, &o), "");
+        ASSERT_U64_EQ(tb_sensor_strays(s), 0);
+        tb_sensor_free(s);
+    }
+    /* a capture, victim first, whose capturing pawn's lift comes in the scan that sees the
+     * pawn land: no wobble on c6, the capture */
+    tb_sensor *s = fresh(NULL, "4k3/8/2p5/1P6/8/8/8/4K3 w - - 0 1");
+    ASSERT_OK(tb_sensor_lift(s, 42, 1000));
+    ASSERT_OK(tb_sensor_place(s, 42, 0, 1060));
+    ASSERT_OK(tb_sensor_lift(s, 33, 1060));
+    tb_sensor_flush(s);
+    ASSERT_STR_EQ(next_line(s, &o), "b5c6");
+    ASSERT_STR_EQ(next_line(s, &o), "");
     tb_sensor_free(s);
 }
 
@@ -401,9 +607,11 @@ TB_TEST(random_event_streams_keep_a_valid_game)
                         ASSERT_OK(tb_sensor_place(s, ms.rook_to, 0, t += 200));
                     t += 200;
                 }
-            } else if ((x >> 40) % 50 == 0)
-                ASSERT_OK(tb_sensor_choose(s, 2 + (int)((x >> 8) % 4), t));
-            else if ((occ & TB_CHESS_BIT(sq)) ? (x >> 30) % 8 != 0 : (x >> 30) % 8 == 0)
+            } else if ((x >> 40) % 50 == 0) {
+                /* refused (nothing changes) when no promotion can take it */
+                int rc = tb_sensor_choose(s, 2 + (int)((x >> 8) % 4), t);
+                ASSERT_TRUE(rc == TB_OK || rc == TB_ERR_STATE);
+            } else if ((occ & TB_CHESS_BIT(sq)) ? (x >> 30) % 8 != 0 : (x >> 30) % 8 == 0)
                 ASSERT_OK(tb_sensor_lift(s, sq, t));
             else
                 ASSERT_OK(tb_sensor_place(s, sq, 0, t));
