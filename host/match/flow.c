@@ -74,6 +74,19 @@ void tb_match__announce_fix(tb_match *m, int b, const struct tb_match_fix *fix, 
     }
 }
 
+/* The copier hears the waiting move (D.2.1); the wait for its copy starts now. */
+static void tell_move(tb_match *m)
+{
+    struct tb_match_announce *a = announce(m, 1 - m->lead);
+    a->is_move = true;
+    a->move = m->pending;
+    a->pos = m->game.pos;
+    a->ply = m->game.plies + 1;
+    m->told = m->pending;
+    m->told_ply = a->ply;
+    m->copy_remind_at = m->cfg.copy_remind_ms ? m->now + m->cfg.copy_remind_ms : TB_MATCH_NOTIME;
+}
+
 /* Both boards have the move: the game moves on (the journal syncs here). */
 static void agree(tb_match *m, tb_chess_move mv, unsigned flags)
 {
@@ -92,12 +105,14 @@ static void agree(tb_match *m, tb_chess_move mv, unsigned flags)
 }
 
 /* Moves both boards hold go into the game; one move on one board, made by that board's player,
- * waits for replication and is announced when it is new. Returns true when a move waits that
- * its copier heard before (not announced now). */
+ * waits for replication and is announced when its copier has not heard it yet (a move made
+ * while play was stopped is told once play goes on). Returns true when a move waits that its
+ * copier heard before (not announced now). */
 static bool normalize(tb_match *m)
 {
     struct tb_match_line *a = &m->extra[0], *b = &m->extra[1];
-    while (a->n > 0 && b->n > 0 && a->moves[0] == b->moves[0]) {
+    while (a->n > 0 && b->n > 0 && a->moves[0] == b->moves[0] && !m->copy_due[0] &&
+           !m->copy_due[1]) {
         agree(m, a->moves[0], m->lead >= 0 && a->moves[0] == m->pending ? m->pending_flags : 0);
         memmove(a->moves, a->moves + 1, (size_t)(--a->n) * sizeof a->moves[0]);
         memmove(b->moves, b->moves + 1, (size_t)(--b->n) * sizeof b->moves[0]);
@@ -107,17 +122,25 @@ static bool normalize(tb_match *m)
     m->lead = -1;
     m->pending = 0;
     for (int i = 0; i < TB_MATCH_BOARDS; i++) {
-        if (m->extra[i].n == 1 && m->extra[1 - i].n == 0 && m->game.pos.side == owner(m, i)) {
+        const struct tb_match_line *own = &m->extra[i], *other = &m->extra[1 - i];
+        /* the copier's line holds the copy (not made yet) and its own move after it */
+        bool due =
+            m->copy_due[1 - i] && own->n == 1 && other->n == 2 && other->moves[0] == own->moves[0];
+        if (own->n == 1 && (other->n == 0 || due) && m->game.pos.side == owner(m, i)) {
             m->lead = i;
-            m->pending = m->extra[i].moves[0];
+            m->pending = own->moves[0];
         }
     }
     if (m->lead < 0) {
         m->pending_flags = 0;
+        m->copy_remind_at = TB_MATCH_NOTIME;
         return false;
     }
     if (m->lead != was || m->pending != was_pending) {
-        tb_match__announce_msg(m, 1 - m->lead, TB_MATCH_MSG_REPLICATE);
+        if (m->pending != m->told || m->told_ply != m->game.plies + 1)
+            tell_move(m);
+        else
+            tb_match__announce_msg(m, 1 - m->lead, TB_MATCH_MSG_REPLICATE);
         return false;
     }
     return true;
@@ -128,10 +151,10 @@ void tb_match__finish(tb_match *m)
 {
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         uint64_t occ = tb_sensor_occupancy(m->sensor[b]);
-        if (occ == m->r.occ_target[b] || !m->r.has_alt[b] || m->cfg.board[b].typed)
-            m->extra[b] = m->r.target[b];
-        else
-            m->extra[b] = m->r.alt[b];
+        bool target = occ == m->r.occ_target[b] || !m->r.has_alt[b] || m->cfg.board[b].typed;
+        m->extra[b] = target || m->r.alt_due[b] ? m->r.target[b] : m->r.alt[b];
+        /* the board shows its own move, the copy still to make */
+        m->copy_due[b] = !target && m->r.alt_due[b];
     }
     m->r.open = false;
     if (normalize(m)) {
@@ -145,10 +168,12 @@ void tb_match__finish(tb_match *m)
             m->remind_at = TB_MATCH_NOTIME;
             tb_match__announce_msg(m, 1 - m->lead, TB_MATCH_MSG_REPLICATE);
         }
+        if (m->cfg.copy_remind_ms)
+            m->copy_remind_at = m->now + m->cfg.copy_remind_ms;
     }
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         tb_chess_pos pos;
-        tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+        tb_match__board_pos(m, b, &pos);
         if (m->cfg.board[b].typed)
             tb_sensor_reset(m->sensor[b], &pos, m->now); /* shows what its scoresheet says */
         else
@@ -160,6 +185,8 @@ void tb_match__finish(tb_match *m)
 
 static bool move_expected(const tb_match *m, int b, tb_chess_move mv)
 {
+    if (m->copy_due[b])
+        return b != m->lead && mv == m->pending;
     if (m->extra[b].n != 0)
         return false;
     if (m->lead < 0)
@@ -184,9 +211,27 @@ static void held(tb_match *m, int b, const struct tb_sensor_out *o)
 static void on_move(tb_match *m, int b, const struct tb_sensor_out *o);
 static void still_wrong(tb_match *m, int b);
 
-/* Play is stopped: a move counts only when it is what the board was to do anyway and the open
+/* A move made while play is stopped stands when the Laws make it a move of the game: made on a
+ * board that is not in dispute (not where the mismatch arose, no move of its own to take back;
+ * its recogniser read the move from the board's scoresheet position), by that board's player in
+ * turn (D.2.3: placed, and announced once play goes on), or the copy of the announced move. The
+ * other board's slip does not undo it (D.2.9 corrects the deviating board only). */
+bool tb_match__move_stands(const tb_match *m, int b, tb_chess_move mv)
+{
+    const struct tb_match_restore *r = &m->r;
+    tb_chess_pos pos;
+    if (!r->open || !r->is_mismatch || r->dirty[b] || b == r->mm.board || r->mm.fix[b].ntakeback ||
+        m->copy_due[b] || m->cfg.board[b].typed || m->extra[b].n >= TB_MATCH_MAX_EXTRA - 1)
+        return false;
+    if (m->lead >= 0 && b != m->lead && m->extra[b].n == 0)
+        return mv == m->pending;
+    tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+    return pos.side == owner(m, b) && tb_chess_is_legal(&pos, mv);
+}
+
+/* Play is stopped: a move counts when it is what the board was to do anyway and the open
  * mismatch is this board's own physical slip (illegal placement, displaced piece, wrong copy,
- * capture not removed): making the move puts the board right. */
+ * capture not removed): making the move puts the board right; or when it stands (above). */
 static void blocked_move(tb_match *m, int b, const struct tb_sensor_out *o)
 {
     struct tb_match_restore *r = &m->r;
@@ -194,6 +239,14 @@ static void blocked_move(tb_match *m, int b, const struct tb_sensor_out *o)
         !r->confirmed && r->mm.boards == (1u << b) && move_expected(m, b, o->move)) {
         tb_match__close(m, false, "put right on the board: the move was made");
         on_move(m, b, o);
+        return;
+    }
+    if (tb_match__move_stands(m, b, o->move)) {
+        line_push(&m->extra[b], o->move);
+        tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &r->hist[b]);
+        if (b == r->hint_board)
+            r->hint_board = -1;
+        tb_match__reresolve(m);
         return;
     }
     r->dirty[b] = true;
@@ -211,6 +264,18 @@ static void blocked_move(tb_match *m, int b, const struct tb_sensor_out *o)
     }
 }
 
+/* The copier made the announced move after their own: both are on the board now. */
+static void copy_made(tb_match *m, int b)
+{
+    tb_chess_pos pos;
+    m->copy_due[b] = false;
+    m->incomplete_at[b] = TB_MATCH_NOTIME;
+    normalize(m);
+    tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+    tb_sensor_set_position(m->sensor[b], &pos, m->now);
+    tb_match__set_modes(m);
+}
+
 static void on_move(tb_match *m, int b, const struct tb_sensor_out *o)
 {
     tb_chess_move mv = o->move;
@@ -222,6 +287,10 @@ static void on_move(tb_match *m, int b, const struct tb_sensor_out *o)
     tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &before);
     m->incomplete_at[b] = TB_MATCH_NOTIME;
 
+    if (m->copy_due[b] && b != m->lead && mv == m->pending) {
+        copy_made(m, b);
+        return;
+    }
     if (m->lead < 0) {
         line_push(&m->extra[b], mv);
         if (before.side == owner(m, b) && m->extra[1 - b].n == 0) {
@@ -229,11 +298,7 @@ static void on_move(tb_match *m, int b, const struct tb_sensor_out *o)
             m->lead = b;
             m->pending = mv;
             m->pending_flags = o->flags;
-            struct tb_match_announce *a = announce(m, 1 - b);
-            a->is_move = true;
-            a->move = mv;
-            a->pos = before;
-            a->ply = m->game.plies + 1;
+            tell_move(m);
             tb_match__set_modes(m);
         } else {
             /* the opponent's move on the board of the player not to move */
@@ -319,10 +384,10 @@ static tb_chess_move incomplete_capture(const tb_match *m, int b)
     tb_chess_pos pos;
     tb_chess_movelist list;
     uint64_t occ = tb_sensor_occupancy(m->sensor[b]);
-    tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+    tb_match__board_pos(m, b, &pos);
     if (occ == tb_chess_occupancy(&pos))
         return 0;
-    bool replicating = m->lead >= 0 && b != m->lead && m->extra[b].n == 0;
+    bool replicating = m->lead >= 0 && b != m->lead && (m->extra[b].n == 0 || m->copy_due[b]);
     if (replicating) {
         list.count = 1;
         list.moves[0] = m->pending;
@@ -345,7 +410,7 @@ static void raise_incomplete(tb_match *m, int b, tb_chess_move mv)
 {
     tb_chess_pos pos;
     struct tb_chess_move_squares ms;
-    tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+    tb_match__board_pos(m, b, &pos);
     tb_chess_move_squares(&pos, mv, &ms);
     m->incomplete_at[b] = TB_MATCH_NOTIME;
     tb_match__raise(m, TB_MATCH_MM_INCOMPLETE, b, mv, 0, ms.capture_sq, ms.to, mv);
@@ -371,8 +436,39 @@ void tb_match__watch(tb_match *m)
             tb_match__incomplete_check(m, b, m->now);
             if (m->remind_at != TB_MATCH_NOTIME && m->lead >= 0 && b != m->lead)
                 m->remind_at = m->now + m->cfg.remind_ms; /* not standing still yet */
+            if (m->copy_remind_at != TB_MATCH_NOTIME && m->lead >= 0 && b != m->lead)
+                m->copy_remind_at = m->now + m->cfg.copy_remind_ms;
         }
     }
+}
+
+/* The copier's board shows the position before the copy: their own position, or their own
+ * move made first with the copy still due. */
+static bool copy_awaited(const tb_match *m, int b)
+{
+    tb_chess_pos pos;
+    if ((m->extra[b].n != 0 && !m->copy_due[b]) ||
+        (m->copy_due[b] && m->extra[b].moves[0] != m->pending))
+        return false;
+    tb_match__board_pos(m, b, &pos);
+    return tb_sensor_occupancy(m->sensor[b]) == tb_chess_occupancy(&pos);
+}
+
+/* A move has waited for its copy while the copier's board stood untouched for copy_remind_ms
+ * (docs/guide-vi-player.md: "if you wait too long ... you hear what to do"): the copier hears
+ * the move to copy again, and again after each further copy_remind_ms while nothing changes. A
+ * board with pieces in the hand is being worked on: nothing is said, the wait starts again. */
+void tb_match__copy_remind_due(tb_match *m)
+{
+    if (m->copy_remind_at > m->now)
+        return;
+    m->copy_remind_at = TB_MATCH_NOTIME;
+    if (m->r.open || m->lead < 0 || !m->cfg.copy_remind_ms)
+        return;
+    int b = 1 - m->lead;
+    if (copy_awaited(m, b))
+        tb_match__announce_msg(m, b, TB_MATCH_MSG_REPLICATE);
+    m->copy_remind_at = m->now + m->cfg.copy_remind_ms;
 }
 
 /* The reminder finish() put off: said only when the move still waits and the copier's board
@@ -385,8 +481,11 @@ void tb_match__remind_due(tb_match *m)
     if (m->r.open || m->lead < 0 || m->pending != m->remind_move)
         return;
     int b = 1 - m->lead;
-    if (m->extra[b].n == 0 && tb_sensor_occupancy(m->sensor[b]) == tb_chess_occupancy(&m->game.pos))
+    if (copy_awaited(m, b)) {
         tb_match__announce_msg(m, b, TB_MATCH_MSG_REPLICATE);
+        if (m->cfg.copy_remind_ms)
+            m->copy_remind_at = m->now + m->cfg.copy_remind_ms;
+    }
 }
 
 void tb_match__incomplete_due(tb_match *m)
@@ -418,6 +517,76 @@ static void still_wrong(tb_match *m, int b)
         return;
     if (fix.nlift || fix.nplace)
         tb_match__announce_fix(m, b, &fix, r->id);
+}
+
+/* The squares a move empties or fills. */
+static uint64_t move_set(const tb_chess_pos *pos, tb_chess_move mv)
+{
+    struct tb_chess_move_squares ms;
+    uint64_t set = 0;
+    tb_chess_move_squares(pos, mv, &ms);
+    const uint8_t sq[] = {ms.from, ms.to, ms.capture_sq, ms.rook_from, ms.rook_to};
+    for (size_t i = 0; i < sizeof sq; i++)
+        if (sq[i] < 64)
+            set |= TB_CHESS_BIT(sq[i]);
+    return set;
+}
+
+/* A FEN with the other side to move and no e.p. square; false if it has no side field. */
+static bool swap_side(char *fen)
+{
+    char *side = strchr(fen, ' ');
+    if (!side || (side[1] != 'w' && side[1] != 'b') || side[2] != ' ')
+        return false;
+    side[1] = side[1] == 'w' ? 'b' : 'w';
+    char *ep = strchr(side + 3, ' ');
+    if (!ep || !ep[1])
+        return false;
+    char *end = strchr(ep + 1, ' ');
+    char rest[64] = "";
+    if (end)
+        snprintf(rest, sizeof rest, "%s", end);
+    snprintf(ep, 4 + strlen(rest), " -%s", rest);
+    return true;
+}
+
+/* The copier made their own reply before copying the announced move: the board shows the
+ * position before the announced move with the reply made. Both are moves of the game the two
+ * scoresheets describe (the copier heard the one and made the other), so nothing is reported:
+ * the copy is still due, and once made both count (D.2.9 puts right towards that game).
+ * Accepted when the reply is legal after the announced move, shares no square with it (else the
+ * board could not show it before the copy) and the copy can be read from there. */
+static bool own_first(tb_match *m, int b, tb_chess_move reply)
+{
+    tb_chess_pos after, x;
+    tb_chess_undo undo;
+    struct tb_error err;
+    char fen[128];
+    if (m->lead < 0 || b == m->lead || m->extra[b].n != 0 || m->copy_due[b] ||
+        m->cfg.board[b].typed)
+        return false;
+    after = m->game.pos;
+    tb_chess_make(&after, m->pending, &undo);
+    if (after.side != owner(m, b) || !tb_chess_is_legal(&after, reply) ||
+        (move_set(&m->game.pos, m->pending) & move_set(&after, reply)))
+        return false;
+    /* the position before the copy with the copier to move */
+    if (tb_chess_pos_to_fen(&m->game.pos, fen, sizeof fen) < 0 || !swap_side(fen) ||
+        tb_chess_pos_from_fen(&x, fen, m->game.pos.chess960 ? TB_CHESS_FEN_960 : 0, &err) < 0 ||
+        !tb_chess_is_legal(&x, reply))
+        return false;
+    tb_chess_make(&x, reply, &undo);
+    if (!tb_chess_is_legal(&x, m->pending) ||
+        tb_sensor_occupancy(m->sensor[b]) != tb_chess_occupancy(&x))
+        return false;
+    m->copy_due[b] = true;
+    m->due_pos[b] = x;
+    m->extra[b].n = 0;
+    line_push(&m->extra[b], m->pending);
+    line_push(&m->extra[b], reply);
+    tb_sensor_set_position(m->sensor[b], &x, m->now);
+    tb_match__set_modes(m);
+    return true;
 }
 
 static void on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
@@ -459,6 +628,8 @@ static void on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
         break;
     }
     case TB_SENSOR_P_SAME_SIDE_TWICE:
+        if (behind && own_first(m, b, o->move))
+            break;
         /* the side that is not to move on this board moved */
         if (m->lead < 0 && board_side(m, b) != owner(m, b))
             tb_match__raise(m, TB_MATCH_MM_OUT_OF_TURN, b, o->move, 0, o->square, o->square2, 0);

@@ -26,6 +26,10 @@ struct tb_match_restore {
     struct tb_match_mismatch mm;
     struct tb_match_line target[TB_MATCH_BOARDS], alt[TB_MATCH_BOARDS];
     bool has_alt[TB_MATCH_BOARDS];
+    /* alt is the target with the copy of the announced move still to make (the board's own
+     * move made first, its copy not yet: occ_alt is then that position's occupancy) */
+    bool alt_due[TB_MATCH_BOARDS];
+    tb_chess_move complete; /* D.2.3: the capture to finish (raise's argument) */
     uint64_t occ_target[TB_MATCH_BOARDS], occ_alt[TB_MATCH_BOARDS];
     bool dirty[TB_MATCH_BOARDS]; /* the recogniser's position left the board's scoresheet */
     /* The put-right instruction each board heard last (its lift and fill squares): it is said
@@ -52,8 +56,17 @@ struct tb_match {
     tb_chess_move pending; /* that move (announced to the other player) */
     unsigned pending_flags;
 
+    /* The copier made their own move before copying the announced one: the board's line is
+     * [announced move, own move] and the board shows due_pos (the own move made, the copy not
+     * yet). The copy completes both. */
+    bool copy_due[TB_MATCH_BOARDS];
+    tb_chess_pos due_pos[TB_MATCH_BOARDS];
+    tb_chess_move told; /* the waiting move last announced to its copier, at told_ply */
+    int told_ply;
+
     uint64_t incomplete_at[TB_MATCH_BOARDS]; /* D.2.3 report due, TB_MATCH_NOTIME if none */
-    uint64_t remind_at; /* the copy of remind_move is announced again, else NOTIME */
+    uint64_t copy_remind_at; /* the copier, standing still, hears the move to copy again */
+    uint64_t remind_at;      /* the copy of remind_move is announced again, else NOTIME */
     tb_chess_move remind_move;
     uint64_t seen_occ[TB_MATCH_BOARDS]; /* occupancy when last looked at */
 
@@ -74,12 +87,15 @@ struct tb_match_out *tb_match__emit(tb_match *m, enum tb_match_out_kind kind);
 void tb_match__line_pos(const tb_match *m, const struct tb_match_line *line, int n,
                         tb_chess_pos *pos);
 void tb_match__sync_state(tb_match *m);
+void tb_match__board_pos(const tb_match *m, int b, tb_chess_pos *pos);
 
 /* flow.c: the recognisers' outputs into the game */
 void tb_match__drain(tb_match *m);
 void tb_match__incomplete_check(tb_match *m, int b, uint64_t t);
 void tb_match__incomplete_due(tb_match *m);
 void tb_match__remind_due(tb_match *m);
+void tb_match__copy_remind_due(tb_match *m);
+bool tb_match__move_stands(const tb_match *m, int b, tb_chess_move mv);
 void tb_match__watch(tb_match *m);
 void tb_match__set_modes(tb_match *m);
 void tb_match__finish(tb_match *m);
@@ -98,6 +114,7 @@ void tb_match__restore_start(tb_match *m, enum tb_match_arbiter_action action, i
                              const tb_chess_pos hist[TB_MATCH_BOARDS]);
 void tb_match__close(tb_match *m, bool by_arbiter, const char *why);
 void tb_match__refresh_fix(tb_match *m, int b, bool force);
+void tb_match__reresolve(tb_match *m);
 
 /* text.c */
 const char *tb_match__mismatch_words(enum tb_match_mismatch_kind k);
