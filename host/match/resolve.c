@@ -125,6 +125,12 @@ void tb_match__build_fix(const tb_match *m, int b, const tb_chess_pos *hist,
     uint64_t phys = tb_sensor_occupancy(m->sensor[b]);
     uint64_t hocc = tb_chess_occupancy(hist);
     uint64_t missing = hocc & ~phys, arrived = phys & ~hocc;
+    /* the one kind of piece missing, if every missing piece is of one kind (two white pawns
+     * knocked over are white pawns wherever they landed) */
+    int kind = missing ? hist->board[lowest(missing)] : 0;
+    for (uint64_t s = missing; s; s &= s - 1)
+        if (hist->board[lowest(s)] != kind)
+            kind = 0;
     memcpy(guess, hist->board, sizeof guess);
     for (uint64_t s = missing; s; s &= s - 1)
         guess[lowest(s)] = 0;
@@ -133,8 +139,8 @@ void tb_match__build_fix(const tb_match *m, int b, const tb_chess_pos *hist,
         if (sq == hint_to && hint_from >= 0 && hint_from < 64 &&
             (missing & TB_CHESS_BIT(hint_from)))
             guess[sq] = hist->board[hint_from];
-        else if (__builtin_popcountll(missing) == 1 && __builtin_popcountll(arrived) == 1)
-            guess[sq] = hist->board[lowest(missing)];
+        else if (kind && __builtin_popcountll(arrived) <= __builtin_popcountll(missing))
+            guess[sq] = (uint8_t)kind;
         else
             guess[sq] = UNKNOWN_PIECE;
     }
