@@ -24,6 +24,27 @@ static int owner(const tb_match *m, int b)
     return m->cfg.board[b].color;
 }
 
+static void on_move(tb_match *m, int b, const struct tb_sensor_out *o);
+
+/* The copy already stands on the copier's board as the move becomes the one to copy (its
+ * player copied it as it was made, before the recogniser of the other board had read it): the
+ * occupancy shows it, and for a capture the square taken on was lifted and filled since the
+ * board's last move. */
+static bool copy_stands(const tb_match *m, int b)
+{
+    tb_chess_pos after = m->game.pos;
+    tb_chess_undo undo;
+    struct tb_chess_move_squares ms;
+    if (m->r.open || m->extra[b].n != 0 || m->copy_due[b] || m->cfg.board[b].typed ||
+        tb_sensor_position(m->sensor[b])->key != m->game.pos.key)
+        return false;
+    tb_chess_move_squares(&m->game.pos, m->pending, &ms);
+    tb_chess_make(&after, m->pending, &undo);
+    uint64_t to = TB_CHESS_BIT(ms.to);
+    return tb_sensor_occupancy(m->sensor[b]) == tb_chess_occupancy(&after) &&
+           (ms.capture_sq != ms.to || (m->lifted_since[b] & m->placed_since[b] & to));
+}
+
 void tb_match__set_modes(tb_match *m)
 {
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
@@ -31,6 +52,39 @@ void tb_match__set_modes(tb_match *m)
             tb_sensor_set_mode(m->sensor[b], TB_SENSOR_REPLICATING, m->pending);
         else
             tb_sensor_set_mode(m->sensor[b], TB_SENSOR_PLAYING, 0);
+    }
+    if (m->lead < 0)
+        return;
+    /* the copier's board was part way through something when the move to copy became known:
+     * the recogniser starts afresh, so the match watches for the copy standing there */
+    int b = 1 - m->lead;
+    m->recheck[b] =
+        tb_sensor_occupancy(m->sensor[b]) != tb_chess_occupancy(tb_sensor_position(m->sensor[b]));
+    tb_match__copy_check(m);
+}
+
+/* See copy_stands: the copy counts as made. */
+void tb_match__copy_check(tb_match *m)
+{
+    int b = 1 - m->lead;
+    if (m->lead >= 0 && !m->r.open && copy_stands(m, b)) {
+        m->recheck[b] = false;
+        struct tb_sensor_out o;
+        tb_chess_pos after = m->game.pos;
+        tb_chess_undo undo;
+        memset(&o, 0, sizeof o);
+        o.kind = TB_SENSOR_OUT_MOVE;
+        o.move = m->pending;
+        o.flags = TB_SENSOR_MF_REPLICATED;
+        o.ms = o.event_ms = m->now;
+        o.square = (uint8_t)tb_chess_move_from(o.move);
+        o.square2 = (uint8_t)tb_chess_move_to(o.move);
+        if (tb_chess_move_to_uci(&after, o.move, o.uci, sizeof o.uci) < 0)
+            o.uci[0] = '\0';
+        tb_chess_make(&after, o.move, &undo);
+        tb_sensor_set_position(m->sensor[b], &after, m->now);
+        m->lifted_since[b] = m->placed_since[b] = 0;
+        on_move(m, b, &o);
     }
 }
 
@@ -174,6 +228,7 @@ void tb_match__finish(tb_match *m)
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         tb_chess_pos pos;
         tb_match__board_pos(m, b, &pos);
+        m->lifted_since[b] = m->placed_since[b] = 0;
         if (m->cfg.board[b].typed)
             tb_sensor_reset(m->sensor[b], &pos, m->now); /* shows what its scoresheet says */
         else
@@ -208,8 +263,10 @@ static void held(tb_match *m, int b, const struct tb_sensor_out *o)
              label, o->uci, (unsigned)m->r.id);
 }
 
-static void on_move(tb_match *m, int b, const struct tb_sensor_out *o);
 static void still_wrong(tb_match *m, int b);
+static bool reply_on_board(tb_match *m, int b);
+static bool reply_under_way(const tb_match *m, int b);
+static void act_on_problem(tb_match *m, int b, const struct tb_sensor_out *o);
 
 /* A move made while play is stopped stands when the Laws make it a move of the game: made on a
  * board that is not in dispute (not where the mismatch arose, no move of its own to take back;
@@ -438,6 +495,13 @@ void tb_match__watch(tb_match *m)
                 m->remind_at = m->now + m->cfg.remind_ms; /* not standing still yet */
             if (m->copy_remind_at != TB_MATCH_NOTIME && m->lead >= 0 && b != m->lead)
                 m->copy_remind_at = m->now + m->cfg.copy_remind_ms;
+            if (m->recheck[b] && m->lead >= 0 && b != m->lead)
+                tb_match__copy_check(m);
+            /* a board no longer part way through a reply: the recogniser judges it anew */
+            if (m->settle_at[b] != TB_MATCH_NOTIME)
+                m->settle_at[b] = !reply_on_board(m, b) && reply_under_way(m, b)
+                                      ? m->now + m->cfg.incomplete_ms
+                                      : TB_MATCH_NOTIME;
         }
     }
 }
@@ -485,6 +549,21 @@ void tb_match__remind_due(tb_match *m)
         tb_match__announce_msg(m, b, TB_MATCH_MSG_REPLICATE);
         if (m->cfg.copy_remind_ms)
             m->copy_remind_at = m->now + m->cfg.copy_remind_ms;
+    }
+}
+
+/* A problem on the copier's board put off while it might be their own reply under way: the
+ * board has stood still since, so it is judged now (unless play stopped or moved on). */
+void tb_match__settle_due(tb_match *m)
+{
+    for (int b = 0; b < TB_MATCH_BOARDS; b++) {
+        if (m->settle_at[b] > m->now)
+            continue;
+        m->settle_at[b] = TB_MATCH_NOTIME;
+        if (m->r.open || m->lead < 0 || b == m->lead || reply_on_board(m, b))
+            continue;
+        struct tb_sensor_out o = m->settled[b];
+        act_on_problem(m, b, &o);
     }
 }
 
@@ -589,6 +668,116 @@ static bool own_first(tb_match *m, int b, tb_chess_move reply)
     return true;
 }
 
+/* The copier's replies to the move they are to copy, when the copier's board is one whose own
+ * reply may come first: the position after the move, its legal moves, the move's squares. */
+static bool copier_replies(const tb_match *m, int b, tb_chess_pos *after, tb_chess_movelist *list,
+                           uint64_t *copy)
+{
+    tb_chess_undo undo;
+    if (m->lead < 0 || b == m->lead || m->extra[b].n != 0 || m->copy_due[b] ||
+        m->cfg.board[b].typed)
+        return false;
+    *after = m->game.pos;
+    tb_chess_make(after, m->pending, &undo);
+    *copy = move_set(&m->game.pos, m->pending);
+    tb_chess_gen_legal(after, list);
+    return true;
+}
+
+/* The copier's board, as it stands, shows their own reply made and the announced move copied
+ * too, or the reply made and the copy still due: whatever order the pieces were handled in
+ * (a capture's pieces may come off in any order, so the recogniser may have seen something
+ * else on the way), both are the game's moves. True when taken so. */
+static bool reply_on_board(tb_match *m, int b)
+{
+    tb_chess_pos after, both;
+    tb_chess_movelist list;
+    tb_chess_undo undo;
+    uint64_t copy;
+    if (!copier_replies(m, b, &after, &list, &copy))
+        return false;
+    uint64_t occ = tb_sensor_occupancy(m->sensor[b]), before = tb_chess_occupancy(&m->game.pos);
+    tb_chess_move found = 0;
+    bool made_both = false;
+    for (int i = 0; i < list.count; i++) {
+        tb_chess_move r = list.moves[i];
+        struct tb_chess_move_squares ms;
+        tb_chess_move_squares(&after, r, &ms);
+        if (copy & move_set(&after, r))
+            continue;
+        both = after;
+        tb_chess_make(&both, r, &undo);
+        /* the reply's change of occupancy, on the board before the copy */
+        uint64_t change = tb_chess_occupancy(&after) ^ tb_chess_occupancy(&both);
+        bool first = occ == (before ^ change), all = occ == tb_chess_occupancy(&both);
+        /* a capture shows only as its piece leaving: the square taken on was lifted and
+         * filled again since the board's last move (another capture by that piece would
+         * look alike on the switches) */
+        uint64_t to = TB_CHESS_BIT(ms.to);
+        if ((!first && !all) ||
+            (ms.capture_sq == ms.to && !(m->lifted_since[b] & m->placed_since[b] & to)))
+            continue;
+        if (found && (tb_chess_move_from(found) != ms.from || tb_chess_move_to(found) != ms.to))
+            return false; /* two readings: nothing is guessed, the problem stands */
+        if (!found || tb_chess_move_promo(r) == TB_CHESS_QUEEN) {
+            found = r;
+            made_both = all;
+        }
+    }
+    if (!found)
+        return false;
+    if (!made_both)
+        return own_first(m, b, found);
+    line_push(&m->extra[b], m->pending);
+    line_push(&m->extra[b], found);
+    normalize(m);
+    tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &both);
+    tb_sensor_set_position(m->sensor[b], &both, m->now);
+    tb_match__set_modes(m);
+    return true;
+}
+
+/* Squares a move fills, each with the square its piece comes from. */
+static bool arrivals_explained(const tb_chess_pos *pos, tb_chess_move mv, uint64_t *added,
+                               uint64_t removed)
+{
+    struct tb_chess_move_squares ms;
+    tb_chess_move_squares(pos, mv, &ms);
+    const uint8_t from[] = {ms.from, ms.rook_from}, to[] = {ms.to, ms.rook_to};
+    for (int i = 0; i < 2; i++) {
+        if (to[i] >= 64 || !(*added & TB_CHESS_BIT(to[i])))
+            continue;
+        if (!(removed & TB_CHESS_BIT(from[i])) && from[i] != to[i])
+            return false; /* a piece arrived whose square of departure is still filled */
+        *added &= ~TB_CHESS_BIT(to[i]);
+    }
+    return true;
+}
+
+/* The copier's board differs from the position before the copy only on the squares of the
+ * announced move and of one legal reply, each piece that arrived having left its square: it
+ * may be part way through the reply, made first. A board that shows another complete move, or
+ * a piece where neither move puts it, is not. */
+static bool reply_under_way(const tb_match *m, int b)
+{
+    tb_chess_pos after;
+    tb_chess_movelist list;
+    uint64_t copy;
+    if (!copier_replies(m, b, &after, &list, &copy))
+        return false;
+    uint64_t occ = tb_sensor_occupancy(m->sensor[b]), before = tb_chess_occupancy(&m->game.pos);
+    uint64_t diff = occ ^ before, removed = before & ~occ;
+    for (int i = 0; i < list.count; i++) {
+        uint64_t reply = move_set(&after, list.moves[i]), added = occ & ~before;
+        if ((copy & reply) || (diff & ~(copy | reply)) || !(diff & reply & ~copy))
+            continue;
+        if (arrivals_explained(&m->game.pos, m->pending, &added, removed) &&
+            arrivals_explained(&after, list.moves[i], &added, removed) && !added)
+            return true;
+    }
+    return false;
+}
+
 static void on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
 {
     if (m->r.open) {
@@ -599,6 +788,25 @@ static void on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
             still_wrong(m, b);
         return;
     }
+    bool behind = m->lead >= 0 && b != m->lead;
+    if (behind && o->problem != TB_SENSOR_P_TOUCH_MOVE &&
+        o->problem != TB_SENSOR_P_TOUCHED_NOT_CAPTURED) {
+        m->settle_at[b] = TB_MATCH_NOTIME;
+        if (reply_on_board(m, b))
+            return;
+        if (reply_under_way(m, b)) {
+            /* the copier may be making their own reply first: judged once the board has stood
+             * still for incomplete_ms (tb_match__settle_due) */
+            m->settled[b] = *o;
+            m->settle_at[b] = m->now + m->cfg.incomplete_ms;
+            return;
+        }
+    }
+    act_on_problem(m, b, o);
+}
+
+static void act_on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
+{
     bool behind = m->lead >= 0 && b != m->lead;
     switch (o->problem) {
     case TB_SENSOR_P_TOUCH_MOVE:
@@ -628,8 +836,6 @@ static void on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
         break;
     }
     case TB_SENSOR_P_SAME_SIDE_TWICE:
-        if (behind && own_first(m, b, o->move))
-            break;
         /* the side that is not to move on this board moved */
         if (m->lead < 0 && board_side(m, b) != owner(m, b))
             tb_match__raise(m, TB_MATCH_MM_OUT_OF_TURN, b, o->move, 0, o->square, o->square2, 0);
@@ -657,9 +863,11 @@ void tb_match__drain(tb_match *m)
         for (int b = 0; b < TB_MATCH_BOARDS; b++) {
             while (tb_sensor_poll(m->sensor[b], &o)) {
                 any = true;
-                if (o.kind == TB_SENSOR_OUT_MOVE)
+                if (o.kind == TB_SENSOR_OUT_MOVE) {
+                    m->lifted_since[b] = m->placed_since[b] = 0;
+                    m->recheck[b] = false;
                     on_move(m, b, &o);
-                else if (o.kind == TB_SENSOR_OUT_PROBLEM)
+                } else if (o.kind == TB_SENSOR_OUT_PROBLEM)
                     on_problem(m, b, &o);
             }
         }

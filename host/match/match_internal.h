@@ -66,9 +66,16 @@ struct tb_match {
 
     uint64_t incomplete_at[TB_MATCH_BOARDS]; /* D.2.3 report due, TB_MATCH_NOTIME if none */
     uint64_t copy_remind_at; /* the copier, standing still, hears the move to copy again */
-    uint64_t remind_at;      /* the copy of remind_move is announced again, else NOTIME */
+    /* a problem on the copier's board put off while their own reply may be under way */
+    uint64_t settle_at[TB_MATCH_BOARDS];
+    struct tb_sensor_out settled[TB_MATCH_BOARDS];
+    uint64_t remind_at; /* the copy of remind_move is announced again, else NOTIME */
     tb_chess_move remind_move;
     uint64_t seen_occ[TB_MATCH_BOARDS]; /* occupancy when last looked at */
+    /* squares lifted from and placed on since the board's last move (captures look alike on
+     * the switches: the square taken on tells them apart) */
+    uint64_t lifted_since[TB_MATCH_BOARDS], placed_since[TB_MATCH_BOARDS];
+    bool recheck[TB_MATCH_BOARDS]; /* the copy may stand unseen by the recogniser (copy_check) */
 
     struct tb_match_restore r;
     uint32_t next_id;
@@ -95,9 +102,11 @@ void tb_match__incomplete_check(tb_match *m, int b, uint64_t t);
 void tb_match__incomplete_due(tb_match *m);
 void tb_match__remind_due(tb_match *m);
 void tb_match__copy_remind_due(tb_match *m);
+void tb_match__settle_due(tb_match *m);
 bool tb_match__move_stands(const tb_match *m, int b, tb_chess_move mv);
 void tb_match__watch(tb_match *m);
 void tb_match__set_modes(tb_match *m);
+void tb_match__copy_check(tb_match *m);
 void tb_match__finish(tb_match *m);
 int tb_match__typed_move_at(tb_match *m, int b, tb_chess_move mv);
 void tb_match__announce_msg(tb_match *m, int b, enum tb_match_msg msg);

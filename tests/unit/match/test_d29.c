@@ -637,7 +637,8 @@ static void session_ticked(uint64_t tick_ms, char *buf, size_t len)
         {1, "place", "e3"},
         {1, "lift", "e3"},
         {1, "place", "e4"},
-        /* 1...d5, copied with the e4 pawn in hand for a moment */
+        /* 1...d5, copied with the e4 pawn in hand for a moment (the copier weighing exd5:
+         * no report, the board is part way through the copy and a reply) */
         {1, "lift", "d7"},
         {1, "place", "d5"},
         {0, "lift", "e4"},
@@ -685,7 +686,8 @@ TB_TEST(replay_gives_the_same_outputs_whatever_the_tick_rate)
     session_ticked(7, b, sizeof b);
     session_ticked(1000, c, sizeof c);
     ASSERT_STR_CONTAINS(a, "mismatch wrong-move");
-    ASSERT_STR_CONTAINS(a, "put-right +e4"); /* the pawn in hand goes back */
+    ASSERT_NULL(strstr(a, "put-right +e4")); /* the pawn in hand went back by itself */
+    ASSERT_NULL(strstr(a, "#2"));            /* the wrong copy was the only mismatch */
     ASSERT_STR_CONTAINS(a, "agreed 2 d5");
     ASSERT_STR_CONTAINS(a, "agreed 3 exd5");
     ASSERT_STR_EQ(a, b);
