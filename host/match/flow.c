@@ -63,6 +63,13 @@ void tb_match__set_modes(tb_match *m)
     tb_match__copy_check(m);
 }
 
+/* The board's events so far are read: a new move starts from here. */
+static void events_read(tb_match *m, int b)
+{
+    m->lifted_since[b] = m->placed_since[b] = 0;
+    m->choice_since[b] = 0;
+}
+
 /* See copy_stands: the copy counts as made. */
 void tb_match__copy_check(tb_match *m)
 {
@@ -83,7 +90,7 @@ void tb_match__copy_check(tb_match *m)
             o.uci[0] = '\0';
         tb_chess_make(&after, o.move, &undo);
         tb_sensor_set_position(m->sensor[b], &after, m->now);
-        m->lifted_since[b] = m->placed_since[b] = 0;
+        events_read(m, b);
         on_move(m, b, &o);
     }
 }
@@ -228,7 +235,7 @@ void tb_match__finish(tb_match *m)
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         tb_chess_pos pos;
         tb_match__board_pos(m, b, &pos);
-        m->lifted_since[b] = m->placed_since[b] = 0;
+        events_read(m, b);
         if (m->cfg.board[b].typed)
             tb_sensor_reset(m->sensor[b], &pos, m->now); /* shows what its scoresheet says */
         else
@@ -327,6 +334,7 @@ static void copy_made(tb_match *m, int b)
     tb_chess_pos pos;
     m->copy_due[b] = false;
     m->incomplete_at[b] = TB_MATCH_NOTIME;
+    events_read(m, b);
     normalize(m);
     tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &pos);
     tb_sensor_set_position(m->sensor[b], &pos, m->now);
@@ -372,6 +380,12 @@ static void on_move(tb_match *m, int b, const struct tb_sensor_out *o)
         }
         line_push(&m->extra[b], mv);
         tb_match__raise(m, TB_MATCH_MM_WRONG_MOVE, b, mv, m->pending, o->square, o->square2, 0);
+        return;
+    }
+    /* The opponent's reply, copied here: the copier's board may show it made before the
+     * recogniser there could tell (a capture shows only as a piece missing for a while). */
+    if (reply_on_board(m, 1 - b) && m->lead != b) {
+        on_move(m, b, o);
         return;
     }
     /* the board that just moved shows the opponent's reply too: two moves ahead */
@@ -482,6 +496,67 @@ void tb_match__incomplete_check(tb_match *m, int b, uint64_t t)
         m->incomplete_at[b] = t + m->cfg.incomplete_ms;
 }
 
+/* The board's player has nothing to do now: not to move, or their move waits for its copy. */
+static bool board_idle(const tb_match *m, int b)
+{
+    if (m->copy_due[b] || m->cfg.board[b].typed)
+        return false;
+    if (m->lead >= 0)
+        return b == m->lead;
+    return m->extra[b].n == 0 && m->game.pos.side != owner(m, b);
+}
+
+static uint64_t idle_occ(const tb_match *m, int b)
+{
+    tb_chess_pos pos;
+    tb_match__board_pos(m, b, &pos);
+    return tb_chess_occupancy(&pos);
+}
+
+static bool arrivals_explained(const tb_chess_pos *pos, tb_chess_move mv, uint64_t *added,
+                               uint64_t removed);
+
+/* 7.4: a piece stands on the copier's board where neither the move to copy nor a reply of
+ * their own puts it (the recogniser, reading only the move to copy and the moves that look
+ * like it under way, may wait for the rest of a move nobody is making). */
+static bool stray_on_copier(const tb_match *m, int b)
+{
+    if (m->lead < 0 || b == m->lead || m->extra[b].n != 0 || m->copy_due[b] ||
+        m->cfg.board[b].typed)
+        return false;
+    uint64_t occ = tb_sensor_occupancy(m->sensor[b]), before = tb_chess_occupancy(&m->game.pos);
+    uint64_t added = occ & ~before;
+    if (!added)
+        return false;
+    if (arrivals_explained(&m->game.pos, m->pending, &added, before & ~occ) && !added)
+        return false;
+    return !reply_under_way(m, b);
+}
+
+/* A board shows what no one may be doing on it now: reported after lifted_report_ms. */
+static bool out_of_place(const tb_match *m, int b)
+{
+    if (m->r.open)
+        return false;
+    return (board_idle(m, b) && tb_sensor_occupancy(m->sensor[b]) != idle_occ(m, b)) ||
+           stray_on_copier(m, b);
+}
+
+/* 7.4: a board whose player has nothing to do shows something else than its position, for
+ * lifted_report_ms: pieces displaced, whatever move they might look part of (a pawn knocked
+ * onto the square an e.p. capture would fill is no capture on the board of the player not to
+ * move). */
+void tb_match__idle_due(tb_match *m)
+{
+    for (int b = 0; b < TB_MATCH_BOARDS; b++) {
+        if (m->idle_at[b] > m->now)
+            continue;
+        m->idle_at[b] = TB_MATCH_NOTIME;
+        if (out_of_place(m, b))
+            tb_match__raise(m, TB_MATCH_MM_DISPLACED, b, 0, 0, TB_CHESS_NOSQ, TB_CHESS_NOSQ, 0);
+    }
+}
+
 /* A board's occupancy changed: (re)start its D.2.3 watch. */
 void tb_match__watch(tb_match *m)
 {
@@ -497,6 +572,8 @@ void tb_match__watch(tb_match *m)
                 m->copy_remind_at = m->now + m->cfg.copy_remind_ms;
             if (m->recheck[b] && m->lead >= 0 && b != m->lead)
                 tb_match__copy_check(m);
+            m->idle_at[b] =
+                out_of_place(m, b) ? m->now + m->cfg.sensor.lifted_report_ms : TB_MATCH_NOTIME;
             /* a board no longer part way through a reply: the recogniser judges it anew */
             if (m->settle_at[b] != TB_MATCH_NOTIME)
                 m->settle_at[b] = !reply_on_board(m, b) && reply_under_way(m, b)
@@ -660,6 +737,7 @@ static bool own_first(tb_match *m, int b, tb_chess_move reply)
         return false;
     m->copy_due[b] = true;
     m->due_pos[b] = x;
+    events_read(m, b);
     m->extra[b].n = 0;
     line_push(&m->extra[b], m->pending);
     line_push(&m->extra[b], reply);
@@ -719,7 +797,13 @@ static bool reply_on_board(tb_match *m, int b)
             continue;
         if (found && (tb_chess_move_from(found) != ms.from || tb_chess_move_to(found) != ms.to))
             return false; /* two readings: nothing is guessed, the problem stands */
-        if (!found || tb_chess_move_promo(r) == TB_CHESS_QUEEN) {
+        /* a promotion: the piece chosen or placed, else a queen (7.5.2) */
+        int want = m->choice_since[b]        ? m->choice_since[b]
+                   : m->place_code[b][ms.to] ? TB_CHESS_PIECE_TYPE(m->place_code[b][ms.to])
+                                             : TB_CHESS_QUEEN;
+        if (ms.promo && ms.promo != want)
+            continue;
+        if (!found) {
             found = r;
             made_both = all;
         }
@@ -730,6 +814,7 @@ static bool reply_on_board(tb_match *m, int b)
         return own_first(m, b, found);
     line_push(&m->extra[b], m->pending);
     line_push(&m->extra[b], found);
+    events_read(m, b);
     normalize(m);
     tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &both);
     tb_sensor_set_position(m->sensor[b], &both, m->now);
@@ -865,6 +950,7 @@ void tb_match__drain(tb_match *m)
                 any = true;
                 if (o.kind == TB_SENSOR_OUT_MOVE) {
                     m->lifted_since[b] = m->placed_since[b] = 0;
+                    m->choice_since[b] = 0;
                     m->recheck[b] = false;
                     on_move(m, b, &o);
                 } else if (o.kind == TB_SENSOR_OUT_PROBLEM)

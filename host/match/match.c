@@ -69,7 +69,7 @@ int tb_match_new(const struct tb_match_config *cfg, const tb_chess_pos *start, u
         }
         tb_sensor_reset(m->sensor[b], start, now_ms);
         m->incomplete_at[b] = TB_MATCH_NOTIME;
-        m->settle_at[b] = TB_MATCH_NOTIME;
+        m->settle_at[b] = m->idle_at[b] = TB_MATCH_NOTIME;
         m->seen_occ[b] = tb_chess_occupancy(start);
     }
     m->now = now_ms;
@@ -197,6 +197,7 @@ static void step(tb_match *m, uint64_t t)
     tb_match__watch(m);
     tb_match__incomplete_due(m);
     tb_match__settle_due(m);
+    tb_match__idle_due(m);
     tb_match__check_progress(m);
     tb_match__remind_due(m);
     tb_match__copy_remind_due(m);
@@ -237,6 +238,8 @@ uint64_t tb_match_deadline(const tb_match *m)
             when = m->incomplete_at[b];
         if (m->settle_at[b] < when)
             when = m->settle_at[b];
+        if (m->idle_at[b] < when)
+            when = m->idle_at[b];
     }
     if (m->remind_at < when)
         when = m->remind_at;
@@ -281,9 +284,11 @@ int tb_match_board_event(tb_match *m, int board, const struct tb_match_event *ev
         break;
     case TB_MATCH_EV_PLACE:
         m->placed_since[board] |= TB_CHESS_BIT(ev->square);
+        m->place_code[board][ev->square] = ev->piece;
         rc = tb_sensor_place(s, ev->square, ev->piece, now_ms);
         break;
     case TB_MATCH_EV_CHOOSE:
+        m->choice_since[board] = ev->piece;
         rc = tb_sensor_choose(s, ev->piece, now_ms);
         break;
     case TB_MATCH_EV_SNAPSHOT:

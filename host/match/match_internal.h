@@ -68,6 +68,7 @@ struct tb_match {
     uint64_t copy_remind_at; /* the copier, standing still, hears the move to copy again */
     /* a problem on the copier's board put off while their own reply may be under way */
     uint64_t settle_at[TB_MATCH_BOARDS];
+    uint64_t idle_at[TB_MATCH_BOARDS]; /* a still board not in its position is reported (7.4) */
     struct tb_sensor_out settled[TB_MATCH_BOARDS];
     uint64_t remind_at; /* the copy of remind_move is announced again, else NOTIME */
     tb_chess_move remind_move;
@@ -75,6 +76,8 @@ struct tb_match {
     /* squares lifted from and placed on since the board's last move (captures look alike on
      * the switches: the square taken on tells them apart) */
     uint64_t lifted_since[TB_MATCH_BOARDS], placed_since[TB_MATCH_BOARDS];
+    uint8_t choice_since[TB_MATCH_BOARDS];   /* promotion piece chosen since then */
+    uint8_t place_code[TB_MATCH_BOARDS][64]; /* piece code of each square's last place */
     bool recheck[TB_MATCH_BOARDS]; /* the copy may stand unseen by the recogniser (copy_check) */
 
     struct tb_match_restore r;
@@ -103,6 +106,7 @@ void tb_match__incomplete_due(tb_match *m);
 void tb_match__remind_due(tb_match *m);
 void tb_match__copy_remind_due(tb_match *m);
 void tb_match__settle_due(tb_match *m);
+void tb_match__idle_due(tb_match *m);
 bool tb_match__move_stands(const tb_match *m, int b, tb_chess_move mv);
 void tb_match__watch(tb_match *m);
 void tb_match__set_modes(tb_match *m);
