@@ -453,3 +453,74 @@ TB_TEST(law_7_4_put_right_names_a_pawn_with_its_colour)
         ASSERT_EQ(a->lift[i].piece, TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_PAWN));
     fx_free(&f);
 }
+
+/* Row 1 with a capture: the copier's own capture made first, its pieces in either order, then
+ * the copy; the capture shows only as a piece missing until then. */
+TB_TEST(law_d_2_9_own_capture_first_then_copy_counts_both)
+{
+    struct fixture f;
+    fx_init(&f, "4k3/8/8/3p4/4P3/8/8/4K2R w - - 0 1", false);
+    fx_move(&f, 0, "h1h2");
+    fx_mark(&f);
+    fx_lift(&f, 1, "e4"); /* dxe4 before copying Rh2: the piece taken first ... */
+    fx_lift(&f, 1, "d5");
+    fx_place(&f, 1, "e4"); /* ... and the pawn placed on its square */
+    fx_wait(&f, 300);
+    fx_hand(&f, 1, "h1", "h2");
+    fx_wait(&f, 3000);
+    expect_no_report(&f);
+    ASSERT_EQ(tb_match_game(f.m)->plies, 1);
+    const struct tb_match_announce *a = fx_announce(&f, 0, true, 0);
+    ASSERT_NOT_NULL(a);
+    ASSERT_EQ(a->move, uci_move("d5", "e4"));
+    fx_move(&f, 0, "d5e4");
+    ASSERT_EQ(tb_match_game(f.m)->plies, 2);
+    fx_free(&f);
+}
+
+/* 7.4: on the board of the player not to move a pawn knocked back onto the square an e.p.
+ * capture would fill is no capture under way: reported after lifted_report_ms (2 s). */
+TB_TEST(law_7_4_knock_looking_like_en_passant_on_the_idle_board_is_displaced)
+{
+    struct fixture f;
+    fx_init(&f, "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", false);
+    fx_move(&f, 0, "e2e4");
+    fx_move(&f, 1, "e2e4"); /* Black to move: d4xe3 e.p. is legal */
+    fx_mark(&f);
+    fx_hand(&f, 0, "e4", "e3"); /* the white pawn knocked back on the VI board */
+    fx_wait(&f, 1000);
+    ASSERT_EQ(fx_count(&f, TB_MATCH_OUT_MISMATCH), 0);
+    fx_wait(&f, 1500);
+    const struct tb_match_mismatch *mm = open_mismatch(&f);
+    ASSERT_EQ(mm->kind, TB_MATCH_MM_DISPLACED);
+    ASSERT_EQ(mm->board, 0);
+    ASSERT_U64_EQ(mm->fix[0].lift, fx_squares("e3"));
+    ASSERT_U64_EQ(mm->fix[0].fill, fx_squares("e4"));
+    ASSERT_EQ(mm->fix[0].place_list[0].piece, TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_PAWN));
+    fx_hand(&f, 0, "e3", "e4");
+    ASSERT_EQ(state(&f), TB_MATCH_IN_SYNC);
+    fx_free(&f);
+}
+
+/* 7.4: on the copier's board a pawn knocked onto the e.p. square of the move to copy's side:
+ * neither the copy nor a reply puts it there; reported after lifted_report_ms. */
+TB_TEST(law_7_4_stray_on_the_copier_board_is_displaced)
+{
+    struct fixture f;
+    fx_init(&f, "4k3/2p5/8/3P4/8/8/8/4K2R b - - 0 1", false);
+    fx_move(&f, 1, "c7c5");
+    fx_move(&f, 0, "c7c5"); /* White to move: d5xc6 e.p. is legal */
+    fx_move(&f, 0, "h1h2");
+    fx_mark(&f);
+    fx_hand(&f, 1, "c5", "c6"); /* the copier knocks the black pawn back */
+    fx_wait(&f, 2500);
+    const struct tb_match_mismatch *mm = open_mismatch(&f);
+    ASSERT_EQ(mm->kind, TB_MATCH_MM_DISPLACED);
+    ASSERT_EQ(mm->board, 1);
+    ASSERT_U64_EQ(mm->fix[1].lift & fx_squares("c6"), fx_squares("c6"));
+    fx_hand(&f, 1, "c6", "c5");
+    ASSERT_EQ(state(&f), TB_MATCH_WAITING);
+    fx_move(&f, 1, "h1h2");
+    ASSERT_EQ(tb_match_game(f.m)->plies, 2);
+    fx_free(&f);
+}
