@@ -26,6 +26,17 @@ static int owner(const tb_match *m, int b)
 
 static void on_move(tb_match *m, int b, const struct tb_sensor_out *o);
 
+/* A capture shows on the switches only as its piece leaving: it is made once the square taken
+ * on has been lifted and filled again since the board's last move (another capture by that
+ * piece looks alike, and so does the piece still in the hand). */
+static bool capture_seen(const tb_match *m, int b, const tb_chess_pos *pos, tb_chess_move mv)
+{
+    struct tb_chess_move_squares ms;
+    tb_chess_move_squares(pos, mv, &ms);
+    return ms.capture_sq != ms.to ||
+           (m->lifted_since[b] & m->placed_since[b] & TB_CHESS_BIT(ms.to));
+}
+
 /* The copy already stands on the copier's board as the move becomes the one to copy (its
  * player copied it as it was made, before the recogniser of the other board had read it): the
  * occupancy shows it, and for a capture the square taken on was lifted and filled since the
@@ -34,16 +45,15 @@ static bool copy_stands(const tb_match *m, int b)
 {
     tb_chess_pos after = m->game.pos;
     tb_chess_undo undo;
-    struct tb_chess_move_squares ms;
     if (m->r.open || m->extra[b].n != 0 || m->copy_due[b] || m->cfg.board[b].typed ||
         tb_sensor_position(m->sensor[b])->key != m->game.pos.key)
         return false;
-    tb_chess_move_squares(&m->game.pos, m->pending, &ms);
     tb_chess_make(&after, m->pending, &undo);
-    uint64_t to = TB_CHESS_BIT(ms.to);
     return tb_sensor_occupancy(m->sensor[b]) == tb_chess_occupancy(&after) &&
-           (ms.capture_sq != ms.to || (m->lifted_since[b] & m->placed_since[b] & to));
+           capture_seen(m, b, &m->game.pos, m->pending);
 }
+
+static void copy_check(tb_match *m);
 
 void tb_match__set_modes(tb_match *m)
 {
@@ -60,7 +70,7 @@ void tb_match__set_modes(tb_match *m)
     int b = 1 - m->lead;
     m->recheck[b] =
         tb_sensor_occupancy(m->sensor[b]) != tb_chess_occupancy(tb_sensor_position(m->sensor[b]));
-    tb_match__copy_check(m);
+    copy_check(m);
 }
 
 /* The board's events so far are read: a new move starts from here. */
@@ -71,7 +81,7 @@ static void events_read(tb_match *m, int b)
 }
 
 /* See copy_stands: the copy counts as made. */
-void tb_match__copy_check(tb_match *m)
+static void copy_check(tb_match *m)
 {
     int b = 1 - m->lead;
     if (m->lead >= 0 && !m->r.open && copy_stands(m, b)) {
@@ -280,7 +290,7 @@ static void act_on_problem(tb_match *m, int b, const struct tb_sensor_out *o);
  * its recogniser read the move from the board's scoresheet position), by that board's player in
  * turn (D.2.3: placed, and announced once play goes on), or the copy of the announced move. The
  * other board's slip does not undo it (D.2.9 corrects the deviating board only). */
-bool tb_match__move_stands(const tb_match *m, int b, tb_chess_move mv)
+static bool move_stands(const tb_match *m, int b, tb_chess_move mv)
 {
     const struct tb_match_restore *r = &m->r;
     tb_chess_pos pos;
@@ -305,7 +315,7 @@ static void blocked_move(tb_match *m, int b, const struct tb_sensor_out *o)
         on_move(m, b, o);
         return;
     }
-    if (tb_match__move_stands(m, b, o->move)) {
+    if (move_stands(m, b, o->move)) {
         line_push(&m->extra[b], o->move);
         tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &r->hist[b]);
         if (b == r->hint_board)
@@ -571,7 +581,7 @@ void tb_match__watch(tb_match *m)
             if (m->copy_remind_at != TB_MATCH_NOTIME && m->lead >= 0 && b != m->lead)
                 m->copy_remind_at = m->now + m->cfg.copy_remind_ms;
             if (m->recheck[b] && m->lead >= 0 && b != m->lead)
-                tb_match__copy_check(m);
+                copy_check(m);
             m->idle_at[b] =
                 out_of_place(m, b) ? m->now + m->cfg.sensor.lifted_report_ms : TB_MATCH_NOTIME;
             /* a board no longer part way through a reply: the recogniser judges it anew */
@@ -787,13 +797,9 @@ static bool reply_on_board(tb_match *m, int b)
         tb_chess_make(&both, r, &undo);
         /* the reply's change of occupancy, on the board before the copy */
         uint64_t change = tb_chess_occupancy(&after) ^ tb_chess_occupancy(&both);
-        bool first = occ == (before ^ change), all = occ == tb_chess_occupancy(&both);
-        /* a capture shows only as its piece leaving: the square taken on was lifted and
-         * filled again since the board's last move (another capture by that piece would
-         * look alike on the switches) */
-        uint64_t to = TB_CHESS_BIT(ms.to);
-        if ((!first && !all) ||
-            (ms.capture_sq == ms.to && !(m->lifted_since[b] & m->placed_since[b] & to)))
+        bool first = occ == (before ^ change),
+             all = occ == tb_chess_occupancy(&both) && capture_seen(m, b, &m->game.pos, m->pending);
+        if ((!first && !all) || !capture_seen(m, b, &after, r))
             continue;
         if (found && (tb_chess_move_from(found) != ms.from || tb_chess_move_to(found) != ms.to))
             return false; /* two readings: nothing is guessed, the problem stands */
@@ -832,8 +838,10 @@ static bool arrivals_explained(const tb_chess_pos *pos, tb_chess_move mv, uint64
     for (int i = 0; i < 2; i++) {
         if (to[i] >= 64 || !(*added & TB_CHESS_BIT(to[i])))
             continue;
-        if (!(removed & TB_CHESS_BIT(from[i])) && from[i] != to[i])
-            return false; /* a piece arrived whose square of departure is still filled */
+        /* a piece arrived whose square of departure is still filled: none can, but the new
+         * piece of a promotion, put down before the pawn leaves (4.6) */
+        if (!(removed & TB_CHESS_BIT(from[i])) && from[i] != to[i] && !(i == 0 && ms.promo))
+            return false;
         *added &= ~TB_CHESS_BIT(to[i]);
     }
     return true;

@@ -490,7 +490,7 @@ void tb_match__close(tb_match *m, bool by_arbiter, const char *why)
     m->r.open = false;
 }
 
-/* A move stood while play was stopped (tb_match__move_stands): the resolution is built again
+/* A move stood while play was stopped (flow.c, move_stands): the resolution is built again
  * from the scoresheets as they are now. It may need nothing any more (the other board's early
  * copy was this very move): then it clears as soon as both boards show their positions. */
 void tb_match__reresolve(tb_match *m)
