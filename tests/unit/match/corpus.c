@@ -24,7 +24,7 @@ struct corpus {
     struct fixture f;
     enum corpus_class cls;
     uint64_t seed, rng;
-    bool blips;
+    bool blips, swap; /* fly-over blips; the VI player (board 0) plays Black */
     tb_chess_move game[MAX_PLIES];
     int plies;
     struct corpus_stats *st;
@@ -222,10 +222,15 @@ static void lawful_step(struct corpus *c, int mismatches)
     c->st->resolved += fx_count(&c->f, TB_MATCH_OUT_RESOLVED);
 }
 
+/* Board 0 is the VI player's: White, or Black when the script swaps colours. */
+static int color_of(const struct corpus *c, int board)
+{
+    return (board == 0) == !c->swap ? TB_CHESS_WHITE : TB_CHESS_BLACK;
+}
+
 static int mover(const struct corpus *c, const tb_chess_pos *pos)
 {
-    (void)c;
-    return pos->side == TB_CHESS_WHITE ? 0 : 1; /* board 0: the VI player, White */
+    return color_of(c, 0) == pos->side ? 0 : 1;
 }
 
 static void expect_plies(struct corpus *c, int n)
@@ -261,7 +266,7 @@ static int step(struct corpus *c, const tb_chess_pos *pos, int i, bool special)
         lawful_step(c, 0);
         return 2;
     }
-    if (special && c->cls == CORPUS_SLIP_OTHER && knock(c, copier, pos, copier ? 1 : 0)) {
+    if (special && c->cls == CORPUS_SLIP_OTHER && knock(c, copier, pos, color_of(c, copier))) {
         gen_move(c, mv_board, pos, mv); /* made while play is stopped: it stands */
         follow(c, copier);
         gen_move(c, copier, pos, mv);
@@ -270,7 +275,7 @@ static int step(struct corpus *c, const tb_chess_pos *pos, int i, bool special)
     }
     if (special && c->cls == CORPUS_SLIP_AHEAD && has_reply) {
         gen_move(c, mv_board, pos, mv);
-        if (knock(c, mv_board, &after, mv_board ? 1 : 0)) {
+        if (knock(c, mv_board, &after, color_of(c, mv_board))) {
             gen_move(c, copier, pos, mv);
             gen_move(c, copier, &after, c->game[i + 1]);
             follow(c, mv_board);
@@ -284,7 +289,7 @@ static int step(struct corpus *c, const tb_chess_pos *pos, int i, bool special)
     }
     if (special && c->cls == CORPUS_SLIP_COPY) {
         gen_move(c, mv_board, pos, mv);
-        if (knock(c, copier, pos, copier ? 1 : 0)) {
+        if (knock(c, copier, pos, color_of(c, copier))) {
             follow(c, copier);
             if (tb_match_game(c->f.m)->plies == i) /* put back to before the copy */
                 gen_move(c, copier, pos, mv);
@@ -310,6 +315,7 @@ void corpus_run(enum corpus_class cls, uint64_t seed, int max_plies, struct corp
     c.rng = seed * 0x2545F4914F6CDD1DULL + (uint64_t)cls;
     c.st = st;
     c.blips = next(&c) & 1;
+    c.swap = next(&c) & 1;
     if (max_plies > MAX_PLIES)
         max_plies = MAX_PLIES;
 
@@ -326,7 +332,7 @@ void corpus_run(enum corpus_class cls, uint64_t seed, int max_plies, struct corp
         tb_chess_make(&pos, c.game[c.plies++], &undo);
     }
 
-    fx_init(&c.f, NULL, false);
+    fx_init(&c.f, NULL, c.swap);
     pos = start;
     for (int i = 0; i < c.plies;) {
         bool special = cls != CORPUS_PLAIN && next(&c) % 3 == 0;
