@@ -904,6 +904,8 @@ static void act_on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
     switch (o->problem) {
     case TB_SENSOR_P_TOUCH_MOVE:
     case TB_SENSOR_P_TOUCHED_NOT_CAPTURED:
+        if (o->square < 64 && (m->swap_live[b] & TB_CHESS_BIT(o->square)))
+            break; /* a piece swapped as the put-right asked: no touch */
         touch_report(m, b, o);
         break;
     case TB_SENSOR_P_ROOK_FIRST_CASTLING:
@@ -957,8 +959,9 @@ void tb_match__drain(tb_match *m)
             while (tb_sensor_poll(m->sensor[b], &o)) {
                 any = true;
                 if (o.kind == TB_SENSOR_OUT_MOVE) {
-                    m->lifted_since[b] = m->placed_since[b] = 0;
-                    m->choice_since[b] = 0;
+                    m->swap_live[b] = m->swap_sq[b]; /* for the reports that follow the move */
+                    m->swap_sq[b] = 0;
+                    events_read(m, b);
                     m->recheck[b] = false;
                     on_move(m, b, &o);
                 } else if (o.kind == TB_SENSOR_OUT_PROBLEM)

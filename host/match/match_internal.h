@@ -78,7 +78,11 @@ struct tb_match {
     uint64_t lifted_since[TB_MATCH_BOARDS], placed_since[TB_MATCH_BOARDS];
     uint8_t choice_since[TB_MATCH_BOARDS];   /* promotion piece chosen since then */
     uint8_t place_code[TB_MATCH_BOARDS][64]; /* piece code of each square's last place */
-    bool recheck[TB_MATCH_BOARDS]; /* the copy may stand unseen by the recogniser (copy_check) */
+    bool recheck[TB_MATCH_BOARDS];
+    /* squares of a swap the last put-right asked for (tb_match__close): touching them is no
+     * touch until the board's next move and its reports are through (swap_live) */
+    uint64_t swap_sq[TB_MATCH_BOARDS],
+        swap_live[TB_MATCH_BOARDS]; /* the copy may stand unseen by the recogniser (copy_check) */
 
     struct tb_match_restore r;
     uint32_t next_id;

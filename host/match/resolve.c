@@ -482,6 +482,11 @@ void tb_match__close(tb_match *m, bool by_arbiter, const char *why)
 {
     if (!m->r.open)
         return;
+    /* A square the last instruction asked to empty and fill (a piece swapped on one square:
+     * the switches cannot see it done) may still be handled after the board reads right:
+     * that is putting right, no touch (4.2, D.2.2). */
+    for (int b = 0; b < TB_MATCH_BOARDS; b++)
+        m->swap_sq[b] = m->r.said[b] ? m->r.said_lift[b] & m->r.said_fill[b] : 0;
     struct tb_match_out *o = tb_match__emit(m, TB_MATCH_OUT_RESOLVED);
     o->u.resolved.id = m->r.id;
     o->u.resolved.by_arbiter = by_arbiter;

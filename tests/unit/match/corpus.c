@@ -48,7 +48,7 @@ const char *corpus_class_name(enum corpus_class cls)
 static void fail(struct corpus *c, const char *what)
 {
     static char dump[65536];
-    if (getenv("CORPUS_ALL"))
+    if (getenv("CORPUS_ALL")) /* the whole script's outputs, for a closer look */
         c->f.mark = 0;
     fx_dump(&c->f, dump, sizeof dump);
     TB_FAIL("%s script seed %llu: %s (boards %016llx %016llx); outputs since the last step:\n%s",

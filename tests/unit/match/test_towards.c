@@ -524,3 +524,30 @@ TB_TEST(law_7_4_stray_on_the_copier_board_is_displaced)
     ASSERT_EQ(tb_match_game(f.m)->plies, 2);
     fx_free(&f);
 }
+
+/* 4.2, D.2.2: the put-right asks to swap pieces on one square (a black pawn knocked onto the
+ * square the white pawn's e.p. capture goes to): the switches read the board right before the
+ * swap is done; lifting the black pawn off afterwards, as told, is no touch of the next move. */
+TB_TEST(law_4_2_swap_done_as_the_put_right_asks_is_no_touch)
+{
+    struct fixture f;
+    fx_init(&f, "4kb2/3p4/8/2P5/8/8/8/4K3 b - - 0 1", false); /* Bf8 eyes d6 */
+    fx_move(&f, 1, "d7d5");
+    fx_move(&f, 0, "d7d5");
+    fx_move(&f, 0, "c5d6"); /* exd6 e.p. on the VI board, to copy */
+    fx_mark(&f);
+    fx_hand(&f, 1, "d5", "d6"); /* the copier knocks the black pawn back onto d6 */
+    fx_wait(&f, 2500);
+    const struct tb_match_mismatch *mm = open_mismatch(&f);
+    ASSERT_EQ(mm->kind, TB_MATCH_MM_DISPLACED);
+    ASSERT_U64_EQ(mm->fix[1].lift & mm->fix[1].fill, fx_squares("d6"));
+    fx_lift(&f, 1, "c5");  /* as told: the white pawn off c5 ... */
+    fx_lift(&f, 1, "d6");  /* ... the black pawn off d6 ... */
+    fx_place(&f, 1, "d6"); /* ... and the white pawn on d6 */
+    fx_wait(&f, 300);
+    ASSERT_EQ(tb_match_game(f.m)->plies, 2);
+    fx_move(&f, 1, "e8f7");
+    ASSERT_EQ(fx_count(&f, TB_MATCH_OUT_TOUCH_REPORT), 0);
+    ASSERT_EQ(state(&f), TB_MATCH_WAITING);
+    fx_free(&f);
+}
