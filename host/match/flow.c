@@ -367,14 +367,35 @@ static void on_move(tb_match *m, int b, const struct tb_sensor_out *o)
         return;
     }
     if (m->lead < 0) {
+        int other = 1 - b;
+        if (m->early_at[other] != TB_MATCH_NOTIME && m->extra[b].n == 0) {
+            /* the other board copied a move early: this is the move itself, or another */
+            tb_chess_move early = m->extra[other].moves[0];
+            m->early_at[other] = TB_MATCH_NOTIME;
+            line_push(&m->extra[b], mv);
+            if (mv == early) {
+                normalize(m);
+                tb_match__set_modes(m);
+            } else {
+                tb_match__raise(m, TB_MATCH_MM_OUT_OF_TURN, other, early, 0,
+                                tb_chess_move_from(early), tb_chess_move_to(early), 0);
+            }
+            return;
+        }
+        bool early = m->early_at[b] != TB_MATCH_NOTIME;
+        m->early_at[b] = TB_MATCH_NOTIME;
         line_push(&m->extra[b], mv);
-        if (before.side == owner(m, b) && m->extra[1 - b].n == 0) {
+        if (before.side == owner(m, b) && m->extra[other].n == 0 && !early) {
             /* D.2.1: the move is announced and becomes the move expected on the other board */
             m->lead = b;
             m->pending = mv;
             m->pending_flags = o->flags;
             tell_move(m);
             tb_match__set_modes(m);
+        } else if (m->extra[b].n == 1 && m->extra[other].n == 0 && m->cfg.incomplete_ms) {
+            /* D.2.1: the opponent's move, copied here as the opponent announced it before
+             * their own board showed it: waited for (incomplete_ms) before it is reported */
+            m->early_at[b] = m->now + m->cfg.incomplete_ms;
         } else {
             /* the opponent's move on the board of the player not to move */
             tb_match__raise(m, TB_MATCH_MM_OUT_OF_TURN, b, mv, 0, o->square, o->square2, 0);
@@ -651,6 +672,22 @@ void tb_match__settle_due(tb_match *m)
             continue;
         struct tb_sensor_out o = m->settled[b];
         act_on_problem(m, b, &o);
+    }
+}
+
+/* A move copied early whose original has not come: the opponent's move on the board of the
+ * player not to move after all. */
+void tb_match__early_due(tb_match *m)
+{
+    for (int b = 0; b < TB_MATCH_BOARDS; b++) {
+        if (m->early_at[b] > m->now)
+            continue;
+        m->early_at[b] = TB_MATCH_NOTIME;
+        if (m->r.open || m->lead >= 0 || m->extra[b].n != 1)
+            continue;
+        tb_chess_move mv = m->extra[b].moves[0];
+        tb_match__raise(m, TB_MATCH_MM_OUT_OF_TURN, b, mv, 0, tb_chess_move_from(mv),
+                        tb_chess_move_to(mv), 0);
     }
 }
 

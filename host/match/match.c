@@ -69,7 +69,7 @@ int tb_match_new(const struct tb_match_config *cfg, const tb_chess_pos *start, u
         }
         tb_sensor_reset(m->sensor[b], start, now_ms);
         m->incomplete_at[b] = TB_MATCH_NOTIME;
-        m->settle_at[b] = m->idle_at[b] = TB_MATCH_NOTIME;
+        m->settle_at[b] = m->idle_at[b] = m->early_at[b] = TB_MATCH_NOTIME;
         m->seen_occ[b] = tb_chess_occupancy(start);
     }
     m->now = now_ms;
@@ -198,6 +198,7 @@ static void step(tb_match *m, uint64_t t)
     tb_match__incomplete_due(m);
     tb_match__settle_due(m);
     tb_match__idle_due(m);
+    tb_match__early_due(m);
     tb_match__check_progress(m);
     tb_match__remind_due(m);
     tb_match__copy_remind_due(m);
@@ -240,6 +241,8 @@ uint64_t tb_match_deadline(const tb_match *m)
             when = m->settle_at[b];
         if (m->idle_at[b] < when)
             when = m->idle_at[b];
+        if (m->early_at[b] < when)
+            when = m->early_at[b];
     }
     if (m->remind_at < when)
         when = m->remind_at;

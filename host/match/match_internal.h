@@ -68,8 +68,9 @@ struct tb_match {
     uint64_t copy_remind_at; /* the copier, standing still, hears the move to copy again */
     /* a problem on the copier's board put off while their own reply may be under way */
     uint64_t settle_at[TB_MATCH_BOARDS];
-    uint64_t idle_at[TB_MATCH_BOARDS]; /* a still board not in its position is reported (7.4) */
     struct tb_sensor_out settled[TB_MATCH_BOARDS];
+    uint64_t idle_at[TB_MATCH_BOARDS];  /* a still board not in its position is reported (7.4) */
+    uint64_t early_at[TB_MATCH_BOARDS]; /* a move copied before its board showed it: reported */
     uint64_t remind_at; /* the copy of remind_move is announced again, else NOTIME */
     tb_chess_move remind_move;
     uint64_t seen_occ[TB_MATCH_BOARDS]; /* occupancy when last looked at */
@@ -111,6 +112,7 @@ void tb_match__remind_due(tb_match *m);
 void tb_match__copy_remind_due(tb_match *m);
 void tb_match__settle_due(tb_match *m);
 void tb_match__idle_due(tb_match *m);
+void tb_match__early_due(tb_match *m);
 void tb_match__watch(tb_match *m);
 void tb_match__set_modes(tb_match *m);
 void tb_match__finish(tb_match *m);

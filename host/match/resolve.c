@@ -461,7 +461,7 @@ void tb_match__raise(tb_match *m, enum tb_match_mismatch_kind kind, int b, tb_ch
     explain(m, appended);
     propose(m);
     for (int i = 0; i < TB_MATCH_BOARDS; i++)
-        m->incomplete_at[i] = m->settle_at[i] = m->idle_at[i] = TB_MATCH_NOTIME;
+        m->incomplete_at[i] = m->settle_at[i] = m->idle_at[i] = m->early_at[i] = TB_MATCH_NOTIME;
     m->remind_at = TB_MATCH_NOTIME;
     m->copy_remind_at = TB_MATCH_NOTIME;
 
@@ -564,7 +564,7 @@ void tb_match__restore_start(tb_match *m, enum tb_match_arbiter_action action, i
         r->hist[b] = hist[b];
         m->extra[b].n = 0;
         m->copy_due[b] = false;
-        m->settle_at[b] = m->idle_at[b] = TB_MATCH_NOTIME;
+        m->settle_at[b] = m->idle_at[b] = m->early_at[b] = TB_MATCH_NOTIME;
         r->occ_target[b] = r->occ_alt[b] = tb_chess_occupancy(&m->game.pos);
         r->dirty[b] = true;
         m->incomplete_at[b] = TB_MATCH_NOTIME;

@@ -317,34 +317,61 @@ TB_TEST(law_d_2_9_reply_made_ahead_other_reply_stands)
     fx_free(&f);
 }
 
-/* Row 8: the sighted player copies the VI player's move before the VI board shows it (heard
- * across the table): out of turn at first; once the VI player makes that move the scoresheets
- * agree and play goes on without the arbiter. */
-TB_TEST(law_d_2_9_copy_ahead_of_the_move_agrees_when_the_move_is_made)
+/* Row 9: the sighted player copies the VI player's move before the VI board shows it (D.2.1:
+ * heard as announced across the table): waited for; once the VI player's board shows that
+ * move, it is agreed, nobody is accused. */
+TB_TEST(law_d_2_1_copy_ahead_of_the_move_agrees_when_the_move_is_made)
 {
     struct fixture f;
     fx_init(&f, NULL, false);
+    fx_mark(&f);
+    fx_hand(&f, 1, "e2", "e4");
+    fx_hand(&f, 0, "e2", "e4"); /* within incomplete_ms (3 s) */
+    ASSERT_EQ(tb_match_game(f.m)->plies, 1);
+    ASSERT_EQ(state(&f), TB_MATCH_IN_SYNC);
+    expect_no_report(&f);
+    fx_move(&f, 1, "e7e5"); /* and play goes on */
+    ASSERT_EQ(state(&f), TB_MATCH_WAITING);
+    fx_free(&f);
+}
+
+/* Row 9, the move never comes: after incomplete_ms (3 s) the early copy is reported as the
+ * opponent's move on the board of the player not to move. */
+TB_TEST(law_d_2_9_copy_ahead_without_the_move_is_out_of_turn)
+{
+    struct fixture f;
+    fx_init(&f, NULL, false);
+    fx_mark(&f);
     fx_move(&f, 1, "e2e4");
-    ASSERT_EQ(open_mismatch(&f)->kind, TB_MATCH_MM_OUT_OF_TURN);
+    fx_wait(&f, 2000);
+    ASSERT_EQ(fx_count(&f, TB_MATCH_OUT_MISMATCH), 0);
+    fx_wait(&f, 1500);
+    const struct tb_match_mismatch *mm = open_mismatch(&f);
+    ASSERT_EQ(mm->kind, TB_MATCH_MM_OUT_OF_TURN);
+    ASSERT_EQ(mm->board, 1);
+    ASSERT_EQ(mm->fix[1].ntakeback, 1);
+    ASSERT_STR_EQ(mm->fix[1].takeback[0].uci, "e2e4");
+    /* the VI player's move, made now, is the game's: the early copy agrees with it */
     fx_mark(&f);
     fx_move(&f, 0, "e2e4");
     ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));
     ASSERT_EQ(tb_match_game(f.m)->plies, 1);
-    ASSERT_EQ(state(&f), TB_MATCH_IN_SYNC);
-    ASSERT_EQ(fx_count(&f, TB_MATCH_OUT_HELD), 0);
     fx_free(&f);
 }
 
-/* Row 9: the early copy was of a move the VI player did not make: the VI player's own move
+/* Row 10: the early copy was of a move the VI player did not make: the VI player's own move
  * stands; the sighted board takes back the other (the arbiter) and copies the real one. */
 TB_TEST(law_d_2_9_copy_ahead_of_another_move_is_taken_back)
 {
     struct fixture f;
     fx_init(&f, NULL, false);
     fx_move(&f, 1, "e2e4");
-    uint32_t id = open_mismatch(&f)->id;
+    fx_mark(&f);
     fx_move(&f, 0, "d2d4");
     const struct tb_match_mismatch *mm = open_mismatch(&f);
+    ASSERT_EQ(mm->kind, TB_MATCH_MM_OUT_OF_TURN);
+    ASSERT_EQ(mm->board, 1);
+    uint32_t id = mm->id;
     ASSERT_FALSE(mm->fix[0].change);
     ASSERT_EQ(mm->fix[1].ntakeback, 1);
     ASSERT_STR_EQ(mm->fix[1].takeback[0].uci, "e2e4");
