@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static void line_push(struct tb_match_line *l, tb_chess_move mv)
+void tb_match__line_push(struct tb_match_line *l, tb_chess_move mv)
 {
     if (l->n < TB_MATCH_MAX_EXTRA)
         l->moves[l->n++] = mv;
@@ -26,17 +26,6 @@ static int owner(const tb_match *m, int b)
 
 static void on_move(tb_match *m, int b, const struct tb_sensor_out *o);
 
-/* A capture shows on the switches only as its piece leaving: it is made once the square taken
- * on has been lifted and filled again since the board's last move (another capture by that
- * piece looks alike, and so does the piece still in the hand). */
-static bool capture_seen(const tb_match *m, int b, const tb_chess_pos *pos, tb_chess_move mv)
-{
-    struct tb_chess_move_squares ms;
-    tb_chess_move_squares(pos, mv, &ms);
-    return ms.capture_sq != ms.to ||
-           (m->lifted_since[b] & m->placed_since[b] & TB_CHESS_BIT(ms.to));
-}
-
 /* The copy already stands on the copier's board as the move becomes the one to copy (its
  * player copied it as it was made, before the recogniser of the other board had read it): the
  * occupancy shows it, and for a capture the square taken on was lifted and filled since the
@@ -50,7 +39,7 @@ static bool copy_stands(const tb_match *m, int b)
         return false;
     tb_chess_make(&after, m->pending, &undo);
     return tb_sensor_occupancy(m->sensor[b]) == tb_chess_occupancy(&after) &&
-           capture_seen(m, b, &m->game.pos, m->pending);
+           tb_match__capture_seen(m, b, &m->game.pos, m->pending);
 }
 
 static void copy_check(tb_match *m);
@@ -74,7 +63,7 @@ void tb_match__set_modes(tb_match *m)
 }
 
 /* The board's events so far are read: a new move starts from here. */
-static void events_read(tb_match *m, int b)
+void tb_match__events_read(tb_match *m, int b)
 {
     m->lifted_since[b] = m->placed_since[b] = 0;
     m->choice_since[b] = 0;
@@ -100,7 +89,7 @@ static void copy_check(tb_match *m)
             o.uci[0] = '\0';
         tb_chess_make(&after, o.move, &undo);
         tb_sensor_set_position(m->sensor[b], &after, m->now);
-        events_read(m, b);
+        tb_match__events_read(m, b);
         on_move(m, b, &o);
     }
 }
@@ -179,7 +168,7 @@ static void agree(tb_match *m, tb_chess_move mv, unsigned flags)
  * waits for replication and is announced when its copier has not heard it yet (a move made
  * while play was stopped is told once play goes on). Returns true when a move waits that its
  * copier heard before (not announced now). */
-static bool normalize(tb_match *m)
+bool tb_match__normalize(tb_match *m)
 {
     struct tb_match_line *a = &m->extra[0], *b = &m->extra[1];
     while (a->n > 0 && b->n > 0 && a->moves[0] == b->moves[0] && !m->copy_due[0] &&
@@ -228,7 +217,7 @@ void tb_match__finish(tb_match *m)
         m->copy_due[b] = !target && m->r.alt_due[b];
     }
     m->r.open = false;
-    if (normalize(m)) {
+    if (tb_match__normalize(m)) {
         /* The copier's board shows the position before the move (else the move would have
          * been agreed). A player putting the board right may pass through it on the way to
          * the move; the reminder waits until the board stands still (tb_match__remind_due). A
@@ -245,7 +234,7 @@ void tb_match__finish(tb_match *m)
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         tb_chess_pos pos;
         tb_match__board_pos(m, b, &pos);
-        events_read(m, b);
+        tb_match__events_read(m, b);
         if (m->cfg.board[b].typed)
             tb_sensor_reset(m->sensor[b], &pos, m->now); /* shows what its scoresheet says */
         else
@@ -281,8 +270,6 @@ static void held(tb_match *m, int b, const struct tb_sensor_out *o)
 }
 
 static void still_wrong(tb_match *m, int b);
-static bool reply_on_board(tb_match *m, int b);
-static bool reply_under_way(const tb_match *m, int b);
 static void act_on_problem(tb_match *m, int b, const struct tb_sensor_out *o);
 
 /* A move made while play is stopped stands when the Laws make it a move of the game: made on a
@@ -316,7 +303,7 @@ static void blocked_move(tb_match *m, int b, const struct tb_sensor_out *o)
         return;
     }
     if (move_stands(m, b, o->move)) {
-        line_push(&m->extra[b], o->move);
+        tb_match__line_push(&m->extra[b], o->move);
         tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &r->hist[b]);
         if (b == r->hint_board)
             r->hint_board = -1;
@@ -344,8 +331,8 @@ static void copy_made(tb_match *m, int b)
     tb_chess_pos pos;
     m->copy_due[b] = false;
     m->incomplete_at[b] = TB_MATCH_NOTIME;
-    events_read(m, b);
-    normalize(m);
+    tb_match__events_read(m, b);
+    tb_match__normalize(m);
     tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &pos);
     tb_sensor_set_position(m->sensor[b], &pos, m->now);
     tb_match__set_modes(m);
@@ -372,9 +359,9 @@ static void on_move(tb_match *m, int b, const struct tb_sensor_out *o)
             /* the other board copied a move early: this is the move itself, or another */
             tb_chess_move early = m->extra[other].moves[0];
             m->early_at[other] = TB_MATCH_NOTIME;
-            line_push(&m->extra[b], mv);
+            tb_match__line_push(&m->extra[b], mv);
             if (mv == early) {
-                normalize(m);
+                tb_match__normalize(m);
                 tb_match__set_modes(m);
             } else {
                 tb_match__raise(m, TB_MATCH_MM_OUT_OF_TURN, other, early, 0,
@@ -384,7 +371,7 @@ static void on_move(tb_match *m, int b, const struct tb_sensor_out *o)
         }
         bool early = m->early_at[b] != TB_MATCH_NOTIME;
         m->early_at[b] = TB_MATCH_NOTIME;
-        line_push(&m->extra[b], mv);
+        tb_match__line_push(&m->extra[b], mv);
         if (before.side == owner(m, b) && m->extra[other].n == 0 && !early) {
             /* D.2.1: the move is announced and becomes the move expected on the other board */
             m->lead = b;
@@ -404,23 +391,23 @@ static void on_move(tb_match *m, int b, const struct tb_sensor_out *o)
     }
     if (b != m->lead) {
         if (mv == m->pending && m->extra[b].n == 0) {
-            line_push(&m->extra[b], mv);
-            normalize(m);
+            tb_match__line_push(&m->extra[b], mv);
+            tb_match__normalize(m);
             tb_match__set_modes(m);
             return;
         }
-        line_push(&m->extra[b], mv);
+        tb_match__line_push(&m->extra[b], mv);
         tb_match__raise(m, TB_MATCH_MM_WRONG_MOVE, b, mv, m->pending, o->square, o->square2, 0);
         return;
     }
     /* The opponent's reply, copied here: the copier's board may show it made before the
      * recogniser there could tell (a capture shows only as a piece missing for a while). */
-    if (reply_on_board(m, 1 - b) && m->lead != b) {
+    if (tb_match__reply_on_board(m, 1 - b) && m->lead != b) {
         on_move(m, b, o);
         return;
     }
     /* the board that just moved shows the opponent's reply too: two moves ahead */
-    line_push(&m->extra[b], mv);
+    tb_match__line_push(&m->extra[b], mv);
     tb_match__raise(m, TB_MATCH_MM_TWO_AHEAD, b, mv, 0, o->square, o->square2, 0);
 }
 
@@ -527,52 +514,6 @@ void tb_match__incomplete_check(tb_match *m, int b, uint64_t t)
         m->incomplete_at[b] = t + m->cfg.incomplete_ms;
 }
 
-/* The board's player has nothing to do now: not to move, or their move waits for its copy. */
-static bool board_idle(const tb_match *m, int b)
-{
-    if (m->copy_due[b] || m->cfg.board[b].typed)
-        return false;
-    if (m->lead >= 0)
-        return b == m->lead;
-    return m->extra[b].n == 0 && m->game.pos.side != owner(m, b);
-}
-
-static uint64_t idle_occ(const tb_match *m, int b)
-{
-    tb_chess_pos pos;
-    tb_match__board_pos(m, b, &pos);
-    return tb_chess_occupancy(&pos);
-}
-
-static bool arrivals_explained(const tb_chess_pos *pos, tb_chess_move mv, uint64_t *added,
-                               uint64_t removed);
-
-/* 7.4: a piece stands on the copier's board where neither the move to copy nor a reply of
- * their own puts it (the recogniser, reading only the move to copy and the moves that look
- * like it under way, may wait for the rest of a move nobody is making). */
-static bool stray_on_copier(const tb_match *m, int b)
-{
-    if (m->lead < 0 || b == m->lead || m->extra[b].n != 0 || m->copy_due[b] ||
-        m->cfg.board[b].typed)
-        return false;
-    uint64_t occ = tb_sensor_occupancy(m->sensor[b]), before = tb_chess_occupancy(&m->game.pos);
-    uint64_t added = occ & ~before;
-    if (!added)
-        return false;
-    if (arrivals_explained(&m->game.pos, m->pending, &added, before & ~occ) && !added)
-        return false;
-    return !reply_under_way(m, b);
-}
-
-/* A board shows what no one may be doing on it now: reported after lifted_report_ms. */
-static bool out_of_place(const tb_match *m, int b)
-{
-    if (m->r.open)
-        return false;
-    return (board_idle(m, b) && tb_sensor_occupancy(m->sensor[b]) != idle_occ(m, b)) ||
-           stray_on_copier(m, b);
-}
-
 /* 7.4: a board whose player has nothing to do shows something else than its position, for
  * lifted_report_ms: pieces displaced, whatever move they might look part of (a pawn knocked
  * onto the square an e.p. capture would fill is no capture on the board of the player not to
@@ -583,7 +524,7 @@ void tb_match__idle_due(tb_match *m)
         if (m->idle_at[b] > m->now)
             continue;
         m->idle_at[b] = TB_MATCH_NOTIME;
-        if (out_of_place(m, b))
+        if (tb_match__out_of_place(m, b))
             tb_match__raise(m, TB_MATCH_MM_DISPLACED, b, 0, 0, TB_CHESS_NOSQ, TB_CHESS_NOSQ, 0);
     }
 }
@@ -603,11 +544,11 @@ void tb_match__watch(tb_match *m)
                 m->copy_remind_at = m->now + m->cfg.copy_remind_ms;
             if (m->recheck[b] && m->lead >= 0 && b != m->lead)
                 copy_check(m);
-            m->idle_at[b] =
-                out_of_place(m, b) ? m->now + m->cfg.sensor.lifted_report_ms : TB_MATCH_NOTIME;
+            m->idle_at[b] = tb_match__out_of_place(m, b) ? m->now + m->cfg.sensor.lifted_report_ms
+                                                         : TB_MATCH_NOTIME;
             /* a board no longer part way through a reply: the recogniser judges it anew */
             if (m->settle_at[b] != TB_MATCH_NOTIME)
-                m->settle_at[b] = !reply_on_board(m, b) && reply_under_way(m, b)
+                m->settle_at[b] = !tb_match__reply_on_board(m, b) && tb_match__reply_under_way(m, b)
                                       ? m->now + m->cfg.incomplete_ms
                                       : TB_MATCH_NOTIME;
         }
@@ -668,7 +609,7 @@ void tb_match__settle_due(tb_match *m)
         if (m->settle_at[b] > m->now)
             continue;
         m->settle_at[b] = TB_MATCH_NOTIME;
-        if (m->r.open || m->lead < 0 || b == m->lead || reply_on_board(m, b))
+        if (m->r.open || m->lead < 0 || b == m->lead || tb_match__reply_on_board(m, b))
             continue;
         struct tb_sensor_out o = m->settled[b];
         act_on_problem(m, b, &o);
@@ -722,192 +663,6 @@ static void still_wrong(tb_match *m, int b)
         tb_match__announce_fix(m, b, &fix, r->id);
 }
 
-/* The squares a move empties or fills. */
-static uint64_t move_set(const tb_chess_pos *pos, tb_chess_move mv)
-{
-    struct tb_chess_move_squares ms;
-    uint64_t set = 0;
-    tb_chess_move_squares(pos, mv, &ms);
-    const uint8_t sq[] = {ms.from, ms.to, ms.capture_sq, ms.rook_from, ms.rook_to};
-    for (size_t i = 0; i < sizeof sq; i++)
-        if (sq[i] < 64)
-            set |= TB_CHESS_BIT(sq[i]);
-    return set;
-}
-
-/* A FEN with the other side to move and no e.p. square; false if it has no side field. */
-static bool swap_side(char *fen)
-{
-    char *side = strchr(fen, ' ');
-    if (!side || (side[1] != 'w' && side[1] != 'b') || side[2] != ' ')
-        return false;
-    side[1] = side[1] == 'w' ? 'b' : 'w';
-    char *ep = strchr(side + 3, ' ');
-    if (!ep || !ep[1])
-        return false;
-    char *end = strchr(ep + 1, ' ');
-    char rest[64] = "";
-    if (end)
-        snprintf(rest, sizeof rest, "%s", end);
-    snprintf(ep, 4 + strlen(rest), " -%s", rest);
-    return true;
-}
-
-/* The copier made their own reply before copying the announced move: the board shows the
- * position before the announced move with the reply made. Both are moves of the game the two
- * scoresheets describe (the copier heard the one and made the other), so nothing is reported:
- * the copy is still due, and once made both count (D.2.9 puts right towards that game).
- * Accepted when the reply is legal after the announced move, shares no square with it (else the
- * board could not show it before the copy) and the copy can be read from there. */
-static bool own_first(tb_match *m, int b, tb_chess_move reply)
-{
-    tb_chess_pos after, x;
-    tb_chess_undo undo;
-    struct tb_error err;
-    char fen[128];
-    if (m->lead < 0 || b == m->lead || m->extra[b].n != 0 || m->copy_due[b] ||
-        m->cfg.board[b].typed)
-        return false;
-    after = m->game.pos;
-    tb_chess_make(&after, m->pending, &undo);
-    if (after.side != owner(m, b) || !tb_chess_is_legal(&after, reply) ||
-        (move_set(&m->game.pos, m->pending) & move_set(&after, reply)))
-        return false;
-    /* the position before the copy with the copier to move */
-    if (tb_chess_pos_to_fen(&m->game.pos, fen, sizeof fen) < 0 || !swap_side(fen) ||
-        tb_chess_pos_from_fen(&x, fen, m->game.pos.chess960 ? TB_CHESS_FEN_960 : 0, &err) < 0 ||
-        !tb_chess_is_legal(&x, reply))
-        return false;
-    tb_chess_make(&x, reply, &undo);
-    if (!tb_chess_is_legal(&x, m->pending) ||
-        tb_sensor_occupancy(m->sensor[b]) != tb_chess_occupancy(&x))
-        return false;
-    m->copy_due[b] = true;
-    m->due_pos[b] = x;
-    events_read(m, b);
-    m->extra[b].n = 0;
-    line_push(&m->extra[b], m->pending);
-    line_push(&m->extra[b], reply);
-    tb_sensor_set_position(m->sensor[b], &x, m->now);
-    tb_match__set_modes(m);
-    return true;
-}
-
-/* The copier's replies to the move they are to copy, when the copier's board is one whose own
- * reply may come first: the position after the move, its legal moves, the move's squares. */
-static bool copier_replies(const tb_match *m, int b, tb_chess_pos *after, tb_chess_movelist *list,
-                           uint64_t *copy)
-{
-    tb_chess_undo undo;
-    if (m->lead < 0 || b == m->lead || m->extra[b].n != 0 || m->copy_due[b] ||
-        m->cfg.board[b].typed)
-        return false;
-    *after = m->game.pos;
-    tb_chess_make(after, m->pending, &undo);
-    *copy = move_set(&m->game.pos, m->pending);
-    tb_chess_gen_legal(after, list);
-    return true;
-}
-
-/* The copier's board, as it stands, shows their own reply made and the announced move copied
- * too, or the reply made and the copy still due: whatever order the pieces were handled in
- * (a capture's pieces may come off in any order, so the recogniser may have seen something
- * else on the way), both are the game's moves. True when taken so. */
-static bool reply_on_board(tb_match *m, int b)
-{
-    tb_chess_pos after, both;
-    tb_chess_movelist list;
-    tb_chess_undo undo;
-    uint64_t copy;
-    if (!copier_replies(m, b, &after, &list, &copy))
-        return false;
-    uint64_t occ = tb_sensor_occupancy(m->sensor[b]), before = tb_chess_occupancy(&m->game.pos);
-    tb_chess_move found = 0;
-    bool made_both = false;
-    for (int i = 0; i < list.count; i++) {
-        tb_chess_move r = list.moves[i];
-        struct tb_chess_move_squares ms;
-        tb_chess_move_squares(&after, r, &ms);
-        if (copy & move_set(&after, r))
-            continue;
-        both = after;
-        tb_chess_make(&both, r, &undo);
-        /* the reply's change of occupancy, on the board before the copy */
-        uint64_t change = tb_chess_occupancy(&after) ^ tb_chess_occupancy(&both);
-        bool first = occ == (before ^ change),
-             all = occ == tb_chess_occupancy(&both) && capture_seen(m, b, &m->game.pos, m->pending);
-        if ((!first && !all) || !capture_seen(m, b, &after, r))
-            continue;
-        if (found && (tb_chess_move_from(found) != ms.from || tb_chess_move_to(found) != ms.to))
-            return false; /* two readings: nothing is guessed, the problem stands */
-        /* a promotion: the piece chosen or placed, else a queen (7.5.2) */
-        int want = m->choice_since[b]        ? m->choice_since[b]
-                   : m->place_code[b][ms.to] ? TB_CHESS_PIECE_TYPE(m->place_code[b][ms.to])
-                                             : TB_CHESS_QUEEN;
-        if (ms.promo && ms.promo != want)
-            continue;
-        if (!found) {
-            found = r;
-            made_both = all;
-        }
-    }
-    if (!found)
-        return false;
-    if (!made_both)
-        return own_first(m, b, found);
-    line_push(&m->extra[b], m->pending);
-    line_push(&m->extra[b], found);
-    events_read(m, b);
-    normalize(m);
-    tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &both);
-    tb_sensor_set_position(m->sensor[b], &both, m->now);
-    tb_match__set_modes(m);
-    return true;
-}
-
-/* Squares a move fills, each with the square its piece comes from. */
-static bool arrivals_explained(const tb_chess_pos *pos, tb_chess_move mv, uint64_t *added,
-                               uint64_t removed)
-{
-    struct tb_chess_move_squares ms;
-    tb_chess_move_squares(pos, mv, &ms);
-    const uint8_t from[] = {ms.from, ms.rook_from}, to[] = {ms.to, ms.rook_to};
-    for (int i = 0; i < 2; i++) {
-        if (to[i] >= 64 || !(*added & TB_CHESS_BIT(to[i])))
-            continue;
-        /* a piece arrived whose square of departure is still filled: none can, but the new
-         * piece of a promotion, put down before the pawn leaves (4.6) */
-        if (!(removed & TB_CHESS_BIT(from[i])) && from[i] != to[i] && !(i == 0 && ms.promo))
-            return false;
-        *added &= ~TB_CHESS_BIT(to[i]);
-    }
-    return true;
-}
-
-/* The copier's board differs from the position before the copy only on the squares of the
- * announced move and of one legal reply, each piece that arrived having left its square: it
- * may be part way through the reply, made first. A board that shows another complete move, or
- * a piece where neither move puts it, is not. */
-static bool reply_under_way(const tb_match *m, int b)
-{
-    tb_chess_pos after;
-    tb_chess_movelist list;
-    uint64_t copy;
-    if (!copier_replies(m, b, &after, &list, &copy))
-        return false;
-    uint64_t occ = tb_sensor_occupancy(m->sensor[b]), before = tb_chess_occupancy(&m->game.pos);
-    uint64_t diff = occ ^ before, removed = before & ~occ;
-    for (int i = 0; i < list.count; i++) {
-        uint64_t reply = move_set(&after, list.moves[i]), added = occ & ~before;
-        if ((copy & reply) || (diff & ~(copy | reply)) || !(diff & reply & ~copy))
-            continue;
-        if (arrivals_explained(&m->game.pos, m->pending, &added, removed) &&
-            arrivals_explained(&after, list.moves[i], &added, removed) && !added)
-            return true;
-    }
-    return false;
-}
-
 static void on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
 {
     if (m->r.open) {
@@ -922,9 +677,9 @@ static void on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
     if (behind && o->problem != TB_SENSOR_P_TOUCH_MOVE &&
         o->problem != TB_SENSOR_P_TOUCHED_NOT_CAPTURED) {
         m->settle_at[b] = TB_MATCH_NOTIME;
-        if (reply_on_board(m, b))
+        if (tb_match__reply_on_board(m, b))
             return;
-        if (reply_under_way(m, b)) {
+        if (tb_match__reply_under_way(m, b)) {
             /* the copier may be making their own reply first: judged once the board has stood
              * still for incomplete_ms (tb_match__settle_due) */
             m->settled[b] = *o;
@@ -998,7 +753,7 @@ void tb_match__drain(tb_match *m)
                 if (o.kind == TB_SENSOR_OUT_MOVE) {
                     m->swap_live[b] = m->swap_sq[b]; /* for the reports that follow the move */
                     m->swap_sq[b] = 0;
-                    events_read(m, b);
+                    tb_match__events_read(m, b);
                     m->recheck[b] = false;
                     on_move(m, b, &o);
                 } else if (o.kind == TB_SENSOR_OUT_PROBLEM)

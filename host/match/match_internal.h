@@ -120,6 +120,16 @@ int tb_match__typed_move_at(tb_match *m, int b, tb_chess_move mv);
 void tb_match__announce_msg(tb_match *m, int b, enum tb_match_msg msg);
 void tb_match__announce_fix(tb_match *m, int b, const struct tb_match_fix *fix, uint32_t id);
 
+void tb_match__line_push(struct tb_match_line *l, tb_chess_move mv);
+void tb_match__events_read(tb_match *m, int b);
+bool tb_match__normalize(tb_match *m);
+
+/* reply.c: the copier's own reply made first; pieces where nobody may put them */
+bool tb_match__capture_seen(const tb_match *m, int b, const tb_chess_pos *pos, tb_chess_move mv);
+bool tb_match__reply_on_board(tb_match *m, int b);
+bool tb_match__reply_under_way(const tb_match *m, int b);
+bool tb_match__out_of_place(const tb_match *m, int b);
+
 /* resolve.c: D.2.9 */
 void tb_match__raise(tb_match *m, enum tb_match_mismatch_kind kind, int b, tb_chess_move move,
                      tb_chess_move expected, int sq, int sq2, tb_chess_move complete);
