@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static void line_push(struct tb_match_line *l, tb_chess_move mv)
+void tb_match__line_push(struct tb_match_line *l, tb_chess_move mv)
 {
     if (l->n < TB_MATCH_MAX_EXTRA)
         l->moves[l->n++] = mv;
@@ -24,6 +24,26 @@ static int owner(const tb_match *m, int b)
     return m->cfg.board[b].color;
 }
 
+static void on_move(tb_match *m, int b, const struct tb_sensor_out *o);
+
+/* The copy already stands on the copier's board as the move becomes the one to copy (its
+ * player copied it as it was made, before the recogniser of the other board had read it): the
+ * occupancy shows it, and for a capture the square taken on was lifted and filled since the
+ * board's last move. */
+static bool copy_stands(const tb_match *m, int b)
+{
+    tb_chess_pos after = m->game.pos;
+    tb_chess_undo undo;
+    if (m->r.open || m->extra[b].n != 0 || m->copy_due[b] || m->cfg.board[b].typed ||
+        tb_sensor_position(m->sensor[b])->key != m->game.pos.key)
+        return false;
+    tb_chess_make(&after, m->pending, &undo);
+    return tb_sensor_occupancy(m->sensor[b]) == tb_chess_occupancy(&after) &&
+           tb_match__capture_seen(m, b, &m->game.pos, m->pending);
+}
+
+static void copy_check(tb_match *m);
+
 void tb_match__set_modes(tb_match *m)
 {
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
@@ -31,6 +51,46 @@ void tb_match__set_modes(tb_match *m)
             tb_sensor_set_mode(m->sensor[b], TB_SENSOR_REPLICATING, m->pending);
         else
             tb_sensor_set_mode(m->sensor[b], TB_SENSOR_PLAYING, 0);
+    }
+    if (m->lead < 0)
+        return;
+    /* the copier's board was part way through something when the move to copy became known:
+     * the recogniser starts afresh, so the match watches for the copy standing there */
+    int b = 1 - m->lead;
+    m->recheck[b] =
+        tb_sensor_occupancy(m->sensor[b]) != tb_chess_occupancy(tb_sensor_position(m->sensor[b]));
+    copy_check(m);
+}
+
+/* The board's events so far are read: a new move starts from here. */
+void tb_match__events_read(tb_match *m, int b)
+{
+    m->lifted_since[b] = m->placed_since[b] = 0;
+    m->choice_since[b] = 0;
+}
+
+/* See copy_stands: the copy counts as made. */
+static void copy_check(tb_match *m)
+{
+    int b = 1 - m->lead;
+    if (m->lead >= 0 && !m->r.open && copy_stands(m, b)) {
+        m->recheck[b] = false;
+        struct tb_sensor_out o;
+        tb_chess_pos after = m->game.pos;
+        tb_chess_undo undo;
+        memset(&o, 0, sizeof o);
+        o.kind = TB_SENSOR_OUT_MOVE;
+        o.move = m->pending;
+        o.flags = TB_SENSOR_MF_REPLICATED;
+        o.ms = o.event_ms = m->now;
+        o.square = (uint8_t)tb_chess_move_from(o.move);
+        o.square2 = (uint8_t)tb_chess_move_to(o.move);
+        if (tb_chess_move_to_uci(&after, o.move, o.uci, sizeof o.uci) < 0)
+            o.uci[0] = '\0';
+        tb_chess_make(&after, o.move, &undo);
+        tb_sensor_set_position(m->sensor[b], &after, m->now);
+        tb_match__events_read(m, b);
+        on_move(m, b, &o);
     }
 }
 
@@ -74,6 +134,19 @@ void tb_match__announce_fix(tb_match *m, int b, const struct tb_match_fix *fix, 
     }
 }
 
+/* The copier hears the waiting move (D.2.1); the wait for its copy starts now. */
+static void tell_move(tb_match *m)
+{
+    struct tb_match_announce *a = announce(m, 1 - m->lead);
+    a->is_move = true;
+    a->move = m->pending;
+    a->pos = m->game.pos;
+    a->ply = m->game.plies + 1;
+    m->told = m->pending;
+    m->told_ply = a->ply;
+    m->copy_remind_at = m->cfg.copy_remind_ms ? m->now + m->cfg.copy_remind_ms : TB_MATCH_NOTIME;
+}
+
 /* Both boards have the move: the game moves on (the journal syncs here). */
 static void agree(tb_match *m, tb_chess_move mv, unsigned flags)
 {
@@ -92,12 +165,14 @@ static void agree(tb_match *m, tb_chess_move mv, unsigned flags)
 }
 
 /* Moves both boards hold go into the game; one move on one board, made by that board's player,
- * waits for replication and is announced when it is new. Returns true when a move waits that
- * its copier heard before (not announced now). */
-static bool normalize(tb_match *m)
+ * waits for replication and is announced when its copier has not heard it yet (a move made
+ * while play was stopped is told once play goes on). Returns true when a move waits that its
+ * copier heard before (not announced now). */
+bool tb_match__normalize(tb_match *m)
 {
     struct tb_match_line *a = &m->extra[0], *b = &m->extra[1];
-    while (a->n > 0 && b->n > 0 && a->moves[0] == b->moves[0]) {
+    while (a->n > 0 && b->n > 0 && a->moves[0] == b->moves[0] && !m->copy_due[0] &&
+           !m->copy_due[1]) {
         agree(m, a->moves[0], m->lead >= 0 && a->moves[0] == m->pending ? m->pending_flags : 0);
         memmove(a->moves, a->moves + 1, (size_t)(--a->n) * sizeof a->moves[0]);
         memmove(b->moves, b->moves + 1, (size_t)(--b->n) * sizeof b->moves[0]);
@@ -107,17 +182,25 @@ static bool normalize(tb_match *m)
     m->lead = -1;
     m->pending = 0;
     for (int i = 0; i < TB_MATCH_BOARDS; i++) {
-        if (m->extra[i].n == 1 && m->extra[1 - i].n == 0 && m->game.pos.side == owner(m, i)) {
+        const struct tb_match_line *own = &m->extra[i], *other = &m->extra[1 - i];
+        /* the copier's line holds the copy (not made yet) and its own move after it */
+        bool due =
+            m->copy_due[1 - i] && own->n == 1 && other->n == 2 && other->moves[0] == own->moves[0];
+        if (own->n == 1 && (other->n == 0 || due) && m->game.pos.side == owner(m, i)) {
             m->lead = i;
-            m->pending = m->extra[i].moves[0];
+            m->pending = own->moves[0];
         }
     }
     if (m->lead < 0) {
         m->pending_flags = 0;
+        m->copy_remind_at = TB_MATCH_NOTIME;
         return false;
     }
     if (m->lead != was || m->pending != was_pending) {
-        tb_match__announce_msg(m, 1 - m->lead, TB_MATCH_MSG_REPLICATE);
+        if (m->pending != m->told || m->told_ply != m->game.plies + 1)
+            tell_move(m);
+        else
+            tb_match__announce_msg(m, 1 - m->lead, TB_MATCH_MSG_REPLICATE);
         return false;
     }
     return true;
@@ -128,13 +211,13 @@ void tb_match__finish(tb_match *m)
 {
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         uint64_t occ = tb_sensor_occupancy(m->sensor[b]);
-        if (occ == m->r.occ_target[b] || !m->r.has_alt[b] || m->cfg.board[b].typed)
-            m->extra[b] = m->r.target[b];
-        else
-            m->extra[b] = m->r.alt[b];
+        bool target = occ == m->r.occ_target[b] || !m->r.has_alt[b] || m->cfg.board[b].typed;
+        m->extra[b] = target || m->r.alt_due[b] ? m->r.target[b] : m->r.alt[b];
+        /* the board shows its own move, the copy still to make */
+        m->copy_due[b] = !target && m->r.alt_due[b];
     }
     m->r.open = false;
-    if (normalize(m)) {
+    if (tb_match__normalize(m)) {
         /* The copier's board shows the position before the move (else the move would have
          * been agreed). A player putting the board right may pass through it on the way to
          * the move; the reminder waits until the board stands still (tb_match__remind_due). A
@@ -145,10 +228,13 @@ void tb_match__finish(tb_match *m)
             m->remind_at = TB_MATCH_NOTIME;
             tb_match__announce_msg(m, 1 - m->lead, TB_MATCH_MSG_REPLICATE);
         }
+        if (m->cfg.copy_remind_ms)
+            m->copy_remind_at = m->now + m->cfg.copy_remind_ms;
     }
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         tb_chess_pos pos;
-        tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+        tb_match__board_pos(m, b, &pos);
+        tb_match__events_read(m, b);
         if (m->cfg.board[b].typed)
             tb_sensor_reset(m->sensor[b], &pos, m->now); /* shows what its scoresheet says */
         else
@@ -160,6 +246,8 @@ void tb_match__finish(tb_match *m)
 
 static bool move_expected(const tb_match *m, int b, tb_chess_move mv)
 {
+    if (m->copy_due[b])
+        return b != m->lead && mv == m->pending;
     if (m->extra[b].n != 0)
         return false;
     if (m->lead < 0)
@@ -181,12 +269,30 @@ static void held(tb_match *m, int b, const struct tb_sensor_out *o)
              label, o->uci, (unsigned)m->r.id);
 }
 
-static void on_move(tb_match *m, int b, const struct tb_sensor_out *o);
 static void still_wrong(tb_match *m, int b);
+static void act_on_problem(tb_match *m, int b, const struct tb_sensor_out *o);
 
-/* Play is stopped: a move counts only when it is what the board was to do anyway and the open
+/* A move made while play is stopped stands when the Laws make it a move of the game: made on a
+ * board that is not in dispute (not where the mismatch arose, no move of its own to take back;
+ * its recogniser read the move from the board's scoresheet position), by that board's player in
+ * turn (D.2.3: placed, and announced once play goes on), or the copy of the announced move. The
+ * other board's slip does not undo it (D.2.9 corrects the deviating board only). */
+static bool move_stands(const tb_match *m, int b, tb_chess_move mv)
+{
+    const struct tb_match_restore *r = &m->r;
+    tb_chess_pos pos;
+    if (!r->open || !r->is_mismatch || r->dirty[b] || b == r->mm.board || r->mm.fix[b].ntakeback ||
+        m->copy_due[b] || m->cfg.board[b].typed || m->extra[b].n >= TB_MATCH_MAX_EXTRA - 1)
+        return false;
+    if (m->lead >= 0 && b != m->lead && m->extra[b].n == 0)
+        return mv == m->pending;
+    tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+    return pos.side == owner(m, b) && tb_chess_is_legal(&pos, mv);
+}
+
+/* Play is stopped: a move counts when it is what the board was to do anyway and the open
  * mismatch is this board's own physical slip (illegal placement, displaced piece, wrong copy,
- * capture not removed): making the move puts the board right. */
+ * capture not removed): making the move puts the board right; or when it stands (above). */
 static void blocked_move(tb_match *m, int b, const struct tb_sensor_out *o)
 {
     struct tb_match_restore *r = &m->r;
@@ -194,6 +300,14 @@ static void blocked_move(tb_match *m, int b, const struct tb_sensor_out *o)
         !r->confirmed && r->mm.boards == (1u << b) && move_expected(m, b, o->move)) {
         tb_match__close(m, false, "put right on the board: the move was made");
         on_move(m, b, o);
+        return;
+    }
+    if (move_stands(m, b, o->move)) {
+        tb_match__line_push(&m->extra[b], o->move);
+        tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &r->hist[b]);
+        if (b == r->hint_board)
+            r->hint_board = -1;
+        tb_match__reresolve(m);
         return;
     }
     r->dirty[b] = true;
@@ -211,6 +325,19 @@ static void blocked_move(tb_match *m, int b, const struct tb_sensor_out *o)
     }
 }
 
+/* The copier made the announced move after their own: both are on the board now. */
+static void copy_made(tb_match *m, int b)
+{
+    tb_chess_pos pos;
+    m->copy_due[b] = false;
+    m->incomplete_at[b] = TB_MATCH_NOTIME;
+    tb_match__events_read(m, b);
+    tb_match__normalize(m);
+    tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+    tb_sensor_set_position(m->sensor[b], &pos, m->now);
+    tb_match__set_modes(m);
+}
+
 static void on_move(tb_match *m, int b, const struct tb_sensor_out *o)
 {
     tb_chess_move mv = o->move;
@@ -222,19 +349,40 @@ static void on_move(tb_match *m, int b, const struct tb_sensor_out *o)
     tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &before);
     m->incomplete_at[b] = TB_MATCH_NOTIME;
 
+    if (m->copy_due[b] && b != m->lead && mv == m->pending) {
+        copy_made(m, b);
+        return;
+    }
     if (m->lead < 0) {
-        line_push(&m->extra[b], mv);
-        if (before.side == owner(m, b) && m->extra[1 - b].n == 0) {
+        int other = 1 - b;
+        if (m->early_at[other] != TB_MATCH_NOTIME && m->extra[b].n == 0) {
+            /* the other board copied a move early: this is the move itself, or another */
+            tb_chess_move early = m->extra[other].moves[0];
+            m->early_at[other] = TB_MATCH_NOTIME;
+            tb_match__line_push(&m->extra[b], mv);
+            if (mv == early) {
+                tb_match__normalize(m);
+                tb_match__set_modes(m);
+            } else {
+                tb_match__raise(m, TB_MATCH_MM_OUT_OF_TURN, other, early, 0,
+                                tb_chess_move_from(early), tb_chess_move_to(early), 0);
+            }
+            return;
+        }
+        bool early = m->early_at[b] != TB_MATCH_NOTIME;
+        m->early_at[b] = TB_MATCH_NOTIME;
+        tb_match__line_push(&m->extra[b], mv);
+        if (before.side == owner(m, b) && m->extra[other].n == 0 && !early) {
             /* D.2.1: the move is announced and becomes the move expected on the other board */
             m->lead = b;
             m->pending = mv;
             m->pending_flags = o->flags;
-            struct tb_match_announce *a = announce(m, 1 - b);
-            a->is_move = true;
-            a->move = mv;
-            a->pos = before;
-            a->ply = m->game.plies + 1;
+            tell_move(m);
             tb_match__set_modes(m);
+        } else if (m->extra[b].n == 1 && m->extra[other].n == 0 && m->cfg.incomplete_ms) {
+            /* D.2.1: the opponent's move, copied here as the opponent announced it before
+             * their own board showed it: waited for (incomplete_ms) before it is reported */
+            m->early_at[b] = m->now + m->cfg.incomplete_ms;
         } else {
             /* the opponent's move on the board of the player not to move */
             tb_match__raise(m, TB_MATCH_MM_OUT_OF_TURN, b, mv, 0, o->square, o->square2, 0);
@@ -243,17 +391,23 @@ static void on_move(tb_match *m, int b, const struct tb_sensor_out *o)
     }
     if (b != m->lead) {
         if (mv == m->pending && m->extra[b].n == 0) {
-            line_push(&m->extra[b], mv);
-            normalize(m);
+            tb_match__line_push(&m->extra[b], mv);
+            tb_match__normalize(m);
             tb_match__set_modes(m);
             return;
         }
-        line_push(&m->extra[b], mv);
+        tb_match__line_push(&m->extra[b], mv);
         tb_match__raise(m, TB_MATCH_MM_WRONG_MOVE, b, mv, m->pending, o->square, o->square2, 0);
         return;
     }
+    /* The opponent's reply, copied here: the copier's board may show it made before the
+     * recogniser there could tell (a capture shows only as a piece missing for a while). */
+    if (tb_match__reply_on_board(m, 1 - b) && m->lead != b) {
+        on_move(m, b, o);
+        return;
+    }
     /* the board that just moved shows the opponent's reply too: two moves ahead */
-    line_push(&m->extra[b], mv);
+    tb_match__line_push(&m->extra[b], mv);
     tb_match__raise(m, TB_MATCH_MM_TWO_AHEAD, b, mv, 0, o->square, o->square2, 0);
 }
 
@@ -319,10 +473,10 @@ static tb_chess_move incomplete_capture(const tb_match *m, int b)
     tb_chess_pos pos;
     tb_chess_movelist list;
     uint64_t occ = tb_sensor_occupancy(m->sensor[b]);
-    tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+    tb_match__board_pos(m, b, &pos);
     if (occ == tb_chess_occupancy(&pos))
         return 0;
-    bool replicating = m->lead >= 0 && b != m->lead && m->extra[b].n == 0;
+    bool replicating = m->lead >= 0 && b != m->lead && (m->extra[b].n == 0 || m->copy_due[b]);
     if (replicating) {
         list.count = 1;
         list.moves[0] = m->pending;
@@ -345,7 +499,7 @@ static void raise_incomplete(tb_match *m, int b, tb_chess_move mv)
 {
     tb_chess_pos pos;
     struct tb_chess_move_squares ms;
-    tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &pos);
+    tb_match__board_pos(m, b, &pos);
     tb_chess_move_squares(&pos, mv, &ms);
     m->incomplete_at[b] = TB_MATCH_NOTIME;
     tb_match__raise(m, TB_MATCH_MM_INCOMPLETE, b, mv, 0, ms.capture_sq, ms.to, mv);
@@ -360,6 +514,21 @@ void tb_match__incomplete_check(tb_match *m, int b, uint64_t t)
         m->incomplete_at[b] = t + m->cfg.incomplete_ms;
 }
 
+/* 7.4: a board whose player has nothing to do shows something else than its position, for
+ * lifted_report_ms: pieces displaced, whatever move they might look part of (a pawn knocked
+ * onto the square an e.p. capture would fill is no capture on the board of the player not to
+ * move). */
+void tb_match__idle_due(tb_match *m)
+{
+    for (int b = 0; b < TB_MATCH_BOARDS; b++) {
+        if (m->idle_at[b] > m->now)
+            continue;
+        m->idle_at[b] = TB_MATCH_NOTIME;
+        if (tb_match__out_of_place(m, b))
+            tb_match__raise(m, TB_MATCH_MM_DISPLACED, b, 0, 0, TB_CHESS_NOSQ, TB_CHESS_NOSQ, 0);
+    }
+}
+
 /* A board's occupancy changed: (re)start its D.2.3 watch. */
 void tb_match__watch(tb_match *m)
 {
@@ -371,8 +540,48 @@ void tb_match__watch(tb_match *m)
             tb_match__incomplete_check(m, b, m->now);
             if (m->remind_at != TB_MATCH_NOTIME && m->lead >= 0 && b != m->lead)
                 m->remind_at = m->now + m->cfg.remind_ms; /* not standing still yet */
+            if (m->copy_remind_at != TB_MATCH_NOTIME && m->lead >= 0 && b != m->lead)
+                m->copy_remind_at = m->now + m->cfg.copy_remind_ms;
+            if (m->recheck[b] && m->lead >= 0 && b != m->lead)
+                copy_check(m);
+            m->idle_at[b] = tb_match__out_of_place(m, b) ? m->now + m->cfg.sensor.lifted_report_ms
+                                                         : TB_MATCH_NOTIME;
+            /* a board no longer part way through a reply: the recogniser judges it anew */
+            if (m->settle_at[b] != TB_MATCH_NOTIME)
+                m->settle_at[b] = !tb_match__reply_on_board(m, b) && tb_match__reply_under_way(m, b)
+                                      ? m->now + m->cfg.incomplete_ms
+                                      : TB_MATCH_NOTIME;
         }
     }
+}
+
+/* The copier's board shows the position before the copy: their own position, or their own
+ * move made first with the copy still due. */
+static bool copy_awaited(const tb_match *m, int b)
+{
+    tb_chess_pos pos;
+    if ((m->extra[b].n != 0 && !m->copy_due[b]) ||
+        (m->copy_due[b] && m->extra[b].moves[0] != m->pending))
+        return false;
+    tb_match__board_pos(m, b, &pos);
+    return tb_sensor_occupancy(m->sensor[b]) == tb_chess_occupancy(&pos);
+}
+
+/* A move has waited for its copy while the copier's board stood untouched for copy_remind_ms
+ * (docs/guide-vi-player.md: "if you wait too long ... you hear what to do"): the copier hears
+ * the move to copy again, and again after each further copy_remind_ms while nothing changes. A
+ * board with pieces in the hand is being worked on: nothing is said, the wait starts again. */
+void tb_match__copy_remind_due(tb_match *m)
+{
+    if (m->copy_remind_at > m->now)
+        return;
+    m->copy_remind_at = TB_MATCH_NOTIME;
+    if (m->r.open || m->lead < 0 || !m->cfg.copy_remind_ms)
+        return;
+    int b = 1 - m->lead;
+    if (copy_awaited(m, b))
+        tb_match__announce_msg(m, b, TB_MATCH_MSG_REPLICATE);
+    m->copy_remind_at = m->now + m->cfg.copy_remind_ms;
 }
 
 /* The reminder finish() put off: said only when the move still waits and the copier's board
@@ -385,8 +594,42 @@ void tb_match__remind_due(tb_match *m)
     if (m->r.open || m->lead < 0 || m->pending != m->remind_move)
         return;
     int b = 1 - m->lead;
-    if (m->extra[b].n == 0 && tb_sensor_occupancy(m->sensor[b]) == tb_chess_occupancy(&m->game.pos))
+    if (copy_awaited(m, b)) {
         tb_match__announce_msg(m, b, TB_MATCH_MSG_REPLICATE);
+        if (m->cfg.copy_remind_ms)
+            m->copy_remind_at = m->now + m->cfg.copy_remind_ms;
+    }
+}
+
+/* A problem on the copier's board put off while it might be their own reply under way: the
+ * board has stood still since, so it is judged now (unless play stopped or moved on). */
+void tb_match__settle_due(tb_match *m)
+{
+    for (int b = 0; b < TB_MATCH_BOARDS; b++) {
+        if (m->settle_at[b] > m->now)
+            continue;
+        m->settle_at[b] = TB_MATCH_NOTIME;
+        if (m->r.open || m->lead < 0 || b == m->lead || tb_match__reply_on_board(m, b))
+            continue;
+        struct tb_sensor_out o = m->settled[b];
+        act_on_problem(m, b, &o);
+    }
+}
+
+/* A move copied early whose original has not come: the opponent's move on the board of the
+ * player not to move after all. */
+void tb_match__early_due(tb_match *m)
+{
+    for (int b = 0; b < TB_MATCH_BOARDS; b++) {
+        if (m->early_at[b] > m->now)
+            continue;
+        m->early_at[b] = TB_MATCH_NOTIME;
+        if (m->r.open || m->lead >= 0 || m->extra[b].n != 1)
+            continue;
+        tb_chess_move mv = m->extra[b].moves[0];
+        tb_match__raise(m, TB_MATCH_MM_OUT_OF_TURN, b, mv, 0, tb_chess_move_from(mv),
+                        tb_chess_move_to(mv), 0);
+    }
 }
 
 void tb_match__incomplete_due(tb_match *m)
@@ -431,9 +674,30 @@ static void on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
         return;
     }
     bool behind = m->lead >= 0 && b != m->lead;
+    if (behind && o->problem != TB_SENSOR_P_TOUCH_MOVE &&
+        o->problem != TB_SENSOR_P_TOUCHED_NOT_CAPTURED) {
+        m->settle_at[b] = TB_MATCH_NOTIME;
+        if (tb_match__reply_on_board(m, b))
+            return;
+        if (tb_match__reply_under_way(m, b)) {
+            /* the copier may be making their own reply first: judged once the board has stood
+             * still for incomplete_ms (tb_match__settle_due) */
+            m->settled[b] = *o;
+            m->settle_at[b] = m->now + m->cfg.incomplete_ms;
+            return;
+        }
+    }
+    act_on_problem(m, b, o);
+}
+
+static void act_on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
+{
+    bool behind = m->lead >= 0 && b != m->lead;
     switch (o->problem) {
     case TB_SENSOR_P_TOUCH_MOVE:
     case TB_SENSOR_P_TOUCHED_NOT_CAPTURED:
+        if (o->square < 64 && (m->swap_live[b] & TB_CHESS_BIT(o->square)))
+            break; /* a piece swapped as the put-right asked: no touch */
         touch_report(m, b, o);
         break;
     case TB_SENSOR_P_ROOK_FIRST_CASTLING:
@@ -486,9 +750,13 @@ void tb_match__drain(tb_match *m)
         for (int b = 0; b < TB_MATCH_BOARDS; b++) {
             while (tb_sensor_poll(m->sensor[b], &o)) {
                 any = true;
-                if (o.kind == TB_SENSOR_OUT_MOVE)
+                if (o.kind == TB_SENSOR_OUT_MOVE) {
+                    m->swap_live[b] = m->swap_sq[b]; /* for the reports that follow the move */
+                    m->swap_sq[b] = 0;
+                    tb_match__events_read(m, b);
+                    m->recheck[b] = false;
                     on_move(m, b, &o);
-                else if (o.kind == TB_SENSOR_OUT_PROBLEM)
+                } else if (o.kind == TB_SENSOR_OUT_PROBLEM)
                     on_problem(m, b, &o);
             }
         }

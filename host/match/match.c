@@ -16,6 +16,7 @@ void tb_match_config_default(struct tb_match_config *cfg)
     tb_sensor_config_default(&cfg->sensor);
     cfg->incomplete_ms = 3000;
     cfg->remind_ms = 2000;
+    cfg->copy_remind_ms = 20000;
 }
 
 static int check_config(const struct tb_match_config *cfg, struct tb_error *err)
@@ -68,10 +69,12 @@ int tb_match_new(const struct tb_match_config *cfg, const tb_chess_pos *start, u
         }
         tb_sensor_reset(m->sensor[b], start, now_ms);
         m->incomplete_at[b] = TB_MATCH_NOTIME;
+        m->settle_at[b] = m->idle_at[b] = m->early_at[b] = TB_MATCH_NOTIME;
         m->seen_occ[b] = tb_chess_occupancy(start);
     }
     m->now = now_ms;
     m->remind_at = TB_MATCH_NOTIME;
+    m->copy_remind_at = TB_MATCH_NOTIME;
     tb_chess_game_init(&m->game, start);
     m->lead = -1;
     tb_match__sync_state(m);
@@ -131,6 +134,16 @@ void tb_match__line_pos(const tb_match *m, const struct tb_match_line *line, int
         tb_chess_make(pos, line->moves[i], &undo);
 }
 
+/* What stands on a board as far as its moves tell: its line's position, or with the copy still
+ * due after its own move, the position before the copy. */
+void tb_match__board_pos(const tb_match *m, int b, tb_chess_pos *pos)
+{
+    if (m->copy_due[b])
+        *pos = m->due_pos[b];
+    else
+        tb_match__line_pos(m, &m->extra[b], m->extra[b].n, pos);
+}
+
 void tb_match_status(const tb_match *m, struct tb_match_status *st)
 {
     memset(st, 0, sizeof *st);
@@ -183,8 +196,12 @@ static void step(tb_match *m, uint64_t t)
     tb_match__drain(m);
     tb_match__watch(m);
     tb_match__incomplete_due(m);
+    tb_match__settle_due(m);
+    tb_match__idle_due(m);
+    tb_match__early_due(m);
     tb_match__check_progress(m);
     tb_match__remind_due(m);
+    tb_match__copy_remind_due(m);
     tb_match__sync_state(m);
 }
 
@@ -220,9 +237,17 @@ uint64_t tb_match_deadline(const tb_match *m)
             when = s;
         if (m->incomplete_at[b] < when)
             when = m->incomplete_at[b];
+        if (m->settle_at[b] < when)
+            when = m->settle_at[b];
+        if (m->idle_at[b] < when)
+            when = m->idle_at[b];
+        if (m->early_at[b] < when)
+            when = m->early_at[b];
     }
     if (m->remind_at < when)
         when = m->remind_at;
+    if (m->copy_remind_at < when)
+        when = m->copy_remind_at;
     return when;
 }
 
@@ -257,12 +282,16 @@ int tb_match_board_event(tb_match *m, int board, const struct tb_match_event *ev
     int rc = TB_OK;
     switch (ev->kind) {
     case TB_MATCH_EV_LIFT:
+        m->lifted_since[board] |= TB_CHESS_BIT(ev->square);
         rc = tb_sensor_lift(s, ev->square, now_ms);
         break;
     case TB_MATCH_EV_PLACE:
+        m->placed_since[board] |= TB_CHESS_BIT(ev->square);
+        m->place_code[board][ev->square] = ev->piece;
         rc = tb_sensor_place(s, ev->square, ev->piece, now_ms);
         break;
     case TB_MATCH_EV_CHOOSE:
+        m->choice_since[board] = ev->piece;
         rc = tb_sensor_choose(s, ev->piece, now_ms);
         break;
     case TB_MATCH_EV_SNAPSHOT:
@@ -405,7 +434,7 @@ int tb_match_resolve(tb_match *m, uint32_t id, uint64_t now_ms, struct tb_error 
 static void board_positions(const tb_match *m, tb_chess_pos hist[TB_MATCH_BOARDS])
 {
     for (int b = 0; b < TB_MATCH_BOARDS; b++)
-        tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &hist[b]);
+        tb_match__board_pos(m, b, &hist[b]);
 }
 
 int tb_match_takeback(tb_match *m, int n, uint64_t now_ms, struct tb_error *err)

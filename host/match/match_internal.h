@@ -26,6 +26,10 @@ struct tb_match_restore {
     struct tb_match_mismatch mm;
     struct tb_match_line target[TB_MATCH_BOARDS], alt[TB_MATCH_BOARDS];
     bool has_alt[TB_MATCH_BOARDS];
+    /* alt is the target with the copy of the announced move still to make (the board's own
+     * move made first, its copy not yet: occ_alt is then that position's occupancy) */
+    bool alt_due[TB_MATCH_BOARDS];
+    tb_chess_move complete; /* D.2.3: the capture to finish (raise's argument) */
     uint64_t occ_target[TB_MATCH_BOARDS], occ_alt[TB_MATCH_BOARDS];
     bool dirty[TB_MATCH_BOARDS]; /* the recogniser's position left the board's scoresheet */
     /* The put-right instruction each board heard last (its lift and fill squares): it is said
@@ -52,10 +56,34 @@ struct tb_match {
     tb_chess_move pending; /* that move (announced to the other player) */
     unsigned pending_flags;
 
+    /* The copier made their own move before copying the announced one: the board's line is
+     * [announced move, own move] and the board shows due_pos (the own move made, the copy not
+     * yet). The copy completes both. */
+    bool copy_due[TB_MATCH_BOARDS];
+    tb_chess_pos due_pos[TB_MATCH_BOARDS];
+    tb_chess_move told; /* the waiting move last announced to its copier, at told_ply */
+    int told_ply;
+
     uint64_t incomplete_at[TB_MATCH_BOARDS]; /* D.2.3 report due, TB_MATCH_NOTIME if none */
+    uint64_t copy_remind_at; /* the copier, standing still, hears the move to copy again */
+    /* a problem on the copier's board put off while their own reply may be under way */
+    uint64_t settle_at[TB_MATCH_BOARDS];
+    struct tb_sensor_out settled[TB_MATCH_BOARDS];
+    uint64_t idle_at[TB_MATCH_BOARDS];  /* a still board not in its position is reported (7.4) */
+    uint64_t early_at[TB_MATCH_BOARDS]; /* a move copied before its board showed it: reported */
     uint64_t remind_at; /* the copy of remind_move is announced again, else NOTIME */
     tb_chess_move remind_move;
     uint64_t seen_occ[TB_MATCH_BOARDS]; /* occupancy when last looked at */
+    /* squares lifted from and placed on since the board's last move (captures look alike on
+     * the switches: the square taken on tells them apart) */
+    uint64_t lifted_since[TB_MATCH_BOARDS], placed_since[TB_MATCH_BOARDS];
+    uint8_t choice_since[TB_MATCH_BOARDS];   /* promotion piece chosen since then */
+    uint8_t place_code[TB_MATCH_BOARDS][64]; /* piece code of each square's last place */
+    bool recheck[TB_MATCH_BOARDS];
+    /* squares of a swap the last put-right asked for (tb_match__close): touching them is no
+     * touch until the board's next move and its reports are through (swap_live) */
+    uint64_t swap_sq[TB_MATCH_BOARDS],
+        swap_live[TB_MATCH_BOARDS]; /* the copy may stand unseen by the recogniser (copy_check) */
 
     struct tb_match_restore r;
     uint32_t next_id;
@@ -74,18 +102,33 @@ struct tb_match_out *tb_match__emit(tb_match *m, enum tb_match_out_kind kind);
 void tb_match__line_pos(const tb_match *m, const struct tb_match_line *line, int n,
                         tb_chess_pos *pos);
 void tb_match__sync_state(tb_match *m);
+void tb_match__board_pos(const tb_match *m, int b, tb_chess_pos *pos);
 
 /* flow.c: the recognisers' outputs into the game */
 void tb_match__drain(tb_match *m);
 void tb_match__incomplete_check(tb_match *m, int b, uint64_t t);
 void tb_match__incomplete_due(tb_match *m);
 void tb_match__remind_due(tb_match *m);
+void tb_match__copy_remind_due(tb_match *m);
+void tb_match__settle_due(tb_match *m);
+void tb_match__idle_due(tb_match *m);
+void tb_match__early_due(tb_match *m);
 void tb_match__watch(tb_match *m);
 void tb_match__set_modes(tb_match *m);
 void tb_match__finish(tb_match *m);
 int tb_match__typed_move_at(tb_match *m, int b, tb_chess_move mv);
 void tb_match__announce_msg(tb_match *m, int b, enum tb_match_msg msg);
 void tb_match__announce_fix(tb_match *m, int b, const struct tb_match_fix *fix, uint32_t id);
+
+void tb_match__line_push(struct tb_match_line *l, tb_chess_move mv);
+void tb_match__events_read(tb_match *m, int b);
+bool tb_match__normalize(tb_match *m);
+
+/* reply.c: the copier's own reply made first; pieces where nobody may put them */
+bool tb_match__capture_seen(const tb_match *m, int b, const tb_chess_pos *pos, tb_chess_move mv);
+bool tb_match__reply_on_board(tb_match *m, int b);
+bool tb_match__reply_under_way(const tb_match *m, int b);
+bool tb_match__out_of_place(const tb_match *m, int b);
 
 /* resolve.c: D.2.9 */
 void tb_match__raise(tb_match *m, enum tb_match_mismatch_kind kind, int b, tb_chess_move move,
@@ -98,6 +141,7 @@ void tb_match__restore_start(tb_match *m, enum tb_match_arbiter_action action, i
                              const tb_chess_pos hist[TB_MATCH_BOARDS]);
 void tb_match__close(tb_match *m, bool by_arbiter, const char *why);
 void tb_match__refresh_fix(tb_match *m, int b, bool force);
+void tb_match__reresolve(tb_match *m);
 
 /* text.c */
 const char *tb_match__mismatch_words(enum tb_match_mismatch_kind k);

@@ -125,6 +125,12 @@ void tb_match__build_fix(const tb_match *m, int b, const tb_chess_pos *hist,
     uint64_t phys = tb_sensor_occupancy(m->sensor[b]);
     uint64_t hocc = tb_chess_occupancy(hist);
     uint64_t missing = hocc & ~phys, arrived = phys & ~hocc;
+    /* the one kind of piece missing, if every missing piece is of one kind (two white pawns
+     * knocked over are white pawns wherever they landed) */
+    int kind = missing ? hist->board[lowest(missing)] : 0;
+    for (uint64_t s = missing; s; s &= s - 1)
+        if (hist->board[lowest(s)] != kind)
+            kind = 0;
     memcpy(guess, hist->board, sizeof guess);
     for (uint64_t s = missing; s; s &= s - 1)
         guess[lowest(s)] = 0;
@@ -133,8 +139,8 @@ void tb_match__build_fix(const tb_match *m, int b, const tb_chess_pos *hist,
         if (sq == hint_to && hint_from >= 0 && hint_from < 64 &&
             (missing & TB_CHESS_BIT(hint_from)))
             guess[sq] = hist->board[hint_from];
-        else if (__builtin_popcountll(missing) == 1 && __builtin_popcountll(arrived) == 1)
-            guess[sq] = hist->board[lowest(missing)];
+        else if (kind && __builtin_popcountll(arrived) <= __builtin_popcountll(missing))
+            guess[sq] = (uint8_t)kind;
         else
             guess[sq] = UNKNOWN_PIECE;
     }
@@ -185,29 +191,73 @@ static void truncate_line(struct tb_match_line *l, int n)
         l->n = n;
 }
 
-/* The D.2.9 resolution of the present state: what each board must show and do. */
+static int board_of(const tb_match *m, int color)
+{
+    return m->cfg.board[0].color == color ? 0 : 1;
+}
+
+/* The game the two scoresheets describe beyond the agreed one: at each ply the move its
+ * player made on their own board (D.2.3), whatever the other board shows there. A move on a
+ * scoresheet that its player never made (the opponent's move made on this board, a move out
+ * of turn) is no move of the game. k[b]: how many moves of board b's scoresheet are the game's;
+ * the rest are taken back (D.2.9). */
+static void game_line(const tb_match *m, const struct tb_match_line s[TB_MATCH_BOARDS],
+                      struct tb_match_line *g, int k[TB_MATCH_BOARDS])
+{
+    g->n = 0;
+    for (int j = 0; j < TB_MATCH_MAX_EXTRA; j++) {
+        int o = board_of(m, m->game.pos.side ^ (j & 1));
+        if (s[o].n <= j)
+            break;
+        bool on_line = true;
+        for (int i = 0; i < j; i++)
+            on_line = on_line && s[o].moves[i] == g->moves[i];
+        if (!on_line)
+            break;
+        g->moves[g->n++] = s[o].moves[j];
+    }
+    for (int b = 0; b < TB_MATCH_BOARDS; b++) {
+        k[b] = 0;
+        while (k[b] < s[b].n && k[b] < g->n && s[b].moves[k[b]] == g->moves[k[b]])
+            k[b]++;
+    }
+}
+
+/* The D.2.9 resolution of the present state: what each board must show and do. Each board is
+ * put right towards the game the scoresheets describe: a move its player made in turn stands,
+ * whatever the other board did. */
 static void build_resolution(tb_match *m, int origin, int hint_from, int hint_to,
                              tb_chess_move complete)
 {
     struct tb_match_restore *r = &m->r;
     struct tb_match_mismatch *mm = &r->mm;
-    struct tb_match_line s[TB_MATCH_BOARDS];
+    struct tb_match_line s[TB_MATCH_BOARDS], g;
+    int k[TB_MATCH_BOARDS];
 
     for (int b = 0; b < TB_MATCH_BOARDS; b++)
         sheet(m, b, &s[b]);
     int d = 0;
     while (d < s[0].n && d < s[1].n && s[0].moves[d] == s[1].moves[d])
         d++;
-    mm->sheets_agree = s[0].n == s[1].n && d == s[0].n;
+    game_line(m, s, &g, k);
+    mm->sheets_agree = k[0] >= m->extra[0].n && k[1] >= m->extra[1].n;
     mm->agree_plies = m->game.plies + d;
+    mm->boards = 0;
+    mm->needs_arbiter = false;
 
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         struct tb_match_line a = m->extra[b], sh = s[b];
         uint64_t phys = tb_sensor_occupancy(m->sensor[b]);
-        truncate_line(&a, d);
-        truncate_line(&sh, d);
-        r->has_alt[b] = false;
-        if (complete && b == origin && a.n < TB_MATCH_MAX_EXTRA) {
+        truncate_line(&a, k[b]);
+        truncate_line(&sh, k[b]);
+        r->has_alt[b] = r->alt_due[b] = false;
+        if (m->copy_due[b] && a.n == m->extra[b].n) {
+            /* own move made first: the copy completes the board; without it the board shows
+             * its own move and the copy is still due */
+            r->target[b] = a;
+            r->alt[b] = a;
+            r->has_alt[b] = r->alt_due[b] = true;
+        } else if (complete && b == origin && a.n < TB_MATCH_MAX_EXTRA) {
             /* D.2.3: finish the move (remove the captured piece), or take it back */
             r->alt[b] = a;
             r->has_alt[b] = true;
@@ -226,12 +276,20 @@ static void build_resolution(tb_match *m, int origin, int hint_from, int hint_to
         }
         r->occ_target[b] = line_occ(m, &r->target[b]);
         r->occ_alt[b] = r->has_alt[b] ? line_occ(m, &r->alt[b]) : r->occ_target[b];
+        if (r->alt_due[b])
+            r->occ_alt[b] = tb_chess_occupancy(&m->due_pos[b]);
 
         struct tb_match_fix *fix = &mm->fix[b];
         tb_match__build_fix(m, b, &r->hist[b], &r->target[b], b == origin ? hint_from : -1,
                             b == origin ? hint_to : -1, fix);
         r->fix_occ[b] = phys;
-        takebacks(m, b, d, fix);
+        if (r->alt_due[b] && phys == r->occ_alt[b]) {
+            fix->change = false; /* the copy is due, nothing is wrong */
+            fix->nlift = fix->nplace = fix->npairs = 0;
+            fix->lift = fix->fill = 0;
+        }
+        if (k[b] < m->extra[b].n)
+            takebacks(m, b, k[b], fix);
         if (fix->change)
             mm->boards |= 1u << b;
         if (fix->ntakeback)
@@ -389,10 +447,11 @@ void tb_match__raise(tb_match *m, enum tb_match_mismatch_kind kind, int b, tb_ch
     mm->square = (uint8_t)(sq >= 0 && sq < 64 ? sq : TB_CHESS_NOSQ);
     mm->square2 = (uint8_t)(sq2 >= 0 && sq2 < 64 ? sq2 : TB_CHESS_NOSQ);
     for (int i = 0; i < TB_MATCH_BOARDS; i++)
-        tb_match__line_pos(m, &m->extra[i], m->extra[i].n, &r->hist[i]);
+        tb_match__board_pos(m, i, &r->hist[i]);
     r->hint_board = b;
     r->hint_from = sq;
     r->hint_to = sq2;
+    r->complete = complete;
     build_resolution(m, b, sq, sq2, complete);
     if (mm->square < 64)
         mm->squares |= TB_CHESS_BIT(mm->square);
@@ -402,8 +461,9 @@ void tb_match__raise(tb_match *m, enum tb_match_mismatch_kind kind, int b, tb_ch
     explain(m, appended);
     propose(m);
     for (int i = 0; i < TB_MATCH_BOARDS; i++)
-        m->incomplete_at[i] = TB_MATCH_NOTIME;
+        m->incomplete_at[i] = m->settle_at[i] = m->idle_at[i] = m->early_at[i] = TB_MATCH_NOTIME;
     m->remind_at = TB_MATCH_NOTIME;
+    m->copy_remind_at = TB_MATCH_NOTIME;
 
     struct tb_match_out *o = tb_match__emit(m, TB_MATCH_OUT_MISMATCH);
     o->u.mismatch = *mm;
@@ -422,12 +482,30 @@ void tb_match__close(tb_match *m, bool by_arbiter, const char *why)
 {
     if (!m->r.open)
         return;
+    /* A square the last instruction asked to empty and fill (a piece swapped on one square:
+     * the switches cannot see it done) may still be handled after the board reads right:
+     * that is putting right, no touch (4.2, D.2.2). */
+    for (int b = 0; b < TB_MATCH_BOARDS; b++)
+        m->swap_sq[b] = m->r.said[b] ? m->r.said_lift[b] & m->r.said_fill[b] : 0;
     struct tb_match_out *o = tb_match__emit(m, TB_MATCH_OUT_RESOLVED);
     o->u.resolved.id = m->r.id;
     o->u.resolved.by_arbiter = by_arbiter;
     snprintf(o->u.resolved.text, sizeof o->u.resolved.text, "#%u resolved: %s", (unsigned)m->r.id,
              why);
     m->r.open = false;
+}
+
+/* A move stood while play was stopped (flow.c, move_stands): the resolution is built again
+ * from the scoresheets as they are now. It may need nothing any more (the other board's early
+ * copy was this very move): then it clears as soon as both boards show their positions. */
+void tb_match__reresolve(tb_match *m)
+{
+    struct tb_match_restore *r = &m->r;
+    if (!r->open || !r->is_mismatch)
+        return;
+    bool hint = r->hint_board >= 0; /* it still names what stands on the origin board */
+    build_resolution(m, r->mm.board, hint ? r->hint_from : -1, hint ? r->hint_to : -1, r->complete);
+    propose(m);
 }
 
 /* The open mismatch's lists follow the board: rebuilt from what stands on it now (force: what
@@ -485,6 +563,8 @@ void tb_match__restore_start(tb_match *m, enum tb_match_arbiter_action action, i
     for (int b = 0; b < TB_MATCH_BOARDS; b++) {
         r->hist[b] = hist[b];
         m->extra[b].n = 0;
+        m->copy_due[b] = false;
+        m->settle_at[b] = m->idle_at[b] = m->early_at[b] = TB_MATCH_NOTIME;
         r->occ_target[b] = r->occ_alt[b] = tb_chess_occupancy(&m->game.pos);
         r->dirty[b] = true;
         m->incomplete_at[b] = TB_MATCH_NOTIME;
@@ -493,6 +573,7 @@ void tb_match__restore_start(tb_match *m, enum tb_match_arbiter_action action, i
     m->pending = 0;
     m->pending_flags = 0;
     m->remind_at = TB_MATCH_NOTIME;
+    m->copy_remind_at = TB_MATCH_NOTIME;
 
     struct tb_match_out *o = tb_match__emit(m, TB_MATCH_OUT_ARBITER);
     o->u.arbiter.action = action;

@@ -53,12 +53,16 @@ struct tb_match_board_config {
 struct tb_match_config {
     struct tb_match_board_config board[TB_MATCH_BOARDS];
     struct tb_sensor_config sensor; /* both recognisers */
-    uint32_t incomplete_ms; /* D.2.3: a capture whose victim still stands this long after the
-                               board's last event is reported; default 3000 */
-    uint32_t remind_ms;     /* a move still to copy when a mismatch clears is announced again
-                               once its board has stood this long untouched in the position
-                               before it (a board passing through that position on its way to
-                               the move hears nothing); default 2000 */
+    uint32_t incomplete_ms;  /* D.2.3: a capture whose victim still stands this long after the
+                                board's last event is reported; default 3000 */
+    uint32_t remind_ms;      /* a move still to copy when a mismatch clears is announced again
+                                once its board has stood this long untouched in the position
+                                before it (a board passing through that position on its way to
+                                the move hears nothing); default 2000 */
+    uint32_t copy_remind_ms; /* a move waiting to be copied is announced again to its copier
+                                once the copier's board has stood this long untouched without
+                                it, and again after each further copy_remind_ms while it still
+                                stands so; default 20000, 0: never */
 };
 
 /* Board 0: "vi", VI, White; board 1: "sighted", sighted, Black; sensor defaults. */
