@@ -106,6 +106,7 @@ static void decide(tb_sensor *s, const struct tb_sensor_cand *c, bool queen_assu
     }
 
     struct tb_sensor_out *o = tb_sensor__emit(s, TB_SENSOR_OUT_MOVE, t, event_ms);
+    s->moves++;
     o->move = c->move;
     o->square = c->from;
     o->square2 = c->to;
@@ -165,7 +166,10 @@ static bool events_fit(const tb_sensor *s, const struct tb_sensor_cand *c)
     uint64_t to = BIT(c->to);
     if (!(s->placed & to) || !(s->lifted & to) || s->place_seq[c->to] < s->lift_seq[c->to])
         return false;
-    return c->promo || s->place_seq[c->to] > s->lift_seq[c->from];
+    /* a board that names its pieces shows the capturing piece itself, whatever the order in
+     * which it reported the two squares */
+    return c->promo || s->place_seq[c->to] > s->lift_seq[c->from] ||
+           (s->place_piece[c->to] && s->place_piece[c->to] == s->pos.board[c->from]);
 }
 
 /* The promotion piece wanted: a `choose`, a piece code reported with the placement, or in

@@ -166,9 +166,12 @@ static void drain(tb_sensor *s, uint64_t t)
             break;
         pop_front(s);
         if (!ev.place && s->qn > 0 && s->q[0].place && s->q[0].square == ev.square &&
-            s->q[0].ms - ev.ms < s->cfg.wobble_ms && alone_in_the_air(s)) {
+            s->q[0].ms - ev.ms < s->cfg.wobble_ms && alone_in_the_air(s) &&
+            (!s->q[0].piece || s->q[0].piece == s->pos.board[ev.square])) {
             /* D.2.2 counts a piece taken out of its hole; one that wobbled in it and was down
-             * again within wobble_ms, nothing else lifted meanwhile, never left */
+             * again within wobble_ms, nothing else lifted meanwhile, never left. A board that
+             * names its pieces shows whether it is the same piece: another one (a capture whose
+             * square never read empty) is no wobble. */
             pop_front(s);
             continue;
         }
@@ -215,6 +218,13 @@ int tb_sensor_end_move(tb_sensor *s, uint64_t now_ms)
     if (now_ms < s->now)
         return TB_ERR_STATE;
     tb_sensor_tick(s, now_ms);
+    if (s->settle_pending) {
+        /* 6.2.1: the clock pressed, the move is complete as the board shows it */
+        unsigned long n = s->moves;
+        tb_sensor__settle_timeout(s, now_ms, now_ms);
+        if (s->moves != n)
+            return 1;
+    }
     return tb_sensor__promo_end(s, now_ms, now_ms) ? 1 : 0;
 }
 
@@ -274,8 +284,14 @@ int tb_sensor_choose(tb_sensor *s, int ptype, uint64_t ms)
     /* too late (the promotion was decided: the opponent is to move and has none) or for
      * nothing: refused, so a late choice never passes for a used one. A choice kept lasts
      * until the move it was made for is decided. */
-    if (!tb_sensor__can_promote(s))
+    if (!tb_sensor__can_promote(s)) {
+        /* the piece just put down named again (a copier pressing the choice after placing the
+         * new piece): it agrees with the move taken, nothing to change */
+        if (s->last_move && tb_chess_move_promo(s->last_move) == ptype &&
+            s->exempt_sq == tb_chess_move_to(s->last_move))
+            return TB_OK;
         return TB_ERR_STATE;
+    }
     /* A choice is no board contact: it needs no window and is not queued. */
     s->choice = ptype;
     if (s->promo_pending)

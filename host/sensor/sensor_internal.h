@@ -42,12 +42,13 @@ struct tb_sensor {
     tb_chess_pos pos;      /* game position */
     tb_chess_pos prev_pos; /* before the last move output, for rook-first castling */
     tb_chess_move last_move;
-    uint64_t base;  /* occupancy of pos */
-    uint64_t occ;   /* occupancy of the board after the confirmed events */
-    uint64_t stray; /* 7.4: pieces placed where no move puts them (displaced); never part of a
-                       move, cleared when lifted */
-    uint64_t gone;  /* squares emptied when a stray appeared (a knocked piece's home): counted
-                       as filled until filled again, so other moves are still read */
+    unsigned long moves; /* moves output so far */
+    uint64_t base;       /* occupancy of pos */
+    uint64_t occ;        /* occupancy of the board after the confirmed events */
+    uint64_t stray;      /* 7.4: pieces placed where no move puts them (displaced); never part of a
+                            move, cleared when lifted */
+    uint64_t gone;       /* squares emptied when a stray appeared (a knocked piece's home): counted
+                            as filled until filled again, so other moves are still read */
     int ncand;
     struct tb_sensor_cand cand[TB_CHESS_MAX_MOVES];
 

@@ -141,12 +141,16 @@ int tb_sensor_place(tb_sensor *s, int square, int piece, uint64_t ms);
 
 /* A promotion choice (TB_CHESS_KNIGHT..TB_CHESS_QUEEN), before, during or after the placement:
  * a promotion waiting for its piece is decided with it at once; earlier, it is kept for the
- * promotion to come. TB_ERR_STATE (nothing changes) when no promotion can take it: the
- * promotion was already decided, or the side to move has none. */
+ * promotion to come. TB_OK without effect when it names the piece of the promotion just
+ * decided, before any other event (the copier naming the piece put down). TB_ERR_STATE
+ * (nothing changes) when no promotion can take it: the promotion was already decided with
+ * another piece or other events came since, or the side to move has none. */
 int tb_sensor_choose(tb_sensor *s, int ptype, uint64_t ms);
 
-/* The player ended the move (pressed the clock; the game goes on): a promotion still waiting
- * for its piece gets the queen (7.5.2, reported). Returns 1 if that decided a move, else 0. */
+/* The player ended the move (pressed the clock, 6.2.1; the game goes on): a board waiting to
+ * see whether a move is the start of another (settle_ms) is read as it stands, and a promotion
+ * still waiting for its piece gets the queen (7.5.2, reported). Returns 1 if that decided a
+ * move, else 0. */
 int tb_sensor_end_move(tb_sensor *s, uint64_t now_ms);
 
 /* Lets time pass: takes every decision due at or before now_ms. */

@@ -484,6 +484,8 @@ static void random_game(uint64_t seed, int plies, enum tb_dgt_orient o, int ches
         tb_dgt_tracker_tick(t, ms);
         forward(t, s);
         tb_sensor_tick(s, ms);
+        /* the sighted player presses the clock (6.2.1): the move is complete as it stands */
+        tb_sensor_end_move(s, ms);
         struct tb_sensor_out out;
         int moves = 0;
         while (tb_sensor_poll(s, &out)) {

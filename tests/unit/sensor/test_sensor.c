@@ -510,6 +510,69 @@ TB_TEST(law_4_6_piece_code_names_the_promotion_piece)
     tb_sensor_free(s);
 }
 
+/* Guideline II: a Chess960 rook moved onto its castling square may be the first half of a
+ * castling and waits settle_ms for the king; the clock pressed (6.2.1) completes the move as
+ * the board shows it, at once. */
+TB_TEST(law_6_2_1_clock_press_completes_a_chess960_rook_move)
+{
+    struct tb_sensor_out o;
+    tb_chess_pos pos;
+    tb_sensor *s;
+    ASSERT_OK(tb_chess_pos_from_fen(&pos, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w HAha - 0 1",
+                                    TB_CHESS_FEN_960, NULL));
+    ASSERT_OK(tb_sensor_new(NULL, &s));
+    tb_sensor_reset(s, &pos, 0);
+    ASSERT_OK(tb_sensor_lift(s, 7, 1000));     /* h1 */
+    ASSERT_OK(tb_sensor_place(s, 5, 0, 1300)); /* f1 */
+    tb_sensor_tick(s, 2000);
+    ASSERT_STR_EQ(next_line(s, &o), ""); /* the king may still come */
+    ASSERT_EQ(tb_sensor_end_move(s, 2000), 1);
+    ASSERT_STR_EQ(next_line(s, &o), "h1f1");
+    ASSERT_EQ(o.ms, 2000);
+    ASSERT_EQ(tb_sensor_end_move(s, 2100), 0);
+    tb_sensor_free(s);
+}
+
+/* A board that names its pieces (DGT) may show a capture as the victim's square changing piece
+ * before the capturing piece's square empties: another piece down at once is no wobble (D.2.2
+ * applies to the same piece back in its hole). */
+TB_TEST(law_D_2_2_another_piece_down_at_once_is_no_wobble)
+{
+    struct tb_sensor_out o;
+    tb_sensor *s = fresh(NULL, "n3k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+    ASSERT_OK(tb_sensor_lift(s, 56, 1000));
+    ASSERT_OK(tb_sensor_place(s, 56, TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_ROOK), 1000));
+    ASSERT_OK(tb_sensor_lift(s, 0, 1200));
+    tb_sensor_flush(s);
+    ASSERT_STR_EQ(next_line(s, &o), "a1a8");
+    ASSERT_STR_EQ(next_line(s, &o), "");
+    tb_sensor_free(s);
+}
+
+/* D.2.1: the copier may name the promotion piece after putting it down; the same piece again
+ * changes nothing and is no error, another one comes too late (4.4.4: the choice is final once
+ * the new piece has touched the square). */
+TB_TEST(law_4_4_4_copier_names_the_piece_after_placing_it)
+{
+    struct tb_sensor_out o;
+    tb_chess_pos pos;
+    tb_chess_move m;
+    tb_sensor *s;
+    ASSERT_OK(tb_chess_pos_from_fen(&pos, "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", 0, NULL));
+    ASSERT_OK(tb_sensor_new(NULL, &s));
+    tb_sensor_reset(s, &pos, 0);
+    ASSERT_OK(tb_chess_move_from_uci(&pos, "b7b8r", &m));
+    ASSERT_OK(tb_sensor_set_mode(s, TB_SENSOR_REPLICATING, m));
+    ASSERT_OK(tb_sensor_lift(s, 49, 1000));
+    ASSERT_OK(tb_sensor_place(s, 57, 0, 1300));
+    tb_sensor_tick(s, 1500);
+    ASSERT_STR_EQ(next_line(s, &o), "b7b8r");
+    ASSERT_OK(tb_sensor_choose(s, TB_CHESS_ROOK, 1600));
+    ASSERT_EQ(tb_sensor_choose(s, TB_CHESS_QUEEN, 1700), TB_ERR_STATE);
+    ASSERT_STR_EQ(next_line(s, &o), "");
+    tb_sensor_free(s);
+}
+
 TB_TEST(snapshot_and_new_position)
 {
     struct tb_sensor_out o;
