@@ -1,0 +1,154 @@
+/* twinboardd under systemd's Type=notify: READY=1 reaches NOTIFY_SOCKET once the control socket
+ * listens, and --version answers. The daemon runs on two keys: boards in a temporary directory. */
+#define _GNU_SOURCE /* mkdtemp */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tb_run.h"
+#include "tb_test.h"
+
+struct fixture {
+    char dir[64], ini[128], control[128], notify[128];
+};
+
+static void setup(struct fixture *f)
+{
+    snprintf(f->dir, sizeof f->dir, "/tmp/tb-notify-XXXXXX");
+    ASSERT_TRUE(mkdtemp(f->dir) != NULL);
+    snprintf(f->ini, sizeof f->ini, "%s/t.ini", f->dir);
+    snprintf(f->control, sizeof f->control, "%s/control", f->dir);
+    snprintf(f->notify, sizeof f->notify, "%s/notify", f->dir);
+    FILE *fp = fopen(f->ini, "w");
+    ASSERT_TRUE(fp != NULL);
+    fprintf(fp,
+            "[daemon]\nsocket = %s\njournal_dir = %s\n[arbiter]\npin = 2468\n"
+            "[player vi]\nboard = keys:\naudio = null\n[player sighted]\nboard = keys:\n"
+            "audio = null\n",
+            f->control, f->dir);
+    fclose(fp);
+}
+
+static pid_t start(const struct fixture *f, const char *notify_env)
+{
+    pid_t pid = fork();
+    ASSERT_TRUE(pid >= 0);
+    if (pid == 0) {
+        if (notify_env)
+            setenv("NOTIFY_SOCKET", notify_env, 1);
+        else
+            unsetenv("NOTIFY_SOCKET");
+        execl(TB_TWINBOARDD, "twinboardd", "-c", f->ini, (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+static void stop(pid_t pid)
+{
+    int status;
+    kill(pid, SIGTERM);
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    ASSERT_EQ(WEXITSTATUS(status), 0);
+}
+
+static int bind_dgram(const char *path, bool abstract)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    size_t n = strlen(path);
+    memcpy(sa.sun_path, path, n);
+    if (abstract)
+        sa.sun_path[0] = '\0';
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    ASSERT_TRUE(fd >= 0);
+    ASSERT_OK(
+        bind(fd, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n)));
+    return fd;
+}
+
+static bool control_listens(const char *path)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    bool ok = fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+    if (fd >= 0)
+        close(fd);
+    return ok;
+}
+
+/* Waits (up to 30 s, a loaded machine) for one datagram; returns its text. */
+static void receive(int fd, char *buf, size_t len)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    ASSERT_EQ(poll(&p, 1, 30000), 1);
+    ssize_t n = recv(fd, buf, len - 1, 0);
+    ASSERT_GT(n, 0);
+    buf[n] = '\0';
+}
+
+static void ready_is_sent_when_the_control_socket_listens(bool abstract)
+{
+    struct fixture f;
+    setup(&f);
+    char name[160];
+    if (abstract)
+        snprintf(name, sizeof name, "@tb-notify-%ld", (long)getpid());
+    else
+        snprintf(name, sizeof name, "%s", f.notify);
+    int fd = bind_dgram(name, abstract);
+    pid_t pid = start(&f, name);
+    char msg[256];
+    receive(fd, msg, sizeof msg);
+    ASSERT_STR_EQ(msg, "READY=1");
+    ASSERT_TRUE(control_listens(f.control));
+    stop(pid);
+    close(fd);
+    unlink(f.notify);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f.dir);
+    ASSERT_OK(system(cmd));
+}
+
+TB_TEST(ready_1_on_notify_socket_path_once_control_socket_listens)
+{
+    ready_is_sent_when_the_control_socket_listens(false);
+}
+
+TB_TEST(ready_1_on_abstract_notify_socket)
+{
+    ready_is_sent_when_the_control_socket_listens(true);
+}
+
+TB_TEST(without_notify_socket_the_daemon_runs_as_before)
+{
+    struct fixture f;
+    setup(&f);
+    pid_t pid = start(&f, NULL);
+    for (int i = 0; i < 300 && !control_listens(f.control); i++)
+        usleep(100 * 1000);
+    ASSERT_TRUE(control_listens(f.control));
+    stop(pid);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f.dir);
+    ASSERT_OK(system(cmd));
+}
+
+TB_TEST(version_names_the_program_and_its_version)
+{
+    static char out[4096];
+    ASSERT_EQ(tb_run(out, sizeof out, "'%s' --version", TB_TWINBOARDD), 0);
+    ASSERT_TRUE(strncmp(out, "twinboardd " TB_VERSION, strlen("twinboardd " TB_VERSION)) == 0);
+    ASSERT_EQ(tb_run(out, sizeof out, "'%s' --version", TB_TWINBOARD), 0);
+    ASSERT_TRUE(strncmp(out, "twinboard " TB_VERSION, strlen("twinboard " TB_VERSION)) == 0);
+}
