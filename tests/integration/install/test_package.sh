@@ -4,7 +4,8 @@
 # and /var/lib/twinboard exist, the packaged configuration passes --check-config, the installed
 # daemon run as the twinboard user plays a simulated game from a sim: board with its journal
 # under /var/lib/twinboard and the installed twinboard reads its PGN, man -w finds the pages, and
-# dpkg --purge leaves nothing behind. systemd need not be running (the daemon is run directly).
+# dpkg --purge leaves nothing behind; udev reads the rules without refusing a line. systemd
+# need not be running (the daemon is run directly).
 # Skips (exit 77) when not root, or dpkg, systemd-analyze or man is missing, or twinboard is
 # already installed. Usage: test_package.sh SOURCE_DIR WORK_DIR [C_COMPILER]
 set -euo pipefail
@@ -52,6 +53,17 @@ run dpkg -i "$deb"
 unit=$(dpkg -L twinboard | grep '/twinboardd.service$')
 systemd-analyze verify "$unit" >"$work/verify.out" 2>&1 ||
     fail "systemd-analyze verify $unit: $(cat "$work/verify.out")"
+rules=$(dpkg -L twinboard | grep '/60-twinboard.rules$')
+if command -v udevadm >/dev/null; then
+    # udev names a rule it cannot read as FILE:LINE and skips it.
+    tty=$(find /sys/class/tty -mindepth 1 -maxdepth 1 | head -1)
+    udevadm test --action=add "$tty" >"$work/udev.out" 2>&1
+    grep -q "Reading rules file: .*60-twinboard.rules" "$work/udev.out" ||
+        fail "udev does not read $rules: $(cat "$work/udev.out")"
+    ! grep "60-twinboard.rules:[0-9]" "$work/udev.out" || fail "udev refuses lines of $rules"
+else
+    echo "install_package: udevadm missing, the udev rules are not checked"
+fi
 getent passwd twinboard >/dev/null || fail "no twinboard user"
 getent group twinboard >/dev/null || fail "no twinboard group"
 [ "$(stat -c %U:%G /var/lib/twinboard)" = twinboard:twinboard ] ||
@@ -116,7 +128,7 @@ esac
 run dpkg --purge twinboard
 left=$(for f in /etc/twinboard /var/lib/twinboard /run/twinboard /usr/sbin/twinboardd \
     /usr/bin/twinboard /usr/share/twinboard "$unit" /usr/lib/sysusers.d/twinboard.conf \
-    /usr/lib/tmpfiles.d/twinboard.conf /lib/udev/rules.d/60-twinboard.rules \
+    /usr/lib/tmpfiles.d/twinboard.conf "$rules" \
     /etc/systemd/system/multi-user.target.wants/twinboardd.service; do
     [ -e "$f" ] && echo "$f"
 done || true)
