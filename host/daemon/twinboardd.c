@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -128,6 +129,35 @@ static void notify_ready(void)
     close(fd);
 }
 
+/* Under systemd with stderr connected to the journal (JOURNAL_STREAM names stderr's device and
+ * inode), each line becomes one journal record with its priority: "<3>" error, "<4>" warning,
+ * "<6>" info, "<7>" debug (sd-daemon(3)). A multi-line message (the arbiter's view) gives one
+ * record per line, each with the message's priority. */
+static bool stderr_is_journal(void)
+{
+    const char *js = getenv("JOURNAL_STREAM");
+    unsigned long long dev, ino;
+    struct stat st;
+    return js && sscanf(js, "%llu:%llu", &dev, &ino) == 2 && fstat(STDERR_FILENO, &st) == 0 &&
+           (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
+}
+
+static void journal_log(void *arg, enum tb_config_log level, const char *line)
+{
+    (void)arg;
+    static const char prio[] = {[TB_CONFIG_LOG_ERROR] = '3',
+                                [TB_CONFIG_LOG_WARN] = '4',
+                                [TB_CONFIG_LOG_INFO] = '6',
+                                [TB_CONFIG_LOG_DEBUG] = '7'};
+    for (const char *p = line;;) {
+        size_t n = strcspn(p, "\n");
+        fprintf(stderr, "<%c>%.*s\n", prio[level], (int)n, p);
+        if (!p[n])
+            break;
+        p += n + 1;
+    }
+}
+
 static int parse_level(const char *s, enum tb_config_log *out)
 {
     for (int l = TB_CONFIG_LOG_ERROR; l <= TB_CONFIG_LOG_DEBUG; l++)
@@ -181,6 +211,8 @@ int main(int argc, char **argv)
         }
         i++;
     }
+    if (stderr_is_journal())
+        o.log = journal_log;
     if (config ? load(&o.cfg, config, false) : demo_defaults(&o.cfg, script, sizeof script))
         return 1;
     if (level && parse_level(level, &o.cfg.log_level) != 0) {
