@@ -15,6 +15,9 @@
 #ifndef TB_VOICE_PACK_DIRS
 #define TB_VOICE_PACK_DIRS "voice/packs"
 #endif
+#ifndef TB_VOICE_DATA_REL /* the data directory relative to the programs' directory */
+#define TB_VOICE_DATA_REL "../share/twinboard"
+#endif
 
 enum kind { WORD, NUMBER, TEMPLATE, NAME };
 
@@ -413,16 +416,45 @@ int tb_voice_pack_load_file(const char *path, struct tb_voice_pack **out, struct
     return TB_OK;
 }
 
-static const char *search_path(void)
+/* The installed packs relative to the running program (bin/ or sbin/ beside share/), so an
+ * installed tree moved to another prefix, or unpacked under DESTDIR, still finds its own. */
+static size_t exe_data_dir(char *buf, size_t len)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return 0;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0';
+    int w = snprintf(buf, len, "%s/" TB_VOICE_DATA_REL "/packs:", exe);
+    return w < 0 || (size_t)w >= len ? 0 : (size_t)w;
+}
+
+/* TB_VOICE_PACKS, else $TWINBOARD_DATA_DIR/packs, else the installed packs beside the program,
+ * the build tree's copy, the configured prefix's and the source tree's. */
+static int search_path(char *buf, size_t len)
 {
     const char *env = getenv("TB_VOICE_PACKS");
-    return env && *env ? env : TB_VOICE_PACK_DIRS;
+    const char *data = getenv("TWINBOARD_DATA_DIR");
+    int n;
+    if (env && *env)
+        n = snprintf(buf, len, "%s", env);
+    else if (data && *data)
+        n = snprintf(buf, len, "%s/packs", data);
+    else {
+        size_t used = exe_data_dir(buf, len);
+        n = snprintf(buf + used, len - used, "%s", TB_VOICE_PACK_DIRS);
+        n = n < 0 ? n : n + (int)used;
+    }
+    return n < 0 || (size_t)n >= len ? TB_ERR_FULL : n;
 }
 
 int tb_voice_pack_search_path(char *buf, size_t len)
 {
-    int n = snprintf(buf, len, "%s", search_path());
-    return n < 0 || (size_t)n >= len ? TB_ERR_FULL : n;
+    return search_path(buf, len);
 }
 
 int tb_voice_pack_load(const char *name, struct tb_voice_pack **out, struct tb_error *err)
@@ -433,7 +465,9 @@ int tb_voice_pack_load(const char *name, struct tb_voice_pack **out, struct tb_e
         if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_')
             return tb_error_set(err, TB_ERR_ARG,
                                 "pack name \"%s\" may hold only letters, digits, - and _", name);
-    const char *dirs = search_path();
+    char dirs[8192];
+    if (search_path(dirs, sizeof dirs) < 0)
+        return tb_error_set(err, TB_ERR_FULL, "the phrase pack search path is too long");
     for (const char *d = dirs; *d;) {
         size_t n = strcspn(d, ":");
         char path[4096];

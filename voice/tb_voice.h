@@ -41,9 +41,11 @@ struct tb_voice_pack;
 int tb_voice_pack_load_file(const char *path, struct tb_voice_pack **out, struct tb_error *err);
 
 /* Loads pack NAME ("de-fide", "nl", "en") from the search path: the directories of the
- * environment variable TB_VOICE_PACKS (colon-separated) when it is set, otherwise the build
- * directory's copy, the installed copy and the source tree's voice/packs/. NULL or "" means the
- * default pack, "de-fide". */
+ * environment variable TB_VOICE_PACKS (colon-separated) when it is set, else
+ * $TWINBOARD_DATA_DIR/packs when that is set, otherwise the installed packs relative to the
+ * running program (PREFIX/share/twinboard/packs beside PREFIX/bin), the build directory's copy,
+ * the configured prefix's copy and the source tree's voice/packs/. NULL or "" means the default
+ * pack, "de-fide". */
 int tb_voice_pack_load(const char *name, struct tb_voice_pack **out, struct tb_error *err);
 
 /* Writes the search path used by tb_voice_pack_load (colon-separated) into buf; returns its

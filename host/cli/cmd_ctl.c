@@ -1,8 +1,8 @@
 /* cmd_ctl.c - the control-client commands: each sends one request to twinboardd's control socket
- * (docs/control-protocol.md) and prints the answer. --socket PATH picks the socket (default as
- * the daemon's); --pin PIN or the environment variable TB_PIN gives the arbiter PIN for the
- * requests that change the game. Exit status: 0 done, 1 the daemon refused, 2 usage or no
- * daemon. */
+ * (docs/control-protocol.md) and prints the answer. --socket PATH picks the socket (default:
+ * TWINBOARD_SOCKET, else as the daemon's); --pin PIN or the environment variable TB_PIN gives the
+ * arbiter PIN for the requests that change the game. Exit status: 0 done, 1 the daemon refused, 2
+ * usage or no daemon. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,7 +75,8 @@ static int run(int argc, char **argv, const char *verb, int min, int max, bool n
     struct ctl_args a = {.pin = getenv("TB_PIN")};
     struct tb_config defaults;
     tb_config_defaults(&defaults, getenv("XDG_RUNTIME_DIR"), getenv("XDG_STATE_HOME"), NULL);
-    a.socket = defaults.socket_path;
+    const char *env_socket = getenv("TWINBOARD_SOCKET");
+    a.socket = env_socket && *env_socket ? env_socket : defaults.socket_path;
     size_t used = (size_t)snprintf(a.line, sizeof a.line, "%s", verb);
     int words = 0;
     for (int i = 1; i < argc; i++) {

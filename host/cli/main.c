@@ -105,6 +105,10 @@ int main(int argc, char **argv)
     const char *name = argv[1];
     if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h"))
         return help(argc, argv);
+    if (!strcmp(name, "--version")) {
+        puts("twinboard " TB_VERSION);
+        return TB_CLI_OK;
+    }
     const struct command *c = find(name);
     if (!c) {
         tb_cli_error("no command '%s'; 'twinboard help' lists them", name);

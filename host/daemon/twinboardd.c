@@ -1,10 +1,15 @@
 /* twinboardd - the twinboard daemon: options, configuration, signals; the loop is tb_daemon. */
 #define _GNU_SOURCE /* signalfd */
+#include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "tb_config.h"
@@ -19,6 +24,7 @@ static void usage(FILE *out)
           "       twinboardd --check-config FILE   check a configuration file, name every "
           "problem\n"
           "       twinboardd --help                 this text\n"
+          "       twinboardd --version              the version\n"
           "\n"
           "Without -c the daemon runs the demo: both boards replay a built-in game from an\n"
           "event script, no sound card needed. --once is --exit-when-done. The configuration\n"
@@ -100,6 +106,58 @@ static int demo_defaults(struct tb_config *cfg, char *script, size_t len)
     return 0;
 }
 
+/* Under systemd (Type=notify) the service is ready once the control socket listens: READY=1 on
+ * the datagram socket named by NOTIFY_SOCKET (sd_notify(3)'s protocol; '@' is the abstract
+ * namespace). Without NOTIFY_SOCKET this does nothing. */
+static void notify_ready(void)
+{
+    const char *path = getenv("NOTIFY_SOCKET");
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    if (!path || (path[0] != '/' && path[0] != '@') || strlen(path) >= sizeof sa.sun_path)
+        return;
+    memcpy(sa.sun_path, path, strlen(path));
+    if (path[0] == '@')
+        sa.sun_path[0] = '\0';
+    socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(path));
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return;
+    static const char msg[] = "READY=1";
+    if (sendto(fd, msg, sizeof msg - 1, 0, (struct sockaddr *)&sa, len) < 0)
+        fprintf(stderr, "twinboardd: warning: cannot tell systemd it is ready: %s\n",
+                strerror(errno));
+    close(fd);
+}
+
+/* Under systemd with stderr connected to the journal (JOURNAL_STREAM names stderr's device and
+ * inode), each line becomes one journal record with its priority: "<3>" error, "<4>" warning,
+ * "<6>" info, "<7>" debug (sd-daemon(3)). A multi-line message (the arbiter's view) gives one
+ * record per line, each with the message's priority. */
+static bool stderr_is_journal(void)
+{
+    const char *js = getenv("JOURNAL_STREAM");
+    unsigned long long dev, ino;
+    struct stat st;
+    return js && sscanf(js, "%llu:%llu", &dev, &ino) == 2 && fstat(STDERR_FILENO, &st) == 0 &&
+           (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
+}
+
+static void journal_log(void *arg, enum tb_config_log level, const char *line)
+{
+    (void)arg;
+    static const char prio[] = {[TB_CONFIG_LOG_ERROR] = '3',
+                                [TB_CONFIG_LOG_WARN] = '4',
+                                [TB_CONFIG_LOG_INFO] = '6',
+                                [TB_CONFIG_LOG_DEBUG] = '7'};
+    for (const char *p = line;;) {
+        size_t n = strcspn(p, "\n");
+        fprintf(stderr, "<%c>%.*s\n", prio[level], (int)n, p);
+        if (!p[n])
+            break;
+        p += n + 1;
+    }
+}
+
 static int parse_level(const char *s, enum tb_config_log *out)
 {
     for (int l = TB_CONFIG_LOG_ERROR; l <= TB_CONFIG_LOG_DEBUG; l++)
@@ -120,6 +178,9 @@ int main(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--version")) {
+            puts("twinboardd " TB_VERSION);
             return 0;
         } else if (!strcmp(a, "--check-config") && v && argc == 3) {
             return check_config(v);
@@ -150,6 +211,8 @@ int main(int argc, char **argv)
         }
         i++;
     }
+    if (stderr_is_journal())
+        o.log = journal_log;
     if (config ? load(&o.cfg, config, false) : demo_defaults(&o.cfg, script, sizeof script))
         return 1;
     if (level && parse_level(level, &o.cfg.log_level) != 0) {
@@ -171,6 +234,7 @@ int main(int argc, char **argv)
     if (rc != TB_OK) {
         fprintf(stderr, "twinboardd: error: %s\n", err.msg);
     } else {
+        notify_ready();
         rc = tb_daemon_run(d);
         tb_daemon_free(d);
     }

@@ -1,0 +1,138 @@
+#!/bin/bash
+# install_package: the Debian package as an organiser gets it. Builds it (Release, CPack DEB),
+# installs it with dpkg, and checks: systemd-analyze verify accepts the unit, the twinboard user
+# and /var/lib/twinboard exist, the packaged configuration passes --check-config, the installed
+# daemon run as the twinboard user plays a simulated game from a sim: board with its journal
+# under /var/lib/twinboard and the installed twinboard reads its PGN, man -w finds the pages, and
+# dpkg --purge leaves nothing behind; udev reads the rules without refusing a line. systemd
+# need not be running (the daemon is run directly).
+# Skips (exit 77) when not root, or dpkg, systemd-analyze or man is missing, or twinboard is
+# already installed. Usage: test_package.sh SOURCE_DIR WORK_DIR [C_COMPILER]
+set -euo pipefail
+src=$1
+work=$2
+cc=${3:-cc}
+skip() {
+    echo "install_package: SKIPPED: $*"
+    exit 77
+}
+fail() {
+    echo "install_package: FAIL: $*" >&2
+    exit 1
+}
+[ "$(id -u)" -eq 0 ] || skip "needs root to install a package"
+for tool in dpkg dpkg-deb cpack systemd-analyze systemd-sysusers systemd-tmpfiles man runuser setpriv \
+    flock; do
+    command -v "$tool" >/dev/null || skip "$tool is missing (host/tools/dev deps test installs it)"
+done
+# One install test at a time on a machine; dpkg would refuse a second one anyway.
+exec 9>/run/lock/twinboard-install-test
+flock -w 600 9 || fail "another install test holds /run/lock/twinboard-install-test"
+if dpkg-query -W -f='${Status}' twinboard 2>/dev/null | grep -q 'ok installed'; then
+    skip "the twinboard package is installed on this machine; the test would replace it"
+fi
+
+mkdir -p "$work"
+log=$work/log
+: >"$log"
+run() { "$@" >>"$log" 2>&1 || fail "$* (see $log)"; }
+
+run cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
+    -DTB_FIRMWARE=OFF -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_C_COMPILER="$cc"
+run cmake --build "$work/build" -j "${TB_JOBS:-2}"
+(cd "$work/build" && run cpack -G DEB)
+deb=$(ls "$work"/build/twinboard_*.deb)
+
+cleanup() {
+    if [ -n "${pid:-}" ]; then kill "$pid" 2>/dev/null || true; fi
+    dpkg --purge twinboard >>"$log" 2>&1 || true
+}
+trap cleanup EXIT
+run dpkg -i "$deb"
+
+unit=$(dpkg -L twinboard | grep '/twinboardd.service$')
+systemd-analyze verify "$unit" >"$work/verify.out" 2>&1 ||
+    fail "systemd-analyze verify $unit: $(cat "$work/verify.out")"
+rules=$(dpkg -L twinboard | grep '/60-twinboard.rules$')
+if command -v udevadm >/dev/null; then
+    # udev names a rule it cannot read as FILE:LINE and skips it.
+    tty=$(find /sys/class/tty -mindepth 1 -maxdepth 1 | head -1)
+    udevadm test --action=add "$tty" >"$work/udev.out" 2>&1
+    grep -q "Reading rules file: .*60-twinboard.rules" "$work/udev.out" ||
+        fail "udev does not read $rules: $(cat "$work/udev.out")"
+    ! grep "60-twinboard.rules:[0-9]" "$work/udev.out" || fail "udev refuses lines of $rules"
+else
+    echo "install_package: udevadm missing, the udev rules are not checked"
+fi
+getent passwd twinboard >/dev/null || fail "no twinboard user"
+getent group twinboard >/dev/null || fail "no twinboard group"
+[ "$(stat -c %U:%G /var/lib/twinboard)" = twinboard:twinboard ] ||
+    fail "/var/lib/twinboard is not the twinboard user's"
+grep -qx /etc/twinboard/twinboard.ini /var/lib/dpkg/info/twinboard.conffiles ||
+    fail "/etc/twinboard/twinboard.ini is not a conffile"
+twinboardd --check-config /etc/twinboard/twinboard.ini >"$work/check.out" ||
+    fail "the packaged configuration is refused: $(cat "$work/check.out")"
+for page in twinboardd twinboard twinboard.ini; do
+    man -w "$page" >/dev/null 2>&1 || fail "man -w $page finds no page"
+done
+man -w 8 twinboardd | grep -q /usr/share/man/man8/ || fail "twinboardd(8) is not in man8"
+
+# A game on sim: boards, the daemon run as the service would run it (setpriv execs, so the
+# signal reaches the daemon itself).
+game=/var/lib/twinboard/install-test
+install -d -o twinboard -g twinboard "$game" "$game/journal"
+install -m 0644 "$src/tests/integration/install/mate.script" "$game/mate.script"
+cat >"$game/test.ini" <<INI
+[daemon]
+socket = /run/twinboard/control
+journal_dir = $game/journal
+[arbiter]
+pin = 2468
+[player vi]
+board = sim:$game/mate.script?speed=fast
+audio = null
+[player sighted]
+board = sim:$game/mate.script?speed=fast
+audio = null
+INI
+[ -d /run/twinboard ] || fail "systemd-tmpfiles did not make /run/twinboard"
+setpriv --reuid=twinboard --regid=twinboard --init-groups -- twinboardd -c "$game/test.ini" >"$work/daemon.out" 2>&1 &
+pid=$!
+export TWINBOARD_SOCKET=/run/twinboard/control
+for _ in $(seq 1 300); do
+    if runuser -u twinboard -- env TWINBOARD_SOCKET=$TWINBOARD_SOCKET twinboard pgn \
+        >"$work/game.pgn" 2>/dev/null && grep -q '4\. Qxf7# 1-0' "$work/game.pgn"; then
+        break
+    fi
+    kill -0 "$pid" 2>/dev/null || fail "the daemon stopped: $(cat "$work/daemon.out")"
+    sleep 0.1
+done
+grep -q '4\. Qxf7# 1-0' "$work/game.pgn" ||
+    fail "no finished game from the installed daemon: $(cat "$work/game.pgn" "$work/daemon.out")"
+runuser -u twinboard -- sh -c "twinboard pgn > $game/game.pgn" ||
+    fail "the twinboard user cannot keep the PGN under /var/lib/twinboard"
+kill "$pid"
+wait "$pid" || fail "the daemon did not stop cleanly on SIGTERM: $(cat "$work/daemon.out")"
+pid=
+[ -n "$(find "$game/journal" -type f -user twinboard)" ] ||
+    fail "no journal written by the twinboard user in $game/journal"
+grep -q 'Qxf7#' "$game/game.pgn" || fail "no PGN kept under /var/lib/twinboard"
+
+# The installed programs find the installed packs first.
+out=$(env -u TB_VOICE_PACKS twinboard say --pack no-such-pack e2e4 2>&1 || true)
+case $out in
+*"in /usr/bin/../share/twinboard/packs:"*) ;;
+*) fail "the installed packs are not searched first: $out" ;;
+esac
+
+run dpkg --purge twinboard
+left=$(for f in /etc/twinboard /var/lib/twinboard /run/twinboard /usr/sbin/twinboardd \
+    /usr/bin/twinboard /usr/share/twinboard "$unit" /usr/lib/sysusers.d/twinboard.conf \
+    /usr/lib/tmpfiles.d/twinboard.conf "$rules" \
+    /etc/systemd/system/multi-user.target.wants/twinboardd.service; do
+    [ -e "$f" ] && echo "$f"
+done || true)
+[ -z "$left" ] || fail "left after purge: $left"
+trap - EXIT
+rm -rf "$work"
+echo "install_package: ok"
