@@ -13,6 +13,18 @@ void tb_bug_pos_startpos(tb_bug_pos *pos)
     tb_chess_pos_startpos(&pos->chess);
 }
 
+bool tb_bug_pos_equal(const tb_bug_pos *a, const tb_bug_pos *b)
+{
+    const tb_chess_pos *x = &a->chess, *y = &b->chess;
+    return memcmp(x->by_color, y->by_color, sizeof x->by_color) == 0 &&
+           memcmp(x->by_type, y->by_type, sizeof x->by_type) == 0 &&
+           memcmp(x->board, y->board, sizeof x->board) == 0 && x->side == y->side &&
+           x->ep == y->ep && memcmp(x->castle_rook, y->castle_rook, sizeof x->castle_rook) == 0 &&
+           memcmp(x->king_sq, y->king_sq, sizeof x->king_sq) == 0 && x->chess960 == y->chess960 &&
+           x->halfmove == y->halfmove && x->fullmove == y->fullmove && x->key == y->key &&
+           memcmp(a->pool, b->pool, sizeof a->pool) == 0 && a->promoted == b->promoted;
+}
+
 int tb_bug_pool_count(const tb_bug_pos *pos, int color)
 {
     int n = 0;

@@ -83,6 +83,9 @@ int tb_bug_pos_from_fen(tb_bug_pos *pos, const char *fen, struct tb_error *err);
 #define TB_BUG_FEN_MAX 200
 int tb_bug_pos_to_fen(const tb_bug_pos *pos, char *buf, size_t len);
 
+/* Same position, field by field (a struct may hold padding that memcmp would read). */
+bool tb_bug_pos_equal(const tb_bug_pos *a, const tb_bug_pos *b);
+
 /* Pieces in hand of colour (all kinds). */
 int tb_bug_pool_count(const tb_bug_pos *pos, int color);
 /* The partner passes a piece (2.1): adds piece (a code, its colour is the pool's) to the pool.

@@ -14,7 +14,7 @@ static void round_trip(const char *in, const char *want)
     ASSERT_STR_EQ(out, want);
     tb_bug_pos again;
     ASSERT_OK(tb_bug_pos_from_fen(&again, out, &err));
-    ASSERT_TRUE(memcmp(&pos, &again, sizeof pos) == 0);
+    ASSERT_TRUE(tb_bug_pos_equal(&pos, &again));
 }
 
 TB_TEST(fen_pools_read_in_both_forms_and_write_in_brackets)
@@ -37,7 +37,7 @@ static void refused(const char *fen, const char *needle)
 {
     tb_bug_pos pos, before;
     memset(&pos, 0x5a, sizeof pos);
-    before = pos;
+    memcpy(&before, &pos, sizeof pos);
     struct tb_error err;
     memset(&err, 0, sizeof err);
     int rc = tb_bug_pos_from_fen(&pos, fen, &err);

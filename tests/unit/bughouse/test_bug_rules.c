@@ -178,7 +178,7 @@ TB_TEST(law_3_2_captured_promoted_pawn_is_passed_as_a_pawn)
     tb_bug_make(&p2, m, &undo);
     ASSERT_EQ(undo.passed, TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_PAWN));
     tb_bug_unmake(&p2, m, &undo);
-    ASSERT_TRUE(memcmp(&p2, &before, sizeof p2) == 0);
+    ASSERT_TRUE(tb_bug_pos_equal(&p2, &before));
 }
 
 TB_TEST(capture_passes_the_piece_to_the_partners_pool_on_the_other_board)
