@@ -94,9 +94,19 @@ static bool is_result(const char *t)
     return !strcmp(t, "1-0") || !strcmp(t, "0-1") || !strcmp(t, "1/2-1/2") || !strcmp(t, "*");
 }
 
+/* A tag value cut to fit cap bytes. */
+static void copy_cut(char *dst, size_t cap, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = 0;
+}
+
 static void copy_name(char *dst, const char *src)
 {
-    snprintf(dst, TB_BUG_NAME_MAX, "%s", src);
+    copy_cut(dst, TB_BUG_NAME_MAX, src);
 }
 
 static int apply_tag(tb_bug_record *rec, const char *name, const char *value, bool *have_ab,
@@ -111,7 +121,7 @@ static int apply_tag(tb_bug_record *rec, const char *name, const char *value, bo
     else if (!strcmp(name, "Site"))
         copy_name(rec->site, value);
     else if (!strcmp(name, "Date"))
-        snprintf(rec->date, sizeof rec->date, "%s", value);
+        copy_cut(rec->date, sizeof rec->date, value);
     else if (!strcmp(name, "TimeControl")) {
         char *end;
         double v = strtod(value, &end);

@@ -200,16 +200,18 @@ int tb_bug_pos_from_fen(tb_bug_pos *pos, const char *fen, struct tb_error *err)
     const char *pool;
     int pool_len, pool_col = 0;
     uint64_t promoted;
-    size_t rest;
+    size_t rest = 0;
     if (!pos || !fen)
         return tb_error_set(err, TB_ERR_ARG, "bughouse FEN: no text");
     int rc =
         split_board(fen, board, sizeof board, &pool, &pool_len, &pool_col, &promoted, &rest, err);
     if (rc)
         return rc;
-    if (strlen(fen + rest) + strlen(board) + 1 >= sizeof plain)
+    size_t nb = strlen(board), nr = strlen(fen + rest);
+    if (nb + nr + 1 > sizeof plain)
         return tb_error_set(err, TB_ERR_PARSE, "bughouse FEN: too long");
-    snprintf(plain, sizeof plain, "%s%s", board, fen + rest);
+    memcpy(plain, board, nb);
+    memcpy(plain + nb, fen + rest, nr + 1);
 
     tb_bug_pos p;
     memset(&p, 0, sizeof p);
