@@ -95,9 +95,11 @@ static int step_move(struct sim *s, int b, int64_t now)
         return rc;
     s->due[b] = NEVER;
     review(s, b, now);
-    /* A piece passed across may end the other board's wait. */
-    if (tb_bug_pool_count(&s->rec->cur[b ^ 1], 0) + tb_bug_pool_count(&s->rec->cur[b ^ 1], 1) !=
-        other_pool)
+    /* A piece passed across may end the other board's wait; the end of this game makes its
+     * stalemate or dead position a draw (5.3). */
+    if (s->ended[b] ||
+        tb_bug_pool_count(&s->rec->cur[b ^ 1], 0) + tb_bug_pool_count(&s->rec->cur[b ^ 1], 1) !=
+            other_pool)
         review(s, b ^ 1, now);
     return TB_OK;
 }

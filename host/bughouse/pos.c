@@ -228,8 +228,12 @@ int tb_bug_pos_from_fen(tb_bug_pos *pos, const char *fen, struct tb_error *err)
 
 int tb_bug_pos_to_fen(const tb_bug_pos *pos, char *buf, size_t len)
 {
-    char out[TB_BUG_FEN_MAX + 64], chess[128];
+    char out[TB_BUG_FEN_MAX], chess[128];
     int n = 0, sq = 56;
+    for (int c = 0; c < 2; c++)
+        for (int t = TB_CHESS_PAWN; t <= TB_CHESS_QUEEN; t++)
+            if (pos->pool[c][t] > TB_BUG_POOL_MAX)
+                return TB_ERR_ARG;
     tb_chess_pos_to_fen(&pos->chess, chess, sizeof chess);
     /* The core's board field, with "~" after each promoted pawn (3.1). */
     const char *p = chess;

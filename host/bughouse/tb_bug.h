@@ -72,15 +72,17 @@ void tb_bug_pos_startpos(tb_bug_pos *pos);
 /* Reads the bughouse FEN as the ecosystem writes it: a FEN whose board field has the pools in
  * brackets after it ("...RNBQKBNR[Qnp] w KQkq - 0 1"; an empty pool "[]" or none at all) or as a
  * ninth rank after a slash (".../RNBQKBNR/Qnp w ..."), and "~" after a promoted piece ("Q~":
- * a promoted pawn moving as a queen). Pool letters in any order, upper case White's. Refuses,
- * naming what and where: a king or a "~" on a pawn/king/empty square in the pool or after
- * anything but N B R Q, more than TB_BUG_POOL_MAX of a kind, an unclosed bracket, material
- * beyond two sets per colour (board and pool together), plus every error of the core's reader
- * (tb_chess_pos_from_fen with TB_CHESS_FEN_DROPS). On error pos is unchanged. */
+ * a promoted pawn moving as a queen, 3.1). Pool letters in any order, upper case White's.
+ * Refuses, naming what and the column: a king or a non-piece letter in the pool, a "~" after
+ * anything but N B R Q, an unclosed "[", text after "]", more than TB_BUG_POOL_MAX of a kind in
+ * hand, more material of a colour (board and hand, promoted pawns as pawns) than two sets hold,
+ * and every error of the core's reader (tb_chess_pos_from_fen with TB_CHESS_FEN_DROPS). On
+ * error pos is unchanged. */
 int tb_bug_pos_from_fen(tb_bug_pos *pos, const char *fen, struct tb_error *err);
 /* Writes it with the pool in brackets (White's pieces first, Q R B N P order) and "~" marks.
- * Returns the length, or TB_ERR_FULL (200 bytes always suffice). */
-#define TB_BUG_FEN_MAX 200
+ * Returns the length, TB_ERR_FULL if len is too small (TB_BUG_FEN_MAX always suffices), or
+ * TB_ERR_ARG for a pool holding more than TB_BUG_POOL_MAX of a kind. */
+#define TB_BUG_FEN_MAX 400
 int tb_bug_pos_to_fen(const tb_bug_pos *pos, char *buf, size_t len);
 
 /* Same position, field by field (a struct may hold padding that memcmp would read). */
@@ -264,7 +266,8 @@ int tb_bug_bpgn_write(const tb_bug_record *rec, char *buf, size_t len);
 /* Reads one game of BPGN as written above (tags in any order; unknown tags skipped; clocks
  * optional; "1A. e4" or "1A.e4"; {comments} other than clocks and results skipped). The
  * results come from ResultA/ResultB (else Result for A), with reasons from the result comments.
- * TB_ERR_PARSE / TB_ERR_ILLEGAL with err naming the line, column and move. */
+ * TB_ERR_PARSE / TB_ERR_ILLEGAL with err naming the line, column and move; rec then holds the
+ * game up to the error. */
 int tb_bug_bpgn_read(tb_bug_record *rec, const char *buf, size_t len, struct tb_error *err);
 
 /* ---- random games ------------------------------------------------------------------------ */

@@ -166,3 +166,30 @@ TB_TEST(bpgn_shows_board_letters_drops_clocks_and_results)
     free(rec);
     free(back);
 }
+
+TB_TEST(bpgn_keeps_start_positions_with_pools)
+{
+    tb_bug_record *rec = malloc(sizeof *rec), *back = malloc(sizeof *back);
+    ASSERT_TRUE(rec && back);
+    tb_bug_record_init(rec);
+    struct tb_error err;
+    ASSERT_OK(tb_bug_pos_from_fen(&rec->start[0], "4k3/1P6/8/8/8/8/8/4K3[N] w - - 0 20", &err));
+    ASSERT_OK(tb_bug_pos_from_fen(&rec->start[1], "4k3/8/8/8/8/8/8/4K3[q] b - - 0 5", &err));
+    tb_bug_move m;
+    ASSERT_OK(tb_bug_move_from_san(&rec->start[0], "N@c3", TB_CHESS_LETTERS_EN, &m, &err));
+    ASSERT_OK(tb_bug_record_push(rec, 0, m, 1000));
+    ASSERT_OK(tb_bug_move_from_san(&rec->start[1], "Q@h5", TB_CHESS_LETTERS_EN, &m, &err));
+    ASSERT_OK(tb_bug_record_push(rec, 1, m, 2000));
+    char text[4096];
+    int len = tb_bug_bpgn_write(rec, text, sizeof text);
+    ASSERT_GT(len, 0);
+    ASSERT_STR_CONTAINS(text, "[FEN \"4k3/1P6/8/8/8/8/8/4K3[N] w - - 0 20\"]");
+    ASSERT_STR_CONTAINS(text, "[FENB \"4k3/8/8/8/8/8/8/4K3[q] b - - 0 5\"]");
+    ASSERT_STR_CONTAINS(text, "20A. N@c3 {1.000} 5b. Q@h5 {2.000}");
+    ASSERT_OK(tb_bug_bpgn_read(back, text, (size_t)len, &err));
+    same(rec, back);
+    ASSERT_TRUE(tb_bug_pos_equal(&back->cur[0], &rec->cur[0]));
+    ASSERT_TRUE(tb_bug_pos_equal(&back->cur[1], &rec->cur[1]));
+    free(rec);
+    free(back);
+}

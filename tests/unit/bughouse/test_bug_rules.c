@@ -328,3 +328,23 @@ TB_TEST(law_5_5_and_5_6_agreed_draw_and_both_flags)
     tb_bug_judge_flags(&pos, none, NULL, &v);
     ASSERT_EQ(v.result, TB_BUG_ONGOING);
 }
+
+TB_TEST(law_7_7_a_passed_piece_is_taken_back_from_the_partners_pool)
+{
+    tb_bug_pos pos = load("4k3/8/8/8/8/8/8/4K3[Nb] w - - 0 1");
+    ASSERT_OK(tb_bug_pool_take(&pos, TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_KNIGHT)));
+    ASSERT_EQ(tb_bug_pool_take(&pos, TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_KNIGHT)),
+              TB_ERR_NOTFOUND); /* already placed or never there */
+    ASSERT_EQ(tb_bug_pool_count(&pos, TB_CHESS_WHITE), 0);
+    ASSERT_EQ(tb_bug_pool_count(&pos, TB_CHESS_BLACK), 1);
+    ASSERT_EQ(tb_bug_pool_add(&pos, TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_KING)), TB_ERR_ARG);
+    ASSERT_EQ(tb_bug_pool_add(&pos, 0), TB_ERR_ARG);
+    for (int i = 0; i < TB_BUG_POOL_MAX; i++)
+        ASSERT_OK(tb_bug_pool_add(&pos, TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_PAWN)));
+    ASSERT_EQ(tb_bug_pool_add(&pos, TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_PAWN)), TB_ERR_FULL);
+    char fen[TB_BUG_FEN_MAX];
+    ASSERT_GT(tb_bug_pos_to_fen(&pos, fen, sizeof fen), 0);
+    ASSERT_STR_CONTAINS(fen, "[PPPPPPPPPPPPPPPPb]");
+    pos.pool[0][TB_CHESS_PAWN] = 200; /* set by hand past the limit */
+    ASSERT_EQ(tb_bug_pos_to_fen(&pos, fen, sizeof fen), TB_ERR_ARG);
+}
