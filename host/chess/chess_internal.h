@@ -109,6 +109,22 @@ static inline void tb_chess_remove(tb_chess_pos *pos, int sq)
     pos->key ^= tb_chess__zobrist_psq[piece][sq];
 }
 
+/* The part of every move's make that comes first: the undo record, the e.p. square cleared,
+ * the halfmove count advanced (make resets it for captures and pawn moves). */
+static inline void tb_chess__begin_make(tb_chess_pos *pos, tb_chess_undo *undo)
+{
+    undo->key = pos->key;
+    undo->ep = pos->ep;
+    undo->halfmove = pos->halfmove;
+    memcpy(undo->castle_rook, pos->castle_rook, 4);
+    undo->captured = 0;
+    if (pos->ep != TB_CHESS_NOSQ) {
+        pos->key ^= tb_chess__zobrist_ep[pos->ep];
+        pos->ep = TB_CHESS_NOSQ;
+    }
+    pos->halfmove++;
+}
+
 /* Where the rook lands when castling puts the king on kto: the f- or d-file (Guideline II). */
 static inline int tb_chess_castle_rook_to(int kto)
 {

@@ -84,9 +84,11 @@ static int parse_board(tb_chess_pos *pos, const struct field *f, struct tb_error
 
 /* Exactly one king each (3.10), no pawn on rank 1 or 8 (3.7.5), and no more pieces than
  * promotions could have made. */
-static int check_material(tb_chess_pos *pos, struct tb_error *err)
+static int check_material(tb_chess_pos *pos, unsigned flags, struct tb_error *err)
 {
-    static const int initial[7] = {0, 8, 2, 2, 2, 1, 1};
+    static const int one_set[7] = {0, 8, 2, 2, 2, 1, 1};
+    /* With drops a board can hold pieces of both sets of its colour. */
+    const int sets = (flags & TB_CHESS_FEN_DROPS) ? 2 : 1;
     for (int c = 0; c < 2; c++) {
         int kings = tb_popcount(tb_pieces(pos, c, TB_CHESS_KING));
         if (kings != 1)
@@ -104,14 +106,14 @@ static int check_material(tb_chess_pos *pos, struct tb_error *err)
         int pawns = tb_popcount(tb_pieces(pos, c, TB_CHESS_PAWN)), extra = 0;
         for (int t = TB_CHESS_KNIGHT; t <= TB_CHESS_QUEEN; t++) {
             int n = tb_popcount(tb_pieces(pos, c, t));
-            if (n > initial[t])
-                extra += n - initial[t];
+            if (n > sets * one_set[t])
+                extra += n - sets * one_set[t];
         }
-        if (pawns > 8 || extra > 8 - pawns)
+        if (pawns > sets * 8 || extra > sets * 8 - pawns)
             return tb_error_set(err, TB_ERR_PARSE,
                                 "FEN board: %s has %d pawns and %d pieces beyond the initial "
-                                "set; promotions cannot produce that",
-                                color_name[c], pawns, extra);
+                                "set%s; promotions cannot produce that",
+                                color_name[c], pawns, extra, sets == 2 ? "s" : "");
     }
     return TB_OK;
 }
@@ -329,7 +331,7 @@ int tb_chess_pos_from_fen(tb_chess_pos *pos, const char *fen, unsigned flags, st
     p.chess960 = (flags & TB_CHESS_FEN_960) != 0;
     int rc = parse_board(&p, &fields[0], err);
     if (!rc)
-        rc = check_material(&p, err);
+        rc = check_material(&p, flags, err);
     if (rc)
         return rc;
 

@@ -45,17 +45,7 @@ void tb_chess_make(tb_chess_pos *pos, tb_chess_move m, tb_chess_undo *undo)
     const int us = pos->side, them = us ^ 1;
     const int piece = pos->board[from], type = TB_CHESS_PIECE_TYPE(piece);
 
-    undo->key = pos->key;
-    undo->ep = pos->ep;
-    undo->halfmove = pos->halfmove;
-    memcpy(undo->castle_rook, pos->castle_rook, 4);
-    undo->captured = 0;
-
-    if (pos->ep != TB_CHESS_NOSQ) {
-        pos->key ^= tb_chess__zobrist_ep[pos->ep];
-        pos->ep = TB_CHESS_NOSQ;
-    }
-    pos->halfmove++;
+    tb_chess__begin_make(pos, undo);
 
     if (kind == TB_CHESS_MK_CASTLE) {
         int kto = tb_chess_move_king_to(m);

@@ -68,6 +68,7 @@ enum tb_chess_move_kind {
     TB_CHESS_MK_NORMAL = 0,  /* quiet moves and ordinary captures, double pawn pushes */
     TB_CHESS_MK_EP = 1,      /* en passant capture (3.7.4) */
     TB_CHESS_MK_CASTLE = 2,  /* to = the rook's square (3.8) */
+                             /* 3 is never produced here: host/bughouse uses it for drops */
     TB_CHESS_MK_PROMO_N = 4, /* promotion (3.7.5); the kind names the new piece */
     TB_CHESS_MK_PROMO_B = 5,
     TB_CHESS_MK_PROMO_R = 6,
@@ -152,7 +153,9 @@ void tb_chess_pos_startpos(tb_chess_pos *pos);
 int tb_chess_pos_960(tb_chess_pos *pos, int number);
 
 enum {
-    TB_CHESS_FEN_960 = 1, /* Chess960 even when every castling right looks standard */
+    TB_CHESS_FEN_960 = 1,   /* Chess960 even when every castling right looks standard */
+    TB_CHESS_FEN_DROPS = 2, /* material of two sets (a variant with drops, host/bughouse):
+                               up to 16 pawns, and pieces beyond two sets only as promotions */
 };
 
 /* Reads a FEN (6 fields; 4 are accepted, with halfmove 0 and fullmove 1). Castling fields may be
@@ -209,6 +212,12 @@ bool tb_chess_is_legal(const tb_chess_pos *pos, tb_chess_move m);
  * In debug builds the position invariants are checked after every make and unmake. */
 void tb_chess_make(tb_chess_pos *pos, tb_chess_move m, tb_chess_undo *undo);
 void tb_chess_unmake(tb_chess_pos *pos, tb_chess_move m, const tb_chess_undo *undo);
+
+/* A drop for variants with pieces in hand (host/bughouse): puts piece on the empty square sq
+ * as the side to move's move (side, e.p., counters and key kept as make does). The caller
+ * guarantees the square is empty, the piece is the mover's and the result is legal. */
+void tb_chess_make_drop(tb_chess_pos *pos, int sq, int piece, tb_chess_undo *undo);
+void tb_chess_unmake_drop(tb_chess_pos *pos, int sq, const tb_chess_undo *undo);
 
 /* Recomputes every derived field and checks consistency; TB_OK or TB_ERR_STATE. */
 int tb_chess_pos_check(const tb_chess_pos *pos);
