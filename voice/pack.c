@@ -4,6 +4,7 @@
  * template uses a placeholder it may not: a half-read pack would put wrong words in a player's
  * ears in the middle of a game. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -71,6 +72,7 @@ static const struct keydef keys[K__COUNT] = {
     [K_W_WHITE] = {"words", "white", WORD, NULL, 0, 0},
     [K_W_BLACK] = {"words", "black", WORD, NULL, 0, 0},
     [K_W_PIECE] = {"words", "piece", WORD, NULL, 0, 0},
+    [K_W_AND] = {"words", "and", WORD, NULL, 0, 0},
     [K_M_LONG_QUIET] = {"moves", "long.quiet", TEMPLATE, MOVE_PH, 0, 0},
     [K_M_LONG_CAPTURE] = {"moves", "long.capture", TEMPLATE, MOVE_PH, 0, 0},
     [K_M_LONG_EP] = {"moves", "long.en_passant", TEMPLATE, MOVE_PH, 0, 0},
@@ -93,15 +95,46 @@ static const struct keydef keys[K__COUNT] = {
     [K_MSG_LIFT] = {"messages", "lift", TEMPLATE, "piece square", 0, 0},
     [K_MSG_PLACE] = {"messages", "place", TEMPLATE, "piece square", 0, 0},
     [K_MSG_ARBITER] = {"messages", "arbiter", TEMPLATE, "", 0, 0},
-    [K_MSG_CLOCK] = {"messages", "clock", TEMPLATE, "white black n", 0, 0},
-    [K_MSG_TIME] = {"messages", "time", TEMPLATE, "min sec", 0, 0},
+    [K_MSG_CLOCK] = {"messages", "clock", TEMPLATE, "white black n moves", 0, 0},
+    [K_MSG_TIME] = {"messages", "time", TEMPLATE, "min sec minutes seconds", 0, 0},
     [K_MSG_MOVE_NUMBER] = {"messages", "move_number", TEMPLATE, "n move", 0, 0},
     [K_MSG_CORRECTION] = {"messages", "correction", TEMPLATE, "move", 0, 0},
     [K_MSG_NO_MOVE] = {"messages", "no_move", TEMPLATE, "", 0, 0},
+    [K_MSG_TAKEN] = {"messages", "taken", TEMPLATE, "", 0, 0},
+    [K_MSG_NOT_RECOGNISED] = {"messages", "not_recognised", TEMPLATE, "", 0, 0},
+#define PLURAL(noun, i)                                                                            \
+    [K_PL_FIRST + 2 * (i)] = {"plurals", noun ".one", WORD, NULL, 0, 0},                           \
+                      [K_PL_FIRST + 2 * (i) + 1] = {"plurals", noun ".other", WORD, NULL, 0, 0}
+    PLURAL("pawn", TB_VOICE__PAWNS),
+    PLURAL("knight", TB_VOICE__KNIGHTS),
+    PLURAL("bishop", TB_VOICE__BISHOPS),
+    PLURAL("rook", TB_VOICE__ROOKS),
+    PLURAL("queen", TB_VOICE__QUEENS),
+    PLURAL("king", TB_VOICE__KINGS),
+    PLURAL("move", TB_VOICE__MOVES),
+    PLURAL("minute", TB_VOICE__MINUTES),
+    PLURAL("second", TB_VOICE__SECONDS),
+    PLURAL("point", TB_VOICE__POINTS),
+#undef PLURAL
+    [K_R_PLY] = {"review", "ply", TEMPLATE, "n side move", 0, 0},
+    [K_R_TO_MOVE] = {"review", "to_move", TEMPLATE, "side", 0, 0},
+    [K_R_CHECK] = {"review", "check", TEMPLATE, "side", 0, 0},
+    [K_R_NO_CHECK] = {"review", "no_check", TEMPLATE, "side", 0, 0},
+    [K_R_CHECKMATE] = {"review", "checkmate", TEMPLATE, "side", 0, 0},
+    [K_R_STALEMATE] = {"review", "stalemate", TEMPLATE, "side", 0, 0},
+    [K_R_POSITION] = {"review", "position", TEMPLATE, "side pieces", 0, 0},
+    [K_R_GROUP] = {"review", "group", TEMPLATE, "piece squares", 0, 0},
+    [K_R_COUNT] = {"review", "count", TEMPLATE, "n noun", 0, 0},
+    [K_R_MATERIAL] = {"review", "material", TEMPLATE, "side pieces", 0, 0},
+    [K_R_MATERIAL_EQUAL] = {"review", "material_equal", TEMPLATE, "", 0, 0},
+    [K_R_MATERIAL_AHEAD] = {"review", "material_ahead", TEMPLATE, "side points", 0, 0},
+    [K_R_RESULT_WHITE] = {"review", "result_white", TEMPLATE, "", 0, 0},
+    [K_R_RESULT_BLACK] = {"review", "result_black", TEMPLATE, "", 0, 0},
+    [K_R_RESULT_DRAW] = {"review", "result_draw", TEMPLATE, "", 0, 0},
 };
 
-static const char *const sections[] = {"pack",  "voice", "pieces",   "files",   "ranks",
-                                       "words", "moves", "messages", "phonemes"};
+static const char *const sections[] = {"pack",  "voice",    "pieces",  "files",  "ranks",   "words",
+                                       "moves", "messages", "plurals", "review", "phonemes"};
 
 struct parser {
     const char *path;
@@ -425,27 +458,112 @@ int tb_voice_pack_search_path(char *buf, size_t len)
     return n < 0 || (size_t)n >= len ? TB_ERR_FULL : n;
 }
 
-int tb_voice_pack_load(const char *name, struct tb_voice_pack **out, struct tb_error *err)
+static int check_name(const char *name, struct tb_error *err)
 {
-    if (!name || !*name)
-        name = "de-fide";
     for (const char *s = name; *s; s++)
         if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_')
             return tb_error_set(err, TB_ERR_ARG,
                                 "pack name \"%s\" may hold only letters, digits, - and _", name);
-    const char *dirs = search_path();
+    return *name ? TB_OK : tb_error_set(err, TB_ERR_ARG, "empty pack name");
+}
+
+int tb_voice_pack_find(const char *name, const char *dirs, char *path, size_t len,
+                       struct tb_error *err)
+{
+    if (!name || !path || len == 0)
+        return tb_error_set(err, TB_ERR_ARG, "no pack name or no buffer");
+    int rc = check_name(name, err);
+    if (rc)
+        return rc;
+    if (!dirs)
+        dirs = search_path();
     for (const char *d = dirs; *d;) {
         size_t n = strcspn(d, ":");
-        char path[4096];
-        if (n > 0 &&
-            snprintf(path, sizeof path, "%.*s/%s.pack", (int)n, d, name) < (int)sizeof path &&
-            access(path, R_OK) == 0)
-            return tb_voice_pack_load_file(path, out, err);
+        int k = snprintf(path, len, "%.*s/%s.pack", (int)n, d, name);
+        if (n > 0 && k > 0 && (size_t)k < len && access(path, R_OK) == 0)
+            return k;
         d += n;
         if (*d == ':')
             d++;
     }
+    path[0] = '\0';
     return tb_error_set(err, TB_ERR_NOTFOUND, "no phrase pack \"%s\" in %s", name, dirs);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The pack names NAME of every readable NAME.pack in dirs, each once, sorted (malloc'd). */
+static int collect_names(const char *dirs, char ***out, int *count)
+{
+    char **names = NULL;
+    int n = 0, cap = 0;
+    for (const char *d = dirs; *d;) {
+        size_t dn = strcspn(d, ":");
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%.*s", (int)dn, d);
+        DIR *dp = dn > 0 && dn < sizeof dir ? opendir(dir) : NULL;
+        for (struct dirent *e; dp && (e = readdir(dp));) {
+            size_t len = strlen(e->d_name);
+            if (len <= 5 || strcmp(e->d_name + len - 5, ".pack") != 0)
+                continue;
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", (int)(len - 5), e->d_name);
+            bool seen = check_name(name, NULL) != TB_OK;
+            for (int i = 0; i < n && !seen; i++)
+                seen = strcmp(names[i], name) == 0;
+            if (seen)
+                continue;
+            if (n == cap) {
+                cap = cap ? 2 * cap : 8;
+                char **grown = realloc(names, (size_t)cap * sizeof *names);
+                if (!grown)
+                    break;
+                names = grown;
+            }
+            if ((names[n] = strdup(name)))
+                n++;
+        }
+        if (dp)
+            closedir(dp);
+        d += dn;
+        if (*d == ':')
+            d++;
+    }
+    if (n > 1)
+        qsort(names, (size_t)n, sizeof *names, by_name);
+    *out = names;
+    *count = n;
+    return TB_OK;
+}
+
+int tb_voice_pack_list(const char *dirs, void (*fn)(void *arg, const char *name, const char *path),
+                       void *arg)
+{
+    if (!dirs)
+        dirs = search_path();
+    char **names;
+    int n;
+    collect_names(dirs, &names, &n);
+    for (int i = 0; i < n; i++) {
+        char path[4096];
+        if (fn && tb_voice_pack_find(names[i], dirs, path, sizeof path, NULL) > 0)
+            fn(arg, names[i], path);
+        free(names[i]);
+    }
+    free(names);
+    return n;
+}
+
+int tb_voice_pack_load(const char *name, struct tb_voice_pack **out, struct tb_error *err)
+{
+    if (!name || !*name)
+        name = "de-fide";
+    char path[4096];
+    int rc = tb_voice_pack_find(name, NULL, path, sizeof path, err);
+    return rc < 0 ? rc : tb_voice_pack_load_file(path, out, err);
 }
 
 void tb_voice_pack_free(struct tb_voice_pack *pack)
