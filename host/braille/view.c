@@ -69,7 +69,14 @@ static size_t window(const char *text, size_t start, int cells, size_t *end)
     size_t at = start;
     for (int n = 0; n < cells && text[at]; n++)
         at += char_len(text + at);
-    if (text[at] && text[at] != ' ' && at > start && text[at - 1] != ' ') {
+    /* The status line's parts (state, last move) are kept apart when the rest does not fit. */
+    const char *sep = NULL;
+    for (const char *p = strstr(text + start, STATUS_SEP); text[at] && p && p + 3 <= text + at;
+         p = strstr(p + 1, STATUS_SEP))
+        sep = p;
+    if (sep && sep > text + start) {
+        at = (size_t)(sep - text) + 2; /* up to and with the dash */
+    } else if (text[at] && text[at] != ' ' && at > start && text[at - 1] != ' ') {
         size_t sp = at;
         while (sp > start && text[sp - 1] != ' ')
             sp--;

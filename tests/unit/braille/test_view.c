@@ -122,6 +122,14 @@ TB_TEST(status_line_state_then_last_move)
     ASSERT_STR_EQ(window_text(v), "Bitte korrigieren: Bauer auf Eva zwei stellen - Kurze Rochade");
     ASSERT_OK(tb_braille_view_state(v, ""));
     ASSERT_STR_EQ(window_text(v), "Kurze Rochade");
+    /* When both do not fit, the state and the last move get windows of their own. */
+    ASSERT_OK(tb_braille_view_state(v, "Bretter weichen ab, Brett Weiß, Bauer auf Eva zwei"));
+    ASSERT_OK(tb_braille_view_last_move(v, "Springer Gustav eins Felix drei"));
+    ASSERT_STR_EQ(window_text(v), "Bretter weichen ab, Brett Weiß, Bauer auf Eva zwei -");
+    ASSERT_EQ(tb_braille_view_key(v, TB_BRAILLE_KEY_PAN_RIGHT), TB_BRAILLE_REDRAW);
+    ASSERT_STR_EQ(window_text(v), "Springer Gustav eins Felix drei");
+    ASSERT_OK(tb_braille_view_state(v, ""));
+    ASSERT_OK(tb_braille_view_last_move(v, "Kurze Rochade"));
     /* Bad text changes nothing. */
     ASSERT_EQ(tb_braille_view_last_move(v, "Zug\n"), TB_ERR_ARG);
     ASSERT_EQ(tb_braille_view_last_move(v, "\xC3\x28"), TB_ERR_ARG);
