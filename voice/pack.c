@@ -495,42 +495,61 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The pack names NAME of every readable NAME.pack in dirs, each once, sorted (malloc'd). */
+static void free_names(char **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* Adds name to names unless it is there; TB_ERR_MEM when it cannot. */
+static int add_name(char ***names, int *n, int *cap, const char *name)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp((*names)[i], name) == 0)
+            return TB_OK;
+    if (*n == *cap) {
+        int grown_cap = *cap ? 2 * *cap : 8;
+        char **grown = realloc(*names, (size_t)grown_cap * sizeof *grown);
+        if (!grown)
+            return TB_ERR_MEM;
+        *names = grown;
+        *cap = grown_cap;
+    }
+    if (!((*names)[*n] = strdup(name)))
+        return TB_ERR_MEM;
+    (*n)++;
+    return TB_OK;
+}
+
+/* The pack names NAME of every NAME.pack in dirs, each once, sorted (malloc'd). */
 static int collect_names(const char *dirs, char ***out, int *count)
 {
     char **names = NULL;
-    int n = 0, cap = 0;
-    for (const char *d = dirs; *d;) {
+    int n = 0, cap = 0, rc = TB_OK;
+    for (const char *d = dirs; *d && !rc;) {
         size_t dn = strcspn(d, ":");
         char dir[4096];
         snprintf(dir, sizeof dir, "%.*s", (int)dn, d);
         DIR *dp = dn > 0 && dn < sizeof dir ? opendir(dir) : NULL;
-        for (struct dirent *e; dp && (e = readdir(dp));) {
+        for (struct dirent *e; !rc && dp && (e = readdir(dp));) {
             size_t len = strlen(e->d_name);
-            if (len <= 5 || strcmp(e->d_name + len - 5, ".pack") != 0)
-                continue;
             char name[256];
-            snprintf(name, sizeof name, "%.*s", (int)(len - 5), e->d_name);
-            bool seen = check_name(name, NULL) != TB_OK;
-            for (int i = 0; i < n && !seen; i++)
-                seen = strcmp(names[i], name) == 0;
-            if (seen)
+            if (len <= 5 || len - 5 >= sizeof name || strcmp(e->d_name + len - 5, ".pack") != 0)
                 continue;
-            if (n == cap) {
-                cap = cap ? 2 * cap : 8;
-                char **grown = realloc(names, (size_t)cap * sizeof *names);
-                if (!grown)
-                    break;
-                names = grown;
-            }
-            if ((names[n] = strdup(name)))
-                n++;
+            snprintf(name, sizeof name, "%.*s", (int)(len - 5), e->d_name);
+            if (check_name(name, NULL) == TB_OK)
+                rc = add_name(&names, &n, &cap, name);
         }
         if (dp)
             closedir(dp);
         d += dn;
         if (*d == ':')
             d++;
+    }
+    if (rc) {
+        free_names(names, n);
+        return rc;
     }
     if (n > 1)
         qsort(names, (size_t)n, sizeof *names, by_name);
@@ -544,16 +563,16 @@ int tb_voice_pack_list(const char *dirs, void (*fn)(void *arg, const char *name,
 {
     if (!dirs)
         dirs = search_path();
-    char **names;
-    int n;
-    collect_names(dirs, &names, &n);
+    char **names = NULL;
+    int n = 0, rc = collect_names(dirs, &names, &n);
+    if (rc)
+        return rc;
     for (int i = 0; i < n; i++) {
         char path[4096];
         if (fn && tb_voice_pack_find(names[i], dirs, path, sizeof path, NULL) > 0)
             fn(arg, names[i], path);
-        free(names[i]);
     }
-    free(names);
+    free_names(names, n);
     return n;
 }
 

@@ -55,7 +55,7 @@ int tb_voice_pack_find(const char *name, const char *dirs, char *path, size_t le
 /* The packs available in dirs (NULL: the search path): fn is called once per pack name, in
  * name order, with the path that tb_voice_pack_find gives (an earlier directory wins). Files
  * are not loaded, so a listed pack can still be refused by tb_voice_pack_load_file. Returns the
- * number of packs. */
+ * number of packs, or TB_ERR_MEM. */
 int tb_voice_pack_list(const char *dirs, void (*fn)(void *arg, const char *name, const char *path),
                        void *arg);
 
