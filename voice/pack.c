@@ -169,7 +169,7 @@ static char *trim(char *s)
     return s;
 }
 
-static bool utf8_valid(const char *s)
+bool tb_voice_utf8_valid(const char *s)
 {
     const unsigned char *u = (const unsigned char *)s;
     while (*u) {
@@ -246,7 +246,7 @@ static int check_value(struct parser *p, const struct keydef *k, const char *v)
 {
     if (!*v)
         return fail(p, TB_ERR_PARSE, k->key, "empty value");
-    if (!utf8_valid(v))
+    if (!tb_voice_utf8_valid(v))
         return fail(p, TB_ERR_PARSE, k->key, "value is not UTF-8");
     int rc = check_bytes(p, k->key, v, k->kind == TEMPLATE);
     if (rc)
@@ -283,7 +283,7 @@ static int add_phoneme(struct parser *p, struct tb_voice_pack *pack, const char 
                        const char *v)
 {
     size_t n = strlen(v);
-    if (!utf8_valid(word) || strpbrk(word, "{}[]"))
+    if (!tb_voice_utf8_valid(word) || strpbrk(word, "{}[]"))
         return fail(p, TB_ERR_PARSE, word, "not a word");
     int rc = check_bytes(p, word, word, false);
     if (!rc)

@@ -59,6 +59,10 @@ int tb_voice_pack_find(const char *name, const char *dirs, char *path, size_t le
 int tb_voice_pack_list(const char *dirs, void (*fn)(void *arg, const char *name, const char *path),
                        void *arg);
 
+/* Is s well-formed UTF-8 (no overlong two-byte forms)? Packs must be; so is text for a braille
+ * display. */
+bool tb_voice_utf8_valid(const char *s);
+
 /* Writes the search path used by tb_voice_pack_load (colon-separated) into buf; returns its
  * length or TB_ERR_FULL. */
 int tb_voice_pack_search_path(char *buf, size_t len);

@@ -23,21 +23,11 @@ struct tb_braille_view {
 /* UTF-8 without control characters, at most TB_BRAILLE_TEXT_MAX bytes: what a display takes. */
 static bool text_ok(const char *s)
 {
-    if (!s || strlen(s) > TB_BRAILLE_TEXT_MAX)
+    if (!s || strlen(s) > TB_BRAILLE_TEXT_MAX || !tb_voice_utf8_valid(s))
         return false;
-    for (const unsigned char *u = (const unsigned char *)s; *u;) {
-        int extra = *u < 0x80             ? 0
-                    : (*u & 0xE0) == 0xC0 ? 1
-                    : (*u & 0xF0) == 0xE0 ? 2
-                    : (*u & 0xF8) == 0xF0 ? 3
-                                          : -1;
-        if (extra < 0 || (extra == 1 && *u < 0xC2) || *u < 0x20 || *u == 0x7F)
+    for (const unsigned char *u = (const unsigned char *)s; *u; u++)
+        if (*u < 0x20 || *u == 0x7F)
             return false;
-        u++;
-        for (int i = 0; i < extra; i++, u++)
-            if ((*u & 0xC0) != 0x80)
-                return false;
-    }
     return true;
 }
 
