@@ -422,3 +422,60 @@ TB_TEST(pack_without_a_plural_is_refused)
     ASSERT_NULL(p);
     free(text);
 }
+
+/* Occurrences of needle in hay. */
+static int occurrences(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *s = hay; (s = strstr(s, needle)); s += strlen(needle))
+        n++;
+    return n;
+}
+
+/* Generated: random legal games (seeded) in every pack. The last n half-moves are the scoresheet
+ * lines of those half-moves joined; the score from move 1 is the whole scoresheet; the position
+ * names every occupied square exactly once and no empty one; the material adds up. */
+TB_TEST(review_of_random_games_generated)
+{
+    static const char *const names[] = {"de-fide", "nl", "en"};
+    srand(2013);
+    char *buf = malloc(1 << 17), *joined = malloc(1 << 17);
+    for (int p = 0; p < 3; p++) {
+        struct tb_voice_pack *pack = load(names[p]);
+        for (int game_no = 0; game_no < 30; game_no++) {
+            tb_chess_game *g = game_of(NULL, NULL, 0);
+            int plies = 1 + rand() % 120;
+            for (int i = 0; i < plies; i++) {
+                tb_chess_movelist list;
+                if (tb_chess_gen_legal(&g->pos, &list) == 0)
+                    break;
+                ASSERT_OK(tb_chess_game_push(g, list.moves[rand() % list.count]));
+            }
+            int n = 1 + rand() % 10;
+            ASSERT_GT(tb_voice_review_last(pack, g, n, TB_VOICE_LONG, buf, 1 << 17), 0);
+            size_t at = 0;
+            joined[0] = '\0';
+            for (int i = g->plies > n ? g->plies - n : 0; i < g->plies; i++) {
+                char line[1024];
+                ASSERT_GT(tb_voice_review_ply(pack, g, i, TB_VOICE_LONG, line, sizeof line), 0);
+                at += (size_t)snprintf(joined + at, (1 << 17) - at, "%s%s", at ? ". " : "", line);
+            }
+            ASSERT_STR_EQ(buf, joined);
+            ASSERT_GT(tb_voice_review_from(pack, g, 1, TB_VOICE_SHORT, buf, 1 << 17), 0);
+            ASSERT_GT(tb_voice_review_scoresheet(pack, g, "*", TB_VOICE_SHORT, joined, 1 << 17), 0);
+            ASSERT_STR_EQ(buf, joined);
+            ASSERT_GT(tb_voice_review_position(pack, &g->pos, buf, 1 << 17), 0);
+            for (int sq = 0; sq < 64; sq++) {
+                char square[TB_VOICE_SQUARE_MAX + 1];
+                ASSERT_GT(tb_voice_phrase_square(pack, sq, square, sizeof square), 0);
+                ASSERT_EQ(occurrences(buf, square), tb_chess_piece_at(&g->pos, sq) ? 1 : 0);
+            }
+            ASSERT_GT(tb_voice_review_material(pack, &g->pos, buf, 1 << 17), 0);
+            ASSERT_EQ(occurrences(buf, ". "), 2); /* White. Black. Balance */
+            free(g);
+        }
+        tb_voice_pack_free(pack);
+    }
+    free(buf);
+    free(joined);
+}
