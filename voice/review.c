@@ -158,8 +158,10 @@ int tb_voice_review_scoresheet(const struct tb_voice_pack *pack, const tb_chess_
     if (game->plies == 0 && key < 0)
         return no_move(pack, buf, len);
     int rc = put_plies(pack, game, 0, game->plies, form, buf, len);
+    if (rc) /* buf may hold a part without its end */
+        return rc;
     size_t at = strlen(buf);
-    if (!rc && key >= 0 && game->plies > 0)
+    if (key >= 0 && game->plies > 0)
         rc = put(buf, len, &at, ". ");
     if (!rc && key >= 0)
         rc = tb_voice__expand(pack->value[key], NULL, NULL, 0, buf, len, &at);

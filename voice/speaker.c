@@ -638,6 +638,11 @@ long tb_voice_review(struct tb_voice *v, int player, const char *text)
     return first ? enqueue(v, first, NULL) : TB_ERR_ARG;
 }
 
+const struct tb_voice_pack *tb_voice_player_pack(const struct tb_voice *v, int player)
+{
+    return v && player >= 0 && player < TB_VOICE_PLAYERS ? v->pl[player].pack : NULL;
+}
+
 long tb_voice_cancel_review(struct tb_voice *v, int player)
 {
     if (!v || player < 0 || player >= TB_VOICE_PLAYERS)

@@ -183,6 +183,25 @@ int tb_voice_review_material(const struct tb_voice_pack *pack, const tb_chess_po
 int tb_voice_review_scoresheet(const struct tb_voice_pack *pack, const tb_chess_game *game,
                                const char *result, enum tb_voice_form form, char *buf, size_t len);
 
+/* What a player can ask to hear (one request of the daemon's buttons or control requests). */
+enum tb_voice_review_what {
+    TB_VOICE_REVIEW_LAST = 0,   /* the last arg half-moves (arg <= 0: TB_VOICE_REVIEW_LAST_N) */
+    TB_VOICE_REVIEW_FROM,       /* the score from move number arg */
+    TB_VOICE_REVIEW_POSITION,   /* the position */
+    TB_VOICE_REVIEW_TO_MOVE,    /* whose move, then the check state */
+    TB_VOICE_REVIEW_MATERIAL,   /* the material */
+    TB_VOICE_REVIEW_SCORESHEET, /* the whole scoresheet with the result */
+    TB_VOICE_REVIEW_WHAT_COUNT
+};
+#define TB_VOICE_REVIEW_LAST_N 6
+
+/* The text of a request for game (result: as for tb_voice_review_scoresheet, used by
+ * SCORESHEET only), malloc'd into *text however long the game is. Returns the length or the
+ * error of the function that builds it (TB_ERR_ARG for an unknown request). */
+int tb_voice_review_text(const struct tb_voice_pack *pack, const tb_chess_game *game,
+                         enum tb_voice_review_what what, int arg, const char *result,
+                         enum tb_voice_form form, char **text);
+
 /* ---- confirmation of the player's own move ------------------------------------------------- */
 
 enum tb_voice_confirm_mode {
@@ -300,6 +319,14 @@ long tb_voice_repeat(struct tb_voice *voice, int player);
  * whole review: the rest of it is dropped with TB_VOICE_CUT events. Returns the id of the last
  * sentence (the review is over when that one is DONE or CUT) or an error. */
 long tb_voice_review(struct tb_voice *voice, int player, const char *text);
+/* A request answered into the player's ears in their pack: tb_voice_review_text, then
+ * tb_voice_review. The daemon's one call per review button or control request. */
+long tb_voice_review_game(struct tb_voice *voice, int player, const tb_chess_game *game,
+                          enum tb_voice_review_what what, int arg, const char *result,
+                          enum tb_voice_form form);
+/* The player's pack (the speaker's when the player has none of their own); NULL for a bad
+ * player. */
+const struct tb_voice_pack *tb_voice_player_pack(const struct tb_voice *voice, int player);
 /* Cuts the player's review (what plays and what waits); returns a request id (reported DONE). */
 long tb_voice_cancel_review(struct tb_voice *voice, int player);
 
@@ -338,6 +365,11 @@ int tb_voice_render(struct tb_voice *voice, int player, const char *text, int16_
  * file). */
 long tb_voice_render_wav(struct tb_voice *voice, int player, const char *text, const char *path,
                          struct tb_error *err);
+/* D.2.7: the spoken scoresheet of game (tb_voice_review_scoresheet in the player's pack) as a
+ * WAV file at path, one file per game. Returns the frames written or an error (err says). */
+long tb_voice_scoresheet_wav(struct tb_voice *voice, int player, const tb_chess_game *game,
+                             const char *result, enum tb_voice_form form, const char *path,
+                             struct tb_error *err);
 /* eSpeak NG's phonemes (its ASCII alphabet) for text in player's pack and voice (-1: the
  * speaker's), phoneme spellings applied. Returns the length or an error. */
 int tb_voice_phonemes(struct tb_voice *voice, int player, const char *text, char *buf, size_t len);

@@ -479,3 +479,49 @@ TB_TEST(review_of_random_games_generated)
     free(buf);
     free(joined);
 }
+
+/* Each request as one text, however long the game: the same words as the function it names. */
+TB_TEST(review_requests_as_whole_texts)
+{
+    struct tb_voice_pack *pack = load("de-fide");
+    tb_chess_game *g = game_of(NULL, ruy, 6);
+    char *text = NULL, buf[4096];
+    ASSERT_GT(tb_voice_review_text(pack, g, TB_VOICE_REVIEW_LAST, 2, NULL, TB_VOICE_LONG, &text),
+              0);
+    ASSERT_GT(tb_voice_review_last(pack, g, 2, TB_VOICE_LONG, buf, sizeof buf), 0);
+    ASSERT_STR_EQ(text, buf);
+    free(text);
+    ASSERT_GT(tb_voice_review_text(pack, g, TB_VOICE_REVIEW_LAST, 0, NULL, TB_VOICE_LONG, &text),
+              0);
+    ASSERT_GT(tb_voice_review_last(pack, g, TB_VOICE_REVIEW_LAST_N, TB_VOICE_LONG, buf, sizeof buf),
+              0);
+    ASSERT_STR_EQ(text, buf);
+    free(text);
+    ASSERT_GT(tb_voice_review_text(pack, g, TB_VOICE_REVIEW_TO_MOVE, 0, NULL, TB_VOICE_LONG, &text),
+              0);
+    ASSERT_STR_EQ(text, "Weiß am Zug. Kein Schach");
+    free(text);
+    ASSERT_GT(
+        tb_voice_review_text(pack, g, TB_VOICE_REVIEW_MATERIAL, 0, NULL, TB_VOICE_LONG, &text), 0);
+    ASSERT_STR_CONTAINS(text, "Material gleich");
+    free(text);
+    ASSERT_EQ(tb_voice_review_text(pack, g, TB_VOICE_REVIEW_FROM, 9, NULL, TB_VOICE_LONG, &text),
+              TB_ERR_ARG);
+    ASSERT_EQ(tb_voice_review_text(pack, g, 99, 0, NULL, TB_VOICE_LONG, &text), TB_ERR_ARG);
+    free(g);
+    /* A long game: the scoresheet is far longer than a first buffer. */
+    g = game_of(NULL, NULL, 0);
+    static const char *const shuffle[] = {"g1f3", "g8f6", "f3g1", "f6g8"};
+    for (int i = 0; i < 200; i++) {
+        tb_chess_move m;
+        ASSERT_OK(tb_chess_move_from_uci(&g->pos, shuffle[i % 4], &m));
+        ASSERT_OK(tb_chess_game_push(g, m));
+    }
+    int n = tb_voice_review_text(pack, g, TB_VOICE_REVIEW_SCORESHEET, 0, "1/2-1/2", TB_VOICE_LONG,
+                                 &text);
+    ASSERT_GT(n, 8000);
+    ASSERT_STR_CONTAINS(text, "Zug 100, Schwarz: Springer Felix sechs Gustav acht. Remis");
+    free(text);
+    free(g);
+    tb_voice_pack_free(pack);
+}

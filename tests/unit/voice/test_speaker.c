@@ -683,6 +683,22 @@ TB_TEST(law_d_2_7_spoken_scoresheet_wav)
         TB_FAIL("%d words in %.2f s", words, seconds);
     ASSERT_TRUE(tb_voice_render_wav(voice, 0, text, "/nonexistent/dir/game.wav", &err) < 0);
     ASSERT_STR_CONTAINS(err.msg, "/nonexistent/dir/game.wav");
+    /* The same in one call from the game. */
+    snprintf(path, sizeof path, "%s/game-2.wav", tb_test_tmp_dir());
+    long again = tb_voice_scoresheet_wav(voice, TB_CHESS_BLACK, g, "*", TB_VOICE_LONG, path, &err);
+    ASSERT_GT(again, 0);
+    assert_close((size_t)again, (size_t)frames, "scoresheet from the game");
+    check_wav(path, (size_t)again);
+    /* A review request said to the player: one item per sentence, all played. */
+    long last = tb_voice_review_game(voice, TB_CHESS_WHITE, g, TB_VOICE_REVIEW_LAST, 3, NULL,
+                                     TB_VOICE_LONG);
+    ASSERT_GT(last, 0);
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 30000));
+    struct tb_voice_event ev[8];
+    ASSERT_EQ(take_events(ev, 8), 3);
+    ASSERT_EQ(ev[2].id, last);
+    ASSERT_EQ(ev[2].status, TB_VOICE_DONE);
+    ASSERT_GT(rec[0].frames, (size_t)RATE);
     free(g);
     stop();
 }
