@@ -4,6 +4,7 @@
  * template uses a placeholder it may not: a half-read pack would put wrong words in a player's
  * ears in the middle of a game. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -74,6 +75,7 @@ static const struct keydef keys[K__COUNT] = {
     [K_W_WHITE] = {"words", "white", WORD, NULL, 0, 0},
     [K_W_BLACK] = {"words", "black", WORD, NULL, 0, 0},
     [K_W_PIECE] = {"words", "piece", WORD, NULL, 0, 0},
+    [K_W_AND] = {"words", "and", WORD, NULL, 0, 0},
     [K_M_LONG_QUIET] = {"moves", "long.quiet", TEMPLATE, MOVE_PH, 0, 0},
     [K_M_LONG_CAPTURE] = {"moves", "long.capture", TEMPLATE, MOVE_PH, 0, 0},
     [K_M_LONG_EP] = {"moves", "long.en_passant", TEMPLATE, MOVE_PH, 0, 0},
@@ -96,15 +98,46 @@ static const struct keydef keys[K__COUNT] = {
     [K_MSG_LIFT] = {"messages", "lift", TEMPLATE, "piece square", 0, 0},
     [K_MSG_PLACE] = {"messages", "place", TEMPLATE, "piece square", 0, 0},
     [K_MSG_ARBITER] = {"messages", "arbiter", TEMPLATE, "", 0, 0},
-    [K_MSG_CLOCK] = {"messages", "clock", TEMPLATE, "white black n", 0, 0},
-    [K_MSG_TIME] = {"messages", "time", TEMPLATE, "min sec", 0, 0},
+    [K_MSG_CLOCK] = {"messages", "clock", TEMPLATE, "white black n moves", 0, 0},
+    [K_MSG_TIME] = {"messages", "time", TEMPLATE, "min sec minutes seconds", 0, 0},
     [K_MSG_MOVE_NUMBER] = {"messages", "move_number", TEMPLATE, "n move", 0, 0},
     [K_MSG_CORRECTION] = {"messages", "correction", TEMPLATE, "move", 0, 0},
     [K_MSG_NO_MOVE] = {"messages", "no_move", TEMPLATE, "", 0, 0},
+    [K_MSG_TAKEN] = {"messages", "taken", TEMPLATE, "", 0, 0},
+    [K_MSG_NOT_RECOGNISED] = {"messages", "not_recognised", TEMPLATE, "", 0, 0},
+#define PLURAL(noun, i)                                                                            \
+    [K_PL_FIRST + 2 * (i)] = {"plurals", noun ".one", WORD, NULL, 0, 0},                           \
+                      [K_PL_FIRST + 2 * (i) + 1] = {"plurals", noun ".other", WORD, NULL, 0, 0}
+    PLURAL("pawn", TB_VOICE__PAWNS),
+    PLURAL("knight", TB_VOICE__KNIGHTS),
+    PLURAL("bishop", TB_VOICE__BISHOPS),
+    PLURAL("rook", TB_VOICE__ROOKS),
+    PLURAL("queen", TB_VOICE__QUEENS),
+    PLURAL("king", TB_VOICE__KINGS),
+    PLURAL("move", TB_VOICE__MOVES),
+    PLURAL("minute", TB_VOICE__MINUTES),
+    PLURAL("second", TB_VOICE__SECONDS),
+    PLURAL("point", TB_VOICE__POINTS),
+#undef PLURAL
+    [K_R_PLY] = {"review", "ply", TEMPLATE, "n side move", 0, 0},
+    [K_R_TO_MOVE] = {"review", "to_move", TEMPLATE, "side", 0, 0},
+    [K_R_CHECK] = {"review", "check", TEMPLATE, "side", 0, 0},
+    [K_R_NO_CHECK] = {"review", "no_check", TEMPLATE, "side", 0, 0},
+    [K_R_CHECKMATE] = {"review", "checkmate", TEMPLATE, "side", 0, 0},
+    [K_R_STALEMATE] = {"review", "stalemate", TEMPLATE, "side", 0, 0},
+    [K_R_POSITION] = {"review", "position", TEMPLATE, "side pieces", 0, 0},
+    [K_R_GROUP] = {"review", "group", TEMPLATE, "piece squares", 0, 0},
+    [K_R_COUNT] = {"review", "count", TEMPLATE, "n noun", 0, 0},
+    [K_R_MATERIAL] = {"review", "material", TEMPLATE, "side pieces", 0, 0},
+    [K_R_MATERIAL_EQUAL] = {"review", "material_equal", TEMPLATE, "", 0, 0},
+    [K_R_MATERIAL_AHEAD] = {"review", "material_ahead", TEMPLATE, "side points", 0, 0},
+    [K_R_RESULT_WHITE] = {"review", "result_white", TEMPLATE, "", 0, 0},
+    [K_R_RESULT_BLACK] = {"review", "result_black", TEMPLATE, "", 0, 0},
+    [K_R_RESULT_DRAW] = {"review", "result_draw", TEMPLATE, "", 0, 0},
 };
 
-static const char *const sections[] = {"pack",  "voice", "pieces",   "files",   "ranks",
-                                       "words", "moves", "messages", "phonemes"};
+static const char *const sections[] = {"pack",  "voice",    "pieces",  "files",  "ranks",   "words",
+                                       "moves", "messages", "plurals", "review", "phonemes"};
 
 struct parser {
     const char *path;
@@ -139,7 +172,7 @@ static char *trim(char *s)
     return s;
 }
 
-static bool utf8_valid(const char *s)
+bool tb_voice_utf8_valid(const char *s)
 {
     const unsigned char *u = (const unsigned char *)s;
     while (*u) {
@@ -216,7 +249,7 @@ static int check_value(struct parser *p, const struct keydef *k, const char *v)
 {
     if (!*v)
         return fail(p, TB_ERR_PARSE, k->key, "empty value");
-    if (!utf8_valid(v))
+    if (!tb_voice_utf8_valid(v))
         return fail(p, TB_ERR_PARSE, k->key, "value is not UTF-8");
     int rc = check_bytes(p, k->key, v, k->kind == TEMPLATE);
     if (rc)
@@ -253,7 +286,7 @@ static int add_phoneme(struct parser *p, struct tb_voice_pack *pack, const char 
                        const char *v)
 {
     size_t n = strlen(v);
-    if (!utf8_valid(word) || strpbrk(word, "{}[]"))
+    if (!tb_voice_utf8_valid(word) || strpbrk(word, "{}[]"))
         return fail(p, TB_ERR_PARSE, word, "not a word");
     int rc = check_bytes(p, word, word, false);
     if (!rc)
@@ -457,29 +490,139 @@ int tb_voice_pack_search_path(char *buf, size_t len)
     return search_path(buf, len);
 }
 
-int tb_voice_pack_load(const char *name, struct tb_voice_pack **out, struct tb_error *err)
+static int check_name(const char *name, struct tb_error *err)
 {
-    if (!name || !*name)
-        name = "de-fide";
     for (const char *s = name; *s; s++)
         if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_')
             return tb_error_set(err, TB_ERR_ARG,
                                 "pack name \"%s\" may hold only letters, digits, - and _", name);
-    char dirs[8192];
-    if (search_path(dirs, sizeof dirs) < 0)
-        return tb_error_set(err, TB_ERR_FULL, "the phrase pack search path is too long");
+    return *name ? TB_OK : tb_error_set(err, TB_ERR_ARG, "empty pack name");
+}
+
+int tb_voice_pack_find(const char *name, const char *dirs, char *path, size_t len,
+                       struct tb_error *err)
+{
+    if (!name || !path || len == 0)
+        return tb_error_set(err, TB_ERR_ARG, "no pack name or no buffer");
+    int rc = check_name(name, err);
+    if (rc)
+        return rc;
+    char buf[8192];
+    if (!dirs) {
+        if (search_path(buf, sizeof buf) < 0)
+            return tb_error_set(err, TB_ERR_FULL, "the phrase pack search path is too long");
+        dirs = buf;
+    }
     for (const char *d = dirs; *d;) {
         size_t n = strcspn(d, ":");
-        char path[4096];
-        if (n > 0 &&
-            snprintf(path, sizeof path, "%.*s/%s.pack", (int)n, d, name) < (int)sizeof path &&
-            access(path, R_OK) == 0)
-            return tb_voice_pack_load_file(path, out, err);
+        int k = snprintf(path, len, "%.*s/%s.pack", (int)n, d, name);
+        if (n > 0 && k > 0 && (size_t)k < len && access(path, R_OK) == 0)
+            return k;
         d += n;
         if (*d == ':')
             d++;
     }
+    path[0] = '\0';
     return tb_error_set(err, TB_ERR_NOTFOUND, "no phrase pack \"%s\" in %s", name, dirs);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void free_names(char **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* Adds name to names unless it is there; TB_ERR_MEM when it cannot. */
+static int add_name(char ***names, int *n, int *cap, const char *name)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp((*names)[i], name) == 0)
+            return TB_OK;
+    if (*n == *cap) {
+        int grown_cap = *cap ? 2 * *cap : 8;
+        char **grown = realloc(*names, (size_t)grown_cap * sizeof *grown);
+        if (!grown)
+            return TB_ERR_MEM;
+        *names = grown;
+        *cap = grown_cap;
+    }
+    if (!((*names)[*n] = strdup(name)))
+        return TB_ERR_MEM;
+    (*n)++;
+    return TB_OK;
+}
+
+/* The pack names NAME of every NAME.pack in dirs, each once, sorted (malloc'd). */
+static int collect_names(const char *dirs, char ***out, int *count)
+{
+    char **names = NULL;
+    int n = 0, cap = 0, rc = TB_OK;
+    for (const char *d = dirs; *d && !rc;) {
+        size_t dn = strcspn(d, ":");
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%.*s", (int)dn, d);
+        DIR *dp = dn > 0 && dn < sizeof dir ? opendir(dir) : NULL;
+        for (struct dirent *e; !rc && dp && (e = readdir(dp));) {
+            size_t len = strlen(e->d_name);
+            char name[256];
+            if (len <= 5 || len - 5 >= sizeof name || strcmp(e->d_name + len - 5, ".pack") != 0)
+                continue;
+            snprintf(name, sizeof name, "%.*s", (int)(len - 5), e->d_name);
+            if (check_name(name, NULL) == TB_OK)
+                rc = add_name(&names, &n, &cap, name);
+        }
+        if (dp)
+            closedir(dp);
+        d += dn;
+        if (*d == ':')
+            d++;
+    }
+    if (rc) {
+        free_names(names, n);
+        return rc;
+    }
+    if (n > 1)
+        qsort(names, (size_t)n, sizeof *names, by_name);
+    *out = names;
+    *count = n;
+    return TB_OK;
+}
+
+int tb_voice_pack_list(const char *dirs, void (*fn)(void *arg, const char *name, const char *path),
+                       void *arg)
+{
+    char buf[8192];
+    if (!dirs) {
+        if (search_path(buf, sizeof buf) < 0)
+            return TB_ERR_FULL;
+        dirs = buf;
+    }
+    char **names = NULL;
+    int n = 0, rc = collect_names(dirs, &names, &n);
+    if (rc)
+        return rc;
+    for (int i = 0; i < n; i++) {
+        char path[4096];
+        if (fn && tb_voice_pack_find(names[i], dirs, path, sizeof path, NULL) > 0)
+            fn(arg, names[i], path);
+    }
+    free_names(names, n);
+    return n;
+}
+
+int tb_voice_pack_load(const char *name, struct tb_voice_pack **out, struct tb_error *err)
+{
+    if (!name || !*name)
+        name = "de-fide";
+    char path[4096];
+    int rc = tb_voice_pack_find(name, NULL, path, sizeof path, err);
+    return rc < 0 ? rc : tb_voice_pack_load_file(path, out, err);
 }
 
 void tb_voice_pack_free(struct tb_voice_pack *pack)

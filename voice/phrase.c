@@ -1,5 +1,6 @@
 /* phrase.c - the words of a move or a system message in a pack's language (D.2.1). Pure. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "voice_internal.h"
@@ -10,9 +11,13 @@
 _Static_assert(TB_VOICE_SQUARE_MAX == 2 * TB_VOICE_WORD_MAX + 1, "file word, space, rank word");
 /* Digits of a long ("-9223372036854775808"), the numbers a template may hold. */
 #define NUMBER_MAX 20
-/* The time template: each of its bytes becomes at most NUMBER_MAX / 5 bytes ("{min}" is 5). */
-#define TIME_MAX (TB_VOICE_TEMPLATE_MAX * (NUMBER_MAX / (sizeof "{min}" - 1)))
-_Static_assert(sizeof "{min}" == sizeof "{sec}" && NUMBER_MAX % (sizeof "{min}" - 1) == 0,
+#define COUNT_MAX  TB_VOICE__COUNT_MAX
+_Static_assert(NUMBER_MAX / (sizeof "{n}" - 1) <= TB_VOICE_WORD_MAX / (sizeof "{noun}" - 1),
+               "COUNT_MAX bounds the count template");
+/* The time template: its shortest placeholder, "{min}" (5 bytes), becomes a number; "{minutes}"
+ * (9 bytes) becomes a count. */
+#define TIME_MAX (TB_VOICE_TEMPLATE_MAX * (COUNT_MAX / (sizeof "{minutes}" - 1) + 1))
+_Static_assert(NUMBER_MAX / (sizeof "{min}" - 1) <= COUNT_MAX / (sizeof "{minutes}" - 1) + 1,
                "TIME_MAX bounds the time template");
 
 static bool is_space(char c)
@@ -195,17 +200,44 @@ int tb_voice_phrase_move(const struct tb_voice_pack *pack, const tb_chess_pos *p
     return (int)strlen(buf);
 }
 
+const char *tb_voice__noun(const struct tb_voice_pack *pack, enum tb_voice__noun noun, long n)
+{
+    return pack->value[K_PL_FIRST + 2 * (int)noun + (n == 1 ? 0 : 1)];
+}
+
+int tb_voice__count(const struct tb_voice_pack *pack, enum tb_voice__noun noun, long n, char *buf,
+                    size_t len, size_t *pos)
+{
+    char num[NUMBER_MAX + 1];
+    snprintf(num, sizeof num, "%ld", n);
+    static const char *const names[] = {"n", "noun"};
+    const char *values[] = {num, tb_voice__noun(pack, noun, n)};
+    return tb_voice__expand(pack->value[K_R_COUNT], names, values, 2, buf, len, pos);
+}
+
+/* A count phrase ("3 Minuten") into its own buffer. */
+static int count_text(const struct tb_voice_pack *pack, enum tb_voice__noun noun, long n,
+                      char buf[COUNT_MAX + 1])
+{
+    size_t p = 0;
+    buf[0] = '\0';
+    return tb_voice__count(pack, noun, n, buf, COUNT_MAX + 1, &p);
+}
+
 static int format_time(const struct tb_voice_pack *pack, long ms, char *buf, size_t len)
 {
-    char min[NUMBER_MAX + 1], sec[NUMBER_MAX + 1];
+    char min[NUMBER_MAX + 1], sec[NUMBER_MAX + 1], minutes[COUNT_MAX + 1], seconds[COUNT_MAX + 1];
     if (ms < 0)
         ms = 0;
     snprintf(min, sizeof min, "%ld", ms / 60000);
     snprintf(sec, sizeof sec, "%ld", ms / 1000 % 60);
-    static const char *const names[] = {"min", "sec"};
-    const char *values[] = {min, sec};
+    if (count_text(pack, TB_VOICE__MINUTES, ms / 60000, minutes) ||
+        count_text(pack, TB_VOICE__SECONDS, ms / 1000 % 60, seconds))
+        return TB_ERR_STATE;
+    static const char *const names[] = {"min", "sec", "minutes", "seconds"};
+    const char *values[] = {min, sec, minutes, seconds};
     size_t p = 0;
-    return tb_voice__expand(pack->value[K_MSG_TIME], names, values, 2, buf, len, &p);
+    return tb_voice__expand(pack->value[K_MSG_TIME], names, values, 4, buf, len, &p);
 }
 
 /* "Springer von Gustav eins nehmen, Bauer auf Eva zwei stellen". */
@@ -289,6 +321,8 @@ int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
         [TB_VOICE_MSG_MOVE_NUMBER] = K_MSG_MOVE_NUMBER,
         [TB_VOICE_MSG_CORRECTION] = K_MSG_CORRECTION,
         [TB_VOICE_MSG_NO_MOVE] = K_MSG_NO_MOVE,
+        [TB_VOICE_MSG_TAKEN] = K_MSG_TAKEN,
+        [TB_VOICE_MSG_NOT_RECOGNISED] = K_MSG_NOT_RECOGNISED,
     };
     if (!pack || !buf || len == 0 || (unsigned)msg >= TB_VOICE_MSG_COUNT)
         return TB_ERR_ARG;
@@ -304,24 +338,34 @@ int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
     if (msg == TB_VOICE_MSG_PUT_RIGHT && !actions_valid(a))
         return TB_ERR_ARG;
 
-    char n[NUMBER_MAX + 1], white[TIME_MAX + 1] = "", black[TIME_MAX + 1] = "";
+    char n[NUMBER_MAX + 1], moves[COUNT_MAX + 1] = "";
+    char *white = NULL, *black = NULL; /* TIME_MAX is too large for the stack */
     snprintf(n, sizeof n, "%d", a->n);
     int rc = TB_OK;
     if (msg == TB_VOICE_MSG_CLOCK) {
+        white = malloc(TIME_MAX + 1);
+        black = malloc(TIME_MAX + 1);
+        if (!white || !black)
+            rc = TB_ERR_MEM;
         /* A pack that loads always fits here: only a broken pack makes this fail. */
-        if (format_time(pack, a->white_ms, white, sizeof white) ||
-            format_time(pack, a->black_ms, black, sizeof black))
-            return TB_ERR_STATE;
+        else if (format_time(pack, a->white_ms, white, TIME_MAX + 1) ||
+                 format_time(pack, a->black_ms, black, TIME_MAX + 1) ||
+                 count_text(pack, TB_VOICE__MOVES, a->n, moves))
+            rc = TB_ERR_STATE;
     }
-    if (msg == TB_VOICE_MSG_PUT_RIGHT) {
+    if (rc) {
+        /* out of memory or a broken pack: reported below */
+    } else if (msg == TB_VOICE_MSG_PUT_RIGHT) {
         rc = expand_put_right(pack, a, buf, len);
     } else {
         const char *board = pack->value[a->board == TB_CHESS_BLACK ? K_W_BLACK : K_W_WHITE];
-        static const char *const names[] = {"board", "move", "n", "white", "black"};
-        const char *values[] = {board, a->move, n, white, black};
+        static const char *const names[] = {"board", "move", "n", "white", "black", "moves"};
+        const char *values[] = {board, a->move, n, white, black, moves};
         size_t p = 0;
-        rc = tb_voice__expand(pack->value[key[msg]], names, values, 5, buf, len, &p);
+        rc = tb_voice__expand(pack->value[key[msg]], names, values, 6, buf, len, &p);
     }
+    free(white);
+    free(black);
     if (rc)
         return rc;
     tb_voice__tidy(buf);

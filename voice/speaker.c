@@ -20,6 +20,7 @@
 #include "voice_internal.h"
 
 #define EVENT_QUEUE 256
+#define FLAG_CANCEL 0x100    /* internal request: cut the player's review, say nothing */
 #define POLL_NS     5000000L /* how often a playing sink is checked for the end of an announcement */
 
 struct item {
@@ -236,9 +237,39 @@ static void record(struct player *p, const char *speech)
     free(line.pcm);
 }
 
+/* A review is the lowest priority: anything else for the player cuts all of it, what plays and
+ * what waits (the head is the only item the sink holds). */
+static void cut_reviews(struct tb_voice *v, struct player *p)
+{
+    struct item **pp = &p->head, *prev = NULL;
+    while (*pp) {
+        struct item *it = *pp;
+        if (!(it->flags & TB_VOICE_REVIEW)) {
+            prev = it;
+            pp = &it->next;
+            continue;
+        }
+        if (it == p->head && (it->fed > 0 || it->fully_fed))
+            p->ops->flush(p->sink);
+        *pp = it->next;
+        if (p->tail == it)
+            p->tail = prev;
+        emit(v, it, TB_VOICE_CUT);
+        item_free(it);
+    }
+}
+
 static void take_request(struct tb_voice *v, struct item *it)
 {
     struct player *p = &v->pl[it->player];
+    if (!(it->flags & TB_VOICE_REVIEW))
+        cut_reviews(v, p);
+    if (it->flags & FLAG_CANCEL) {
+        emit(v, it, TB_VOICE_DONE);
+        item_free(it);
+        feed(v, p);
+        return;
+    }
     if (it->flags & TB_VOICE_URGENT) {
         cut(v, p);
         it->next = p->head;
@@ -253,9 +284,12 @@ static void take_request(struct tb_voice *v, struct item *it)
         p->tail = it;
     }
     struct synth_ctx c = {v, it, 0};
-    int rc = tb_voice__tts_select(&p->settings, &v->current, NULL);
-    if (!rc)
-        rc = tb_voice__tts_say(it->speech, on_pcm, &c);
+    int rc = TB_OK;
+    if (it->speech) { /* else its PCM came with the request (an earcon) */
+        rc = tb_voice__tts_select(&p->settings, &v->current, NULL);
+        if (!rc)
+            rc = tb_voice__tts_say(it->speech, on_pcm, &c);
+    }
     it->synthesized = true;
     if (rc || c.rc) {
         /* Unlink it wherever it is; what was already written plays out. */
@@ -506,27 +540,37 @@ void tb_voice_free(struct tb_voice *v)
     free(v);
 }
 
+/* Queues a chain of items (linked by next, all for one player) at once, so nothing queued by
+ * another thread lands between them; returns the id of the last. */
 static long enqueue(struct tb_voice *v, struct item *it, const char *remember)
 {
     char *copy = remember ? strdup(remember) : NULL;
     if (remember && !copy) {
-        item_free(it);
+        while (it) {
+            struct item *next = it->next;
+            item_free(it);
+            it = next;
+        }
         return TB_ERR_MEM;
     }
     pthread_mutex_lock(&v->mu);
-    it->id = v->next_id++;
-    if (v->req_tail)
-        v->req_tail->next = it;
-    else
-        v->req_head = it;
-    v->req_tail = it;
     struct player *p = &v->pl[it->player];
-    p->pending++;
+    long id = 0;
+    for (struct item *i = it; i; i = i->next) {
+        i->id = id = v->next_id++;
+        p->pending++;
+        if (!i->next) {
+            if (v->req_tail)
+                v->req_tail->next = it;
+            else
+                v->req_head = it;
+            v->req_tail = i;
+        }
+    }
     if (copy) {
         free(p->last_move);
         p->last_move = copy;
     }
-    long id = it->id;
     pthread_cond_signal(&v->wake);
     pthread_mutex_unlock(&v->mu);
     return id;
@@ -556,6 +600,113 @@ long tb_voice_announce(struct tb_voice *v, int player, const char *text, unsigne
         }
     }
     return enqueue(v, it, flags & TB_VOICE_MOVE ? text : NULL);
+}
+
+long tb_voice_review(struct tb_voice *v, int player, const char *text)
+{
+    if (!v || player < 0 || player >= TB_VOICE_PLAYERS || !text || !*text)
+        return TB_ERR_ARG;
+    const struct tb_voice_pack *pack = v->pl[player].pack;
+    struct item *first = NULL, **link = &first;
+    /* One item per sentence: a whole scoresheet is not rendered in one piece. */
+    for (const char *s = text; *s;) {
+        const char *end = strstr(s, ". ");
+        size_t n = end ? (size_t)(end - s) + 1 : strlen(s);
+        char *sentence = strndup(s, n);
+        struct item *it = sentence ? calloc(1, sizeof *it) : NULL;
+        if (it && !(it->speech = speech_of(pack, sentence))) {
+            free(it);
+            it = NULL;
+        }
+        free(sentence);
+        if (!it) {
+            while (first) {
+                struct item *next = first->next;
+                item_free(first);
+                first = next;
+            }
+            return TB_ERR_MEM;
+        }
+        it->player = player;
+        it->flags = TB_VOICE_REVIEW;
+        *link = it;
+        link = &it->next;
+        s += n;
+        while (*s == ' ')
+            s++;
+    }
+    return first ? enqueue(v, first, NULL) : TB_ERR_ARG;
+}
+
+const struct tb_voice_pack *tb_voice_player_pack(const struct tb_voice *v, int player)
+{
+    return v && player >= 0 && player < TB_VOICE_PLAYERS ? v->pl[player].pack : NULL;
+}
+
+long tb_voice_cancel_review(struct tb_voice *v, int player)
+{
+    if (!v || player < 0 || player >= TB_VOICE_PLAYERS)
+        return TB_ERR_ARG;
+    struct item *it = calloc(1, sizeof *it);
+    if (!it)
+        return TB_ERR_MEM;
+    it->player = player;
+    it->flags = FLAG_CANCEL;
+    return enqueue(v, it, NULL);
+}
+
+long tb_voice_play_pcm(struct tb_voice *v, int player, const int16_t *pcm, size_t frames,
+                       unsigned flags)
+{
+    if (!v || player < 0 || player >= TB_VOICE_PLAYERS || !pcm || frames == 0 ||
+        (flags & ~(unsigned)TB_VOICE_URGENT))
+        return TB_ERR_ARG;
+    struct item *it = calloc(1, sizeof *it);
+    if (!it || pcm_append(it, pcm, frames)) {
+        item_free(it);
+        return TB_ERR_MEM;
+    }
+    it->player = player;
+    it->flags = flags;
+    return enqueue(v, it, NULL);
+}
+
+int tb_voice_confirm_mode_parse(const char *text, enum tb_voice_confirm_mode *out,
+                                struct tb_error *err)
+{
+    static const char *const names[] = {"off", "earcon", "word"};
+    for (int i = 0; text && out && i < 3; i++)
+        if (strcmp(text, names[i]) == 0) {
+            *out = (enum tb_voice_confirm_mode)i;
+            return TB_OK;
+        }
+    return tb_error_set(err, TB_ERR_PARSE, "confirmation \"%s\": expected off, earcon or word",
+                        text ? text : "(none)");
+}
+
+long tb_voice_confirm(struct tb_voice *v, int player, enum tb_voice_confirm_mode mode,
+                      enum tb_voice_confirm_what what)
+{
+    if (!v || player < 0 || player >= TB_VOICE_PLAYERS || (unsigned)mode > TB_VOICE_CONFIRM_WORD ||
+        (unsigned)what > TB_VOICE_CONFIRM_UNRECOGNISED)
+        return TB_ERR_ARG;
+    if (what == TB_VOICE_CONFIRM_TAKEN && mode == TB_VOICE_CONFIRM_OFF)
+        return 0;
+    if (what == TB_VOICE_CONFIRM_TAKEN && mode == TB_VOICE_CONFIRM_EARCON) {
+        int16_t pcm[192000 * TB_VOICE_EARCON_MS / 1000];
+        int n = tb_voice_earcon(pcm, sizeof pcm / sizeof *pcm, v->rate, TB_VOICE_EARCON_HZ,
+                                TB_VOICE_EARCON_MS);
+        return n < 0 ? n : tb_voice_play_pcm(v, player, pcm, (size_t)n, 0);
+    }
+    static const enum tb_voice_msg msg[] = {TB_VOICE_MSG_TAKEN, TB_VOICE_MSG_ILLEGAL,
+                                            TB_VOICE_MSG_NOT_RECOGNISED};
+    char text[TB_VOICE_TEMPLATE_MAX + 1];
+    int n = tb_voice_phrase_msg(v->pl[player].pack, msg[what], NULL, text, sizeof text);
+    if (n < 0)
+        return n;
+    /* A move that was not taken is said at once: the player must not play on. */
+    return tb_voice_announce(v, player, text,
+                             what == TB_VOICE_CONFIRM_TAKEN ? 0u : (unsigned)TB_VOICE_URGENT, 0);
 }
 
 long tb_voice_repeat(struct tb_voice *v, int player)
@@ -676,6 +827,25 @@ int tb_voice_render(struct tb_voice *v, int player, const char *text, int16_t **
     if (rate)
         *rate = v->rate;
     return TB_OK;
+}
+
+long tb_voice_render_wav(struct tb_voice *v, int player, const char *text, const char *path,
+                         struct tb_error *err)
+{
+    if (!path)
+        return tb_error_set(err, TB_ERR_ARG, "no WAV file named");
+    int16_t *pcm = NULL;
+    size_t frames = 0;
+    unsigned rate = 0;
+    int rc = tb_voice_render(v, player, text, &pcm, &frames, &rate);
+    if (rc) {
+        free(pcm);
+        return tb_error_set(err, rc, "%s: the text could not be rendered: %s", path,
+                            tb_strerror(rc));
+    }
+    rc = tb_voice_wav_write(path, pcm, frames, rate, err);
+    free(pcm);
+    return rc ? rc : (long)frames;
 }
 
 int tb_voice_phonemes(struct tb_voice *v, int player, const char *text, char *buf, size_t len)

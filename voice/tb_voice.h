@@ -48,6 +48,23 @@ int tb_voice_pack_load_file(const char *path, struct tb_voice_pack **out, struct
  * pack, "de-fide". */
 int tb_voice_pack_load(const char *name, struct tb_voice_pack **out, struct tb_error *err);
 
+/* Finds pack NAME: the first readable DIR/NAME.pack of the colon-separated dirs (NULL: the search
+ * path above). Writes the file's path into path; returns its length, TB_ERR_NOTFOUND naming the
+ * directories, or TB_ERR_ARG for a name that is not letters, digits, - and _. Any pack file
+ * found can be named: the set of packs is not fixed. */
+int tb_voice_pack_find(const char *name, const char *dirs, char *path, size_t len,
+                       struct tb_error *err);
+/* The packs available in dirs (NULL: the search path): fn is called once per pack name, in
+ * name order, with the path that tb_voice_pack_find gives (an earlier directory wins). Files
+ * are not loaded, so a listed pack can still be refused by tb_voice_pack_load_file. Returns the
+ * number of packs, or TB_ERR_MEM. */
+int tb_voice_pack_list(const char *dirs, void (*fn)(void *arg, const char *name, const char *path),
+                       void *arg);
+
+/* Is s well-formed UTF-8 (no overlong two-byte forms)? Packs must be; so is text for a braille
+ * display. */
+bool tb_voice_utf8_valid(const char *s);
+
 /* Writes the search path used by tb_voice_pack_load (colon-separated) into buf; returns its
  * length or TB_ERR_FULL. */
 int tb_voice_pack_search_path(char *buf, size_t len);
@@ -96,9 +113,11 @@ enum tb_voice_msg {
     TB_VOICE_MSG_PUT_RIGHT,    /* how to correct a board: lift[], place[] */
     TB_VOICE_MSG_ARBITER,      /* the arbiter has been called */
     TB_VOICE_MSG_CLOCK, /* D.2.6: time of both players and moves made; white_ms, black_ms, n */
-    TB_VOICE_MSG_MOVE_NUMBER, /* D.2.7 audio scoresheet line; n, move */
-    TB_VOICE_MSG_CORRECTION,  /* D.2.8 slip of the tongue corrected; move */
-    TB_VOICE_MSG_NO_MOVE,     /* nothing to repeat yet */
+    TB_VOICE_MSG_MOVE_NUMBER,    /* D.2.7 audio scoresheet line; n, move */
+    TB_VOICE_MSG_CORRECTION,     /* D.2.8 slip of the tongue corrected; move */
+    TB_VOICE_MSG_NO_MOVE,        /* nothing to repeat yet */
+    TB_VOICE_MSG_TAKEN,          /* the player's own move was taken (confirmation word) */
+    TB_VOICE_MSG_NOT_RECOGNISED, /* the player's own move was not recognised */
     TB_VOICE_MSG_COUNT
 };
 
@@ -124,6 +143,90 @@ struct tb_voice_msg_args {
  * a missing parameter, TB_ERR_FULL if len is too small. */
 int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
                         const struct tb_voice_msg_args *args, char *buf, size_t len);
+
+/* ---- review: the game by ear (D.2.7), pure functions of the game ------------------------- */
+
+/* Each returns the text's length, TB_ERR_ARG for a bad argument (NULL, a ply or move number
+ * outside the game), TB_ERR_FULL when len is too small (the text is never cut), or
+ * TB_ERR_STATE when the game's moves do not replay. Moves are phrased as tb_voice_phrase_move
+ * says them in `form`. A ply is numbered as on the scoresheet: the move number with White's and
+ * Black's halves (a game from a FEN starts at its fullmove number and side). */
+
+/* One half-move: "Zug 12, Weiß: Springer Gustav eins Felix drei". ply: 0 = the first. */
+int tb_voice_review_ply(const struct tb_voice_pack *pack, const tb_chess_game *game, int ply,
+                        enum tb_voice_form form, char *buf, size_t len);
+/* The last n half-moves, oldest first, as sentences ("... . Zug 12, Schwarz: ..."); fewer when
+ * the game has fewer; no_move ("Noch kein Zug") when it has none. */
+int tb_voice_review_last(const struct tb_voice_pack *pack, const tb_chess_game *game, int n,
+                         enum tb_voice_form form, char *buf, size_t len);
+/* The score from move number `move` (White's half, or the game's first half if later) to the
+ * end. */
+int tb_voice_review_from(const struct tb_voice_pack *pack, const tb_chess_game *game, int move,
+                         enum tb_voice_form form, char *buf, size_t len);
+/* The position: per colour, White first, "Weiß: König Gustav eins, Dame David eins, Türme Anna
+ * eins und Hector eins, ..., Bauern Anna zwei, ... und Hector zwei." Pieces in the order king,
+ * queen, rook, bishop, knight, pawn; a piece's squares from a1 to h8 (rank by rank). */
+int tb_voice_review_position(const struct tb_voice_pack *pack, const tb_chess_pos *pos, char *buf,
+                             size_t len);
+/* Whose move it is: "Weiß am Zug". */
+int tb_voice_review_to_move(const struct tb_voice_pack *pack, const tb_chess_pos *pos, char *buf,
+                            size_t len);
+/* The check state of the side to move: "Weiß steht im Schach", "Kein Schach", "Schwarz ist
+ * schachmatt" (5.1.1), "Patt" (5.2.1). */
+int tb_voice_review_check(const struct tb_voice_pack *pack, const tb_chess_pos *pos, char *buf,
+                          size_t len);
+/* The material: "Weiß: 1 Dame, 2 Türme, ... 8 Bauern. Schwarz: ... . Weiß 3 Punkte vorn" (or
+ * "Material gleich"); points count queen 9, rook 5, bishop 3, knight 3, pawn 1. Kings are not
+ * counted. */
+int tb_voice_review_material(const struct tb_voice_pack *pack, const tb_chess_pos *pos, char *buf,
+                             size_t len);
+/* The spoken scoresheet (D.2.7): every half-move from the first, then the result when result
+ * is "1-0", "0-1" or "1/2-1/2" (NULL or "*": none). */
+int tb_voice_review_scoresheet(const struct tb_voice_pack *pack, const tb_chess_game *game,
+                               const char *result, enum tb_voice_form form, char *buf, size_t len);
+
+/* What a player can ask to hear (one request of the daemon's buttons or control requests). */
+enum tb_voice_review_what {
+    TB_VOICE_REVIEW_LAST = 0,   /* the last arg half-moves (arg <= 0: TB_VOICE_REVIEW_LAST_N) */
+    TB_VOICE_REVIEW_FROM,       /* the score from move number arg */
+    TB_VOICE_REVIEW_POSITION,   /* the position */
+    TB_VOICE_REVIEW_TO_MOVE,    /* whose move, then the check state */
+    TB_VOICE_REVIEW_MATERIAL,   /* the material */
+    TB_VOICE_REVIEW_SCORESHEET, /* the whole scoresheet with the result */
+    TB_VOICE_REVIEW_WHAT_COUNT
+};
+#define TB_VOICE_REVIEW_LAST_N 6
+
+/* The text of a request for game (result: as for tb_voice_review_scoresheet, used by
+ * SCORESHEET only), malloc'd into *text however long the game is. Returns the length or the
+ * error of the function that builds it (TB_ERR_ARG for an unknown request). */
+int tb_voice_review_text(const struct tb_voice_pack *pack, const tb_chess_game *game,
+                         enum tb_voice_review_what what, int arg, const char *result,
+                         enum tb_voice_form form, char **text);
+
+/* ---- confirmation of the player's own move ------------------------------------------------- */
+
+enum tb_voice_confirm_mode {
+    TB_VOICE_CONFIRM_OFF = 0,    /* nothing when the move was taken */
+    TB_VOICE_CONFIRM_EARCON = 1, /* a short tone */
+    TB_VOICE_CONFIRM_WORD = 2,   /* the pack's taken word: "Zug genommen" */
+};
+/* "off", "earcon", "word" (the configuration's words) -> mode; TB_ERR_PARSE naming the text. */
+int tb_voice_confirm_mode_parse(const char *text, enum tb_voice_confirm_mode *out,
+                                struct tb_error *err);
+
+enum tb_voice_confirm_what {
+    TB_VOICE_CONFIRM_TAKEN = 0,        /* the move was recognised and is in the game */
+    TB_VOICE_CONFIRM_ILLEGAL = 1,      /* the move made is not legal (7.5.1) */
+    TB_VOICE_CONFIRM_UNRECOGNISED = 2, /* the board shows no move that can be read */
+};
+
+/* The earcon: a sine tone of freq_hz for ms milliseconds at rate, with 5 ms raised-cosine fades
+ * so it does not click, peak about -6 dBFS. Writes the frames into pcm (cap frames); returns
+ * their count or TB_ERR_FULL / TB_ERR_ARG. The default earcon is 880 Hz for 60 ms. */
+#define TB_VOICE_EARCON_HZ 880
+#define TB_VOICE_EARCON_MS 60
+int tb_voice_earcon(int16_t *pcm, size_t cap, unsigned rate, int freq_hz, int ms);
 
 /* ---- output sinks ------------------------------------------------------------------------ */
 
@@ -198,6 +301,8 @@ void tb_voice_free(struct tb_voice *voice);
 enum {
     TB_VOICE_MOVE = 1,   /* a move: never dropped, kept for repeat, written to the scoresheet */
     TB_VOICE_URGENT = 2, /* cut in: stop what this player hears now and say this first */
+    TB_VOICE_REVIEW = 4, /* lowest priority: cut (TB_VOICE_CUT) by anything else queued for the
+                            player after it, and by tb_voice_cancel_review */
 };
 
 /* Queues text for a player's ears; returns its id (> 0) or an error. Announcements for one
@@ -209,6 +314,34 @@ long tb_voice_announce(struct tb_voice *voice, int player, const char *text, uns
 /* Queues the player's last move announcement again ("repeat last move"); TB_ERR_NOTFOUND if
  * there has been none. Returns the new id. */
 long tb_voice_repeat(struct tb_voice *voice, int player);
+
+/* A review (what the player asked to hear again): text is split into its sentences (at ". "),
+ * each queued as a TB_VOICE_REVIEW item, so a long scoresheet is rendered a sentence at a time.
+ * Anything else queued for the player afterwards (a move, a message, a confirmation) cuts the
+ * whole review: the rest of it is dropped with TB_VOICE_CUT events. Returns the id of the last
+ * sentence (the review is over when that one is DONE or CUT) or an error. */
+long tb_voice_review(struct tb_voice *voice, int player, const char *text);
+/* A request answered into the player's ears in their pack: tb_voice_review_text, then
+ * tb_voice_review. The daemon's one call per review button or control request. */
+long tb_voice_review_game(struct tb_voice *voice, int player, const tb_chess_game *game,
+                          enum tb_voice_review_what what, int arg, const char *result,
+                          enum tb_voice_form form);
+/* The player's pack (the speaker's when the player has none of their own); NULL for a bad
+ * player. */
+const struct tb_voice_pack *tb_voice_player_pack(const struct tb_voice *voice, int player);
+/* Cuts the player's review (what plays and what waits); returns a request id (reported DONE). */
+long tb_voice_cancel_review(struct tb_voice *voice, int player);
+
+/* Queues PCM (mono s16 at tb_voice_render's rate) for a player like an announcement (flags:
+ * TB_VOICE_URGENT or 0). The frames are copied. */
+long tb_voice_play_pcm(struct tb_voice *voice, int player, const int16_t *pcm, size_t frames,
+                       unsigned flags);
+
+/* Confirms the player's own move as mode says: TAKEN gives nothing (returns 0), the earcon or the
+ * taken word; ILLEGAL and UNRECOGNISED always give their word at once (TB_VOICE_URGENT), whatever
+ * the mode. Returns the id, 0 for nothing, or an error. */
+long tb_voice_confirm(struct tb_voice *voice, int player, enum tb_voice_confirm_mode mode,
+                      enum tb_voice_confirm_what what);
 
 enum tb_voice_status { TB_VOICE_DONE = 0, TB_VOICE_CUT = 1, TB_VOICE_FAILED = 2 };
 struct tb_voice_event {
@@ -229,6 +362,16 @@ int tb_voice_wait_idle(struct tb_voice *voice, int player, int timeout_ms);
  * speaker's). *pcm is malloc'd; *rate is the sample rate. Runs on the speech thread. */
 int tb_voice_render(struct tb_voice *voice, int player, const char *text, int16_t **pcm,
                     size_t *frames, unsigned *rate);
+/* Renders text as tb_voice_render does and writes it as a complete WAV file at path (the spoken
+ * scoresheet of a game, D.2.7). Returns the number of frames written or an error (err names the
+ * file). */
+long tb_voice_render_wav(struct tb_voice *voice, int player, const char *text, const char *path,
+                         struct tb_error *err);
+/* D.2.7: the spoken scoresheet of game (tb_voice_review_scoresheet in the player's pack) as a
+ * WAV file at path, one file per game. Returns the frames written or an error (err says). */
+long tb_voice_scoresheet_wav(struct tb_voice *voice, int player, const tb_chess_game *game,
+                             const char *result, enum tb_voice_form form, const char *path,
+                             struct tb_error *err);
 /* eSpeak NG's phonemes (its ASCII alphabet) for text in player's pack and voice (-1: the
  * speaker's), phoneme spellings applied. Returns the length or an error. */
 int tb_voice_phonemes(struct tb_voice *voice, int player, const char *text, char *buf, size_t len);

@@ -50,6 +50,7 @@ enum tb_voice__key {
     K_W_WHITE,
     K_W_BLACK,
     K_W_PIECE,
+    K_W_AND,
     K_M_LONG_QUIET,
     K_M_LONG_CAPTURE,
     K_M_LONG_EP,
@@ -77,8 +78,55 @@ enum tb_voice__key {
     K_MSG_MOVE_NUMBER,
     K_MSG_CORRECTION,
     K_MSG_NO_MOVE,
+    K_MSG_TAKEN,
+    K_MSG_NOT_RECOGNISED,
+    /* [plurals]: NOUN.one, NOUN.other for each enum tb_voice__noun, in that order. */
+    K_PL_FIRST,
+    K_PL_LAST = K_PL_FIRST + 2 * 10 - 1,
+    K_R_PLY,
+    K_R_TO_MOVE,
+    K_R_CHECK,
+    K_R_NO_CHECK,
+    K_R_CHECKMATE,
+    K_R_STALEMATE,
+    K_R_POSITION,
+    K_R_GROUP,
+    K_R_COUNT,
+    K_R_MATERIAL,
+    K_R_MATERIAL_EQUAL,
+    K_R_MATERIAL_AHEAD,
+    K_R_RESULT_WHITE,
+    K_R_RESULT_BLACK,
+    K_R_RESULT_DRAW,
     K__COUNT
 };
+
+/* Nouns with a singular and a plural ([plurals] NOUN.one / NOUN.other). The first six are the
+ * piece types in tb_chess order (pawn = 1 ... king = 6, minus one). */
+enum tb_voice__noun {
+    TB_VOICE__PAWNS,
+    TB_VOICE__KNIGHTS,
+    TB_VOICE__BISHOPS,
+    TB_VOICE__ROOKS,
+    TB_VOICE__QUEENS,
+    TB_VOICE__KINGS,
+    TB_VOICE__MOVES,
+    TB_VOICE__MINUTES,
+    TB_VOICE__SECONDS,
+    TB_VOICE__POINTS,
+    TB_VOICE__NOUNS
+};
+_Static_assert(K_PL_LAST - K_PL_FIRST + 1 == 2 * TB_VOICE__NOUNS, "two forms per noun");
+
+/* The noun's form for count n: .one for 1, .other for any other count (the rule of German,
+ * Dutch and English; docs/voice.md). */
+const char *tb_voice__noun(const struct tb_voice_pack *pack, enum tb_voice__noun noun, long n);
+/* A count ("3 Minuten") is at most this long: each byte of the count template becomes at most
+ * TB_VOICE_WORD_MAX / 6 bytes ("{noun}" is 6 bytes and becomes a word; "{n}" a number). */
+#define TB_VOICE__COUNT_MAX (TB_VOICE_TEMPLATE_MAX * (TB_VOICE_WORD_MAX / (sizeof "{noun}" - 1)))
+/* "{n} {noun}" through the pack's [review] count template, appended at *pos. */
+int tb_voice__count(const struct tb_voice_pack *pack, enum tb_voice__noun noun, long n, char *buf,
+                    size_t len, size_t *pos);
 
 struct tb_voice__phoneme {
     char *word;     /* as written, "Rochade" */

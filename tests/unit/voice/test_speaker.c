@@ -508,3 +508,197 @@ TB_TEST(law_d_2_7_scoresheet_continues_after_restart)
     check_wav(path, rendered_frames("Zug 2: Felix fünf"));
     stop();
 }
+
+/* Issue 13: a review (the player asked to hear the game) is the lowest priority. A new move
+ * announcement cuts all of it at once, what plays and what waits, and is said in full. */
+TB_TEST(review_is_cut_by_a_new_move)
+{
+    start(0);
+    const char *review = "Zug 1, Weiß: Bauer Eva zwei Eva vier. Zug 1, Schwarz: Bauer Eva sieben "
+                         "Eva fünf. Zug 2, Weiß: Springer Gustav eins Felix drei";
+    const char *move = "Springer Bella acht Cesar sechs";
+    long last = tb_voice_review(voice, TB_CHESS_WHITE, review);
+    ASSERT_GT(last, 0);
+    recorder_wait_frames(&rec[0], RATE / 2); /* the first sentence is being written */
+    recorder_set_limit(&rec[0], RATE * 3 / 10);
+    long m = tb_voice_announce(voice, TB_CHESS_WHITE, move, TB_VOICE_MOVE, 2);
+    recorder_wait_flushes(&rec[0], 1);
+    recorder_set_limit(&rec[0], INSTANT);
+    ASSERT_OK(tb_voice_wait_idle(voice, TB_CHESS_WHITE, 30000));
+    struct tb_voice_event ev[8];
+    ASSERT_EQ(take_events(ev, 8), 4);
+    for (int i = 0; i < 3; i++) { /* the three sentences: ids last-2, last-1, last */
+        ASSERT_EQ(ev[i].id, last - 2 + i);
+        ASSERT_EQ(ev[i].status, TB_VOICE_CUT);
+    }
+    ASSERT_EQ(ev[3].id, m);
+    ASSERT_EQ(ev[3].status, TB_VOICE_DONE);
+    /* Heard: 0.3 s of the review, then only the move, whole. */
+    size_t len[4];
+    ASSERT_EQ(spans(rec[0].heard + RATE * 3 / 10, rec[0].frames - RATE * 3 / 10, len, 4), 1);
+    assert_close(len[0], rendered_span(move), move);
+    stop();
+}
+
+/* A review left alone is said sentence by sentence, to its end. */
+TB_TEST(review_plays_to_its_end)
+{
+    start(INSTANT);
+    const char *a = "Bauer Eva zwei Eva vier.", *b = "Weiß am Zug";
+    char review[256];
+    snprintf(review, sizeof review, "%s %s", a, b);
+    long last = tb_voice_review(voice, TB_CHESS_BLACK, review);
+    ASSERT_GT(last, 0);
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 30000));
+    struct tb_voice_event ev[4];
+    ASSERT_EQ(take_events(ev, 4), 2);
+    ASSERT_EQ(ev[1].id, last);
+    ASSERT_EQ(ev[0].status, TB_VOICE_DONE);
+    ASSERT_EQ(ev[1].status, TB_VOICE_DONE);
+    size_t len[4];
+    ASSERT_EQ(spans(rec[1].heard, rec[1].frames, len, 4), 2);
+    assert_close(len[0], rendered_span(a), a);
+    assert_close(len[1], rendered_span(b), b);
+    ASSERT_EQ(tb_voice_review(voice, TB_CHESS_BLACK, ""), TB_ERR_ARG);
+    ASSERT_EQ(tb_voice_review(voice, 2, a), TB_ERR_ARG);
+    stop();
+}
+
+/* The player stops a review (any button of theirs): nothing of it is heard any more. */
+TB_TEST(review_is_cut_on_request)
+{
+    start(0);
+    long last = tb_voice_review(voice, TB_CHESS_WHITE,
+                                "Weiß: König Eva eins. Schwarz: König "
+                                "Eva acht");
+    recorder_wait_frames(&rec[0], RATE / 4);
+    long c = tb_voice_cancel_review(voice, TB_CHESS_WHITE);
+    ASSERT_GT(c, last);
+    recorder_wait_flushes(&rec[0], 1);
+    ASSERT_OK(tb_voice_wait_idle(voice, TB_CHESS_WHITE, 30000));
+    struct tb_voice_event ev[4];
+    ASSERT_EQ(take_events(ev, 4), 3);
+    ASSERT_EQ(ev[0].status, TB_VOICE_CUT);
+    ASSERT_EQ(ev[1].status, TB_VOICE_CUT);
+    ASSERT_EQ(ev[2].id, c);
+    ASSERT_EQ(ev[2].status, TB_VOICE_DONE);
+    ASSERT_EQ(rec[0].frames, 0); /* nothing had been played: nothing heard */
+    stop();
+}
+
+/* Confirmation of the player's own move: off says nothing, earcon plays the 60 ms tone, word
+ * says the pack's word; a move not taken is said at once in words, whatever the mode. */
+TB_TEST(confirmation_off_earcon_word)
+{
+    start(INSTANT);
+    ASSERT_EQ(tb_voice_confirm(voice, TB_CHESS_WHITE, TB_VOICE_CONFIRM_OFF, TB_VOICE_CONFIRM_TAKEN),
+              0);
+    ASSERT_GT(
+        tb_voice_confirm(voice, TB_CHESS_WHITE, TB_VOICE_CONFIRM_EARCON, TB_VOICE_CONFIRM_TAKEN),
+        0);
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 30000));
+    ASSERT_EQ(rec[0].frames, RATE * TB_VOICE_EARCON_MS / 1000);
+    int peak = 0;
+    for (size_t i = 0; i < rec[0].frames; i++)
+        peak = abs(rec[0].heard[i]) > peak ? abs(rec[0].heard[i]) : peak;
+    ASSERT_GT(peak, 12000);
+    size_t before = rec[0].frames;
+    ASSERT_GT(
+        tb_voice_confirm(voice, TB_CHESS_WHITE, TB_VOICE_CONFIRM_WORD, TB_VOICE_CONFIRM_TAKEN), 0);
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 30000));
+    size_t len[4];
+    ASSERT_EQ(spans(rec[0].heard + before, rec[0].frames - before, len, 4), 1);
+    assert_close(len[0], rendered_span("Zug genommen"), "Zug genommen");
+    before = rec[0].frames;
+    ASSERT_GT(tb_voice_confirm(voice, TB_CHESS_WHITE, TB_VOICE_CONFIRM_OFF,
+                               TB_VOICE_CONFIRM_UNRECOGNISED),
+              0);
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 30000));
+    ASSERT_EQ(spans(rec[0].heard + before, rec[0].frames - before, len, 4), 1);
+    assert_close(len[0], rendered_span("Zug nicht erkannt"), "Zug nicht erkannt");
+    ASSERT_EQ(tb_voice_confirm(voice, TB_CHESS_WHITE, 3, TB_VOICE_CONFIRM_TAKEN), TB_ERR_ARG);
+    ASSERT_EQ(rec[1].frames, 0);
+    stop();
+}
+
+/* An illegal move is told at once: it cuts the message that plays (7.5.1). */
+TB_TEST(law_7_5_1_illegal_move_word_cuts_in)
+{
+    start(0);
+    long slow = tb_voice_announce(voice, TB_CHESS_BLACK, "Bitte warten, Bitte warten", 0, 0);
+    recorder_wait_frames(&rec[1], RATE / 2);
+    long c =
+        tb_voice_confirm(voice, TB_CHESS_BLACK, TB_VOICE_CONFIRM_EARCON, TB_VOICE_CONFIRM_ILLEGAL);
+    recorder_wait_flushes(&rec[1], 1);
+    recorder_set_limit(&rec[1], INSTANT);
+    ASSERT_OK(tb_voice_wait_idle(voice, TB_CHESS_BLACK, 30000));
+    struct tb_voice_event ev[4];
+    ASSERT_EQ(take_events(ev, 4), 2);
+    ASSERT_EQ(ev[0].id, slow);
+    ASSERT_EQ(ev[0].status, TB_VOICE_CUT);
+    ASSERT_EQ(ev[1].id, c);
+    size_t len[4];
+    ASSERT_EQ(spans(rec[1].heard, rec[1].frames, len, 4), 1);
+    assert_close(len[0], rendered_span("Unzulässiger Zug"), "Unzulässiger Zug");
+    stop();
+}
+
+/* D.2.7: the spoken scoresheet of a game as a WAV file: a valid header, 22050 Hz mono 16-bit,
+ * and as long as the text's own rendering (about 0.3 to 0.8 s a word at the pack's rate). */
+TB_TEST(law_d_2_7_spoken_scoresheet_wav)
+{
+    start(INSTANT);
+    tb_chess_game *g = calloc(1, sizeof *g);
+    tb_chess_pos startpos;
+    tb_chess_pos_startpos(&startpos);
+    tb_chess_game_init(g, &startpos);
+    static const char *const uci[] = {"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"};
+    for (int i = 0; i < 6; i++) {
+        tb_chess_move m;
+        ASSERT_OK(tb_chess_move_from_uci(&g->pos, uci[i], &m));
+        ASSERT_OK(tb_chess_game_push(g, m));
+    }
+    char text[2048];
+    ASSERT_GT(tb_voice_review_scoresheet(pack, g, "*", TB_VOICE_LONG, text, sizeof text), 0);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/game-1.wav", tb_test_tmp_dir());
+    struct tb_error err = {0};
+    long frames = tb_voice_render_wav(voice, TB_CHESS_WHITE, text, path, &err);
+    ASSERT_GT(frames, 0);
+    check_wav(path, rendered_frames(text));
+    FILE *f = fopen(path, "rb");
+    unsigned char h[44];
+    ASSERT_EQ(fread(h, 1, sizeof h, f), sizeof h);
+    fclose(f);
+    ASSERT_TRUE(memcmp(h, "RIFF", 4) == 0 && memcmp(h + 8, "WAVEfmt ", 8) == 0);
+    ASSERT_EQ(h[20] | h[21] << 8, 1); /* PCM */
+    ASSERT_EQ(h[22] | h[23] << 8, 1); /* mono */
+    ASSERT_EQ(h[24] | h[25] << 8 | h[26] << 16, RATE);
+    ASSERT_EQ(h[34] | h[35] << 8, 16); /* bits */
+    int words = 1;
+    for (const char *s = text; *s; s++)
+        words += *s == ' ';
+    double seconds = (double)frames / RATE;
+    if (seconds < 0.3 * words || seconds > 0.8 * words)
+        TB_FAIL("%d words in %.2f s", words, seconds);
+    ASSERT_TRUE(tb_voice_render_wav(voice, 0, text, "/nonexistent/dir/game.wav", &err) < 0);
+    ASSERT_STR_CONTAINS(err.msg, "/nonexistent/dir/game.wav");
+    /* The same in one call from the game. */
+    snprintf(path, sizeof path, "%s/game-2.wav", tb_test_tmp_dir());
+    long again = tb_voice_scoresheet_wav(voice, TB_CHESS_BLACK, g, "*", TB_VOICE_LONG, path, &err);
+    ASSERT_GT(again, 0);
+    assert_close((size_t)again, (size_t)frames, "scoresheet from the game");
+    check_wav(path, (size_t)again);
+    /* A review request said to the player: one item per sentence, all played. */
+    long last = tb_voice_review_game(voice, TB_CHESS_WHITE, g, TB_VOICE_REVIEW_LAST, 3, NULL,
+                                     TB_VOICE_LONG);
+    ASSERT_GT(last, 0);
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 30000));
+    struct tb_voice_event ev[8];
+    ASSERT_EQ(take_events(ev, 8), 3);
+    ASSERT_EQ(ev[2].id, last);
+    ASSERT_EQ(ev[2].status, TB_VOICE_DONE);
+    ASSERT_GT(rec[0].frames, (size_t)RATE);
+    free(g);
+    stop();
+}
