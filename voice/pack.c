@@ -50,6 +50,18 @@ static const struct keydef keys[K__COUNT] = {
     [K_PIECE_BISHOP] = {"pieces", "bishop", WORD, NULL, 0, 0},
     [K_PIECE_KNIGHT] = {"pieces", "knight", WORD, NULL, 0, 0},
     [K_PIECE_PAWN] = {"pieces", "pawn", WORD, NULL, 0, 0},
+    [K_CPIECE_WHITE_KING] = {"colour_pieces", "white_king", WORD, NULL, 0, 0},
+    [K_CPIECE_WHITE_QUEEN] = {"colour_pieces", "white_queen", WORD, NULL, 0, 0},
+    [K_CPIECE_WHITE_ROOK] = {"colour_pieces", "white_rook", WORD, NULL, 0, 0},
+    [K_CPIECE_WHITE_BISHOP] = {"colour_pieces", "white_bishop", WORD, NULL, 0, 0},
+    [K_CPIECE_WHITE_KNIGHT] = {"colour_pieces", "white_knight", WORD, NULL, 0, 0},
+    [K_CPIECE_WHITE_PAWN] = {"colour_pieces", "white_pawn", WORD, NULL, 0, 0},
+    [K_CPIECE_BLACK_KING] = {"colour_pieces", "black_king", WORD, NULL, 0, 0},
+    [K_CPIECE_BLACK_QUEEN] = {"colour_pieces", "black_queen", WORD, NULL, 0, 0},
+    [K_CPIECE_BLACK_ROOK] = {"colour_pieces", "black_rook", WORD, NULL, 0, 0},
+    [K_CPIECE_BLACK_BISHOP] = {"colour_pieces", "black_bishop", WORD, NULL, 0, 0},
+    [K_CPIECE_BLACK_KNIGHT] = {"colour_pieces", "black_knight", WORD, NULL, 0, 0},
+    [K_CPIECE_BLACK_PAWN] = {"colour_pieces", "black_pawn", WORD, NULL, 0, 0},
     [K_FILE_A] = {"files", "a", WORD, NULL, 0, 0},
     [K_FILE_B] = {"files", "b", WORD, NULL, 0, 0},
     [K_FILE_C] = {"files", "c", WORD, NULL, 0, 0},
@@ -136,8 +148,9 @@ static const struct keydef keys[K__COUNT] = {
     [K_R_RESULT_DRAW] = {"review", "result_draw", TEMPLATE, "", 0, 0},
 };
 
-static const char *const sections[] = {"pack",  "voice",    "pieces",  "files",  "ranks",   "words",
-                                       "moves", "messages", "plurals", "review", "phonemes"};
+static const char *const sections[] = {"pack",     "voice",   "pieces", "colour_pieces",
+                                       "files",    "ranks",   "words",  "moves",
+                                       "messages", "plurals", "review", "phonemes"};
 
 struct parser {
     const char *path;

@@ -81,6 +81,26 @@ static const char *piece_word(const struct tb_voice_pack *pack, int ptype)
     return pack->value[ptype >= 1 && ptype <= 6 ? key[ptype] : K_W_PIECE];
 }
 
+/* A piece code with its colour ("weißen Bauern"), as put-right instructions name a piece; the
+ * bare word for a code that gives no colour. */
+static const char *coloured_piece_word(const struct tb_voice_pack *pack, int piece)
+{
+    static const int key[7] = {0,
+                               K_CPIECE_WHITE_PAWN,
+                               K_CPIECE_WHITE_KNIGHT,
+                               K_CPIECE_WHITE_BISHOP,
+                               K_CPIECE_WHITE_ROOK,
+                               K_CPIECE_WHITE_QUEEN,
+                               K_CPIECE_WHITE_KING};
+    int type = TB_CHESS_PIECE_TYPE(piece);
+    if (!piece || type < 1 || type > 6)
+        return piece_word(pack, type);
+    int k = key[type];
+    if (TB_CHESS_PIECE_COLOR(piece) == TB_CHESS_BLACK)
+        k += K_CPIECE_BLACK_KING - K_CPIECE_WHITE_KING;
+    return pack->value[k];
+}
+
 int tb_voice_phrase_square(const struct tb_voice_pack *pack, int sq, char *buf, size_t len)
 {
     if (sq < 0 || sq > 63)
@@ -273,7 +293,7 @@ static int format_actions(const struct tb_voice_pack *pack, const struct tb_voic
             *pos += 2;
         }
         static const char *const names[] = {"piece", "square"};
-        const char *values[] = {piece_word(pack, TB_CHESS_PIECE_TYPE(act->piece)), square};
+        const char *values[] = {coloured_piece_word(pack, act->piece), square};
         int rc = tb_voice__expand(pack->value[i < a->nlift ? K_MSG_LIFT : K_MSG_PLACE], names,
                                   values, 2, buf, len, pos);
         if (rc)

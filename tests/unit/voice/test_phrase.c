@@ -212,8 +212,8 @@ TB_TEST(messages_de_fide)
         "Bretter weichen ab, Brett Schwarz");
     msg(pack, TB_VOICE_MSG_PUT_RIGHT,
         &(struct tb_voice_msg_args){.lift = lift, .nlift = 1, .place = place, .nplace = 2},
-        "Bitte korrigieren: Springer von Felix drei nehmen, Bauer auf Eva zwei stellen, Figur auf "
-        "Gustav eins stellen");
+        "Bitte korrigieren: weißen Springer von Felix drei nehmen, weißen Bauern auf Eva zwei "
+        "stellen, Figur auf Gustav eins stellen");
     msg(pack, TB_VOICE_MSG_ILLEGAL, NULL, "Unzulässiger Zug");
     msg(pack, TB_VOICE_MSG_WAIT, NULL, "Bitte warten");
     msg(pack, TB_VOICE_MSG_ARBITER, NULL, "Schiedsrichter gerufen");
@@ -245,8 +245,8 @@ TB_TEST(messages_nl_en)
     struct tb_voice_msg_args a = {.board = TB_CHESS_WHITE, .lift = lift, .nlift = 1};
     msg(nl, TB_VOICE_MSG_MISMATCH, &a, "Borden verschillen, bord wit");
     msg(en, TB_VOICE_MSG_MISMATCH, &a, "The boards differ, white board");
-    msg(nl, TB_VOICE_MSG_PUT_RIGHT, &a, "Graag herstellen: dame van Eva vier nemen");
-    msg(en, TB_VOICE_MSG_PUT_RIGHT, &a, "Please correct: take the queen off Eva four");
+    msg(nl, TB_VOICE_MSG_PUT_RIGHT, &a, "Graag herstellen: zwarte dame van Eva vier nemen");
+    msg(en, TB_VOICE_MSG_PUT_RIGHT, &a, "Please correct: take the black queen off Eva four");
     a.n = 7;
     a.move = "korte rokade";
     msg(nl, TB_VOICE_MSG_MOVE_NUMBER, &a, "Zet 7: korte rokade");
@@ -338,7 +338,7 @@ TB_TEST(longest_words_give_whole_phrases)
     int n = tb_voice_phrase_msg(pack, TB_VOICE_MSG_PUT_RIGHT, &a, buf, sizeof buf);
     ASSERT_EQ(n, (int)strlen(buf));
     ASSERT_STR_CONTAINS(buf, square);
-    ASSERT_STR_CONTAINS(buf, "Bitte korrigieren: Bauer von Evax");
+    ASSERT_STR_CONTAINS(buf, "Bitte korrigieren: weißen Bauern von Evax");
     /* Too small a buffer is said so, never handed a cut phrase. */
     ASSERT_EQ(tb_voice_phrase_msg(pack, TB_VOICE_MSG_PUT_RIGHT, &a, buf, (size_t)n), TB_ERR_FULL);
 
