@@ -74,6 +74,7 @@ static void match_config(struct tb_daemon *d)
     for (int b = 0; b < TBD_BOARDS; b++) {
         d->mcfg.board[b].role = b == 0 ? TB_MATCH_VI : TB_MATCH_SIGHTED;
         d->mcfg.board[b].color = (int)d->cfg->player[b].colour;
+        d->mcfg.board[b].typed = d->board[b].caps & TB_LINK_CAP_TYPED;
         snprintf(d->mcfg.board[b].name, sizeof d->mcfg.board[b].name, "%s",
                  tb_config_role_name((enum tb_config_role)b));
         d->board_of_color[d->mcfg.board[b].color] = b;
@@ -99,9 +100,11 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     if (o->journal_dir)
         snprintf(d->cfg->journal_dir, sizeof d->cfg->journal_dir, "%s", o->journal_dir);
     tb_chess_pos_startpos(&d->start);
-    match_config(d);
 
     int rc;
+    if ((rc = tb_daemon__boards_plan(d, err)) != TB_OK)
+        goto fail;
+    match_config(d);
     if (pipe2(d->wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
         rc = tb_error_set(err, TB_ERR_SYS, "pipe: %s", strerror(errno));
         goto fail;

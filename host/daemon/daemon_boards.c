@@ -13,13 +13,8 @@ const char *tb_daemon__board_name(int board)
     return board == 0 ? "vi" : "sighted";
 }
 
-static bool real_time_board(const struct tb_daemon__board *bd)
-{
-    return bd->res.kind == TB_LINK_SERIAL || bd->res.kind == TB_LINK_PTY ||
-           bd->res.kind == TB_LINK_USB || (bd->res.kind == TB_LINK_SIM && !bd->fast);
-}
-
-int tb_daemon__boards_open(struct tb_daemon *d, struct tb_error *err)
+/* What each board is and can do, before the journal is replayed (a keys: board is typed). */
+int tb_daemon__boards_plan(struct tb_daemon *d, struct tb_error *err)
 {
     for (int b = 0; b < TBD_BOARDS; b++) {
         struct tb_daemon__board *bd = &d->board[b];
@@ -27,31 +22,39 @@ int tb_daemon__boards_open(struct tb_daemon *d, struct tb_error *err)
         int rc = tb_link_resource_parse(bd->resource, &bd->res, err);
         if (rc != TB_OK)
             return rc;
-        if (bd->res.kind == TB_LINK_SIM && d->opt.speed != TB_DAEMON_SPEED_CONFIG)
+        bd->caps = tb_link_resource_caps(&bd->res);
+        if (bd->caps & (TB_LINK_CAP_SCRIPT_TIME | TB_LINK_CAP_REPLAYS) &&
+            d->opt.speed != TB_DAEMON_SPEED_CONFIG) {
             bd->res.fast = d->opt.speed == TB_DAEMON_SPEED_FAST;
-        bd->fast = bd->res.kind == TB_LINK_SIM && bd->res.fast;
+            bd->caps = tb_link_resource_caps(&bd->res);
+        }
+        bd->fast = bd->caps & TB_LINK_CAP_SCRIPT_TIME;
         d->virtual_time |= bd->fast;
     }
     /* Script time and the wall clock do not mix: one game has one clock. */
     for (int b = 0; b < TBD_BOARDS && d->virtual_time; b++)
-        if (real_time_board(&d->board[b]))
+        if (d->board[b].caps & TB_LINK_CAP_REAL_TIME)
             return tb_error_set(err, TB_ERR_ARG,
                                 "%s board %s: a fast script (script time) cannot be played "
                                 "against a board in real time",
                                 tb_daemon__board_name(b), d->board[b].resource);
+    return TB_OK;
+}
+
+int tb_daemon__boards_open(struct tb_daemon *d, struct tb_error *err)
+{
     for (int b = 0; b < TBD_BOARDS; b++) {
         struct tb_daemon__board *bd = &d->board[b];
-        if (bd->res.kind != TB_LINK_SIM)
+        if (!(bd->caps & TB_LINK_CAP_REPLAYS))
             bd->skip_seq = 0; /* only a script starts over from its first event */
-        bd->await_snapshot = bd->res.kind == TB_LINK_SERIAL || bd->res.kind == TB_LINK_PTY ||
-                             bd->res.kind == TB_LINK_USB;
+        bd->await_snapshot = bd->caps & TB_LINK_CAP_SNAPSHOTS;
         int rc = tb_link_open_with(&bd->link, tb_link_ops_for(bd->res.kind), &bd->res,
                                    tb_daemon__board_name(b), tb_daemon__clock(d), err);
         if (rc != TB_OK) {
             bd->link = NULL;
             return rc;
         }
-        bd->connected = bd->res.kind != TB_LINK_USB;
+        bd->connected = !(bd->caps & TB_LINK_CAP_HOTPLUG);
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: %s%s", tb_daemon__board_name(b),
                        bd->resource, bd->fast ? " (script time)" : "");
         if (bd->skip_seq)
@@ -216,7 +219,6 @@ static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *e
 {
     struct tb_daemon__board *bd = &d->board[b];
     const char *name = tb_daemon__board_name(b);
-    struct tb_error err = {0};
     if (ev->kind == TB_LINK_EV_LOST || ev->kind == TB_LINK_EV_BACK ||
         ev->kind == TB_LINK_EV_FAULT) {
         struct tb_journal_event je; /* on the record; recovery passes over them */
@@ -245,11 +247,6 @@ static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *e
         bd->ended = true;
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: end of its script", name);
         return;
-    case TB_LINK_EV_TYPED_MOVE:
-        if (tb_daemon__typed_move(d, b, ev->text, &err) != TB_OK)
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s board: typed move '%s': %s", name, ev->text,
-                           err.msg);
-        return;
     case TB_LINK_EV_BUTTON_UP:
         return;
     case TB_LINK_EV_SNAPSHOT: {
@@ -269,7 +266,7 @@ static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *e
         break;
     }
     default:
-        if (bd->res.kind == TB_LINK_SIM && ev->has_seq && ev->seq <= bd->skip_seq)
+        if (bd->caps & TB_LINK_CAP_REPLAYS && ev->has_seq && ev->seq <= bd->skip_seq)
             return; /* recovered from the journal already */
         if (bd->await_snapshot) {
             tb_daemon__log(d, TB_CONFIG_LOG_DEBUG,
@@ -335,7 +332,7 @@ bool tb_daemon__boards_all_ended(const struct tb_daemon *d)
 {
     int sims = 0;
     for (int b = 0; b < TBD_BOARDS; b++) {
-        if (d->board[b].res.kind != TB_LINK_SIM)
+        if (!(d->board[b].caps & TB_LINK_CAP_ENDS))
             continue;
         sims++;
         if (!d->board[b].ended)
@@ -396,14 +393,13 @@ int tb_daemon__boards_feed(struct tb_daemon *d)
     return fed;
 }
 
-/* The position a board's own scoresheet has reached. */
-static void board_position(const struct tb_daemon *d, int b, tb_chess_pos *pos)
+/* The position on a board's own scoresheet after its first plies moves. */
+static void board_position(const struct tb_daemon *d, int b, int plies, tb_chess_pos *pos)
 {
-    const tb_chess_game *g = tb_match_game(d->match);
     tb_chess_move moves[TB_CHESS_GAME_MAX_PLIES];
     int n = tb_match_history(d->match, b, moves, TB_CHESS_GAME_MAX_PLIES);
-    *pos = g->start;
-    for (int i = 0; i < n && i < TB_CHESS_GAME_MAX_PLIES; i++) {
+    *pos = tb_match_game(d->match)->start;
+    for (int i = 0; i < n && i < plies && i < TB_CHESS_GAME_MAX_PLIES; i++) {
         tb_chess_undo u;
         if (!tb_chess_is_legal(pos, moves[i]))
             break;
@@ -411,42 +407,31 @@ static void board_position(const struct tb_daemon *d, int b, tb_chess_pos *pos)
     }
 }
 
-static void synth(struct tb_daemon *d, int b, int kind, int arg)
-{
-    struct tb_journal_event je = {.board = (uint8_t)b, .kind = (uint8_t)kind, .arg = (uint8_t)arg};
-    je.host_ms = tb_daemon__clock(d);
-    input(d, b, &je);
-}
-
-/* D.2.10.1: an assistant's typed move becomes the events its hands would have made, in the
- * order the Laws want: the captured piece off first (D.2.3), king before rook (4.4). */
+/* D.2.10.1: a move typed for a keys: board goes to the match's typed path, which takes it at
+ * once or refuses it (a typing error: nothing changes, nothing is journaled). The match is asked
+ * first; the journal has the move before any of its consequences (outputs are drained after). */
 int tb_daemon__typed_move(struct tb_daemon *d, int b, const char *text, struct tb_error *err)
 {
-    tb_chess_pos pos;
-    board_position(d, b, &pos);
-    tb_chess_move m;
-    int rc = tb_chess_move_parse(&pos, text, &m, err);
+    uint64_t t = tb_daemon__match_time(d);
+    tb_match_tick(d->match, t);
+    tb_daemon__outputs(d);
+    int before = tb_match_history(d->match, b, NULL, 0);
+    int rc = tb_match_typed_move(d->match, b, text, t, err);
     if (rc != TB_OK)
         return rc;
-    struct tb_chess_move_squares ms;
-    tb_chess_move_squares(&pos, m, &ms);
-    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: the assistant typed %s",
-                   tb_daemon__board_name(b), text);
-    if (ms.promo)
-        synth(d, b, TB_LINK_EV_CHOICE, "??nbrq"[ms.promo]);
-    if (ms.capture_sq != TB_CHESS_NOSQ && ms.capture_sq != ms.to)
-        synth(d, b, TB_LINK_EV_LIFT, ms.capture_sq);
-    else if (ms.captured && ms.rook_from == TB_CHESS_NOSQ)
-        synth(d, b, TB_LINK_EV_LIFT, ms.to);
-    synth(d, b, TB_LINK_EV_LIFT, ms.from);
-    if (ms.rook_from != TB_CHESS_NOSQ && ms.rook_from == ms.to)
-        synth(d, b, TB_LINK_EV_LIFT, ms.rook_from); /* Chess960: king onto the rook's square */
-    synth(d, b, TB_LINK_EV_PLACE, ms.to);
-    if (ms.rook_from != TB_CHESS_NOSQ) {
-        if (ms.rook_from != ms.to)
-            synth(d, b, TB_LINK_EV_LIFT, ms.rook_from);
-        if (ms.rook_to != ms.from || ms.rook_from == ms.to)
-            synth(d, b, TB_LINK_EV_PLACE, ms.rook_to);
+    tb_chess_move moves[TB_CHESS_GAME_MAX_PLIES];
+    int n = tb_match_history(d->match, b, moves, TB_CHESS_GAME_MAX_PLIES);
+    struct tb_journal_decision dec = {.board = (uint8_t)b};
+    snprintf(dec.who, sizeof dec.who, "assistant");
+    if (n > before && n <= TB_CHESS_GAME_MAX_PLIES) {
+        tb_chess_pos pos;
+        board_position(d, b, n - 1, &pos);
+        tb_chess_move_to_uci(&pos, moves[n - 1], dec.text, sizeof dec.text);
     }
+    tb_daemon__log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO,
+                   "%s board: the assistant typed %s (%s)", tb_daemon__board_name(b), text,
+                   dec.text);
+    tb_daemon__journal_decision(d, TB_JOURNAL_TYPED_MOVE, t, &dec, true);
+    tb_daemon__outputs(d);
     return TB_OK;
 }

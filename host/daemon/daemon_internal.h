@@ -37,6 +37,7 @@ struct tb_daemon__queue {
 struct tb_daemon__board {
     struct tb_link *link;
     struct tb_link_resource res;
+    unsigned caps; /* enum tb_link_cap: what the link can do */
     char resource[TB_CONFIG_PATH_MAX];
     bool fast;           /* sim: board on the script's own time */
     bool ended;          /* sim: script ended */
@@ -103,6 +104,7 @@ void tb_daemon__log(struct tb_daemon *d, enum tb_config_log level, const char *f
     __attribute__((format(printf, 3, 4)));
 
 /* daemon_boards.c */
+int tb_daemon__boards_plan(struct tb_daemon *d, struct tb_error *err);
 int tb_daemon__boards_open(struct tb_daemon *d, struct tb_error *err);
 void tb_daemon__boards_close(struct tb_daemon *d);
 int tb_daemon__boards_read(struct tb_daemon *d, uint64_t now);
@@ -114,6 +116,8 @@ uint64_t tb_daemon__boards_deadline(const struct tb_daemon *d);
 /* The one path from a board event into the match, live and in recovery. */
 int tb_daemon__apply_event(struct tb_daemon *d, int board, const struct tb_journal_event *je,
                            uint64_t t);
+/* D.2.10.1: a move typed for a typed board; refused (nothing changes) unless the board may make
+ * it now. Live and in recovery. */
 int tb_daemon__typed_move(struct tb_daemon *d, int board, const char *text, struct tb_error *err);
 const char *tb_daemon__board_name(int board);
 

@@ -92,6 +92,11 @@ static int replay_arbiter(struct tb_daemon *d, const struct tb_journal_record *r
                                   : dec.text[0] == 'r' ? TB_CHESS_ROOK
                                                        : TB_CHESS_QUEEN,
                                   NULL);
+    case TB_JOURNAL_TYPED_MOVE:
+        if (dec.board >= TBD_BOARDS || tb_daemon__typed_move(d, dec.board, dec.text, &err) != TB_OK)
+            tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: typed move %s refused: %s",
+                           (unsigned long long)rec->seq, dec.text, err.msg);
+        return TB_OK;
     default:
         return TB_OK;
     }
@@ -144,6 +149,7 @@ static void replay_record(struct tb_daemon *d, const struct tb_journal_record *r
     case TB_JOURNAL_SET_POSITION:
     case TB_JOURNAL_NEW_GAME:
     case TB_JOURNAL_PROMOTION:
+    case TB_JOURNAL_TYPED_MOVE:
         tb_match_tick(d->match, t);
         tb_daemon__outputs(d);
         replay_arbiter(d, rec, t);

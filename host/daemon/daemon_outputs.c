@@ -5,9 +5,6 @@
 
 #include "daemon_internal.h"
 
-/* Journal record types of notes only the log and the PGN need (replay ignores them). */
-enum { TBD_JOURNAL_TOUCH = 100, TBD_JOURNAL_HELD = 101 };
-
 /* Text cut to fit on purpose (journal and note fields are bounded). */
 static void clip(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void clip(char *buf, size_t len, const char *fmt, ...)
@@ -251,11 +248,11 @@ static void handle(struct tb_daemon *d, const struct tb_match_out *o)
         resolved(d, o);
         break;
     case TB_MATCH_OUT_TOUCH_REPORT:
-        note_only(d, o, TBD_JOURNAL_TOUCH, o->u.touch.board, "touch-move report (4.3, 4.4)",
+        note_only(d, o, TB_JOURNAL_TOUCH, o->u.touch.board, "touch-move report (4.3, 4.4)",
                   o->u.touch.text);
         break;
     case TB_MATCH_OUT_HELD:
-        note_only(d, o, TBD_JOURNAL_HELD, o->u.held.board, "move held while play was stopped",
+        note_only(d, o, TB_JOURNAL_HELD, o->u.held.board, "move held while play was stopped",
                   o->u.held.text);
         break;
     case TB_MATCH_OUT_ARBITER:

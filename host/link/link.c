@@ -52,7 +52,7 @@ int tb_link_open_with(struct tb_link **out, const struct tb_link_ops *ops,
                       const struct tb_link_resource *res, const char *name, uint64_t now_ms,
                       struct tb_error *err)
 {
-    if (!out || !ops || !res || !ops->open || !ops->read || !ops->close)
+    if (!out || !ops || !res || !ops->caps || !ops->open || !ops->read || !ops->close)
         return tb_error_set(err, TB_ERR_ARG, "link open: missing argument or ops slot");
     *out = NULL;
     struct tb_link *l = calloc(1, sizeof *l);
@@ -114,13 +114,15 @@ int tb_link_request_snapshot(struct tb_link *link, struct tb_error *err)
     return link->ops->request_snapshot(link, err);
 }
 
-int tb_link_write(struct tb_link *link, const char *text, struct tb_error *err)
+unsigned tb_link_caps(const struct tb_link *link)
 {
-    if (!link || !text)
-        return TB_ERR_ARG;
-    if (!link->ops->write)
-        return tb_error_set(err, TB_ERR_SUPP, "%s takes no typed input", link->resource);
-    return link->ops->write(link, text, err);
+    return link && link->ops->caps ? link->ops->caps(&link->res) : 0;
+}
+
+unsigned tb_link_resource_caps(const struct tb_link_resource *res)
+{
+    const struct tb_link_ops *ops = res ? tb_link_ops_for(res->kind) : NULL;
+    return ops && ops->caps ? ops->caps(res) : 0;
 }
 
 void tb_link_stats(const struct tb_link *link, struct tb_link_stats *st)
@@ -188,17 +190,11 @@ int tb_link__queue_pop(struct tb_link__queue *q, struct tb_link_event *ev, int m
 const char *tb_link_event_name(int kind)
 {
     static const char *const names[] = {
-        [TB_LINK_EV_LIFT] = "lift",
-        [TB_LINK_EV_PLACE] = "place",
-        [TB_LINK_EV_BUTTON_DOWN] = "press",
-        [TB_LINK_EV_BUTTON_UP] = "release",
-        [TB_LINK_EV_CHOICE] = "choose",
-        [TB_LINK_EV_SNAPSHOT] = "snapshot",
-        [TB_LINK_EV_INFO] = "info",
-        [TB_LINK_EV_FAULT] = "fault",
-        [TB_LINK_EV_LOST] = "link lost",
-        [TB_LINK_EV_BACK] = "link back",
-        [TB_LINK_EV_TYPED_MOVE] = "typed move",
+        [TB_LINK_EV_LIFT] = "lift",         [TB_LINK_EV_PLACE] = "place",
+        [TB_LINK_EV_BUTTON_DOWN] = "press", [TB_LINK_EV_BUTTON_UP] = "release",
+        [TB_LINK_EV_CHOICE] = "choose",     [TB_LINK_EV_SNAPSHOT] = "snapshot",
+        [TB_LINK_EV_INFO] = "info",         [TB_LINK_EV_FAULT] = "fault",
+        [TB_LINK_EV_LOST] = "link lost",    [TB_LINK_EV_BACK] = "link back",
         [TB_LINK_EV_END] = "end of script",
     };
     if (kind <= 0 || kind >= (int)(sizeof names / sizeof names[0]))

@@ -55,8 +55,15 @@ static void serial_close(struct tb_link *link)
     tb_link_set_priv(link, NULL);
 }
 
+static unsigned serial_caps(const struct tb_link_resource *res)
+{
+    (void)res;
+    return TB_LINK_CAP_REAL_TIME | TB_LINK_CAP_SNAPSHOTS;
+}
+
 const struct tb_link_ops tb_link__serial_ops = {
     .scheme = "serial",
+    .caps = serial_caps,
     .open = serial_open,
     .fd = serial_fd,
     .deadline = serial_deadline,

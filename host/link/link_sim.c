@@ -175,8 +175,16 @@ static void sim_close(struct tb_link *link)
     tb_link_set_priv(link, NULL);
 }
 
+/* A script replays from its first event when reopened; played fast it runs on its own time. */
+static unsigned sim_caps(const struct tb_link_resource *res)
+{
+    return TB_LINK_CAP_REPLAYS | TB_LINK_CAP_ENDS |
+           (res->fast ? TB_LINK_CAP_SCRIPT_TIME : TB_LINK_CAP_REAL_TIME);
+}
+
 const struct tb_link_ops tb_link__sim_ops = {
     .scheme = "sim",
+    .caps = sim_caps,
     .open = sim_open,
     .deadline = sim_deadline,
     .read = sim_read,

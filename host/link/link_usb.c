@@ -238,8 +238,15 @@ static void usb_close(struct tb_link *link)
     tb_link_set_priv(link, NULL);
 }
 
+static unsigned usb_caps(const struct tb_link_resource *res)
+{
+    (void)res;
+    return TB_LINK_CAP_REAL_TIME | TB_LINK_CAP_SNAPSHOTS | TB_LINK_CAP_HOTPLUG;
+}
+
 const struct tb_link_ops tb_link__usb_ops = {
     .scheme = "usb",
+    .caps = usb_caps,
     .open = usb_open,
     .fd = usb_fd,
     .deadline = usb_deadline,

@@ -8,7 +8,8 @@
  *   pty:/dev/pts/5               the firmware simulator's pseudo-terminal (same protocol)
  *   sim:FILE[?speed=realtime|fast]  an event script (docs/event-script.md) played in real time
  *                                (default) or as fast as the daemon reads
- *   keys:                        an assistant types moves into the control interface (D.2.10.1)
+ *   keys:                        no sensors: an assistant types the moves made on it into the
+ *                                control interface (D.2.10.1); the match takes them directly
  *   null:                        a board that never says anything
  *
  * The daemon owns the clock: every call that may look at time takes now_ms, a monotonic
@@ -84,8 +85,7 @@ enum tb_link_event_kind {
     TB_LINK_EV_FAULT,       /* fault, fault_arg, fault_detail, text: something is wrong */
     TB_LINK_EV_LOST,        /* text: why; the board is gone (unplugged, closed, EOF) */
     TB_LINK_EV_BACK,        /* the board is back; a SNAPSHOT follows: re-read the board */
-    TB_LINK_EV_TYPED_MOVE,  /* text: a move typed by an assistant (SAN or UCI, unchecked) */
-    TB_LINK_EV_END,         /* an event script has no more events */
+    TB_LINK_EV_END = 12,    /* an event script has no more events (11 is not used) */
 };
 
 /* Fault codes: 1..5 are the board's own (enum rb_proto_fault_code); these are the link's. */
@@ -126,6 +126,21 @@ struct tb_link_stats {
     bool connected;
 };
 
+/* ---- capabilities: what a link can do, asked instead of its kind ------------------------ */
+
+enum tb_link_cap {
+    TB_LINK_CAP_REAL_TIME = 1u << 0,   /* its events happen on the wall clock */
+    TB_LINK_CAP_SCRIPT_TIME = 1u << 1, /* its events carry their own time and may be read ahead
+                                          (a fast script): the daemon runs on that time */
+    TB_LINK_CAP_SNAPSHOTS = 1u << 2,   /* it reports whole-board readings; its square events
+                                          count only after the first one (after each connect) */
+    TB_LINK_CAP_REPLAYS = 1u << 3,     /* reopened, it plays again from its first event: events
+                                          already journaled are skipped by sequence number */
+    TB_LINK_CAP_ENDS = 1u << 4,        /* it has an end (TB_LINK_EV_END): a script */
+    TB_LINK_CAP_TYPED = 1u << 5,       /* no sensors: an assistant types its moves (D.2.10.1) */
+    TB_LINK_CAP_HOTPLUG = 1u << 6,     /* it may open before its board is there */
+};
+
 /* ---- the ops table --------------------------------------------------------------------- */
 
 struct tb_link;
@@ -134,6 +149,8 @@ struct tb_link;
  * for NULL before calling them; a link's private state hangs off tb_link_priv(). */
 struct tb_link_ops {
     const char *scheme;
+    /* Required. What a link of this kind opened on res can do (enum tb_link_cap bits). */
+    unsigned (*caps)(const struct tb_link_resource *res);
     /* Required. Opens the board (or starts waiting for it). Return 0, or an error with err
      * filled; on error close is still called, so it must cope with a half-opened link. */
     int (*open)(struct tb_link *link, const struct tb_link_resource *res, uint64_t now_ms,
@@ -149,8 +166,6 @@ struct tb_link_ops {
     /* Optional (NULL = the board cannot be asked). Asks for a full snapshot; the answer is a
      * TB_LINK_EV_SNAPSHOT event. */
     int (*request_snapshot)(struct tb_link *link, struct tb_error *err);
-    /* Optional (NULL = TB_ERR_SUPP). Input typed for the board (keys: a move). */
-    int (*write)(struct tb_link *link, const char *text, struct tb_error *err);
     /* Optional. Fills the counters the link keeps (the core zeroes st first). */
     void (*stats)(const struct tb_link *link, struct tb_link_stats *st);
     /* Required. Releases everything open acquired; must accept a half-opened link. */
@@ -175,7 +190,9 @@ uint64_t tb_link_deadline(const struct tb_link *link);
 int tb_link_read(struct tb_link *link, uint64_t now_ms, struct tb_link_event *ev, int max,
                  struct tb_error *err);
 int tb_link_request_snapshot(struct tb_link *link, struct tb_error *err);
-int tb_link_write(struct tb_link *link, const char *text, struct tb_error *err);
+/* The capabilities of an open link, or of a resource not yet opened (enum tb_link_cap). */
+unsigned tb_link_caps(const struct tb_link *link);
+unsigned tb_link_resource_caps(const struct tb_link_resource *res);
 void tb_link_stats(const struct tb_link *link, struct tb_link_stats *st);
 const char *tb_link_name(const struct tb_link *link);
 const struct tb_link_resource *tb_link_resource(const struct tb_link *link);
