@@ -32,8 +32,8 @@
 #endif
 
 #define DEMO_PIN       "2468"
-#define DEMO_WRONG_PLY 7 /* 4. d4, made on the VI board; the sighted board replicates it wrong */
-#define DEMO_LIMIT_MS  90000
+#define DEMO_WRONG_PLY 7  /* 4. d4, made on the VI board; the sighted board replicates it wrong */
+#define DEMO_LIMIT_S   90 /* --limit: a slow or busy machine may need more */
 
 /* One line of the script as the demo feeds it to a board's simulator (firmware mode). */
 struct step {
@@ -48,6 +48,7 @@ struct demo {
     char script[300], config[300], socket[300], journal[300];
     const char *pgn_file;
     long game;
+    long limit_s; /* the whole game must be over within this */
     bool realtime, force_sim, firmware;
     char audio[300];
     tb_chess_move moves[TB_CHESS_GAME_MAX_PLIES];
@@ -448,7 +449,7 @@ static int play(struct demo *d)
     }
     uint64_t start = now_ms(), last_check = 0;
     bool done = false, ready = !d->firmware;
-    while (!done && now_ms() - start < DEMO_LIMIT_MS) {
+    while (!done && now_ms() - start < (uint64_t)d->limit_s * 1000u) {
         int wait = 100;
         if (!ready && (ready = boards_ready(d)))
             d->offset = now_ms() - 1500; /* the first move is made half a second later */
@@ -469,7 +470,8 @@ static int play(struct demo *d)
         }
     }
     if (!done) {
-        tb_cli_error("the game did not finish within %d s", DEMO_LIMIT_MS / 1000);
+        tb_cli_error("the game did not finish within %ld s (--limit SECONDS gives it longer)",
+                     d->limit_s);
         return -1;
     }
     static char pgn[65536];
@@ -508,11 +510,20 @@ int tb_cli_cmd_demo(int argc, char **argv)
             d.pgn_file = argv[++i];
         else if (!strcmp(argv[i], "--game") && i + 1 < argc)
             d.game = strtol(argv[++i], NULL, 10);
-        else
+        else if (!strcmp(argv[i], "--limit") && i + 1 < argc) {
+            char *end;
+            d.limit_s = strtol(argv[++i], &end, 10);
+            if (*end || d.limit_s < 1 || d.limit_s > 86400) {
+                tb_cli_error("--limit %s: give the seconds the game may take, 1 to 86400", argv[i]);
+                return 2;
+            }
+        } else
             return tb_cli_usage(argv[0]);
     }
     if (!d.game)
         d.game = 1;
+    if (!d.limit_s)
+        d.limit_s = DEMO_LIMIT_S;
     if (keep) {
         snprintf(d.dir, sizeof d.dir, "%s", keep);
         mkdir(d.dir, 0755);

@@ -92,6 +92,7 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     d->listen_fd = -1;
     d->wake_pipe[0] = d->wake_pipe[1] = -1;
     d->mono_start = mono_ms();
+    d->fx = &tb_daemon__live;
     snprintf(d->result, sizeof d->result, "*");
     snprintf(d->socket_path, sizeof d->socket_path, "%s",
              o->socket_path ? o->socket_path : d->cfg->socket_path);
@@ -232,8 +233,7 @@ static void virtual_drain(struct tb_daemon *d)
             break;
         if (md > d->vnow)
             d->vnow = md;
-        tb_match_tick(d->match, tb_daemon__match_time(d));
-        tb_daemon__outputs(d);
+        tb_daemon__advance(d, tb_daemon__match_time(d));
     }
 }
 
@@ -288,7 +288,7 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
         tb_daemon__ctl_handle(d, p + ctl_i, n - ctl_i);
     tb_daemon__boards_feed(d);
     if (!d->virtual_time)
-        tb_match_tick(d->match, tb_daemon__match_time(d));
+        tb_daemon__advance(d, tb_daemon__match_time(d));
     tb_daemon__outputs(d);
     virtual_drain(d);
     if (d->journal && tb_journal_flush(d->journal) != TB_OK)

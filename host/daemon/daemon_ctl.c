@@ -145,12 +145,7 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
         break;
     case TB_CTL_PROMOTE: {
         int side = tb_match_game(d->match)->pos.side;
-        rc = tb_daemon__promote(d, d->board_of_color[side],
-                                req.piece == 'n'   ? TB_CHESS_KNIGHT
-                                : req.piece == 'b' ? TB_CHESS_BISHOP
-                                : req.piece == 'r' ? TB_CHESS_ROOK
-                                                   : TB_CHESS_QUEEN,
-                                &err);
+        rc = tb_daemon__promote(d, d->board_of_color[side], tb_daemon__promotion(req.piece), &err);
         break;
     }
     case TB_CTL_REPEAT:

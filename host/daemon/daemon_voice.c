@@ -95,14 +95,9 @@ void tb_daemon__voice_close(struct tb_daemon *d)
 static void queue(struct tb_daemon *d, int b, const char *text, unsigned flags, int move_number)
 {
     int color = d->mcfg.board[b].color;
-    tb_daemon__log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "say to %s (%s): %s",
-                   tb_daemon__board_name(b), color ? "Black" : "White", text);
-    if (d->replaying || !d->voice)
-        return;
-    long id = tb_voice_announce(d->voice, color, text, flags, move_number);
-    if (id < 0)
-        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "speech: cannot queue for %s (%ld)",
-                       tb_daemon__board_name(b), id);
+    tb_daemon__log(d, d->fx->info, "say to %s (%s): %s", tb_daemon__board_name(b),
+                   tb_daemon__color_name(color), text);
+    d->fx->speak(d, b, text, flags, move_number);
 }
 
 void tb_daemon__say(struct tb_daemon *d, const struct tb_match_announce *a)
@@ -174,7 +169,7 @@ void tb_daemon__voice_events(struct tb_daemon *d)
         for (int i = 0; i < n; i++) {
             if (ev[i].status == TB_VOICE_FAILED)
                 tb_daemon__log(d, TB_CONFIG_LOG_WARN, "speech: announcement %ld for %s failed",
-                               ev[i].id, ev[i].player ? "Black" : "White");
+                               ev[i].id, tb_daemon__color_name(ev[i].player));
             else
                 tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "speech: announcement %ld %s", ev[i].id,
                                ev[i].status == TB_VOICE_CUT ? "cut" : "spoken");

@@ -22,7 +22,11 @@
  *   n = tb_link_read(l, now, ev, max, err)   after poll returns, whatever woke it
  *
  * Links report, never decide: a lost board is an event (TB_LINK_EV_LOST), not an error, and
- * the link keeps trying to get it back (TB_LINK_EV_BACK, followed by a full snapshot). Errors
+ * the link keeps trying to get it back (TB_LINK_EV_BACK, followed by a full snapshot). A link
+ * with snapshots (TB_LINK_CAP_SNAPSHOTS) delivers no square or button event before the first
+ * reading after each connect, none the reading already holds (sequence numbers), and a reading
+ * only when it is the first or differs from what its events say (then after a RESYNC fault): a
+ * board's periodic report never reaches the daemon twice. Errors
  * returned by tb_link_read() are for things the daemon must act on (out of memory, a bug).
  *
  * Opening: serial: and pty: fail when the device cannot be opened at start (a wrong path is
@@ -93,6 +97,8 @@ enum tb_link_fault {
     TB_LINK_FAULT_DECODE = 100,   /* bytes on the wire were rejected; detail = how many frames */
     TB_LINK_FAULT_SEQ_GAP = 101,  /* events were lost (detail = how many); a snapshot was asked */
     TB_LINK_FAULT_OVERFLOW = 102, /* the link's queue overflowed; a snapshot was asked */
+    TB_LINK_FAULT_RESYNC = 103,   /* a reading differs from what the events say: the SNAPSHOT
+                                     that follows re-reads the board */
 };
 
 struct tb_link_event {
@@ -111,6 +117,19 @@ struct tb_link_event {
     char text[TB_LINK_TEXT_MAX];
 };
 
+/* A board's buttons (the numbering of enum rb_proto_button_id); their meaning is the host's. */
+enum tb_link_button {
+    TB_LINK_BUTTON_PROMOTE = 0, /* the promotion piece (3.7.5; announced per D.2.1) */
+    TB_LINK_BUTTON_REPEAT = 1,  /* the last announcement again (D.2.1) */
+    TB_LINK_BUTTON_CLOCK = 2,   /* time used and moves made (D.2.6, D.2.10.4) */
+    TB_LINK_BUTTON_ARBITER = 3, /* call the arbiter */
+    TB_LINK_BUTTONS = 4,
+};
+/* "promote", "repeat", "clock", "arbiter"; "unknown" for any other number. */
+const char *tb_link_button_name(int button);
+/* The button of a name, or -1. */
+int tb_link_button_parse(const char *name);
+
 /* A short English name of an event kind ("lift"); never NULL. */
 const char *tb_link_event_name(int kind);
 
@@ -124,6 +143,8 @@ struct tb_link_stats {
     uint32_t snapshots_requested;
     uint32_t reconnects; /* times the board came back */
     bool connected;
+    bool unread; /* connected, but its first whole-board reading is not in yet */
+    bool ended;  /* a script: every event has been delivered */
 };
 
 /* ---- capabilities: what a link can do, asked instead of its kind ------------------------ */
@@ -139,6 +160,7 @@ enum tb_link_cap {
     TB_LINK_CAP_ENDS = 1u << 4,        /* it has an end (TB_LINK_EV_END): a script */
     TB_LINK_CAP_TYPED = 1u << 5,       /* no sensors: an assistant types its moves (D.2.10.1) */
     TB_LINK_CAP_HOTPLUG = 1u << 6,     /* it may open before its board is there */
+    TB_LINK_CAP_DEVICE = 1u << 7,      /* a physical board behind a device: one player's alone */
 };
 
 /* ---- the ops table --------------------------------------------------------------------- */
@@ -180,6 +202,9 @@ const struct tb_link_ops *tb_link_ops_for(enum tb_link_kind kind);
  * the resource and the problem. */
 int tb_link_open(struct tb_link **out, const char *resource, const char *name, uint64_t now_ms,
                  struct tb_error *err);
+/* Same, with an already parsed (and perhaps adjusted: res->fast) resource. */
+int tb_link_open_resource(struct tb_link **out, const struct tb_link_resource *res,
+                          const char *name, uint64_t now_ms, struct tb_error *err);
 /* Same, with an already parsed resource and an explicit ops table (tests, new drivers). */
 int tb_link_open_with(struct tb_link **out, const struct tb_link_ops *ops,
                       const struct tb_link_resource *res, const char *name, uint64_t now_ms,

@@ -35,7 +35,8 @@ void fx_start_pty_keys(struct fx *f, struct ptyboard *b, const char *name);
 /* Turns the loop until the daemon is done or a mismatch is open (or max turns). Returns the
  * open mismatch id, 0 if none. */
 unsigned fx_run(struct fx *f, int max_turns);
-/* Turns the loop for up to ms of real time (pty boards), or until cond(f) holds. */
+/* Turns the loop for up to ms of real time (pty boards; scaled by TB_TIME_MULTIPLIER), or until
+ * cond(f) holds. */
 bool fx_run_until(struct fx *f, int ms, bool (*cond)(struct fx *f));
 /* A control request in-process; the answer (in f->answer). */
 const char *fx_req(struct fx *f, const char *line);

@@ -201,13 +201,13 @@ TB_TEST(law_d_2_9_typed_board_after_resolve_and_takeback_against_a_reed_board)
     start_mixed(&f, &b, "typed-mixed");
     square(&b, "e2", 0);
     square(&b, "e4", 1);
-    ASSERT_TRUE(fx_run_until(&f, tb_test_ms(3000), waiting_sighted));
+    ASSERT_TRUE(fx_run_until(&f, 3000, waiting_sighted));
     ASSERT_STR_EQ(fx_req(&f, "move sighted e4"), OK);
     ASSERT_STR_EQ(fx_req(&f, "move sighted e5"), OK);
-    ASSERT_TRUE(fx_run_until(&f, tb_test_ms(3000), waiting_vi));
+    ASSERT_TRUE(fx_run_until(&f, 3000, waiting_vi));
     square(&b, "e7", 0); /* the copy of 1... e5 made as 1... e6 */
     square(&b, "e6", 1);
-    ASSERT_TRUE(fx_run_until(&f, tb_test_ms(3000), blocked));
+    ASSERT_TRUE(fx_run_until(&f, 3000, blocked));
     struct tb_daemon_counters c;
     tb_daemon_counters(f.d, &c);
     ASSERT_NE(c.mismatch, 0);
@@ -218,12 +218,12 @@ TB_TEST(law_d_2_9_typed_board_after_resolve_and_takeback_against_a_reed_board)
     ASSERT_STR_EQ(fx_req(&f, line), OK);
     square(&b, "e6", 0);
     square(&b, "e5", 1);
-    ASSERT_TRUE(fx_run_until(&f, tb_test_ms(3000), in_sync));
+    ASSERT_TRUE(fx_run_until(&f, 3000, in_sync));
     ASSERT_EQ(fx_plies(&f), 2);
     /* 2. Nf3 on the reed board, copied by typing at once */
     square(&b, "g1", 0);
     square(&b, "f3", 1);
-    ASSERT_TRUE(fx_run_until(&f, tb_test_ms(3000), waiting_sighted));
+    ASSERT_TRUE(fx_run_until(&f, 3000, waiting_sighted));
     ASSERT_STR_EQ(fx_req(&f, "move sighted Nf3"), OK);
     ASSERT_EQ(fx_plies(&f), 3);
 
@@ -231,11 +231,11 @@ TB_TEST(law_d_2_9_typed_board_after_resolve_and_takeback_against_a_reed_board)
     ASSERT_STR_CONTAINS(state(&f), "state: restoring"); /* the reed board still shows Nf3 */
     square(&b, "f3", 0);
     square(&b, "g1", 1);
-    ASSERT_TRUE(fx_run_until(&f, tb_test_ms(3000), in_sync));
+    ASSERT_TRUE(fx_run_until(&f, 3000, in_sync));
     ASSERT_EQ(fx_plies(&f), 2);
     square(&b, "d2", 0);
     square(&b, "d4", 1);
-    ASSERT_TRUE(fx_run_until(&f, tb_test_ms(3000), waiting_sighted));
+    ASSERT_TRUE(fx_run_until(&f, 3000, waiting_sighted));
     ASSERT_STR_EQ(fx_req(&f, "move sighted d4"), OK);
     ASSERT_EQ(fx_plies(&f), 3);
     char got[64];

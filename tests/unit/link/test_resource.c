@@ -102,9 +102,10 @@ TB_TEST(law_d_2_10_1_links_declare_capabilities_keys_is_typed)
     } cases[] = {
         {"null:", 0},
         {"keys:", TB_LINK_CAP_TYPED},
-        {"serial:/dev/ttyUSB0", TB_LINK_CAP_REAL_TIME | TB_LINK_CAP_SNAPSHOTS},
-        {"pty:/dev/pts/5", TB_LINK_CAP_REAL_TIME | TB_LINK_CAP_SNAPSHOTS},
-        {"usb:2341:0043", TB_LINK_CAP_REAL_TIME | TB_LINK_CAP_SNAPSHOTS | TB_LINK_CAP_HOTPLUG},
+        {"serial:/dev/ttyUSB0", TB_LINK_CAP_REAL_TIME | TB_LINK_CAP_SNAPSHOTS | TB_LINK_CAP_DEVICE},
+        {"pty:/dev/pts/5", TB_LINK_CAP_REAL_TIME | TB_LINK_CAP_SNAPSHOTS | TB_LINK_CAP_DEVICE},
+        {"usb:2341:0043",
+         TB_LINK_CAP_REAL_TIME | TB_LINK_CAP_SNAPSHOTS | TB_LINK_CAP_HOTPLUG | TB_LINK_CAP_DEVICE},
         {"sim:a.script", TB_LINK_CAP_REAL_TIME | TB_LINK_CAP_REPLAYS | TB_LINK_CAP_ENDS},
         {"sim:a.script?speed=fast",
          TB_LINK_CAP_SCRIPT_TIME | TB_LINK_CAP_REPLAYS | TB_LINK_CAP_ENDS},
