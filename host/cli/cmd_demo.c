@@ -15,15 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "tb_chess.h"
+#include "tb_ctl.h"
 #include "tb_daemon.h"
 #include "tb_voice.h"
 
@@ -276,32 +275,11 @@ static int write_config(struct demo *d)
     return fclose(f) == 0 ? 0 : -1;
 }
 
-/* One request; the answer (without the ok+/. framing) into out. 0 ok, 1 error, -1 no daemon. */
+/* One request; the answer as sent into out. 0 ok, 1 error, -1 no daemon. */
 static int request(const struct demo *d, const char *line, char *out, size_t len)
 {
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    size_t plen = strlen(d->socket);
-    if (plen >= sizeof sa.sun_path)
-        return -1;
-    memcpy(sa.sun_path, d->socket, plen + 1);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    size_t n = strlen(line), got = 0;
-    if (write(fd, line, n) != (ssize_t)n || write(fd, "\n", 1) != 1) {
-        close(fd);
-        return -1;
-    }
-    shutdown(fd, SHUT_WR);
-    ssize_t r;
-    while (got + 1 < len && (r = read(fd, out + got, len - got - 1)) > 0)
-        got += (size_t)r;
-    close(fd);
-    out[got] = '\0';
-    return !strncmp(out, "ok", 2) ? 0 : 1;
+    int rc = tb_ctl_request(d->socket, line, out, len, NULL);
+    return rc < 0 ? -1 : rc;
 }
 
 /* The daemon's log, as the arbiter's view: the level prefix dropped. */

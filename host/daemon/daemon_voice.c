@@ -1,10 +1,27 @@
 /* daemon_voice.c - the players' ears (D.2.1): each announcement of the match phrased in the
  * listening player's pack and queued on the speech thread for that player's sink. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "daemon_internal.h"
+
+/* The match says what to tell a player in the voice's words: one message list, one square
+ * action layout (announcements are handed over by cast). */
+_Static_assert(TB_MATCH_MSG_MISMATCH == (int)TB_VOICE_MSG_MISMATCH &&
+                   TB_MATCH_MSG_ILLEGAL == (int)TB_VOICE_MSG_ILLEGAL &&
+                   TB_MATCH_MSG_WAIT == (int)TB_VOICE_MSG_WAIT &&
+                   TB_MATCH_MSG_REPLICATE == (int)TB_VOICE_MSG_REPLICATE &&
+                   TB_MATCH_MSG_PUT_RIGHT == (int)TB_VOICE_MSG_PUT_RIGHT &&
+                   TB_MATCH_MSG_ARBITER == (int)TB_VOICE_MSG_ARBITER,
+               "enum tb_match_msg values are those of enum tb_voice_msg");
+_Static_assert(sizeof(struct tb_match_square_action) == sizeof(struct tb_voice_square_action) &&
+                   offsetof(struct tb_match_square_action, sq) ==
+                       offsetof(struct tb_voice_square_action, sq) &&
+                   offsetof(struct tb_match_square_action, piece) ==
+                       offsetof(struct tb_voice_square_action, piece),
+               "a put-right square of the match is one of the voice");
 
 /* The sink of one player: an override (--audio) or the configuration's audio entry. */
 static int player_sink(struct tb_daemon *d, int b, struct tb_voice_player_config *pc,
