@@ -243,3 +243,46 @@ TB_TEST(law_d_2_9_typed_board_after_resolve_and_takeback_against_a_reed_board)
     fx_free(&f);
     ptyboard_unplug(&b);
 }
+
+/* ---- a keys: board against a sim: board in real time ------------------------------------- */
+
+static bool sim_waiting_vi(struct fx *f)
+{
+    return strstr(fx_req(f, "status"), "state: waiting: the vi board") != NULL;
+}
+
+/* The assistant types White's move; the script board copies it and replies; the assistant's
+ * wrong copy is refused, the right one taken at once. A new game then waits only for the
+ * script board to be set up: the typed board is put right. */
+TB_TEST(law_d_2_10_1_typed_board_against_a_script_board)
+{
+    struct fx f;
+    fx_init(&f, "typed-sim");
+    int t = tb_test_ms(1500); /* the script waits for the typed move */
+    char script[400];
+    snprintf(script, sizeof script,
+             "%d sighted lift e2\n%d sighted place e4\n%d sighted lift e7\n%d sighted place e5\n",
+             t, t + 200, t + 400, t + 600);
+    fx_script(&f, script);
+    fx_options(&f, "keys:", "script");
+    f.o.speed = TB_DAEMON_SPEED_REALTIME;
+    f.o.exit_when_done = false;
+    fx_start(&f);
+    ASSERT_STR_EQ(fx_req(&f, "move vi e4"), OK);
+    ASSERT_STR_CONTAINS(fx_req(&f, "move vi d4"), "waits to be copied on the sighted board");
+    ASSERT_TRUE(fx_run_until(&f, 6000, sim_waiting_vi));
+    ASSERT_EQ(fx_plies(&f), 1);
+    const char *a = fx_req(&f, "move vi d5");
+    ASSERT_STR_CONTAINS(a, "error");
+    ASSERT_STR_CONTAINS(a, "the move to copy on the vi board is 1... e5 (e7e5)");
+    assert_no_mismatch(&f);
+    ASSERT_STR_EQ(fx_req(&f, "move vi e7e5"), OK);
+    ASSERT_EQ(fx_plies(&f), 2);
+    ASSERT_STR_CONTAINS(state(&f), "state: in-sync");
+
+    ASSERT_STR_EQ(fx_req(&f, "new-game pin=" FX_PIN), OK);
+    /* the script board still shows 1. e4 e5: only it is waited for */
+    ASSERT_STR_CONTAINS(state(&f), "state: restoring");
+    ASSERT_STR_CONTAINS(fx_req(&f, "move vi e4"), "error state play is stopped");
+    fx_free(&f);
+}

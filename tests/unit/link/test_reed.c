@@ -161,6 +161,32 @@ TB_TEST(square_events_arrive_with_board_time_and_sequence)
     close(b.master);
 }
 
+/* Until the first whole reading after a connect, the board's square events are dropped (the
+ * reading holds them); the reading is news then, and events after it count. */
+TB_TEST(events_before_the_first_reading_are_left_to_it)
+{
+    struct board b;
+    struct tb_link *l = connect_board(&b);
+    struct tb_link_stats st;
+    tb_link_stats(l, &st);
+    ASSERT_TRUE(st.connected);
+    ASSERT_TRUE(st.unread);
+    board_square(&b, 3, 12, 0); /* lift e2, before the reading */
+    struct tb_link_event ev[8];
+    ASSERT_EQ(link_collect(l, 1500, ev, 8, 1), 0);
+    uint64_t occ = 0xffff00000000ffffull & ~(1ull << 12);
+    board_snapshot(&b, 3, occ);
+    board_square(&b, 4, 28, 1); /* place e4 */
+    ASSERT_EQ(link_collect(l, 1600, ev, 8, 2), 2);
+    ASSERT_EQ(ev[0].kind, TB_LINK_EV_SNAPSHOT);
+    ASSERT_U64_EQ(ev[0].occupancy, occ);
+    ASSERT_EQ(ev[1].kind, TB_LINK_EV_PLACE);
+    tb_link_stats(l, &st);
+    ASSERT_FALSE(st.unread);
+    tb_link_close(l);
+    close(b.master);
+}
+
 TB_TEST(sequence_gap_is_reported_and_a_snapshot_requested)
 {
     struct board b;
