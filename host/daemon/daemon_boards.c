@@ -1,5 +1,5 @@
-/* daemon_boards.c - the two boards: their links, what they report, and the one path from a
- * board event into the journal and the match. */
+/* daemon_boards.c - the two boards: what each can do (asked of its link, never its kind), what
+ * they report (into tb_daemon__feed, or merged in script time first), and typed moves. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +23,8 @@ int tb_daemon__boards_plan(struct tb_daemon *d, struct tb_error *err)
         if (rc != TB_OK)
             return rc;
         bd->caps = tb_link_resource_caps(&bd->res);
-        if (bd->caps & (TB_LINK_CAP_SCRIPT_TIME | TB_LINK_CAP_REPLAYS) &&
-            d->opt.speed != TB_DAEMON_SPEED_CONFIG) {
+        /* a script (it replays from its start) plays at the speed asked on the command line */
+        if (bd->caps & TB_LINK_CAP_REPLAYS && d->opt.speed != TB_DAEMON_SPEED_CONFIG) {
             bd->res.fast = d->opt.speed == TB_DAEMON_SPEED_FAST;
             bd->caps = tb_link_resource_caps(&bd->res);
         }
