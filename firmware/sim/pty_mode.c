@@ -34,6 +34,8 @@ struct pty_run {
     struct tb_script_parser parser;
 };
 
+#define SLICE_MS 10.0 /* simulated at most between two looks at the terminal and stdin */
+
 static double now_ms(const struct timespec *t0)
 {
     struct timespec t;
@@ -202,17 +204,24 @@ int rb_simcli_run_pty(struct rb_sim *sim, const struct rb_simcli_opts *o)
         struct timespec t0;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         int stdin_open = o->use_stdin;
+        double board_ms = 0; /* the board's present: behind the wall clock on a busy machine */
         while (!rb_simcli_stop_requested()) {
+            /* Catch up in slices of at most SLICE_MS: on a machine too busy to simulate in real
+             * time the board's time falls behind the wall clock, instead of each catch-up
+             * growing longer than the one before with the frames held back until it ends. */
             double ms = now_ms(&t0);
+            double until = ms < board_ms + SLICE_MS ? ms : board_ms + SLICE_MS;
             struct tb_error err = {0};
-            if (rb_sim_run_until(sim, rb_sim_ms_to_cycles(sim, ms), &err)) {
+            if (until > board_ms && rb_sim_run_until(sim, rb_sim_ms_to_cycles(sim, until), &err)) {
                 fprintf(stderr, "reedboard-sim: %s\n", err.msg);
                 status = 1;
                 break;
             }
+            if (until > board_ms)
+                board_ms = until;
             flush_out(r);
             struct pollfd fds[2] = {{r->master, POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
-            if (poll(fds, stdin_open ? 2 : 1, 1) < 0 && errno != EINTR)
+            if (poll(fds, stdin_open ? 2 : 1, board_ms < ms ? 0 : 1) < 0 && errno != EINTR)
                 break;
             if (fds[0].revents & POLLIN) {
                 uint8_t buf[256];
@@ -220,7 +229,8 @@ int rb_simcli_run_pty(struct rb_sim *sim, const struct rb_simcli_opts *o)
                 if (n > 0 && rb_sim_send(sim, buf, (size_t)n) != 0)
                     break;
             }
-            if (stdin_open && (fds[1].revents & (POLLIN | POLLHUP)) && read_stdin(r, ms)) {
+            /* a hand on the board acts at the board's present */
+            if (stdin_open && (fds[1].revents & (POLLIN | POLLHUP)) && read_stdin(r, board_ms)) {
                 stdin_open = 0;
                 break; /* end of input ends the session */
             }

@@ -29,7 +29,7 @@
       "print (and speak) the D.2.1 announcement of each move, moves in UCI or SAN")                \
     X(scoresheet, "scoresheet", "[--letters en|nl|de] [--game N] FILE",                            \
       "print one game of a PGN file as a scoresheet (Appendix C notation)")                        \
-    X(demo, "demo", "[--realtime] [--sim] [--audio wav:DIR|pa|null] [--keep DIR]",                 \
+    X(demo, "demo", "[--realtime] [--sim] [--audio wav:DIR|pa|null] [--keep DIR] [--limit S]",     \
       "a game on two simulated boards through twinboardd, with one replication error resolved")    \
     X(status, "status", "[--socket PATH]", "the running game: state, boards, open mismatches")     \
     X(moves, "moves", "[--socket PATH]", "the moves both boards have agreed")                      \

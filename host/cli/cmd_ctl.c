@@ -3,13 +3,9 @@
  * TWINBOARD_SOCKET, else as the daemon's); --pin PIN or the environment variable TB_PIN gives the
  * arbiter PIN for the requests that change the game. Exit status: 0 done, 1 the daemon refused, 2
  * usage or no daemon. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "tb_config.h"
@@ -21,51 +17,26 @@ struct ctl_args {
     char line[TB_CTL_LINE_MAX + 64];
 };
 
-static int connect_socket(const char *path)
+/* Sends the request and prints what the daemon says; returns the exit status. */
+static int ask(const char *socket, const char *line)
 {
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    if (strlen(path) >= sizeof sa.sun_path) {
-        tb_cli_error("socket path too long: %s", path);
-        return -1;
-    }
-    strcpy(sa.sun_path, path);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        tb_cli_error("cannot reach twinboardd at %s: %s (is it running? --socket PATH)", path,
-                     strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-/* Prints the answer; returns the exit status. */
-static int answer(FILE *in)
-{
-    char line[8192];
-    if (!fgets(line, sizeof line, in)) {
-        tb_cli_error("twinboardd closed the connection without an answer");
+    static char answer[1 << 20], text[1 << 20];
+    struct tb_error err = {0};
+    int rc = tb_ctl_request(socket, line, answer, sizeof answer, &err);
+    if (rc < 0) {
+        tb_cli_error("%s%s", err.msg, rc == TB_ERR_SYS ? " (is it running? --socket PATH)" : "");
         return TB_CLI_USAGE;
     }
-    line[strcspn(line, "\n")] = '\0';
-    if (!strncmp(line, "error ", 6)) {
-        const char *msg = strchr(line + 6, ' ');
-        tb_cli_error("%s", msg ? msg + 1 : line + 6);
+    if (tb_ctl_answer_text(answer, text, sizeof text) < 0) {
+        tb_cli_error("twinboardd answered something that is no answer");
+        return TB_CLI_USAGE;
+    }
+    if (rc == 1) {
+        tb_cli_error("%s", text);
         return TB_CLI_FOUND;
     }
-    if (!strncmp(line, "ok+", 3)) {
-        while (fgets(line, sizeof line, in)) {
-            line[strcspn(line, "\n")] = '\0';
-            if (!strcmp(line, "."))
-                return TB_CLI_OK;
-            puts(line[0] == '.' ? line + 1 : line);
-        }
-        tb_cli_error("the answer was cut short");
-        return TB_CLI_USAGE;
-    }
-    if (line[0] == 'o' && line[1] == 'k' && line[2] == ' ')
-        puts(line + 3);
+    if (text[0])
+        fputs(text, stdout), fputs(text[strlen(text) - 1] == '\n' ? "" : "\n", stdout);
     return TB_CLI_OK;
 }
 
@@ -101,25 +72,7 @@ static int run(int argc, char **argv, const char *verb, int min, int max, bool n
         tb_cli_error("the request is too long");
         return TB_CLI_USAGE;
     }
-    a.line[used++] = '\n';
-    int fd = connect_socket(a.socket);
-    if (fd < 0)
-        return TB_CLI_USAGE;
-    int rc = TB_CLI_USAGE;
-    if (write(fd, a.line, used) != (ssize_t)used) {
-        tb_cli_error("cannot send to twinboardd: %s", strerror(errno));
-        close(fd);
-        return rc;
-    }
-    shutdown(fd, SHUT_WR);
-    FILE *in = fdopen(fd, "r");
-    if (!in) {
-        close(fd);
-        return rc;
-    }
-    rc = answer(in);
-    fclose(in);
-    return rc;
+    return ask(a.socket, a.line);
 }
 
 int tb_cli_cmd_status(int argc, char **argv)

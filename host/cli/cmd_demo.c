@@ -15,15 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "tb_chess.h"
+#include "tb_ctl.h"
 #include "tb_daemon.h"
 #include "tb_voice.h"
 
@@ -32,8 +31,8 @@
 #endif
 
 #define DEMO_PIN       "2468"
-#define DEMO_WRONG_PLY 7 /* 4. d4, made on the VI board; the sighted board replicates it wrong */
-#define DEMO_LIMIT_MS  90000
+#define DEMO_WRONG_PLY 7  /* 4. d4, made on the VI board; the sighted board replicates it wrong */
+#define DEMO_LIMIT_S   90 /* --limit: a slow or busy machine may need more */
 
 /* One line of the script as the demo feeds it to a board's simulator (firmware mode). */
 struct step {
@@ -48,6 +47,7 @@ struct demo {
     char script[300], config[300], socket[300], journal[300];
     const char *pgn_file;
     long game;
+    long limit_s; /* the whole game must be over within this */
     bool realtime, force_sim, firmware;
     char audio[300];
     tb_chess_move moves[TB_CHESS_GAME_MAX_PLIES];
@@ -275,32 +275,11 @@ static int write_config(struct demo *d)
     return fclose(f) == 0 ? 0 : -1;
 }
 
-/* One request; the answer (without the ok+/. framing) into out. 0 ok, 1 error, -1 no daemon. */
+/* One request; the answer as sent into out. 0 ok, 1 error, -1 no daemon. */
 static int request(const struct demo *d, const char *line, char *out, size_t len)
 {
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    size_t plen = strlen(d->socket);
-    if (plen >= sizeof sa.sun_path)
-        return -1;
-    memcpy(sa.sun_path, d->socket, plen + 1);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    size_t n = strlen(line), got = 0;
-    if (write(fd, line, n) != (ssize_t)n || write(fd, "\n", 1) != 1) {
-        close(fd);
-        return -1;
-    }
-    shutdown(fd, SHUT_WR);
-    ssize_t r;
-    while (got + 1 < len && (r = read(fd, out + got, len - got - 1)) > 0)
-        got += (size_t)r;
-    close(fd);
-    out[got] = '\0';
-    return !strncmp(out, "ok", 2) ? 0 : 1;
+    int rc = tb_ctl_request(d->socket, line, out, len, NULL);
+    return rc < 0 ? -1 : rc;
 }
 
 /* The daemon's log, as the arbiter's view: the level prefix dropped. */
@@ -448,7 +427,7 @@ static int play(struct demo *d)
     }
     uint64_t start = now_ms(), last_check = 0;
     bool done = false, ready = !d->firmware;
-    while (!done && now_ms() - start < DEMO_LIMIT_MS) {
+    while (!done && now_ms() - start < (uint64_t)d->limit_s * 1000u) {
         int wait = 100;
         if (!ready && (ready = boards_ready(d)))
             d->offset = now_ms() - 1500; /* the first move is made half a second later */
@@ -469,7 +448,8 @@ static int play(struct demo *d)
         }
     }
     if (!done) {
-        tb_cli_error("the game did not finish within %d s", DEMO_LIMIT_MS / 1000);
+        tb_cli_error("the game did not finish within %ld s (--limit SECONDS gives it longer)",
+                     d->limit_s);
         return -1;
     }
     static char pgn[65536];
@@ -508,11 +488,20 @@ int tb_cli_cmd_demo(int argc, char **argv)
             d.pgn_file = argv[++i];
         else if (!strcmp(argv[i], "--game") && i + 1 < argc)
             d.game = strtol(argv[++i], NULL, 10);
-        else
+        else if (!strcmp(argv[i], "--limit") && i + 1 < argc) {
+            char *end;
+            d.limit_s = strtol(argv[++i], &end, 10);
+            if (*end || d.limit_s < 1 || d.limit_s > 86400) {
+                tb_cli_error("--limit %s: give the seconds the game may take, 1 to 86400", argv[i]);
+                return 2;
+            }
+        } else
             return tb_cli_usage(argv[0]);
     }
     if (!d.game)
         d.game = 1;
+    if (!d.limit_s)
+        d.limit_s = DEMO_LIMIT_S;
     if (keep) {
         snprintf(d.dir, sizeof d.dir, "%s", keep);
         mkdir(d.dir, 0755);

@@ -74,6 +74,7 @@ static void match_config(struct tb_daemon *d)
     for (int b = 0; b < TBD_BOARDS; b++) {
         d->mcfg.board[b].role = b == 0 ? TB_MATCH_VI : TB_MATCH_SIGHTED;
         d->mcfg.board[b].color = (int)d->cfg->player[b].colour;
+        d->mcfg.board[b].typed = d->board[b].caps & TB_LINK_CAP_TYPED;
         snprintf(d->mcfg.board[b].name, sizeof d->mcfg.board[b].name, "%s",
                  tb_config_role_name((enum tb_config_role)b));
         d->board_of_color[d->mcfg.board[b].color] = b;
@@ -92,6 +93,7 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     d->listen_fd = -1;
     d->wake_pipe[0] = d->wake_pipe[1] = -1;
     d->mono_start = mono_ms();
+    d->fx = &tb_daemon__live;
     snprintf(d->result, sizeof d->result, "*");
     snprintf(d->socket_path, sizeof d->socket_path, "%s",
              o->socket_path ? o->socket_path : d->cfg->socket_path);
@@ -102,9 +104,11 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     tb_chess_pos_startpos(&d->start);
     if (d->cfg->start_fen[0]) /* checked when the configuration was read */
         tb_chess_pos_from_fen(&d->start, d->cfg->start_fen, 0, NULL);
-    match_config(d);
 
     int rc;
+    if ((rc = tb_daemon__boards_plan(d, err)) != TB_OK)
+        goto fail;
+    match_config(d);
     if (pipe2(d->wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
         rc = tb_error_set(err, TB_ERR_SYS, "pipe: %s", strerror(errno));
         goto fail;
@@ -232,8 +236,7 @@ static void virtual_drain(struct tb_daemon *d)
             break;
         if (md > d->vnow)
             d->vnow = md;
-        tb_match_tick(d->match, tb_daemon__match_time(d));
-        tb_daemon__outputs(d);
+        tb_daemon__advance(d, tb_daemon__match_time(d));
     }
 }
 
@@ -288,7 +291,7 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
         tb_daemon__ctl_handle(d, p + ctl_i, n - ctl_i);
     tb_daemon__boards_feed(d);
     if (!d->virtual_time)
-        tb_match_tick(d->match, tb_daemon__match_time(d));
+        tb_daemon__advance(d, tb_daemon__match_time(d));
     tb_daemon__outputs(d);
     virtual_drain(d);
     if (d->journal && tb_journal_flush(d->journal) != TB_OK)

@@ -1,105 +1,217 @@
 /* daemon_arbiter.c - requests that change the game. D.2.9 corrections are the arbiter's: each is
  * checked first (a refused request changes nothing and is not journaled), then journaled and
- * synced, then handed to the match. Recovery calls the same functions with the journal quiet. */
+ * synced, then handed to the match. One table names each action's control verb (its PIN is the
+ * control protocol's: tb_ctl_authorise), journal record, match call and check; the control
+ * handler and recovery both go through it. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "daemon_internal.h"
 
-static int check(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_error *err)
+struct action {
+    enum tb_ctl_verb verb;
+    uint16_t record;  /* enum tb_journal_type */
+    bool starts_game; /* a new game: notes, result and time used start over */
+    int (*check)(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_error *err);
+    int (*apply)(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
+                 struct tb_error *err);
+    /* request -> journal record (text: the action in words) and back */
+    void (*record_of)(const struct tb_daemon *d, const struct tb_ctl_request *req,
+                      struct tb_journal_decision *dec);
+    void (*request_of)(const struct tb_journal_decision *dec, struct tb_ctl_request *req);
+};
+
+/* ---- resolve <id>: the arbiter confirms the proposed D.2.9 resolution ---------------------- */
+
+static int resolve_check(struct tb_daemon *d, const struct tb_ctl_request *req,
+                         struct tb_error *err)
 {
     struct tb_match_status st;
     tb_match_status(d->match, &st);
+    if ((st.state != TB_MATCH_BLOCKED && st.state != TB_MATCH_RESTORING) ||
+        st.mismatch != req->number)
+        return tb_error_set(err, TB_ERR_NOTFOUND, "no open mismatch %u%s", req->number,
+                            st.state == TB_MATCH_BLOCKED ? " (see status)" : "");
+    return TB_OK;
+}
+static int resolve_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
+                         struct tb_error *err)
+{
+    return tb_match_resolve(d->match, req->number, t, err);
+}
+static void resolve_record(const struct tb_daemon *d, const struct tb_ctl_request *req,
+                           struct tb_journal_decision *dec)
+{
+    (void)d;
+    dec->id = req->number;
+    snprintf(dec->text, sizeof dec->text, "resolve %u", req->number);
+}
+static void resolve_request(const struct tb_journal_decision *dec, struct tb_ctl_request *req)
+{
+    req->number = dec->id;
+}
+
+/* ---- takeback [n]: D.2.9, the scoresheets differ ------------------------------------------ */
+
+static int takeback_check(struct tb_daemon *d, const struct tb_ctl_request *req,
+                          struct tb_error *err)
+{
+    struct tb_match_status st;
+    tb_match_status(d->match, &st);
+    int have = st.plies + (st.state == TB_MATCH_WAITING);
+    if ((int)req->number > have)
+        return tb_error_set(err, TB_ERR_STATE, "cannot take back %u plies: the scoresheets hold %d",
+                            req->number, have);
+    return TB_OK;
+}
+static int takeback_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
+                          struct tb_error *err)
+{
+    return tb_match_takeback(d->match, (int)req->number, t, err);
+}
+static void takeback_record(const struct tb_daemon *d, const struct tb_ctl_request *req,
+                            struct tb_journal_decision *dec)
+{
+    (void)d;
+    dec->count = (uint16_t)req->number;
+    snprintf(dec->text, sizeof dec->text, "takeback %u", req->number);
+}
+static void takeback_request(const struct tb_journal_decision *dec, struct tb_ctl_request *req)
+{
+    req->number = dec->count;
+}
+
+/* ---- set-position <FEN> ------------------------------------------------------------------- */
+
+static int position_check(struct tb_daemon *d, const struct tb_ctl_request *req,
+                          struct tb_error *err)
+{
+    (void)d;
     tb_chess_pos pos;
-    switch (req->verb) {
-    case TB_CTL_RESOLVE:
-        if ((st.state != TB_MATCH_BLOCKED && st.state != TB_MATCH_RESTORING) ||
-            st.mismatch != req->number)
-            return tb_error_set(err, TB_ERR_NOTFOUND, "no open mismatch %u%s", req->number,
-                                st.state == TB_MATCH_BLOCKED ? " (see status)" : "");
-        return TB_OK;
-    case TB_CTL_TAKEBACK: {
-        int have = st.plies + (st.state == TB_MATCH_WAITING);
-        if ((int)req->number > have)
-            return tb_error_set(err, TB_ERR_STATE,
-                                "cannot take back %u plies: the scoresheets "
-                                "hold %d",
-                                req->number, have);
-        return TB_OK;
-    }
-    case TB_CTL_SET_POSITION:
-        if (strlen(req->text) >= sizeof((struct tb_journal_decision *)0)->fen)
-            return tb_error_set(err, TB_ERR_PARSE, "the FEN is too long to journal");
-        return tb_chess_pos_from_fen(&pos, req->text, 0, err);
-    case TB_CTL_NEW_GAME:
-        return TB_OK;
-    default:
-        return tb_error_set(err, TB_ERR_ARG, "not an arbiter request");
-    }
+    if (strlen(req->text) >= sizeof((struct tb_journal_decision *)0)->fen)
+        return tb_error_set(err, TB_ERR_PARSE, "the FEN is too long to journal");
+    return tb_chess_pos_from_fen(&pos, req->text, 0, err);
+}
+static int position_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
+                          struct tb_error *err)
+{
+    return tb_match_set_position(d->match, req->text, t, err);
+}
+static void position_record(const struct tb_daemon *d, const struct tb_ctl_request *req,
+                            struct tb_journal_decision *dec)
+{
+    (void)d;
+    memcpy(dec->fen, req->text, strlen(req->text) + 1); /* checked to fit */
+    snprintf(dec->text, sizeof dec->text, "set-position");
+}
+static void position_request(const struct tb_journal_decision *dec, struct tb_ctl_request *req)
+{
+    snprintf(req->text, sizeof req->text, "%s", dec->fen);
+}
+
+/* ---- new-game: from the journal's start position ------------------------------------------ */
+
+static int new_game_check(struct tb_daemon *d, const struct tb_ctl_request *req,
+                          struct tb_error *err)
+{
+    (void)d, (void)req, (void)err;
+    return TB_OK;
+}
+static int new_game_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
+                          struct tb_error *err)
+{
+    (void)req, (void)err;
+    return tb_match_new_game(d->match, &d->start, t);
+}
+static void new_game_record(const struct tb_daemon *d, const struct tb_ctl_request *req,
+                            struct tb_journal_decision *dec)
+{
+    (void)req;
+    tb_chess_pos_to_fen(&d->start, dec->fen, sizeof dec->fen);
+    snprintf(dec->text, sizeof dec->text, "new-game");
+}
+static void new_game_request(const struct tb_journal_decision *dec, struct tb_ctl_request *req)
+{
+    (void)dec, (void)req;
+}
+
+static const struct action actions[] = {
+    {TB_CTL_RESOLVE, TB_JOURNAL_ARBITER, false, resolve_check, resolve_apply, resolve_record,
+     resolve_request},
+    {TB_CTL_TAKEBACK, TB_JOURNAL_TAKEBACK, false, takeback_check, takeback_apply, takeback_record,
+     takeback_request},
+    {TB_CTL_SET_POSITION, TB_JOURNAL_SET_POSITION, true, position_check, position_apply,
+     position_record, position_request},
+    {TB_CTL_NEW_GAME, TB_JOURNAL_NEW_GAME, true, new_game_check, new_game_apply, new_game_record,
+     new_game_request},
+};
+#define NACTIONS (sizeof actions / sizeof actions[0])
+
+static const struct action *by_verb(enum tb_ctl_verb verb)
+{
+    for (size_t i = 0; i < NACTIONS; i++)
+        if (actions[i].verb == verb)
+            return &actions[i];
+    return NULL;
+}
+
+static const struct action *by_record(uint16_t type)
+{
+    for (size_t i = 0; i < NACTIONS; i++)
+        if (actions[i].record == type)
+            return &actions[i];
+    return NULL;
+}
+
+bool tb_daemon__is_arbiter_record(uint16_t type)
+{
+    return by_record(type) != NULL;
 }
 
 int tb_daemon__arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_error *err)
 {
+    const struct action *a = by_verb(req->verb);
+    if (!a)
+        return tb_error_set(err, TB_ERR_ARG, "not an arbiter request");
     uint64_t t = tb_daemon__match_time(d);
-    tb_match_tick(d->match, t);
-    tb_daemon__outputs(d);
-    int rc = check(d, req, err);
+    tb_daemon__advance(d, t);
+    int rc = a->check(d, req, err);
     if (rc != TB_OK)
         return rc;
     struct tb_journal_decision dec = {.board = TB_JOURNAL_BOARD_NONE};
     snprintf(dec.who, sizeof dec.who, "arbiter");
-    uint16_t type;
-    switch (req->verb) {
-    case TB_CTL_RESOLVE:
-        type = TB_JOURNAL_ARBITER;
-        dec.id = req->number;
-        snprintf(dec.text, sizeof dec.text, "resolve %u", req->number);
-        break;
-    case TB_CTL_TAKEBACK:
-        type = TB_JOURNAL_TAKEBACK;
-        dec.count = (uint16_t)req->number;
-        snprintf(dec.text, sizeof dec.text, "takeback %u", req->number);
-        break;
-    case TB_CTL_SET_POSITION:
-        type = TB_JOURNAL_SET_POSITION;
-        memcpy(dec.fen, req->text, strlen(req->text) + 1); /* checked to fit */
-        snprintf(dec.text, sizeof dec.text, "set-position");
-        break;
-    default:
-        type = TB_JOURNAL_NEW_GAME;
-        tb_chess_pos_to_fen(&d->start, dec.fen, sizeof dec.fen);
-        snprintf(dec.text, sizeof dec.text, "new-game");
-        break;
-    }
-    if ((rc = tb_daemon__journal_decision(d, type, t, &dec, true)) != TB_OK)
+    a->record_of(d, req, &dec);
+    if ((rc = d->fx->decision(d, a->record, t, &dec, true)) != TB_OK)
         return tb_error_set(err, rc, "the journal cannot record it; nothing was changed");
-    switch (req->verb) {
-    case TB_CTL_RESOLVE:
-        rc = tb_match_resolve(d->match, req->number, t, err);
-        break;
-    case TB_CTL_TAKEBACK:
-        rc = tb_match_takeback(d->match, (int)req->number, t, err);
-        break;
-    case TB_CTL_SET_POSITION:
-        rc = tb_match_set_position(d->match, req->text, t, err);
-        break;
-    default:
-        rc = tb_match_new_game(d->match, &d->start, t);
-        break;
-    }
-    if (rc == TB_OK && (req->verb == TB_CTL_SET_POSITION || req->verb == TB_CTL_NEW_GAME)) {
+    rc = a->apply(d, req, t, err);
+    if (rc == TB_OK && a->starts_game) {
         d->nnotes = 0;
         snprintf(d->result, sizeof d->result, "*");
         d->used_ms[0] = d->used_ms[1] = 0;
         d->turn_start = t;
     }
-    tb_daemon__log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "arbiter: %s%s%s",
-                   dec.text, rc == TB_OK ? "" : " failed: ",
+    tb_daemon__log(d, d->fx->info, "arbiter: %s%s%s", dec.text, rc == TB_OK ? "" : " failed: ",
                    rc == TB_OK ? ""
                    : err       ? err->msg
                                : "");
     tb_daemon__outputs(d);
     return rc;
+}
+
+int tb_daemon__arbiter_record(struct tb_daemon *d, const struct tb_journal_record *rec,
+                              struct tb_error *err)
+{
+    const struct action *a = by_record(rec->type);
+    struct tb_journal_decision dec;
+    if (!a)
+        return tb_error_set(err, TB_ERR_ARG, "record type %u is no arbiter action", rec->type);
+    int rc = tb_journal_decision_decode(&dec, rec, err);
+    if (rc != TB_OK)
+        return rc;
+    struct tb_ctl_request req = {.verb = a->verb, .needs_pin = true};
+    a->request_of(&dec, &req);
+    return tb_daemon__arbiter(d, &req, err);
 }
 
 /* A promotion choice (D.2.1). The match is asked first, so a choice nobody is waiting for
@@ -108,16 +220,15 @@ int tb_daemon__arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, st
 int tb_daemon__promote(struct tb_daemon *d, int board, int ptype, struct tb_error *err)
 {
     uint64_t t = tb_daemon__match_time(d);
-    tb_match_tick(d->match, t);
-    tb_daemon__outputs(d);
+    tb_daemon__advance(d, t);
     int rc = tb_match_promote(d->match, board, ptype, t);
     if (rc != TB_OK)
         return tb_error_set(err, TB_ERR_STATE, "no promotion is waiting on the %s board",
                             tb_daemon__board_name(board));
     struct tb_journal_decision dec = {.board = (uint8_t)board};
     snprintf(dec.who, sizeof dec.who, "%s", tb_daemon__board_name(board));
-    dec.text[0] = "??nbrq"[ptype];
-    tb_daemon__journal_decision(d, TB_JOURNAL_PROMOTION, t, &dec, true);
+    dec.text[0] = (char)tolower(tb_chess_piece_letter(ptype, TB_CHESS_LETTERS_EN)); /* "q" */
+    d->fx->decision(d, TB_JOURNAL_PROMOTION, t, &dec, true);
     tb_daemon__outputs(d);
     return TB_OK;
 }

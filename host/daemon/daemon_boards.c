@@ -1,5 +1,5 @@
-/* daemon_boards.c - the two boards: their links, what they report, and the one path from a
- * board event into the journal and the match. */
+/* daemon_boards.c - the two boards: what each can do (asked of its link, never its kind), what
+ * they report (into tb_daemon__feed, or merged in script time first), and typed moves. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +13,8 @@ const char *tb_daemon__board_name(int board)
     return board == 0 ? "vi" : "sighted";
 }
 
-static bool real_time_board(const struct tb_daemon__board *bd)
-{
-    return bd->res.kind == TB_LINK_SERIAL || bd->res.kind == TB_LINK_PTY ||
-           bd->res.kind == TB_LINK_USB || (bd->res.kind == TB_LINK_SIM && !bd->fast);
-}
-
-int tb_daemon__boards_open(struct tb_daemon *d, struct tb_error *err)
+/* What each board is and can do, before the journal is replayed (a keys: board is typed). */
+int tb_daemon__boards_plan(struct tb_daemon *d, struct tb_error *err)
 {
     for (int b = 0; b < TBD_BOARDS; b++) {
         struct tb_daemon__board *bd = &d->board[b];
@@ -27,31 +22,37 @@ int tb_daemon__boards_open(struct tb_daemon *d, struct tb_error *err)
         int rc = tb_link_resource_parse(bd->resource, &bd->res, err);
         if (rc != TB_OK)
             return rc;
-        if (bd->res.kind == TB_LINK_SIM && d->opt.speed != TB_DAEMON_SPEED_CONFIG)
+        bd->caps = tb_link_resource_caps(&bd->res);
+        /* a script (it replays from its start) plays at the speed asked on the command line */
+        if (bd->caps & TB_LINK_CAP_REPLAYS && d->opt.speed != TB_DAEMON_SPEED_CONFIG) {
             bd->res.fast = d->opt.speed == TB_DAEMON_SPEED_FAST;
-        bd->fast = bd->res.kind == TB_LINK_SIM && bd->res.fast;
+            bd->caps = tb_link_resource_caps(&bd->res);
+        }
+        bd->fast = bd->caps & TB_LINK_CAP_SCRIPT_TIME;
         d->virtual_time |= bd->fast;
     }
     /* Script time and the wall clock do not mix: one game has one clock. */
     for (int b = 0; b < TBD_BOARDS && d->virtual_time; b++)
-        if (real_time_board(&d->board[b]))
+        if (d->board[b].caps & TB_LINK_CAP_REAL_TIME)
             return tb_error_set(err, TB_ERR_ARG,
                                 "%s board %s: a fast script (script time) cannot be played "
                                 "against a board in real time",
                                 tb_daemon__board_name(b), d->board[b].resource);
+    return TB_OK;
+}
+
+int tb_daemon__boards_open(struct tb_daemon *d, struct tb_error *err)
+{
     for (int b = 0; b < TBD_BOARDS; b++) {
         struct tb_daemon__board *bd = &d->board[b];
-        if (bd->res.kind != TB_LINK_SIM)
+        if (!(bd->caps & TB_LINK_CAP_REPLAYS))
             bd->skip_seq = 0; /* only a script starts over from its first event */
-        bd->await_snapshot = bd->res.kind == TB_LINK_SERIAL || bd->res.kind == TB_LINK_PTY ||
-                             bd->res.kind == TB_LINK_USB;
-        int rc = tb_link_open_with(&bd->link, tb_link_ops_for(bd->res.kind), &bd->res,
-                                   tb_daemon__board_name(b), tb_daemon__clock(d), err);
+        int rc = tb_link_open_resource(&bd->link, &bd->res, tb_daemon__board_name(b),
+                                       tb_daemon__clock(d), err);
         if (rc != TB_OK) {
             bd->link = NULL;
             return rc;
         }
-        bd->connected = bd->res.kind != TB_LINK_USB;
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: %s%s", tb_daemon__board_name(b),
                        bd->resource, bd->fast ? " (script time)" : "");
         if (bd->skip_seq)
@@ -72,119 +73,26 @@ void tb_daemon__boards_close(struct tb_daemon *d)
     }
 }
 
-static void press(struct tb_daemon *d, int b, int button)
+/* A link's event as the one board input type (the journal's board event). */
+static void input_of(int b, const struct tb_link_event *ev, struct tb_journal_event *in)
 {
-    /* enum rb_proto_button_id: 0 promote, 1 repeat, 2 clock, 3 arbiter */
-    static const char *const names[] = {"promote", "repeat", "clock", "arbiter"};
-    const char *name = button >= 0 && button < 4 ? names[button] : "unknown";
-    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: %s button", tb_daemon__board_name(b), name);
-    if (d->replaying)
-        return;
-    struct tb_match_status st;
-    tb_match_status(d->match, &st);
-    struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color};
-    if (button == 1) {
-        tb_daemon__repeat(d, b);
-    } else if (button == 2) { /* D.2.6: time used by both players and moves made */
-        a.white_ms = (long)d->used_ms[TB_CHESS_WHITE];
-        a.black_ms = (long)d->used_ms[TB_CHESS_BLACK];
-        a.n = st.plies / 2;
-        tb_daemon__say_msg(d, b, TB_VOICE_MSG_CLOCK, &a, 0);
-    } else if (button == 3) {
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "ARBITER called from the %s board",
-                       tb_daemon__board_name(b));
-        tb_daemon__say_msg(d, b, TB_VOICE_MSG_ARBITER, &a, 0);
-    } else if (button == 0) {
-        tb_daemon__promote(d, b, TB_CHESS_QUEEN, NULL); /* the promote button alone: a queen */
-    }
-}
-
-static int ptype_of(char c)
-{
-    switch (c) {
-    case 'n':
-    case 'N':
-        return TB_CHESS_KNIGHT;
-    case 'b':
-    case 'B':
-        return TB_CHESS_BISHOP;
-    case 'r':
-    case 'R':
-        return TB_CHESS_ROOK;
-    case 'q':
-    case 'Q':
-        return TB_CHESS_QUEEN;
-    default:
-        return 0;
-    }
-}
-
-int tb_daemon__apply_event(struct tb_daemon *d, int board, const struct tb_journal_event *je,
-                           uint64_t t)
-{
-    struct tb_match_event ev = {0};
-    switch (je->kind) {
-    case TB_LINK_EV_LIFT:
-        ev.kind = TB_MATCH_EV_LIFT;
-        ev.square = je->arg;
-        break;
-    case TB_LINK_EV_PLACE:
-        ev.kind = TB_MATCH_EV_PLACE;
-        ev.square = je->arg;
-        break;
-    case TB_LINK_EV_CHOICE:
-        ev.kind = TB_MATCH_EV_CHOOSE;
-        ev.piece = (uint8_t)ptype_of((char)je->arg);
-        break;
-    case TB_LINK_EV_SNAPSHOT:
-        ev.kind = TB_MATCH_EV_SNAPSHOT;
-        ev.occupancy = je->occupancy;
-        break;
-    case TB_LINK_EV_BUTTON_DOWN:
-        tb_match_tick(d->match, t);
-        tb_daemon__outputs(d);
-        press(d, board, je->arg);
-        return TB_OK;
-    default:
-        return TB_OK;
-    }
-    struct tb_daemon__board *bd = &d->board[board];
-    if (ev.kind == TB_MATCH_EV_LIFT && ev.square < 64)
-        bd->occ &= ~TB_CHESS_BIT(ev.square);
-    else if (ev.kind == TB_MATCH_EV_PLACE && ev.square < 64)
-        bd->occ |= TB_CHESS_BIT(ev.square);
-    else if (ev.kind == TB_MATCH_EV_SNAPSHOT)
-        bd->occ = ev.occupancy;
-    bd->events++;
-    d->events++;
-    int rc = tb_match_board_event(d->match, board, &ev, t);
-    if (rc != TB_OK)
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s board: %s %u refused by the match (%d)",
-                       tb_daemon__board_name(board), tb_link_event_name(je->kind), je->arg, rc);
-    tb_daemon__outputs(d);
-    return rc;
-}
-
-/* Live input: journal first, then the match. */
-static void input(struct tb_daemon *d, int b, const struct tb_journal_event *je)
-{
-    uint64_t t = tb_daemon__match_time(d);
-    tb_daemon__journal_event(d, je, t);
-    tb_daemon__apply_event(d, b, je, t);
-}
-
-static void to_journal(int b, const struct tb_link_event *ev, struct tb_journal_event *je)
-{
-    memset(je, 0, sizeof *je);
-    je->board = (uint8_t)b;
-    je->kind = ev->kind;
-    je->arg = ev->kind == TB_LINK_EV_CHOICE ? (uint8_t)ev->choice
+    memset(in, 0, sizeof *in);
+    in->board = (uint8_t)b;
+    in->kind = ev->kind;
+    in->arg = ev->kind == TB_LINK_EV_CHOICE ? (uint8_t)ev->choice
               : ev->kind == TB_LINK_EV_BUTTON_DOWN || ev->kind == TB_LINK_EV_BUTTON_UP ? ev->button
                                                                                        : ev->square;
-    je->board_seq = ev->has_seq ? ev->seq : 0;
-    je->board_ms = ev->board_ms;
-    je->host_ms = ev->host_ms;
-    je->occupancy = ev->occupancy;
+    in->board_seq = ev->has_seq ? ev->seq : 0;
+    in->board_ms = ev->board_ms;
+    in->host_ms = ev->host_ms;
+    in->occupancy = ev->occupancy;
+}
+
+static void feed_now(struct tb_daemon *d, int b, const struct tb_link_event *ev)
+{
+    struct tb_journal_event in;
+    input_of(b, ev, &in);
+    tb_daemon__feed(d, &in, tb_daemon__match_time(d));
 }
 
 static int queue_push(struct tb_daemon__queue *q, const struct tb_link_event *ev)
@@ -206,90 +114,46 @@ static int queue_push(struct tb_daemon__queue *q, const struct tb_link_event *ev
     return TB_OK;
 }
 
-/* Sequence numbers wrap at 16 bits: a is at or before b. */
-static bool seq_le(uint16_t a, uint16_t b)
-{
-    return (uint16_t)(b - a) < 0x8000u;
-}
-
+/* What a link reports. Its losses, returns and faults go on the record; a fast script's events
+ * wait to be merged in script time; the rest goes into the game now. */
 static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *ev)
 {
     struct tb_daemon__board *bd = &d->board[b];
     const char *name = tb_daemon__board_name(b);
-    struct tb_error err = {0};
-    if (ev->kind == TB_LINK_EV_LOST || ev->kind == TB_LINK_EV_BACK ||
-        ev->kind == TB_LINK_EV_FAULT) {
-        struct tb_journal_event je; /* on the record; recovery passes over them */
-        to_journal(b, ev, &je);
-        tb_daemon__journal_event(d, &je, tb_daemon__match_time(d));
-    }
     switch (ev->kind) {
     case TB_LINK_EV_LOST:
-        bd->connected = false;
         tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s board lost: %s; waiting for it to come back",
                        name, ev->text);
+        feed_now(d, b, ev);
         return;
     case TB_LINK_EV_BACK:
-        bd->connected = true;
-        bd->await_snapshot = true;
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board is back: reading the whole board again",
                        name);
+        feed_now(d, b, ev);
+        return;
+    case TB_LINK_EV_FAULT:
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s board fault %u: %s", name, ev->fault, ev->text);
+        feed_now(d, b, ev);
         return;
     case TB_LINK_EV_INFO:
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: %s", name, ev->text);
         return;
-    case TB_LINK_EV_FAULT:
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s board fault %u: %s", name, ev->fault, ev->text);
-        return;
     case TB_LINK_EV_END:
-        bd->ended = true;
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: end of its script", name);
-        return;
-    case TB_LINK_EV_TYPED_MOVE:
-        if (tb_daemon__typed_move(d, b, ev->text, &err) != TB_OK)
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s board: typed move '%s': %s", name, ev->text,
-                           err.msg);
         return;
     case TB_LINK_EV_BUTTON_UP:
         return;
-    case TB_LINK_EV_SNAPSHOT: {
-        bool first = bd->await_snapshot;
-        bd->await_snapshot = false;
-        bd->snap_seq_valid = ev->has_seq;
-        bd->snap_seq = ev->seq;
-        /* A reading that agrees with the events adds nothing (the firmware sends one every
-         * second); one that differs means events were lost: the match re-reads the board. */
-        if (!first && ev->occupancy == bd->occ && !bd->fast)
-            return;
-        if (!first)
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                           "%s board: its reading differs from its events: "
-                           "re-read",
-                           name);
-        break;
-    }
     default:
-        if (bd->res.kind == TB_LINK_SIM && ev->has_seq && ev->seq <= bd->skip_seq)
-            return; /* recovered from the journal already */
-        if (bd->await_snapshot) {
-            tb_daemon__log(d, TB_CONFIG_LOG_DEBUG,
-                           "%s board: %s before the board was read: dropped", name,
-                           tb_link_event_name(ev->kind));
-            return;
-        }
-        if (bd->snap_seq_valid && ev->has_seq && seq_le(ev->seq, bd->snap_seq))
-            return; /* the snapshot already shows it */
-        bd->snap_seq_valid = false;
         break;
     }
+    if (bd->caps & TB_LINK_CAP_REPLAYS && ev->has_seq && ev->seq <= bd->skip_seq)
+        return; /* recovered from the journal already */
     if (bd->fast) {
         if (queue_push(&bd->q, ev) != TB_OK)
             tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "%s board: too many script events queued", name);
         return;
     }
-    struct tb_journal_event je;
-    to_journal(b, ev, &je);
-    input(d, b, &je);
+    feed_now(d, b, ev);
 }
 
 int tb_daemon__boards_read(struct tb_daemon *d, uint64_t now)
@@ -309,7 +173,7 @@ int tb_daemon__boards_read(struct tb_daemon *d, uint64_t now)
             }
             for (int i = 0; i < n; i++)
                 link_event(d, b, &ev[i]);
-            if (n < READ_BATCH && !(bd->fast && !bd->ended && n > 0))
+            if (n < READ_BATCH && !(bd->fast && n > 0))
                 break;
         }
     }
@@ -333,15 +197,17 @@ bool tb_daemon__boards_pending(const struct tb_daemon *d)
 
 bool tb_daemon__boards_all_ended(const struct tb_daemon *d)
 {
-    int sims = 0;
+    int scripts = 0;
     for (int b = 0; b < TBD_BOARDS; b++) {
-        if (d->board[b].res.kind != TB_LINK_SIM)
+        if (!(d->board[b].caps & TB_LINK_CAP_ENDS))
             continue;
-        sims++;
-        if (!d->board[b].ended)
+        scripts++;
+        struct tb_link_stats st;
+        tb_link_stats(d->board[b].link, &st);
+        if (!st.ended)
             return false;
     }
-    return sims > 0;
+    return scripts > 0;
 }
 
 uint64_t tb_daemon__boards_deadline(const struct tb_daemon *d)
@@ -368,7 +234,9 @@ int tb_daemon__boards_feed(struct tb_daemon *d)
             if (!bd->fast)
                 continue;
             if (bd->q.head == bd->q.n) {
-                if (!bd->ended)
+                struct tb_link_stats st;
+                tb_link_stats(bd->link, &st);
+                if (!st.ended)
                     return fed; /* its next event could come first */
                 continue;
             }
@@ -383,27 +251,23 @@ int tb_daemon__boards_feed(struct tb_daemon *d)
         if (ev->board_ms > d->vnow)
             d->vnow = ev->board_ms;
         /* Decisions due before this event come first; one may stop play (a mismatch). */
-        tb_match_tick(d->match, tb_daemon__match_time(d));
-        tb_daemon__outputs(d);
+        tb_daemon__advance(d, tb_daemon__match_time(d));
         if (tb_daemon__boards_paused(d))
             break;
         q->head++;
-        struct tb_journal_event je;
-        to_journal(best, ev, &je);
-        input(d, best, &je);
+        feed_now(d, best, ev);
         fed++;
     }
     return fed;
 }
 
-/* The position a board's own scoresheet has reached. */
-static void board_position(const struct tb_daemon *d, int b, tb_chess_pos *pos)
+/* The position on a board's own scoresheet after its first plies moves. */
+static void board_position(const struct tb_daemon *d, int b, int plies, tb_chess_pos *pos)
 {
-    const tb_chess_game *g = tb_match_game(d->match);
     tb_chess_move moves[TB_CHESS_GAME_MAX_PLIES];
     int n = tb_match_history(d->match, b, moves, TB_CHESS_GAME_MAX_PLIES);
-    *pos = g->start;
-    for (int i = 0; i < n && i < TB_CHESS_GAME_MAX_PLIES; i++) {
+    *pos = tb_match_game(d->match)->start;
+    for (int i = 0; i < n && i < plies && i < TB_CHESS_GAME_MAX_PLIES; i++) {
         tb_chess_undo u;
         if (!tb_chess_is_legal(pos, moves[i]))
             break;
@@ -411,42 +275,29 @@ static void board_position(const struct tb_daemon *d, int b, tb_chess_pos *pos)
     }
 }
 
-static void synth(struct tb_daemon *d, int b, int kind, int arg)
-{
-    struct tb_journal_event je = {.board = (uint8_t)b, .kind = (uint8_t)kind, .arg = (uint8_t)arg};
-    je.host_ms = tb_daemon__clock(d);
-    input(d, b, &je);
-}
-
-/* D.2.10.1: an assistant's typed move becomes the events its hands would have made, in the
- * order the Laws want: the captured piece off first (D.2.3), king before rook (4.4). */
+/* D.2.10.1: a move typed for a keys: board goes to the match's typed path, which takes it at
+ * once or refuses it (a typing error: nothing changes, nothing is journaled). The match is asked
+ * first; the journal has the move before any of its consequences (outputs are drained after). */
 int tb_daemon__typed_move(struct tb_daemon *d, int b, const char *text, struct tb_error *err)
 {
-    tb_chess_pos pos;
-    board_position(d, b, &pos);
-    tb_chess_move m;
-    int rc = tb_chess_move_parse(&pos, text, &m, err);
+    uint64_t t = tb_daemon__match_time(d);
+    tb_daemon__advance(d, t);
+    int before = tb_match_history(d->match, b, NULL, 0);
+    int rc = tb_match_typed_move(d->match, b, text, t, err);
     if (rc != TB_OK)
         return rc;
-    struct tb_chess_move_squares ms;
-    tb_chess_move_squares(&pos, m, &ms);
-    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: the assistant typed %s",
-                   tb_daemon__board_name(b), text);
-    if (ms.promo)
-        synth(d, b, TB_LINK_EV_CHOICE, "??nbrq"[ms.promo]);
-    if (ms.capture_sq != TB_CHESS_NOSQ && ms.capture_sq != ms.to)
-        synth(d, b, TB_LINK_EV_LIFT, ms.capture_sq);
-    else if (ms.captured && ms.rook_from == TB_CHESS_NOSQ)
-        synth(d, b, TB_LINK_EV_LIFT, ms.to);
-    synth(d, b, TB_LINK_EV_LIFT, ms.from);
-    if (ms.rook_from != TB_CHESS_NOSQ && ms.rook_from == ms.to)
-        synth(d, b, TB_LINK_EV_LIFT, ms.rook_from); /* Chess960: king onto the rook's square */
-    synth(d, b, TB_LINK_EV_PLACE, ms.to);
-    if (ms.rook_from != TB_CHESS_NOSQ) {
-        if (ms.rook_from != ms.to)
-            synth(d, b, TB_LINK_EV_LIFT, ms.rook_from);
-        if (ms.rook_to != ms.from || ms.rook_from == ms.to)
-            synth(d, b, TB_LINK_EV_PLACE, ms.rook_to);
+    tb_chess_move moves[TB_CHESS_GAME_MAX_PLIES];
+    int n = tb_match_history(d->match, b, moves, TB_CHESS_GAME_MAX_PLIES);
+    struct tb_journal_decision dec = {.board = (uint8_t)b};
+    snprintf(dec.who, sizeof dec.who, "assistant");
+    if (n > before && n <= TB_CHESS_GAME_MAX_PLIES) {
+        tb_chess_pos pos;
+        board_position(d, b, n - 1, &pos);
+        tb_chess_move_to_uci(&pos, moves[n - 1], dec.text, sizeof dec.text);
     }
+    tb_daemon__log(d, d->fx->info, "%s board: the assistant typed %s (%s)",
+                   tb_daemon__board_name(b), text, dec.text);
+    d->fx->decision(d, TB_JOURNAL_TYPED_MOVE, t, &dec, true);
+    tb_daemon__outputs(d);
     return TB_OK;
 }

@@ -67,37 +67,22 @@ void tb_daemon__data(struct tb_daemon__buf *out, const char *head, const char *t
     put_line(out, tb_ctl_format_end(line, sizeof line), line);
 }
 
-/* The position on a board's own scoresheet, for checking a typed move. */
-static int check_typed(struct tb_daemon *d, int b, const char *text, struct tb_error *err)
-{
-    const tb_chess_game *g = tb_match_game(d->match);
-    tb_chess_move moves[TB_CHESS_GAME_MAX_PLIES];
-    int n = tb_match_history(d->match, b, moves, TB_CHESS_GAME_MAX_PLIES);
-    tb_chess_pos pos = g->start;
-    for (int i = 0; i < n && i < TB_CHESS_GAME_MAX_PLIES && tb_chess_is_legal(&pos, moves[i]);
-         i++) {
-        tb_chess_undo u;
-        tb_chess_make(&pos, moves[i], &u);
-    }
-    tb_chess_move m;
-    return tb_chess_move_parse(&pos, text, &m, err);
-}
-
 static void typed(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_daemon__buf *out)
 {
     struct tb_daemon__board *bd = &d->board[req->board];
     char msg[400];
     struct tb_error err = {0};
-    if (bd->res.kind != TB_LINK_KEYS || !bd->link) {
+    if (!(bd->caps & TB_LINK_CAP_TYPED)) {
         snprintf(msg, sizeof msg,
-                 "the %s board is %s, not keys:", tb_daemon__board_name(req->board), bd->resource);
+                 "the %s board is %s, it has sensors: only a keys: board takes typed moves",
+                 tb_daemon__board_name(req->board), bd->resource);
         reply_error(out, TB_ERR_SUPP, msg);
         return;
     }
-    int rc = check_typed(d, req->board, req->text, &err);
-    if (rc == TB_OK)
-        rc = tb_link_write(bd->link, req->text, &err);
+    int rc = tb_daemon__typed_move(d, req->board, req->text, &err);
     if (rc != TB_OK) {
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: typed move '%s' refused: %s",
+                       tb_daemon__board_name(req->board), req->text, err.msg);
         reply_error(out, rc, err.msg);
         return;
     }
@@ -160,12 +145,7 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
         break;
     case TB_CTL_PROMOTE: {
         int side = tb_match_game(d->match)->pos.side;
-        rc = tb_daemon__promote(d, d->board_of_color[side],
-                                req.piece == 'n'   ? TB_CHESS_KNIGHT
-                                : req.piece == 'b' ? TB_CHESS_BISHOP
-                                : req.piece == 'r' ? TB_CHESS_ROOK
-                                                   : TB_CHESS_QUEEN,
-                                &err);
+        rc = tb_daemon__promote(d, d->board_of_color[side], tb_daemon__promotion(req.piece), &err);
         break;
     }
     case TB_CTL_REPEAT:

@@ -7,11 +7,6 @@
 
 #include "daemon_internal.h"
 
-static const char *color_name(int c)
-{
-    return c == TB_CHESS_BLACK ? "Black" : "White";
-}
-
 static void appendf(struct tb_daemon__buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void appendf(struct tb_daemon__buf *b, const char *fmt, ...)
@@ -39,8 +34,8 @@ void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
     tb_match_status(d->match, &st);
     const tb_chess_game *g = tb_match_game(d->match);
     struct tb_daemon__buf t = {0};
-    appendf(&t, "game: %d plies agreed, %s to move, result %s\n", st.plies, color_name(g->pos.side),
-            d->result);
+    appendf(&t, "game: %d plies agreed, %s to move, result %s\n", st.plies,
+            tb_daemon__color_name(g->pos.side), d->result);
     char mv[64];
     switch (st.state) {
     case TB_MATCH_WAITING:
@@ -65,12 +60,12 @@ void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
         if (bd->link)
             tb_link_stats(bd->link, &ls);
         appendf(&t, "%s: %s, %s, %s%s, %lu events, %u bad frames, %u reconnects\n",
-                tb_daemon__board_name(b), color_name(d->mcfg.board[b].color), bd->resource,
-                !bd->connected       ? "NOT CONNECTED"
-                : bd->await_snapshot ? "connected, waiting for its first reading"
-                                     : "connected",
-                bd->res.kind == TB_LINK_SIM && bd->ended ? ", script ended" : "", bd->events,
-                ls.bad_frames, ls.reconnects);
+                tb_daemon__board_name(b), tb_daemon__color_name(d->mcfg.board[b].color),
+                bd->resource,
+                !ls.connected ? "NOT CONNECTED"
+                : ls.unread   ? "connected, waiting for its first reading"
+                              : "connected",
+                ls.ended ? ", script ended" : "", bd->events, ls.bad_frames, ls.reconnects);
     }
     appendf(&t, "time used: White %lu s, Black %lu s\n", (unsigned long)(d->used_ms[0] / 1000),
             (unsigned long)(d->used_ms[1] / 1000));

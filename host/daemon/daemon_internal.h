@@ -37,18 +37,30 @@ struct tb_daemon__queue {
 struct tb_daemon__board {
     struct tb_link *link;
     struct tb_link_resource res;
+    unsigned caps; /* enum tb_link_cap: what the link can do */
     char resource[TB_CONFIG_PATH_MAX];
-    bool fast;           /* sim: board on the script's own time */
-    bool ended;          /* sim: script ended */
-    bool await_snapshot; /* reed boards: square events wait for a full reading */
-    bool snap_seq_valid; /* events up to snap_seq are in the snapshot */
-    uint16_t snap_seq;
-    uint32_t skip_seq; /* sim: events already in the journal (recovery) */
-    bool connected;
+    bool fast;         /* on the script's own time (TB_LINK_CAP_SCRIPT_TIME) */
+    uint32_t skip_seq; /* a link that replays: its events already in the journal (recovery) */
     struct tb_daemon__queue q;
     unsigned long events; /* fed to the match */
-    uint64_t occ;         /* the board as the events fed to the match leave it */
 };
+
+/* What the game's decisions do outside the daemon. Live: journal records, speech, the buttons'
+ * answers; replay (recovery): nothing, the decisions logged at debug level. d->fx points at one;
+ * no other code asks which. */
+struct tb_daemon;
+struct tb_daemon__effects {
+    enum tb_config_log info, warn; /* levels of the decision lines in the log */
+    int (*event)(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t);
+    int (*decision)(struct tb_daemon *d, uint16_t type, uint64_t t,
+                    const struct tb_journal_decision *dec, bool sync);
+    int (*move)(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
+                const char *san);
+    void (*speak)(struct tb_daemon *d, int board, const char *text, unsigned flags,
+                  int move_number);
+    void (*button)(struct tb_daemon *d, int board, int button); /* enum tb_link_button */
+};
+extern const struct tb_daemon__effects tb_daemon__live, tb_daemon__replay;
 
 struct tb_daemon__note {
     int ply;
@@ -74,7 +86,7 @@ struct tb_daemon {
     int board_of_color[2];
 
     struct tb_journal *journal;
-    bool replaying;
+    const struct tb_daemon__effects *fx; /* &tb_daemon__live, or &tb_daemon__replay */
 
     struct tb_voice *voice;
     struct tb_voice_pack *pack[TBD_BOARDS];
@@ -103,6 +115,7 @@ void tb_daemon__log(struct tb_daemon *d, enum tb_config_log level, const char *f
     __attribute__((format(printf, 3, 4)));
 
 /* daemon_boards.c */
+int tb_daemon__boards_plan(struct tb_daemon *d, struct tb_error *err);
 int tb_daemon__boards_open(struct tb_daemon *d, struct tb_error *err);
 void tb_daemon__boards_close(struct tb_daemon *d);
 int tb_daemon__boards_read(struct tb_daemon *d, uint64_t now);
@@ -111,13 +124,20 @@ bool tb_daemon__boards_paused(const struct tb_daemon *d);
 bool tb_daemon__boards_pending(const struct tb_daemon *d);
 bool tb_daemon__boards_all_ended(const struct tb_daemon *d);
 uint64_t tb_daemon__boards_deadline(const struct tb_daemon *d);
-/* The one path from a board event into the match, live and in recovery. */
-int tb_daemon__apply_event(struct tb_daemon *d, int board, const struct tb_journal_event *je,
-                           uint64_t t);
+/* D.2.10.1: a move typed for a typed board; refused (nothing changes) unless the board may make
+ * it now. Live and in recovery. */
 int tb_daemon__typed_move(struct tb_daemon *d, int board, const char *text, struct tb_error *err);
 const char *tb_daemon__board_name(int board);
 
+/* daemon_feed.c: the one board input (the journal's board event: lift, place, choice, reading,
+ * button, and a link's loss, return and faults for the record) into the game, live and in
+ * recovery: journaled (fx), decisions due before it taken, applied, outputs carried out. */
+int tb_daemon__feed(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
+/* Lets the match's time run to t and carries out what it decided. */
+void tb_daemon__advance(struct tb_daemon *d, uint64_t t);
+
 /* daemon_outputs.c */
+const char *tb_daemon__color_name(int color); /* "White", "Black" */
 void tb_daemon__outputs(struct tb_daemon *d);
 void tb_daemon__note(struct tb_daemon *d, int ply, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -125,8 +145,20 @@ void tb_daemon__mismatch_view(const struct tb_daemon *d, const struct tb_match_m
                               char *buf, size_t len);
 void tb_daemon__ply_words(int ply, char *buf, size_t len);
 
-/* daemon_arbiter.c: requests that change the game; journal first, then the match */
+/* The promotion piece type of a letter ('q', 'R' ...; the chess core's FEN letters), or 0. */
+static inline int tb_daemon__promotion(char c)
+{
+    int p = TB_CHESS_PIECE_TYPE(tb_chess_piece_from_fen(c));
+    return p >= TB_CHESS_KNIGHT && p <= TB_CHESS_QUEEN ? p : 0;
+}
+
+/* daemon_arbiter.c: requests that change the game; journal first, then the match. One table
+ * of the arbiter's actions serves the control handler and recovery. */
 int tb_daemon__arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_error *err);
+bool tb_daemon__is_arbiter_record(uint16_t type);
+/* Recovery: an arbiter's action as journaled, taken again. */
+int tb_daemon__arbiter_record(struct tb_daemon *d, const struct tb_journal_record *rec,
+                              struct tb_error *err);
 int tb_daemon__promote(struct tb_daemon *d, int board, int ptype, struct tb_error *err);
 
 /* daemon_journal.c */

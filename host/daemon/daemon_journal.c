@@ -11,7 +11,7 @@
 
 int tb_daemon__journal_event(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t)
 {
-    if (d->replaying || !d->journal)
+    if (!d->journal)
         return TB_OK;
     int64_t rc = tb_journal_append_event(d->journal, t, je);
     if (rc < 0 && rc != TB_ERR_SYS)
@@ -32,7 +32,7 @@ static int sync_journal(struct tb_daemon *d, const char *what)
 int tb_daemon__journal_decision(struct tb_daemon *d, uint16_t type, uint64_t t,
                                 const struct tb_journal_decision *dec, bool sync)
 {
-    if (d->replaying || !d->journal)
+    if (!d->journal)
         return TB_OK;
     int64_t rc = tb_journal_append_decision(d->journal, type, t, dec);
     if (rc < 0 && rc != TB_ERR_SYS) {
@@ -45,7 +45,7 @@ int tb_daemon__journal_decision(struct tb_daemon *d, uint16_t type, uint64_t t,
 int tb_daemon__journal_move(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
                             const char *san)
 {
-    if (d->replaying || !d->journal)
+    if (!d->journal)
         return TB_OK;
     struct tb_journal_move mv = {.board = (uint8_t)board, .ply = (uint16_t)ply, .move = m};
     snprintf(mv.san, sizeof mv.san, "%s", san);
@@ -55,51 +55,12 @@ int tb_daemon__journal_move(struct tb_daemon *d, uint64_t t, int board, int ply,
     return sync_journal(d, "a move"); /* a completed move is never lost */
 }
 
-/* ---- recovery ---------------------------------------------------------------------------- */
+/* ---- recovery: the same paths as live input, with the replay effects -------------------- */
 
-static int replay_arbiter(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t)
+static void skipped(struct tb_daemon *d, const struct tb_journal_record *rec, const char *why)
 {
-    struct tb_journal_decision dec;
-    struct tb_error err = {0};
-    if (tb_journal_decision_decode(&dec, rec, &err) != TB_OK) {
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: %s (skipped)",
-                       (unsigned long long)rec->seq, err.msg);
-        return TB_OK;
-    }
-    struct tb_ctl_request req = {0};
-    switch (rec->type) {
-    case TB_JOURNAL_ARBITER:
-        req.verb = TB_CTL_RESOLVE;
-        req.number = dec.id;
-        break;
-    case TB_JOURNAL_TAKEBACK:
-        req.verb = TB_CTL_TAKEBACK;
-        req.number = dec.count;
-        break;
-    case TB_JOURNAL_SET_POSITION:
-        req.verb = TB_CTL_SET_POSITION;
-        snprintf(req.text, sizeof req.text, "%s", dec.fen);
-        break;
-    case TB_JOURNAL_NEW_GAME:
-        req.verb = TB_CTL_NEW_GAME;
-        break;
-    case TB_JOURNAL_PROMOTION:
-        tb_match_tick(d->match, t);
-        tb_daemon__outputs(d);
-        return tb_daemon__promote(d, dec.board,
-                                  dec.text[0] == 'n'   ? TB_CHESS_KNIGHT
-                                  : dec.text[0] == 'b' ? TB_CHESS_BISHOP
-                                  : dec.text[0] == 'r' ? TB_CHESS_ROOK
-                                                       : TB_CHESS_QUEEN,
-                                  NULL);
-    default:
-        return TB_OK;
-    }
-    if (tb_daemon__arbiter(d, &req, &err) != TB_OK)
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                       "journal record %llu: arbiter action failed again: %s",
-                       (unsigned long long)rec->seq, err.msg);
-    return TB_OK;
+    tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: %s (skipped)",
+                   (unsigned long long)rec->seq, why);
 }
 
 static void replay_record(struct tb_daemon *d, const struct tb_journal_record *rec)
@@ -110,48 +71,51 @@ static void replay_record(struct tb_daemon *d, const struct tb_journal_record *r
     d->vnow = t;
     d->last_mt = t;
     struct tb_error err = {0};
+    struct tb_journal_event je;
+    struct tb_journal_decision dec;
+    struct tb_journal_move mv;
+    struct tb_match_status st;
+    tb_daemon__advance(d, t);
     switch (rec->type) {
-    case TB_JOURNAL_BOARD_EVENT: {
-        struct tb_journal_event je;
+    case TB_JOURNAL_BOARD_EVENT:
         if (tb_journal_event_decode(&je, rec, &err) != TB_OK || je.board >= TBD_BOARDS) {
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: %s (skipped)",
-                           (unsigned long long)rec->seq, err.msg[0] ? err.msg : "bad board");
+            skipped(d, rec, err.msg[0] ? err.msg : "bad board");
             return;
         }
         if (je.board_seq > d->board[je.board].skip_seq)
             d->board[je.board].skip_seq = je.board_seq;
-        tb_daemon__apply_event(d, je.board, &je, t);
-        break;
-    }
-    case TB_JOURNAL_MOVE: {
-        tb_match_tick(d->match, t);
-        tb_daemon__outputs(d);
-        struct tb_journal_move mv;
-        struct tb_match_status st;
+        tb_daemon__feed(d, &je, t);
+        return;
+    case TB_JOURNAL_MOVE:
         tb_match_status(d->match, &st);
         if (tb_journal_move_decode(&mv, rec, &err) == TB_OK && st.plies < mv.ply)
             tb_daemon__log(d, TB_CONFIG_LOG_WARN,
                            "journal: ply %d (%s) was agreed, the replay has only %d plies", mv.ply,
                            mv.san, st.plies);
-        break;
-    }
-    case TB_JOURNAL_MISMATCH:
-    case TB_JOURNAL_RESOLUTION:
-        tb_match_tick(d->match, t);
-        break;
-    case TB_JOURNAL_ARBITER:
-    case TB_JOURNAL_TAKEBACK:
-    case TB_JOURNAL_SET_POSITION:
-    case TB_JOURNAL_NEW_GAME:
+        return;
     case TB_JOURNAL_PROMOTION:
-        tb_match_tick(d->match, t);
-        tb_daemon__outputs(d);
-        replay_arbiter(d, rec, t);
-        break;
+    case TB_JOURNAL_TYPED_MOVE:
+        if (tb_journal_decision_decode(&dec, rec, &err) != TB_OK || dec.board >= TBD_BOARDS) {
+            skipped(d, rec, err.msg[0] ? err.msg : "bad board");
+            return;
+        }
+        if (rec->type == TB_JOURNAL_PROMOTION)
+            tb_daemon__promote(d, dec.board,
+                               tb_daemon__promotion(dec.text[0]) ? tb_daemon__promotion(dec.text[0])
+                                                                 : TB_CHESS_QUEEN,
+                               &err);
+        else if (tb_daemon__typed_move(d, dec.board, dec.text, &err) != TB_OK)
+            tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: typed move %s refused: %s",
+                           (unsigned long long)rec->seq, dec.text, err.msg);
+        return;
     default:
-        break;
+        if (tb_daemon__is_arbiter_record(rec->type) &&
+            tb_daemon__arbiter_record(d, rec, &err) != TB_OK)
+            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                           "journal record %llu: arbiter action failed again: %s",
+                           (unsigned long long)rec->seq, err.msg);
+        return; /* the match's own decisions (mismatch, resolution, notes) are retaken */
     }
-    tb_daemon__outputs(d);
 }
 
 /* The start position of the journal's game, from its GAME_START record. */
@@ -173,7 +137,7 @@ static int replay(struct tb_daemon *d, const uint8_t *buf, size_t len, struct tb
     tb_journal_iter_init(&it, buf, len);
     unsigned long n = 0;
     int rc;
-    d->replaying = true;
+    d->fx = &tb_daemon__replay;
     while ((rc = tb_journal_iter_next(&it, &rec, &e)) != 0) {
         if (rc < 0) /* each loss was logged at open (log_losses) */
             continue;
@@ -182,13 +146,11 @@ static int replay(struct tb_daemon *d, const uint8_t *buf, size_t len, struct tb
                 game_start(d, &rec);
             if ((rc = tb_match_new(&d->mcfg, &d->start, rec.time_ms, &d->match, err)) != TB_OK)
                 break;
-            for (int b = 0; b < TBD_BOARDS; b++)
-                d->board[b].occ = tb_chess_occupancy(&d->start);
             d->vnow = d->last_mt = rec.time_ms;
         }
         replay_record(d, &rec);
     }
-    d->replaying = false;
+    d->fx = &tb_daemon__live;
     if (n)
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "journal %s: %lu records replayed", d->journal_path,
                        n);
@@ -251,8 +213,6 @@ int tb_daemon__journal_open(struct tb_daemon *d, struct tb_error *err)
     }
     if ((rc = tb_match_new(&d->mcfg, &d->start, 0, &d->match, err)) != TB_OK)
         return rc;
-    for (int b = 0; b < TBD_BOARDS; b++)
-        d->board[b].occ = tb_chess_occupancy(&d->start);
     struct tb_journal_decision dec = {.board = TB_JOURNAL_BOARD_NONE};
     snprintf(dec.who, sizeof dec.who, "daemon");
     tb_chess_pos_to_fen(&d->start, dec.fen, sizeof dec.fen);

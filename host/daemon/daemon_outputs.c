@@ -5,9 +5,6 @@
 
 #include "daemon_internal.h"
 
-/* Journal record types of notes only the log and the PGN need (replay ignores them). */
-enum { TBD_JOURNAL_TOUCH = 100, TBD_JOURNAL_HELD = 101 };
-
 /* Text cut to fit on purpose (journal and note fields are bounded). */
 static void clip(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void clip(char *buf, size_t len, const char *fmt, ...)
@@ -18,7 +15,7 @@ static void clip(char *buf, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-static const char *color_name(int c)
+const char *tb_daemon__color_name(int c)
 {
     return c == TB_CHESS_BLACK ? "Black" : "White";
 }
@@ -28,7 +25,8 @@ void tb_daemon__ply_words(int ply, char *buf, size_t len)
     if (ply < 1)
         snprintf(buf, len, "the start");
     else
-        snprintf(buf, len, "move %d, %s (ply %d)", (ply + 1) / 2, color_name((ply - 1) % 2), ply);
+        snprintf(buf, len, "move %d, %s (ply %d)", (ply + 1) / 2,
+                 tb_daemon__color_name((ply - 1) % 2), ply);
 }
 
 void tb_daemon__note(struct tb_daemon *d, int ply, const char *fmt, ...)
@@ -84,7 +82,8 @@ static void fix_text(const struct tb_match_fix *fix, char *buf, size_t len)
     for (int i = fix->npairs; i < fix->nplace && u < len; i++) {
         int p = fix->place_list[i].piece;
         char letter = p ? tb_chess_piece_letter(TB_CHESS_PIECE_TYPE(p), TB_CHESS_LETTERS_EN) : 0;
-        ADD("%sput a %s%s on %s", u ? "; " : "", p ? color_name(TB_CHESS_PIECE_COLOR(p)) : "piece",
+        ADD("%sput a %s%s on %s", u ? "; " : "",
+            p ? tb_daemon__color_name(TB_CHESS_PIECE_COLOR(p)) : "piece",
             p ? (letter ? (char[]){' ', letter, 0} : " pawn") : "",
             tb_chess_square_name(fix->place_list[i].sq, b));
     }
@@ -112,9 +111,9 @@ void tb_daemon__mismatch_view(const struct tb_daemon *d, const struct tb_match_m
              "  resolution: %s\n"
              "  arbiter: %s",
              mm->id, tb_match_mismatch_name(mm->kind), tb_daemon__board_name(on),
-             color_name(d->mcfg.board[on].color), mm->text, tb_daemon__board_name(on), sq, since,
-             color_name(d->mcfg.board[0].color), fix[0], color_name(d->mcfg.board[1].color), fix[1],
-             mm->resolution,
+             tb_daemon__color_name(d->mcfg.board[on].color), mm->text, tb_daemon__board_name(on),
+             sq, since, tb_daemon__color_name(d->mcfg.board[0].color), fix[0],
+             tb_daemon__color_name(d->mcfg.board[1].color), fix[1], mm->resolution,
              mm->needs_arbiter ? "take the moves back: twinboard takeback N, or confirm the "
                                  "proposal: twinboard resolve ID"
                                : "confirm once the board is put right: twinboard resolve ID");
@@ -172,14 +171,13 @@ static void game_over(struct tb_daemon *d)
 static void agreed(struct tb_daemon *d, const struct tb_match_out *o)
 {
     int ply = o->u.agreed.ply;
-    tb_daemon__log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO,
-                   "agreed: %d.%s %s (%s)%s", (ply + 1) / 2, ply % 2 ? "" : "..", o->u.agreed.san,
-                   o->u.agreed.uci,
+    tb_daemon__log(d, d->fx->info, "agreed: %d.%s %s (%s)%s", (ply + 1) / 2, ply % 2 ? "" : "..",
+                   o->u.agreed.san, o->u.agreed.uci,
                    o->u.agreed.queen_assumed ? ", promoted without a choice: queen (7.5.2)" : "");
     if (o->u.agreed.queen_assumed)
         tb_daemon__note(d, ply, "promoted without a choice: queen (7.5.2)");
     int lead = d->board_of_color[o->u.agreed.pos.side];
-    tb_daemon__journal_move(d, o->ms, lead, ply, o->u.agreed.move, o->u.agreed.san);
+    d->fx->move(d, o->ms, lead, ply, o->u.agreed.move, o->u.agreed.san);
     game_over(d);
 }
 
@@ -187,7 +185,7 @@ static void mismatch(struct tb_daemon *d, const struct tb_match_out *o)
 {
     const struct tb_match_mismatch *mm = &o->u.mismatch;
     tb_daemon__mismatch_view(d, mm, d->last_view, sizeof d->last_view);
-    tb_daemon__log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_WARN, "%s", d->last_view);
+    tb_daemon__log(d, d->fx->warn, "%s", d->last_view);
     char since[64];
     tb_daemon__ply_words(mm->ply, since, sizeof since);
     tb_daemon__note(d, agreed_plies(d),
@@ -199,33 +197,31 @@ static void mismatch(struct tb_daemon *d, const struct tb_match_out *o)
     snprintf(dec.who, sizeof dec.who, "daemon");
     clip(dec.text, sizeof dec.text, "%s: %s | %s", tb_match_mismatch_name(mm->kind), mm->text,
          mm->resolution);
-    tb_daemon__journal_decision(d, TB_JOURNAL_MISMATCH, o->ms, &dec, true);
+    d->fx->decision(d, TB_JOURNAL_MISMATCH, o->ms, &dec, true);
 }
 
 static void resolved(struct tb_daemon *d, const struct tb_match_out *o)
 {
-    tb_daemon__log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "RESOLVED %u: %s",
-                   o->u.resolved.id, o->u.resolved.text);
+    tb_daemon__log(d, d->fx->info, "RESOLVED %u: %s", o->u.resolved.id, o->u.resolved.text);
     tb_daemon__note(d, agreed_plies(d), "resolved%s: %s",
                     o->u.resolved.by_arbiter ? " by the arbiter" : "", o->u.resolved.text);
     d->last_view[0] = '\0';
     struct tb_journal_decision dec = {.id = o->u.resolved.id, .board = TB_JOURNAL_BOARD_NONE};
     snprintf(dec.who, sizeof dec.who, "%s", o->u.resolved.by_arbiter ? "arbiter" : "player");
     clip(dec.text, sizeof dec.text, "%s", o->u.resolved.text);
-    tb_daemon__journal_decision(d, TB_JOURNAL_RESOLUTION, o->ms, &dec, true);
+    d->fx->decision(d, TB_JOURNAL_RESOLUTION, o->ms, &dec, true);
 }
 
 static void note_only(struct tb_daemon *d, const struct tb_match_out *o, uint16_t type, int board,
                       const char *what, const char *text)
 {
-    tb_daemon__log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_WARN, "%s, %s board: %s",
-                   what, tb_daemon__board_name(board), text);
+    tb_daemon__log(d, d->fx->warn, "%s, %s board: %s", what, tb_daemon__board_name(board), text);
     tb_daemon__note(d, agreed_plies(d), "%s (%s board): %s", what, tb_daemon__board_name(board),
                     text);
     struct tb_journal_decision dec = {.board = (uint8_t)board};
     snprintf(dec.who, sizeof dec.who, "daemon");
     clip(dec.text, sizeof dec.text, "%s", text);
-    tb_daemon__journal_decision(d, type, o->ms, &dec, false);
+    d->fx->decision(d, type, o->ms, &dec, false);
 }
 
 static void handle(struct tb_daemon *d, const struct tb_match_out *o)
@@ -251,17 +247,17 @@ static void handle(struct tb_daemon *d, const struct tb_match_out *o)
         resolved(d, o);
         break;
     case TB_MATCH_OUT_TOUCH_REPORT:
-        note_only(d, o, TBD_JOURNAL_TOUCH, o->u.touch.board, "touch-move report (4.3, 4.4)",
+        note_only(d, o, TB_JOURNAL_TOUCH, o->u.touch.board, "touch-move report (4.3, 4.4)",
                   o->u.touch.text);
         break;
     case TB_MATCH_OUT_HELD:
-        note_only(d, o, TBD_JOURNAL_HELD, o->u.held.board, "move held while play was stopped",
+        note_only(d, o, TB_JOURNAL_HELD, o->u.held.board, "move held while play was stopped",
                   o->u.held.text);
         break;
     case TB_MATCH_OUT_ARBITER:
         tb_match_out_format(o, line, sizeof line);
         /* The formatted line already opens with "arbiter" ("arbiter resolve #1"). */
-        tb_daemon__log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "%s", line);
+        tb_daemon__log(d, d->fx->info, "%s", line);
         tb_daemon__note(d, agreed_plies(d), "%s", line);
         break;
     case TB_MATCH_OUT_STATE:

@@ -1,10 +1,27 @@
 /* daemon_voice.c - the players' ears (D.2.1): each announcement of the match phrased in the
  * listening player's pack and queued on the speech thread for that player's sink. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "daemon_internal.h"
+
+/* The match says what to tell a player in the voice's words: one message list, one square
+ * action layout (announcements are handed over by cast). */
+_Static_assert(TB_MATCH_MSG_MISMATCH == (int)TB_VOICE_MSG_MISMATCH &&
+                   TB_MATCH_MSG_ILLEGAL == (int)TB_VOICE_MSG_ILLEGAL &&
+                   TB_MATCH_MSG_WAIT == (int)TB_VOICE_MSG_WAIT &&
+                   TB_MATCH_MSG_REPLICATE == (int)TB_VOICE_MSG_REPLICATE &&
+                   TB_MATCH_MSG_PUT_RIGHT == (int)TB_VOICE_MSG_PUT_RIGHT &&
+                   TB_MATCH_MSG_ARBITER == (int)TB_VOICE_MSG_ARBITER,
+               "enum tb_match_msg values are those of enum tb_voice_msg");
+_Static_assert(sizeof(struct tb_match_square_action) == sizeof(struct tb_voice_square_action) &&
+                   offsetof(struct tb_match_square_action, sq) ==
+                       offsetof(struct tb_voice_square_action, sq) &&
+                   offsetof(struct tb_match_square_action, piece) ==
+                       offsetof(struct tb_voice_square_action, piece),
+               "a put-right square of the match is one of the voice");
 
 /* The sink of one player: an override (--audio) or the configuration's audio entry. */
 static int player_sink(struct tb_daemon *d, int b, struct tb_voice_player_config *pc,
@@ -95,14 +112,9 @@ void tb_daemon__voice_close(struct tb_daemon *d)
 static void queue(struct tb_daemon *d, int b, const char *text, unsigned flags, int move_number)
 {
     int color = d->mcfg.board[b].color;
-    tb_daemon__log(d, d->replaying ? TB_CONFIG_LOG_DEBUG : TB_CONFIG_LOG_INFO, "say to %s (%s): %s",
-                   tb_daemon__board_name(b), color ? "Black" : "White", text);
-    if (d->replaying || !d->voice)
-        return;
-    long id = tb_voice_announce(d->voice, color, text, flags, move_number);
-    if (id < 0)
-        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "speech: cannot queue for %s (%ld)",
-                       tb_daemon__board_name(b), id);
+    tb_daemon__log(d, d->fx->info, "say to %s (%s): %s", tb_daemon__board_name(b),
+                   tb_daemon__color_name(color), text);
+    d->fx->speak(d, b, text, flags, move_number);
 }
 
 void tb_daemon__say(struct tb_daemon *d, const struct tb_match_announce *a)
@@ -174,7 +186,7 @@ void tb_daemon__voice_events(struct tb_daemon *d)
         for (int i = 0; i < n; i++) {
             if (ev[i].status == TB_VOICE_FAILED)
                 tb_daemon__log(d, TB_CONFIG_LOG_WARN, "speech: announcement %ld for %s failed",
-                               ev[i].id, ev[i].player ? "Black" : "White");
+                               ev[i].id, tb_daemon__color_name(ev[i].player));
             else
                 tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "speech: announcement %ld %s", ev[i].id,
                                ev[i].status == TB_VOICE_CUT ? "cut" : "spoken");

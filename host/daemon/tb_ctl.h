@@ -13,6 +13,9 @@
  * nothing anywhere. It checks syntax and arity and says whether a request needs the arbiter
  * PIN; tb_ctl_authorise() checks the PIN (constant time). Whether a move, a FEN or a mismatch
  * id makes sense in the game is for the daemon to decide after both have passed.
+ *
+ * The one client (the CLI, the demo and the tests use it) is at the end: connecting to the
+ * socket and the blocking request are the only I/O here; reading an answer is pure.
  */
 #ifndef TB_CTL_H
 #define TB_CTL_H
@@ -102,5 +105,26 @@ int tb_ctl_format_end(char *buf, size_t len);                    /* "." */
 int tb_ctl_format_error(char *buf, size_t len, int code, const char *msg);
 /* The error word of a code: too-long, syntax, unknown, denied, illegal, state, not-found ... */
 const char *tb_ctl_error_word(int code);
+
+/* ---- the client -------------------------------------------------------------------------- */
+
+/* Connects to the daemon's control socket (non-blocking when nonblock). Returns the descriptor,
+ * or TB_ERR_ARG (path too long) / TB_ERR_SYS with err naming the socket and why. */
+int tb_ctl_client_connect(const char *path, bool nonblock, struct tb_error *err);
+
+/* True once buf[0..n) holds a whole answer: an ok or error line, or ok+ through its "." line. */
+bool tb_ctl_answer_complete(const char *buf, size_t n);
+
+/* What an answer says: the text of "ok TEXT", the data lines of "ok+" (unstuffed, one per line),
+ * or the message of "error WORD MESSAGE", into out. Returns 0 for ok, 1 for error,
+ * TB_ERR_PARSE for something that is no answer. */
+int tb_ctl_answer_text(const char *answer, char *out, size_t len);
+
+/* One request on a fresh connection (blocking): the line (a newline is added) is sent and the
+ * whole answer, framing included, read into out (NUL-terminated; TB_ERR_FULL if it does not
+ * fit). Returns 0 when the daemon said ok, 1 when it said error, or TB_ERR_SYS / TB_ERR_ARG
+ * with err saying why the daemon could not be asked. */
+int tb_ctl_request(const char *socket_path, const char *line, char *out, size_t len,
+                   struct tb_error *err);
 
 #endif /* TB_CTL_H */

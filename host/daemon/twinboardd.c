@@ -41,7 +41,8 @@ static int check_scripts(const char *path, const struct tb_config *cfg)
     for (int r = 0; r < 2; r++) {
         const struct tb_config_player *p = &cfg->player[r];
         struct tb_link_resource res;
-        if (tb_link_resource_parse(p->board, &res, NULL) != TB_OK || res.kind != TB_LINK_SIM)
+        if (tb_link_resource_parse(p->board, &res, NULL) != TB_OK ||
+            !(tb_link_resource_caps(&res) & TB_LINK_CAP_REPLAYS)) /* a script file */
             continue;
         struct tb_link *link;
         struct tb_error err = {0};

@@ -4,6 +4,34 @@
 #include <string.h>
 
 #include "link_internal.h"
+#include "rb_proto.h"
+
+_Static_assert(TB_LINK_BUTTON_PROMOTE == RB_PROTO_BTN_PROMOTE &&
+                   TB_LINK_BUTTON_REPEAT == RB_PROTO_BTN_REPEAT &&
+                   TB_LINK_BUTTON_CLOCK == RB_PROTO_BTN_CLOCK &&
+                   TB_LINK_BUTTON_ARBITER == RB_PROTO_BTN_ARBITER &&
+                   TB_LINK_BUTTONS == RB_PROTO_BUTTONS,
+               "the link's buttons are the board's");
+
+static const char *const button_names[TB_LINK_BUTTONS] = {
+    [TB_LINK_BUTTON_PROMOTE] = "promote",
+    [TB_LINK_BUTTON_REPEAT] = "repeat",
+    [TB_LINK_BUTTON_CLOCK] = "clock",
+    [TB_LINK_BUTTON_ARBITER] = "arbiter",
+};
+
+const char *tb_link_button_name(int button)
+{
+    return button >= 0 && button < TB_LINK_BUTTONS ? button_names[button] : "unknown";
+}
+
+int tb_link_button_parse(const char *name)
+{
+    for (int i = 0; name && i < TB_LINK_BUTTONS; i++)
+        if (strcmp(name, button_names[i]) == 0)
+            return i;
+    return -1;
+}
 
 struct tb_link {
     const struct tb_link_ops *ops;
@@ -52,7 +80,7 @@ int tb_link_open_with(struct tb_link **out, const struct tb_link_ops *ops,
                       const struct tb_link_resource *res, const char *name, uint64_t now_ms,
                       struct tb_error *err)
 {
-    if (!out || !ops || !res || !ops->open || !ops->read || !ops->close)
+    if (!out || !ops || !res || !ops->caps || !ops->open || !ops->read || !ops->close)
         return tb_error_set(err, TB_ERR_ARG, "link open: missing argument or ops slot");
     *out = NULL;
     struct tb_link *l = calloc(1, sizeof *l);
@@ -72,6 +100,14 @@ int tb_link_open_with(struct tb_link **out, const struct tb_link_ops *ops,
     return TB_OK;
 }
 
+int tb_link_open_resource(struct tb_link **out, const struct tb_link_resource *res,
+                          const char *name, uint64_t now_ms, struct tb_error *err)
+{
+    if (!res)
+        return tb_error_set(err, TB_ERR_ARG, "link open: no resource");
+    return tb_link_open_with(out, tb_link_ops_for(res->kind), res, name, now_ms, err);
+}
+
 int tb_link_open(struct tb_link **out, const char *resource, const char *name, uint64_t now_ms,
                  struct tb_error *err)
 {
@@ -81,7 +117,7 @@ int tb_link_open(struct tb_link **out, const char *resource, const char *name, u
     int rc = tb_link_resource_parse(resource, &res, err);
     if (rc != TB_OK)
         return rc;
-    return tb_link_open_with(out, tb_link_ops_for(res.kind), &res, name, now_ms, err);
+    return tb_link_open_resource(out, &res, name, now_ms, err);
 }
 
 int tb_link_fd(const struct tb_link *link)
@@ -114,13 +150,15 @@ int tb_link_request_snapshot(struct tb_link *link, struct tb_error *err)
     return link->ops->request_snapshot(link, err);
 }
 
-int tb_link_write(struct tb_link *link, const char *text, struct tb_error *err)
+unsigned tb_link_caps(const struct tb_link *link)
 {
-    if (!link || !text)
-        return TB_ERR_ARG;
-    if (!link->ops->write)
-        return tb_error_set(err, TB_ERR_SUPP, "%s takes no typed input", link->resource);
-    return link->ops->write(link, text, err);
+    return link && link->ops->caps ? link->ops->caps(&link->res) : 0;
+}
+
+unsigned tb_link_resource_caps(const struct tb_link_resource *res)
+{
+    const struct tb_link_ops *ops = res ? tb_link_ops_for(res->kind) : NULL;
+    return ops && ops->caps ? ops->caps(res) : 0;
 }
 
 void tb_link_stats(const struct tb_link *link, struct tb_link_stats *st)
@@ -188,17 +226,11 @@ int tb_link__queue_pop(struct tb_link__queue *q, struct tb_link_event *ev, int m
 const char *tb_link_event_name(int kind)
 {
     static const char *const names[] = {
-        [TB_LINK_EV_LIFT] = "lift",
-        [TB_LINK_EV_PLACE] = "place",
-        [TB_LINK_EV_BUTTON_DOWN] = "press",
-        [TB_LINK_EV_BUTTON_UP] = "release",
-        [TB_LINK_EV_CHOICE] = "choose",
-        [TB_LINK_EV_SNAPSHOT] = "snapshot",
-        [TB_LINK_EV_INFO] = "info",
-        [TB_LINK_EV_FAULT] = "fault",
-        [TB_LINK_EV_LOST] = "link lost",
-        [TB_LINK_EV_BACK] = "link back",
-        [TB_LINK_EV_TYPED_MOVE] = "typed move",
+        [TB_LINK_EV_LIFT] = "lift",         [TB_LINK_EV_PLACE] = "place",
+        [TB_LINK_EV_BUTTON_DOWN] = "press", [TB_LINK_EV_BUTTON_UP] = "release",
+        [TB_LINK_EV_CHOICE] = "choose",     [TB_LINK_EV_SNAPSHOT] = "snapshot",
+        [TB_LINK_EV_INFO] = "info",         [TB_LINK_EV_FAULT] = "fault",
+        [TB_LINK_EV_LOST] = "link lost",    [TB_LINK_EV_BACK] = "link back",
         [TB_LINK_EV_END] = "end of script",
     };
     if (kind <= 0 || kind >= (int)(sizeof names / sizeof names[0]))

@@ -40,6 +40,9 @@ struct tb_link__reed {
     struct sp_port *port; /* serial: only */
     bool auto_reopen;     /* after a loss, reopen path on a timer with backoff */
     bool connected, lost_reported, have_seq, snapshot_pending;
+    bool unread;  /* connected, its first whole-board reading not in yet: events wait for it */
+    bool asked;   /* the caller asked for a reading: the next one goes out whatever it says */
+    uint64_t occ; /* the board as the events delivered since that reading leave it */
     uint16_t last_seq;
     uint64_t now_ms; /* of the latest read */
     uint64_t snapshot_asked_ms;

@@ -1,5 +1,19 @@
-/* link_null.c - null: a board that never says anything (demos, tests, a missing board). */
+/* link_null.c - boards that never say anything: null: (demos, tests, a missing board) and
+ * keys: (no sensors: an assistant types the moves made on it, D.2.10.1, D.2.11; the daemon hands
+ * them to the match, which checks them against the game). */
 #include "link_internal.h"
+
+static unsigned null_caps(const struct tb_link_resource *res)
+{
+    (void)res;
+    return 0;
+}
+
+static unsigned keys_caps(const struct tb_link_resource *res)
+{
+    (void)res;
+    return TB_LINK_CAP_TYPED;
+}
 
 static int null_open(struct tb_link *link, const struct tb_link_resource *res, uint64_t now_ms,
                      struct tb_error *err)
@@ -22,6 +36,15 @@ static void null_close(struct tb_link *link)
 
 const struct tb_link_ops tb_link__null_ops = {
     .scheme = "null",
+    .caps = null_caps,
+    .open = null_open,
+    .read = null_read,
+    .close = null_close,
+};
+
+const struct tb_link_ops tb_link__keys_ops = {
+    .scheme = "keys",
+    .caps = keys_caps,
     .open = null_open,
     .read = null_read,
     .close = null_close,

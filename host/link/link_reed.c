@@ -3,7 +3,10 @@
  *
  * The host asks for INFO and a SNAPSHOT whenever it (re)connects: bytes the board sent before
  * the port was open are lost (and opening a Nano's port resets it), so the board's own boot
- * messages cannot be relied on. */
+ * messages cannot be relied on. Until that reading is in, the board's events are dropped (the
+ * reading holds them); after it, a reading the events already imply is dropped (the firmware
+ * sends one every second) unless the caller asked for it, and one that differs comes after a
+ * RESYNC fault. */
 #include <errno.h>
 #include <fcntl.h>
 #include <libserialport.h>
@@ -147,6 +150,7 @@ int tb_link__reed_connect(struct tb_link__reed *r, uint64_t now_ms, struct tb_er
     if (rc != TB_OK)
         return rc;
     r->connected = true;
+    r->unread = true;
     r->have_seq = false;
     rb_proto_decoder_reset(&r->dec);
     r->seen = r->dec.stats;
@@ -212,21 +216,42 @@ static bool seq_ok(struct tb_link__reed *r, uint16_t seq)
     return true;
 }
 
+/* A whole-board reading: the first after a connect always goes out; later ones only when they
+ * differ from what the events said (events were lost), announced by a RESYNC fault. */
+static bool reading_news(struct tb_link__reed *r, uint64_t occupancy)
+{
+    bool first = r->unread, asked = r->asked;
+    r->unread = r->asked = false;
+    if (!first && occupancy == r->occ)
+        return asked;
+    if (!first && !asked) {
+        struct tb_link_event f = {.kind = TB_LINK_EV_FAULT, .fault = TB_LINK_FAULT_RESYNC};
+        snprintf(f.text, sizeof f.text, "its reading differs from its events: re-read");
+        push(r, &f);
+    }
+    r->occ = occupancy;
+    return true;
+}
+
 static void on_msg(void *ctx, const struct rb_proto_msg *m)
 {
     struct tb_link__reed *r = ctx;
     struct tb_link_event ev = {.has_seq = true};
     switch (m->type) {
     case RB_PROTO_SQUARE:
-        if (!seq_ok(r, m->u.square.seq))
+        if (!seq_ok(r, m->u.square.seq) || r->unread)
             return;
+        if (m->u.square.placed)
+            r->occ |= 1ull << (m->u.square.square & 63);
+        else
+            r->occ &= ~(1ull << (m->u.square.square & 63));
         ev.kind = m->u.square.placed ? TB_LINK_EV_PLACE : TB_LINK_EV_LIFT;
         ev.square = m->u.square.square;
         ev.seq = m->u.square.seq;
         ev.board_ms = m->u.square.ms;
         break;
     case RB_PROTO_BUTTON:
-        if (!seq_ok(r, m->u.button.seq))
+        if (!seq_ok(r, m->u.button.seq) || r->unread)
             return;
         ev.kind = m->u.button.down ? TB_LINK_EV_BUTTON_DOWN : TB_LINK_EV_BUTTON_UP;
         ev.button = m->u.button.button;
@@ -250,6 +275,8 @@ static void on_msg(void *ctx, const struct rb_proto_msg *m)
         r->last_seq = m->u.snapshot.seq;
         r->have_seq = true;
         r->snapshot_pending = false;
+        if (!reading_news(r, m->u.snapshot.occupancy))
+            return;
         ev.kind = TB_LINK_EV_SNAPSHOT;
         ev.seq = m->u.snapshot.seq;
         ev.board_ms = m->u.snapshot.ms;
@@ -355,6 +382,7 @@ int tb_link__reed_request_snapshot(struct tb_link__reed *r, struct tb_error *err
 {
     if (!r->connected)
         return tb_error_set(err, TB_ERR_STATE, "%s is not connected", r->path);
+    r->asked = true;
     ask_snapshot(r);
     return TB_OK;
 }

@@ -44,6 +44,7 @@ static void serial_stats(const struct tb_link *link, struct tb_link_stats *st)
     const struct tb_link__reed *r = tb_link_priv(link);
     *st = r->st;
     st->connected = r->connected;
+    st->unread = r->connected && r->unread;
 }
 
 static void serial_close(struct tb_link *link)
@@ -55,8 +56,15 @@ static void serial_close(struct tb_link *link)
     tb_link_set_priv(link, NULL);
 }
 
+static unsigned serial_caps(const struct tb_link_resource *res)
+{
+    (void)res;
+    return TB_LINK_CAP_REAL_TIME | TB_LINK_CAP_SNAPSHOTS | TB_LINK_CAP_DEVICE;
+}
+
 const struct tb_link_ops tb_link__serial_ops = {
     .scheme = "serial",
+    .caps = serial_caps,
     .open = serial_open,
     .fd = serial_fd,
     .deadline = serial_deadline,

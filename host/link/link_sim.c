@@ -28,23 +28,13 @@ struct sim {
     char bad_button[TB_SCRIPT_NAME_MAX];
 };
 
-static const char *const button_names[] = {"promote", "repeat", "clock", "arbiter"};
-
-static int button_id(const char *name)
-{
-    for (int i = 0; i < 4; i++)
-        if (strcmp(name, button_names[i]) == 0)
-            return i;
-    return -1;
-}
-
 static int collect(void *user, const struct tb_script_event *ev, long line)
 {
     struct sim *s = user;
     if (ev->kind == TB_SCRIPT_EXPECT || (s->board[0] && strcmp(ev->board, s->board) != 0))
         return 0;
     if ((ev->kind == TB_SCRIPT_PRESS || ev->kind == TB_SCRIPT_RELEASE) &&
-        button_id(ev->button) < 0 && !s->bad_line) {
+        tb_link_button_parse(ev->button) < 0 && !s->bad_line) {
         s->bad_line = line;
         snprintf(s->bad_button, sizeof s->bad_button, "%s", ev->button);
     }
@@ -118,7 +108,7 @@ static void convert(struct sim *s, const struct tb_script_event *in, struct tb_l
     case TB_SCRIPT_PRESS:
     case TB_SCRIPT_RELEASE:
         out->kind = in->kind == TB_SCRIPT_PRESS ? TB_LINK_EV_BUTTON_DOWN : TB_LINK_EV_BUTTON_UP;
-        out->button = (uint8_t)button_id(in->button);
+        out->button = (uint8_t)tb_link_button_parse(in->button);
         break;
     default: /* TB_SCRIPT_CHOOSE: the only other kind collected */
         out->kind = TB_LINK_EV_CHOICE;
@@ -162,8 +152,9 @@ static int sim_request_snapshot(struct tb_link *link, struct tb_error *err)
 
 static void sim_stats(const struct tb_link *link, struct tb_link_stats *st)
 {
-    (void)link;
+    const struct sim *s = tb_link_priv(link);
     st->connected = true;
+    st->ended = s->end_sent;
 }
 
 static void sim_close(struct tb_link *link)
@@ -175,8 +166,16 @@ static void sim_close(struct tb_link *link)
     tb_link_set_priv(link, NULL);
 }
 
+/* A script replays from its first event when reopened; played fast it runs on its own time. */
+static unsigned sim_caps(const struct tb_link_resource *res)
+{
+    return TB_LINK_CAP_REPLAYS | TB_LINK_CAP_ENDS |
+           (res->fast ? TB_LINK_CAP_SCRIPT_TIME : TB_LINK_CAP_REAL_TIME);
+}
+
 const struct tb_link_ops tb_link__sim_ops = {
     .scheme = "sim",
+    .caps = sim_caps,
     .open = sim_open,
     .deadline = sim_deadline,
     .read = sim_read,

@@ -218,6 +218,7 @@ static void usb_stats(const struct tb_link *link, struct tb_link_stats *st)
     const struct usb *u = tb_link_priv(link);
     *st = u->reed.st;
     st->connected = u->reed.connected;
+    st->unread = u->reed.connected && u->reed.unread;
 }
 
 static void usb_close(struct tb_link *link)
@@ -238,8 +239,15 @@ static void usb_close(struct tb_link *link)
     tb_link_set_priv(link, NULL);
 }
 
+static unsigned usb_caps(const struct tb_link_resource *res)
+{
+    (void)res;
+    return TB_LINK_CAP_REAL_TIME | TB_LINK_CAP_SNAPSHOTS | TB_LINK_CAP_HOTPLUG | TB_LINK_CAP_DEVICE;
+}
+
 const struct tb_link_ops tb_link__usb_ops = {
     .scheme = "usb",
+    .caps = usb_caps,
     .open = usb_open,
     .fd = usb_fd,
     .deadline = usb_deadline,

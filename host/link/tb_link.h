@@ -8,7 +8,8 @@
  *   pty:/dev/pts/5               the firmware simulator's pseudo-terminal (same protocol)
  *   sim:FILE[?speed=realtime|fast]  an event script (docs/event-script.md) played in real time
  *                                (default) or as fast as the daemon reads
- *   keys:                        an assistant types moves into the control interface (D.2.10.1)
+ *   keys:                        no sensors: an assistant types the moves made on it into the
+ *                                control interface (D.2.10.1); the match takes them directly
  *   null:                        a board that never says anything
  *
  * The daemon owns the clock: every call that may look at time takes now_ms, a monotonic
@@ -21,7 +22,11 @@
  *   n = tb_link_read(l, now, ev, max, err)   after poll returns, whatever woke it
  *
  * Links report, never decide: a lost board is an event (TB_LINK_EV_LOST), not an error, and
- * the link keeps trying to get it back (TB_LINK_EV_BACK, followed by a full snapshot). Errors
+ * the link keeps trying to get it back (TB_LINK_EV_BACK, followed by a full snapshot). A link
+ * with snapshots (TB_LINK_CAP_SNAPSHOTS) delivers no square or button event before the first
+ * reading after each connect, none the reading already holds (sequence numbers), and a reading
+ * only when it is the first or differs from what its events say (then after a RESYNC fault): a
+ * board's periodic report never reaches the daemon twice. Errors
  * returned by tb_link_read() are for things the daemon must act on (out of memory, a bug).
  *
  * Opening: serial: and pty: fail when the device cannot be opened at start (a wrong path is
@@ -84,8 +89,7 @@ enum tb_link_event_kind {
     TB_LINK_EV_FAULT,       /* fault, fault_arg, fault_detail, text: something is wrong */
     TB_LINK_EV_LOST,        /* text: why; the board is gone (unplugged, closed, EOF) */
     TB_LINK_EV_BACK,        /* the board is back; a SNAPSHOT follows: re-read the board */
-    TB_LINK_EV_TYPED_MOVE,  /* text: a move typed by an assistant (SAN or UCI, unchecked) */
-    TB_LINK_EV_END,         /* an event script has no more events */
+    TB_LINK_EV_END = 12,    /* an event script has no more events (11 is not used) */
 };
 
 /* Fault codes: 1..5 are the board's own (enum rb_proto_fault_code); these are the link's. */
@@ -93,6 +97,8 @@ enum tb_link_fault {
     TB_LINK_FAULT_DECODE = 100,   /* bytes on the wire were rejected; detail = how many frames */
     TB_LINK_FAULT_SEQ_GAP = 101,  /* events were lost (detail = how many); a snapshot was asked */
     TB_LINK_FAULT_OVERFLOW = 102, /* the link's queue overflowed; a snapshot was asked */
+    TB_LINK_FAULT_RESYNC = 103,   /* a reading differs from what the events say: the SNAPSHOT
+                                     that follows re-reads the board */
 };
 
 struct tb_link_event {
@@ -111,6 +117,19 @@ struct tb_link_event {
     char text[TB_LINK_TEXT_MAX];
 };
 
+/* A board's buttons (the numbering of enum rb_proto_button_id); their meaning is the host's. */
+enum tb_link_button {
+    TB_LINK_BUTTON_PROMOTE = 0, /* the promotion piece (3.7.5; announced per D.2.1) */
+    TB_LINK_BUTTON_REPEAT = 1,  /* the last announcement again (D.2.1) */
+    TB_LINK_BUTTON_CLOCK = 2,   /* time used and moves made (D.2.6, D.2.10.4) */
+    TB_LINK_BUTTON_ARBITER = 3, /* call the arbiter */
+    TB_LINK_BUTTONS = 4,
+};
+/* "promote", "repeat", "clock", "arbiter"; "unknown" for any other number. */
+const char *tb_link_button_name(int button);
+/* The button of a name, or -1. */
+int tb_link_button_parse(const char *name);
+
 /* A short English name of an event kind ("lift"); never NULL. */
 const char *tb_link_event_name(int kind);
 
@@ -124,6 +143,24 @@ struct tb_link_stats {
     uint32_t snapshots_requested;
     uint32_t reconnects; /* times the board came back */
     bool connected;
+    bool unread; /* connected, but its first whole-board reading is not in yet */
+    bool ended;  /* a script: every event has been delivered */
+};
+
+/* ---- capabilities: what a link can do, asked instead of its kind ------------------------ */
+
+enum tb_link_cap {
+    TB_LINK_CAP_REAL_TIME = 1u << 0,   /* its events happen on the wall clock */
+    TB_LINK_CAP_SCRIPT_TIME = 1u << 1, /* its events carry their own time and may be read ahead
+                                          (a fast script): the daemon runs on that time */
+    TB_LINK_CAP_SNAPSHOTS = 1u << 2,   /* it reports whole-board readings; its square events
+                                          count only after the first one (after each connect) */
+    TB_LINK_CAP_REPLAYS = 1u << 3,     /* reopened, it plays again from its first event: events
+                                          already journaled are skipped by sequence number */
+    TB_LINK_CAP_ENDS = 1u << 4,        /* it has an end (TB_LINK_EV_END): a script */
+    TB_LINK_CAP_TYPED = 1u << 5,       /* no sensors: an assistant types its moves (D.2.10.1) */
+    TB_LINK_CAP_HOTPLUG = 1u << 6,     /* it may open before its board is there */
+    TB_LINK_CAP_DEVICE = 1u << 7,      /* a physical board behind a device: one player's alone */
 };
 
 /* ---- the ops table --------------------------------------------------------------------- */
@@ -134,6 +171,8 @@ struct tb_link;
  * for NULL before calling them; a link's private state hangs off tb_link_priv(). */
 struct tb_link_ops {
     const char *scheme;
+    /* Required. What a link of this kind opened on res can do (enum tb_link_cap bits). */
+    unsigned (*caps)(const struct tb_link_resource *res);
     /* Required. Opens the board (or starts waiting for it). Return 0, or an error with err
      * filled; on error close is still called, so it must cope with a half-opened link. */
     int (*open)(struct tb_link *link, const struct tb_link_resource *res, uint64_t now_ms,
@@ -149,8 +188,6 @@ struct tb_link_ops {
     /* Optional (NULL = the board cannot be asked). Asks for a full snapshot; the answer is a
      * TB_LINK_EV_SNAPSHOT event. */
     int (*request_snapshot)(struct tb_link *link, struct tb_error *err);
-    /* Optional (NULL = TB_ERR_SUPP). Input typed for the board (keys: a move). */
-    int (*write)(struct tb_link *link, const char *text, struct tb_error *err);
     /* Optional. Fills the counters the link keeps (the core zeroes st first). */
     void (*stats)(const struct tb_link *link, struct tb_link_stats *st);
     /* Required. Releases everything open acquired; must accept a half-opened link. */
@@ -165,6 +202,9 @@ const struct tb_link_ops *tb_link_ops_for(enum tb_link_kind kind);
  * the resource and the problem. */
 int tb_link_open(struct tb_link **out, const char *resource, const char *name, uint64_t now_ms,
                  struct tb_error *err);
+/* Same, with an already parsed (and perhaps adjusted: res->fast) resource. */
+int tb_link_open_resource(struct tb_link **out, const struct tb_link_resource *res,
+                          const char *name, uint64_t now_ms, struct tb_error *err);
 /* Same, with an already parsed resource and an explicit ops table (tests, new drivers). */
 int tb_link_open_with(struct tb_link **out, const struct tb_link_ops *ops,
                       const struct tb_link_resource *res, const char *name, uint64_t now_ms,
@@ -175,7 +215,9 @@ uint64_t tb_link_deadline(const struct tb_link *link);
 int tb_link_read(struct tb_link *link, uint64_t now_ms, struct tb_link_event *ev, int max,
                  struct tb_error *err);
 int tb_link_request_snapshot(struct tb_link *link, struct tb_error *err);
-int tb_link_write(struct tb_link *link, const char *text, struct tb_error *err);
+/* The capabilities of an open link, or of a resource not yet opened (enum tb_link_cap). */
+unsigned tb_link_caps(const struct tb_link *link);
+unsigned tb_link_resource_caps(const struct tb_link_resource *res);
 void tb_link_stats(const struct tb_link *link, struct tb_link_stats *st);
 const char *tb_link_name(const struct tb_link *link);
 const struct tb_link_resource *tb_link_resource(const struct tb_link *link);

@@ -1,6 +1,7 @@
 /* match.c - the match's life cycle, its inputs, its output queue and its queries. */
 #include "match_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -329,34 +330,61 @@ int tb_match_feed_script(tb_match *m, int board, const struct tb_script_event *e
     return tb_match_board_event(m, board, &e, ev->ms);
 }
 
+/* The move a typed board must copy, for the assistant: "1. e4 (e2e4)". */
+static void copy_words(const tb_match *m, char *buf, size_t len)
+{
+    char san[16], uci[8];
+    if (tb_chess_move_to_san(&m->game.pos, m->pending, TB_CHESS_LETTERS_EN, 0, san, sizeof san) < 0)
+        san[0] = '\0';
+    if (tb_chess_move_to_uci(&m->game.pos, m->pending, uci, sizeof uci) < 0)
+        uci[0] = '\0';
+    snprintf(buf, len, "%d.%s %s (%s)", m->game.pos.fullmove,
+             m->game.pos.side == TB_CHESS_BLACK ? ".." : "", san, uci);
+}
+
 /* Nobody watches a typed board, so what is typed must be a move the board may make now: its
  * player's move in turn, or the copy of the announced move. Anything else is a typing error the
- * assistant corrects, not a board that deviates. */
-static int typed_fits(const tb_match *m, int b, tb_chess_move mv, struct tb_error *err)
+ * assistant corrects, not a board that deviates. Whose turn it is comes first: a move typed
+ * for the wrong board is named as such, not as an illegal move. */
+static int typed_turn(const tb_match *m, int b, struct tb_error *err)
 {
-    char uci[8];
     const char *name = m->cfg.board[b].name;
-    if (m->lead == b)
-        return tb_error_set(err, TB_ERR_STATE, "the %s board's move waits to be copied", name);
-    if (m->lead >= 0) {
-        if (mv == m->pending)
-            return TB_OK;
-        if (tb_chess_move_to_uci(&m->game.pos, m->pending, uci, sizeof uci) < 0)
-            uci[0] = '\0';
-        return tb_error_set(err, TB_ERR_ILLEGAL, "the move to copy on the %s board is %s", name,
-                            uci);
+    char want[40];
+    if (m->r.open)
+        return tb_error_set(err, TB_ERR_STATE,
+                            "play is stopped (#%u) until both boards show the position: no move "
+                            "counts now",
+                            (unsigned)m->r.id);
+    if (m->lead == b) {
+        copy_words(m, want, sizeof want);
+        return tb_error_set(err, TB_ERR_STATE,
+                            "the %s board's move %s waits to be copied on the %s board", name, want,
+                            m->cfg.board[1 - b].name);
     }
-    if (m->game.pos.side != m->cfg.board[b].color)
+    if (m->lead < 0 && m->game.pos.side != m->cfg.board[b].color)
         return tb_error_set(err, TB_ERR_STATE, "%s is to move, on the %s board",
                             tb_match__color_name(m->game.pos.side), m->cfg.board[1 - b].name);
     return TB_OK;
+}
+
+/* The move typed (or the text's parse error) against the move to copy, if one is waiting. */
+static int typed_copy(const tb_match *m, int b, int parsed, tb_chess_move mv, struct tb_error *err)
+{
+    if (m->lead < 0 || (parsed == TB_OK && mv == m->pending))
+        return parsed;
+    char want[40], why[sizeof err->msg];
+    copy_words(m, want, sizeof want);
+    snprintf(why, sizeof why, "%s", parsed == TB_OK ? "" : err ? err->msg : "");
+    return tb_error_set(err, parsed == TB_OK ? TB_ERR_ILLEGAL : parsed,
+                        "%s%sthe move to copy on the %s board is %s", why, why[0] ? "; " : "",
+                        m->cfg.board[b].name, want);
 }
 
 int tb_match_typed_move(tb_match *m, int board, const char *text, uint64_t now_ms,
                         struct tb_error *err)
 {
     tb_chess_pos pos;
-    tb_chess_move mv;
+    tb_chess_move mv = 0;
     if (board < 0 || board >= TB_MATCH_BOARDS || !text)
         return tb_error_set(err, TB_ERR_ARG, "no such board %d", board);
     if (!m->cfg.board[board].typed)
@@ -364,27 +392,19 @@ int tb_match_typed_move(tb_match *m, int board, const char *text, uint64_t now_m
                             m->cfg.board[board].name);
     if (now_ms < m->now)
         return tb_error_set(err, TB_ERR_STATE, "time went back");
-    if (m->r.open)
-        return tb_error_set(err, TB_ERR_STATE, "play is stopped (#%u): no move counts now",
-                            (unsigned)m->r.id);
-    tb_match__line_pos(m, &m->extra[board], m->extra[board].n, &pos);
-    int rc = tb_chess_move_parse(&pos, text, &mv, err);
-    if (rc < 0)
-        return rc;
-    rc = typed_fits(m, board, mv, err);
-    if (rc < 0)
-        return rc;
+    /* decisions due before the move come first: the other board may have moved or gone wrong */
     advance(m, now_ms);
-    if (m->r.open) /* the other board went wrong at this very moment */
-        return tb_error_set(err, TB_ERR_STATE, "play is stopped (#%u): no move counts now",
-                            (unsigned)m->r.id);
-    rc = typed_fits(m, board, mv, err);
-    if (rc < 0)
-        return rc;
-    tb_match__typed_move_at(m, board, mv);
-    tb_match__drain(m);
+    int rc = typed_turn(m, board, err);
+    if (rc == TB_OK) {
+        tb_match__line_pos(m, &m->extra[board], m->extra[board].n, &pos);
+        rc = typed_copy(m, board, tb_chess_move_parse(&pos, text, &mv, err), mv, err);
+    }
+    if (rc == TB_OK) {
+        tb_match__typed_move_at(m, board, mv);
+        tb_match__drain(m);
+    }
     tb_match__sync_state(m);
-    return TB_OK;
+    return rc;
 }
 
 int tb_match_promote(tb_match *m, int board, int ptype, uint64_t now_ms)

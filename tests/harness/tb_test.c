@@ -1,6 +1,8 @@
 /* tb_test.c - runner for tb_test.h: all cases, one case by name, or the list. */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "tb_test.h"
 
+#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,16 +12,46 @@ const char *tb_test_data_dir(void)
     return env && *env ? env : TB_SHARED_DATA_DIR;
 }
 
+static char tmp_dir[256];
+
 const char *tb_test_tmp_dir(void)
 {
-    static char dir[256];
+    char *dir = tmp_dir;
     if (!dir[0]) {
         const char *base = getenv("TMPDIR");
-        snprintf(dir, sizeof dir, "%s/tbtest.XXXXXX", base && *base ? base : "/tmp");
+        snprintf(dir, sizeof tmp_dir, "%s/tbtest.XXXXXX", base && *base ? base : "/tmp");
         if (!mkdtemp(dir))
             TB_FAIL("cannot create a scratch directory under %s", base ? base : "/tmp");
     }
     return dir;
+}
+
+double tb_test_time_multiplier(void)
+{
+    const char *env = getenv("TB_TIME_MULTIPLIER");
+    char *end = NULL;
+    double x = env && *env ? strtod(env, &end) : 1.0;
+    if (env && *env && (*end || !(x >= 1.0 && x <= 1000.0)))
+        TB_FAIL("TB_TIME_MULTIPLIER=%s: give a number from 1 to 1000", env);
+    return x;
+}
+
+int tb_test_ms(int ms)
+{
+    return (int)(ms * tb_test_time_multiplier());
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path); /* what cannot go stays; the rest still goes */
+    return 0;
+}
+
+static void remove_tmp_dir(void)
+{
+    if (tmp_dir[0])
+        nftw(tmp_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 int tb_test_run(int argc, char **argv)
@@ -42,6 +74,7 @@ int tb_test_run(int argc, char **argv)
         fprintf(stderr, "no test named '%s'\n", argc > 1 ? argv[1] : "(any)");
         return 1;
     }
+    remove_tmp_dir(); /* every case passed: nothing to look at */
     return 0;
 }
 

@@ -85,8 +85,16 @@ extern const int tb_test_ncases;
 
 /* Path of the shared test data (../shared/data beside the checkout), set by the build. */
 const char *tb_test_data_dir(void);
-/* A fresh scratch directory for this test process (created on first call). */
+/* A fresh scratch directory for this test process (created on first call). It is removed with
+ * everything in it when the cases pass; a failing case leaves it for a look (its path is on the
+ * failure's first line). */
 const char *tb_test_tmp_dir(void);
+
+/* Real-time limits scaled for a loaded machine: TB_TIME_MULTIPLIER (a number >= 1, default 1;
+ * docs/testing.md) times ms. Every wait on the wall clock in a test goes through it; ctest's
+ * timeouts are scaled by the same variable when the build is configured. */
+double tb_test_time_multiplier(void);
+int tb_test_ms(int ms);
 
 /* Runs the cases named on the command line (all when none is named). A test file that needs its
  * own main calls tb_test_run; every other file gets main from the harness. */

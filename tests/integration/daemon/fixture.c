@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "ptyboard.h"
 #include "tb_test.h"
 
 static void capture(void *arg, enum tb_config_log level, const char *line)
@@ -79,6 +80,30 @@ void fx_start(struct fx *f)
         TB_FAIL("daemon: %s", err.msg);
 }
 
+static struct ptyboard *pty_board;
+static bool pty_read(struct fx *f)
+{
+    ptyboard_pump(pty_board);
+    const char *st = fx_req(f, "status");
+    return strstr(st, "vi: White") && !strstr(st, "waiting for its first reading") &&
+           !strstr(st, "NOT CONNECTED");
+}
+
+void fx_start_pty_keys(struct fx *f, struct ptyboard *b, const char *name)
+{
+    char link[512];
+    snprintf(link, sizeof link, "%s/%s-board", tb_test_tmp_dir(), name);
+    ASSERT_OK(ptyboard_init(b, link));
+    pty_board = b;
+    fx_init(f, name);
+    char res[600];
+    snprintf(res, sizeof res, "pty:%s", b->link);
+    fx_options(f, res, "keys:");
+    f->o.speed = TB_DAEMON_SPEED_CONFIG;
+    fx_start(f);
+    ASSERT_TRUE(fx_run_until(f, 5000, pty_read));
+}
+
 unsigned fx_run(struct fx *f, int max_turns)
 {
     struct tb_daemon_counters c;
@@ -104,6 +129,7 @@ bool fx_run_until(struct fx *f, int ms, bool (*cond)(struct fx *f))
 {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    ms = tb_test_ms(ms); /* a loaded machine is slower, not wrong */
     while (elapsed_ms(&t0) < ms) {
         if (cond && cond(f))
             return true;

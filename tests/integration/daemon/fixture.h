@@ -28,10 +28,15 @@ void fx_script(struct fx *f, const char *text);
  * time, no speech, the PIN set, exiting when done. Call fx_start after changing f->o. */
 void fx_options(struct fx *f, const char *vi, const char *sighted);
 void fx_start(struct fx *f);
+/* A simulated reed board (pty) for the vi player against a keys: board for the sighted player's
+ * assistant, in real time; returns once the reed board has been read. */
+struct ptyboard;
+void fx_start_pty_keys(struct fx *f, struct ptyboard *b, const char *name);
 /* Turns the loop until the daemon is done or a mismatch is open (or max turns). Returns the
  * open mismatch id, 0 if none. */
 unsigned fx_run(struct fx *f, int max_turns);
-/* Turns the loop for up to ms of real time (pty boards), or until cond(f) holds. */
+/* Turns the loop for up to ms of real time (pty boards; scaled by TB_TIME_MULTIPLIER), or until
+ * cond(f) holds. */
 bool fx_run_until(struct fx *f, int ms, bool (*cond)(struct fx *f));
 /* A control request in-process; the answer (in f->answer). */
 const char *fx_req(struct fx *f, const char *line);

@@ -14,17 +14,15 @@
 #include <unistd.h>
 
 #include "fixture.h"
+#include "tb_ctl.h"
 #include "tb_test.h"
 
 static int dial(struct fx *f)
 {
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    size_t plen = strlen(f->socket);
-    ASSERT_LT(plen, sizeof sa.sun_path);
-    memcpy(sa.sun_path, f->socket, plen + 1);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
-    ASSERT_GE(fd, 0);
-    ASSERT_OK(connect(fd, (struct sockaddr *)&sa, sizeof sa));
+    struct tb_error err = {0};
+    int fd = tb_ctl_client_connect(f->socket, true, &err);
+    if (fd < 0)
+        TB_FAIL("%s", err.msg);
     return fd;
 }
 
@@ -42,8 +40,7 @@ static const char *ask(struct fx *f, int fd, const char *req, size_t len)
             n += (size_t)r;
             got[n] = '\0';
         }
-        bool multi = !strncmp(got, "ok+", 3);
-        if (n && got[n - 1] == '\n' && (!multi || (n >= 3 && !strcmp(got + n - 3, "\n.\n"))))
+        if (tb_ctl_answer_complete(got, n))
             return got;
     }
     TB_FAIL("no complete answer to '%.40s', got '%s'", req, got);

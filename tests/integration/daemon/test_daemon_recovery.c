@@ -245,7 +245,7 @@ TB_TEST(kill9_real_daemon_loses_no_move)
     /* killed once three moves are in its journal: in the middle of the game */
     char path[600];
     snprintf(path, sizeof path, "%s/current.tbj", f.journal);
-    for (int i = 0; i < 1000; i++) {
+    for (int i = 0; i < tb_test_ms(1000); i++) { /* 20 s */
         struct stat st;
         size_t len = 0;
         if (stat(path, &st) == 0 && st.st_size > 0) {

@@ -277,3 +277,49 @@ TB_TEST(help_lists_every_request)
         (void)r;
     }
 }
+
+/* The client reads what the formatter writes: an answer is complete at its last line, and its
+ * text comes back unstuffed; an error gives its message. */
+TB_TEST(client_reads_answers_as_the_daemon_formats_them)
+{
+    char ans[512], text[512], line[128];
+    size_t n = 0;
+    n += (size_t)tb_ctl_format_data_begin(ans + n, sizeof ans - n, "2 plies");
+    ASSERT_FALSE(tb_ctl_answer_complete(ans, n));
+    n += (size_t)tb_ctl_format_data(ans + n, sizeof ans - n, "1. e4 (e2e4)");
+    n += (size_t)tb_ctl_format_data(ans + n, sizeof ans - n, ".. a line that starts with dots");
+    ASSERT_FALSE(tb_ctl_answer_complete(ans, n));
+    ASSERT_FALSE(tb_ctl_answer_complete(ans, n - 1)); /* cut inside a line */
+    n += (size_t)tb_ctl_format_end(ans + n, sizeof ans - n);
+    ASSERT_TRUE(tb_ctl_answer_complete(ans, n));
+    ASSERT_EQ(tb_ctl_answer_text(ans, text, sizeof text), 0);
+    ASSERT_STR_EQ(text, "1. e4 (e2e4)\n.. a line that starts with dots\n");
+
+    ASSERT_GT(tb_ctl_format_error(line, sizeof line, TB_ERR_ILLEGAL,
+                                  "the move to copy on the sighted board is 1. e4 (e2e4)"),
+              0);
+    ASSERT_TRUE(tb_ctl_answer_complete(line, strlen(line)));
+    ASSERT_EQ(tb_ctl_answer_text(line, text, sizeof text), 1);
+    ASSERT_STR_EQ(text, "the move to copy on the sighted board is 1. e4 (e2e4)");
+    ASSERT_GT(tb_ctl_format_ok(line, sizeof line, NULL), 0);
+    ASSERT_EQ(tb_ctl_answer_text(line, text, sizeof text), 0);
+    ASSERT_STR_EQ(text, "");
+    ASSERT_GT(tb_ctl_format_ok(line, sizeof line, "done"), 0);
+    ASSERT_EQ(tb_ctl_answer_text(line, text, sizeof text), 0);
+    ASSERT_STR_EQ(text, "done");
+    ASSERT_EQ(tb_ctl_answer_text("hello\n", text, sizeof text), TB_ERR_PARSE);
+    ASSERT_FALSE(tb_ctl_answer_complete("", 0));
+}
+
+TB_TEST(client_names_a_socket_nobody_listens_on)
+{
+    struct tb_error err = {0};
+    char out[64];
+    ASSERT_EQ(tb_ctl_request("/nonexistent/twinboard.sock", "status", out, sizeof out, &err),
+              TB_ERR_SYS);
+    ASSERT_STR_CONTAINS(err.msg, "/nonexistent/twinboard.sock");
+    char longpath[200];
+    memset(longpath, 'x', sizeof longpath - 1);
+    longpath[sizeof longpath - 1] = '\0';
+    ASSERT_EQ(tb_ctl_client_connect(longpath, false, &err), TB_ERR_ARG);
+}

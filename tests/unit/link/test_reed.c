@@ -73,7 +73,7 @@ static void board_expect_requests(struct board *b, const char *want)
 {
     char got[32] = "";
     size_t n = 0;
-    for (int tries = 0; tries < 100 && n < strlen(want); tries++) {
+    for (int tries = 0; tries < tb_test_ms(100) && n < strlen(want); tries++) {
         struct pollfd p = {.fd = b->master, .events = POLLIN};
         if (poll(&p, 1, 10) <= 0)
             continue;
@@ -94,7 +94,7 @@ static int link_collect(struct tb_link *l, uint64_t now, struct tb_link_event *e
                         int want)
 {
     int n = 0;
-    for (int tries = 0; tries < 100 && n < want; tries++) {
+    for (int tries = 0; tries < tb_test_ms(100) && n < want; tries++) {
         int fd = tb_link_fd(l);
         if (fd >= 0) {
             struct pollfd p = {.fd = fd, .events = POLLIN};
@@ -161,6 +161,32 @@ TB_TEST(square_events_arrive_with_board_time_and_sequence)
     close(b.master);
 }
 
+/* Until the first whole reading after a connect, the board's square events are dropped (the
+ * reading holds them); the reading is news then, and events after it count. */
+TB_TEST(events_before_the_first_reading_are_left_to_it)
+{
+    struct board b;
+    struct tb_link *l = connect_board(&b);
+    struct tb_link_stats st;
+    tb_link_stats(l, &st);
+    ASSERT_TRUE(st.connected);
+    ASSERT_TRUE(st.unread);
+    board_square(&b, 3, 12, 0); /* lift e2, before the reading */
+    struct tb_link_event ev[8];
+    ASSERT_EQ(link_collect(l, 1500, ev, 8, 1), 0);
+    uint64_t occ = 0xffff00000000ffffull & ~(1ull << 12);
+    board_snapshot(&b, 3, occ);
+    board_square(&b, 4, 28, 1); /* place e4 */
+    ASSERT_EQ(link_collect(l, 1600, ev, 8, 2), 2);
+    ASSERT_EQ(ev[0].kind, TB_LINK_EV_SNAPSHOT);
+    ASSERT_U64_EQ(ev[0].occupancy, occ);
+    ASSERT_EQ(ev[1].kind, TB_LINK_EV_PLACE);
+    tb_link_stats(l, &st);
+    ASSERT_FALSE(st.unread);
+    tb_link_close(l);
+    close(b.master);
+}
+
 TB_TEST(sequence_gap_is_reported_and_a_snapshot_requested)
 {
     struct board b;
@@ -176,14 +202,23 @@ TB_TEST(sequence_gap_is_reported_and_a_snapshot_requested)
     ASSERT_STR_CONTAINS(ev[2].text, "2 board events lost");
     ASSERT_EQ(ev[3].kind, TB_LINK_EV_PLACE); /* the event itself still counts */
     board_expect_requests(&b, "2");
-    /* The answer resynchronises; a stale event from before it is dropped. */
-    board_snapshot(&b, 9, 0xffff00001000efffull);
+    /* The answer resynchronises; a stale event from before it is dropped. The lost events moved
+     * the knight g1-f3: the reading differs from what the events say, so it goes out after a
+     * RESYNC fault. */
+    uint64_t knight = (0xffff00001000efffull & ~(1ull << 6)) | (1ull << 21);
+    board_snapshot(&b, 9, knight);
     board_square(&b, 8, 20, 1);
     board_square(&b, 10, 52, 0);
-    ASSERT_EQ(link_collect(l, 3001, ev, 8, 2), 2);
-    ASSERT_EQ(ev[0].kind, TB_LINK_EV_SNAPSHOT);
-    ASSERT_EQ(ev[1].kind, TB_LINK_EV_LIFT);
-    ASSERT_EQ(ev[1].seq, 10);
+    ASSERT_EQ(link_collect(l, 3001, ev, 8, 3), 3);
+    ASSERT_EQ(ev[0].kind, TB_LINK_EV_FAULT);
+    ASSERT_EQ(ev[0].fault, TB_LINK_FAULT_RESYNC);
+    ASSERT_EQ(ev[1].kind, TB_LINK_EV_SNAPSHOT);
+    ASSERT_U64_EQ(ev[1].occupancy, knight);
+    ASSERT_EQ(ev[2].kind, TB_LINK_EV_LIFT);
+    ASSERT_EQ(ev[2].seq, 10);
+    /* The firmware's periodic reading that agrees with the events adds nothing. */
+    board_snapshot(&b, 10, knight & ~(1ull << 52));
+    ASSERT_EQ(link_collect(l, 3002, ev, 8, 1), 0);
     struct tb_link_stats st;
     tb_link_stats(l, &st);
     ASSERT_EQ(st.seq_gaps, 1);

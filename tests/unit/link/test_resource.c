@@ -87,49 +87,43 @@ TB_TEST(null_link_never_delivers_and_has_nothing_to_poll)
     ASSERT_U64_EQ(tb_link_deadline(l), TB_LINK_NO_DEADLINE);
     struct tb_error e;
     ASSERT_EQ(tb_link_request_snapshot(l, &e), TB_ERR_SUPP);
-    ASSERT_EQ(tb_link_write(l, "e4", &e), TB_ERR_SUPP);
     ASSERT_STR_EQ(tb_link_name(l), "null:");
     tb_link_close(l);
     tb_link_close(NULL);
 }
 
-/* D.2.10.1: the assistant's typed moves reach the daemon as events, in order. */
-TB_TEST(law_d_2_10_keys_link_delivers_typed_moves_in_order)
+/* Every kind says what it can do; the daemon, the configuration and the CLI ask this, never the
+ * kind. D.2.10.1: a keys: board has no sensors, its moves are typed, and it says nothing. */
+TB_TEST(law_d_2_10_1_links_declare_capabilities_keys_is_typed)
 {
+    static const struct {
+        const char *res;
+        unsigned caps;
+    } cases[] = {
+        {"null:", 0},
+        {"keys:", TB_LINK_CAP_TYPED},
+        {"serial:/dev/ttyUSB0", TB_LINK_CAP_REAL_TIME | TB_LINK_CAP_SNAPSHOTS | TB_LINK_CAP_DEVICE},
+        {"pty:/dev/pts/5", TB_LINK_CAP_REAL_TIME | TB_LINK_CAP_SNAPSHOTS | TB_LINK_CAP_DEVICE},
+        {"usb:2341:0043",
+         TB_LINK_CAP_REAL_TIME | TB_LINK_CAP_SNAPSHOTS | TB_LINK_CAP_HOTPLUG | TB_LINK_CAP_DEVICE},
+        {"sim:a.script", TB_LINK_CAP_REAL_TIME | TB_LINK_CAP_REPLAYS | TB_LINK_CAP_ENDS},
+        {"sim:a.script?speed=fast",
+         TB_LINK_CAP_SCRIPT_TIME | TB_LINK_CAP_REPLAYS | TB_LINK_CAP_ENDS},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct tb_link_resource res;
+        ASSERT_OK(tb_link_resource_parse(cases[i].res, &res, NULL));
+        ASSERT_EQ(tb_link_resource_caps(&res), cases[i].caps);
+    }
     struct tb_link *l;
     ASSERT_OK(tb_link_open(&l, "keys:", "sighted", 0, NULL));
+    ASSERT_EQ(tb_link_caps(l), TB_LINK_CAP_TYPED);
+    ASSERT_EQ(tb_link_fd(l), -1);
     ASSERT_U64_EQ(tb_link_deadline(l), TB_LINK_NO_DEADLINE);
-    ASSERT_OK(tb_link_write(l, "e2e4", NULL));
-    ASSERT_OK(tb_link_write(l, "Nf3", NULL));
-    ASSERT_OK(tb_link_write(l, "exd8=Q+", NULL));
-    ASSERT_U64_EQ(tb_link_deadline(l), 0); /* due at once */
     struct tb_link_event ev[2];
-    ASSERT_EQ(tb_link_read(l, 500, ev, 2, NULL), 2);
-    ASSERT_EQ(ev[0].kind, TB_LINK_EV_TYPED_MOVE);
-    ASSERT_STR_EQ(ev[0].text, "e2e4");
-    ASSERT_U64_EQ(ev[0].host_ms, 500);
-    ASSERT_STR_EQ(ev[1].text, "Nf3");
-    ASSERT_EQ(tb_link_read(l, 501, ev, 2, NULL), 1);
-    ASSERT_STR_EQ(ev[0].text, "exd8=Q+");
-    ASSERT_EQ(tb_link_read(l, 502, ev, 2, NULL), 0);
-    struct tb_link_stats st;
-    tb_link_stats(l, &st);
-    ASSERT_EQ(st.events, 3);
+    ASSERT_EQ(tb_link_read(l, 500, ev, 2, NULL), 0);
     tb_link_close(l);
-}
-
-TB_TEST(keys_link_rejects_text_that_is_no_move)
-{
-    struct tb_link *l;
-    ASSERT_OK(tb_link_open(&l, "keys:", "sighted", 0, NULL));
-    struct tb_error e;
-    ASSERT_EQ(tb_link_write(l, "hello world", &e), TB_ERR_PARSE);
-    ASSERT_STR_CONTAINS(e.msg, "not a move");
-    ASSERT_EQ(tb_link_write(l, "", &e), TB_ERR_PARSE);
-    ASSERT_EQ(tb_link_write(l, "e2e4; rm", &e), TB_ERR_PARSE);
-    struct tb_link_event ev[1];
-    ASSERT_EQ(tb_link_read(l, 0, ev, 1, NULL), 0); /* nothing queued */
-    tb_link_close(l);
+    ASSERT_EQ(tb_link_caps(NULL), 0);
 }
 
 TB_TEST(open_reports_a_bad_resource)

@@ -1,0 +1,161 @@
+/* daemon_feed.c - the one way a board input enters the game, live and in recovery alike, and the
+ * two tables of what the game's decisions do outside the daemon: live (the journal, the players'
+ * ears, the buttons' answers) and replay (nothing: the journal already holds it all, the players
+ * have heard it). The code that decides never asks which table is in force. */
+#include <stdio.h>
+
+#include "daemon_internal.h"
+
+/* ---- effects ----------------------------------------------------------------------------- */
+
+static void live_speak(struct tb_daemon *d, int board, const char *text, unsigned flags,
+                       int move_number)
+{
+    if (!d->voice)
+        return;
+    long id = tb_voice_announce(d->voice, d->mcfg.board[board].color, text, flags, move_number);
+    if (id < 0)
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "speech: cannot queue for %s (%ld)",
+                       tb_daemon__board_name(board), id);
+}
+
+/* The buttons of a board (enum tb_link_button). The promote button's choice reaches the
+ * journal as a promotion record, so a replay has it from there. */
+static void live_button(struct tb_daemon *d, int b, int button)
+{
+    struct tb_match_status st;
+    tb_match_status(d->match, &st);
+    struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color};
+    switch (button) {
+    case TB_LINK_BUTTON_REPEAT:
+        tb_daemon__repeat(d, b);
+        break;
+    case TB_LINK_BUTTON_CLOCK: /* D.2.6: time used by both players and moves made */
+        a.white_ms = (long)d->used_ms[TB_CHESS_WHITE];
+        a.black_ms = (long)d->used_ms[TB_CHESS_BLACK];
+        a.n = st.plies / 2;
+        tb_daemon__say_msg(d, b, TB_VOICE_MSG_CLOCK, &a, 0);
+        break;
+    case TB_LINK_BUTTON_ARBITER:
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "ARBITER called from the %s board",
+                       tb_daemon__board_name(b));
+        tb_daemon__say_msg(d, b, TB_VOICE_MSG_ARBITER, &a, 0);
+        break;
+    case TB_LINK_BUTTON_PROMOTE:
+        tb_daemon__promote(d, b, TB_CHESS_QUEEN, NULL); /* the promote button alone: a queen */
+        break;
+    default:
+        break;
+    }
+}
+
+static int quiet_event(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t)
+{
+    (void)d, (void)je, (void)t;
+    return TB_OK;
+}
+static int quiet_decision(struct tb_daemon *d, uint16_t type, uint64_t t,
+                          const struct tb_journal_decision *dec, bool sync)
+{
+    (void)d, (void)type, (void)t, (void)dec, (void)sync;
+    return TB_OK;
+}
+static int quiet_move(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
+                      const char *san)
+{
+    (void)d, (void)t, (void)board, (void)ply, (void)m, (void)san;
+    return TB_OK;
+}
+static void quiet_speak(struct tb_daemon *d, int board, const char *text, unsigned flags,
+                        int move_number)
+{
+    (void)d, (void)board, (void)text, (void)flags, (void)move_number;
+}
+static void quiet_button(struct tb_daemon *d, int board, int button)
+{
+    (void)d, (void)board, (void)button;
+}
+
+const struct tb_daemon__effects tb_daemon__live = {
+    .info = TB_CONFIG_LOG_INFO,
+    .warn = TB_CONFIG_LOG_WARN,
+    .event = tb_daemon__journal_event,
+    .decision = tb_daemon__journal_decision,
+    .move = tb_daemon__journal_move,
+    .speak = live_speak,
+    .button = live_button,
+};
+
+/* Recovery: the log keeps the decisions at debug level; nothing is written, said or done. */
+const struct tb_daemon__effects tb_daemon__replay = {
+    .info = TB_CONFIG_LOG_DEBUG,
+    .warn = TB_CONFIG_LOG_DEBUG,
+    .event = quiet_event,
+    .decision = quiet_decision,
+    .move = quiet_move,
+    .speak = quiet_speak,
+    .button = quiet_button,
+};
+
+/* ---- the feed ---------------------------------------------------------------------------- */
+
+void tb_daemon__advance(struct tb_daemon *d, uint64_t t)
+{
+    tb_match_tick(d->match, t);
+    tb_daemon__outputs(d);
+}
+
+/* The link's words for a board event as the match's: a lift, a placement, a promotion choice,
+ * a whole-board reading. 0 for what the match does not take. */
+static int match_event(const struct tb_journal_event *in, struct tb_match_event *ev)
+{
+    *ev = (struct tb_match_event){0};
+    switch (in->kind) {
+    case TB_LINK_EV_LIFT:
+        ev->kind = TB_MATCH_EV_LIFT;
+        ev->square = in->arg;
+        return 1;
+    case TB_LINK_EV_PLACE:
+        ev->kind = TB_MATCH_EV_PLACE;
+        ev->square = in->arg;
+        return 1;
+    case TB_LINK_EV_CHOICE:
+        ev->kind = TB_MATCH_EV_CHOOSE;
+        ev->piece = (uint8_t)tb_daemon__promotion((char)in->arg);
+        return 1;
+    case TB_LINK_EV_SNAPSHOT:
+        ev->kind = TB_MATCH_EV_SNAPSHOT;
+        ev->occupancy = in->occupancy;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* One board input at t: journaled first, decisions due before it taken, then it goes to the
+ * match (or its button is answered), and what the match decided is carried out. Losses,
+ * returns and faults of a link are journaled for the record and change nothing. */
+int tb_daemon__feed(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t)
+{
+    if (in->board >= TBD_BOARDS)
+        return TB_ERR_ARG;
+    d->fx->event(d, in, t);
+    tb_daemon__advance(d, t);
+    struct tb_match_event ev;
+    int rc = TB_OK;
+    if (in->kind == TB_LINK_EV_BUTTON_DOWN) {
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: %s button",
+                       tb_daemon__board_name(in->board), tb_link_button_name(in->arg));
+        d->fx->button(d, in->board, in->arg);
+    } else if (match_event(in, &ev)) {
+        d->board[in->board].events++;
+        d->events++;
+        rc = tb_match_board_event(d->match, in->board, &ev, t);
+        if (rc != TB_OK)
+            tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s board: %s %u refused by the match (%d)",
+                           tb_daemon__board_name(in->board), tb_link_event_name(in->kind), in->arg,
+                           rc);
+    }
+    tb_daemon__outputs(d);
+    return rc;
+}
