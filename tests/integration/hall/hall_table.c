@@ -115,7 +115,9 @@ static void command(struct table *tb, const struct tb_hall_cmd *c)
     snprintf(ev.text, sizeof ev.text, "%s", ev.ok ? "done" : err.msg);
     tb_hall_pub_event(tb->pub, &ev, NULL);
     printf("cmd %s %s: %s\n", tb_hall_cmd_name(c->action), ev.ok ? "accepted" : "refused", ev.text);
-    publish(tb);
+    fflush(stdout);
+    if (ev.ok)
+        publish(tb); /* a refused command changed nothing */
 }
 
 static bool line(struct table *tb, char *s)
