@@ -59,8 +59,8 @@ cJSON *tb_hall__parse(const char *json, size_t len, struct tb_error *err)
 
 static int fail(struct tb_hall__rd *rd, const char *name, const char *what)
 {
-    return tb_error_set(rd->err, TB_ERR_PARSE, "%s%s%s: %s", rd->path, *rd->path ? "." : "",
-                        name, what);
+    return tb_error_set(rd->err, TB_ERR_PARSE, "%s%s%s: %s", rd->path, *rd->path ? "." : "", name,
+                        what);
 }
 
 int tb_hall__only(struct tb_hall__rd *rd, const cJSON *obj, const char *const *names)
@@ -95,7 +95,11 @@ static bool text_ok(const unsigned char *s)
 {
     while (*s) {
         unsigned c = *s;
-        int more = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : -1;
+        int more = c < 0x80             ? 0
+                   : (c & 0xE0) == 0xC0 ? 1
+                   : (c & 0xF0) == 0xE0 ? 2
+                   : (c & 0xF8) == 0xF0 ? 3
+                                        : -1;
         if (more < 0 || c < 0x20 || c == 0x7F || c == 0xC0 || c == 0xC1 || c > 0xF4)
             return false;
         s++;
@@ -106,8 +110,7 @@ static bool text_ok(const unsigned char *s)
     return true;
 }
 
-int tb_hall__str(struct tb_hall__rd *rd, const cJSON *obj, const char *name, char *buf,
-                 size_t cap)
+int tb_hall__str(struct tb_hall__rd *rd, const cJSON *obj, const char *name, char *buf, size_t cap)
 {
     const cJSON *it = member(rd, obj, name);
     if (!it)

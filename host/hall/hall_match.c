@@ -45,7 +45,8 @@ static struct tb_hall_mismatch *add(struct tb_hall_state *s, const struct tb_mat
     struct tb_hall_mismatch *h = find(s, mm->id);
     if (!h) {
         if (s->nhistory == TB_HALL_MAX_HISTORY) {
-            memmove(&s->history[0], &s->history[1], sizeof s->history[0] * (size_t)(s->nhistory - 1));
+            memmove(&s->history[0], &s->history[1],
+                    sizeof s->history[0] * (size_t)(s->nhistory - 1));
             s->nhistory--;
         }
         h = &s->history[s->nhistory++];

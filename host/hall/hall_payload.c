@@ -85,15 +85,15 @@ static int check_state(const struct tb_hall_state *s, struct tb_error *err)
     return TB_OK;
 }
 
-int tb_hall_state_encode(const struct tb_hall_state *s, char *buf, size_t cap,
-                         struct tb_error *err)
+int tb_hall_state_encode(const struct tb_hall_state *s, char *buf, size_t cap, struct tb_error *err)
 {
     int rc = check_state(s, err);
     if (rc)
         return rc;
     cJSON *o = cJSON_CreateObject();
     bool ok = o && tb_hall__put_str(o, "tournament", s->tournament) &&
-              tb_hall__put_str(o, "table", s->table) && tb_hall__put_num(o, "seq", (double)s->seq) &&
+              tb_hall__put_str(o, "table", s->table) &&
+              tb_hall__put_num(o, "seq", (double)s->seq) &&
               tb_hall__put_num(o, "ms", (double)s->ms) && tb_hall__put_str(o, "state", s->state) &&
               tb_hall__put_num(o, "plies", s->plies) && tb_hall__put_str(o, "fen", s->fen) &&
               tb_hall__put_bool(o, "clock_running", s->clock_running) &&
@@ -119,8 +119,7 @@ int tb_hall_state_encode(const struct tb_hall_state *s, char *buf, size_t cap,
     return rc;
 }
 
-int tb_hall_event_encode(const struct tb_hall_event *e, char *buf, size_t cap,
-                         struct tb_error *err)
+int tb_hall_event_encode(const struct tb_hall_event *e, char *buf, size_t cap, struct tb_error *err)
 {
     if (e->kind < TB_HALL_EV_MOVE || e->kind > TB_HALL_EV_COMMAND)
         return tb_error_set(err, TB_ERR_ARG, "event.kind: %d is no event", (int)e->kind);
@@ -128,11 +127,12 @@ int tb_hall_event_encode(const struct tb_hall_event *e, char *buf, size_t cap,
         return tb_error_set(err, TB_ERR_ARG, "event.seq/ms: too large");
     cJSON *o = cJSON_CreateObject();
     bool ok = o && tb_hall__put_str(o, "kind", tb_hall_event_name(e->kind)) &&
-              tb_hall__put_num(o, "seq", (double)e->seq) && tb_hall__put_num(o, "ms", (double)e->ms) &&
-              tb_hall__put_num(o, "ply", e->ply) && tb_hall__put_num(o, "mismatch", e->mismatch) &&
-              tb_hall__put_bool(o, "ok", e->ok) && tb_hall__put_str(o, "request", e->request) &&
-              tb_hall__put_str(o, "san", e->san) && tb_hall__put_str(o, "uci", e->uci) &&
-              tb_hall__put_str(o, "text", e->text) && tb_hall__put_str(o, "detail", e->detail);
+              tb_hall__put_num(o, "seq", (double)e->seq) &&
+              tb_hall__put_num(o, "ms", (double)e->ms) && tb_hall__put_num(o, "ply", e->ply) &&
+              tb_hall__put_num(o, "mismatch", e->mismatch) && tb_hall__put_bool(o, "ok", e->ok) &&
+              tb_hall__put_str(o, "request", e->request) && tb_hall__put_str(o, "san", e->san) &&
+              tb_hall__put_str(o, "uci", e->uci) && tb_hall__put_str(o, "text", e->text) &&
+              tb_hall__put_str(o, "detail", e->detail);
     int rc = tb_hall__print(o, ok, buf, cap);
     if (rc == TB_ERR_FULL)
         tb_error_set(err, rc, "event: more than %zu bytes", cap);
@@ -173,9 +173,9 @@ int tb_hall_cmd_encode(const struct tb_hall_cmd *c, char *buf, size_t cap, struc
 
 static int read_mismatch(struct tb_hall__rd *rd, const cJSON *o, struct tb_hall_mismatch *m)
 {
-    static const char *const keys[] = {"id",   "kind",       "board",   "ply",  "squares",
-                                       "needs_arbiter", "open", "text", "resolution",
-                                       "outcome", NULL};
+    static const char *const keys[] = {"id",         "kind",          "board", "ply",
+                                       "squares",    "needs_arbiter", "open",  "text",
+                                       "resolution", "outcome",       NULL};
     long long id, board, ply;
     if (!cJSON_IsObject(o))
         return tb_error_set(rd->err, TB_ERR_PARSE, "%s: not an object", rd->path);
@@ -198,7 +198,7 @@ static int read_mismatch(struct tb_hall__rd *rd, const cJSON *o, struct tb_hall_
 
 static int read_board(struct tb_hall__rd *rd, const cJSON *o, struct tb_hall_board *b)
 {
-    static const char *const keys[] = {"name",     "vi",       "white",      "link_up", "fen",
+    static const char *const keys[] = {"name",      "vi",       "white",      "link_up", "fen",
                                        "occupancy", "clock_ms", "sheet_from", "sheet",   NULL};
     long long clock, from;
     int n = 0;
@@ -236,7 +236,7 @@ int tb_hall_state_decode(const char *json, size_t len, struct tb_hall_state *s,
                          struct tb_error *err)
 {
     static const char *const keys[] = {
-        "tournament", "table",        "seq",     "ms",     "state", "plies",      "fen",
+        "tournament",    "table",        "seq",     "ms",     "state", "plies",      "fen",
         "clock_running", "arbiter_call", "dropped", "boards", "touch", "mismatches", NULL};
     cJSON *root = tb_hall__parse(json, len, err);
     if (!root)
@@ -311,7 +311,7 @@ static int lookup(const char *const *names, int n, const char *s)
 int tb_hall_event_decode(const char *json, size_t len, struct tb_hall_event *e,
                          struct tb_error *err)
 {
-    static const char *const keys[] = {"kind", "seq",     "ms",  "ply",  "mismatch", "ok",
+    static const char *const keys[] = {"kind",    "seq", "ms",  "ply",  "mismatch", "ok",
                                        "request", "san", "uci", "text", "detail",   NULL};
     cJSON *root = tb_hall__parse(json, len, err);
     if (!root)

@@ -160,9 +160,9 @@ int tb_hall_pub_new(const struct tb_hall_config *cfg, uint64_t now_ms, tb_hall_p
         mosquitto_tls_set(p->mosq, cfg->cafile, cfg->capath, cfg->certfile, cfg->keyfile, NULL))
         return fail_new(p, err, TB_ERR_SUPP, "TLS options refused (files readable?)");
     /* the first attempt is made now; a refusal only schedules the next */
-    p->connecting = mosquitto_connect_async(p->mosq, cfg->host ? cfg->host : "127.0.0.1", port,
-                                            cfg->keepalive_s ? cfg->keepalive_s : 30) ==
-                    MOSQ_ERR_SUCCESS;
+    p->connecting =
+        mosquitto_connect_async(p->mosq, cfg->host ? cfg->host : "127.0.0.1", port,
+                                cfg->keepalive_s ? cfg->keepalive_s : 30) == MOSQ_ERR_SUCCESS;
     if (p->connecting)
         p->connect_by = now_ms + CONNECT_WAIT_MS;
     else
@@ -193,9 +193,8 @@ static void flush(tb_hall_pub *p)
 {
     if (!p->connected)
         return;
-    if (p->state_dirty &&
-        mosquitto_publish(p->mosq, NULL, p->topic_state, p->state_len, p->state, 1, true) ==
-            MOSQ_ERR_SUCCESS) {
+    if (p->state_dirty && mosquitto_publish(p->mosq, NULL, p->topic_state, p->state_len, p->state,
+                                            1, true) == MOSQ_ERR_SUCCESS) {
         p->state_dirty = false;
         p->st.states_sent++;
     }

@@ -32,7 +32,7 @@
 #include "tb_err.h"
 #include "tb_match.h"
 
-#define TB_HALL_NAME_MAX    32    /* tournament and table names: [A-Za-z0-9_-], 1..31 chars */
+#define TB_HALL_NAME_MAX    32 /* tournament and table names: [A-Za-z0-9_-], 1..31 chars */
 #define TB_HALL_FEN_MAX     100
 #define TB_HALL_SAN_MAX     16
 #define TB_HALL_MAX_PLIES   600   /* moves kept of each scoresheet (the newest) */
@@ -74,13 +74,13 @@ struct tb_hall_mismatch {
 struct tb_hall_state {
     char tournament[TB_HALL_NAME_MAX];
     char table[TB_HALL_NAME_MAX];
-    uint64_t seq; /* state number, from 1: a viewer keeps the highest */
-    uint64_t ms;  /* the table's clock when it was taken */
-    char state[16]; /* tb_match_state_name() */
-    int plies;      /* agreed plies */
+    uint64_t seq;              /* state number, from 1: a viewer keeps the highest */
+    uint64_t ms;               /* the table's clock when it was taken */
+    char state[16];            /* tb_match_state_name() */
+    int plies;                 /* agreed plies */
     char fen[TB_HALL_FEN_MAX]; /* the agreed position */
     bool clock_running;
-    bool arbiter_call; /* the ARBITER button was pressed and nobody has answered yet */
+    bool arbiter_call;     /* the ARBITER button was pressed and nobody has answered yet */
     unsigned long dropped; /* events the publisher had to drop */
     struct tb_hall_board board[2];
     int ntouch;
@@ -137,8 +137,7 @@ int tb_hall_state_decode(const char *json, size_t len, struct tb_hall_state *out
                          struct tb_error *err);
 int tb_hall_event_decode(const char *json, size_t len, struct tb_hall_event *out,
                          struct tb_error *err);
-int tb_hall_cmd_decode(const char *json, size_t len, struct tb_hall_cmd *out,
-                       struct tb_error *err);
+int tb_hall_cmd_decode(const char *json, size_t len, struct tb_hall_cmd *out, struct tb_error *err);
 
 /* The command's PIN against the arbiter's (compared in constant time); an empty arbiter PIN
  * authorises nothing. */
@@ -181,7 +180,7 @@ struct tb_hall_config {
     const char *host; /* the broker: a numeric address or a name in /etc/hosts (a name that
                          needs DNS may hold up the first connect); default "127.0.0.1" */
     int port;         /* default 1883 (8883 with TLS) */
-    const char *tournament, *table; /* required */
+    const char *tournament, *table;  /* required */
     const char *username, *password; /* NULL: none */
     const char *cafile;              /* TLS when set (or capath) */
     const char *capath;

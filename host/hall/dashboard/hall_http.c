@@ -148,7 +148,7 @@ struct upload {
 
 static int hexval(char ch)
 {
-    return ch >= '0' && ch <= '9' ? ch - '0'
+    return ch >= '0' && ch <= '9'   ? ch - '0'
            : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
            : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
                                     : -1;
@@ -216,7 +216,9 @@ static enum MHD_Result command(struct hall_http *h, struct MHD_Connection *c, st
             f++;
         char what[96];
         snprintf(what, sizeof what, "%.40s: %s", pair,
-                 f == F_COUNT ? "unknown field" : val[f] ? "given twice" : "not text");
+                 f == F_COUNT ? "unknown field"
+                 : val[f]     ? "given twice"
+                              : "not text");
         if (f == F_COUNT || val[f] || !form_decode(eq + 1))
             return error(c, MHD_HTTP_BAD_REQUEST, what);
         val[f] = eq + 1;
@@ -354,13 +356,12 @@ struct hall_http *hall_http_start(const struct hall_http_config *cfg, char *why,
         free(h);
         return NULL;
     }
-    h->d = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
-                                MHD_USE_ERROR_LOG,
-                            (uint16_t)cfg->port, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR, &sa,
-                            MHD_OPTION_CONNECTION_LIMIT, 128u, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-                            64u, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
-                            MHD_OPTION_CONNECTION_TIMEOUT, 60u, MHD_OPTION_NOTIFY_COMPLETED,
-                            completed, h, MHD_OPTION_END);
+    h->d = MHD_start_daemon(
+        MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG,
+        (uint16_t)cfg->port, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR, &sa,
+        MHD_OPTION_CONNECTION_LIMIT, 128u, MHD_OPTION_PER_IP_CONNECTION_LIMIT, 64u,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384, MHD_OPTION_CONNECTION_TIMEOUT, 60u,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, h, MHD_OPTION_END);
     if (!h->d) {
         snprintf(why, len, "cannot listen on %s:%d: %s", cfg->listen ? cfg->listen : "127.0.0.1",
                  cfg->port, strerror(errno));

@@ -80,9 +80,8 @@ static int send_cmd(void *user, const char *topic, const char *payload, int len)
     pthread_mutex_unlock(&h->mu);
     if (!up)
         return -1;
-    return mosquitto_publish(h->mosq, NULL, topic, len, payload, 1, false) == MOSQ_ERR_SUCCESS
-               ? 0
-               : -1;
+    return mosquitto_publish(h->mosq, NULL, topic, len, payload, 1, false) == MOSQ_ERR_SUCCESS ? 0
+                                                                                               : -1;
 }
 
 static int port_arg(const char *s)
@@ -182,8 +181,8 @@ int main(int argc, char **argv)
         mosquitto_loop_stop(h.mosq, true);
         return 1;
     }
-    fprintf(stderr, "twinboard-hall: serving http://%s:%d/ (broker %s:%d)\n", listen, port,
-            broker, broker_port);
+    fprintf(stderr, "twinboard-hall: serving http://%s:%d/ (broker %s:%d)\n", listen, port, broker,
+            broker_port);
     int sig = 0;
     sigwait(&stop, &sig);
     fprintf(stderr, "twinboard-hall: stopping\n");

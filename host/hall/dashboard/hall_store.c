@@ -54,7 +54,8 @@ static void push(struct hall_store *s, const char *kind, const struct hall_table
     if (!msg)
         return;
     s->gen++;
-    snprintf(msg, n, "id: %llu\nevent: %s\ndata: {\"tournament\":\"%s\",\"table\":\"%s\",\"%s\":%s}\n\n",
+    snprintf(msg, n,
+             "id: %llu\nevent: %s\ndata: {\"tournament\":\"%s\",\"table\":\"%s\",\"%s\":%s}\n\n",
              (unsigned long long)s->gen, kind, t->tournament, t->table, kind, json);
     free(s->ring[s->gen % HALL_RING]);
     s->ring[s->gen % HALL_RING] = msg;
@@ -174,8 +175,9 @@ char *hall_store_snapshot(struct hall_store *s)
     add(&b, head);
     for (int i = 0; i < s->ntables; i++) {
         const struct hall_table *t = &s->tables[i];
-        snprintf(head, sizeof head, "%s{\"tournament\":\"%s\",\"table\":\"%s\",\"state\":",
-                 i ? "," : "", t->tournament, t->table);
+        snprintf(head, sizeof head,
+                 "%s{\"tournament\":\"%s\",\"table\":\"%s\",\"state\":", i ? "," : "",
+                 t->tournament, t->table);
         add(&b, head);
         add(&b, t->state ? t->state : "null");
         add(&b, ",\"events\":[");

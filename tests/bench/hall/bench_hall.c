@@ -40,7 +40,8 @@ static int free_port(void)
     int s = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     socklen_t len = sizeof a;
-    if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof a) || getsockname(s, (struct sockaddr *)&a, &len))
+    if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof a) ||
+        getsockname(s, (struct sockaddr *)&a, &len))
         exit(1);
     close(s);
     return ntohs(a.sin_port);
@@ -50,7 +51,8 @@ static int dial(int port)
 {
     for (int i = 0; i < 200; i++) {
         int s = socket(AF_INET, SOCK_STREAM, 0);
-        struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+        struct sockaddr_in a = {.sin_family = AF_INET,
+                                .sin_port = htons((uint16_t)port),
                                 .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
         if (connect(s, (struct sockaddr *)&a, sizeof a) == 0)
             return s;
@@ -165,7 +167,9 @@ int main(int argc, char **argv)
     snprintf(conf, sizeof conf, "%s/mosquitto.conf", dir);
     FILE *f = fopen(conf, "w");
     snprintf(user, sizeof user, "%s", getenv("USER") ? getenv("USER") : "root");
-    fprintf(f, "listener %d 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 100000\nuser %s\n",
+    fprintf(f,
+            "listener %d 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages "
+            "100000\nuser %s\n",
             mqtt, user);
     fclose(f);
     snprintf(mport, sizeof mport, "%d", mqtt);
@@ -247,7 +251,8 @@ int main(int argc, char **argv)
             if (now < due || seq[t] + 1 >= MAX_MOVES)
                 continue;
             int k = seq[t]++;
-            struct tb_hall_event ev = {.kind = TB_HALL_EV_MOVE, .seq = (uint64_t)k + 1, .ply = k + 1};
+            struct tb_hall_event ev = {
+                .kind = TB_HALL_EV_MOVE, .seq = (uint64_t)k + 1, .ply = k + 1};
             snprintf(ev.san, sizeof ev.san, "%s", sans[k % 4]);
             snprintf(ev.text, sizeof ev.text, "%d. %s", k / 2 + 1, ev.san);
             for (int b = 0; b < 2; b++)

@@ -72,8 +72,9 @@ static void pass(struct table *tb, uint64_t ms)
 
 static int square(const char *s)
 {
-    return s[0] >= 'a' && s[0] <= 'h' && s[1] >= '1' && s[1] <= '8' ? (s[1] - '1') * 8 + (s[0] - 'a')
-                                                                     : -1;
+    return s[0] >= 'a' && s[0] <= 'h' && s[1] >= '1' && s[1] <= '8'
+               ? (s[1] - '1') * 8 + (s[0] - 'a')
+               : -1;
 }
 
 static void hand(struct table *tb, int board, const char *uci)
@@ -185,8 +186,9 @@ int main(int argc, char **argv)
     for (bool run = true; run;) {
         uint64_t now = now_ms(), due = tb_hall_pub_deadline(tb.pub);
         int fd = tb_hall_pub_fd(tb.pub);
-        struct pollfd p[2] = {{0, POLLIN, 0},
-                              {fd, (short)(POLLIN | (tb_hall_pub_want_write(tb.pub) ? POLLOUT : 0)), 0}};
+        struct pollfd p[2] = {
+            {0, POLLIN, 0},
+            {fd, (short)(POLLIN | (tb_hall_pub_want_write(tb.pub) ? POLLOUT : 0)), 0}};
         int wait = due <= now ? 0 : due - now > 1000 ? 1000 : (int)(due - now);
         if (poll(p, fd >= 0 ? 2 : 1, wait) < 0 && errno != EINTR)
             break;
