@@ -177,3 +177,58 @@ TB_TEST(topics_per_tournament_and_table)
     ASSERT_EQ(tb_hall_topic_parse("other/a/b/state", t, x, leaf, sizeof leaf), TB_ERR_PARSE);
     ASSERT_EQ(tb_hall_topic_parse("twinboard//b/state", t, x, leaf, sizeof leaf), TB_ERR_PARSE);
 }
+
+/* No broker at all (a port nobody listens on): the table plays on, events queue up to the
+ * limit, the oldest are dropped and counted, the state is kept (the latest only), and no call
+ * waits. */
+TB_TEST(broker_away_events_bounded_oldest_dropped_and_counted)
+{
+    struct tb_hall_config cfg = {
+        .port = 1, .tournament = "open-2026", .table = "t7", .max_events = 4, .retry_ms = 50};
+    tb_hall_pub *p = NULL;
+    struct tb_error err;
+    ASSERT_OK(tb_hall_pub_new(&cfg, 1000, &p, &err));
+    struct tb_hall_state *s = sample();
+    for (int i = 1; i <= 10; i++) {
+        struct tb_hall_event ev = {.kind = TB_HALL_EV_MOVE, .ply = i};
+        snprintf(ev.text, sizeof ev.text, "ply %d", i);
+        ASSERT_OK(tb_hall_pub_event(p, &ev, &err));
+        s->seq = (uint64_t)i;
+        ASSERT_OK(tb_hall_pub_state(p, s, &err));
+        tb_hall_pub_service(p, false, false, 1000 + (uint64_t)i * 100);
+    }
+    struct tb_hall_pub_stats st;
+    tb_hall_pub_stats(p, &st);
+    ASSERT_FALSE(st.connected);
+    ASSERT_EQ(st.queued, 4ul);
+    ASSERT_EQ(st.dropped, 6ul);
+    ASSERT_EQ(st.events_sent, 0ul);
+    ASSERT_EQ(st.states_sent, 0ul);
+    ASSERT_TRUE(tb_hall_pub_deadline(p) != UINT64_MAX); /* a reconnect is due */
+    struct tb_hall_cmd c;
+    ASSERT_EQ(tb_hall_pub_cmd(p, &c), 0);
+    /* a bad state is refused and the kept one stays */
+    s->table[0] = '\0';
+    ASSERT_EQ(tb_hall_pub_state(p, s, &err), TB_ERR_ARG);
+    tb_hall_pub_free(p);
+    tb_hall_pub_free(NULL);
+    free(s);
+}
+
+TB_TEST(publisher_refuses_bad_configuration)
+{
+    tb_hall_pub *p = NULL;
+    struct tb_error err = {0};
+    struct tb_hall_config cfg = {.tournament = "open 2026", .table = "t7"};
+    ASSERT_EQ(tb_hall_pub_new(&cfg, 0, &p, &err), TB_ERR_ARG);
+    ASSERT_STR_CONTAINS(err.msg, "tournament");
+    ASSERT_NULL(p);
+    cfg.tournament = "open-2026";
+    cfg.table = "t/7";
+    ASSERT_EQ(tb_hall_pub_new(&cfg, 0, &p, &err), TB_ERR_ARG);
+    ASSERT_STR_CONTAINS(err.msg, "table");
+    cfg.table = "t7";
+    cfg.port = 70000;
+    ASSERT_EQ(tb_hall_pub_new(&cfg, 0, &p, &err), TB_ERR_ARG);
+    ASSERT_STR_CONTAINS(err.msg, "port");
+}
