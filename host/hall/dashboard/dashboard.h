@@ -10,7 +10,7 @@
 #include "tb_hall.h"
 
 #define HALL_MAX_TABLES 512
-#define HALL_RING       4096 /* updates kept for live viewers that fall a little behind */
+#define HALL_RING       1024 /* updates kept for live viewers that fall a little behind */
 #define HALL_RECENT     32   /* events kept per table for a page opened later */
 
 struct hall_table {
