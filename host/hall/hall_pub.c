@@ -283,16 +283,20 @@ void tb_hall_pub_service(tb_hall_pub *p, bool readable, bool writable, uint64_t 
 {
     if (now_ms > p->now)
         p->now = now_ms;
-    if (mosquitto_socket(p->mosq) < 0) {
+    if (!p->connected && !p->connecting) {
         if (now_ms < p->retry_at)
             return;
-        p->connected = false;
-        p->connecting = mosquitto_reconnect_async(p->mosq) == MOSQ_ERR_SUCCESS;
-        if (!p->connecting) {
+        /* closes what is left of the last socket and starts a non-blocking connect */
+        if (mosquitto_reconnect_async(p->mosq) != MOSQ_ERR_SUCCESS) {
             schedule_retry(p);
             return;
         }
+        p->connecting = true;
         p->connect_by = now_ms + CONNECT_WAIT_MS;
+    }
+    if (mosquitto_socket(p->mosq) < 0) {
+        lost(p);
+        return;
     }
     int rc = MOSQ_ERR_SUCCESS;
     if (readable)
