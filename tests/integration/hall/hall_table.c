@@ -2,7 +2,7 @@
  * published through tb_hall as the daemon does, with the arbiter's commands from the broker
  * checked against a PIN.
  *
- *   hall_table --port N --tournament T --table X --pin PIN
+ *   hall_table --port N --tournament T --table X --pin PIN [--username U --password P]
  *
  * stdin, one per line:  move BOARD UCI (a quiet move by hand: lift, place) | arbiter (the
  * ARBITER button) | quit. stdout, one line each: "ready", "state NAME PLIES", "mismatch ID",
@@ -157,6 +157,10 @@ int main(int argc, char **argv)
             cfg.table = argv[i + 1];
         else if (!strcmp(argv[i], "--pin"))
             tb.pin = argv[i + 1];
+        else if (!strcmp(argv[i], "--username"))
+            cfg.username = argv[i + 1];
+        else if (!strcmp(argv[i], "--password"))
+            cfg.password = argv[i + 1];
     }
     struct tb_match_config mc;
     tb_match_config_default(&mc);

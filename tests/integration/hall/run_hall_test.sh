@@ -21,7 +21,7 @@ fail() {
     exit 1
 }
 
-for tool in mosquitto chromium python3 curl mosquitto_pub; do
+for tool in mosquitto mosquitto_passwd chromium python3 curl mosquitto_pub; do
     if ! command -v "$tool" >/dev/null 2>&1; then
         say "SKIPPED: $tool is not installed (host/tools/dev deps installs it)"
         exit 77
@@ -69,9 +69,13 @@ wait_line() {
 mqtt_port=$(free_port)
 http_port=$(free_port)
 cdp_port=$(free_port)
+# every client logs in: the tables, the dashboard, the test's own publisher
+mosquitto_passwd -b -c "$tmp/passwd" hall hall-secret >/dev/null 2>&1 || fail "mosquitto_passwd"
+chmod 600 "$tmp/passwd"
 cat >"$tmp/mosquitto.conf" <<EOF
 listener $mqtt_port 127.0.0.1
-allow_anonymous true
+allow_anonymous false
+password_file $tmp/passwd
 persistence false
 user $(id -un)
 log_dest file $tmp/mosquitto.log
@@ -86,7 +90,8 @@ start_broker() {
 start_broker
 say "broker on 127.0.0.1:$mqtt_port"
 
-"$hall" --broker-port "$mqtt_port" --port "$http_port" >"$tmp/hall.log" 2>&1 &
+TB_HALL_PASSWORD=hall-secret "$hall" --broker-port "$mqtt_port" --port "$http_port" \
+    --username hall >"$tmp/hall.log" 2>&1 &
 hall_pid=$!
 pids+=("$hall_pid")
 wait_port "$http_port" || fail "twinboard-hall did not listen"
@@ -94,9 +99,10 @@ url="http://127.0.0.1:$http_port"
 
 # tables: stdin from a fifo the test writes, stdout into a log
 declare -A tfd
-start_table() { # name pin
+start_table() { # name pin [password]
     mkfifo "$tmp/$1.in"
     "$table" --port "$mqtt_port" --tournament open-2026 --table "$1" --pin "$2" \
+        --username hall --password "${3:-hall-secret}" \
         <"$tmp/$1.in" >"$tmp/$1.log" 2>&1 &
     pids+=("$!")
     exec {fd}>"$tmp/$1.in"
@@ -205,13 +211,13 @@ say "broker back: the page caught up (t1: both scoresheets e4 e5 Nf3 Nc6 Bb5), t
 
 # ---- bad input changes nothing ----------------------------------------------------------------
 before=$(curl -s "$url/api/state")
-mosquitto_pub -p "$mqtt_port" -t twinboard/open-2026/t2/state -m '{"tournament":"open-2026"' || fail "mosquitto_pub"
-mosquitto_pub -p "$mqtt_port" -t twinboard/open-2026/t2/state -m '{"seq":99,"evil":true}'
+mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t2/state -m '{"tournament":"open-2026"' || fail "mosquitto_pub"
+mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t2/state -m '{"seq":99,"evil":true}'
 head -c 200000 /dev/zero | tr '\0' '{' >"$tmp/huge"
-mosquitto_pub -p "$mqtt_port" -t twinboard/open-2026/t2/state -f "$tmp/huge"
-mosquitto_pub -p "$mqtt_port" -t twinboard/open-2026/t2/event -m '{"kind":"move","seq":1e400}'
-mosquitto_pub -p "$mqtt_port" -t twinboard/open-2026/t1/cmd -m '{"action":"takeback","request":"x","mismatch":0,"n":2}'
-mosquitto_pub -p "$mqtt_port" -t twinboard/open-2026/t1/cmd -m '{"action":"takeback","request":"x","mismatch":0,"n":2,"pin":"0000"}'
+mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t2/state -f "$tmp/huge"
+mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t2/event -m '{"kind":"move","seq":1e400}'
+mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t1/cmd -m '{"action":"takeback","request":"x","mismatch":0,"n":2}'
+mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t1/cmd -m '{"action":"takeback","request":"x","mismatch":0,"n":2,"pin":"0000"}'
 sleep 1
 refused=$(curl -s "$url/api/state" | python3 -c 'import json,sys; print(json.load(sys.stdin)["refused"])')
 [ "$refused" -ge 4 ] || fail "the dashboard counted $refused refused payloads, expected at least 4"
@@ -244,4 +250,17 @@ grep -q '^cmd takeback accepted' "$tmp/t1.log" && fail "a refused request reache
 kill -0 "$hall_pid" || fail "twinboard-hall died"
 [ "$(code "$url/api/state")" = 200 ] || fail "twinboard-hall stopped answering"
 say "malformed payloads, forged commands and HTTP garbage refused; nothing changed"
+
+# ---- the ARBITER button; a table with a wrong password is kept out -----------------------------
+to t3 arbiter
+cdp wait "!!document.querySelector('#tile-open-2026--t3.alert') &&
+          document.getElementById('alerts').textContent.includes('t3: the arbiter is called')" 5000 \
+    >/dev/null || fail "the ARBITER button at t3 did not call the arbiter on the page"
+start_table t4 1111 wrong-password
+to t4 "move 0 e2e4"
+sleep 1.5
+to t4 stats
+wait_line "$tmp/t4.log" '^stats connected=0 connects=0' 5 || fail "a table with a wrong password connected"
+[ "$(cdp eval "tables.has('open-2026/t4')")" = false ] || fail "a table with a wrong password reached the page"
+say "the ARBITER button calls the arbiter; a table with a wrong password is kept out"
 say "ok"
