@@ -62,6 +62,14 @@ static void push(struct hall_store *s, const char *kind, const struct hall_table
     pthread_cond_broadcast(&s->cv);
 }
 
+/* A payload that did not decode: counted, nothing else. */
+static void refuse(struct hall_store *s)
+{
+    pthread_mutex_lock(&s->mu);
+    s->refused++;
+    pthread_mutex_unlock(&s->mu);
+}
+
 static void take_state(struct hall_store *s, const char *tournament, const char *name,
                        const void *payload, int len)
 {
@@ -72,9 +80,7 @@ static void take_state(struct hall_store *s, const char *tournament, const char 
         tb_hall_state_encode(st, json, TB_HALL_PAYLOAD_MAX, NULL) < 0) {
         free(st);
         free(json);
-        pthread_mutex_lock(&s->mu);
-        s->refused++;
-        pthread_mutex_unlock(&s->mu);
+        refuse(s);
         return;
     }
     pthread_mutex_lock(&s->mu);
@@ -101,9 +107,7 @@ static void take_event(struct hall_store *s, const char *tournament, const char 
     char json[4 * TB_HALL_TEXT_MAX];
     if (tb_hall_event_decode(payload, (size_t)len, &ev, NULL) != TB_OK ||
         tb_hall_event_encode(&ev, json, sizeof json, NULL) < 0) {
-        pthread_mutex_lock(&s->mu);
-        s->refused++;
-        pthread_mutex_unlock(&s->mu);
+        refuse(s);
         return;
     }
     pthread_mutex_lock(&s->mu);
@@ -128,9 +132,7 @@ void hall_store_message(struct hall_store *s, const char *topic, const void *pay
 {
     char tournament[TB_HALL_NAME_MAX], name[TB_HALL_NAME_MAX], leaf[8];
     if (len <= 0 || tb_hall_topic_parse(topic, tournament, name, leaf, sizeof leaf) != TB_OK) {
-        pthread_mutex_lock(&s->mu);
-        s->refused++;
-        pthread_mutex_unlock(&s->mu);
+        refuse(s);
         return;
     }
     if (!strcmp(leaf, "state"))
