@@ -211,7 +211,7 @@ int main(int argc, char **argv)
             return 1;
         }
         snprintf(st[t].tournament, sizeof st[t].tournament, "bench");
-        snprintf(st[t].table, sizeof st[t].table, "%s", names[t]);
+        snprintf(st[t].table, sizeof st[t].table, "t%d", t);
         snprintf(st[t].state, sizeof st[t].state, "in-sync");
         st[t].board[0].vi = st[t].board[0].white = true;
         for (int b = 0; b < 2; b++) {
