@@ -1,0 +1,197 @@
+/* hall_main.c - twinboard-hall: every table of a hall on one web page (docs/arbiter-guide.md).
+ *
+ * Subscribes to the tables' state and event topics on the broker (libmosquitto's own network
+ * thread, reconnecting by itself), keeps every table's latest state, and serves the page, the
+ * live stream and the arbiter's commands on 127.0.0.1 unless told otherwise. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mosquitto.h>
+
+#include "dashboard.h"
+
+struct hall {
+    struct hall_store store;
+    struct mosquitto *mosq;
+    const char *tournament; /* "+" for every tournament */
+    pthread_mutex_t mu;
+    bool connected;
+};
+
+static void usage(FILE *to)
+{
+    fputs("usage: twinboard-hall [options]\n"
+          "  --broker HOST         the MQTT broker (default 127.0.0.1)\n"
+          "  --broker-port N       its port (default 1883, 8883 with --cafile)\n"
+          "  --tournament NAME     show this tournament's tables only (default: every one)\n"
+          "  --username NAME       broker user; the password is read from $TB_HALL_PASSWORD\n"
+          "  --cafile FILE         TLS to the broker, trusting this CA\n"
+          "  --listen ADDR         the web page's address (default 127.0.0.1)\n"
+          "  --port N              the web page's port (default 8080)\n",
+          to);
+}
+
+static void on_connect(struct mosquitto *mosq, void *obj, int rc)
+{
+    struct hall *h = obj;
+    if (rc != 0) {
+        fprintf(stderr, "twinboard-hall: broker refused the connection: %s\n",
+                mosquitto_connack_string(rc));
+        return;
+    }
+    char topic[96];
+    snprintf(topic, sizeof topic, "twinboard/%s/+/state", h->tournament);
+    mosquitto_subscribe(mosq, NULL, topic, 1);
+    snprintf(topic, sizeof topic, "twinboard/%s/+/event", h->tournament);
+    mosquitto_subscribe(mosq, NULL, topic, 1);
+    pthread_mutex_lock(&h->mu);
+    h->connected = true;
+    pthread_mutex_unlock(&h->mu);
+    fprintf(stderr, "twinboard-hall: connected to the broker\n");
+}
+
+static void on_disconnect(struct mosquitto *mosq, void *obj, int rc)
+{
+    (void)mosq;
+    struct hall *h = obj;
+    pthread_mutex_lock(&h->mu);
+    h->connected = false;
+    pthread_mutex_unlock(&h->mu);
+    if (rc)
+        fprintf(stderr, "twinboard-hall: lost the broker; reconnecting\n");
+}
+
+static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto_message *msg)
+{
+    (void)mosq;
+    struct hall *h = obj;
+    hall_store_message(&h->store, msg->topic, msg->payload, msg->payloadlen);
+}
+
+static int send_cmd(void *user, const char *topic, const char *payload, int len)
+{
+    struct hall *h = user;
+    pthread_mutex_lock(&h->mu);
+    bool up = h->connected;
+    pthread_mutex_unlock(&h->mu);
+    if (!up)
+        return -1;
+    return mosquitto_publish(h->mosq, NULL, topic, len, payload, 1, false) == MOSQ_ERR_SUCCESS ? 0
+                                                                                               : -1;
+}
+
+static int port_arg(const char *s)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    return *s && !*end && v > 0 && v < 65536 ? (int)v : -1;
+}
+
+int main(int argc, char **argv)
+{
+    const char *broker = "127.0.0.1", *listen = "127.0.0.1", *username = NULL, *cafile = NULL;
+    int broker_port = 0, port = 8080;
+    struct hall h;
+    memset(&h, 0, sizeof h);
+    h.tournament = "+";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        }
+        if (!v) {
+            fprintf(stderr, "twinboard-hall: %s: unknown option or value missing\n", a);
+            usage(stderr);
+            return 2;
+        }
+        i++;
+        if (!strcmp(a, "--broker"))
+            broker = v;
+        else if (!strcmp(a, "--broker-port") && (broker_port = port_arg(v)) > 0)
+            ;
+        else if (!strcmp(a, "--port") && (port = port_arg(v)) > 0)
+            ;
+        else if (!strcmp(a, "--listen"))
+            listen = v;
+        else if (!strcmp(a, "--tournament") && tb_hall_name_ok(v))
+            h.tournament = v;
+        else if (!strcmp(a, "--username"))
+            username = v;
+        else if (!strcmp(a, "--cafile"))
+            cafile = v;
+        else {
+            fprintf(stderr, "twinboard-hall: %s %s: not an option with a good value\n", a, v);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!broker_port)
+        broker_port = cafile ? 8883 : 1883;
+    signal(SIGPIPE, SIG_IGN);
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL); /* every thread started below inherits it */
+
+    if (hall_store_init(&h.store)) {
+        fprintf(stderr, "twinboard-hall: out of memory\n");
+        return 1;
+    }
+    pthread_mutex_init(&h.mu, NULL);
+    mosquitto_lib_init();
+    char id[48];
+    snprintf(id, sizeof id, "twinboard-hall-%ld", (long)getpid());
+    h.mosq = mosquitto_new(id, true, &h);
+    if (!h.mosq) {
+        fprintf(stderr, "twinboard-hall: out of memory\n");
+        return 1;
+    }
+    mosquitto_connect_callback_set(h.mosq, on_connect);
+    mosquitto_disconnect_callback_set(h.mosq, on_disconnect);
+    mosquitto_message_callback_set(h.mosq, on_message);
+    mosquitto_reconnect_delay_set(h.mosq, 1, 2, false);
+    const char *password = getenv("TB_HALL_PASSWORD");
+    if (username && mosquitto_username_pw_set(h.mosq, username, password)) {
+        fprintf(stderr, "twinboard-hall: username refused\n");
+        return 2;
+    }
+    if (cafile && mosquitto_tls_set(h.mosq, cafile, NULL, NULL, NULL, NULL)) {
+        fprintf(stderr, "twinboard-hall: %s: not a usable CA file\n", cafile);
+        return 2;
+    }
+    int rc = mosquitto_connect_async(h.mosq, broker, broker_port, 30);
+    if (rc != MOSQ_ERR_SUCCESS)
+        fprintf(stderr, "twinboard-hall: broker %s:%d: %s; retrying\n", broker, broker_port,
+                rc == MOSQ_ERR_ERRNO ? strerror(errno) : mosquitto_strerror(rc));
+    if (mosquitto_loop_start(h.mosq) != MOSQ_ERR_SUCCESS) {
+        fprintf(stderr, "twinboard-hall: cannot start the network thread\n");
+        return 1;
+    }
+    struct hall_http_config hc = {listen, port, &h.store, send_cmd, &h};
+    char why[200];
+    struct hall_http *http = hall_http_start(&hc, why, sizeof why);
+    if (!http) {
+        fprintf(stderr, "twinboard-hall: %s\n", why);
+        mosquitto_loop_stop(h.mosq, true);
+        return 1;
+    }
+    fprintf(stderr, "twinboard-hall: serving http://%s:%d/ (broker %s:%d)\n", listen, port, broker,
+            broker_port);
+    int sig = 0;
+    sigwait(&stop, &sig);
+    fprintf(stderr, "twinboard-hall: stopping\n");
+    hall_http_stop(http);
+    mosquitto_disconnect(h.mosq);
+    mosquitto_loop_stop(h.mosq, false);
+    mosquitto_destroy(h.mosq);
+    mosquitto_lib_cleanup();
+    hall_store_free(&h.store);
+    pthread_mutex_destroy(&h.mu);
+    return 0;
+}

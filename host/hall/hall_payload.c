@@ -1,0 +1,404 @@
+/* hall_payload.c - the state, event and command payloads: JSON encoders and strict decoders
+ * (docs/hall.md lists every field). */
+#include <stdio.h>
+#include <string.h>
+
+#include "hall_internal.h"
+#include "tb_hall.h"
+
+#define JSON_INT_MAX 9007199254740991LL /* the largest integer every JSON reader keeps exact */
+
+static const char *const event_names[] = {NULL,    "move",         "mismatch", "resolved",
+                                          "touch", "arbiter-call", "command"};
+static const char *const cmd_names[] = {NULL, "resolve", "takeback"};
+
+const char *tb_hall_event_name(enum tb_hall_event_kind k)
+{
+    return k >= TB_HALL_EV_MOVE && k <= TB_HALL_EV_COMMAND ? event_names[k] : "?";
+}
+
+const char *tb_hall_cmd_name(enum tb_hall_cmd_action a)
+{
+    return a >= TB_HALL_CMD_RESOLVE && a <= TB_HALL_CMD_TAKEBACK ? cmd_names[a] : "?";
+}
+
+bool tb_hall_name_ok(const char *name)
+{
+    size_t n = 0;
+    for (; name && name[n]; n++) {
+        char c = name[n];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '-'))
+            return false;
+    }
+    return n >= 1 && n < TB_HALL_NAME_MAX;
+}
+
+/* ---- encoding ---------------------------------------------------------------------------- */
+
+static bool put_mismatch(cJSON *arr, const struct tb_hall_mismatch *m)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o || !cJSON_AddItemToArray(arr, o))
+        return cJSON_Delete(o), false;
+    return tb_hall__put_num(o, "id", m->id) && tb_hall__put_str(o, "kind", m->kind) &&
+           tb_hall__put_num(o, "board", m->board) && tb_hall__put_num(o, "ply", m->ply) &&
+           tb_hall__put_squares(o, "squares", m->squares) &&
+           tb_hall__put_bool(o, "needs_arbiter", m->needs_arbiter) &&
+           tb_hall__put_bool(o, "open", m->open) && tb_hall__put_str(o, "text", m->text) &&
+           tb_hall__put_str(o, "resolution", m->resolution) &&
+           tb_hall__put_str(o, "outcome", m->outcome);
+}
+
+static bool put_board(cJSON *arr, const struct tb_hall_board *b)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o || !cJSON_AddItemToArray(arr, o))
+        return cJSON_Delete(o), false;
+    bool ok = tb_hall__put_str(o, "name", b->name) && tb_hall__put_bool(o, "vi", b->vi) &&
+              tb_hall__put_bool(o, "white", b->white) &&
+              tb_hall__put_bool(o, "link_up", b->link_up) && tb_hall__put_str(o, "fen", b->fen) &&
+              tb_hall__put_squares(o, "occupancy", b->occupancy) &&
+              tb_hall__put_num(o, "clock_ms", (double)b->clock_ms) &&
+              tb_hall__put_num(o, "sheet_from", b->sheet_from);
+    cJSON *sheet = ok ? cJSON_AddArrayToObject(o, "sheet") : NULL;
+    for (int i = 0; sheet && i < b->nsheet; i++) {
+        cJSON *s = cJSON_CreateString(b->sheet[i]);
+        if (!s || !cJSON_AddItemToArray(sheet, s))
+            return cJSON_Delete(s), false;
+    }
+    return sheet != NULL;
+}
+
+static int check_state(const struct tb_hall_state *s, struct tb_error *err)
+{
+    if (!tb_hall_name_ok(s->tournament) || !tb_hall_name_ok(s->table))
+        return tb_error_set(err, TB_ERR_ARG, "tournament/table: not a name");
+    if (s->ntouch < 0 || s->ntouch > TB_HALL_MAX_TOUCH || s->nhistory < 0 ||
+        s->nhistory > TB_HALL_MAX_HISTORY)
+        return tb_error_set(err, TB_ERR_ARG, "touch/history: count out of range");
+    for (int b = 0; b < 2; b++)
+        if (s->board[b].nsheet < 0 || s->board[b].nsheet > TB_HALL_MAX_PLIES)
+            return tb_error_set(err, TB_ERR_ARG, "board[%d].sheet: count out of range", b);
+    if ((long long)s->seq > JSON_INT_MAX || (long long)s->ms > JSON_INT_MAX)
+        return tb_error_set(err, TB_ERR_ARG, "seq/ms: too large");
+    return TB_OK;
+}
+
+int tb_hall_state_encode(const struct tb_hall_state *s, char *buf, size_t cap, struct tb_error *err)
+{
+    int rc = check_state(s, err);
+    if (rc)
+        return rc;
+    cJSON *o = cJSON_CreateObject();
+    bool ok = o && tb_hall__put_str(o, "tournament", s->tournament) &&
+              tb_hall__put_str(o, "table", s->table) &&
+              tb_hall__put_num(o, "seq", (double)s->seq) &&
+              tb_hall__put_num(o, "ms", (double)s->ms) && tb_hall__put_str(o, "state", s->state) &&
+              tb_hall__put_num(o, "plies", s->plies) && tb_hall__put_str(o, "fen", s->fen) &&
+              tb_hall__put_bool(o, "clock_running", s->clock_running) &&
+              tb_hall__put_bool(o, "arbiter_call", s->arbiter_call) &&
+              tb_hall__put_num(o, "dropped", (double)s->dropped);
+    cJSON *boards = ok ? cJSON_AddArrayToObject(o, "boards") : NULL;
+    ok = boards && put_board(boards, &s->board[0]) && put_board(boards, &s->board[1]);
+    cJSON *touch = ok ? cJSON_AddArrayToObject(o, "touch") : NULL;
+    ok = touch != NULL;
+    for (int i = 0; ok && i < s->ntouch; i++) {
+        cJSON *t = cJSON_CreateString(s->touch[i]);
+        ok = t && cJSON_AddItemToArray(touch, t);
+        if (!ok)
+            cJSON_Delete(t);
+    }
+    cJSON *hist = ok ? cJSON_AddArrayToObject(o, "mismatches") : NULL;
+    ok = hist != NULL;
+    for (int i = 0; ok && i < s->nhistory; i++)
+        ok = put_mismatch(hist, &s->history[i]);
+    rc = tb_hall__print(o, ok, buf, cap);
+    if (rc == TB_ERR_FULL)
+        tb_error_set(err, rc, "state: more than %zu bytes", cap);
+    return rc;
+}
+
+int tb_hall_event_encode(const struct tb_hall_event *e, char *buf, size_t cap, struct tb_error *err)
+{
+    if (e->kind < TB_HALL_EV_MOVE || e->kind > TB_HALL_EV_COMMAND)
+        return tb_error_set(err, TB_ERR_ARG, "event.kind: %d is no event", (int)e->kind);
+    if ((long long)e->seq > JSON_INT_MAX || (long long)e->ms > JSON_INT_MAX)
+        return tb_error_set(err, TB_ERR_ARG, "event.seq/ms: too large");
+    cJSON *o = cJSON_CreateObject();
+    bool ok = o && tb_hall__put_str(o, "kind", tb_hall_event_name(e->kind)) &&
+              tb_hall__put_num(o, "seq", (double)e->seq) &&
+              tb_hall__put_num(o, "ms", (double)e->ms) && tb_hall__put_num(o, "ply", e->ply) &&
+              tb_hall__put_num(o, "mismatch", e->mismatch) && tb_hall__put_bool(o, "ok", e->ok) &&
+              tb_hall__put_str(o, "request", e->request) && tb_hall__put_str(o, "san", e->san) &&
+              tb_hall__put_str(o, "uci", e->uci) && tb_hall__put_str(o, "text", e->text) &&
+              tb_hall__put_str(o, "detail", e->detail);
+    int rc = tb_hall__print(o, ok, buf, cap);
+    if (rc == TB_ERR_FULL)
+        tb_error_set(err, rc, "event: more than %zu bytes", cap);
+    return rc;
+}
+
+static bool pin_text_ok(const char *pin)
+{
+    size_t n = strlen(pin);
+    for (size_t i = 0; i < n; i++)
+        if (pin[i] < '0' || pin[i] > '9')
+            return false;
+    return n >= 1 && n < TB_HALL_PIN_MAX;
+}
+
+int tb_hall_cmd_encode(const struct tb_hall_cmd *c, char *buf, size_t cap, struct tb_error *err)
+{
+    if (c->action != TB_HALL_CMD_RESOLVE && c->action != TB_HALL_CMD_TAKEBACK)
+        return tb_error_set(err, TB_ERR_ARG, "cmd.action: %d is no command", (int)c->action);
+    if (!tb_hall_name_ok(c->request))
+        return tb_error_set(err, TB_ERR_ARG, "cmd.request: not a name");
+    if (!pin_text_ok(c->pin))
+        return tb_error_set(err, TB_ERR_ARG, "cmd.pin: not 1 to %d digits", TB_HALL_PIN_MAX - 1);
+    if (c->action == TB_HALL_CMD_TAKEBACK && (c->n < 1 || c->n > TB_MATCH_MAX_TAKEBACK))
+        return tb_error_set(err, TB_ERR_ARG, "cmd.n: not 1 to %d", TB_MATCH_MAX_TAKEBACK);
+    cJSON *o = cJSON_CreateObject();
+    bool ok = o && tb_hall__put_str(o, "action", tb_hall_cmd_name(c->action)) &&
+              tb_hall__put_str(o, "request", c->request) &&
+              tb_hall__put_num(o, "mismatch", c->mismatch) && tb_hall__put_num(o, "n", c->n) &&
+              tb_hall__put_str(o, "pin", c->pin);
+    int rc = tb_hall__print(o, ok, buf, cap);
+    if (rc == TB_ERR_FULL)
+        tb_error_set(err, rc, "cmd: more than %zu bytes", cap);
+    return rc;
+}
+
+/* ---- decoding ---------------------------------------------------------------------------- */
+
+static int read_mismatch(struct tb_hall__rd *rd, const cJSON *o, struct tb_hall_mismatch *m)
+{
+    static const char *const keys[] = {"id",         "kind",          "board", "ply",
+                                       "squares",    "needs_arbiter", "open",  "text",
+                                       "resolution", "outcome",       NULL};
+    long long id, board, ply;
+    if (!cJSON_IsObject(o))
+        return tb_error_set(rd->err, TB_ERR_PARSE, "%s: not an object", rd->path);
+    if (tb_hall__only(rd, o, keys) || tb_hall__int(rd, o, "id", 1, UINT32_MAX, &id) ||
+        tb_hall__str(rd, o, "kind", m->kind, sizeof m->kind) ||
+        tb_hall__int(rd, o, "board", 0, 1, &board) ||
+        tb_hall__int(rd, o, "ply", 0, TB_CHESS_GAME_MAX_PLIES, &ply) ||
+        tb_hall__squares(rd, o, "squares", &m->squares) ||
+        tb_hall__bool(rd, o, "needs_arbiter", &m->needs_arbiter) ||
+        tb_hall__bool(rd, o, "open", &m->open) ||
+        tb_hall__str(rd, o, "text", m->text, sizeof m->text) ||
+        tb_hall__str(rd, o, "resolution", m->resolution, sizeof m->resolution) ||
+        tb_hall__str(rd, o, "outcome", m->outcome, sizeof m->outcome))
+        return TB_ERR_PARSE;
+    m->id = (uint32_t)id;
+    m->board = (int)board;
+    m->ply = (int)ply;
+    return TB_OK;
+}
+
+static int read_board(struct tb_hall__rd *rd, const cJSON *o, struct tb_hall_board *b)
+{
+    static const char *const keys[] = {"name",      "vi",       "white",      "link_up", "fen",
+                                       "occupancy", "clock_ms", "sheet_from", "sheet",   NULL};
+    long long clock, from;
+    int n = 0;
+    if (!cJSON_IsObject(o))
+        return tb_error_set(rd->err, TB_ERR_PARSE, "%s: not an object", rd->path);
+    if (tb_hall__only(rd, o, keys) || tb_hall__str(rd, o, "name", b->name, sizeof b->name) ||
+        tb_hall__bool(rd, o, "vi", &b->vi) || tb_hall__bool(rd, o, "white", &b->white) ||
+        tb_hall__bool(rd, o, "link_up", &b->link_up) ||
+        tb_hall__str(rd, o, "fen", b->fen, sizeof b->fen) ||
+        tb_hall__squares(rd, o, "occupancy", &b->occupancy) ||
+        tb_hall__int(rd, o, "clock_ms", -1, JSON_INT_MAX, &clock) ||
+        tb_hall__int(rd, o, "sheet_from", 1, TB_CHESS_GAME_MAX_PLIES, &from))
+        return TB_ERR_PARSE;
+    const cJSON *sheet = tb_hall__arr(rd, o, "sheet", TB_HALL_MAX_PLIES, &n);
+    if (!sheet)
+        return TB_ERR_PARSE;
+    b->clock_ms = clock;
+    b->sheet_from = (int)from;
+    b->nsheet = n;
+    size_t base = strlen(rd->path);
+    int i = 0;
+    for (const cJSON *it = sheet->child; it; it = it->next, i++) {
+        snprintf(rd->path + base, sizeof rd->path - base, ".sheet[%d]", i);
+        if (!cJSON_IsString(it) || strlen(it->valuestring) >= TB_HALL_SAN_MAX ||
+            strspn(it->valuestring, "abcdefghKQRBNOx12345678=+#-") != strlen(it->valuestring) ||
+            !*it->valuestring)
+            return tb_error_set(rd->err, TB_ERR_PARSE, "%s: not a move in SAN", rd->path);
+        tb_hall__copy(b->sheet[i], sizeof b->sheet[i], it->valuestring);
+    }
+    rd->path[base] = '\0';
+    return TB_OK;
+}
+
+int tb_hall_state_decode(const char *json, size_t len, struct tb_hall_state *s,
+                         struct tb_error *err)
+{
+    static const char *const keys[] = {
+        "tournament",    "table",        "seq",     "ms",     "state", "plies",      "fen",
+        "clock_running", "arbiter_call", "dropped", "boards", "touch", "mismatches", NULL};
+    cJSON *root = tb_hall__parse(json, len, err);
+    if (!root)
+        return TB_ERR_PARSE;
+    memset(s, 0, sizeof *s);
+    struct tb_hall__rd rd = {err, ""};
+    long long seq, ms, plies, dropped;
+    int nb = 0, rc = TB_ERR_PARSE;
+    const cJSON *boards, *touch, *hist;
+    if (tb_hall__only(&rd, root, keys) ||
+        tb_hall__str(&rd, root, "tournament", s->tournament, sizeof s->tournament) ||
+        tb_hall__str(&rd, root, "table", s->table, sizeof s->table) ||
+        tb_hall__int(&rd, root, "seq", 1, JSON_INT_MAX, &seq) ||
+        tb_hall__int(&rd, root, "ms", 0, JSON_INT_MAX, &ms) ||
+        tb_hall__str(&rd, root, "state", s->state, sizeof s->state) ||
+        tb_hall__int(&rd, root, "plies", 0, TB_CHESS_GAME_MAX_PLIES, &plies) ||
+        tb_hall__str(&rd, root, "fen", s->fen, sizeof s->fen) ||
+        tb_hall__bool(&rd, root, "clock_running", &s->clock_running) ||
+        tb_hall__bool(&rd, root, "arbiter_call", &s->arbiter_call) ||
+        tb_hall__int(&rd, root, "dropped", 0, JSON_INT_MAX, &dropped) ||
+        !(boards = tb_hall__arr(&rd, root, "boards", 2, &nb)) ||
+        !(touch = tb_hall__arr(&rd, root, "touch", TB_HALL_MAX_TOUCH, &s->ntouch)) ||
+        !(hist = tb_hall__arr(&rd, root, "mismatches", TB_HALL_MAX_HISTORY, &s->nhistory)))
+        goto out;
+    if (!tb_hall_name_ok(s->tournament) || !tb_hall_name_ok(s->table)) {
+        tb_error_set(err, TB_ERR_PARSE, "tournament/table: not a name ([A-Za-z0-9_-], 1-31)");
+        goto out;
+    }
+    if (nb != 2) {
+        tb_error_set(err, TB_ERR_PARSE, "boards: %d boards, not 2", nb);
+        goto out;
+    }
+    s->seq = (uint64_t)seq;
+    s->ms = (uint64_t)ms;
+    s->plies = (int)plies;
+    s->dropped = (unsigned long)dropped;
+    int i = 0;
+    for (const cJSON *it = boards->child; it; it = it->next, i++) {
+        snprintf(rd.path, sizeof rd.path, "boards[%d]", i);
+        if (read_board(&rd, it, &s->board[i]))
+            goto out;
+    }
+    i = 0;
+    for (const cJSON *it = touch->child; it; it = it->next, i++) {
+        if (!cJSON_IsString(it) || strlen(it->valuestring) >= sizeof s->touch[i]) {
+            tb_error_set(err, TB_ERR_PARSE, "touch[%d]: not a string of at most %zu bytes", i,
+                         sizeof s->touch[i] - 1);
+            goto out;
+        }
+        tb_hall__copy(s->touch[i], sizeof s->touch[i], it->valuestring);
+    }
+    i = 0;
+    for (const cJSON *it = hist->child; it; it = it->next, i++) {
+        snprintf(rd.path, sizeof rd.path, "mismatches[%d]", i);
+        if (read_mismatch(&rd, it, &s->history[i]))
+            goto out;
+    }
+    rc = TB_OK;
+out:
+    cJSON_Delete(root);
+    return rc;
+}
+
+static int lookup(const char *const *names, int n, const char *s)
+{
+    for (int i = 1; i < n; i++)
+        if (strcmp(names[i], s) == 0)
+            return i;
+    return 0;
+}
+
+int tb_hall_event_decode(const char *json, size_t len, struct tb_hall_event *e,
+                         struct tb_error *err)
+{
+    static const char *const keys[] = {"kind",    "seq", "ms",  "ply",  "mismatch", "ok",
+                                       "request", "san", "uci", "text", "detail",   NULL};
+    cJSON *root = tb_hall__parse(json, len, err);
+    if (!root)
+        return TB_ERR_PARSE;
+    memset(e, 0, sizeof *e);
+    struct tb_hall__rd rd = {err, "event"};
+    char kind[16];
+    long long seq, ms, ply, mm;
+    int rc = TB_ERR_PARSE;
+    if (tb_hall__only(&rd, root, keys) || tb_hall__str(&rd, root, "kind", kind, sizeof kind) ||
+        tb_hall__int(&rd, root, "seq", 1, JSON_INT_MAX, &seq) ||
+        tb_hall__int(&rd, root, "ms", 0, JSON_INT_MAX, &ms) ||
+        tb_hall__int(&rd, root, "ply", 0, TB_CHESS_GAME_MAX_PLIES, &ply) ||
+        tb_hall__int(&rd, root, "mismatch", 0, UINT32_MAX, &mm) ||
+        tb_hall__bool(&rd, root, "ok", &e->ok) ||
+        tb_hall__str(&rd, root, "request", e->request, sizeof e->request) ||
+        tb_hall__str(&rd, root, "san", e->san, sizeof e->san) ||
+        tb_hall__str(&rd, root, "uci", e->uci, sizeof e->uci) ||
+        tb_hall__str(&rd, root, "text", e->text, sizeof e->text) ||
+        tb_hall__str(&rd, root, "detail", e->detail, sizeof e->detail))
+        goto out;
+    e->kind = (enum tb_hall_event_kind)lookup(event_names, 7, kind);
+    if (!e->kind) {
+        tb_error_set(err, TB_ERR_PARSE, "event.kind: \"%s\" is no event", kind);
+        goto out;
+    }
+    e->seq = (uint64_t)seq;
+    e->ms = (uint64_t)ms;
+    e->ply = (int)ply;
+    e->mismatch = (uint32_t)mm;
+    rc = TB_OK;
+out:
+    cJSON_Delete(root);
+    return rc;
+}
+
+int tb_hall_cmd_decode(const char *json, size_t len, struct tb_hall_cmd *c, struct tb_error *err)
+{
+    static const char *const keys[] = {"action", "request", "mismatch", "n", "pin", NULL};
+    cJSON *root = tb_hall__parse(json, len, err);
+    if (!root)
+        return TB_ERR_PARSE;
+    memset(c, 0, sizeof *c);
+    struct tb_hall__rd rd = {err, "cmd"};
+    char action[16];
+    long long mm, n;
+    int rc = TB_ERR_PARSE;
+    if (tb_hall__only(&rd, root, keys) ||
+        tb_hall__str(&rd, root, "action", action, sizeof action) ||
+        tb_hall__str(&rd, root, "request", c->request, sizeof c->request) ||
+        tb_hall__int(&rd, root, "mismatch", 0, UINT32_MAX, &mm) ||
+        tb_hall__int(&rd, root, "n", 0, TB_MATCH_MAX_TAKEBACK, &n) ||
+        tb_hall__str(&rd, root, "pin", c->pin, sizeof c->pin))
+        goto out;
+    c->action = (enum tb_hall_cmd_action)lookup(cmd_names, 3, action);
+    c->mismatch = (uint32_t)mm;
+    c->n = (int)n;
+    if (!c->action)
+        tb_error_set(err, TB_ERR_PARSE, "cmd.action: \"%s\" is no command", action);
+    else if (!tb_hall_name_ok(c->request))
+        tb_error_set(err, TB_ERR_PARSE, "cmd.request: not a name ([A-Za-z0-9_-], 1-31)");
+    else if (!pin_text_ok(c->pin))
+        tb_error_set(err, TB_ERR_PARSE, "cmd.pin: not 1 to %d digits", TB_HALL_PIN_MAX - 1);
+    else if (c->action == TB_HALL_CMD_RESOLVE && c->mismatch == 0)
+        tb_error_set(err, TB_ERR_PARSE, "cmd.mismatch: resolve names no mismatch");
+    else if (c->action == TB_HALL_CMD_TAKEBACK && c->n < 1)
+        tb_error_set(err, TB_ERR_PARSE, "cmd.n: takeback of no move");
+    else
+        rc = TB_OK;
+out:
+    cJSON_Delete(root);
+    return rc;
+}
+
+bool tb_hall_cmd_pin_ok(const struct tb_hall_cmd *c, const char *arbiter_pin)
+{
+    if (!arbiter_pin || !*arbiter_pin)
+        return false;
+    /* compare every byte of both buffers whatever differs, so timing tells nothing */
+    char want[TB_HALL_PIN_MAX] = {0};
+    if (strlen(arbiter_pin) >= sizeof want)
+        return false;
+    memcpy(want, arbiter_pin, strlen(arbiter_pin));
+    char got[TB_HALL_PIN_MAX] = {0};
+    memcpy(got, c->pin, strnlen(c->pin, sizeof got - 1));
+    unsigned diff = 0;
+    for (size_t i = 0; i < sizeof want; i++)
+        diff |= (unsigned char)(want[i] ^ got[i]);
+    return diff == 0;
+}

@@ -1,0 +1,266 @@
+#!/usr/bin/env bash
+# run_hall_test.sh HALL TABLE DOCS - the arbiter's hall with the real parts.
+#
+# A Mosquitto broker of the test's own (free loopback port, own config, no persistence), three
+# tables (hall_table: a real match on simulated boards, publishing through tb_hall), the
+# dashboard twinboard-hall, and a real headless Chromium driven over its DevTools protocol
+# (cdp.py). Checked as a user would notice: the page shows the right tables; a mismatch shows
+# within a second; a resolve with a wrong PIN is refused by the table and with the right one
+# reaches it and clears the mismatch; the broker killed and restarted mid-game loses nothing
+# and the page catches up; malformed payloads, forged commands and HTTP garbage change nothing.
+# The screenshots of docs/ (hall-mismatch.png, hall-table.png) are made here.
+# Exit 77 (skipped) when mosquitto, chromium or python3 is not installed.
+set -uo pipefail
+hall=$1 table=$2 docs=$3
+here=$(cd "$(dirname "$0")" && pwd)
+cdp() { python3 "$here/cdp.py" "$cdp_port" "$@"; }
+say() { printf 'hall-test: %s\n' "$*"; }
+fail() {
+    say "FAIL: $*"
+    for f in "$tmp"/*.log; do [ -s "$f" ] && { echo "--- $f"; tail -n 15 "$f"; }; done
+    exit 1
+}
+
+for tool in mosquitto mosquitto_passwd chromium python3 curl mosquitto_pub; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+        say "SKIPPED: $tool is not installed (host/tools/dev deps installs it)"
+        exit 77
+    fi
+done
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+free_port() {
+    local p
+    for _ in $(seq 200); do
+        p=$((20000 + RANDOM % 30000))
+        if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+            echo "$p"
+            return
+        fi
+    done
+    fail "no free port"
+}
+# waits until a TCP port accepts connections (at most 10 s)
+wait_port() {
+    for _ in $(seq 200); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+        sleep 0.05
+    done
+    return 1
+}
+# waits until a file holds a line matching a pattern (at most $3 s)
+wait_line() {
+    local n=$(($3 * 20))
+    for _ in $(seq "$n"); do
+        grep -qE "$2" "$1" 2>/dev/null && return 0
+        sleep 0.05
+    done
+    return 1
+}
+
+mqtt_port=$(free_port)
+http_port=$(free_port)
+cdp_port=$(free_port)
+# every client logs in: the tables, the dashboard, the test's own publisher
+mosquitto_passwd -b -c "$tmp/passwd" hall hall-secret >/dev/null 2>&1 || fail "mosquitto_passwd"
+chmod 600 "$tmp/passwd"
+cat >"$tmp/mosquitto.conf" <<EOF
+listener $mqtt_port 127.0.0.1
+allow_anonymous false
+password_file $tmp/passwd
+persistence false
+user $(id -un)
+log_dest file $tmp/mosquitto.log
+EOF
+broker_pid=
+start_broker() {
+    mosquitto -c "$tmp/mosquitto.conf" >>"$tmp/mosquitto.out.log" 2>&1 &
+    broker_pid=$!
+    pids+=("$broker_pid")
+    wait_port "$mqtt_port" || fail "the broker did not start"
+}
+start_broker
+say "broker on 127.0.0.1:$mqtt_port"
+
+TB_HALL_PASSWORD=hall-secret "$hall" --broker-port "$mqtt_port" --port "$http_port" \
+    --username hall >"$tmp/hall.log" 2>&1 &
+hall_pid=$!
+pids+=("$hall_pid")
+wait_port "$http_port" || fail "twinboard-hall did not listen"
+url="http://127.0.0.1:$http_port"
+
+# tables: stdin from a fifo the test writes, stdout into a log
+declare -A tfd
+start_table() { # name pin [password]
+    mkfifo "$tmp/$1.in"
+    "$table" --port "$mqtt_port" --tournament open-2026 --table "$1" --pin "$2" \
+        --username hall --password "${3:-hall-secret}" \
+        <"$tmp/$1.in" >"$tmp/$1.log" 2>&1 &
+    pids+=("$!")
+    exec {fd}>"$tmp/$1.in"
+    tfd[$1]=$fd
+    wait_line "$tmp/$1.log" '^ready' 10 || fail "table $1 did not start"
+}
+to() { echo "$2" >&"${tfd[$1]}"; } # table command
+start_table t1 2468
+start_table t2 1357
+start_table t3 9999
+
+chromium --headless=new --no-sandbox --disable-gpu --no-first-run --disable-extensions \
+    --user-data-dir="$tmp/chromium" --remote-debugging-port="$cdp_port" \
+    --window-size=1280,900 --autoplay-policy=no-user-gesture-required \
+    "$url/" >"$tmp/chromium.log" 2>&1 &
+pids+=("$!")
+wait_port "$cdp_port" || fail "chromium did not start"
+
+# ---- the page shows the right tables ----------------------------------------------------------
+to t1 "move 0 e2e4"
+to t1 "move 1 e2e4"
+to t1 "move 1 e7e5"
+to t1 "move 0 e7e5"
+to t2 "move 0 d2d4"
+wait_line "$tmp/t1.log" '^state in-sync 2' 10 || fail "t1 did not agree two moves"
+cdp wait "document.querySelectorAll('#tiles > li').length === 3 &&
+          document.querySelector('#tile-open-2026--t1 .state').textContent === 'in sync' &&
+          document.querySelector('#tile-open-2026--t2').dataset.state === 'waiting'" 10000 \
+    >/dev/null || fail "the page does not show t1, t2, t3 as they stand: $(cdp eval "document.getElementById('tiles').innerText")"
+tiles=$(cdp eval "[...document.querySelectorAll('#tiles > li')].map(t => t.dataset.table).sort().join(',')")
+[ "$tiles" = '"t1,t2,t3"' ] || fail "tiles $tiles, expected t1,t2,t3"
+label=$(cdp eval "document.querySelector('#tile-open-2026--t2 svg').getAttribute('aria-label')")
+case $label in *"differs on d2, d4"*) ;; *) fail "t2's board has no text naming the differing squares: $label" ;; esac
+say "the page shows t1 (in sync), t2 (waiting: differs on d2, d4), t3"
+
+# ---- a mismatch shows within a second ---------------------------------------------------------
+to t1 "move 0 g1f3"
+wait_line "$tmp/t1.log" '^state waiting 2' 10 || fail "t1 did not announce Nf3"
+start=$(date +%s%3N)
+to t1 "move 1 g1h3" # the sighted player copies the wrong knight move
+shown=$(cdp when "!!document.querySelector('#tile-open-2026--t1.alert') &&
+                  document.getElementById('alerts').textContent.includes('mismatch')" 5000) ||
+    fail "no mismatch alert on t1's tile"
+took=$((shown - start))
+say "mismatch on t1 shown (tile, alert region) after $took ms"
+[ "$took" -le 1000 ] || fail "the mismatch took $took ms to show (limit 1000)"
+first=$(cdp eval "document.querySelector('#tiles > li').dataset.table")
+[ "$first" = '"t1"' ] || fail "the table with the mismatch is not the first tile ($first)"
+mkdir -p "$docs"
+cdp shot "$docs/hall-mismatch.png" || fail "no screenshot"
+
+# ---- the table page; a wrong PIN is refused, the right one resolves ---------------------------
+cdp goto "$url/table/open-2026/t1" || fail "no table page"
+cdp wait "document.getElementById('mm-list') &&
+          document.getElementById('mm-list').textContent.includes('wrong move') &&
+          document.querySelectorAll('table.sheet').length === 2" 5000 >/dev/null ||
+    fail "the table page lacks the mismatch or the scoresheets"
+send() { # pin
+    cdp eval "document.getElementById('act-resolve').checked = true;
+              document.getElementById('pin').value = '$1';
+              document.getElementById('send').click(); true" >/dev/null
+}
+send 1111
+cdp wait "document.getElementById('outcome').textContent.startsWith('Refused by the table: wrong PIN')" 5000 \
+    >/dev/null || fail "wrong PIN: the page shows '$(cdp eval "document.getElementById('outcome').textContent")'"
+wait_line "$tmp/t1.log" '^cmd resolve refused: wrong PIN' 5 || fail "t1 did not refuse the wrong PIN"
+grep -q '^cmd resolve accepted' "$tmp/t1.log" && fail "t1 accepted a wrong PIN"
+[ "$(cdp eval "document.getElementById('detail-state').textContent")" = '"blocked"' ] ||
+    fail "a wrong PIN changed the table's state"
+say "resolve with a wrong PIN refused by the table; nothing changed"
+send 2468
+cdp wait "document.getElementById('outcome').textContent.startsWith('Accepted by the table')" 5000 \
+    >/dev/null || fail "right PIN: the page shows '$(cdp eval "document.getElementById('outcome').textContent")'"
+wait_line "$tmp/t1.log" '^cmd resolve accepted' 5 || fail "t1 did not take the resolve"
+to t1 "move 1 h3f3" # the board put right as the resolution says
+cdp wait "document.getElementById('detail-state').textContent === 'in-sync' &&
+          document.getElementById('mm-list').textContent.includes('Outcome:')" 5000 >/dev/null ||
+    fail "the mismatch did not clear on the page: $(cdp eval "document.getElementById('detail').innerText")"
+say "resolve with the right PIN reached t1; the mismatch cleared"
+cdp shot "$docs/hall-table.png" || fail "no screenshot"
+
+# ---- the broker killed and restarted mid-game -------------------------------------------------
+cdp goto "$url/" || fail "no hall page"
+kill -9 "$broker_pid"
+wait "$broker_pid" 2>/dev/null
+to t1 "move 1 b8c6"
+to t1 "move 0 b8c6"
+to t1 "move 0 f1b5"
+to t1 "move 1 f1b5"
+to t3 "move 0 c2c4"
+wait_line "$tmp/t1.log" '^state in-sync 5' 10 || fail "t1 stopped playing without the broker"
+to t1 stats
+wait_line "$tmp/t1.log" '^stats connected=0' 5 || fail "t1 does not see the broker gone"
+say "broker down: t1 played on ($(grep '^stats' "$tmp/t1.log" | tail -1))"
+sleep 1
+start_broker
+cdp wait "tables.get('open-2026/t1').state.plies === 5 &&
+          tables.get('open-2026/t1').state.boards.every(b => b.sheet.join(' ') === 'e4 e5 Nf3 Nc6 Bb5') &&
+          tables.get('open-2026/t3').state.state === 'waiting' &&
+          document.querySelectorAll('#tiles > li').length === 3" 20000 >/dev/null ||
+    fail "the page did not catch up after the broker came back: $(cdp eval "JSON.stringify(tables.get('open-2026/t1').state.boards.map(b => b.sheet))")"
+to t1 stats
+wait_line "$tmp/t1.log" '^stats connected=1 connects=2 queued=0 dropped=0' 10 ||
+    fail "t1 did not deliver everything after the reconnect: $(grep '^stats' "$tmp/t1.log" | tail -1)"
+say "broker back: the page caught up (t1: both scoresheets e4 e5 Nf3 Nc6 Bb5), t1 queued and dropped nothing"
+
+# ---- bad input changes nothing ----------------------------------------------------------------
+before=$(curl -s "$url/api/state")
+mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t2/state -m '{"tournament":"open-2026"' || fail "mosquitto_pub"
+mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t2/state -m '{"seq":99,"evil":true}'
+head -c 200000 /dev/zero | tr '\0' '{' >"$tmp/huge"
+mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t2/state -f "$tmp/huge"
+mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t2/event -m '{"kind":"move","seq":1e400}'
+mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t1/cmd -m '{"action":"takeback","request":"x","mismatch":0,"n":2}'
+mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t1/cmd -m '{"action":"takeback","request":"x","mismatch":0,"n":2,"pin":"0000"}'
+sleep 1
+refused=$(curl -s "$url/api/state" | python3 -c 'import json,sys; print(json.load(sys.stdin)["refused"])')
+[ "$refused" -ge 4 ] || fail "the dashboard counted $refused refused payloads, expected at least 4"
+after=$(curl -s "$url/api/state")
+strip() { python3 -c 'import json,sys; d=json.load(sys.stdin); d.pop("refused"); d.pop("gen"); [t.pop("events") for t in d["tables"]]; print(json.dumps(d,sort_keys=True))'; }
+[ "$(echo "$before" | strip)" = "$(echo "$after" | strip)" ] ||
+    fail "malformed payloads changed a table: $(diff <(echo "$before" | strip | tr ',' '\n') <(echo "$after" | strip | tr ',' '\n'))"
+wait_line "$tmp/t1.log" '^cmd takeback refused: wrong PIN' 5 || fail "the forged takeback with a PIN was not refused"
+[ "$(grep -c '^cmd takeback' "$tmp/t1.log")" = 1 ] || fail "the forged takeback without a PIN reached the table"
+grep -q '^state in-sync 5' "$tmp/t1.log" || fail "t1 changed"
+
+code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
+form=(-H 'Content-Type: application/x-www-form-urlencoded')
+[ "$(code "${form[@]}" --data "tournament=open-2026&table=t1&action=resolve&mismatch=1&pin=1&pin=2" "$url/api/cmd")" = 400 ] || fail "a field given twice was taken"
+[ "$(code "${form[@]}" --data "tournament=open-2026&table=t1&action=reboot&pin=1" "$url/api/cmd")" = 400 ] || fail "an unknown action was taken"
+[ "$(code "${form[@]}" --data "tournament=open-2026&table=t%2F1&action=takeback&n=1&pin=1" "$url/api/cmd")" = 400 ] || fail "a bad table name was taken"
+[ "$(code "${form[@]}" --data "tournament=open-2026&table=t1&action=takeback&n=1&pin=1%0a" "$url/api/cmd")" = 400 ] || fail "a control character was taken"
+[ "$(code "${form[@]}" --data "$(head -c 5000 /dev/zero | tr '\0' a)" "$url/api/cmd")" = 413 ] || fail "an oversized body was taken"
+[ "$(code -H 'Content-Type: text/plain' --data "x" "$url/api/cmd")" = 415 ] || fail "a body of another type was taken"
+[ "$(code "${form[@]}" -H 'Origin: http://evil.example' --data "tournament=open-2026&table=t1&action=takeback&n=1&pin=2468" "$url/api/cmd")" = 403 ] || fail "a command from another site's page was taken"
+[ "$(code -X PUT "$url/")" = 405 ] || fail "PUT answered"
+[ "$(code "$url/etc/passwd")" = 404 ] || fail "an unknown page answered"
+[ "$(code "$url/events?from=-1")" = 400 ] || fail "a bad stream position answered"
+printf 'GET /\r\n\r\n' | timeout 5 bash -c "exec 3<>/dev/tcp/127.0.0.1/$http_port; cat >&3; cat <&3" >"$tmp/garbage.out" 2>/dev/null
+printf 'GARBAGE\0\r\n\r\n' | timeout 5 bash -c "exec 3<>/dev/tcp/127.0.0.1/$http_port; cat >&3; cat <&3" >/dev/null 2>&1
+head -c 300 /dev/urandom | timeout 5 bash -c "exec 3<>/dev/tcp/127.0.0.1/$http_port; cat >&3; cat <&3" >/dev/null 2>&1
+grep -q '^HTTP/1.[01] 4' "$tmp/garbage.out" || fail "HTTP garbage was not refused with 4xx: $(head -c 100 "$tmp/garbage.out")"
+sleep 0.5
+grep -q '^cmd takeback accepted' "$tmp/t1.log" && fail "a refused request reached t1"
+kill -0 "$hall_pid" || fail "twinboard-hall died"
+[ "$(code "$url/api/state")" = 200 ] || fail "twinboard-hall stopped answering"
+say "malformed payloads, forged commands and HTTP garbage refused; nothing changed"
+
+# ---- the ARBITER button; a table with a wrong password is kept out -----------------------------
+to t3 arbiter
+cdp wait "!!document.querySelector('#tile-open-2026--t3.alert') &&
+          document.getElementById('alerts').textContent.includes('t3: the arbiter is called')" 5000 \
+    >/dev/null || fail "the ARBITER button at t3 did not call the arbiter on the page"
+start_table t4 1111 wrong-password
+to t4 "move 0 e2e4"
+sleep 1.5
+to t4 stats
+wait_line "$tmp/t4.log" '^stats connected=0 connects=0' 5 || fail "a table with a wrong password connected"
+[ "$(cdp eval "tables.has('open-2026/t4')")" = false ] || fail "a table with a wrong password reached the page"
+say "the ARBITER button calls the arbiter; a table with a wrong password is kept out"
+say "ok"
