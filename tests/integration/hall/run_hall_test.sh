@@ -8,10 +8,14 @@
 # within a second; a resolve with a wrong PIN is refused by the table and with the right one
 # reaches it and clears the mismatch; the broker killed and restarted mid-game loses nothing
 # and the page catches up; malformed payloads, forged commands and HTTP garbage change nothing.
-# The screenshots of docs/ (hall-mismatch.png, hall-table.png) are made here.
+# The screenshots (hall-mismatch.png, hall-table.png) are made here, into the directory given
+# (the build tree); TB_UPDATE_SCREENSHOTS=1 writes them into docs/ instead, to refresh the ones
+# the arbiter's guide shows.
 # Exit 77 (skipped) when mosquitto, chromium or python3 is not installed.
 set -uo pipefail
 hall=$1 table=$2 docs=$3
+[ "${TB_UPDATE_SCREENSHOTS:-0}" = 1 ] && docs="$(cd "$(dirname "$0")/../../.." && pwd)/docs"
+mkdir -p "$docs"
 here=$(cd "$(dirname "$0")" && pwd)
 cdp() { python3 "$here/cdp.py" "$cdp_port" "$@"; }
 say() { printf 'hall-test: %s\n' "$*"; }
