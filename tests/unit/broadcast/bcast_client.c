@@ -1,7 +1,12 @@
 /* bcast_client.c - a DGT program reading a board (bcast_client.h). */
 #include "bcast_client.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "tb_run.h"
+#include "tb_test.h"
 
 static void on_msg(void *user, const struct tb_dgt_msg *m)
 {
@@ -134,4 +139,20 @@ void bcast_client_feed(struct bcast_client *c, const uint8_t *bytes, size_t n)
         memmove(c->pending, c->pending + skip, c->npending - skip);
         c->npending -= skip;
     }
+}
+
+tb_chess_pgn_game *bcast_load_game(const char *file, long number)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/games/%s", tb_test_data_dir(), file);
+    size_t len;
+    char *buf = tb_run_read_file(path, &len);
+    tb_chess_pgn_game *g = malloc(sizeof *g);
+    ASSERT_NOT_NULL(g);
+    tb_chess_pgn_reader r;
+    tb_chess_pgn_reader_init(&r, buf, len);
+    for (long i = 1; i <= number; i++)
+        ASSERT_EQ(tb_chess_pgn_read(&r, g, NULL), 1);
+    free(buf);
+    return g;
 }

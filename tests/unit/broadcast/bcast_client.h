@@ -32,4 +32,7 @@ void bcast_client_feed(struct bcast_client *c, const uint8_t *bytes, size_t n);
 /* Applies EE change records to 64 fields; -1 for a record that is none. */
 int bcast_client_apply_ee(uint8_t fields[64], const uint8_t *rec, size_t n);
 
+/* Game `number` (1-based) of a file in the shared test data's games/ (malloc'd). */
+tb_chess_pgn_game *bcast_load_game(const char *file, long number);
+
 #endif

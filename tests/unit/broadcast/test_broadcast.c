@@ -10,23 +10,8 @@
 #include "tb_run.h"
 #include "tb_test.h"
 
-/* Game 197 of twic0920.pgn: castling, en passant and a promotion (INDEX.tsv). */
-static tb_chess_pgn_game *load_game(const char *file, long number)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/games/%s", tb_test_data_dir(), file);
-    size_t len;
-    char *buf = tb_run_read_file(path, &len);
-    tb_chess_pgn_game *g = malloc(sizeof *g);
-    ASSERT_NOT_NULL(g);
-    tb_chess_pgn_reader r;
-    tb_chess_pgn_reader_init(&r, buf, len);
-    struct tb_error err;
-    for (long i = 1; i <= number; i++)
-        ASSERT_EQ(tb_chess_pgn_read(&r, g, &err), 1);
-    free(buf);
-    return g;
-}
+/* Game 197 of twic0920.pgn has castling, en passant and a promotion (INDEX.tsv). */
+#define GAME_FILE "twic0920.pgn"
 
 struct rig {
     struct tb_broadcast_board board;
@@ -121,7 +106,7 @@ static void no_step(struct rig *r, int ply)
 
 TB_TEST(single_board_client_follows_the_agreed_game_and_a_takeback)
 {
-    tb_chess_pgn_game *g = load_game("twic0920.pgn", 197);
+    tb_chess_pgn_game *g = bcast_load_game(GAME_FILE, 197);
     struct rig *r = calloc(1, sizeof *r);
     rig_init(r, false);
     send1(r, TB_DGT_CMD_RESET);
@@ -167,7 +152,7 @@ static void bus_poll(struct rig *r, int ply)
 
 TB_TEST(bus_mode_client_follows_the_agreed_game_and_a_takeback)
 {
-    tb_chess_pgn_game *g = load_game("twic0920.pgn", 197);
+    tb_chess_pgn_game *g = bcast_load_game(GAME_FILE, 197);
     struct rig *r = calloc(1, sizeof *r);
     rig_init(r, true);
     int addr = tb_broadcast_bus_address(&r->board.id);
