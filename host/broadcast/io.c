@@ -167,9 +167,18 @@ static void emit(void *user, const uint8_t *bytes, size_t n)
     r->out_len += n;
 }
 
-/* No program holds the pty's other end: what waits is dropped, a look again later. */
-static void go_away(struct tb_broadcast__reader *r, uint64_t now_ms)
+/* No program holds the pty's other end: what waits is dropped, and so is what was written
+ * since the program left and still sits in the pty for the next one to open it (stale field
+ * updates would make it see moves twice); a look again later. */
+static void go_away(tb_broadcast *bc, struct tb_broadcast__reader *r, uint64_t now_ms)
 {
+    if (!r->away && bc->pty_name[0]) {
+        int fd = open(bc->pty_name, O_RDWR | O_NOCTTY | O_NONBLOCK);
+        if (fd >= 0) {
+            tcflush(fd, TCIFLUSH);
+            close(fd);
+        }
+    }
     r->away = true;
     r->retry_ms = now_ms + AWAY_RETRY_MS;
     r->out_len = 0;
@@ -193,7 +202,7 @@ static void flush(tb_broadcast *bc, struct tb_broadcast__reader *r, uint64_t now
         if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return;
         if (r->pty) {
-            go_away(r, now_ms);
+            go_away(bc, r, now_ms);
             return;
         }
         r->doomed = true;
@@ -280,13 +289,13 @@ static void read_reader(tb_broadcast *bc, struct tb_broadcast__reader *r, short 
             continue;
         if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
             if (r->pty && (rev & POLLHUP))
-                go_away(r, now_ms);
+                go_away(bc, r, now_ms);
             else if (r->pty)
                 r->away = false;
             return;
         }
         if (r->pty) {
-            go_away(r, now_ms); /* EIO: no program holds the other end now */
+            go_away(bc, r, now_ms); /* EIO: no program holds the other end now */
             return;
         }
         drop_reader(bc, r);

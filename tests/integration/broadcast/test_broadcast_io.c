@@ -496,3 +496,94 @@ TB_TEST(bad_configuration_and_bad_calls_are_refused_with_a_reason)
     tb_broadcast_free(NULL);
     free(game);
 }
+
+TB_TEST(a_new_game_shows_its_start_to_every_program)
+{
+    struct tb_broadcast_config cfg;
+    tb_broadcast_config_default(&cfg);
+    cfg.tcp = true;
+    tb_broadcast *bc = tb_broadcast_new(&cfg, NULL);
+    ASSERT_NOT_NULL(bc);
+    struct prog *progs = calloc(2, sizeof *progs);
+    prog_connect(&progs[0], tb_broadcast_tcp_port(bc), false);
+    prog_connect(&progs[1], tb_broadcast_tcp_port(bc), true);
+    for (int i = 0; i < 20; i++)
+        pump(bc, progs, 2);
+    prog_cmd(&progs[0], TB_DGT_CMD_SEND_UPDATE);
+    struct tb_broadcast_tags tags;
+    fill_tags(&tags);
+    ASSERT_OK(tb_broadcast_new_game(bc, &tags, NULL, mono_ms(), NULL));
+    tb_chess_game *game = malloc(sizeof *game);
+    tb_chess_pos start;
+    tb_chess_pos_startpos(&start);
+    tb_chess_game_init(game, &start);
+    tb_chess_move m;
+    ASSERT_OK(tb_chess_move_parse(&game->pos, "e2e4", &m, NULL));
+    ASSERT_OK(tb_chess_game_push(game, m));
+    ASSERT_OK(tb_broadcast_agreed(bc, game, NULL, mono_ms(), NULL));
+    prog_cmd(&progs[0], TB_DGT_CMD_SEND_BRD);
+    until_shown(bc, progs, 1, &game->pos);
+    /* The next game is Chess960 array 0: every program sees its start, the bus one by its
+     * changes, which begin again after a start record. */
+    tb_chess_pos p960;
+    ASSERT_OK(tb_chess_pos_960(&p960, 0));
+    ASSERT_OK(tb_broadcast_new_game(bc, &tags, &p960, mono_ms(), NULL));
+    prog_bus(&progs[1], TB_DGT_BUS_SEND_BRD, 1025);
+    until_shown(bc, progs, 2, &p960);
+    prog_bus(&progs[1], TB_DGT_BUS_SEND_FROM_START, 1025);
+    while (progs[1].c.last_bus_id != TB_DGT_BUS_MSG_FROM_START)
+        pump(bc, progs, 2);
+    ASSERT_EQ(progs[1].c.ndata, 1);
+    ASSERT_EQ(progs[1].c.data[0], TB_DGT_EE_BEGINPOS);
+    /* UPDATE mode without a clock: one BWTIME saying so. */
+    ASSERT_EQ(progs[0].c.bwtimes, 1);
+    struct tb_dgt_bwtime bw;
+    ASSERT_EQ(tb_dgt_bwtime_decode(progs[0].c.bw, &bw), TB_DGT_BW_NO_CLOCK);
+    for (int i = 0; i < 2; i++)
+        prog_close(&progs[i]);
+    tb_broadcast_free(bc);
+    free(progs);
+    free(game);
+}
+
+TB_TEST(a_program_that_leaves_the_pty_and_comes_back_reads_the_board_afresh)
+{
+    char link[512];
+    snprintf(link, sizeof link, "%s/dgt2", tb_test_tmp_dir());
+    struct tb_broadcast_config cfg;
+    tb_broadcast_config_default(&cfg);
+    cfg.pty_link = link;
+    tb_broadcast *bc = tb_broadcast_new(&cfg, NULL);
+    ASSERT_NOT_NULL(bc);
+    struct tb_broadcast_tags tags;
+    fill_tags(&tags);
+    ASSERT_OK(tb_broadcast_new_game(bc, &tags, NULL, mono_ms(), NULL));
+    struct prog p;
+    prog_open_pty(&p, link, false);
+    prog_cmd(&p, TB_DGT_CMD_SEND_UPDATE_BRD);
+    tb_chess_game *game = malloc(sizeof *game);
+    tb_chess_pos start;
+    tb_chess_pos_startpos(&start);
+    tb_chess_game_init(game, &start);
+    prog_cmd(&p, TB_DGT_CMD_SEND_BRD);
+    until_shown(bc, &p, 1, &start);
+    prog_close(&p);
+    /* Moves while nobody reads: the loop goes on, nothing waits for a reader. */
+    const char *moves[] = {"d2d4", "g8f6", "c2c4"};
+    for (int i = 0; i < 3; i++) {
+        tb_chess_move m;
+        ASSERT_OK(tb_chess_move_parse(&game->pos, moves[i], &m, NULL));
+        ASSERT_OK(tb_chess_game_push(game, m));
+        ASSERT_OK(tb_broadcast_agreed(bc, game, NULL, mono_ms(), NULL));
+        for (int k = 0; k < 5; k++)
+            pump(bc, NULL, 0);
+    }
+    prog_open_pty(&p, link, false);
+    prog_cmd(&p, TB_DGT_CMD_SEND_BRD);
+    until_shown(bc, &p, 1, &game->pos);
+    ASSERT_EQ(p.c.dumps, 1);
+    ASSERT_EQ(p.c.updates, 0); /* nothing stale from while it was away */
+    prog_close(&p);
+    tb_broadcast_free(bc);
+    free(game);
+}
