@@ -6,7 +6,8 @@
 #
 # Exit 0 when pgn-extract reads the file without a complaint, its moves in UCI form (and the
 # result) are exactly the expected ones and every tag has its value; 1 naming the difference
-# otherwise; 77 when pgn-extract is not installed (host/tools/dev installs it).
+# otherwise; 77 when pgn-extract is not installed (host/tools/dev installs it; the test then
+# fails saying so).
 set -uo pipefail
 
 pe=$(command -v pgn-extract || true)
