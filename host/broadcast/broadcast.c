@@ -62,6 +62,13 @@ tb_broadcast *tb_broadcast_new(const struct tb_broadcast_config *cfg, struct tb_
         tb_broadcast_free(bc);
         return NULL;
     }
+    if (cfg->pgn_dir && cfg->pgn_dir[0]) {
+        if (tb_broadcast__writer_start(&bc->writer, bc->text_cap) != TB_OK) {
+            tb_error_set(err, TB_ERR_MEM, "broadcast: cannot start the PGN writer");
+            tb_broadcast_free(bc);
+            return NULL;
+        }
+    }
     if (copy_path(bc->pty_link, sizeof bc->pty_link, cfg->pty_link, "pty", err) ||
         copy_path(bc->pgn_dir, sizeof bc->pgn_dir, cfg->pgn_dir, "PGN directory", err) ||
         tb_broadcast__io_open(bc, err) != TB_OK) {
@@ -82,6 +89,7 @@ void tb_broadcast_free(tb_broadcast *bc)
     if (!bc)
         return;
     tb_broadcast__io_close(bc);
+    tb_broadcast__writer_stop(&bc->writer);
     free(bc->game);
     free(bc->clk);
     free(bc->scratch);
@@ -124,24 +132,26 @@ static int choose_path(tb_broadcast *bc, struct tb_error *err)
     return tb_error_set(err, TB_ERR_FULL, "live PGN: 999 games named %s in %s", name, dir);
 }
 
+/* The text now, handed to the writer thread: the caller never waits for the disk. A failure to
+ * write shows in the stats (the file keeps its previous text). */
 static int write_pgn(tb_broadcast *bc, struct tb_error *err)
 {
     if (!bc->pgn_dir[0])
         return TB_OK;
     int n = tb_broadcast_pgn_text(&bc->tags, bc->game, bc->clk, bc->result, bc->termination,
                                   bc->scratch, bc->text, bc->text_cap);
-    int rc = n < 0 ? tb_error_set(err, n, "live PGN: the game does not export")
-             : (size_t)n >= bc->text_cap
-                 ? tb_error_set(err, TB_ERR_FULL, "live PGN: too long")
-                 : tb_broadcast__write_atomic(bc->path, bc->text, (size_t)n, err);
-    if (rc == TB_OK) {
-        bc->pgn_writes++;
-        return TB_OK;
-    }
-    bc->pgn_failures++;
-    if (err)
-        bc->pgn_error = *err;
-    return rc;
+    if (n < 0)
+        return tb_error_set(err, n, "live PGN: the game does not export");
+    if ((size_t)n >= bc->text_cap)
+        return tb_error_set(err, TB_ERR_FULL, "live PGN: longer than %zu bytes", bc->text_cap);
+    tb_broadcast__writer_put(&bc->writer, bc->path, bc->text, (size_t)n);
+    return TB_OK;
+}
+
+void tb_broadcast_pgn_flush(tb_broadcast *bc)
+{
+    if (bc)
+        tb_broadcast__writer_flush(&bc->writer);
 }
 
 static bool same_pos(const tb_chess_pos *a, const tb_chess_pos *b)
@@ -190,7 +200,11 @@ int tb_broadcast_new_game(tb_broadcast *bc, const struct tb_broadcast_tags *tags
             return rc;
         }
     }
-    return write_pgn(bc, err);
+    /* The new game's file is on the disk before the call returns, so the next game's name
+     * never takes it and no follower ever finds the name without its text. */
+    int rc = write_pgn(bc, err);
+    tb_broadcast_pgn_flush(bc);
+    return rc;
 }
 
 static void end_by_rules(tb_broadcast *bc)
@@ -336,7 +350,7 @@ const char *tb_broadcast_pgn_path(const tb_broadcast *bc)
     return bc ? bc->path : "";
 }
 
-void tb_broadcast_stats(const tb_broadcast *bc, struct tb_broadcast_stats *out)
+void tb_broadcast_stats(tb_broadcast *bc, struct tb_broadcast_stats *out)
 {
     memset(out, 0, sizeof *out);
     if (!bc)
@@ -348,9 +362,7 @@ void tb_broadcast_stats(const tb_broadcast *bc, struct tb_broadcast_stats *out)
     }
     out->dropped = bc->dropped;
     out->closed = bc->closed;
-    out->pgn_writes = bc->pgn_writes;
-    out->pgn_failures = bc->pgn_failures;
-    out->pgn_error = bc->pgn_error;
+    tb_broadcast__writer_stats(&bc->writer, &out->pgn_writes, &out->pgn_failures, &out->pgn_error);
 }
 
 const struct tb_broadcast_board *tb_broadcast_board_of(const tb_broadcast *bc)

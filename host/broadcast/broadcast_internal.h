@@ -2,6 +2,9 @@
 #ifndef BROADCAST_INTERNAL_H
 #define BROADCAST_INTERNAL_H
 
+#include <pthread.h>
+#include <stdio.h>
+
 #include "tb_broadcast.h"
 
 /* The log bytes [from, to) (clamped to what the ring still holds) into out; returns how many. */
@@ -15,6 +18,27 @@ uint64_t tb_broadcast__log_oldest(const struct tb_broadcast_board *b);
 /* Writes text to path atomically: a temporary file in the same directory, fsync, rename,
  * fsync of the directory. err names the path and the step that failed. */
 int tb_broadcast__write_atomic(const char *path, const char *text, size_t n, struct tb_error *err);
+
+/* The live PGN's writer thread (pgnwriter.c). */
+struct tb_broadcast__writer {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv, idle;
+    bool running, stop, has_pending, busy;
+    char *pending, *work; /* cap bytes each */
+    size_t cap, pending_n;
+    char path[2200];
+    uint64_t writes, failures;
+    struct tb_error error;
+};
+int tb_broadcast__writer_start(struct tb_broadcast__writer *w, size_t cap);
+/* Stops the thread after the last text handed over is written. */
+void tb_broadcast__writer_stop(struct tb_broadcast__writer *w);
+void tb_broadcast__writer_put(struct tb_broadcast__writer *w, const char *path, const char *text,
+                              size_t n);
+void tb_broadcast__writer_flush(struct tb_broadcast__writer *w);
+void tb_broadcast__writer_stats(struct tb_broadcast__writer *w, uint64_t *writes,
+                                uint64_t *failures, struct tb_error *err);
 
 /* One program reading the board: the pty, or a TCP client. */
 struct tb_broadcast__reader {
@@ -46,8 +70,8 @@ struct tb_broadcast {
     char *text;
     size_t text_cap;
     char path[2200];
-    uint64_t dropped, closed, pgn_writes, pgn_failures;
-    struct tb_error pgn_error;
+    uint64_t dropped, closed;
+    struct tb_broadcast__writer writer;
 };
 
 /* io.c: the transports. */

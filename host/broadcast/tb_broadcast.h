@@ -206,7 +206,8 @@ struct tb_broadcast_stats {
     int readers;           /* the pty (when a program holds it) and TCP clients */
     uint64_t dropped;      /* messages dropped for a reader whose buffer was full */
     uint64_t closed;       /* TCP clients closed (EOF, error, buffer overflow) */
-    uint64_t pgn_writes;   /* PGN files written */
+    uint64_t pgn_writes;   /* PGN files written (a text replaced by a newer one before it was
+                              written is not counted) */
     uint64_t pgn_failures; /* writes that failed (the last error is kept) */
     struct tb_error pgn_error;
 };
@@ -236,6 +237,9 @@ int tb_broadcast_agreed(tb_broadcast *bc, const tb_chess_game *game,
  * TB_ERR_STATE when the result is already written. */
 int tb_broadcast_result(tb_broadcast *bc, const struct tb_broadcast_end *end, uint64_t now_ms,
                         struct tb_error *err);
+/* The live PGN is written on a thread of its own: the calls above never wait for the disk.
+ * This waits until the latest text is on the disk (tests, shutdown). */
+void tb_broadcast_pgn_flush(tb_broadcast *bc);
 /* The result written ("*" while playing) and the PGN file's path ("" when none). */
 const char *tb_broadcast_result_text(const tb_broadcast *bc);
 const char *tb_broadcast_pgn_path(const tb_broadcast *bc);
@@ -250,7 +254,7 @@ int tb_broadcast_handle(tb_broadcast *bc, const struct pollfd *fds, int n, uint6
 /* The TCP port listened on (0 when none); the pty's device name ("" when none). */
 int tb_broadcast_tcp_port(const tb_broadcast *bc);
 const char *tb_broadcast_pty_name(const tb_broadcast *bc);
-void tb_broadcast_stats(const tb_broadcast *bc, struct tb_broadcast_stats *out);
+void tb_broadcast_stats(tb_broadcast *bc, struct tb_broadcast_stats *out);
 /* The board as it is shown (for a test or the daemon's status). */
 const struct tb_broadcast_board *tb_broadcast_board_of(const tb_broadcast *bc);
 

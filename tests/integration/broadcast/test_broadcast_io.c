@@ -237,6 +237,7 @@ static void everyone_sees(tb_broadcast *bc, struct prog *progs, const tb_chess_g
     while (progs[1].c.updates == before)
         pump(bc, progs, 3);
     until_shown(bc, progs, 3, &game->pos);
+    tb_broadcast_pgn_flush(bc);
     check_own(path, game, "*");
     check_other(path, game, "*", true);
 }
@@ -319,6 +320,7 @@ TB_TEST(programs_on_pty_and_tcp_follow_the_agreed_game_and_the_live_pgn_is_whole
     }
     struct tb_broadcast_end end = {TB_BROADCAST_DRAW_AGREED, 0, NULL};
     ASSERT_OK(tb_broadcast_result(bc, &end, mono_ms(), &err));
+    tb_broadcast_pgn_flush(bc);
     check_own(path, game, "1/2-1/2");
     check_other(path, game, "1/2-1/2", true);
     atomic_store(&l.stop, true);
@@ -369,6 +371,7 @@ TB_TEST(law_5_1_1_checkmate_writes_the_result_and_ends_the_game)
         ASSERT_OK(tb_broadcast_agreed(bc, game, NULL, (uint64_t)i, NULL));
     }
     ASSERT_STR_EQ(tb_broadcast_result_text(bc), "1-0");
+    tb_broadcast_pgn_flush(bc);
     check_own(tb_broadcast_pgn_path(bc), game, "1-0");
     check_other(tb_broadcast_pgn_path(bc), game, "1-0", false);
     char *text = tb_run_read_file(tb_broadcast_pgn_path(bc), NULL);
@@ -424,6 +427,7 @@ TB_TEST(law_9_2_claim_refused_without_repetition_and_flag_judged_by_6_9)
     end = (struct tb_broadcast_end){TB_BROADCAST_FLAG, TB_CHESS_BLACK, NULL};
     ASSERT_OK(tb_broadcast_result(bc, &end, 40, &err));
     ASSERT_STR_EQ(tb_broadcast_result_text(bc), "1-0");
+    tb_broadcast_pgn_flush(bc);
     char *text = tb_run_read_file(tb_broadcast_pgn_path(bc), NULL);
     ASSERT_STR_CONTAINS(text, "[Termination \"time forfeit\"]");
     free(text);
