@@ -486,4 +486,96 @@ bool tb_dgt_pacer_busy(const tb_dgt_pacer *p);
 void tb_dgt_pacer_clear(tb_dgt_pacer *p);
 void tb_dgt_pacer_stats(const tb_dgt_pacer *p, struct tb_dgt_pacer_stats *out);
 
+/* ---- bus mode (docs/dgt.md "Bus mode") ------------------------------------------------------
+ *
+ * At power-up a board is in bus mode (DGT LiveChess drives boards this way). A bus command is
+ * four bytes, `cmd addrMSB addrLSB checksum`, the address 14 bits in two 7-bit bytes, the
+ * checksum the 7-bit sum of the three bytes before it. A reply is `id lenMSB lenLSB addrMSB
+ * addrLSB data... checksum`: the length is the total, header and checksum included, split
+ * 7 + 7 bits as in single-board mode; the checksum is the 7-bit sum of every byte before it. */
+enum tb_dgt_bus_cmd {
+    TB_DGT_BUS_SEND_CLK = 0x81,
+    TB_DGT_BUS_SEND_BRD = 0x82,
+    TB_DGT_BUS_SEND_CHANGES = 0x83,
+    TB_DGT_BUS_REPEAT_CHANGES = 0x84,
+    TB_DGT_BUS_SET_START_GAME = 0x85,
+    TB_DGT_BUS_SEND_FROM_START = 0x86,
+    TB_DGT_BUS_PING = 0x87,
+    TB_DGT_BUS_END_BUSMODE = 0x88,
+    TB_DGT_BUS_RESET = 0x89,
+    TB_DGT_BUS_IGNORE_NEXT_PING = 0x8A,
+    TB_DGT_BUS_SEND_VERSION = 0x8B,
+    TB_DGT_BUS_SEND_BRD_50B = 0x8C,   /* draughts */
+    TB_DGT_BUS_SEND_ALL_D = 0x8D,     /* draughts */
+    TB_DGT_BUS_RANDOMIZE_PING = 0x92, /* seen in the field, undocumented */
+};
+enum tb_dgt_bus_msg_id {
+    TB_DGT_BUS_MSG_BRD_DUMP = 0x83,
+    TB_DGT_BUS_MSG_BWTIME = 0x84,
+    TB_DGT_BUS_MSG_UPDATE = 0x85, /* EE_MOVES records */
+    TB_DGT_BUS_MSG_FROM_START = 0x86,
+    TB_DGT_BUS_MSG_PING = 0x87,
+    TB_DGT_BUS_MSG_START_GAME_WRITTEN = 0x88,
+    TB_DGT_BUS_MSG_VERSION = 0x89,
+};
+#define TB_DGT_BUS_CMD_LEN     4
+#define TB_DGT_BUS_REPLY_EXTRA 6 /* header 5 + checksum 1 */
+#define TB_DGT_BUS_ADDR_MAX    0x3FFF
+
+/* EE_MOVES record codes (bus UPDATE / FROM_START data and the EE_MOVES dump). A piece change
+ * is two bytes: TB_DGT_EE_PIECE | (quick ? 0x10 : 0) | code, then the field. */
+#define TB_DGT_EE_PIECE        0x40
+#define TB_DGT_EE_QUICK        0x10 /* less than ~250 ms after the previous record */
+#define TB_DGT_EE_CLOCK_RIGHT  0x60 /* | hours, then BCD minutes, BCD seconds */
+#define TB_DGT_EE_CLOCK_LEFT   0x70
+#define TB_DGT_EE_POWERUP      0x6A
+#define TB_DGT_EE_EOF          0x6B
+#define TB_DGT_EE_BEGINPOS     0x6F
+#define TB_DGT_EE_BEGINPOS_ROT 0x7A
+#define TB_DGT_EE_START_TAG    0x7B
+#define TB_DGT_EE_NOP          0x7F
+
+/* The 7-bit sum of n bytes. */
+uint8_t tb_dgt_bus_checksum(const uint8_t *b, size_t n);
+/* A bus command for the board at address (0: every board, for PING). Returns 4, TB_ERR_ARG for
+ * a byte that is no bus command or an address beyond 14 bits, TB_ERR_FULL if cap < 4. */
+int tb_dgt_bus_cmd_encode(uint8_t *buf, size_t cap, int cmd, int address);
+/* A reply with n data bytes (each < 0x80). Returns the total length, TB_ERR_ARG for a bad id,
+ * address or data byte, or a total beyond TB_DGT_MAX_LEN; TB_ERR_FULL if cap is too small. */
+int tb_dgt_bus_reply_encode(uint8_t *buf, size_t cap, uint8_t id, int address, const uint8_t *data,
+                            size_t n);
+
+struct tb_dgt_bus_command {
+    uint8_t cmd;      /* enum tb_dgt_bus_cmd or another byte with bit 7 set */
+    uint16_t address; /* 0..16383 */
+};
+/* The board side: bytes from the PC in bus mode. A byte with bit 7 set starts a command (and
+ * cuts one half read); a command whose checksum is wrong is dropped and counted. A byte
+ * without bit 7 outside a command is handed back to the caller (a single-board command
+ * switches the board to single-board mode). */
+struct tb_dgt_bus_decoder {
+    uint8_t buf[TB_DGT_BUS_CMD_LEN];
+    uint8_t have;
+    uint64_t bad_checksum; /* commands dropped */
+    uint64_t cut;          /* commands cut by a new bit-7 byte */
+};
+void tb_dgt_bus_decoder_init(struct tb_dgt_bus_decoder *d);
+/* One byte in. Returns 1 with *out filled when a command is complete and its checksum right;
+ * 2 when the byte is no part of a bus command (bit 7 clear, nothing half read): the caller
+ * decides; 0 otherwise. */
+int tb_dgt_bus_decoder_push(struct tb_dgt_bus_decoder *d, uint8_t byte,
+                            struct tb_dgt_bus_command *out);
+/* The PC side: one reply at the start of buf[0..n). Returns its total length with *out
+ * pointing into buf (data, n, address), 0 when more bytes are needed, TB_ERR_PARSE when buf
+ * does not start with a reply header (skip a byte and try again), TB_ERR_CRC for a wrong
+ * checksum (skip the reply's length). */
+struct tb_dgt_bus_reply {
+    uint8_t id;
+    uint16_t address;
+    uint16_t len; /* total */
+    const uint8_t *data;
+    uint16_t n;
+};
+int tb_dgt_bus_reply_parse(const uint8_t *buf, size_t n, struct tb_dgt_bus_reply *out);
+
 #endif /* TB_DGT_H */
