@@ -26,6 +26,8 @@
 #include "tb_err.h"
 #include "tb_voice.h"
 
+struct tb_journal_io;
+
 enum tb_daemon_speed { TB_DAEMON_SPEED_CONFIG = 0, TB_DAEMON_SPEED_REALTIME, TB_DAEMON_SPEED_FAST };
 
 struct tb_daemon_options {
@@ -43,6 +45,9 @@ struct tb_daemon_options {
     /* Where log lines go ("twinboardd: info: ..." without newline); NULL = stderr. */
     void (*log)(void *arg, enum tb_config_log level, const char *line);
     void *log_arg;
+    /* Tests: the journal's file operations (a disk that fails on demand); NULL = the real
+     * calls. The table must outlive the daemon. */
+    const struct tb_journal_io *journal_io;
 };
 
 /* Zeroes o and fills the demo defaults (tb_config_defaults from the environment). */
@@ -76,6 +81,9 @@ struct tb_daemon_counters {
     int plies;
     uint32_t mismatch;
     bool done;
+    uint64_t journal_last_seq;    /* last record appended */
+    uint64_t journal_durable_seq; /* last record on disk and synced */
+    bool journal_stopped;         /* play is stopped: the journal cannot be written */
 };
 void tb_daemon_counters(const struct tb_daemon *d, struct tb_daemon_counters *c);
 
