@@ -213,7 +213,9 @@ static bool finished(struct tb_daemon *d)
 static int timeout_ms(struct tb_daemon *d, uint64_t now, int max_wait)
 {
     uint64_t dl = tb_daemon__boards_deadline(d);
-    if (!d->virtual_time) {
+    if (d->jstop.on) {
+        /* the match is frozen until the journal can be written: only the retry is due */
+    } else if (!d->virtual_time) {
         uint64_t md = tb_match_deadline(d->match);
         if (md < dl)
             dl = md;
@@ -240,7 +242,8 @@ static int timeout_ms(struct tb_daemon *d, uint64_t now, int max_wait)
 /* Virtual time after the scripts: take the match's remaining decisions. */
 static void virtual_drain(struct tb_daemon *d)
 {
-    if (!d->virtual_time || !tb_daemon__boards_all_ended(d) || tb_daemon__boards_pending(d))
+    if (!d->virtual_time || d->jstop.on || !tb_daemon__boards_all_ended(d) ||
+        tb_daemon__boards_pending(d))
         return;
     for (int i = 0; i < 64; i++) {
         uint64_t md = tb_match_deadline(d->match);

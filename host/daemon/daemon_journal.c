@@ -121,8 +121,8 @@ uint64_t tb_daemon__journal_retry(struct tb_daemon *d, uint64_t now)
     js->on = false;
     tb_daemon__log(d, TB_CONFIG_LOG_WARN,
                    "journal %s: writing again after %lu tries: %zu records kept in memory are on "
-                   "disk, nothing lost; play resumes",
-                   d->journal_path, js->tries, before.pending_records);
+                   "disk, nothing lost; play resumes (%zu board events that waited are taken now)",
+                   d->journal_path, js->tries, before.pending_records, js->n - js->head);
     js->error = 0;
     js->reason[0] = '\0';
     /* The output held first, then the inputs that waited, at their own times. */
