@@ -1,5 +1,6 @@
 /* daemon_journal.c - the game's journal: every board event fed to the match and every decision,
- * appended; synced at every agreed move and arbiter action; replayed on start through the same
+ * appended; committed before any move is agreed or announced and at every arbiter action; when
+ * it cannot be written, play stops until a retry succeeds; replayed on start through the same
  * code path as live input, so a restarted daemon is where the stopped one was. */
 #include <errno.h>
 #include <stdio.h>

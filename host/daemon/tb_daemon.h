@@ -3,9 +3,11 @@
  * middle; the journal for recovery. twinboardd.c is a thin main around it; tests and the
  * latency benchmark run it in-process.
  *
- * Flow: link events -> journal (raw board event) -> match -> outputs: announcements -> voice
- * (the other player's ears), agreed moves -> journal + fdatasync, mismatches -> the arbiter's
- * view in the log and `status`; arbiter requests (PIN checked) -> journal + fdatasync -> match.
+ * Flow: link events -> journal (raw board event) -> match -> outputs: agreed moves -> journal
+ * record + fdatasync, announcements -> voice (the other player's ears) once every record before
+ * them is on disk, mismatches -> the arbiter's view in the log and `status`; arbiter requests
+ * (PIN checked) -> journal + fdatasync -> match. A journal that cannot be written stops play
+ * (said once) until a retry succeeds; then play resumes with nothing lost (docs/journal.md).
  *
  * Time: the match runs on the daemon's clock (CLOCK_MONOTONIC, continued from the journal after
  * a restart). When a board is `sim:FILE?speed=fast` the daemon runs on the scripts' own time
