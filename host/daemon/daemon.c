@@ -143,6 +143,7 @@ void tb_daemon_free(struct tb_daemon *d)
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal %s: closing failed: %s", d->journal_path,
                        strerror(errno));
     tb_match_free(d->match);
+    tb_daemon__journal_free(d);
     for (int i = 0; i < 2; i++)
         if (d->wake_pipe[i] >= 0)
             close(d->wake_pipe[i]);
@@ -167,6 +168,12 @@ void tb_daemon_counters(const struct tb_daemon *d, struct tb_daemon_counters *c)
     c->plies = st.plies;
     c->mismatch = st.state == TB_MATCH_BLOCKED ? st.mismatch : 0;
     c->done = d->done;
+    struct tb_journal_state js = {0};
+    if (d->journal)
+        tb_journal_state(d->journal, &js);
+    c->journal_last_seq = js.last_seq;
+    c->journal_durable_seq = js.durable_seq;
+    c->journal_stopped = d->jstop.on;
 }
 
 static void handle_signals(struct tb_daemon *d)
@@ -191,6 +198,8 @@ static bool finished(struct tb_daemon *d)
 {
     if (!d->opt.exit_when_done || !tb_daemon__boards_all_ended(d) || tb_daemon__boards_pending(d))
         return false;
+    if (d->jstop.on)
+        return false; /* play resumes once the journal can be written */
     if (tb_match_deadline(d->match) != UINT64_MAX)
         return false;
     struct tb_match_status st;
@@ -204,7 +213,9 @@ static bool finished(struct tb_daemon *d)
 static int timeout_ms(struct tb_daemon *d, uint64_t now, int max_wait)
 {
     uint64_t dl = tb_daemon__boards_deadline(d);
-    if (!d->virtual_time) {
+    if (d->jstop.on) {
+        /* the match is frozen until the journal can be written: only the retry is due */
+    } else if (!d->virtual_time) {
         uint64_t md = tb_match_deadline(d->match);
         if (md < dl)
             dl = md;
@@ -214,6 +225,9 @@ static int timeout_ms(struct tb_daemon *d, uint64_t now, int max_wait)
                tb_match_deadline(d->match) != UINT64_MAX) {
         dl = 0; /* virtual time runs on to the match's last decision */
     }
+    uint64_t retry = tb_daemon__journal_retry(d, now);
+    if (retry < dl)
+        dl = retry;
     long t = -1;
     if (dl != UINT64_MAX)
         t = dl <= now ? 0 : (long)(dl - now > 3600000 ? 3600000 : dl - now);
@@ -228,7 +242,8 @@ static int timeout_ms(struct tb_daemon *d, uint64_t now, int max_wait)
 /* Virtual time after the scripts: take the match's remaining decisions. */
 static void virtual_drain(struct tb_daemon *d)
 {
-    if (!d->virtual_time || !tb_daemon__boards_all_ended(d) || tb_daemon__boards_pending(d))
+    if (!d->virtual_time || d->jstop.on || !tb_daemon__boards_all_ended(d) ||
+        tb_daemon__boards_pending(d))
         return;
     for (int i = 0; i < 64; i++) {
         uint64_t md = tb_match_deadline(d->match);
@@ -294,9 +309,9 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
         tb_daemon__advance(d, tb_daemon__match_time(d));
     tb_daemon__outputs(d);
     virtual_drain(d);
-    if (d->journal && tb_journal_flush(d->journal) != TB_OK)
-        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal %s: write failed: %s (kept, retrying)",
-                       d->journal_path, strerror(errno));
+    /* Board events not yet written go out now (no sync); a failure stops play once. */
+    if (d->journal && !d->jstop.on && tb_journal_flush(d->journal) != TB_OK)
+        tb_daemon__journal_commit(d);
     if (finished(d)) {
         tb_daemon__log(d, TB_CONFIG_LOG_INFO,
                        "done: the scripts have ended and speech has drained");

@@ -184,7 +184,8 @@ bool tb_daemon__boards_paused(const struct tb_daemon *d)
 {
     struct tb_match_status st;
     tb_match_status(d->match, &st);
-    return d->virtual_time && st.state == TB_MATCH_BLOCKED; /* the scripts wait for the arbiter */
+    /* the scripts wait for the arbiter, or for the journal to be writable again */
+    return d->virtual_time && (st.state == TB_MATCH_BLOCKED || d->jstop.on);
 }
 
 bool tb_daemon__boards_pending(const struct tb_daemon *d)
@@ -280,6 +281,8 @@ static void board_position(const struct tb_daemon *d, int b, int plies, tb_chess
  * first; the journal has the move before any of its consequences (outputs are drained after). */
 int tb_daemon__typed_move(struct tb_daemon *d, int b, const char *text, struct tb_error *err)
 {
+    if (tb_daemon__journal_stopped(d, err))
+        return TB_ERR_STATE;
     uint64_t t = tb_daemon__match_time(d);
     tb_daemon__advance(d, t);
     int before = tb_match_history(d->match, b, NULL, 0);

@@ -54,6 +54,16 @@ void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
         appendf(&t, "state: in-sync\n");
         break;
     }
+    struct tb_journal_state js = {0};
+    if (d->journal)
+        tb_journal_state(d->journal, &js);
+    if (d->jstop.on)
+        appendf(&t,
+                "journal: cannot write: %s; play stopped, the arbiter is called; %zu records "
+                "kept in memory, retrying\n",
+                d->jstop.reason, js.pending_records);
+    else if (d->journal)
+        appendf(&t, "journal: ok\n"); /* writable: every move agreed or said is on disk */
     for (int b = 0; b < TBD_BOARDS; b++) {
         const struct tb_daemon__board *bd = &d->board[b];
         struct tb_link_stats ls = {0};

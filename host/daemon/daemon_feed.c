@@ -101,6 +101,8 @@ const struct tb_daemon__effects tb_daemon__replay = {
 
 void tb_daemon__advance(struct tb_daemon *d, uint64_t t)
 {
+    if (d->jstop.on)
+        return; /* the match is frozen until the journal can be written */
     tb_match_tick(d->match, t);
     tb_daemon__outputs(d);
 }
@@ -134,12 +136,20 @@ static int match_event(const struct tb_journal_event *in, struct tb_match_event 
 
 /* One board input at t: journaled first, decisions due before it taken, then it goes to the
  * match (or its button is answered), and what the match decided is carried out. Losses,
- * returns and faults of a link are journaled for the record and change nothing. */
+ * returns and faults of a link are journaled for the record and change nothing. While the
+ * journal cannot be written the input waits, journaled in memory, until it can. */
 int tb_daemon__feed(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t)
 {
     if (in->board >= TBD_BOARDS)
         return TB_ERR_ARG;
     d->fx->event(d, in, t);
+    if (d->jstop.on)
+        return tb_daemon__journal_hold_input(d, in, t);
+    return tb_daemon__apply(d, in, t);
+}
+
+int tb_daemon__apply(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t)
+{
     tb_daemon__advance(d, t);
     struct tb_match_event ev;
     int rc = TB_OK;

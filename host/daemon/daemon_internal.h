@@ -62,6 +62,26 @@ struct tb_daemon__effects {
 };
 extern const struct tb_daemon__effects tb_daemon__live, tb_daemon__replay;
 
+/* The journal cannot be written (ENOSPC, EROFS, EIO, EFBIG ...): play is stopped, as for a
+ * mismatch, until a commit succeeds (daemon_journal.c). Meanwhile the match is frozen (no
+ * input, no tick): the board inputs are journaled (kept in memory, in order) and queued here
+ * with their times, the output that needed a durable journal is held; on resume they are taken
+ * in order at their own times, as a replay of the journal would take them. */
+#define TBD_JOURNAL_RETRY_MS 1000
+struct tb_daemon__jstop {
+    bool on;
+    int error;           /* errno of the failed write */
+    char reason[128];    /* strerror(error) */
+    uint64_t retry_at;   /* tb_daemon__clock() of the next commit */
+    unsigned long tries; /* commits tried since play stopped */
+    bool held;           /* out was taken from the match and waits for a durable journal */
+    bool held_written;   /* its record (MOVE_AGREED) is appended already */
+    struct tb_match_out out;
+    struct tb_journal_event *in; /* board inputs while stopped, fed on resume */
+    uint64_t *in_t;
+    size_t head, n, cap;
+};
+
 struct tb_daemon__note {
     int ply;
     char text[TBD_NOTE_TEXT];
@@ -86,6 +106,7 @@ struct tb_daemon {
     int board_of_color[2];
 
     struct tb_journal *journal;
+    struct tb_daemon__jstop jstop;
     const struct tb_daemon__effects *fx; /* &tb_daemon__live, or &tb_daemon__replay */
 
     struct tb_voice *voice;
@@ -135,6 +156,8 @@ const char *tb_daemon__board_name(int board);
 int tb_daemon__feed(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
 /* Lets the match's time run to t and carries out what it decided. */
 void tb_daemon__advance(struct tb_daemon *d, uint64_t t);
+/* A board input already journaled, into the game (the inputs held while play was stopped). */
+int tb_daemon__apply(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
 
 /* daemon_outputs.c */
 const char *tb_daemon__color_name(int color); /* "White", "Black" */
@@ -168,6 +191,19 @@ int tb_daemon__journal_decision(struct tb_daemon *d, uint16_t type, uint64_t t,
                                 const struct tb_journal_decision *dec, bool sync);
 int tb_daemon__journal_move(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
                             const char *san);
+/* Makes every record appended so far durable. TB_OK, or the journal cannot be written: play
+ * stops (said once: players, log, status, the arbiter) and TB_ERR_SYS. Always TB_OK in replay. */
+int tb_daemon__journal_commit(struct tb_daemon *d);
+/* true (err says why) while play is stopped because the journal cannot be written: requests
+ * that would change the game are refused, nothing changes. */
+bool tb_daemon__journal_stopped(struct tb_daemon *d, struct tb_error *err);
+/* Stopped: a board input waits for the journal (already journaled); TB_ERR_MEM if none fits. */
+int tb_daemon__journal_hold_input(struct tb_daemon *d, const struct tb_journal_event *in,
+                                  uint64_t t);
+/* The loop's timer: retries the commit when due; on success play resumes (held output first,
+ * then the inputs that waited). Returns the next retry time, or UINT64_MAX when not stopped. */
+uint64_t tb_daemon__journal_retry(struct tb_daemon *d, uint64_t now);
+void tb_daemon__journal_free(struct tb_daemon *d);
 
 /* daemon_voice.c */
 int tb_daemon__voice_open(struct tb_daemon *d, struct tb_error *err);

@@ -1,5 +1,6 @@
 /* daemon_journal.c - the game's journal: every board event fed to the match and every decision,
- * appended; synced at every agreed move and arbiter action; replayed on start through the same
+ * appended; committed before any move is agreed or announced and at every arbiter action; when
+ * it cannot be written, play stops until a retry succeeds; replayed on start through the same
  * code path as live input, so a restarted daemon is where the stopped one was. */
 #include <errno.h>
 #include <stdio.h>
@@ -9,39 +10,177 @@
 
 #include "daemon_internal.h"
 
+/* ---- durability: nothing agreed or said before it is on disk (docs/journal.md) ----------- */
+
+static bool replaying(const struct tb_daemon *d)
+{
+    return d->fx == &tb_daemon__replay;
+}
+
+/* The journal cannot be written: play stops, as for a mismatch. Said once: both players hear
+ * that the arbiter is called, the log has one line with the reason, status shows it. */
+static void stop_play(struct tb_daemon *d, int error, const char *msg)
+{
+    struct tb_daemon__jstop *js = &d->jstop;
+    js->retry_at = tb_daemon__clock(d) + TBD_JOURNAL_RETRY_MS;
+    if (js->on)
+        return;
+    js->on = true;
+    js->error = error;
+    js->tries = 0;
+    snprintf(js->reason, sizeof js->reason, "%s", strerror(error));
+    char what[600];
+    if (msg && msg[0]) /* the journal's words: the file, the records, the reason */
+        snprintf(what, sizeof what, "%s", msg);
+    else
+        snprintf(what, sizeof what, "journal %s: cannot write: %s", d->journal_path, js->reason);
+    tb_daemon__log(d, TB_CONFIG_LOG_ERROR,
+                   "%s; play stopped, ARBITER called; retrying every %d ms until it can", what,
+                   TBD_JOURNAL_RETRY_MS);
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color};
+        tb_daemon__say_msg(d, b, TB_VOICE_MSG_WAIT, &a, 0);
+        tb_daemon__say_msg(d, b, TB_VOICE_MSG_ARBITER, &a, 0);
+    }
+}
+
+int tb_daemon__journal_commit(struct tb_daemon *d)
+{
+    if (!d->journal || replaying(d))
+        return TB_OK;
+    if (d->jstop.on)
+        return TB_ERR_SYS; /* only the timer retries: no write storm, no repeated lines */
+    struct tb_journal_state st;
+    tb_journal_state(d->journal, &st);
+    if (st.pending_records == 0 && st.error == 0)
+        return TB_OK;
+    struct tb_error err = {0};
+    int rc = tb_journal_commit(d->journal, &err);
+    if (rc == TB_OK)
+        return TB_OK;
+    stop_play(d, rc == TB_ERR_SYS && errno ? errno : EIO, err.msg);
+    return TB_ERR_SYS;
+}
+
+bool tb_daemon__journal_stopped(struct tb_daemon *d, struct tb_error *err)
+{
+    if (!d->jstop.on)
+        return false;
+    tb_error_set(err, TB_ERR_STATE,
+                 "the journal cannot be written (%s): play is stopped until it can; nothing was "
+                 "changed",
+                 d->jstop.reason);
+    return true;
+}
+
+int tb_daemon__journal_hold_input(struct tb_daemon *d, const struct tb_journal_event *in,
+                                  uint64_t t)
+{
+    struct tb_daemon__jstop *js = &d->jstop;
+    if (js->head && js->head == js->n)
+        js->head = js->n = 0;
+    if (js->n == js->cap) {
+        size_t cap = js->cap ? js->cap * 2 : 256;
+        struct tb_journal_event *in2 = realloc(js->in, cap * sizeof *in2);
+        if (in2)
+            js->in = in2;
+        uint64_t *t2 = in2 ? realloc(js->in_t, cap * sizeof *t2) : NULL;
+        if (t2)
+            js->in_t = t2;
+        if (!in2 || !t2) {
+            tb_daemon__log(d, TB_CONFIG_LOG_ERROR,
+                           "%s board: an event while play is stopped "
+                           "cannot be kept (out of memory)",
+                           tb_daemon__board_name(in->board));
+            return TB_ERR_MEM;
+        }
+        js->cap = cap;
+    }
+    js->in[js->n] = *in;
+    js->in_t[js->n++] = t;
+    return TB_OK;
+}
+
+uint64_t tb_daemon__journal_retry(struct tb_daemon *d, uint64_t now)
+{
+    struct tb_daemon__jstop *js = &d->jstop;
+    if (!js->on)
+        return UINT64_MAX;
+    if (now < js->retry_at)
+        return js->retry_at;
+    js->tries++;
+    struct tb_journal_state before;
+    tb_journal_state(d->journal, &before);
+    if (tb_journal_commit(d->journal, NULL) != TB_OK) {
+        if (errno && errno != js->error) { /* status follows the reason; the log said it once */
+            js->error = errno;
+            snprintf(js->reason, sizeof js->reason, "%s", strerror(errno));
+        }
+        js->retry_at = now + TBD_JOURNAL_RETRY_MS;
+        return js->retry_at;
+    }
+    js->on = false;
+    tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                   "journal %s: writing again after %lu tries: %zu records kept in memory are on "
+                   "disk, nothing lost; play resumes (%zu board events that waited are taken now)",
+                   d->journal_path, js->tries, before.pending_records, js->n - js->head);
+    js->error = 0;
+    js->reason[0] = '\0';
+    /* The output held first, then the inputs that waited, at their own times. */
+    tb_daemon__outputs(d);
+    while (!js->on && js->head < js->n) {
+        size_t i = js->head++;
+        tb_daemon__apply(d, &js->in[i], js->in_t[i]);
+    }
+    return js->on ? js->retry_at : UINT64_MAX;
+}
+
+void tb_daemon__journal_free(struct tb_daemon *d)
+{
+    free(d->jstop.in);
+    free(d->jstop.in_t);
+    d->jstop.in = NULL;
+    d->jstop.in_t = NULL;
+}
+
+/* ---- appends (the live effects) ----------------------------------------------------------- */
+
 int tb_daemon__journal_event(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t)
 {
     if (!d->journal)
         return TB_OK;
     int64_t rc = tb_journal_append_event(d->journal, t, je);
-    if (rc < 0 && rc != TB_ERR_SYS)
+    if (rc == TB_ERR_SYS) /* appended; writing the pending records out failed */
+        stop_play(d, errno ? errno : EIO, NULL);
+    else if (rc < 0)
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal: cannot append a board event (%d)",
                        (int)rc);
-    return rc < 0 ? (int)rc : TB_OK;
+    return rc < 0 && rc != TB_ERR_SYS ? (int)rc : TB_OK;
 }
 
-static int sync_journal(struct tb_daemon *d, const char *what)
-{
-    int rc = tb_journal_sync(d->journal);
-    if (rc != TB_OK)
-        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal %s: sync after %s failed: %s",
-                       d->journal_path, what, strerror(errno));
-    return rc;
-}
-
+/* sync: the decision must be on disk before anything follows from it. A decision while play
+ * is stopped is refused (nothing appended); one whose commit fails stays appended in memory and
+ * is written when the journal can be written again (play stops meanwhile). */
 int tb_daemon__journal_decision(struct tb_daemon *d, uint16_t type, uint64_t t,
                                 const struct tb_journal_decision *dec, bool sync)
 {
     if (!d->journal)
         return TB_OK;
+    if (sync && d->jstop.on)
+        return TB_ERR_STATE;
     int64_t rc = tb_journal_append_decision(d->journal, type, t, dec);
     if (rc < 0 && rc != TB_ERR_SYS) {
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal: cannot append a decision (%d)", (int)rc);
         return (int)rc;
     }
-    return sync ? sync_journal(d, "a decision") : TB_OK;
+    if (rc == TB_ERR_SYS)
+        stop_play(d, errno ? errno : EIO, NULL);
+    if (sync)
+        tb_daemon__journal_commit(d);
+    return TB_OK;
 }
 
+/* The agreed move's record, appended; tb_daemon__outputs commits it before it is carried out. */
 int tb_daemon__journal_move(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
                             const char *san)
 {
@@ -50,9 +189,12 @@ int tb_daemon__journal_move(struct tb_daemon *d, uint64_t t, int board, int ply,
     struct tb_journal_move mv = {.board = (uint8_t)board, .ply = (uint16_t)ply, .move = m};
     snprintf(mv.san, sizeof mv.san, "%s", san);
     int64_t rc = tb_journal_append_move(d->journal, t, &mv);
-    if (rc < 0 && rc != TB_ERR_SYS)
-        return (int)rc;
-    return sync_journal(d, "a move"); /* a completed move is never lost */
+    if (rc == TB_ERR_SYS)
+        stop_play(d, errno ? errno : EIO, NULL);
+    else if (rc < 0)
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal: cannot append the move of ply %d (%d)",
+                       ply, (int)rc);
+    return rc < 0 && rc != TB_ERR_SYS ? (int)rc : TB_OK;
 }
 
 /* ---- recovery: the same paths as live input, with the replay effects -------------------- */
@@ -196,6 +338,8 @@ int tb_daemon__journal_open(struct tb_daemon *d, struct tb_error *err)
     int rc = tb_journal_open(&d->journal, d->journal_path, &rec, err);
     if (rc != TB_OK)
         return rc;
+    if (d->opt.journal_io) /* tests: a disk that fails on demand */
+        tb_journal_set_io(d->journal, d->opt.journal_io);
     if (rec.torn_bytes)
         tb_daemon__log(d, TB_CONFIG_LOG_WARN,
                        "journal %s: a torn last record (%zu bytes) was dropped; %zu records kept",

@@ -176,8 +176,6 @@ static void agreed(struct tb_daemon *d, const struct tb_match_out *o)
                    o->u.agreed.queen_assumed ? ", promoted without a choice: queen (7.5.2)" : "");
     if (o->u.agreed.queen_assumed)
         tb_daemon__note(d, ply, "promoted without a choice: queen (7.5.2)");
-    int lead = d->board_of_color[o->u.agreed.pos.side];
-    d->fx->move(d, o->ms, lead, ply, o->u.agreed.move, o->u.agreed.san);
     game_over(d);
 }
 
@@ -267,9 +265,38 @@ static void handle(struct tb_daemon *d, const struct tb_match_out *o)
     }
 }
 
+/* What must be on disk before an output is carried out: an agreed move's record, and for
+ * anything said to a player every record before it (the board events that made the move
+ * announced, D.2.1). false: the journal cannot be written, play has stopped. */
+static bool durable(struct tb_daemon *d, const struct tb_match_out *o, bool *written)
+{
+    if (o->kind == TB_MATCH_OUT_MOVE_AGREED && !*written) {
+        int lead = d->board_of_color[o->u.agreed.pos.side];
+        if (d->fx->move(d, o->ms, lead, o->u.agreed.ply, o->u.agreed.move, o->u.agreed.san) ==
+            TB_OK)
+            *written = true; /* appended: kept in memory until a commit writes it */
+    }
+    if (o->kind != TB_MATCH_OUT_MOVE_AGREED && o->kind != TB_MATCH_OUT_ANNOUNCE)
+        return true;
+    return tb_daemon__journal_commit(d) == TB_OK;
+}
+
+/* Carries out the match's outputs in order; stops at the first one whose journal record cannot
+ * be made durable and holds it (with everything after it, still in the match's queue) until the
+ * journal can be written: nothing is agreed or said before it is on disk. */
 void tb_daemon__outputs(struct tb_daemon *d)
 {
-    struct tb_match_out o;
-    while (tb_match_poll(d->match, &o) == 1)
-        handle(d, &o);
+    struct tb_daemon__jstop *js = &d->jstop;
+    while (!js->on) {
+        if (!js->held) {
+            if (tb_match_poll(d->match, &js->out) != 1)
+                return;
+            js->held = true;
+            js->held_written = false;
+        }
+        if (!durable(d, &js->out, &js->held_written))
+            return;
+        js->held = false;
+        handle(d, &js->out);
+    }
 }

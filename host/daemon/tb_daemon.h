@@ -3,9 +3,11 @@
  * middle; the journal for recovery. twinboardd.c is a thin main around it; tests and the
  * latency benchmark run it in-process.
  *
- * Flow: link events -> journal (raw board event) -> match -> outputs: announcements -> voice
- * (the other player's ears), agreed moves -> journal + fdatasync, mismatches -> the arbiter's
- * view in the log and `status`; arbiter requests (PIN checked) -> journal + fdatasync -> match.
+ * Flow: link events -> journal (raw board event) -> match -> outputs: agreed moves -> journal
+ * record + fdatasync, announcements -> voice (the other player's ears) once every record before
+ * them is on disk, mismatches -> the arbiter's view in the log and `status`; arbiter requests
+ * (PIN checked) -> journal + fdatasync -> match. A journal that cannot be written stops play
+ * (said once) until a retry succeeds; then play resumes with nothing lost (docs/journal.md).
  *
  * Time: the match runs on the daemon's clock (CLOCK_MONOTONIC, continued from the journal after
  * a restart). When a board is `sim:FILE?speed=fast` the daemon runs on the scripts' own time
@@ -26,6 +28,8 @@
 #include "tb_err.h"
 #include "tb_voice.h"
 
+struct tb_journal_io;
+
 enum tb_daemon_speed { TB_DAEMON_SPEED_CONFIG = 0, TB_DAEMON_SPEED_REALTIME, TB_DAEMON_SPEED_FAST };
 
 struct tb_daemon_options {
@@ -43,6 +47,9 @@ struct tb_daemon_options {
     /* Where log lines go ("twinboardd: info: ..." without newline); NULL = stderr. */
     void (*log)(void *arg, enum tb_config_log level, const char *line);
     void *log_arg;
+    /* Tests: the journal's file operations (a disk that fails on demand); NULL = the real
+     * calls. The table must outlive the daemon. */
+    const struct tb_journal_io *journal_io;
 };
 
 /* Zeroes o and fills the demo defaults (tb_config_defaults from the environment). */
@@ -76,6 +83,9 @@ struct tb_daemon_counters {
     int plies;
     uint32_t mismatch;
     bool done;
+    uint64_t journal_last_seq;    /* last record appended */
+    uint64_t journal_durable_seq; /* last record on disk and synced */
+    bool journal_stopped;         /* play is stopped: the journal cannot be written */
 };
 void tb_daemon_counters(const struct tb_daemon *d, struct tb_daemon_counters *c);
 

@@ -227,6 +227,7 @@ int main(int argc, char **argv)
     sigaddset(&set, SIGHUP);
     sigprocmask(SIG_BLOCK, &set, NULL);
     signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN); /* a file-size limit: the journal's write fails with EFBIG */
     o.signal_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 
     struct tb_daemon *d;

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "ptyboard.h"
+#include "tb_chess.h"
 #include "tb_test.h"
 
 static void capture(void *arg, enum tb_config_log level, const char *line)
@@ -179,4 +180,19 @@ void fx_free(struct fx *f)
     fx_stop(f);
     free(f->log);
     f->log = NULL;
+}
+
+void fx_san_list(const tb_chess_pos *start, const tb_chess_move *moves, int n, char *buf,
+                 size_t len)
+{
+    tb_chess_pos pos = *start;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        char san[16];
+        tb_chess_move_to_san(&pos, moves[i], TB_CHESS_LETTERS_EN, 0, san, sizeof san);
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", san);
+        tb_chess_undo u;
+        tb_chess_make(&pos, moves[i], &u);
+    }
 }

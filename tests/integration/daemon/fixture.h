@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "tb_chess.h"
 #include "tb_daemon.h"
 
 #define FX_PIN "1234"
@@ -45,5 +46,8 @@ const char *fx_moves(struct fx *f, char *buf, size_t len);
 void fx_stop(struct fx *f);
 void fx_free(struct fx *f);
 int fx_plies(struct fx *f);
+/* The moves in SAN (English letters) from start, separated by spaces, as `moves` lists them. */
+void fx_san_list(const tb_chess_pos *start, const tb_chess_move *moves, int n, char *buf,
+                 size_t len);
 
 #endif

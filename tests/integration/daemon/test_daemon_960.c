@@ -14,21 +14,6 @@
 #include "tb_chess.h"
 #include "tb_test.h"
 
-static void san_list(const tb_chess_pos *start, const tb_chess_move *moves, int n, char *buf,
-                     size_t len)
-{
-    tb_chess_pos pos = *start;
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n; i++) {
-        char san[16];
-        tb_chess_move_to_san(&pos, moves[i], TB_CHESS_LETTERS_EN, 0, san, sizeof san);
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", san);
-        tb_chess_undo u;
-        tb_chess_make(&pos, moves[i], &u);
-    }
-}
-
 /* The PGN the daemon answers (after the "ok+ pgn" line, dot-stuffed lines) reads back to the
  * game: same start (as Chess960) and the same moves. */
 static void expect_pgn_reads_back(const char *answer, const struct game960 *g)
@@ -76,7 +61,7 @@ static void play(int number, unsigned kinds, uint64_t seed)
     if (mm)
         TB_FAIL("array %d (%s): mismatch #%u:\n%s", number, fen, mm, fx_req(&f, "status"));
     static char want[8192], got[8192];
-    san_list(&g.start, g.moves, g.plies, want, sizeof want);
+    fx_san_list(&g.start, g.moves, g.plies, want, sizeof want);
     ASSERT_STR_EQ(fx_moves(&f, got, sizeof got), want);
     ASSERT_EQ(fx_plies(&f), g.plies);
     const char *pgn = fx_req(&f, "pgn");
