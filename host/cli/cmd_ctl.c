@@ -101,7 +101,7 @@ int tb_cli_cmd_takeback(int argc, char **argv)
 }
 int tb_cli_cmd_promote(int argc, char **argv)
 {
-    return run(argc, argv, "promote", 1, 1, false);
+    return run(argc, argv, "promote", 1, 2, false);
 }
 int tb_cli_cmd_repeat(int argc, char **argv)
 {

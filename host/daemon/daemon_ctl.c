@@ -144,8 +144,16 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
         rc = tb_daemon__arbiter(d, &req, &err);
         break;
     case TB_CTL_PROMOTE: {
-        int side = tb_match_game(d->match)->pos.side;
-        rc = tb_daemon__promote(d, d->board_of_color[side], tb_daemon__promotion(req.piece), &err);
+        /* D.2.1: the promoting player announces the piece: the player to move, on their board */
+        int side = tb_match_game(d->match)->pos.side, b = d->board_of_color[side];
+        if (req.board >= 0 && req.board != b)
+            rc = tb_error_set(&err, TB_ERR_STATE,
+                              "%s is to move, on the %s board: the %s board's player has no "
+                              "promotion to announce",
+                              side == TB_CHESS_WHITE ? "White" : "Black", tb_daemon__board_name(b),
+                              tb_daemon__board_name(req.board));
+        else
+            rc = tb_daemon__promote(d, b, tb_daemon__promotion(req.piece), &err);
         break;
     }
     case TB_CTL_REPEAT:

@@ -44,8 +44,8 @@ static void demo(const char *mode, const char *name)
     /* D.2.9: the board is put right as the instruction says (the pawn from d3 on to d4), so the
      * move is agreed at once and nobody is reminded to make it */
     ASSERT_STR_CONTAINS(out, "sighted player (Black): move the piece on d3 to d4");
-    ASSERT_STR_CONTAINS(out, "say to sighted (Black): Bitte korrigieren: Bauer von David drei "
-                             "nehmen, Bauer auf David vier stellen");
+    ASSERT_STR_CONTAINS(out, "say to sighted (Black): Bitte korrigieren: weißen Bauern von David "
+                             "drei nehmen, weißen Bauern auf David vier stellen");
     ASSERT_STR_CONTAINS(strstr(out, "RESOLVED 1"), "agreed: 4. d4 (d2d4)");
     ASSERT_NULL(strstr(strstr(out, "RESOLVED 1"), "Bitte nachziehen"));
     ASSERT_STR_CONTAINS(out, "say to sighted (Black): Springer Gustav eins Felix drei");
