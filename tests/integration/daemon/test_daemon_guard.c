@@ -85,6 +85,17 @@ static char *slurp(const char *path)
     return buf;
 }
 
+/* Runs a shell command, its output into out; returns its exit status (-1 if killed). */
+static int run_out(const char *cmd, char *out, size_t len)
+{
+    FILE *p = popen(cmd, "r");
+    ASSERT_NOT_NULL(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 /* Stops the daemon with sig; it must exit 0 and leave no socket file. */
 static void stop_with(struct daemon *d, int sig)
 {
@@ -192,12 +203,7 @@ TB_TEST(a_running_daemons_socket_is_never_taken_over)
     /* its own journal: the socket alone is shared */
     snprintf(cmd, sizeof cmd, "%s -c %s --journal %s/journal2 --audio none 2>&1", TB_TWINBOARDD,
              d.config, d.dir);
-    FILE *p = popen(cmd, "r");
-    ASSERT_NOT_NULL(p);
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+    ASSERT_EQ(run_out(cmd, out, sizeof out), 1);
     char want[64];
     snprintf(want, sizeof want, "another twinboardd (pid %d) is running", (int)d.pid);
     ASSERT_STR_CONTAINS(out, want);
@@ -206,16 +212,13 @@ TB_TEST(a_running_daemons_socket_is_never_taken_over)
     ASSERT_EQ(tb_ctl_request(d.sock, "status", answer, sizeof answer, &err), 0);
     stop_with(&d, SIGTERM);
 
+    FILE *f;
     /* a planted file where the socket goes: left alone, the daemon refuses */
-    FILE *f = fopen(d.sock, "w");
+    f = fopen(d.sock, "w");
     ASSERT_NOT_NULL(f);
     fputs("precious\n", f);
     ASSERT_OK(fclose(f));
-    p = popen(cmd, "r");
-    n = fread(out, 1, sizeof out - 1, p);
-    out[n] = '\0';
-    st = pclose(p);
-    ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+    ASSERT_EQ(run_out(cmd, out, sizeof out), 1);
     ASSERT_STR_CONTAINS(out, "no socket is there");
     ASSERT_STR_CONTAINS(slurp(d.sock), "precious");
     unlink(d.sock);
@@ -230,11 +233,30 @@ TB_TEST(a_running_daemons_socket_is_never_taken_over)
     ASSERT_OK(fclose(f));
     unlink(lock);
     ASSERT_OK(symlink(target, lock));
-    p = popen(cmd, "r");
-    n = fread(out, 1, sizeof out - 1, p);
-    out[n] = '\0';
-    st = pclose(p);
-    ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+    ASSERT_EQ(run_out(cmd, out, sizeof out), 1);
     ASSERT_STR_CONTAINS(out, "control socket lock");
     ASSERT_STR_EQ(slurp(target), "victim\n");
+}
+
+/* The CLI gives up after --timeout on a daemon that never answers, and takes no PIN on argv. */
+TB_TEST(cli_times_out_and_refuses_a_pin_on_the_command_line)
+{
+    char dir[600], sock[700], cmd[2048], out[4096];
+    snprintf(dir, sizeof dir, "%s/mute", tb_test_tmp_dir());
+    ASSERT_TRUE(mkdir(dir, 0700) == 0 || errno == EEXIST);
+    snprintf(sock, sizeof sock, "%s/control", dir);
+    int l = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", sock);
+    ASSERT_OK(bind(l, (struct sockaddr *)&sa, sizeof sa));
+    ASSERT_OK(listen(l, 4)); /* accepted by the kernel, never answered */
+    snprintf(cmd, sizeof cmd, "%s status --socket %s --timeout 0.3 2>&1", TB_TWINBOARD, sock);
+    uint64_t t0 = mono_ms();
+    ASSERT_EQ(run_out(cmd, out, sizeof out), 2);
+    ASSERT_LT(mono_ms() - t0, (uint64_t)tb_test_ms(3000));
+    ASSERT_STR_CONTAINS(out, "did not answer within 300 ms");
+    snprintf(cmd, sizeof cmd, "%s takeback 1 --pin 4711 --socket %s 2>&1", TB_TWINBOARD, sock);
+    ASSERT_EQ(run_out(cmd, out, sizeof out), 2);
+    ASSERT_STR_CONTAINS(out, "--pin is gone");
+    close(l);
 }
