@@ -35,14 +35,15 @@
     X(moves, "moves", "[--socket PATH]", "the moves both boards have agreed")                      \
     X(pgn, "pgn", "[--socket PATH]", "the running game as PGN, with the arbiter's notes")          \
     X(sheet, "sheet", "[en|nl|de] [--socket PATH]", "the running game's scoresheet (Article 8)")   \
-    X(resolve, "resolve", "ID [--pin PIN] [--socket PATH]",                                        \
-      "arbiter: confirm the resolution of mismatch ID (D.2.9); PIN also from TB_PIN")              \
-    X(takeback, "takeback", "[N] [--pin PIN] [--socket PATH]",                                     \
+    X(resolve, "resolve", "ID [--pin-file F] [--socket PATH]",                                     \
+      "arbiter: confirm the resolution of mismatch ID (D.2.9); PIN: TB_PIN, file or prompt")       \
+    X(takeback, "takeback", "[N] [--pin-file F] [--socket PATH]",                                  \
       "arbiter: take back N plies where the scoresheets differ (D.2.9)")                           \
-    X(promote, "promote", "q|r|b|n [--socket PATH]", "the piece chosen for a promotion (D.2.1)")   \
+    X(promote, "promote", "[vi|sighted] q|r|b|n [--socket PATH]",                                  \
+      "the piece for a promotion (D.2.1)")                                                         \
     X(repeat, "repeat", "[vi|sighted] [--socket PATH]", "say the last move again to a player")     \
-    X(new_game, "new-game", "[--pin PIN] [--socket PATH]", "arbiter: start a new game")            \
-    X(set_position, "set-position", "FEN [--pin PIN] [--socket PATH]",                             \
+    X(new_game, "new-game", "[--pin-file F] [--socket PATH]", "arbiter: start a new game")         \
+    X(set_position, "set-position", "FEN [--pin-file F] [--socket PATH]",                          \
       "arbiter: set up a position on both boards")                                                 \
     X(move, "move", "vi|sighted SAN|UCI [--socket PATH]",                                          \
       "a move typed by the assistant for a keys: board (D.2.10.1)")

@@ -1,11 +1,17 @@
 /* cmd_ctl.c - the control-client commands: each sends one request to twinboardd's control socket
  * (docs/control-protocol.md) and prints the answer. --socket PATH picks the socket (default:
- * TWINBOARD_SOCKET, else as the daemon's); --pin PIN or the environment variable TB_PIN gives the
- * arbiter PIN for the requests that change the game. Exit status: 0 done, 1 the daemon refused, 2
- * usage or no daemon. */
+ * TWINBOARD_SOCKET, else as the daemon's); --timeout S limits the wait (default 5 s). The arbiter
+ * PIN of the requests that change the game comes from the environment variable TB_PIN, a file
+ * (--pin-file FILE, its first line) or a prompt on /dev/tty without echo: never from the command
+ * line, which every user sees in ps. Exit status: 0 done, 1 the daemon refused, 2 usage or no
+ * daemon. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "tb_config.h"
@@ -13,18 +19,66 @@
 
 struct ctl_args {
     const char *socket;
-    const char *pin;
+    const char *pin_file;
+    int timeout_ms;
+    char pin[TB_CTL_PIN_MAX + 2];
     char line[TB_CTL_LINE_MAX + 64];
 };
 
+/* The first line of a file, without its newline. */
+static int pin_from_file(const char *path, char *pin, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        tb_cli_error("--pin-file %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!fgets(pin, (int)len, f))
+        pin[0] = '\0';
+    fclose(f);
+    pin[strcspn(pin, "\r\n")] = '\0';
+    return 0;
+}
+
+/* Asks on the terminal with echo off; "" when there is no terminal. */
+static void pin_from_prompt(char *pin, size_t len)
+{
+    pin[0] = '\0';
+    int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct termios old, quiet;
+    bool echo_off = tcgetattr(fd, &old) == 0;
+    if (echo_off) {
+        quiet = old;
+        quiet.c_lflag &= (tcflag_t) ~(ECHO | ECHONL);
+        tcsetattr(fd, TCSAFLUSH, &quiet);
+    }
+    static const char prompt[] = "arbiter PIN: ";
+    ssize_t w = write(fd, prompt, sizeof prompt - 1);
+    size_t n = 0;
+    char c;
+    while (n + 1 < len && read(fd, &c, 1) == 1 && c != '\n')
+        pin[n++] = c;
+    pin[n] = '\0';
+    if (echo_off)
+        tcsetattr(fd, TCSAFLUSH, &old);
+    w = write(fd, "\n", 1); /* the newline the user typed was not echoed */
+    (void)w;
+    close(fd);
+}
+
 /* Sends the request and prints what the daemon says; returns the exit status. */
-static int ask(const char *socket, const char *line)
+static int ask(const char *socket, const char *line, int timeout_ms)
 {
     static char answer[1 << 20], text[1 << 20];
     struct tb_error err = {0};
-    int rc = tb_ctl_request(socket, line, answer, sizeof answer, &err);
+    int rc = tb_ctl_request_within(socket, line, timeout_ms, answer, sizeof answer, &err);
     if (rc < 0) {
-        tb_cli_error("%s%s", err.msg, rc == TB_ERR_SYS ? " (is it running? --socket PATH)" : "");
+        tb_cli_error("%s%s", err.msg,
+                     rc == TB_ERR_SYS       ? " (is it running? --socket PATH)"
+                     : rc == TB_ERR_TIMEOUT ? " (--timeout S waits longer)"
+                                            : "");
         return TB_CLI_USAGE;
     }
     if (tb_ctl_answer_text(answer, text, sizeof text) < 0) {
@@ -43,7 +97,7 @@ static int ask(const char *socket, const char *line)
 /* Options, then the request's words. needs_pin: append pin= when a PIN is known. */
 static int run(int argc, char **argv, const char *verb, int min, int max, bool needs_pin)
 {
-    struct ctl_args a = {.pin = getenv("TB_PIN")};
+    struct ctl_args a = {0};
     struct tb_config defaults;
     tb_config_defaults(&defaults, getenv("XDG_RUNTIME_DIR"), getenv("XDG_STATE_HOME"), NULL);
     const char *env_socket = getenv("TWINBOARD_SOCKET");
@@ -53,8 +107,20 @@ static int run(int argc, char **argv, const char *verb, int min, int max, bool n
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--socket") && i + 1 < argc) {
             a.socket = argv[++i];
-        } else if (!strcmp(argv[i], "--pin") && i + 1 < argc) {
-            a.pin = argv[++i];
+        } else if (!strcmp(argv[i], "--pin-file") && i + 1 < argc) {
+            a.pin_file = argv[++i];
+        } else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
+            char *end;
+            double s = strtod(argv[++i], &end);
+            if (*end || !(s > 0 && s <= 3600)) {
+                tb_cli_error("--timeout %s: seconds, more than 0 and at most 3600", argv[i]);
+                return TB_CLI_USAGE;
+            }
+            a.timeout_ms = (int)(s * 1000 + 0.5);
+        } else if (!strcmp(argv[i], "--pin")) {
+            tb_cli_error("--pin is gone: a PIN on the command line is seen by every user (ps); "
+                         "use TB_PIN, --pin-file FILE or the prompt");
+            return TB_CLI_USAGE;
         } else if (argv[i][0] == '-' && argv[i][1] == '-') {
             return tb_cli_usage(argv[0]);
         } else {
@@ -65,14 +131,25 @@ static int run(int argc, char **argv, const char *verb, int min, int max, bool n
     }
     if (words < min || words > max)
         return tb_cli_usage(argv[0]);
-    if (needs_pin && a.pin && *a.pin)
-        used += (size_t)snprintf(a.line + used, used < sizeof a.line ? sizeof a.line - used : 0,
-                                 " pin=%s", a.pin);
+    if (needs_pin) { /* TB_PIN (set, even empty: no prompt), else --pin-file, else the prompt */
+        const char *env = getenv("TB_PIN");
+        if (a.pin_file) {
+            if (pin_from_file(a.pin_file, a.pin, sizeof a.pin) != 0)
+                return TB_CLI_USAGE;
+        } else if (env) {
+            snprintf(a.pin, sizeof a.pin, "%s", env);
+        } else {
+            pin_from_prompt(a.pin, sizeof a.pin);
+        }
+        if (a.pin[0])
+            used += (size_t)snprintf(a.line + used, used < sizeof a.line ? sizeof a.line - used : 0,
+                                     " pin=%s", a.pin);
+    }
     if (used + 1 >= sizeof a.line) {
         tb_cli_error("the request is too long");
         return TB_CLI_USAGE;
     }
-    return ask(a.socket, a.line);
+    return ask(a.socket, a.line, a.timeout_ms);
 }
 
 int tb_cli_cmd_status(int argc, char **argv)
@@ -101,7 +178,7 @@ int tb_cli_cmd_takeback(int argc, char **argv)
 }
 int tb_cli_cmd_promote(int argc, char **argv)
 {
-    return run(argc, argv, "promote", 1, 1, false);
+    return run(argc, argv, "promote", 1, 2, false);
 }
 int tb_cli_cmd_repeat(int argc, char **argv)
 {

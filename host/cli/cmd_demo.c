@@ -327,8 +327,8 @@ static void arbiter(struct demo *d)
     char line[64], ans[1024];
     printf("demo (arbiter): mismatch %u seen in `twinboard status`; both scoresheets have the "
            "announced move, so the board that deviates is put right (D.2.9). Confirming:\n"
-           "demo (arbiter): twinboard resolve %u --pin %s\n",
-           id, id, DEMO_PIN);
+           "demo (arbiter): TB_PIN=%s twinboard resolve %u\n",
+           id, DEMO_PIN, id);
     snprintf(line, sizeof line, "resolve %u pin=%s", id, DEMO_PIN);
     int rc = request(d, line, ans, sizeof ans);
     printf("demo (arbiter): %s", ans);

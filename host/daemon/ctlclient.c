@@ -1,5 +1,8 @@
-/* ctlclient.c - the control protocol's client: connect, ask, read the answer. */
+/* ctlclient.c - the control protocol's client: connect, ask, read the answer, each within a
+ * timeout; a PIN only to a daemon of this user or root. */
+#define _GNU_SOURCE /* struct ucred */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -21,8 +24,10 @@ int tb_ctl_client_connect(const char *path, bool nonblock, struct tb_error *err)
     if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
         int e = errno;
         close(fd);
-        return tb_error_set(err, TB_ERR_SYS, "cannot reach twinboardd at %s: %s", path,
-                            strerror(e));
+        int rc = tb_error_set(err, TB_ERR_SYS, "cannot reach twinboardd at %s: %s", path,
+                              strerror(e));
+        errno = e; /* EAGAIN: a full backlog, worth another try */
+        return rc;
     }
     return fd;
 }
@@ -68,32 +73,113 @@ int tb_ctl_answer_text(const char *answer, char *out, size_t len)
     return TB_ERR_PARSE;
 }
 
-int tb_ctl_request(const char *socket_path, const char *line, char *out, size_t len,
-                   struct tb_error *err)
+/* Waits until fd is ready for events, at most ms. */
+static bool ready(int fd, short events, int ms)
+{
+    struct pollfd p = {.fd = fd, .events = events};
+    int r;
+    while ((r = poll(&p, 1, ms)) < 0 && errno == EINTR)
+        ;
+    return r > 0;
+}
+
+/* Connects within ms (a daemon whose backlog is full does not hang the client). */
+static int connect_within(const char *path, int ms, struct tb_error *err)
+{
+    int fd = tb_ctl_client_connect(path, true, err);
+    if (fd >= 0 || errno != EAGAIN)
+        return fd;
+    /* a full backlog: a Unix socket gives EAGAIN, try again until the time is up */
+    for (int waited = 0; waited < ms; waited += 20) {
+        poll(NULL, 0, 20);
+        if ((fd = tb_ctl_client_connect(path, true, err)) >= 0 || errno != EAGAIN)
+            return fd;
+    }
+    return tb_error_set(err, TB_ERR_TIMEOUT, "twinboardd at %s accepts no connection (%d ms)", path,
+                        ms);
+}
+
+/* A PIN goes only to a daemon running as this user or root, not to whoever made the socket. */
+static int check_peer(int fd, const char *path, struct tb_error *err)
+{
+    struct ucred cred;
+    socklen_t len = sizeof cred;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
+        return tb_error_set(err, TB_ERR_SYS, "%s: cannot tell who listens: %s", path,
+                            strerror(errno));
+    if (cred.uid != getuid() && cred.uid != 0)
+        return tb_error_set(err, TB_ERR_PERM,
+                            "%s is served by uid %u (pid %d), not by this user or root: the PIN "
+                            "is not sent",
+                            path, (unsigned)cred.uid, (int)cred.pid);
+    return TB_OK;
+}
+
+int tb_ctl_request_within(const char *socket_path, const char *line, int timeout_ms, char *out,
+                          size_t len, struct tb_error *err)
 {
     if (!out || !len)
         return tb_error_set(err, TB_ERR_ARG, "no room for the answer");
     out[0] = '\0';
-    int fd = tb_ctl_client_connect(socket_path, false, err);
+    int ms = timeout_ms > 0 ? timeout_ms : TB_CTL_TIMEOUT_MS;
+    int fd = connect_within(socket_path, ms, err);
     if (fd < 0)
         return fd;
+    int rc = strstr(line, "pin=") ? check_peer(fd, socket_path, err) : TB_OK;
+    if (rc != TB_OK) {
+        close(fd);
+        return rc;
+    }
     size_t n = strlen(line);
     bool nl = n && line[n - 1] == '\n';
-    if (write(fd, line, n) != (ssize_t)n || (!nl && write(fd, "\n", 1) != 1)) {
-        int e = errno;
-        close(fd);
-        return tb_error_set(err, TB_ERR_SYS, "cannot send to twinboardd: %s", strerror(e));
+    char req[TB_CTL_LINE_MAX + 2];
+    int reqlen = snprintf(req, sizeof req, "%s%s", line, nl ? "" : "\n");
+    if (reqlen < 0 || (size_t)reqlen >= sizeof req) /* the daemon would refuse it: say so */
+        reqlen = (int)sizeof req - 1;
+    for (size_t sent = 0; sent < (size_t)reqlen;) {
+        ssize_t w =
+            ready(fd, POLLOUT, ms) ? send(fd, req + sent, (size_t)reqlen - sent, MSG_NOSIGNAL) : -2;
+        if (w < 0 && w != -2 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (w < 0) {
+            int e = errno;
+            close(fd);
+            return w == -2
+                       ? tb_error_set(err, TB_ERR_TIMEOUT,
+                                      "twinboardd at %s takes no request (%d ms)", socket_path, ms)
+                       : tb_error_set(err, TB_ERR_SYS, "cannot send to twinboardd: %s",
+                                      strerror(e));
+        }
+        sent += (size_t)w;
     }
     shutdown(fd, SHUT_WR);
+    if (rc == TB_OK && strstr(line, "pin="))
+        ms += (int)TB_CTL_PIN_DELAY_MAX_MS; /* a PIN's check may be held back that long */
     size_t got = 0;
-    ssize_t r = 0;
-    while (got + 1 < len && !tb_ctl_answer_complete(out, got) &&
-           ((r = read(fd, out + got, len - got - 1)) > 0 || (r < 0 && errno == EINTR)))
-        if (r > 0)
-            out[got += (size_t)r] = '\0';
+    bool late = false;
+    while (got + 1 < len && !tb_ctl_answer_complete(out, got)) {
+        if (!ready(fd, POLLIN, ms)) {
+            late = true;
+            break;
+        }
+        ssize_t r = read(fd, out + got, len - got - 1);
+        if (r < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (r <= 0)
+            break;
+        out[got += (size_t)r] = '\0';
+    }
     close(fd);
     if (!tb_ctl_answer_complete(out, got))
-        return got + 1 >= len ? tb_error_set(err, TB_ERR_FULL, "the answer is too long")
-                              : tb_error_set(err, TB_ERR_SYS, "the answer was cut short");
+        return late             ? tb_error_set(err, TB_ERR_TIMEOUT,
+                                               "twinboardd at %s did not answer within %d ms", socket_path, ms)
+               : got + 1 >= len ? tb_error_set(err, TB_ERR_FULL, "the answer is too long")
+                                : tb_error_set(err, TB_ERR_SYS, "the answer was cut short");
     return strncmp(out, "ok", 2) == 0 ? 0 : 1;
+}
+
+int tb_ctl_request(const char *socket_path, const char *line, char *out, size_t len,
+                   struct tb_error *err)
+{
+    return tb_ctl_request_within(socket_path, line, 0, out, len, err);
 }

@@ -24,8 +24,8 @@ static const struct verb {
      "resolve <id> pin=NNNN  mismatch <id> has been put right (D.2.9)"},
     {"takeback", TB_CTL_TAKEBACK, 0, 1, true, false,
      "takeback [n] pin=NNNN  take back n plies, 1 if not given (D.2.9)"},
-    {"promote", TB_CTL_PROMOTE, 1, 1, false, false,
-     "promote q|r|b|n  the piece for a promotion (D.2.1)"},
+    {"promote", TB_CTL_PROMOTE, 1, 2, false, false,
+     "promote [vi|sighted] q|r|b|n  the piece for the promotion under way (D.2.1)"},
     {"repeat", TB_CTL_REPEAT, 0, 1, false, false,
      "repeat [vi|sighted]  say the last announcement again"},
     {"new-game", TB_CTL_NEW_GAME, 0, 0, true, false, "new-game pin=NNNN  start a new game"},
@@ -163,6 +163,11 @@ static int parse_args(const struct verb *v, char **words, int nargs, struct tb_c
                                 "takeback needs a number of plies (1 to 999), not '%.20s'", a);
         break;
     case TB_CTL_PROMOTE:
+        req->board = -1; /* the board of the player to move */
+        if (nargs == 2 && parse_board(a, &req->board) != TB_OK)
+            return tb_error_set(err, TB_ERR_PARSE,
+                                "promote: board must be vi or sighted, not '%.20s'", a);
+        a = words[nargs];
         if (strlen(a) != 1 || !strchr("qrbn", a[0]))
             return tb_error_set(err, TB_ERR_PARSE, "promote takes q, r, b or n, not '%.20s'", a);
         req->piece = a[0];

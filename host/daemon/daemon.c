@@ -259,7 +259,7 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
 {
     if (d->stop || d->done)
         return 0;
-    enum { MAXFD = 4 + TBD_BOARDS + TBD_MAX_CLIENTS + 1 };
+    enum { MAXFD = 4 + TBD_BOARDS + TBD_MAX_CLIENTS + 2 }; /* + listener, sweep timer */
     struct pollfd p[MAXFD];
     int n = 0, sig_i = -1, wake_i, voice_i = -1, link_i[TBD_BOARDS];
     wake_i = n;

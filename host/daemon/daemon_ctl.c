@@ -1,14 +1,19 @@
 /* daemon_ctl.c - the control socket (docs/control-protocol.md): a Unix stream socket, mode 0660,
- * many clients, each with a bounded request line (tb_ctl_reader) and a bounded answer queue. */
-#define _GNU_SOURCE /* accept4 */
+ * guarded by a lock file; many clients (limited per uid and in total), each with a bounded
+ * request line (tb_ctl_reader), a deadline for its request, one request served per loop turn,
+ * a bounded answer queue, and wrong PINs held back (ctlguard.c). */
+#define _GNU_SOURCE /* accept4, struct ucred */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/timerfd.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "daemon_internal.h"
@@ -144,8 +149,16 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
         rc = tb_daemon__arbiter(d, &req, &err);
         break;
     case TB_CTL_PROMOTE: {
-        int side = tb_match_game(d->match)->pos.side;
-        rc = tb_daemon__promote(d, d->board_of_color[side], tb_daemon__promotion(req.piece), &err);
+        /* D.2.1: the promoting player announces the piece: the player to move, on their board */
+        int side = tb_match_game(d->match)->pos.side, b = d->board_of_color[side];
+        if (req.board >= 0 && req.board != b)
+            rc = tb_error_set(&err, TB_ERR_STATE,
+                              "%s is to move, on the %s board: the %s board's player has no "
+                              "promotion to announce",
+                              side == TB_CHESS_WHITE ? "White" : "Black", tb_daemon__board_name(b),
+                              tb_daemon__board_name(req.board));
+        else
+            rc = tb_daemon__promote(d, b, tb_daemon__promotion(req.piece), &err);
         break;
     }
     case TB_CTL_REPEAT:
@@ -183,37 +196,94 @@ int tb_daemon_request(struct tb_daemon *d, const char *line, char *out, size_t l
 
 /* ---- the socket -------------------------------------------------------------------------- */
 
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static void arm(int fd, uint64_t at_ms)
+{
+    struct itimerspec it = {0};
+    it.it_value.tv_sec = (time_t)(at_ms / 1000u);
+    it.it_value.tv_nsec = (long)(at_ms % 1000u) * 1000000L;
+    if (!it.it_value.tv_sec && !it.it_value.tv_nsec)
+        it.it_value.tv_nsec = 1; /* 0 would disarm it */
+    timerfd_settime(fd, TFD_TIMER_ABSTIME, &it, NULL);
+}
+
+/* A running daemon keeps an exclusive flock on SOCKET.lock: a second daemon names it and leaves
+ * the socket alone, and a socket file without a locked lock file is a stopped daemon's. */
+static int take_lock(struct tb_daemon *d, struct tb_error *err)
+{
+    char path[sizeof d->socket_path + 8];
+    snprintf(path, sizeof path, "%s.lock", d->socket_path);
+    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return tb_error_set(err, TB_ERR_SYS, "control socket lock %s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+        close(fd);
+        return tb_error_set(err, TB_ERR_PERM,
+                            "control socket lock %s: not a regular file of this user", path);
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        char pid[32] = "";
+        ssize_t n = pread(fd, pid, sizeof pid - 1, 0);
+        pid[n > 0 ? n : 0] = '\0';
+        pid[strcspn(pid, "\n")] = '\0';
+        close(fd);
+        return tb_error_set(err, TB_ERR_STATE,
+                            "control socket %s: another twinboardd (pid %s) is running; "
+                            "stop it first or use another --socket",
+                            d->socket_path, pid[0] ? pid : "?");
+    }
+    char pid[32];
+    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n)
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "control socket lock %s: cannot write the pid", path);
+    d->lock_fd = fd;
+    return TB_OK;
+}
+
 int tb_daemon__ctl_open(struct tb_daemon *d, struct tb_error *err)
 {
+    d->lock_fd = d->sweep_fd = -1;
+    d->ctl_opened = true;
+    tb_ctl_guard_init(&d->guard);
     if (!d->socket_path[0])
         return TB_OK;
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
     if (strlen(d->socket_path) >= sizeof sa.sun_path)
         return tb_error_set(err, TB_ERR_ARG, "control socket %s: path too long", d->socket_path);
     strcpy(sa.sun_path, d->socket_path);
+    int rc = take_lock(d, err);
+    if (rc != TB_OK)
+        return rc;
+    /* locked: whatever is at the path is left over from a stopped daemon (or planted) */
+    struct stat st;
+    if (lstat(d->socket_path, &st) == 0 && !S_ISSOCK(st.st_mode))
+        return tb_error_set(err, TB_ERR_PERM,
+                            "control socket %s: something that is no socket is there; "
+                            "remove it by hand",
+                            d->socket_path);
+    unlink(d->socket_path);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return tb_error_set(err, TB_ERR_SYS, "socket: %s", strerror(errno));
-    /* A socket file nobody answers on is left over from a stopped daemon. */
-    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0) {
-        close(fd);
-        return tb_error_set(err, TB_ERR_STATE, "control socket %s: another daemon is listening",
-                            d->socket_path);
-    }
-    unlink(d->socket_path);
-    close(fd);
-    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return tb_error_set(err, TB_ERR_SYS, "socket: %s", strerror(errno));
     mode_t old = umask(0117);
-    int rc = bind(fd, (struct sockaddr *)&sa, sizeof sa);
+    rc = bind(fd, (struct sockaddr *)&sa, sizeof sa);
     umask(old);
-    if (rc != 0 || chmod(d->socket_path, 0660) != 0 || listen(fd, 16) != 0) {
+    if (rc != 0 || chmod(d->socket_path, 0660) != 0 || listen(fd, 64) != 0) {
         int e = errno;
         close(fd);
         return tb_error_set(err, TB_ERR_SYS, "control socket %s: %s", d->socket_path, strerror(e));
     }
     d->listen_fd = fd;
+    d->sweep_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (d->sweep_fd < 0)
+        return tb_error_set(err, TB_ERR_SYS, "timerfd: %s", strerror(errno));
     tb_daemon__log(d, TB_CONFIG_LOG_INFO, "control socket %s", d->socket_path);
     return TB_OK;
 }
@@ -221,7 +291,9 @@ int tb_daemon__ctl_open(struct tb_daemon *d, struct tb_error *err)
 static void drop(struct tb_daemon *d, int i)
 {
     close(d->client[i].fd);
+    close(d->client[i].timer_fd);
     free(d->client[i].out);
+    free(d->client[i].answer);
     d->client[i] = d->client[--d->nclients];
 }
 
@@ -234,30 +306,114 @@ void tb_daemon__ctl_close(struct tb_daemon *d)
         unlink(d->socket_path);
         d->listen_fd = -1;
     }
+    if (!d->ctl_opened)
+        return;
+    if (d->sweep_fd >= 0)
+        close(d->sweep_fd);
+    if (d->lock_fd >= 0)
+        close(d->lock_fd); /* the lock file stays: removing it would race a starting daemon */
+    d->sweep_fd = d->lock_fd = -1;
+    d->ctl_opened = false;
+}
+
+/* The earliest request deadline among the clients that wait for a request. */
+static void arm_sweep(struct tb_daemon *d)
+{
+    uint64_t due = UINT64_MAX;
+    for (int i = 0; i < d->nclients; i++) {
+        const struct tb_daemon__client *c = &d->client[i];
+        if (!c->closing && !c->held_len && !c->answer && c->since + TBD_REQUEST_MS < due)
+            due = c->since + TBD_REQUEST_MS;
+    }
+    if (due == UINT64_MAX) {
+        struct itimerspec off = {0};
+        timerfd_settime(d->sweep_fd, 0, &off, NULL);
+    } else {
+        arm(d->sweep_fd, due);
+    }
 }
 
 int tb_daemon__ctl_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
 {
     int n = 0;
-    if (d->listen_fd >= 0 && d->nclients < TBD_MAX_CLIENTS && n < max)
+    if (d->listen_fd < 0)
+        return 0;
+    if (n < max)
         p[n++] = (struct pollfd){.fd = d->listen_fd, .events = POLLIN};
+    if (d->sweep_fd >= 0 && n < max) {
+        arm_sweep(d);
+        p[n++] = (struct pollfd){.fd = d->sweep_fd, .events = POLLIN};
+    }
     for (int i = 0; i < d->nclients && n < max; i++) {
         struct tb_daemon__client *c = &d->client[i];
+        if (c->timer_due) { /* nothing is read meanwhile: its turn comes with the timer */
+            p[n++] = (struct pollfd){.fd = c->timer_fd, .events = POLLIN};
+            continue;
+        }
         short ev = (short)((c->closing ? 0 : POLLIN) | (c->out_len ? POLLOUT : 0));
         p[n++] = (struct pollfd){.fd = c->fd, .events = ev};
     }
     return n;
 }
 
+/* The connection of uid that has waited longest for a request of it: the one to give up when
+ * a limit is reached (a client that only holds connections open loses them first). */
+static int longest_idle(struct tb_daemon *d, bool of_uid, uint32_t uid)
+{
+    int best = -1;
+    for (int i = 0; i < d->nclients; i++) {
+        const struct tb_daemon__client *c = &d->client[i];
+        if ((of_uid && c->uid != uid) || c->held_len || c->answer || c->out_len)
+            continue;
+        if (best < 0 || c->since < d->client[best].since)
+            best = i;
+    }
+    return best;
+}
+
 static void accept_clients(struct tb_daemon *d)
 {
-    while (d->nclients < TBD_MAX_CLIENTS) {
+    for (;;) {
         int fd = accept4(d->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0)
             return;
+        struct ucred cred = {0};
+        socklen_t len = sizeof cred;
+        if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
+            cred.uid = (uid_t)-1;
+        int of_uid = 0;
+        for (int i = 0; i < d->nclients; i++)
+            of_uid += d->client[i].uid == cred.uid;
+        int victim = of_uid >= TBD_MAX_CLIENTS_UID    ? longest_idle(d, true, cred.uid)
+                     : d->nclients >= TBD_MAX_CLIENTS ? longest_idle(d, false, 0)
+                                                      : -2;
+        if (victim >= 0) {
+            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                           "control: connection limit (%d per uid, %d in all): the longest idle "
+                           "connection (uid %u pid %d) is closed for uid %u pid %d",
+                           TBD_MAX_CLIENTS_UID, TBD_MAX_CLIENTS, (unsigned)d->client[victim].uid,
+                           (int)d->client[victim].pid, (unsigned)cred.uid, (int)cred.pid);
+            drop(d, victim);
+        } else if (victim == -1) {
+            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                           "control: connection limit: uid %u pid %d refused, every connection "
+                           "is busy",
+                           (unsigned)cred.uid, (int)cred.pid);
+            close(fd);
+            continue;
+        }
+        int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+        if (tfd < 0) {
+            close(fd);
+            return;
+        }
         struct tb_daemon__client *c = &d->client[d->nclients++];
         memset(c, 0, sizeof *c);
         c->fd = fd;
+        c->timer_fd = tfd;
+        c->uid = (uint32_t)cred.uid;
+        c->pid = (int32_t)cred.pid;
+        c->since = now_ms();
         tb_ctl_reader_init(&c->reader);
     }
 }
@@ -266,7 +422,7 @@ static void accept_clients(struct tb_daemon *d)
 static bool flush_out(struct tb_daemon__client *c)
 {
     while (c->out_len) {
-        ssize_t w = send(c->fd, c->out, c->out_len, MSG_NOSIGNAL);
+        ssize_t w = send(c->fd, c->out, c->out_len, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (w < 0)
             return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
         memmove(c->out, c->out + w, c->out_len - (size_t)w);
@@ -275,64 +431,162 @@ static bool flush_out(struct tb_daemon__client *c)
     return !c->closing;
 }
 
-static bool queue_out(struct tb_daemon *d, struct tb_daemon__client *c,
-                      const struct tb_daemon__buf *b)
+static bool queue_text(struct tb_daemon *d, struct tb_daemon__client *c, const char *p, size_t n,
+                       bool failed)
 {
-    if (!b->failed && !b->len)
+    if (!failed && !n)
         return true;
-    if (b->failed || c->out_len + b->len > TBD_OUT_MAX) {
+    if (failed || c->out_len + n > TBD_OUT_MAX) {
         tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                       "control: a client does not read its answers: dropped");
+                       "control: uid %u pid %d does not read its answers: dropped",
+                       (unsigned)c->uid, (int)c->pid);
         return false;
     }
-    if (c->out_len + b->len > c->out_cap) {
-        size_t cap = c->out_len + b->len + 1024;
-        char *p = realloc(c->out, cap);
-        if (!p)
+    if (c->out_len + n > c->out_cap) {
+        size_t cap = c->out_len + n + 1024;
+        char *q = realloc(c->out, cap);
+        if (!q)
             return false;
-        c->out = p;
+        c->out = q;
         c->out_cap = cap;
     }
-    memcpy(c->out + c->out_len, b->p, b->len);
-    c->out_len += b->len;
+    memcpy(c->out + c->out_len, p, n);
+    c->out_len += n;
     return true;
 }
 
-static bool client_read(struct tb_daemon *d, struct tb_daemon__client *c)
+/* A request with a PIN goes through the guard: checked only when its uid's and the global delay
+ * have passed (else held: false), refused unchecked during a lockout, a wrong one's answer held
+ * back. true when it was answered (into out) or held. */
+static bool guarded(struct tb_daemon *d, struct tb_daemon__client *c, const char *line, size_t len,
+                    struct tb_daemon__buf *out, bool *held)
 {
-    char buf[4096];
-    ssize_t r = read(c->fd, buf, sizeof buf);
-    if (r == 0) {
-        c->closing = true;
-        return c->out_len > 0;
+    struct tb_ctl_request req;
+    *held = false;
+    if (tb_ctl_parse(line, len, &req, NULL) != TB_OK || !req.needs_pin || !req.has_pin ||
+        !d->cfg->arbiter_pin[0])
+        return false;
+    uint64_t now = now_ms(), at;
+    int w = tb_ctl_guard_when(&d->guard, c->uid, now, &at);
+    if (w == TB_ERR_PERM) {
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "too many wrong arbiter PINs from uid %u: no PIN of it is checked for %llu more "
+                 "s",
+                 (unsigned)c->uid, (unsigned long long)((at - now + 999) / 1000));
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "control: %s refused (uid %u pid %d): locked out",
+                       tb_ctl_verb_name(req.verb), (unsigned)c->uid, (int)c->pid);
+        reply_error(out, TB_ERR_PERM, msg);
+        return true;
     }
-    if (r < 0)
-        return errno == EAGAIN || errno == EINTR;
-    size_t off = 0;
-    while (off < (size_t)r) {
-        size_t used = 0;
+    if (w == 1) { /* held: checked when the delay has passed */
+        memcpy(c->held, line, len);
+        c->held_len = len;
+        c->timer_due = true;
+        arm(c->timer_fd, at);
+        *held = true;
+        return true;
+    }
+    bool right = tb_ctl_pin_equal(d->cfg->arbiter_pin, req.pin), locked;
+    uint64_t delay = tb_ctl_guard_result(&d->guard, c->uid, right, now, &locked);
+    if (right)
+        return false; /* runs as any request */
+    unsigned fails = tb_ctl_guard_fails(&d->guard, c->uid, now);
+    tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                   "control: %s refused: wrong arbiter PIN from uid %u pid %d (%u in a row)%s",
+                   tb_ctl_verb_name(req.verb), (unsigned)c->uid, (int)c->pid, fails,
+                   locked ? "; locked out for 15 minutes" : "");
+    struct tb_daemon__buf ans = {0};
+    reply_error(&ans, TB_ERR_PERM, "wrong arbiter PIN");
+    free(c->answer);
+    c->answer = ans.p;
+    c->timer_due = true;
+    arm(c->timer_fd, now + delay);
+    *held = true;
+    return true;
+}
+
+/* One request line: answered into out, or held (the timer brings it back). */
+static void serve(struct tb_daemon *d, struct tb_daemon__client *c, const char *line, size_t len,
+                  struct tb_daemon__buf *out)
+{
+    bool held;
+    if (!guarded(d, c, line, len, out, &held))
+        tb_daemon__request(d, line, len, out);
+    if (!held)
+        c->since = now_ms();
+}
+
+/* The client's turn: at most one request. false when it is to be dropped. */
+static bool client_turn(struct tb_daemon *d, struct tb_daemon__client *c, bool readable)
+{
+    struct tb_daemon__buf out = {0};
+    if (c->answer) { /* a held wrong-PIN answer: its time has come */
+        tb_daemon__buf_put(&out, c->answer, strlen(c->answer));
+        free(c->answer);
+        c->answer = NULL;
+        c->since = now_ms();
+    } else if (c->held_len) { /* a held PIN request: check it now (or hold it again) */
+        char line[sizeof c->held];
+        size_t n = c->held_len;
+        memcpy(line, c->held, n);
+        c->held_len = 0;
+        serve(d, c, line, n, &out);
+    } else {
+        if (c->in_off == c->in_len && readable) {
+            ssize_t r = read(c->fd, c->in, sizeof c->in);
+            if (r == 0) {
+                c->closing = true;
+                return c->out_len > 0;
+            }
+            if (r < 0)
+                return errno == EAGAIN || errno == EINTR;
+            c->in_off = 0;
+            c->in_len = (size_t)r;
+        }
+        size_t used = 0, line_len;
         const char *line;
-        size_t line_len;
-        int rc =
-            tb_ctl_reader_take(&c->reader, buf + off, (size_t)r - off, &used, &line, &line_len);
-        off += used;
-        struct tb_daemon__buf out = {0};
+        int rc;
+        do { /* bytes up to one whole line (an over-long one is answered and skipped) */
+            rc = tb_ctl_reader_take(&c->reader, c->in + c->in_off, c->in_len - c->in_off, &used,
+                                    &line, &line_len);
+            c->in_off += used;
+        } while (rc == 0 && used && c->in_off < c->in_len);
         if (rc == TB_ERR_FULL) {
             char msg[80];
             snprintf(msg, sizeof msg, "a request may be at most %d bytes with its newline",
                      TB_CTL_LINE_MAX);
             reply_error(&out, TB_ERR_FULL, msg);
         } else if (rc == 1) {
-            tb_daemon__request(d, line, line_len, &out);
+            serve(d, c, line, line_len, &out);
         }
-        bool ok = queue_out(d, c, &out);
-        free(out.p);
-        if (!ok)
-            return false;
-        if (rc == 0 && used == 0)
-            break;
     }
-    return true;
+    bool ok = queue_text(d, c, out.p, out.len, out.failed);
+    free(out.p);
+    /* more already read, or a hold: the timer gives the next turn (others are served between) */
+    if (!c->held_len && !c->answer) {
+        c->timer_due = c->in_off < c->in_len;
+        if (c->timer_due)
+            arm(c->timer_fd, 0);
+    }
+    return ok;
+}
+
+static void sweep(struct tb_daemon *d)
+{
+    uint64_t expirations, now = now_ms();
+    if (read(d->sweep_fd, &expirations, sizeof expirations) < 0 && errno != EAGAIN)
+        return;
+    for (int i = d->nclients - 1; i >= 0; i--) {
+        struct tb_daemon__client *c = &d->client[i];
+        if (c->closing || c->held_len || c->answer || c->timer_due ||
+            now < c->since + TBD_REQUEST_MS)
+            continue;
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO,
+                       "control: uid %u pid %d sent no whole request in %d s: closed",
+                       (unsigned)c->uid, (int)c->pid, TBD_REQUEST_MS / 1000);
+        drop(d, i);
+    }
 }
 
 void tb_daemon__ctl_handle(struct tb_daemon *d, const struct pollfd *p, int n)
@@ -345,13 +599,25 @@ void tb_daemon__ctl_handle(struct tb_daemon *d, const struct pollfd *p, int n)
             accept_now = true;
             continue;
         }
+        if (p[k].fd == d->sweep_fd) {
+            sweep(d);
+            continue;
+        }
         for (int i = 0; i < d->nclients; i++) {
             struct tb_daemon__client *c = &d->client[i];
-            if (c->fd != p[k].fd)
+            bool timer = c->timer_fd == p[k].fd;
+            if (c->fd != p[k].fd && !timer)
                 continue;
             bool alive = true;
-            if (p[k].revents & (POLLIN | POLLHUP | POLLERR))
-                alive = client_read(d, c);
+            if (timer) {
+                uint64_t x;
+                if (read(c->timer_fd, &x, sizeof x) == (ssize_t)sizeof x) {
+                    c->timer_due = false;
+                    alive = client_turn(d, c, false);
+                }
+            } else if (p[k].revents & (POLLIN | POLLHUP | POLLERR)) {
+                alive = client_turn(d, c, true);
+            }
             if (alive)
                 alive = flush_out(c);
             if (!alive)

@@ -13,16 +13,28 @@
 #include "tb_match.h"
 #include "tb_voice.h"
 
-#define TBD_BOARDS      2
-#define TBD_MAX_CLIENTS 32
-#define TBD_OUT_MAX     (1u << 20) /* a client that lets this much answer pile up is dropped */
-#define TBD_NOTES       256
-#define TBD_NOTE_TEXT   300
-#define TBD_QUEUE_MAX   (1u << 20) /* events of one fast script held for merging */
+#define TBD_BOARDS          2
+#define TBD_MAX_CLIENTS     64    /* connections in total (docs/control-protocol.md, "Limits") */
+#define TBD_MAX_CLIENTS_UID 16    /* connections of one peer uid */
+#define TBD_REQUEST_MS      10000 /* a connection sends a whole request within this, or is dropped */
+#define TBD_OUT_MAX         (1u << 20) /* a client that lets this much answer pile up is dropped */
+#define TBD_NOTES           256
+#define TBD_NOTE_TEXT       300
+#define TBD_QUEUE_MAX       (1u << 20) /* events of one fast script held for merging */
 
 struct tb_daemon__client {
     int fd;
+    int timer_fd; /* due: a held PIN check or answer, or more requests already read */
+    uint32_t uid; /* the peer (SO_PEERCRED) */
+    int32_t pid;
     struct tb_ctl_reader reader;
+    char in[4096]; /* read, not yet taken: one request per loop turn */
+    size_t in_off, in_len;
+    char held[TB_CTL_LINE_MAX + 1]; /* a PIN request waiting until its check may be made */
+    size_t held_len;
+    char *answer;   /* a wrong PIN's answer, held back until the timer */
+    uint64_t since; /* connected or last answered (monotonic ms): TBD_REQUEST_MS from here */
+    bool timer_due;
     char *out;
     size_t out_len, out_cap;
     bool closing; /* close once out is written */
@@ -118,6 +130,10 @@ struct tb_daemon {
     int listen_fd;
     struct tb_daemon__client client[TBD_MAX_CLIENTS];
     int nclients;
+    bool ctl_opened;           /* lock_fd and sweep_fd are valid */
+    int lock_fd;               /* flock'd lock file beside the socket */
+    int sweep_fd;              /* timerfd: the next client's request deadline */
+    struct tb_ctl_guard guard; /* wrong PINs: delays and lockouts */
     int wake_pipe[2];
 
     struct tb_daemon__note note[TBD_NOTES];

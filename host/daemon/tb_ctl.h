@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tb_err.h"
 
@@ -76,6 +77,46 @@ bool tb_ctl_verb_is_multiline(enum tb_ctl_verb verb); /* answered with ok+ ... .
 /* Help text, one line per request ("resolve <id> pin=NNNN  ..."); NULL after the last. */
 const char *tb_ctl_help_line(int i);
 
+/* ---- wrong PINs: delays and lockout (ctlguard.c) ------------------------------------------ */
+
+/* Per peer uid: the n-th wrong PIN in a row holds the answer and the next check back
+ * TB_CTL_PIN_DELAY_MS * 2^(n-1) (at most TB_CTL_PIN_DELAY_MAX_MS); from the
+ * TB_CTL_PIN_LOCKOUT_AFTER-th on, each wrong PIN locks the uid out for TB_CTL_PIN_LOCKOUT_MS (no
+ * PIN of it is checked meanwhile). Across all uids the n-th wrong PIN holds every next check back
+ * TB_CTL_PIN_GLOBAL_DELAY_MS * 2^(n-1) (at most TB_CTL_PIN_GLOBAL_MAX_MS). A right PIN clears
+ * its uid; an hour without a wrong PIN clears a uid and the global count. So from one uid the
+ * first 10 wrong PINs take at least 1+2+4+...+64+64+64 = 255 s and every further one 15
+ * minutes: 10,000 take at least 255 s + 9,990 * 900 s, over 104 days. */
+#define TB_CTL_PIN_DELAY_MS        1000u
+#define TB_CTL_PIN_DELAY_MAX_MS    64000u
+#define TB_CTL_PIN_LOCKOUT_AFTER   10u
+#define TB_CTL_PIN_LOCKOUT_MS      (15u * 60u * 1000u)
+#define TB_CTL_PIN_GLOBAL_DELAY_MS 250u
+#define TB_CTL_PIN_GLOBAL_MAX_MS   16000u
+#define TB_CTL_PIN_FORGET_MS       (60u * 60u * 1000u)
+#define TB_CTL_GUARD_UIDS          32
+
+struct tb_ctl_guard_uid {
+    uint32_t uid, fails;
+    uint64_t last_fail, next, locked_until;
+};
+struct tb_ctl_guard {
+    struct tb_ctl_guard_uid uid[TB_CTL_GUARD_UIDS]; /* the uids with wrong PINs (oldest reused) */
+    uint32_t fails;
+    uint64_t last_fail, next;
+};
+
+void tb_ctl_guard_init(struct tb_ctl_guard *g);
+/* May a PIN from uid be checked at now (ms, monotonic)? 0 yes; 1 not before *at (hold the
+ * request until then); TB_ERR_PERM locked out until *at (refuse it without checking). */
+int tb_ctl_guard_when(struct tb_ctl_guard *g, uint32_t uid, uint64_t now, uint64_t *at);
+/* A PIN of uid was checked at now: right or wrong. Returns how long the answer to a wrong one is
+ * held back (ms; 0 for a right one); *locked when this one locked the uid out. */
+uint64_t tb_ctl_guard_result(struct tb_ctl_guard *g, uint32_t uid, bool right, uint64_t now,
+                             bool *locked);
+/* Wrong PINs in a row of uid. */
+uint32_t tb_ctl_guard_fails(struct tb_ctl_guard *g, uint32_t uid, uint64_t now);
+
 /* ---- reading lines from a connection ---------------------------------------------------- */
 
 struct tb_ctl_reader {
@@ -120,10 +161,18 @@ bool tb_ctl_answer_complete(const char *buf, size_t n);
  * TB_ERR_PARSE for something that is no answer. */
 int tb_ctl_answer_text(const char *answer, char *out, size_t len);
 
-/* One request on a fresh connection (blocking): the line (a newline is added) is sent and the
- * whole answer, framing included, read into out (NUL-terminated; TB_ERR_FULL if it does not
- * fit). Returns 0 when the daemon said ok, 1 when it said error, or TB_ERR_SYS / TB_ERR_ARG
- * with err saying why the daemon could not be asked. */
+/* The client's default limit for connecting and for each wait for the answer's next bytes. */
+#define TB_CTL_TIMEOUT_MS 5000
+
+/* One request on a fresh connection: the line (a newline is added) is sent and the whole
+ * answer, framing included, read into out (NUL-terminated; TB_ERR_FULL if it does not fit).
+ * Connecting and each wait for more of the answer give up after timeout_ms (0: the default). A
+ * line with pin= is only sent to a daemon running as this user or root (SO_PEERCRED). Returns 0
+ * when the daemon said ok, 1 when it said error, or TB_ERR_SYS / TB_ERR_ARG / TB_ERR_TIMEOUT /
+ * TB_ERR_PERM with err saying why the daemon could not be asked. */
+int tb_ctl_request_within(const char *socket_path, const char *line, int timeout_ms, char *out,
+                          size_t len, struct tb_error *err);
+/* tb_ctl_request_within with the default timeout. */
 int tb_ctl_request(const char *socket_path, const char *line, char *out, size_t len,
                    struct tb_error *err);
 

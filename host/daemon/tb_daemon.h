@@ -40,7 +40,7 @@ struct tb_daemon_options {
                                    speech has drained */
     enum tb_daemon_speed speed; /* applied to sim: boards */
     const char *audio;          /* NULL (config), "null", "wav:DIR", "pa", "none" (no speech) */
-    int signal_fd;              /* a signalfd (SIGTERM/SIGINT stop, SIGHUP logs status); -1 */
+    int signal_fd;              /* a signalfd (SIGHUP: status; others stop); -1 */
     /* Replaces both players' sinks (benchmarks): each gets sink_arg[its player's colour]. */
     const struct tb_voice_sink_ops *sink;
     void *sink_arg[TB_VOICE_PLAYERS];

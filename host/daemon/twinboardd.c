@@ -169,6 +169,21 @@ static int parse_level(const char *s, enum tb_config_log *out)
     return -1;
 }
 
+/* Every signal whose default action ends the process, except those a fault raises (SEGV, BUS,
+ * FPE, ILL, TRAP, SYS, XCPU: no clean stop is possible) and SIGPIPE and SIGXFSZ (ignored: the
+ * failing write returns an error instead). They are read from the signalfd, so each ends the
+ * loop and the socket file is removed and the journal closed; SIGHUP logs the status. */
+static void stopping_signals(sigset_t *set)
+{
+    static const int stop[] = {SIGTERM, SIGINT,    SIGHUP,  SIGQUIT, SIGUSR1, SIGUSR2,
+                               SIGALRM, SIGVTALRM, SIGPROF, SIGIO,   SIGPWR,  SIGSTKFLT};
+    sigemptyset(set);
+    for (size_t i = 0; i < sizeof stop / sizeof stop[0]; i++)
+        sigaddset(set, stop[i]);
+    for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
+        sigaddset(set, s);
+}
+
 int main(int argc, char **argv)
 {
     struct tb_daemon_options o;
@@ -221,12 +236,9 @@ int main(int argc, char **argv)
         return 2;
     }
     sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGHUP);
+    stopping_signals(&set);
     sigprocmask(SIG_BLOCK, &set, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN); /* a client gone mid-answer: send() says EPIPE */
     signal(SIGXFSZ, SIG_IGN); /* a file-size limit: the journal's write fails with EFBIG */
     o.signal_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 

@@ -38,7 +38,7 @@ static void demo(const char *mode, const char *name)
         TB_FAIL("demo %s: exit %d\n%s", mode, rc, out);
     ASSERT_STR_CONTAINS(out, "MISMATCH 1 (wrong-move) on the sighted board (Black)");
     ASSERT_STR_CONTAINS(out, "since:  move 4, White (ply 7)");
-    ASSERT_STR_CONTAINS(out, "demo (arbiter): twinboard resolve 1 --pin");
+    ASSERT_STR_CONTAINS(out, "demo (arbiter): TB_PIN=2468 twinboard resolve 1");
     ASSERT_STR_CONTAINS(out, "demo (arbiter): ok");
     ASSERT_STR_CONTAINS(out, "RESOLVED 1");
     /* D.2.9: the board is put right as the instruction says (the pawn from d3 on to d4), so the

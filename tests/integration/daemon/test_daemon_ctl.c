@@ -240,3 +240,48 @@ TB_TEST(fast_script_with_real_time_board_refused)
     ASSERT_STR_CONTAINS(err.msg, "cannot be played against a board in real time");
     fx_free(&f);
 }
+
+/* D.2.1: a promotion's piece is the promoting player's to announce, once, while the promotion
+ * waits for it. After f8=Q+ is made and copied, `promote n` is refused and the game keeps its
+ * queen; a request naming a piece for a board with no promotion is no answer `ok`. */
+TB_TEST(promote_after_the_promotion_is_refused_and_changes_nothing)
+{
+    struct fx f;
+    fx_init(&f, "promote-late");
+    fx_script(&f, "1000 vi lift f7\n1100 vi choose q\n1300 vi place f8\n"
+                  "2000 sighted lift f7\n2300 sighted place f8\n");
+    fx_options(&f, "script", "script");
+    snprintf(f.o.cfg.start_fen, sizeof f.o.cfg.start_fen, "7k/5P2/8/8/8/8/8/K7 w - - 0 1");
+    f.o.socket_path = f.socket;
+    f.o.exit_when_done = false;
+    f.o.speed = TB_DAEMON_SPEED_REALTIME; /* the script in real time: each state is seen */
+    fx_start(&f);
+    /* the board whose player does not promote has nothing to announce */
+    ASSERT_STR_CONTAINS(fx_req(&f, "promote sighted n"), "error state White is to move, on the vi");
+    /* at every turn of the loop once the vi player has promoted (with the queen chosen): while
+     * the move waits to be copied, while the copier's pawn is in the hand, after the copy */
+    bool waited = false;
+    for (int i = 0; i < tb_test_ms(4000) / 5 && !waited; i++) {
+        waited = strstr(fx_req(&f, "status"), "ok+ waiting") != NULL;
+        tb_daemon_step(f.d, 5);
+    }
+    ASSERT_TRUE(waited);
+    for (int i = 0; i < tb_test_ms(4000) / 5 && fx_plies(&f) < 1; i++) {
+        ASSERT_STR_CONTAINS(fx_req(&f, "promote n"), "error state");
+        tb_daemon_step(f.d, 5);
+    }
+    ASSERT_EQ(fx_plies(&f), 1);
+    char before[256], after[256];
+    fx_moves(&f, before, sizeof before);
+    ASSERT_STR_CONTAINS(before, "f8=Q+");
+    int fd = dial(&f);
+    ASSERT_STR_CONTAINS(ask_line(&f, fd, "promote n\n"), "error state");
+    close(fd);
+    for (int i = 0; i < 20; i++)
+        tb_daemon_step(f.d, 5);
+    fx_moves(&f, after, sizeof after);
+    ASSERT_STR_EQ(after, before);
+    ASSERT_STR_CONTAINS(fx_req(&f, "pgn"), "f8=Q+");
+    fx_stop(&f);
+    fx_free(&f);
+}

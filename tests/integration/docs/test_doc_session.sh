@@ -1,7 +1,7 @@
 #!/bin/bash
 # doc_session: the example session of docs/control-protocol.md is what the daemon answers. The
 # session's game (fixup-game.txt) is played in real time on two sim: boards; each `> request`
-# is sent with the twinboard command of the same name (pin=P as --pin P) and its answer
+# is sent with the twinboard command of the same name (pin=P as TB_PIN=P) and its answer
 # compared with the `< ` lines: `ok+` data lines with the command's output, `error WORD MSG`
 # with exit status 1 and "twinboard: MSG". A `status` is asked again (up to 20 s) until the
 # game has reached the state shown; the `time used:` line is not compared (wall-clock time).
@@ -46,13 +46,14 @@ failures=0
 ask() {
     local -a words
     read -ra words <<<"$1"
-    local last=${words[${#words[@]} - 1]}
+    local last=${words[${#words[@]} - 1]} pin=""
     if [[ $last == pin=* ]]; then
         unset 'words[${#words[@]}-1]'
-        words+=(--pin "${last#pin=}")
+        pin=${last#pin=}
     fi
     [ "${words[0]}" = scoresheet ] && words[0]=sheet
-    "$tb" "${words[@]}" >"$work/out" 2>"$work/err"
+    # the PIN from the environment (never argv); empty: none, and no prompt
+    TB_PIN="$pin" "$tb" "${words[@]}" >"$work/out" 2>"$work/err"
     rc=$?
     out=$(grep -v '^time used: ' "$work/out")
     err=$(cat "$work/err")

@@ -323,3 +323,79 @@ TB_TEST(client_names_a_socket_nobody_listens_on)
     longpath[sizeof longpath - 1] = '\0';
     ASSERT_EQ(tb_ctl_client_connect(longpath, false, &err), TB_ERR_ARG);
 }
+
+/* A guesser that sends each wrong PIN the moment it may be checked (on as many connections as
+ * it likes): how long n wrong PINs from the given number of uids take, in ms. */
+static uint64_t brute_force(struct tb_ctl_guard *g, int n, uint32_t uids, int *lockouts)
+{
+    uint64_t now = 0, at;
+    *lockouts = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t uid = 1000 + (uint32_t)i % uids;
+        while (tb_ctl_guard_when(g, uid, now, &at) != 0)
+            now = at;
+        bool locked;
+        tb_ctl_guard_result(g, uid, false, now, &locked);
+        *lockouts += locked;
+    }
+    return now;
+}
+
+TB_TEST(ten_thousand_wrong_pins_from_one_uid_take_over_an_hour)
+{
+    struct tb_ctl_guard g;
+    tb_ctl_guard_init(&g);
+    int lockouts;
+    uint64_t ms = brute_force(&g, 10000, 1, &lockouts);
+    /* the stated rate: 255 s for the first 10, then 15 minutes each */
+    ASSERT_GE(ms, 255000ull + 9990ull * 900000ull - 900000ull);
+    ASSERT_GE(ms, 3600000ull);
+    ASSERT_EQ(lockouts, 10000 - 9);
+}
+
+TB_TEST(wrong_pins_spread_over_many_uids_still_take_over_an_hour)
+{
+    struct tb_ctl_guard g;
+    tb_ctl_guard_init(&g);
+    int lockouts;
+    ASSERT_GE(brute_force(&g, 10000, 500, &lockouts), 3600000ull);
+}
+
+TB_TEST(wrong_pin_delays_double_and_a_right_one_clears_them)
+{
+    struct tb_ctl_guard g;
+    tb_ctl_guard_init(&g);
+    uint64_t at;
+    bool locked;
+    ASSERT_EQ(tb_ctl_guard_when(&g, 7, 0, &at), 0);
+    ASSERT_EQ(tb_ctl_guard_result(&g, 7, false, 0, &locked), 1000u);
+    ASSERT_FALSE(locked);
+    ASSERT_EQ(tb_ctl_guard_when(&g, 7, 10, &at), 1); /* held until the delay has passed */
+    ASSERT_EQ(at, 1000u);
+    ASSERT_EQ(tb_ctl_guard_result(&g, 7, false, 1000, &locked), 2000u);
+    ASSERT_EQ(tb_ctl_guard_result(&g, 7, false, 3000, &locked), 4000u);
+    ASSERT_EQ(tb_ctl_guard_fails(&g, 7, 3000), 3u);
+    /* another uid waits for the global delay only (the third wrong PIN overall: 1 s) */
+    ASSERT_EQ(tb_ctl_guard_when(&g, 8, 3500, &at), 1);
+    ASSERT_EQ(at, 4000u);
+    ASSERT_EQ(tb_ctl_guard_when(&g, 8, 4000, &at), 0);
+    ASSERT_EQ(tb_ctl_guard_result(&g, 7, true, 7000, &locked), 0u);
+    ASSERT_EQ(tb_ctl_guard_fails(&g, 7, 7000), 0u);
+}
+
+TB_TEST(a_lockout_refuses_even_the_right_pin_until_it_ends)
+{
+    struct tb_ctl_guard g;
+    tb_ctl_guard_init(&g);
+    uint64_t now = 0, at;
+    bool locked = false;
+    for (unsigned i = 0; i < TB_CTL_PIN_LOCKOUT_AFTER; i++) {
+        while (tb_ctl_guard_when(&g, 5, now, &at) == 1)
+            now = at;
+        tb_ctl_guard_result(&g, 5, false, now, &locked);
+    }
+    ASSERT_TRUE(locked);
+    ASSERT_EQ(tb_ctl_guard_when(&g, 5, now + 1000, &at), TB_ERR_PERM);
+    ASSERT_EQ(at, now + TB_CTL_PIN_LOCKOUT_MS);
+    ASSERT_EQ(tb_ctl_guard_when(&g, 5, at, &at), 0);
+}
