@@ -24,8 +24,8 @@ int tb_ctl_client_connect(const char *path, bool nonblock, struct tb_error *err)
     if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
         int e = errno;
         close(fd);
-        int rc = tb_error_set(err, TB_ERR_SYS, "cannot reach twinboardd at %s: %s", path,
-                              strerror(e));
+        int rc =
+            tb_error_set(err, TB_ERR_SYS, "cannot reach twinboardd at %s: %s", path, strerror(e));
         errno = e; /* EAGAIN: a full backlog, worth another try */
         return rc;
     }
