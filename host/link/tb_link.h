@@ -90,6 +90,7 @@ enum tb_link_event_kind {
     TB_LINK_EV_LOST,        /* text: why; the board is gone (unplugged, closed, EOF) */
     TB_LINK_EV_BACK,        /* the board is back; a SNAPSHOT follows: re-read the board */
     TB_LINK_EV_END = 12,    /* an event script has no more events (11 is not used) */
+    TB_LINK_EV_CLOCK = 13,  /* clock_ms, clock_run: a clock beside the board (a DGT clock) read */
 };
 
 /* Fault codes: 1..5 are the board's own (enum rb_proto_fault_code); these are the link's. */
@@ -114,6 +115,8 @@ struct tb_link_event {
     uint8_t fault;      /* FAULT: enum rb_proto_fault_code or enum tb_link_fault */
     uint8_t fault_arg;
     uint16_t fault_detail;
+    int32_t clock_ms[2]; /* CLOCK: time left of White [0] and Black [1] in ms, -1 unknown */
+    uint8_t clock_run;   /* CLOCK: 0 stopped, 1 White's clock runs, 2 Black's */
     char text[TB_LINK_TEXT_MAX];
 };
 
