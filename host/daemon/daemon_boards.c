@@ -71,6 +71,9 @@ void tb_daemon__boards_close(struct tb_daemon *d)
         free(d->board[b].q.ev);
         d->board[b].q.ev = NULL;
     }
+    free(d->turn);
+    d->turn = NULL;
+    d->turn_n = d->turn_cap = 0;
 }
 
 /* A link's event as the one board input type (the journal's board event). */
@@ -88,11 +91,20 @@ static void input_of(int b, const struct tb_link_event *ev, struct tb_journal_ev
     in->occupancy = ev->occupancy;
 }
 
-static void feed_now(struct tb_daemon *d, int b, const struct tb_link_event *ev)
+/* Into the game at t, when it happened (real time), or now (script time); never before what the
+ * match has had already. */
+static void feed_at(struct tb_daemon *d, int b, const struct tb_link_event *ev, uint64_t t)
 {
     struct tb_journal_event in;
     input_of(b, ev, &in);
-    tb_daemon__feed(d, &in, tb_daemon__match_time(d));
+    if (d->virtual_time || d->board[b].fast) {
+        t = tb_daemon__match_time(d);
+    } else {
+        if (t < d->last_mt)
+            t = d->last_mt;
+        d->last_mt = t;
+    }
+    tb_daemon__feed(d, &in, t);
 }
 
 static int queue_push(struct tb_daemon__queue *q, const struct tb_link_event *ev)
@@ -116,7 +128,7 @@ static int queue_push(struct tb_daemon__queue *q, const struct tb_link_event *ev
 
 /* What a link reports. Its losses, returns and faults go on the record; a fast script's events
  * wait to be merged in script time; the rest goes into the game now. */
-static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *ev)
+static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *ev, uint64_t t)
 {
     struct tb_daemon__board *bd = &d->board[b];
     const char *name = tb_daemon__board_name(b);
@@ -124,16 +136,16 @@ static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *e
     case TB_LINK_EV_LOST:
         tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s board lost: %s; waiting for it to come back",
                        name, ev->text);
-        feed_now(d, b, ev);
+        feed_at(d, b, ev, t);
         return;
     case TB_LINK_EV_BACK:
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board is back: reading the whole board again",
                        name);
-        feed_now(d, b, ev);
+        feed_at(d, b, ev, t);
         return;
     case TB_LINK_EV_FAULT:
         tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s board fault %u: %s", name, ev->fault, ev->text);
-        feed_now(d, b, ev);
+        feed_at(d, b, ev, t);
         return;
     case TB_LINK_EV_INFO:
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: %s", name, ev->text);
@@ -153,13 +165,52 @@ static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *e
             tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "%s board: too many script events queued", name);
         return;
     }
-    feed_now(d, b, ev);
+    feed_at(d, b, ev, t);
+}
+
+static int turn_push(struct tb_daemon *d, int b, const struct tb_link_event *ev)
+{
+    if (d->turn_n == d->turn_cap) {
+        size_t cap = d->turn_cap ? d->turn_cap * 2 : 64;
+        struct tb_daemon__timed *p = realloc(d->turn, cap * sizeof *p);
+        if (!p)
+            return TB_ERR_MEM;
+        d->turn = p;
+        d->turn_cap = cap;
+    }
+    d->turn[d->turn_n++] = (struct tb_daemon__timed){.ev = *ev, .board = b};
+    return TB_OK;
+}
+
+/* The real-time boards' events of this read, in the order they happened (read order on a tie;
+ * a board's own order is kept: its times never go back). */
+static void turn_feed(struct tb_daemon *d, uint64_t now)
+{
+    struct tb_daemon__timed *e = d->turn;
+    size_t n = d->turn_n;
+    for (size_t i = 0; i < n; i++)
+        tb_daemon__when_learn(&d->board[e[i].board].when, &e[i].ev, now);
+    for (size_t i = 0; i < n; i++)
+        e[i].t = tb_daemon__when(&d->board[e[i].board].when, &e[i].ev, d->last_read, now);
+    for (size_t i = 1; i < n; i++) { /* stable: usually a handful, already in order */
+        struct tb_daemon__timed x = e[i];
+        size_t j = i;
+        for (; j > 0 && e[j - 1].t > x.t; j--)
+            e[j] = e[j - 1];
+        e[j] = x;
+    }
+    for (size_t i = 0; i < n; i++)
+        link_event(d, e[i].board, &e[i].ev, e[i].t);
+    d->turn_n = 0;
+    d->last_read = now;
 }
 
 int tb_daemon__boards_read(struct tb_daemon *d, uint64_t now)
 {
     struct tb_link_event ev[READ_BATCH];
-    for (int b = 0; b < TBD_BOARDS; b++) {
+    int rc = TB_OK;
+    d->turn_n = 0;
+    for (int b = 0; b < TBD_BOARDS && rc == TB_OK; b++) {
         struct tb_daemon__board *bd = &d->board[b];
         if (!bd->link)
             continue;
@@ -169,15 +220,23 @@ int tb_daemon__boards_read(struct tb_daemon *d, uint64_t now)
             if (n < 0) {
                 tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "%s board: %s", tb_daemon__board_name(b),
                                err.msg);
-                return n;
+                rc = n;
+                break;
             }
-            for (int i = 0; i < n; i++)
-                link_event(d, b, &ev[i]);
+            for (int i = 0; i < n; i++) {
+                if (bd->fast) {
+                    link_event(d, b, &ev[i], now);
+                } else if (turn_push(d, b, &ev[i]) != TB_OK) {
+                    turn_feed(d, now); /* no room to merge: what is read goes in now */
+                    link_event(d, b, &ev[i], now);
+                }
+            }
             if (n < READ_BATCH && !(bd->fast && n > 0))
                 break;
         }
     }
-    return TB_OK;
+    turn_feed(d, now);
+    return rc;
 }
 
 bool tb_daemon__boards_paused(const struct tb_daemon *d)
@@ -256,7 +315,7 @@ int tb_daemon__boards_feed(struct tb_daemon *d)
         if (tb_daemon__boards_paused(d))
             break;
         q->head++;
-        feed_now(d, best, ev);
+        feed_at(d, best, ev, 0);
         fed++;
     }
     return fed;

@@ -46,8 +46,26 @@ struct tb_daemon__queue {
     size_t head, n, cap;
 };
 
+/* Mapping a board's own clock onto the daemon's (daemon_when.c). */
+struct tb_daemon__when {
+    bool known;
+    int64_t offset;     /* daemon ms - board ms: the smallest delay seen, loosening slowly */
+    uint64_t offset_at; /* daemon ms of the last reading */
+    uint32_t last_board_ms;
+    int64_t board64; /* last_board_ms, unwrapped */
+    uint64_t last;   /* the last time given: a board's events never go back */
+};
+
+/* A real-time board's event read in this turn, with when it happened. */
+struct tb_daemon__timed {
+    struct tb_link_event ev;
+    uint64_t t;
+    int board;
+};
+
 struct tb_daemon__board {
     struct tb_link *link;
+    struct tb_daemon__when when;
     struct tb_link_resource res;
     unsigned caps; /* enum tb_link_cap: what the link can do */
     char resource[TB_CONFIG_PATH_MAX];
@@ -116,6 +134,9 @@ struct tb_daemon {
     tb_chess_pos start;
     struct tb_daemon__board board[TBD_BOARDS];
     int board_of_color[2];
+    struct tb_daemon__timed *turn; /* real-time boards' events of this read, merged in time */
+    size_t turn_n, turn_cap;
+    uint64_t last_read; /* daemon ms of the previous read of the boards */
 
     struct tb_journal *journal;
     struct tb_daemon__jstop jstop;
@@ -165,6 +186,14 @@ uint64_t tb_daemon__boards_deadline(const struct tb_daemon *d);
  * it now. Live and in recovery. */
 int tb_daemon__typed_move(struct tb_daemon *d, int board, const char *text, struct tb_error *err);
 const char *tb_daemon__board_name(int board);
+
+/* daemon_when.c: learn a board's clock from every stamped event of a read first, then ask
+ * when each happened: after since_ms (the previous read), by read_ms, never before the board's
+ * previous event. An event without the board's stamp happened at read_ms. */
+void tb_daemon__when_learn(struct tb_daemon__when *w, const struct tb_link_event *ev,
+                           uint64_t read_ms);
+uint64_t tb_daemon__when(struct tb_daemon__when *w, const struct tb_link_event *ev,
+                         uint64_t since_ms, uint64_t read_ms);
 
 /* daemon_feed.c: the one board input (the journal's board event: lift, place, choice, reading,
  * button, and a link's loss, return and faults for the record) into the game, live and in
