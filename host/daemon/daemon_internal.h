@@ -273,6 +273,11 @@ void tb_daemon__vi_told(struct tb_daemon *d, const struct tb_match_announce *a, 
 /* A review request into the player's ears (logged as "review to NAME (Colour): text"); the
  * text is malloc'd into *text when text is not NULL. Returns the length or an error. */
 int tb_daemon__review(struct tb_daemon *d, int board, int what, int arg, char **text);
+/* The `review` control request: said to the player, the text as data lines; the scoresheet also
+ * as a WAV file in the journal directory when there is speech. */
+struct tb_daemon__buf;
+void tb_daemon__review_request(struct tb_daemon *d, const struct tb_ctl_request *req,
+                               struct tb_daemon__buf *out);
 void tb_daemon__vi_voice_event(struct tb_daemon *d, const struct tb_voice_event *ev);
 int tb_daemon__promote_at(struct tb_daemon *d, int board, int ptype, uint64_t t,
                           struct tb_error *err);

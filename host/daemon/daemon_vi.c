@@ -105,6 +105,7 @@ void tb_daemon__end_move(struct tb_daemon *d, int board, uint64_t t)
     if (rc == 1)
         tb_daemon__log(d, d->fx->info, "%s board: the clock pressed completed the move (6.2.1)",
                        tb_daemon__board_name(board));
+    tb_daemon__outputs(d); /* the move and its confirmation before the clock's own words */
 }
 
 /* ---- the buttons --------------------------------------------------------------------------- */
@@ -246,4 +247,51 @@ void tb_daemon__vi_voice_event(struct tb_daemon *d, const struct tb_voice_event 
     for (int b = 0; b < TBD_BOARDS; b++)
         if (d->vi[b].review_id && d->vi[b].review_id == ev->id)
             d->vi[b].review_id = 0; /* the review is over */
+}
+
+static void review_error(struct tb_daemon__buf *out, int code, const char *msg)
+{
+    char line[600];
+    int n = tb_ctl_format_error(line, sizeof line, code, msg);
+    if (n > 0)
+        tb_daemon__buf_put(out, line, (size_t)n);
+}
+
+void tb_daemon__review_request(struct tb_daemon *d, const struct tb_ctl_request *req,
+                               struct tb_daemon__buf *out)
+{
+    int what = 0;
+    while (what < TB_VOICE_REVIEW_WHAT_COUNT && strcmp(tb_config_review_name(what), req->text))
+        what++;
+    int b = req->board, arg = (int)req->number;
+    char *text = NULL, head[TB_CONFIG_PATH_MAX + 160];
+    int n = tb_daemon__review(d, b, what, arg, &text);
+    if (n < 0) {
+        review_error(out, n,
+                     n == TB_ERR_ARG ? "no such move in the game (see moves)"
+                                     : "the review cannot be phrased");
+        return;
+    }
+    snprintf(head, sizeof head, "said to %s", tb_daemon__board_name(b));
+    if (what == TB_VOICE_REVIEW_SCORESHEET && d->voice) { /* D.2.7: the sound file to keep */
+        char path[TB_CONFIG_PATH_MAX + 32];
+        struct tb_error err = {0};
+        tb_chess_game *g = known_game(d);
+        snprintf(path, sizeof path, "%s/scoresheet-%s.wav", d->cfg->journal_dir,
+                 tb_daemon__board_name(b));
+        long frames = g ? tb_voice_scoresheet_wav(d->voice, d->mcfg.board[b].color, g, d->result,
+                                                  TB_VOICE_LONG, path, &err)
+                        : TB_ERR_MEM;
+        free(g);
+        if (frames >= 0)
+            snprintf(head, sizeof head, "said to %s; scoresheet %s", tb_daemon__board_name(b),
+                     path);
+        else
+            tb_daemon__log(d, TB_CONFIG_LOG_WARN, "scoresheet sound file: %s",
+                           err.msg[0] ? err.msg : "out of memory");
+    }
+    for (char *p = text; (p = strstr(p, ". ")); p++)
+        p[1] = '\n'; /* a sentence a data line */
+    tb_daemon__data(out, head, text);
+    free(text);
 }
