@@ -19,6 +19,7 @@ struct tb_daemon__braille {
     uint64_t retry_at;
     bool said; /* "unavailable" logged since the display was last up */
     char move[512], state[TB_BRAILLE_TEXT_MAX + 1];
+    bool copying; /* the state asks for the copy of the last move: it names the move itself */
 };
 
 static void show(struct tb_daemon *d, int b)
@@ -28,7 +29,7 @@ static void show(struct tb_daemon *d, int b)
         return;
     struct tb_braille_view *v = tb_braille_display_view(br->display);
     tb_braille_view_set_game(v, d->pack[b], tb_match_game(d->match), TB_VOICE_LONG);
-    tb_braille_view_last_move(v, br->move);
+    tb_braille_view_last_move(v, br->copying ? "" : br->move);
     tb_braille_view_state(v, br->state);
     tb_braille_display_update(br->display);
 }
@@ -153,17 +154,23 @@ void tb_daemon__braille_handle(struct tb_daemon *d, const struct pollfd *p, int 
     }
 }
 
-void tb_daemon__braille_said(struct tb_daemon *d, int b, bool is_move, const char *text)
+void tb_daemon__braille_said(struct tb_daemon *d, int b, int what, const char *text)
 {
     struct tb_daemon__braille *br = b >= 0 && b < TBD_BOARDS ? d->braille[b] : NULL;
     if (!br)
         return;
-    if (is_move) { /* a new move: what the player had to do before is done */
+    br->copying = false;
+    if (what == TBD_BRAILLE_MESSAGE) {
+        snprintf(br->state, sizeof br->state, "%s", text);
+    } else { /* a new move: what the player had to do before is done */
         snprintf(br->move, sizeof br->move, "%s", text);
         br->state[0] = '\0';
-    } else {
-        snprintf(br->state, sizeof br->state, "%s", text);
     }
+    struct tb_voice_msg_args a = {.move = text};
+    if (what == TBD_BRAILLE_TO_COPY && /* D.2.1: waiting for the player's copy */
+        tb_voice_phrase_msg(d->pack[b], TB_VOICE_MSG_REPLICATE, &a, br->state, sizeof br->state) >
+            0)
+        br->copying = true;
     show(d, b);
 }
 
@@ -175,8 +182,10 @@ void tb_daemon__braille_game(struct tb_daemon *d)
             continue;
         struct tb_match_status st;
         tb_match_status(d->match, &st);
-        if (st.state == TB_MATCH_IN_SYNC || st.state == TB_MATCH_WAITING)
-            br->state[0] = '\0'; /* play goes on: nothing left to put right */
+        if (st.state == TB_MATCH_IN_SYNC || st.state == TB_MATCH_WAITING) {
+            br->state[0] = '\0'; /* play goes on: nothing left to put right or to copy */
+            br->copying = false;
+        }
         show(d, b);
     }
 }

@@ -287,8 +287,10 @@ void tb_daemon__braille_open(struct tb_daemon *d);
 void tb_daemon__braille_close(struct tb_daemon *d);
 int tb_daemon__braille_pollfds(struct tb_daemon *d, struct pollfd *p, int max);
 void tb_daemon__braille_handle(struct tb_daemon *d, const struct pollfd *p, int n);
-/* What the player was told (a move, a message) and the game so far, onto the display. */
-void tb_daemon__braille_said(struct tb_daemon *d, int board, bool is_move, const char *text);
+/* What the player was told (a move to copy, their own move, a message) and the game so far,
+ * onto the display. */
+enum { TBD_BRAILLE_MESSAGE, TBD_BRAILLE_TO_COPY, TBD_BRAILLE_OWN_MOVE };
+void tb_daemon__braille_said(struct tb_daemon *d, int board, int what, const char *text);
 void tb_daemon__braille_game(struct tb_daemon *d);
 uint64_t tb_daemon__braille_deadline(const struct tb_daemon *d);
 void tb_daemon__braille_retry(struct tb_daemon *d, uint64_t now);

@@ -187,9 +187,9 @@ void tb_daemon__vi_told(struct tb_daemon *d, const struct tb_match_announce *a, 
     int mover = 1 - a->board;
     struct tb_daemon__vi *v = &d->vi[mover];
     char own[256];
-    tb_daemon__braille_said(d, a->board, true, text);
+    tb_daemon__braille_said(d, a->board, TBD_BRAILLE_TO_COPY, text);
     if (tb_voice_phrase_move(d->pack[mover], &a->pos, a->move, TB_VOICE_LONG, own, sizeof own) > 0)
-        tb_daemon__braille_said(d, mover, true, own); /* the last move, the player's own too */
+        tb_daemon__braille_said(d, mover, TBD_BRAILLE_OWN_MOVE, own); /* the last move */
     if (a->ply == v->told_ply && a->move == v->told_move)
         return; /* told again (a reminder): the mover heard already */
     v->told_ply = a->ply;

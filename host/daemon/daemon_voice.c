@@ -156,7 +156,10 @@ void tb_daemon__say(struct tb_daemon *d, const struct tb_match_announce *a)
         return;
     }
     queue(d, b, text, a->msg == TB_MATCH_MSG_MISMATCH ? TB_VOICE_URGENT : 0, 0);
-    tb_daemon__braille_said(d, b, false, text);
+    if (a->msg == TB_MATCH_MSG_REPLICATE) /* braille: the move to copy, said again */
+        tb_daemon__braille_said(d, b, TBD_BRAILLE_TO_COPY, move);
+    else
+        tb_daemon__braille_said(d, b, TBD_BRAILLE_MESSAGE, text);
 }
 
 void tb_daemon__say_msg(struct tb_daemon *d, int board, enum tb_voice_msg msg,

@@ -37,34 +37,41 @@ static void key(const char *command, const char *want)
     }
 }
 
-TB_TEST(daemon_shows_the_vi_players_game_on_a_real_brltty)
+/* A BRLTTY of the test's own, and the daemon playing text with the VI player's display on it. */
+static void start(struct brltty *b, struct fx *f, const char *name, const char *text)
 {
     need_brltty();
-    struct brltty b;
-    struct fx f;
-    brl = &b;
-    fxp = &f;
-    start_brltty(&b);
-    fx_init(&f, "daemon-braille");
-    fx_script(&f, script);
-    fx_options(&f, "script", "script");
-    snprintf(f.o.cfg.player[0].braille, sizeof f.o.cfg.player[0].braille, "brltty:%s", b.host);
-    snprintf(f.o.cfg.player[0].braille_auth, sizeof f.o.cfg.player[0].braille_auth, "none");
+    brl = b;
+    fxp = f;
+    start_brltty(b);
+    fx_init(f, name);
+    fx_script(f, text);
+    fx_options(f, "script", "script");
+    snprintf(f->o.cfg.player[0].braille, sizeof f->o.cfg.player[0].braille, "brltty:%s", b->host);
+    snprintf(f->o.cfg.player[0].braille_auth, sizeof f->o.cfg.player[0].braille_auth, "none");
     /* BrlAPI may come up a moment after the driver's socket */
     double end = now() + 15;
     for (;;) {
-        fx_start(&f);
-        if (strstr(f.log, "braille display through BRLTTY (40 cells)"))
+        fx_start(f);
+        if (strstr(f->log, "braille display through BRLTTY (40 cells)"))
             break;
-        fx_stop(&f);
+        fx_stop(f);
         if (now() > end)
-            TB_FAIL("the daemon never reached BRLTTY: %s", f.log);
-        f.log_len = 0;
-        f.log[0] = '\0';
+            TB_FAIL("the daemon never reached BRLTTY: %s", f->log);
+        f->log_len = 0;
+        f->log[0] = '\0';
         struct timespec t = {0, 100000000};
         nanosleep(&t, NULL);
     }
+}
+
+TB_TEST(daemon_shows_the_vi_players_game_on_a_real_brltty)
+{
+    struct brltty b;
+    struct fx f;
+    start(&b, &f, "daemon-braille", script);
     unsigned id = fx_run(&f, 100000);
+    double end;
     ASSERT_GT(id, 0u);
     /* the mismatch, in the words the VI player hears, then (next window) the last move */
     ASSERT_STR_CONTAINS(f.log, "say to vi (White): Bretter weichen ab, Brett Schwarz");
@@ -91,6 +98,24 @@ TB_TEST(daemon_shows_the_vi_players_game_on_a_real_brltty)
     ASSERT_STR_CONTAINS(f.log, "the braille display is gone (BRLTTY stopped)");
     ASSERT_STR_CONTAINS(fx_req(&f, "status"), "blocked");
     fx_free(&f);
+}
+
+/* D.2.1: the opponent's move waits for the VI player's copy: the display asks for it, naming
+ * the move (once, not twice); the copy made, the move stays as the last move. */
+TB_TEST(daemon_shows_the_move_to_copy_on_a_real_brltty)
+{
+    struct brltty b;
+    struct fx f;
+    start(&b, &f, "daemon-braille-copy",
+          "1000 vi lift e2\n1300 vi place e4\n2000 sighted lift e2\n2300 sighted place e4\n"
+          "3000 sighted lift g8\n3300 sighted place f6\n");
+    for (int i = 0; i < 20; i++) /* the scripts end; the copy is not made */
+        tb_daemon_step(f.d, 0);
+    if (!read_display_starting(&b, "Bitte nachziehen: Springer Gustav acht", 10))
+        TB_FAIL("BRLTTY shows \"%s\"", b.visual);
+    key("FWinRt", pad("Felix sechs"));
+    fx_free(&f);
+    stop_brltty(&b);
 }
 
 /* braille configured, BRLTTY not there: one line in the log, the game is played as without. */
