@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fixture.h"
+#include "recorder.h"
 #include "tb_test.h"
 
 /* White (VI) promotes on b8, or takes the rook on a8; Black's king and pawn keep the game on. */
@@ -280,5 +281,41 @@ TB_TEST(confirmation_earcon_for_the_own_move)
     char got[256];
     heard(&f, "vi", got, sizeof got);
     ASSERT_STR_EQ(got, "");
+    fx_free(&f);
+}
+
+static bool review_cut(struct fx *f)
+{
+    return strstr(f->log, " cut\n") != NULL;
+}
+
+/* A review never stands in the way of play: the VI player holds REPEAT (the last moves are
+ * queued as a review behind the move still being heard), then lifts a piece: the review is cut
+ * before a word of it was played. Speech on, into a sink that plays nothing (the test holds the
+ * play position), so "still waiting" is a state, not a race. */
+TB_TEST(a_board_event_cuts_the_review)
+{
+    struct fx f;
+    struct recorder rec[2];
+    fx_init(&f, "review-cut");
+    fx_script(&f, "1000 vi lift e2\n1300 vi place e4\n2000 sighted lift e2\n2300 sighted place e4\n"
+                  "3000 sighted lift e7\n3300 sighted place e5\n4000 vi lift e7\n4300 vi place e5\n"
+                  "5000 vi press repeat\n6500 vi release repeat\n7000 vi lift g1\n");
+    fx_options(&f, "script", "script");
+    f.o.audio = NULL;
+    f.o.sink = &recorder_ops;
+    for (int i = 0; i < 2; i++) {
+        recorder_init(&rec[i], i == TB_CHESS_WHITE ? 0 : UINT64_MAX);
+        f.o.sink_arg[i] = &rec[i];
+    }
+    fx_start(&f);
+    ASSERT_TRUE(fx_run_until(&f, 20000, review_cut));
+    ASSERT_STR_CONTAINS(f.log, "review to vi (White): Zug 1, Weiß: Bauer Eva zwei Eva vier. ");
+    /* the review came after REPEAT's release and was cut by the lift that followed */
+    const char *review = strstr(f.log, "review to vi"), *lift = strstr(f.log, "cut\n");
+    ASSERT_TRUE(review && lift && review < lift);
+    fx_stop(&f);
+    for (int i = 0; i < 2; i++)
+        recorder_destroy(&rec[i]);
     fx_free(&f);
 }
