@@ -117,6 +117,10 @@ static const struct keydef keys[K__COUNT] = {
     [K_MSG_NO_MOVE] = {"messages", "no_move", TEMPLATE, "", 0, 0},
     [K_MSG_TAKEN] = {"messages", "taken", TEMPLATE, "", 0, 0},
     [K_MSG_NOT_RECOGNISED] = {"messages", "not_recognised", TEMPLATE, "", 0, 0},
+    [K_MSG_PROMOTION_ASK] = {"messages", "promotion_ask", TEMPLATE, "", 0, 0},
+    [K_MSG_PROMOTION_PIECE] = {"messages", "promotion_piece", TEMPLATE, "piece", 0, 0},
+    [K_MSG_PROMOTION_NONE] = {"messages", "promotion_none", TEMPLATE, "", 0, 0},
+    [K_MSG_PROMOTION_QUEEN] = {"messages", "promotion_queen", TEMPLATE, "piece", 0, 0},
 #define PLURAL(noun, i)                                                                            \
     [K_PL_FIRST + 2 * (i)] = {"plurals", noun ".one", WORD, NULL, 0, 0},                           \
                       [K_PL_FIRST + 2 * (i) + 1] = {"plurals", noun ".other", WORD, NULL, 0, 0}

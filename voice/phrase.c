@@ -343,6 +343,10 @@ int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
         [TB_VOICE_MSG_NO_MOVE] = K_MSG_NO_MOVE,
         [TB_VOICE_MSG_TAKEN] = K_MSG_TAKEN,
         [TB_VOICE_MSG_NOT_RECOGNISED] = K_MSG_NOT_RECOGNISED,
+        [TB_VOICE_MSG_PROMOTION_ASK] = K_MSG_PROMOTION_ASK,
+        [TB_VOICE_MSG_PROMOTION_PIECE] = K_MSG_PROMOTION_PIECE,
+        [TB_VOICE_MSG_PROMOTION_NONE] = K_MSG_PROMOTION_NONE,
+        [TB_VOICE_MSG_PROMOTION_QUEEN] = K_MSG_PROMOTION_QUEEN,
     };
     if (!pack || !buf || len == 0 || (unsigned)msg >= TB_VOICE_MSG_COUNT)
         return TB_ERR_ARG;
@@ -356,6 +360,9 @@ int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
         return TB_ERR_ARG;
 
     if (msg == TB_VOICE_MSG_PUT_RIGHT && !actions_valid(a))
+        return TB_ERR_ARG;
+    bool needs_piece = msg == TB_VOICE_MSG_PROMOTION_PIECE || msg == TB_VOICE_MSG_PROMOTION_QUEEN;
+    if (needs_piece && (a->piece < TB_CHESS_KNIGHT || a->piece > TB_CHESS_QUEEN))
         return TB_ERR_ARG;
 
     char n[NUMBER_MAX + 1], moves[COUNT_MAX + 1] = "";
@@ -379,10 +386,17 @@ int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
         rc = expand_put_right(pack, a, buf, len);
     } else {
         const char *board = pack->value[a->board == TB_CHESS_BLACK ? K_W_BLACK : K_W_WHITE];
-        static const char *const names[] = {"board", "move", "n", "white", "black", "moves"};
-        const char *values[] = {board, a->move, n, white, black, moves};
+        static const char *const names[] = {"board", "move",  "n",    "white",
+                                            "black", "moves", "piece"};
+        const char *values[] = {board,
+                                a->move,
+                                n,
+                                white,
+                                black,
+                                moves,
+                                needs_piece ? piece_word(pack, a->piece) : NULL};
         size_t p = 0;
-        rc = tb_voice__expand(pack->value[key[msg]], names, values, 6, buf, len, &p);
+        rc = tb_voice__expand(pack->value[key[msg]], names, values, 7, buf, len, &p);
     }
     free(white);
     free(black);

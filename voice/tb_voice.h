@@ -118,6 +118,11 @@ enum tb_voice_msg {
     TB_VOICE_MSG_NO_MOVE,        /* nothing to repeat yet */
     TB_VOICE_MSG_TAKEN,          /* the player's own move was taken (confirmation word) */
     TB_VOICE_MSG_NOT_RECOGNISED, /* the player's own move was not recognised */
+    /* Promotion by the player's own board (4.6, D.2.1): */
+    TB_VOICE_MSG_PROMOTION_ASK,   /* the promotion waits for its piece: which one? */
+    TB_VOICE_MSG_PROMOTION_PIECE, /* the piece a press of the promote button offers; piece */
+    TB_VOICE_MSG_PROMOTION_NONE,  /* the promote button with no promotion to make */
+    TB_VOICE_MSG_PROMOTION_QUEEN, /* 7.5.2: the move was ended without a choice; piece */
     TB_VOICE_MSG_COUNT
 };
 
@@ -137,6 +142,7 @@ struct tb_voice_msg_args {
     int nlift;
     const struct tb_voice_square_action *place; /* pieces to put on */
     int nplace;
+    int piece; /* PROMOTION_PIECE, PROMOTION_QUEEN: a piece type (TB_CHESS_KNIGHT..QUEEN) */
 };
 
 /* A system message in the pack's words. Returns the length, TB_ERR_ARG for an unknown message or

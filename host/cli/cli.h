@@ -46,7 +46,10 @@
     X(set_position, "set-position", "FEN [--pin-file F] [--socket PATH]",                          \
       "arbiter: set up a position on both boards")                                                 \
     X(move, "move", "vi|sighted SAN|UCI [--socket PATH]",                                          \
-      "a move typed by the assistant for a keys: board (D.2.10.1)")
+      "a move typed by the assistant for a keys: board (D.2.10.1)")                                \
+    X(review, "review",                                                                            \
+      "vi|sighted [last [N]|from N|position|to-move|material|scoresheet] [--socket PATH]",         \
+      "say the game back to a player (D.2.7); prints what was said")
 
 #define TB_CLI_DECLARE(fn, name, args, summary) int tb_cli_cmd_##fn(int argc, char **argv);
 TB_CLI_COMMANDS(TB_CLI_DECLARE)

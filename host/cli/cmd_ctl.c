@@ -193,6 +193,12 @@ int tb_cli_cmd_move(int argc, char **argv)
     return run(argc, argv, "move", 2, 2, false);
 }
 
+/* The VI player on their own: the game said back (D.2.7). */
+int tb_cli_cmd_review(int argc, char **argv)
+{
+    return run(argc, argv, "review", 1, 3, false);
+}
+
 /* The FEN's six fields are six words. */
 int tb_cli_cmd_set_position(int argc, char **argv)
 {

@@ -11,6 +11,7 @@
 #include "tb_config.h"
 #include "tb_file.h"
 #include "tb_link.h"
+#include "tb_voice.h"
 
 #define CONFIG_FILE_MAX ((size_t)1 << 20)
 
@@ -30,7 +31,7 @@ struct parse {
     const char *p, *end;
     long line; /* line last handed to inih */
     long section_line[SEC_UNKNOWN];
-    long seen[SEC_UNKNOWN][8]; /* line where each key was set, 0 = not set */
+    long seen[SEC_UNKNOWN][16]; /* line where each key was set, 0 = not set */
     long colour_line[2];
 };
 
@@ -182,15 +183,121 @@ static void set_colour(struct parse *ps, long line, const char *key, const char 
     ps->colour_line[role] = line;
 }
 
+/* The names of the packs found, for the message naming a pack that is not there. */
+static void add_name(void *arg, const char *name, const char *path)
+{
+    char *list = arg;
+    size_t n = strlen(list);
+    (void)path;
+    if (n + strlen(name) + 3 < 160)
+        snprintf(list + n, 160 - n, "%s%s", n ? ", " : "", name);
+}
+
+/* Any pack file in the pack directories (tb_voice_pack_find's search path): no fixed list. */
 static void set_pack(struct parse *ps, long line, const char *key, const char *v, int role)
 {
-    static const char *const packs[] = {"de-fide", "nl", "en"};
-    for (size_t i = 0; i < sizeof packs / sizeof packs[0]; i++)
-        if (strcmp(v, packs[i]) == 0) {
-            strcpy(ps->cfg.player[role].pack, v);
+    char path[TB_CONFIG_PATH_MAX + 64], found[160] = "";
+    struct tb_error e;
+    if (strlen(v) >= sizeof ps->cfg.player[role].pack) {
+        problem(ps, line, "%s '%.40s' is longer than %zu bytes", key, v,
+                sizeof ps->cfg.player[role].pack - 1);
+        return;
+    }
+    int rc = tb_voice_pack_find(v, NULL, path, sizeof path, &e);
+    if (rc >= 0) {
+        strcpy(ps->cfg.player[role].pack, v);
+        return;
+    }
+    if (rc == TB_ERR_ARG) {
+        problem(ps, line, "%s '%s' is no pack name (letters, digits, - and _)", key, v);
+        return;
+    }
+    tb_voice_pack_list(NULL, add_name, found);
+    problem(ps, line, "%s '%s' is not one of the packs there are: %s", key, v,
+            found[0] ? found : "(none found)");
+}
+
+/* ---- the VI player on their own: confirmation, promotion, review, braille ---------------- */
+
+static void set_confirm(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    enum tb_voice_confirm_mode m;
+    if (tb_voice_confirm_mode_parse(v, &m, NULL) != TB_OK)
+        problem(ps, line, "%s '%s' is not off, earcon or word", key, v);
+    else
+        ps->cfg.player[role].confirm = (int)m;
+}
+
+static void set_settle(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    if (!parse_int(v, 300, 10000, &ps->cfg.player[role].promote_settle_ms))
+        problem(ps, line, "%s '%s' must be a whole number of milliseconds from 300 to 10000", key,
+                v);
+}
+
+static void set_hold(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    if (!parse_int(v, 300, 5000, &ps->cfg.player[role].review_hold_ms))
+        problem(ps, line, "%s '%s' must be a whole number of milliseconds from 300 to 5000", key,
+                v);
+}
+
+/* The review requests a long press can ask (the names of the `review` control request). */
+static const char *const review_names[] = {"last",    "from",     "position",
+                                           "to-move", "material", "scoresheet"};
+_Static_assert(sizeof review_names / sizeof review_names[0] == TB_VOICE_REVIEW_WHAT_COUNT,
+               "a name for every review request");
+
+static void set_review(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    int *what = strcmp(key, "review_repeat_hold") == 0 ? &ps->cfg.player[role].review_repeat_hold
+                                                       : &ps->cfg.player[role].review_promote_hold;
+    if (strcmp(v, "off") == 0) {
+        *what = -1;
+        return;
+    }
+    for (int i = 0; i < TB_VOICE_REVIEW_WHAT_COUNT; i++)
+        if (i != TB_VOICE_REVIEW_FROM && strcmp(v, review_names[i]) == 0) {
+            *what = i;
             return;
         }
-    problem(ps, line, "%s '%s' is not one of de-fide, nl, en", key, v);
+    problem(ps, line, "%s '%s' is not one of last, position, to-move, material, scoresheet, off",
+            key, v);
+}
+
+static void set_braille(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    const char *host = strncmp(v, "brltty:", 7) == 0 ? v + 7 : NULL;
+    if (strcmp(v, "off") == 0)
+        ps->cfg.player[role].braille[0] = '\0';
+    else if ((strcmp(v, "brltty") != 0 && !host) || (host && !*host) ||
+             (host && strspn(host, "abcdefghijklmnopqrstuvwxyz0123456789.:-_") != strlen(host)))
+        problem(ps, line,
+                "%s '%s' is not off, brltty or brltty:HOST (a BrlAPI host: :1, 127.0.0.1:1)", key,
+                v);
+    else if (!copy(ps->cfg.player[role].braille, TB_CONFIG_PATH_MAX, v))
+        problem(ps, line, "%s is longer than %d bytes", key, TB_CONFIG_PATH_MAX - 1);
+}
+
+static void set_braille_auth(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    if (strcmp(v, "none") != 0 && strncmp(v, "keyfile:/", 9) != 0)
+        problem(ps, line, "%s '%s' is not none or keyfile:/PATH", key, v);
+    else if (!copy(ps->cfg.player[role].braille_auth, TB_CONFIG_PATH_MAX, v))
+        problem(ps, line, "%s is longer than %d bytes", key, TB_CONFIG_PATH_MAX - 1);
+}
+
+static void set_prompt(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (!parse_int(v, 500, 60000, &ps->cfg.promotion_prompt_ms))
+        problem(ps, line, "%s '%s' must be a whole number of milliseconds from 500 to 60000", key,
+                v);
+}
+
+const char *tb_config_review_name(int what)
+{
+    return what >= 0 && what < TB_VOICE_REVIEW_WHAT_COUNT ? review_names[what] : "off";
 }
 
 static void set_voice(struct parse *ps, long line, const char *key, const char *v, int role)
@@ -233,6 +340,15 @@ static const struct key {
     {SEC_VI, "voice", set_voice},
     {SEC_VI, "rate", set_rate},
     {SEC_VI, "audio", set_audio},
+    /* the VI player on their own */
+    {SEC_DAEMON, "promotion_prompt_ms", set_prompt},
+    {SEC_VI, "confirm", set_confirm},
+    {SEC_VI, "promote_settle_ms", set_settle},
+    {SEC_VI, "review_hold_ms", set_hold},
+    {SEC_VI, "review_repeat_hold", set_review},
+    {SEC_VI, "review_promote_hold", set_review},
+    {SEC_VI, "braille", set_braille},
+    {SEC_VI, "braille_auth", set_braille_auth},
 };
 
 static int handler(void *user, const char *section, const char *name, const char *value)
@@ -428,8 +544,13 @@ void tb_config_defaults(struct tb_config *cfg, const char *runtime_dir, const ch
         strcpy(p->pack, "de-fide"); /* D.2.1 recommends the German names */
         p->rate = 160;
         strcpy(p->audio, "null");
+        p->promote_settle_ms = 1500;
+        p->review_hold_ms = 1000;
+        p->review_repeat_hold = TB_VOICE_REVIEW_LAST;
+        p->review_promote_hold = TB_VOICE_REVIEW_POSITION;
     }
     cfg->blip_window_ms = 300;
+    cfg->promotion_prompt_ms = 3000;
     cfg->log_level = TB_CONFIG_LOG_INFO;
     if (runtime_dir && *runtime_dir && strlen(runtime_dir) < 80)
         snprintf(cfg->socket_path, sizeof cfg->socket_path, "%s/twinboard.sock", runtime_dir);

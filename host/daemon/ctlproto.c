@@ -34,6 +34,10 @@ static const struct verb {
     {"move", TB_CTL_MOVE, 2, 2, false, false,
      "move vi|sighted <SAN|UCI>  a move typed for a keys: board (D.2.10.1)"},
     {"help", TB_CTL_HELP, 0, 0, false, true, "help  this list"},
+    /* the VI player on their own */
+    {"review", TB_CTL_REVIEW, 1, 3, false, true,
+     "review vi|sighted [last [n]|from <n>|position|to-move|material|scoresheet]  say the game "
+     "back to that player (D.2.7)"},
 };
 
 #define NVERBS (sizeof verbs / sizeof verbs[0])
@@ -207,6 +211,30 @@ static int parse_args(const struct verb *v, char **words, int nargs, struct tb_c
                                 words[2]);
         strcpy(req->text, words[2]);
         break;
+    case TB_CTL_REVIEW: {
+        static const char *const what[] = {"last",    "from",     "position",
+                                           "to-move", "material", "scoresheet"};
+        const char *w = nargs >= 2 ? words[2] : "last";
+        if (parse_board(a, &req->board) != TB_OK)
+            return tb_error_set(err, TB_ERR_PARSE,
+                                "review: board must be vi or sighted, not '%.20s'", a);
+        size_t i = 0;
+        while (i < sizeof what / sizeof what[0] && strcmp(w, what[i]) != 0)
+            i++;
+        if (i == sizeof what / sizeof what[0])
+            return tb_error_set(err, TB_ERR_PARSE,
+                                "review: '%.20s' is not last, from, position, to-move, material or "
+                                "scoresheet",
+                                w);
+        strcpy(req->text, what[i]);
+        bool counted = i == 0 || i == 1;
+        if (nargs == 3 && (!counted || !parse_number(words[3], 1, 999, &req->number)))
+            return tb_error_set(err, TB_ERR_PARSE, "review %s: '%.20s' %s", what[i], words[3],
+                                counted ? "is not a number from 1 to 999" : "takes no number");
+        if (i == 1 && nargs < 3)
+            return tb_error_set(err, TB_ERR_PARSE, "review from needs a move number");
+        break;
+    }
     default:
         break;
     }

@@ -81,6 +81,8 @@ static void match_config(struct tb_daemon *d)
     }
     d->mcfg.sensor.blip_ms = (uint32_t)d->cfg->blip_window_ms;
     d->mcfg.sensor.wobble_ms = (uint32_t)d->cfg->blip_window_ms; /* lifted and put back: no touch */
+    /* 4.6: a promotion waiting this long for its piece: the player is asked */
+    d->mcfg.sensor.promo_prompt_ms = (uint32_t)d->cfg->promotion_prompt_ms;
 }
 
 int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, struct tb_error *err)
@@ -118,6 +120,7 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
         goto fail;
     if ((rc = tb_daemon__voice_open(d, err)) != TB_OK)
         goto fail;
+    tb_daemon__braille_open(d); /* the VI player on their own: braille, optional */
     if ((rc = tb_daemon__boards_open(d, err)) != TB_OK)
         goto fail;
     if ((rc = tb_daemon__ctl_open(d, err)) != TB_OK)
@@ -138,6 +141,7 @@ void tb_daemon_free(struct tb_daemon *d)
         return;
     tb_daemon__ctl_close(d);
     tb_daemon__boards_close(d);
+    tb_daemon__braille_close(d);
     tb_daemon__voice_close(d);
     if (d->journal && tb_journal_close(d->journal) != TB_OK)
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal %s: closing failed: %s", d->journal_path,
@@ -200,7 +204,7 @@ static bool finished(struct tb_daemon *d)
         return false;
     if (d->jstop.on)
         return false; /* play resumes once the journal can be written */
-    if (tb_match_deadline(d->match) != UINT64_MAX)
+    if (tb_match_deadline(d->match) != UINT64_MAX || tb_daemon__vi_deadline(d) != UINT64_MAX)
         return false;
     struct tb_match_status st;
     tb_match_status(d->match, &st);
@@ -219,12 +223,17 @@ static int timeout_ms(struct tb_daemon *d, uint64_t now, int max_wait)
         uint64_t md = tb_match_deadline(d->match);
         if (md < dl)
             dl = md;
+        if (tb_daemon__vi_deadline(d) < dl) /* a promote button's choice to take */
+            dl = tb_daemon__vi_deadline(d);
     } else if (tb_daemon__boards_pending(d) && !tb_daemon__boards_paused(d)) {
         dl = 0;
     } else if (tb_daemon__boards_all_ended(d) && !tb_daemon__boards_pending(d) &&
-               tb_match_deadline(d->match) != UINT64_MAX) {
+               (tb_match_deadline(d->match) != UINT64_MAX ||
+                tb_daemon__vi_deadline(d) != UINT64_MAX)) {
         dl = 0; /* virtual time runs on to the match's last decision */
     }
+    if (tb_daemon__braille_deadline(d) < dl) /* a braille display to try again */
+        dl = tb_daemon__braille_deadline(d);
     uint64_t retry = tb_daemon__journal_retry(d, now);
     if (retry < dl)
         dl = retry;
@@ -247,6 +256,8 @@ static void virtual_drain(struct tb_daemon *d)
         return;
     for (int i = 0; i < 64; i++) {
         uint64_t md = tb_match_deadline(d->match);
+        if (tb_daemon__vi_deadline(d) < md) /* a promote button's choice to take */
+            md = tb_daemon__vi_deadline(d);
         if (md == UINT64_MAX)
             break;
         if (md > d->vnow)
@@ -259,7 +270,8 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
 {
     if (d->stop || d->done)
         return 0;
-    enum { MAXFD = 4 + TBD_BOARDS + TBD_MAX_CLIENTS + 2 }; /* + listener, sweep timer */
+    /* + listener, sweep timer; + the braille displays */
+    enum { MAXFD = 4 + TBD_BOARDS + TBD_MAX_CLIENTS + 2 + TBD_BOARDS };
     struct pollfd p[MAXFD];
     int n = 0, sig_i = -1, wake_i, voice_i = -1, link_i[TBD_BOARDS];
     wake_i = n;
@@ -278,6 +290,8 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
         if (fd >= 0)
             p[n++] = (struct pollfd){.fd = fd, .events = POLLIN};
     }
+    int braille_i = n, nbraille = tb_daemon__braille_pollfds(d, p + n, TBD_BOARDS);
+    n += nbraille;
     int ctl_i = n;
     n += tb_daemon__ctl_pollfds(d, p + n, MAXFD - n);
 
@@ -298,6 +312,9 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
     if (voice_i >= 0 && (p[voice_i].revents & POLLIN))
         tb_daemon__voice_events(d);
     (void)link_i;
+    if (r > 0 && nbraille)
+        tb_daemon__braille_handle(d, p + braille_i, nbraille);
+    tb_daemon__braille_retry(d, tb_daemon__clock(d));
 
     int rc = tb_daemon__boards_read(d, tb_daemon__clock(d));
     if (rc < 0)

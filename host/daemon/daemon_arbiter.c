@@ -219,9 +219,15 @@ int tb_daemon__arbiter_record(struct tb_daemon *d, const struct tb_journal_recor
  * drained after). */
 int tb_daemon__promote(struct tb_daemon *d, int board, int ptype, struct tb_error *err)
 {
+    return tb_daemon__promote_at(d, board, ptype, tb_daemon__match_time(d), err);
+}
+
+/* At t: the promote button's choice is taken when the player stopped pressing. */
+int tb_daemon__promote_at(struct tb_daemon *d, int board, int ptype, uint64_t t,
+                          struct tb_error *err)
+{
     if (tb_daemon__journal_stopped(d, err))
         return TB_ERR_STATE;
-    uint64_t t = tb_daemon__match_time(d);
     tb_daemon__advance(d, t);
     int rc = tb_match_promote(d->match, board, ptype, t);
     if (rc != TB_OK)

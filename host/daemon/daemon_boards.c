@@ -153,9 +153,7 @@ static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *e
     case TB_LINK_EV_END:
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: end of its script", name);
         return;
-    case TB_LINK_EV_BUTTON_UP:
-        return;
-    default:
+    default: /* BUTTON_UP too: a long press is told at its release (daemon_vi.c) */
         break;
     }
     if (bd->caps & TB_LINK_CAP_REPLAYS && ev->has_seq && ev->seq <= bd->skip_seq)

@@ -26,6 +26,7 @@ static void live_button(struct tb_daemon *d, int b, int button)
     struct tb_match_status st;
     tb_match_status(d->match, &st);
     struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color};
+    tb_daemon__vi_press(d, b, button); /* the VI player on their own: promote, long presses */
     switch (button) {
     case TB_LINK_BUTTON_REPEAT:
         tb_daemon__repeat(d, b);
@@ -41,10 +42,7 @@ static void live_button(struct tb_daemon *d, int b, int button)
                        tb_daemon__board_name(b));
         tb_daemon__say_msg(d, b, TB_VOICE_MSG_ARBITER, &a, 0);
         break;
-    case TB_LINK_BUTTON_PROMOTE:
-        tb_daemon__promote(d, b, TB_CHESS_QUEEN, NULL); /* the promote button alone: a queen */
-        break;
-    default:
+    default: /* PROMOTE: tb_daemon__vi_press */
         break;
     }
 }
@@ -75,6 +73,10 @@ static void quiet_button(struct tb_daemon *d, int board, int button)
 {
     (void)d, (void)board, (void)button;
 }
+static void quiet_confirm(struct tb_daemon *d, int board, int what)
+{
+    (void)d, (void)board, (void)what;
+}
 
 const struct tb_daemon__effects tb_daemon__live = {
     .info = TB_CONFIG_LOG_INFO,
@@ -84,6 +86,8 @@ const struct tb_daemon__effects tb_daemon__live = {
     .move = tb_daemon__journal_move,
     .speak = live_speak,
     .button = live_button,
+    .release = tb_daemon__vi_release,
+    .confirm = tb_daemon__vi_confirm,
 };
 
 /* Recovery: the log keeps the decisions at debug level; nothing is written, said or done. */
@@ -95,6 +99,8 @@ const struct tb_daemon__effects tb_daemon__replay = {
     .move = quiet_move,
     .speak = quiet_speak,
     .button = quiet_button,
+    .release = quiet_button,
+    .confirm = quiet_confirm,
 };
 
 /* ---- the feed ---------------------------------------------------------------------------- */
@@ -103,6 +109,8 @@ void tb_daemon__advance(struct tb_daemon *d, uint64_t t)
 {
     if (d->jstop.on)
         return; /* the match is frozen until the journal can be written */
+    /* the VI player on their own: the promote button's choices taken meanwhile */
+    tb_daemon__vi_due(d, t);
     tb_match_tick(d->match, t);
     tb_daemon__outputs(d);
 }
@@ -142,6 +150,7 @@ int tb_daemon__feed(struct tb_daemon *d, const struct tb_journal_event *in, uint
 {
     if (in->board >= TBD_BOARDS)
         return TB_ERR_ARG;
+    tb_daemon__vi_before_input(d, in, t); /* promote button choices first, in the journal too */
     d->fx->event(d, in, t);
     if (d->jstop.on)
         return tb_daemon__journal_hold_input(d, in, t);
@@ -156,7 +165,12 @@ int tb_daemon__apply(struct tb_daemon *d, const struct tb_journal_event *in, uin
     if (in->kind == TB_LINK_EV_BUTTON_DOWN) {
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: %s button",
                        tb_daemon__board_name(in->board), tb_link_button_name(in->arg));
+        /* D.2.10: the clock press ends the player's move (6.2.1, 7.5.2) */
+        if (in->arg == TB_LINK_BUTTON_CLOCK)
+            tb_daemon__end_move(d, in->board, t);
         d->fx->button(d, in->board, in->arg);
+    } else if (in->kind == TB_LINK_EV_BUTTON_UP) {
+        d->fx->release(d, in->board, in->arg); /* a long press is told when it ends */
     } else if (match_event(in, &ev)) {
         d->board[in->board].events++;
         d->events++;

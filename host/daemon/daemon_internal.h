@@ -89,6 +89,9 @@ struct tb_daemon__effects {
     void (*speak)(struct tb_daemon *d, int board, const char *text, unsigned flags,
                   int move_number);
     void (*button)(struct tb_daemon *d, int board, int button); /* enum tb_link_button */
+    /* the VI player on their own (daemon_vi.c): a button let go, the player's own move taken */
+    void (*release)(struct tb_daemon *d, int board, int button);
+    void (*confirm)(struct tb_daemon *d, int board, int what); /* enum tb_voice_confirm_what */
 };
 extern const struct tb_daemon__effects tb_daemon__live, tb_daemon__replay;
 
@@ -111,6 +114,22 @@ struct tb_daemon__jstop {
     uint64_t *in_t;
     size_t head, n, cap;
 };
+
+/* The VI player on their own (daemon_vi.c), per board: the promote button's choice not yet
+ * taken, the buttons held down (a long press is told at its release), the review playing. */
+struct tb_daemon__vi {
+    int choice;         /* the piece the promote button offers now, 0 = none */
+    int cycle;          /* its place in the cycle queen, rook, bishop, knight */
+    uint64_t choice_at; /* when it is taken: the last press + promote_settle_ms */
+    bool no_promotion;  /* the promote button went down with no promotion to make */
+    bool held[TB_LINK_BUTTONS];
+    uint64_t down_at[TB_LINK_BUTTONS];
+    long review_id; /* the last sentence of the review playing, 0 = none */
+    int told_ply;   /* the player's own move last confirmed (a reminder is not confirmed again) */
+    tb_chess_move told_move;
+};
+
+struct tb_daemon__braille; /* daemon_braille.c */
 
 struct tb_daemon__note {
     int ply;
@@ -156,6 +175,9 @@ struct tb_daemon {
     int sweep_fd;              /* timerfd: the next client's request deadline */
     struct tb_ctl_guard guard; /* wrong PINs: delays and lockouts */
     int wake_pipe[2];
+
+    struct tb_daemon__vi vi[TBD_BOARDS];
+    struct tb_daemon__braille *braille[TBD_BOARDS];
 
     struct tb_daemon__note note[TBD_NOTES];
     int nnotes;
@@ -259,6 +281,48 @@ void tb_daemon__say_msg(struct tb_daemon *d, int board, enum tb_voice_msg msg,
 void tb_daemon__voice_events(struct tb_daemon *d);
 void tb_daemon__repeat(struct tb_daemon *d, int board);
 bool tb_daemon__voice_idle(struct tb_daemon *d);
+
+/* daemon_vi.c: the VI player on their own (docs/guide-vi-player.md) */
+/* Before a board input at t is journaled: the promote button's choices due by t are taken, a
+ * clock press takes its board's choice at once (its record must precede the press's), and a
+ * review is cut by any event of its player's board. */
+void tb_daemon__vi_before_input(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
+/* Takes the choices due by t (from tb_daemon__advance). */
+void tb_daemon__vi_due(struct tb_daemon *d, uint64_t t);
+/* The earliest choice still to take, or UINT64_MAX. */
+uint64_t tb_daemon__vi_deadline(const struct tb_daemon *d);
+/* 6.2.1: the player at board pressed the clock: the move is ended (7.5.2). */
+void tb_daemon__end_move(struct tb_daemon *d, int board, uint64_t t);
+/* Live buttons: a press (every button) and the promote button's own press. */
+void tb_daemon__vi_press(struct tb_daemon *d, int board, int button);
+void tb_daemon__vi_release(struct tb_daemon *d, int board, int button);
+void tb_daemon__vi_confirm(struct tb_daemon *d, int board, int what);
+/* A move was told to the player at a->board: the mover's confirmation and braille. */
+void tb_daemon__vi_told(struct tb_daemon *d, const struct tb_match_announce *a, const char *text);
+/* A review request into the player's ears (logged as "review to NAME (Colour): text"); the
+ * text is malloc'd into *text when text is not NULL. Returns the length or an error. */
+int tb_daemon__review(struct tb_daemon *d, int board, int what, int arg, char **text);
+/* The `review` control request: said to the player, the text as data lines; the scoresheet also
+ * as a WAV file in the journal directory when there is speech. */
+struct tb_daemon__buf;
+void tb_daemon__review_request(struct tb_daemon *d, const struct tb_ctl_request *req,
+                               struct tb_daemon__buf *out);
+void tb_daemon__vi_voice_event(struct tb_daemon *d, const struct tb_voice_event *ev);
+int tb_daemon__promote_at(struct tb_daemon *d, int board, int ptype, uint64_t t,
+                          struct tb_error *err);
+
+/* daemon_braille.c: each player's braille display (docs/braille.md) */
+void tb_daemon__braille_open(struct tb_daemon *d);
+void tb_daemon__braille_close(struct tb_daemon *d);
+int tb_daemon__braille_pollfds(struct tb_daemon *d, struct pollfd *p, int max);
+void tb_daemon__braille_handle(struct tb_daemon *d, const struct pollfd *p, int n);
+/* What the player was told (a move to copy, their own move, a message) and the game so far,
+ * onto the display. */
+enum { TBD_BRAILLE_MESSAGE, TBD_BRAILLE_TO_COPY, TBD_BRAILLE_OWN_MOVE };
+void tb_daemon__braille_said(struct tb_daemon *d, int board, int what, const char *text);
+void tb_daemon__braille_game(struct tb_daemon *d);
+uint64_t tb_daemon__braille_deadline(const struct tb_daemon *d);
+void tb_daemon__braille_retry(struct tb_daemon *d, uint64_t now);
 
 /* daemon_ctl.c */
 int tb_daemon__ctl_open(struct tb_daemon *d, struct tb_error *err);

@@ -237,12 +237,14 @@ static void handle(struct tb_daemon *d, const struct tb_match_out *o)
         break;
     case TB_MATCH_OUT_MOVE_AGREED:
         agreed(d, o);
+        tb_daemon__braille_game(d); /* braille: the scoresheet grows */
         break;
     case TB_MATCH_OUT_MISMATCH:
         mismatch(d, o);
         break;
     case TB_MATCH_OUT_RESOLVED:
         resolved(d, o);
+        tb_daemon__braille_game(d); /* braille: nothing left to put right */
         break;
     case TB_MATCH_OUT_TOUCH_REPORT:
         note_only(d, o, TB_JOURNAL_TOUCH, o->u.touch.board, "touch-move report (4.3, 4.4)",

@@ -14,7 +14,8 @@ _Static_assert(TB_MATCH_MSG_MISMATCH == (int)TB_VOICE_MSG_MISMATCH &&
                    TB_MATCH_MSG_WAIT == (int)TB_VOICE_MSG_WAIT &&
                    TB_MATCH_MSG_REPLICATE == (int)TB_VOICE_MSG_REPLICATE &&
                    TB_MATCH_MSG_PUT_RIGHT == (int)TB_VOICE_MSG_PUT_RIGHT &&
-                   TB_MATCH_MSG_ARBITER == (int)TB_VOICE_MSG_ARBITER,
+                   TB_MATCH_MSG_ARBITER == (int)TB_VOICE_MSG_ARBITER &&
+                   TB_MATCH_MSG_PROMOTION_ASK == (int)TB_VOICE_MSG_PROMOTION_ASK,
                "enum tb_match_msg values are those of enum tb_voice_msg");
 _Static_assert(sizeof(struct tb_match_square_action) == sizeof(struct tb_voice_square_action) &&
                    offsetof(struct tb_match_square_action, sq) ==
@@ -127,6 +128,7 @@ void tb_daemon__say(struct tb_daemon *d, const struct tb_match_announce *a)
         tb_chess_move_to_uci(&a->pos, a->move, move, sizeof move);
     if (a->is_move) {
         queue(d, b, move, TB_VOICE_MOVE, (a->ply + 1) / 2);
+        tb_daemon__vi_told(d, a, move); /* the mover's confirmation, braille */
         return;
     }
     struct tb_voice_msg_args args = {
@@ -154,6 +156,10 @@ void tb_daemon__say(struct tb_daemon *d, const struct tb_match_announce *a)
         return;
     }
     queue(d, b, text, a->msg == TB_MATCH_MSG_MISMATCH ? TB_VOICE_URGENT : 0, 0);
+    if (a->msg == TB_MATCH_MSG_REPLICATE) /* braille: the move to copy, said again */
+        tb_daemon__braille_said(d, b, TBD_BRAILLE_TO_COPY, move);
+    else
+        tb_daemon__braille_said(d, b, TBD_BRAILLE_MESSAGE, text);
 }
 
 void tb_daemon__say_msg(struct tb_daemon *d, int board, enum tb_voice_msg msg,
@@ -184,6 +190,7 @@ void tb_daemon__voice_events(struct tb_daemon *d)
     int n;
     while (d->voice && (n = tb_voice_events(d->voice, ev, 16)) > 0) {
         for (int i = 0; i < n; i++) {
+            tb_daemon__vi_voice_event(d, &ev[i]);
             if (ev[i].status == TB_VOICE_FAILED)
                 tb_daemon__log(d, TB_CONFIG_LOG_WARN, "speech: announcement %ld for %s failed",
                                ev[i].id, tb_daemon__color_name(ev[i].player));

@@ -1,8 +1,10 @@
 /* tb_config.h - the daemon's configuration: an INI file (libinih), validated as a whole.
  *
- *   [daemon]          socket, journal_dir, log_level, blip_window_ms
+ *   [daemon]          socket, journal_dir, log_level, blip_window_ms, promotion_prompt_ms
  *   [arbiter]         pin, start
- *   [player vi]       board, colour, pack, voice, rate, audio
+ *   [player vi]       board, colour, pack, voice, rate, audio; the player on their own:
+ *                     confirm, promote_settle_ms, review_hold_ms, review_repeat_hold,
+ *                     review_promote_hold, braille, braille_auth
  *   [player sighted]  the same
  *
  * docs/configuration.md describes every key. Without a file the defaults run the demo: two
@@ -37,15 +39,25 @@ struct tb_config_player {
     char board[TB_CONFIG_PATH_MAX]; /* resource string (tb_link.h) */
     long board_line;                /* where the file set it (for messages); 0 = default */
     enum tb_config_colour colour;
-    char pack[16];                  /* phrase pack this player hears: de-fide | nl | en */
-    char voice[64];                 /* eSpeak NG voice; "" = the pack's own */
-    int rate;                       /* words per minute */
+    char pack[32];  /* phrase pack this player hears: any pack tb_voice_pack_find finds */
+    char voice[64]; /* eSpeak NG voice; "" = the pack's own */
+    int rate;       /* words per minute */
     char audio[TB_CONFIG_PATH_MAX]; /* "default", a PortAudio device name, wav:PATH or null */
+    /* The VI player on their own (docs/guide-vi-player.md): */
+    int confirm;           /* enum tb_voice_confirm_mode: off, earcon, word; default off */
+    int promote_settle_ms; /* the promote button's choice is taken once the player has not
+                              pressed it this long (or at once by the clock); default 1500 */
+    int review_hold_ms;    /* a button held this long is a long press; default 1000 */
+    int review_repeat_hold, review_promote_hold; /* enum tb_voice_review_what a long press of
+                                                    REPEAT / PROMOTE asks; -1 = none */
+    char braille[TB_CONFIG_PATH_MAX];      /* "" = none; "brltty" or "brltty:HOST" (BrlAPI host) */
+    char braille_auth[TB_CONFIG_PATH_MAX]; /* BrlAPI's auth setting; "" = BrlAPI's default */
 };
 
 struct tb_config {
     struct tb_config_player player[2]; /* indexed by enum tb_config_role */
-    int blip_window_ms; /* a lift and place back within this is sensor noise, not a touch */
+    int blip_window_ms;      /* a lift and place back within this is sensor noise, not a touch */
+    int promotion_prompt_ms; /* a promotion waiting this long for its piece: the player is asked */
     char arbiter_pin[TB_CONFIG_PIN_MAX + 1]; /* digits; "" = none set */
     char start_fen[100]; /* where new games start (FEN, read back as Chess960 when it is one);
                             "" = the standard position */
@@ -89,5 +101,8 @@ int tb_config_summary(const struct tb_config *cfg, char *buf, size_t len);
 const char *tb_config_role_name(enum tb_config_role role);       /* "vi", "sighted" */
 const char *tb_config_colour_name(enum tb_config_colour colour); /* "white", "black" */
 const char *tb_config_log_name(enum tb_config_log level);
+/* A review request's name as the configuration and the `review` request write it ("last",
+ * "to-move" ...; "off" for -1). */
+const char *tb_config_review_name(int what);
 
 #endif /* TB_CONFIG_H */

@@ -43,6 +43,7 @@ enum tb_ctl_verb {
     TB_CTL_SET_POSITION, /* <FEN> pin=: set up a position */
     TB_CTL_MOVE,         /* <vi|sighted> <SAN|UCI>: a typed move for a keys: board (D.2.10.1) */
     TB_CTL_HELP,         /* ok+: the requests and their syntax */
+    TB_CTL_REVIEW,       /* vi|sighted [what [n]]: the game said back to that player (D.2.7); ok+ */
 };
 
 struct tb_ctl_request {
@@ -55,6 +56,8 @@ struct tb_ctl_request {
     char piece;                     /* promote: 'q', 'r', 'b' or 'n' */
     int board;                      /* repeat, move: 0 = vi, 1 = sighted; repeat without one: -1 */
     char text[TB_CTL_TEXT_MAX + 1]; /* set-position: the FEN; move: the move as typed */
+    /* review: board; text: last, from, position, to-move, material or scoresheet; number: the
+     * half-moves of last (0: the default) or the move number of from */
 };
 
 /* Parses one request line of len bytes (a trailing "\n" or "\r\n" is allowed; embedded NUL

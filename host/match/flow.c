@@ -142,6 +142,7 @@ static void tell_move(tb_match *m)
     a->move = m->pending;
     a->pos = m->game.pos;
     a->ply = m->game.plies + 1;
+    a->queen_assumed = (m->pending_flags & TB_SENSOR_MF_QUEEN_ASSUMED) != 0;
     m->told = m->pending;
     m->told_ply = a->ply;
     m->copy_remind_at = m->cfg.copy_remind_ms ? m->now + m->cfg.copy_remind_ms : TB_MATCH_NOTIME;
@@ -665,6 +666,12 @@ static void still_wrong(tb_match *m, int b)
 
 static void on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
 {
+    if (o->problem == TB_SENSOR_P_PROMOTION_WAITING) {
+        /* 4.6, D.2.1: the promotion is not complete until its piece is known: ask the player */
+        if (!m->r.open)
+            tb_match__announce_msg(m, b, TB_MATCH_MSG_PROMOTION_ASK);
+        return;
+    }
     if (m->r.open) {
         /* play is stopped: only the occupancy counts until the boards are right */
         if (o->problem != TB_SENSOR_P_TOUCH_MOVE &&

@@ -420,6 +420,22 @@ int tb_match_promote(tb_match *m, int board, int ptype, uint64_t now_ms)
     return tb_match_board_event(m, board, &e, now_ms);
 }
 
+int tb_match_end_move(tb_match *m, int board, uint64_t now_ms)
+{
+    if (board < 0 || board >= TB_MATCH_BOARDS)
+        return TB_ERR_ARG;
+    if (now_ms < m->now)
+        return TB_ERR_STATE;
+    advance(m, now_ms);
+    /* 6.2.1: the clock pressed completes the move as the board shows it; 7.5.2 */
+    int rc = tb_sensor_end_move(m->sensor[board], now_ms);
+    tb_match__drain(m);
+    tb_match__watch(m);
+    tb_match__check_progress(m);
+    tb_match__sync_state(m);
+    return rc;
+}
+
 /* ---- the arbiter ------------------------------------------------------------------------ */
 
 int tb_match_resolve(tb_match *m, uint32_t id, uint64_t now_ms, struct tb_error *err)

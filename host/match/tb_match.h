@@ -120,6 +120,12 @@ uint64_t tb_match_deadline(const tb_match *m);
  * waits for replication or play is stopped. */
 int tb_match_promote(tb_match *m, int board, int ptype, uint64_t now_ms);
 
+/* The player at board ended their move (pressed the clock, 6.2.1): its recogniser reads a board
+ * waiting to settle as it stands, and a promotion still waiting for its piece gets the queen
+ * (7.5.2; the move's announcement says so). Returns 1 if that decided a move, 0 if there was
+ * nothing to end; TB_ERR_ARG for a bad board, TB_ERR_STATE when time went back. */
+int tb_match_end_move(tb_match *m, int board, uint64_t now_ms);
+
 /* ---- the arbiter (each decision is an ARBITER output the journal records) --------------- */
 
 /* Confirms the proposed resolution of mismatch id. Play goes on once both boards physically
@@ -165,6 +171,8 @@ enum tb_match_msg {
     TB_MATCH_MSG_REPLICATE = 3, /* please make the announced move on your board; move, pos */
     TB_MATCH_MSG_PUT_RIGHT = 4, /* how to correct the board: lift[], place[] */
     TB_MATCH_MSG_ARBITER = 5,   /* the arbiter has been called */
+    /* 4.6: a promotion has waited promo_prompt_ms for its piece on this board: ask which */
+    TB_MATCH_MSG_PROMOTION_ASK = 12,
 };
 
 /* One square to empty or fill; same layout as struct tb_voice_square_action. piece: a tb_chess
@@ -184,6 +192,7 @@ struct tb_match_announce {
     tb_chess_pos pos;      /* ... and the position before it, for phrasing */
     int ply;               /* the move's ply (1 = White's first move) */
     int about_color;       /* MISMATCH: colour of the player whose board deviates */
+    bool queen_assumed;    /* is_move: a promotion given the queen without a choice (7.5.2) */
     uint32_t mismatch;     /* the mismatch it belongs to, 0 if none */
     int nlift, nplace;     /* PUT_RIGHT */
     struct tb_match_square_action lift[TB_MATCH_MAX_SQUARES];

@@ -112,6 +112,8 @@ static const char *msg_name(enum tb_match_msg msg)
 {
     static const char *const names[] = {"mismatch",  "illegal",   "wait",
                                         "replicate", "put-right", "arbiter"};
+    if (msg == TB_MATCH_MSG_PROMOTION_ASK)
+        return "promotion-ask";
     return (unsigned)msg < sizeof names / sizeof names[0] ? names[msg] : "?";
 }
 
@@ -137,7 +139,8 @@ static void announce_line(const struct tb_match_announce *a, char *buf, size_t l
     if (a->is_move || a->msg == TB_MATCH_MSG_REPLICATE) {
         if (tb_chess_move_to_uci(&a->pos, a->move, uci, sizeof uci) < 0)
             snprintf(uci, sizeof uci, "?");
-        tb_match__appendf(buf, len, "%s%s (ply %d)", a->is_move ? "" : "replicate ", uci, a->ply);
+        tb_match__appendf(buf, len, "%s%s (ply %d)%s", a->is_move ? "" : "replicate ", uci, a->ply,
+                          a->queen_assumed ? " queen assumed (7.5.2)" : "");
         return;
     }
     tb_match__appendf(buf, len, "%s", msg_name(a->msg));

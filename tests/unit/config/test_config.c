@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "tb_config.h"
+#include "tb_voice.h"
 #include "tb_run.h"
 #include "tb_test.h"
 
@@ -85,6 +86,40 @@ TB_TEST(full_file_sets_every_key)
     ASSERT_TRUE(strstr(sum, "4711") == NULL); /* the PIN never appears */
 }
 
+/* The VI player on their own: any pack found, confirmation, promotion and review timings, review
+ * keys and braille, per player. */
+TB_TEST(vi_player_keys_are_read_per_player)
+{
+    static const char text[] = "[arbiter]\npin=1234\n[daemon]\npromotion_prompt_ms=5000\n"
+                               "[player vi]\npack=en\nconfirm=earcon\npromote_settle_ms=2000\n"
+                               "review_hold_ms=800\nreview_repeat_hold=material\n"
+                               "review_promote_hold=off\nbraille=brltty:127.0.0.1:1\n"
+                               "braille_auth=none\n[player sighted]\nconfirm=word\n";
+    struct tb_config c;
+    struct tb_config_report rep;
+    defaults(&c);
+    ASSERT_EQ(c.player[0].confirm, TB_VOICE_CONFIRM_OFF);
+    ASSERT_EQ(c.player[0].promote_settle_ms, 1500);
+    ASSERT_EQ(c.player[0].review_repeat_hold, TB_VOICE_REVIEW_LAST);
+    ASSERT_EQ(c.player[0].review_promote_hold, TB_VOICE_REVIEW_POSITION);
+    ASSERT_STR_EQ(c.player[0].braille, "");
+    ASSERT_EQ(c.promotion_prompt_ms, 3000);
+    ASSERT_OK(tb_config_parse(&c, text, strlen(text), &rep));
+    ASSERT_STR_EQ(c.player[0].pack, "en");
+    ASSERT_EQ(c.player[0].confirm, TB_VOICE_CONFIRM_EARCON);
+    ASSERT_EQ(c.player[1].confirm, TB_VOICE_CONFIRM_WORD);
+    ASSERT_EQ(c.player[0].promote_settle_ms, 2000);
+    ASSERT_EQ(c.player[0].review_hold_ms, 800);
+    ASSERT_EQ(c.player[0].review_repeat_hold, TB_VOICE_REVIEW_MATERIAL);
+    ASSERT_EQ(c.player[0].review_promote_hold, -1);
+    ASSERT_STR_EQ(c.player[0].braille, "brltty:127.0.0.1:1");
+    ASSERT_STR_EQ(c.player[0].braille_auth, "none");
+    ASSERT_STR_EQ(c.player[1].braille, "");
+    ASSERT_EQ(c.promotion_prompt_ms, 5000);
+    ASSERT_STR_EQ(tb_config_review_name(TB_VOICE_REVIEW_TO_MOVE), "to-move");
+    ASSERT_STR_EQ(tb_config_review_name(-1), "off");
+}
+
 TB_TEST(good_files_table)
 {
     static const char *const good[] = {
@@ -134,6 +169,18 @@ TB_TEST(bad_files_table_names_line_and_problem)
          "board=serial:/dev/ttyUSB0\n",
          6, "both players' boards are serial:/dev/ttyUSB0"},
         {"[arbiter]\npin=1234\n[player vi]\npack=fr\n", 4, "pack 'fr' is not one of"},
+        /* the packs that are there are named */
+        {"[arbiter]\npin=1234\n[player vi]\npack=fr\n", 4, "de-fide, en, nl"},
+        {"[arbiter]\npin=1234\n[player vi]\npack=../en\n", 4, "is no pack name"},
+        {"[arbiter]\npin=1234\n[player vi]\nconfirm=beep\n", 4, "not off, earcon or word"},
+        {"[arbiter]\npin=1234\n[player vi]\npromote_settle_ms=100\n", 4, "from 300 to 10000"},
+        {"[arbiter]\npin=1234\n[player vi]\nreview_hold_ms=9000\n", 4, "from 300 to 5000"},
+        {"[arbiter]\npin=1234\n[player vi]\nreview_repeat_hold=from\n", 4,
+         "not one of last, position"},
+        {"[arbiter]\npin=1234\n[player vi]\nbraille=usb:\n", 4, "not off, brltty or brltty:HOST"},
+        {"[arbiter]\npin=1234\n[player vi]\nbraille=brltty:\n", 4, "brltty:HOST"},
+        {"[arbiter]\npin=1234\n[player vi]\nbraille_auth=secret\n", 4, "none or keyfile"},
+        {"[arbiter]\npin=1234\n[daemon]\npromotion_prompt_ms=100\n", 4, "from 500 to 60000"},
         {"[arbiter]\npin=1234\n[player vi]\nrate=fast\n", 4, "rate 'fast' must be words per"},
         {"[arbiter]\npin=1234\n[player vi]\nrate=1000\n", 4, "rate '1000'"},
         {"[arbiter]\npin=1234\n[player vi]\nvoice=de;rm\n", 4, "not an eSpeak NG voice"},

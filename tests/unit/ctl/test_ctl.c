@@ -56,6 +56,39 @@ TB_TEST(good_requests_parse)
 #undef OK
 }
 
+/* The game said back to a player (D.2.7): board, request, count. */
+TB_TEST(review_requests_parse_and_bad_ones_say_why)
+{
+    struct tb_ctl_request r;
+    struct tb_error e;
+    ASSERT_OK(parse("review vi", &r, &e));
+    ASSERT_EQ(r.verb, TB_CTL_REVIEW);
+    ASSERT_EQ(r.board, 0);
+    ASSERT_STR_EQ(r.text, "last");
+    ASSERT_EQ(r.number, 0);
+    ASSERT_FALSE(r.needs_pin);
+    ASSERT_TRUE(tb_ctl_verb_is_multiline(TB_CTL_REVIEW));
+    ASSERT_OK(parse("review sighted last 12", &r, &e));
+    ASSERT_EQ(r.board, 1);
+    ASSERT_EQ(r.number, 12);
+    ASSERT_OK(parse("review vi from 3", &r, &e));
+    ASSERT_STR_EQ(r.text, "from");
+    ASSERT_EQ(r.number, 3);
+    ASSERT_OK(parse("review vi to-move", &r, &e));
+    ASSERT_STR_EQ(r.text, "to-move");
+    ASSERT_EQ(parse("review", &r, &e), TB_ERR_PARSE);
+    ASSERT_EQ(parse("review both", &r, &e), TB_ERR_PARSE);
+    ASSERT_STR_CONTAINS(e.msg, "vi or sighted");
+    ASSERT_EQ(parse("review vi from", &r, &e), TB_ERR_PARSE);
+    ASSERT_STR_CONTAINS(e.msg, "needs a move number");
+    ASSERT_EQ(parse("review vi last 0", &r, &e), TB_ERR_PARSE);
+    ASSERT_STR_CONTAINS(e.msg, "from 1 to 999");
+    ASSERT_EQ(parse("review vi material 2", &r, &e), TB_ERR_PARSE);
+    ASSERT_STR_CONTAINS(e.msg, "takes no number");
+    ASSERT_EQ(parse("review vi board", &r, &e), TB_ERR_PARSE);
+    ASSERT_STR_CONTAINS(e.msg, "'board' is not last");
+}
+
 TB_TEST(malformed_requests_get_a_clear_error_and_leave_the_request_alone)
 {
     static const struct {
@@ -263,9 +296,9 @@ TB_TEST(responses_are_single_lines)
 
 TB_TEST(help_lists_every_request)
 {
-    static const char *const names[] = {"status",   "moves",        "pgn",     "scoresheet",
-                                        "resolve",  "takeback",     "promote", "repeat",
-                                        "new-game", "set-position", "move",    "help"};
+    static const char *const names[] = {
+        "status", "moves",    "pgn",          "scoresheet", "resolve", "takeback", "promote",
+        "repeat", "new-game", "set-position", "move",       "help",    "review"};
     int n = 0;
     while (tb_ctl_help_line(n))
         n++;

@@ -171,6 +171,58 @@ TB_TEST(law_D_2_1_promotion_choice_from_a_button)
     fx_free(&f);
 }
 
+/* 4.6: a promotion without its piece makes no move; after promo_prompt_ms the player is asked
+ * (once); 6.2.1, 7.5.2: the clock pressed without a choice gives the queen, flagged in the
+ * announcement so the player can be told. */
+TB_TEST(law_7_5_2_promotion_waits_asks_and_the_clock_gives_the_queen)
+{
+    struct fixture f;
+    fx_init(&f, "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", false);
+    fx_mark(&f);
+    fx_hand(&f, 0, "b7", "b8");
+    fx_wait(&f, 2000);
+    ASSERT_NULL(fx_announce(&f, 1, true, 0)); /* no piece, no move */
+    ASSERT_NULL(fx_announce(&f, 0, false, TB_MATCH_MSG_PROMOTION_ASK));
+    fx_wait(&f, 1500); /* promo_prompt_ms (3 s) after the placement */
+    const struct tb_match_announce *ask = fx_announce(&f, 0, false, TB_MATCH_MSG_PROMOTION_ASK);
+    ASSERT_NOT_NULL(ask);
+    ASSERT_NULL(fx_announce(&f, 1, false, TB_MATCH_MSG_PROMOTION_ASK)); /* the promoter only */
+    fx_mark(&f);
+    fx_wait(&f, 10000);
+    ASSERT_EQ(fx_count(&f, TB_MATCH_OUT_ANNOUNCE), 0); /* asked once; still waiting */
+    ASSERT_EQ(tb_match_end_move(f.m, 0, f.t), 1);
+    fx_drain(&f);
+    const struct tb_match_announce *a = fx_announce(&f, 1, true, 0);
+    ASSERT_NOT_NULL(a);
+    ASSERT_EQ(tb_chess_move_promo(a->move), TB_CHESS_QUEEN);
+    ASSERT_TRUE(a->queen_assumed);
+    ASSERT_EQ(tb_match_end_move(f.m, 0, f.t), 0); /* nothing left to end */
+    ASSERT_EQ(tb_match_end_move(f.m, 2, f.t), TB_ERR_ARG);
+    ASSERT_EQ(tb_match_end_move(f.m, 0, f.t - 1), TB_ERR_STATE);
+    fx_free(&f);
+}
+
+/* 4.6: the choice after the placement (no prompt yet) decides at once; no queen flag. */
+TB_TEST(law_4_6_choice_after_the_placement_decides_at_once)
+{
+    struct fixture f;
+    fx_init(&f, "1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1", false);
+    fx_mark(&f);
+    fx_lift(&f, 0, "b8"); /* axb8: the captured rook off first */
+    fx_lift(&f, 0, "a7");
+    fx_place(&f, 0, "b8");
+    fx_wait(&f, 1000);
+    ASSERT_NULL(fx_announce(&f, 1, true, 0));
+    ASSERT_OK(tb_match_promote(f.m, 0, TB_CHESS_BISHOP, f.t));
+    fx_drain(&f);
+    const struct tb_match_announce *a = fx_announce(&f, 1, true, 0);
+    ASSERT_NOT_NULL(a);
+    ASSERT_EQ(tb_chess_move_promo(a->move), TB_CHESS_BISHOP);
+    ASSERT_FALSE(a->queen_assumed);
+    ASSERT_NULL(fx_announce(&f, 0, false, TB_MATCH_MSG_PROMOTION_ASK));
+    fx_free(&f);
+}
+
 TB_TEST(messages_have_the_voice_values)
 {
     ASSERT_EQ((int)TB_MATCH_MSG_MISMATCH, (int)TB_VOICE_MSG_MISMATCH);
@@ -179,6 +231,7 @@ TB_TEST(messages_have_the_voice_values)
     ASSERT_EQ((int)TB_MATCH_MSG_REPLICATE, (int)TB_VOICE_MSG_REPLICATE);
     ASSERT_EQ((int)TB_MATCH_MSG_PUT_RIGHT, (int)TB_VOICE_MSG_PUT_RIGHT);
     ASSERT_EQ((int)TB_MATCH_MSG_ARBITER, (int)TB_VOICE_MSG_ARBITER);
+    ASSERT_EQ((int)TB_MATCH_MSG_PROMOTION_ASK, (int)TB_VOICE_MSG_PROMOTION_ASK);
     ASSERT_EQ(sizeof(struct tb_match_square_action), sizeof(struct tb_voice_square_action));
 }
 

@@ -255,6 +255,51 @@ TB_TEST(messages_nl_en)
     tb_voice_pack_free(en);
 }
 
+/* 4.6, D.2.1: a promotion waits for its piece; the player chooses it on the board's button, each
+ * press naming the next piece; 7.5.2: a move ended without a choice gets the queen. */
+TB_TEST(law_4_6_promotion_words_in_every_pack)
+{
+    static const struct {
+        const char *pack, *ask, *none, *queen, *piece[4]; /* queen, rook, bishop, knight */
+    } want[] = {
+        {"de-fide",
+         "Umwandlung: welche Figur?",
+         "Keine Umwandlung",
+         "Keine Figur gewählt: Dame",
+         {"Dame", "Turm", "Läufer", "Springer"}},
+        {"nl",
+         "Promotie: welk stuk?",
+         "Geen promotie",
+         "Geen stuk gekozen: dame",
+         {"dame", "toren", "loper", "paard"}},
+        {"en",
+         "Promotion: which piece?",
+         "No promotion",
+         "No piece chosen: queen",
+         {"queen", "rook", "bishop", "knight"}},
+    };
+    static const int ptype[4] = {TB_CHESS_QUEEN, TB_CHESS_ROOK, TB_CHESS_BISHOP, TB_CHESS_KNIGHT};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        struct tb_voice_pack *pack = load(want[i].pack);
+        msg(pack, TB_VOICE_MSG_PROMOTION_ASK, NULL, want[i].ask);
+        msg(pack, TB_VOICE_MSG_PROMOTION_NONE, NULL, want[i].none);
+        msg(pack, TB_VOICE_MSG_PROMOTION_QUEEN,
+            &(struct tb_voice_msg_args){.piece = TB_CHESS_QUEEN}, want[i].queen);
+        for (int k = 0; k < 4; k++)
+            msg(pack, TB_VOICE_MSG_PROMOTION_PIECE, &(struct tb_voice_msg_args){.piece = ptype[k]},
+                want[i].piece[k]);
+        char buf[64];
+        /* a piece no promotion gives is refused, not said */
+        ASSERT_EQ(tb_voice_phrase_msg(pack, TB_VOICE_MSG_PROMOTION_PIECE,
+                                      &(struct tb_voice_msg_args){.piece = TB_CHESS_KING}, buf,
+                                      sizeof buf),
+                  TB_ERR_ARG);
+        ASSERT_EQ(tb_voice_phrase_msg(pack, TB_VOICE_MSG_PROMOTION_PIECE, NULL, buf, sizeof buf),
+                  TB_ERR_ARG);
+        tb_voice_pack_free(pack);
+    }
+}
+
 TB_TEST(squares_in_the_scheme)
 {
     struct tb_voice_pack *pack = load("de-fide");
