@@ -34,6 +34,9 @@ static const struct verb {
     {"move", TB_CTL_MOVE, 2, 2, false, false,
      "move vi|sighted <SAN|UCI>  a move typed for a keys: board (D.2.10.1)"},
     {"help", TB_CTL_HELP, 0, 0, false, true, "help  this list"},
+    /* the PIN changed without a restart */
+    {"set-pin", TB_CTL_SET_PIN, 1, 1, true, false,
+     "set-pin <new PIN> pin=NNNN  change the arbiter PIN (4 to 8 digits)"},
 };
 
 #define NVERBS (sizeof verbs / sizeof verbs[0])
@@ -206,6 +209,12 @@ static int parse_args(const struct verb *v, char **words, int nargs, struct tb_c
                                 "(g1f3)",
                                 words[2]);
         strcpy(req->text, words[2]);
+        break;
+    case TB_CTL_SET_PIN: /* the new PIN is never echoed, not even in an error */
+        if (!all_digits(a) || strlen(a) < TB_CTL_PIN_MIN || strlen(a) > TB_CTL_PIN_MAX)
+            return tb_error_set(err, TB_ERR_PARSE, "set-pin: the new PIN must be %d to %d digits",
+                                TB_CTL_PIN_MIN, TB_CTL_PIN_MAX);
+        strcpy(req->text, a);
         break;
     default:
         break;

@@ -1,8 +1,11 @@
+#define _GNU_SOURCE /* setgroups */
 /* The real twinboardd guarded: every stopping signal ends it cleanly, promotions only while
  * pending, the PIN's delays, the socket against squatting and symlinks, the socket under load. */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,4 +262,193 @@ TB_TEST(cli_times_out_and_refuses_a_pin_on_the_command_line)
     ASSERT_EQ(run_out(cmd, out, sizeof out), 2);
     ASSERT_STR_CONTAINS(out, "--pin is gone");
     close(l);
+}
+
+/* ---- where things go: never /tmp, no symlinked or shared directory ------------------------- */
+
+/* Runs twinboardd with args (NULL-terminated) as uid (or as this process when uid is -1), with
+ * XDG_RUNTIME_DIR / XDG_STATE_HOME / HOME set as given (NULL: unset); its stdout and stderr
+ * into out. Waits at most wait_ms for it to end (then stops it with SIGTERM); returns its exit
+ * status, or -1 when it was stopped. */
+static int run_daemon_as(int uid, const char *runtime, const char *state, const char *home,
+                         const char *const *args, int wait_ms, char *out, size_t len)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/run-as.out", tb_test_tmp_dir());
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
+            _exit(126);
+        if (uid >= 0 &&
+            (setgroups(0, NULL) != 0 || setgid((gid_t)uid) != 0 || setuid((uid_t)uid) != 0))
+            _exit(126);
+        const char *names[3] = {"XDG_RUNTIME_DIR", "XDG_STATE_HOME", "HOME"};
+        const char *values[3] = {runtime, state, home};
+        for (int i = 0; i < 3; i++)
+            values[i] ? setenv(names[i], values[i], 1) : unsetenv(names[i]);
+        char *argv[16] = {TB_TWINBOARDD};
+        for (int i = 0; args[i] && i < 14; i++)
+            argv[i + 1] = (char *)args[i];
+        execv(TB_TWINBOARDD, argv);
+        _exit(127);
+    }
+    ASSERT_GT(pid, 0);
+    int st = 0;
+    bool stopped = false;
+    for (int waited = 0; waitpid(pid, &st, WNOHANG) == 0; waited += 10) {
+        if (waited >= wait_ms && !stopped) {
+            kill(pid, SIGTERM);
+            stopped = true;
+        }
+        sleep_ms(10);
+    }
+    snprintf(out, len, "%s", slurp(path));
+    return stopped ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : -2;
+}
+
+/* A directory of the test that an unprivileged uid may use (the scratch directory is 0700). */
+static void dir_for(int uid, const char *dir)
+{
+    ASSERT_TRUE(mkdir(dir, 0700) == 0 || errno == EEXIST);
+    if (uid >= 0) {
+        ASSERT_OK(chmod(tb_test_tmp_dir(), 0711));
+        ASSERT_OK(chown(dir, (uid_t)uid, (gid_t)uid));
+    }
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ASSERT_NOT_NULL(f);
+    fputs(text, f);
+    ASSERT_OK(fclose(f));
+}
+
+/* Without socket= and journal_dir= a user's daemon puts its socket in
+ * $XDG_RUNTIME_DIR/twinboard/ and its journals in $XDG_STATE_HOME/twinboard (else
+ * ~/.local/state/twinboard), both made 0700; without XDG_RUNTIME_DIR it stops with an error that
+ * asks for socket=, never falling back to /tmp. As root the defaults are the service's. */
+TB_TEST(default_places_are_the_users_own_never_tmp)
+{
+    int uid = geteuid() == 0 ? 65534 : -1; /* as root: the defaults of an ordinary user */
+    char dir[600], run[700], state[700], home[700], cfg[700], out[8192], want[800];
+    snprintf(dir, sizeof dir, "%s/places", tb_test_tmp_dir());
+    dir_for(uid, dir);
+    snprintf(run, sizeof run, "%s/run", dir);
+    snprintf(state, sizeof state, "%s/state", dir);
+    snprintf(home, sizeof home, "%s/home", dir);
+    snprintf(cfg, sizeof cfg, "%s/twinboard.ini", dir);
+    write_file(cfg, "[arbiter]\npin = 4711\n[player vi]\nboard = keys:\n[player sighted]\n"
+                    "board = keys:\n");
+    for (int i = 0; i < 2; i++) {
+        const char *d = i ? state : run;
+        ASSERT_TRUE(mkdir(d, 0700) == 0 || errno == EEXIST);
+        if (uid >= 0)
+            ASSERT_OK(chown(d, (uid_t)uid, (gid_t)uid));
+    }
+    const char *check[] = {"--check-config", cfg, NULL};
+    ASSERT_EQ(run_daemon_as(uid, run, state, home, check, tb_test_ms(5000), out, sizeof out), 0);
+    snprintf(want, sizeof want, "control socket: %s/twinboard/control\n", run);
+    ASSERT_STR_CONTAINS(out, want);
+    snprintf(want, sizeof want, "journal: %s/twinboard\n", state);
+    ASSERT_STR_CONTAINS(out, want);
+    ASSERT_NULL(strstr(out, "/tmp/twinboard"));
+    /* no XDG_STATE_HOME: ~/.local/state/twinboard */
+    ASSERT_EQ(run_daemon_as(uid, run, NULL, home, check, tb_test_ms(5000), out, sizeof out), 0);
+    snprintf(want, sizeof want, "journal: %s/.local/state/twinboard\n", home);
+    ASSERT_STR_CONTAINS(out, want);
+    /* no XDG_RUNTIME_DIR: an error asking for socket=, not /tmp */
+    ASSERT_EQ(run_daemon_as(uid, NULL, state, home, check, tb_test_ms(5000), out, sizeof out), 1);
+    ASSERT_STR_CONTAINS(out, "no place for the control socket: XDG_RUNTIME_DIR is not set");
+    ASSERT_STR_CONTAINS(out, "set socket = PATH in [daemon]");
+    const char *daemon[] = {"-c", cfg, "--audio", "none", NULL};
+    ASSERT_EQ(run_daemon_as(uid, NULL, state, home, daemon, tb_test_ms(5000), out, sizeof out), 1);
+    ASSERT_STR_CONTAINS(out, "no place for the control socket");
+
+    /* the daemon itself: where things land, and the modes of what it made */
+    ASSERT_EQ(run_daemon_as(uid, run, state, home, daemon, tb_test_ms(1500), out, sizeof out), -1);
+    char sock[800], journal[800];
+    snprintf(sock, sizeof sock, "%s/twinboard", run);
+    snprintf(journal, sizeof journal, "%s/twinboard/current.tbj", state);
+    struct stat st;
+    ASSERT_OK(lstat(sock, &st));
+    ASSERT_TRUE(S_ISDIR(st.st_mode));
+    ASSERT_EQ(st.st_mode & 07777, 0700u);
+    ASSERT_OK(lstat(journal, &st));
+    ASSERT_TRUE(S_ISREG(st.st_mode));
+    snprintf(journal, sizeof journal, "%s/twinboard", state);
+    ASSERT_OK(lstat(journal, &st));
+    ASSERT_EQ(st.st_mode & 07777, 0700u);
+    snprintf(want, sizeof want, "socket=%s/twinboard/control", run);
+    ASSERT_STR_CONTAINS(out, want);
+
+    if (geteuid() == 0) { /* root is the service: /run/twinboard and /var/lib/twinboard */
+        ASSERT_EQ(run_daemon_as(-1, run, state, home, check, tb_test_ms(5000), out, sizeof out), 0);
+        ASSERT_STR_CONTAINS(out, "control socket: /run/twinboard/control\n");
+        ASSERT_STR_CONTAINS(out, "journal: /var/lib/twinboard\n");
+    }
+}
+
+/* A symbolic link as the socket's or the journal's directory is not followed, and a directory
+ * others may write to (like /tmp) is refused, each with the path and what is wrong. */
+TB_TEST(a_symlinked_or_shared_directory_is_refused)
+{
+    char dir[600], real[700], link_[700], cfg[700], text[2400], out[8192], want[900];
+    snprintf(dir, sizeof dir, "%s/unsafe", tb_test_tmp_dir());
+    ASSERT_TRUE(mkdir(dir, 0700) == 0 || errno == EEXIST);
+    snprintf(real, sizeof real, "%s/real", dir);
+    snprintf(link_, sizeof link_, "%s/link", dir);
+    snprintf(cfg, sizeof cfg, "%s/twinboard.ini", dir);
+    ASSERT_OK(mkdir(real, 0700));
+    ASSERT_OK(symlink(real, link_));
+    const char *args[] = {"-c", cfg, "--audio", "none", NULL};
+    const char *check[] = {"--check-config", cfg, NULL};
+    static const char keys[] = "[arbiter]\npin = 471100\n[player vi]\nboard = keys:\n"
+                               "[player sighted]\nboard = keys:\n";
+    /* the socket in a symlinked directory */
+    snprintf(text, sizeof text, "[daemon]\nsocket = %s/control\njournal_dir = %s/journal\n%s",
+             link_, dir, keys);
+    write_file(cfg, text);
+    snprintf(want, sizeof want, "control socket directory %s is a symbolic link: not followed",
+             link_);
+    ASSERT_EQ(run_daemon_as(-1, NULL, NULL, NULL, args, tb_test_ms(5000), out, sizeof out), 1);
+    ASSERT_STR_CONTAINS(out, want);
+    ASSERT_EQ(run_daemon_as(-1, NULL, NULL, NULL, check, tb_test_ms(5000), out, sizeof out), 1);
+    ASSERT_STR_CONTAINS(out, want);
+    /* the journal directory a symlink */
+    snprintf(text, sizeof text, "[daemon]\nsocket = %s/control\njournal_dir = %s\n%s", dir, link_,
+             keys);
+    write_file(cfg, text);
+    ASSERT_EQ(run_daemon_as(-1, NULL, NULL, NULL, args, tb_test_ms(5000), out, sizeof out), 1);
+    snprintf(want, sizeof want, "journal directory %s is a symbolic link", link_);
+    ASSERT_STR_CONTAINS(out, want);
+    struct stat st;
+    snprintf(want, sizeof want, "%s/current.tbj", real);
+    ASSERT_NE(lstat(want, &st), 0); /* nothing made in the link's target */
+    /* a directory every user may write to, and one its group may */
+    static const struct {
+        unsigned mode;
+        const char *why;
+    } modes[] = {{01777, "every user may write to it"}, {0770, "its group may write to it"}};
+    for (size_t i = 0; i < 2; i++) {
+        ASSERT_OK(chmod(real, modes[i].mode));
+        snprintf(text, sizeof text, "[daemon]\nsocket = %s/control\njournal_dir = %s/journal\n%s",
+                 real, dir, keys);
+        write_file(cfg, text);
+        ASSERT_EQ(run_daemon_as(-1, NULL, NULL, NULL, args, tb_test_ms(5000), out, sizeof out), 1);
+        snprintf(want, sizeof want, "control socket directory %s is not safe: %s", real,
+                 modes[i].why);
+        ASSERT_STR_CONTAINS(out, want);
+        ASSERT_EQ(run_daemon_as(-1, NULL, NULL, NULL, check, tb_test_ms(5000), out, sizeof out), 1);
+        ASSERT_STR_CONTAINS(out, want);
+        snprintf(want, sizeof want, "%s/control", real);
+        ASSERT_NE(lstat(want, &st), 0); /* no socket made there */
+    }
+    /* /tmp itself, as a configured directory */
+    snprintf(text, sizeof text, "[daemon]\nsocket = /tmp/twinboard-test-%d\njournal_dir = %s\n%s",
+             (int)getpid(), dir, keys);
+    write_file(cfg, text);
+    ASSERT_EQ(run_daemon_as(-1, NULL, NULL, NULL, check, tb_test_ms(5000), out, sizeof out), 1);
+    ASSERT_STR_CONTAINS(out, "control socket directory /tmp is not safe: every user may write");
 }
