@@ -85,11 +85,11 @@ void tb_daemon__pin_start(struct tb_daemon *d)
                        "arbiter PIN file %s: %s; the configuration's PIN is used", path, why);
     } else if (rc == 0 && d->cfg->arbiter_pin[0] && tag == replaced_tag(d->cfg->arbiter_pin)) {
         snprintf(d->cfg->arbiter_pin, sizeof d->cfg->arbiter_pin, "%s", pin);
-        tb_daemon__log(d, TB_CONFIG_LOG_INFO,
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
                        "arbiter PIN: the one set with set-pin (%s), not the configuration's", path);
     } else if (rc == 0) {
         unlink(path);
-        tb_daemon__log(d, TB_CONFIG_LOG_INFO,
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
                        "arbiter PIN: the configuration names another PIN than the one set-pin "
                        "replaced: the configuration's is used (%s removed)",
                        path);

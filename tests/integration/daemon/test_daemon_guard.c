@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ctl_load.h"
 #include "tb_ctl.h"
 #include "tb_test.h"
 
@@ -28,6 +30,28 @@ static void sleep_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
+}
+
+/* Runs the daemon on d's configuration and waits until it answers. */
+static void launch(struct daemon *d)
+{
+    d->pid = fork();
+    if (d->pid == 0) {
+        int fd = open(d->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd >= 0)
+            dup2(fd, STDERR_FILENO);
+        execl(TB_TWINBOARDD, TB_TWINBOARDD, "-c", d->config, "--audio", "none", "--log-level",
+              "warn", (char *)NULL);
+        _exit(127);
+    }
+    char answer[4096];
+    struct tb_error err = {0};
+    for (int i = 0; i < tb_test_ms(500); i++) {
+        if (tb_ctl_request(d->sock, "status", answer, sizeof answer, &err) == 0)
+            return;
+        sleep_ms(10);
+    }
+    TB_FAIL("twinboardd did not answer on %s: %s", d->sock, err.msg);
 }
 
 /* A configuration with both boards on the script (sim:, fast), PIN 4711, then the daemon. */
@@ -51,23 +75,7 @@ static void start(struct daemon *d, const char *name, const char *script)
             "[player sighted]\nboard = sim:%s?speed=fast\n",
             d->sock, d->dir, d->script, d->script);
     ASSERT_OK(fclose(f));
-    d->pid = fork();
-    if (d->pid == 0) {
-        int fd = open(d->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (fd >= 0)
-            dup2(fd, STDERR_FILENO);
-        execl(TB_TWINBOARDD, TB_TWINBOARDD, "-c", d->config, "--audio", "none", "--log-level",
-              "warn", (char *)NULL);
-        _exit(127);
-    }
-    char answer[4096];
-    struct tb_error err = {0};
-    for (int i = 0; i < tb_test_ms(500); i++) {
-        if (tb_ctl_request(d->sock, "status", answer, sizeof answer, &err) == 0)
-            return;
-        sleep_ms(10);
-    }
-    TB_FAIL("twinboardd did not answer on %s: %s", d->sock, err.msg);
+    launch(d);
 }
 
 static uint64_t mono_ms(void)
@@ -451,4 +459,213 @@ TB_TEST(a_symlinked_or_shared_directory_is_refused)
     write_file(cfg, text);
     ASSERT_EQ(run_daemon_as(-1, NULL, NULL, NULL, check, tb_test_ms(5000), out, sizeof out), 1);
     ASSERT_STR_CONTAINS(out, "control socket directory /tmp is not safe: every user may write");
+}
+
+/* How often needle occurs in hay. */
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* ---- the PIN changed without a restart ---------------------------------------------------- */
+
+/* set-pin takes the current PIN as every arbiter request does and the new one from TB_NEW_PIN
+ * (never argv); the old PIN stops working at once, the log names who changed it and never the
+ * PIN; the change survives a restart until the configuration names another PIN. */
+TB_TEST(set_pin_changes_the_pin_without_a_restart)
+{
+    struct daemon d;
+    start(&d, "setpin", game);
+    char cmd[2048], out[4096], answer[4096];
+    struct tb_error err = {0};
+    static const struct {
+        const char *env, *opt;
+        int exit;
+        const char *says;
+    } runs[] = {
+        /* argv and malformed new PINs are refused before anything is sent */
+        {"TB_PIN=4711", "--new-pin 135790", 2, "--new-pin: a PIN on the command line is seen"},
+        {"TB_PIN=4711 TB_NEW_PIN=12x", "", 2, "the new PIN (TB_NEW_PIN) must be 4 to 8 digits"},
+        /* the wrong current PIN: refused, counted as a wrong PIN, nothing changes */
+        {"TB_PIN=0000 TB_NEW_PIN=135790", "", 1, "wrong arbiter PIN"},
+        /* the right one: changed, and the old PIN is wrong from now on */
+        {"TB_PIN=4711 TB_NEW_PIN=135790", "", 0, "the arbiter PIN is changed"},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        snprintf(cmd, sizeof cmd, "%s %s set-pin %s --socket %s 2>&1", runs[i].env, TB_TWINBOARD,
+                 runs[i].opt, d.sock);
+        ASSERT_EQ(run_out(cmd, out, sizeof out), runs[i].exit);
+        ASSERT_STR_CONTAINS(out, runs[i].says);
+    }
+    ASSERT_EQ(tb_ctl_request(d.sock, "new-game pin=4711", answer, sizeof answer, &err), 1);
+    ASSERT_STR_CONTAINS(answer, "wrong arbiter PIN");
+    ASSERT_EQ(tb_ctl_request(d.sock, "new-game pin=135790", answer, sizeof answer, &err), 0);
+    char want[200], kept[800];
+    snprintf(want, sizeof want, "arbiter PIN changed by uid %u pid ", (unsigned)getuid());
+    ASSERT_STR_CONTAINS(slurp(d.log), want);
+    ASSERT_NULL(strstr(slurp(d.log), "135790"));
+    snprintf(kept, sizeof kept, "%s/journal/arbiter-pin", d.dir);
+    struct stat st;
+    ASSERT_OK(lstat(kept, &st));
+    ASSERT_EQ(st.st_mode & 0777, 0600u);
+    /* a shorter one is taken with the warning */
+    ASSERT_EQ(tb_ctl_request(d.sock, "set-pin 24680 pin=135790", answer, sizeof answer, &err), 0);
+    ASSERT_STR_CONTAINS(answer, "the arbiter PIN has 5 digits: 6 or more are advised");
+    stop_with(&d, SIGTERM);
+
+    /* a restart keeps it */
+    launch(&d);
+    ASSERT_EQ(tb_ctl_request(d.sock, "new-game pin=24680", answer, sizeof answer, &err), 0);
+    stop_with(&d, SIGTERM);
+    ASSERT_STR_CONTAINS(slurp(d.log), "the one set with set-pin");
+    /* until the configuration names another PIN: then the configuration's holds */
+    char config[4096];
+    snprintf(config, sizeof config, "%s", slurp(d.config));
+    char *pin = strstr(config, "pin = 4711");
+    ASSERT_NOT_NULL(pin);
+    memcpy(pin, "pin = 9753", 10);
+    write_file(d.config, config);
+    launch(&d);
+    ASSERT_EQ(tb_ctl_request(d.sock, "new-game pin=9753", answer, sizeof answer, &err), 0);
+    stop_with(&d, SIGTERM);
+    ASSERT_STR_CONTAINS(slurp(d.log), "the configuration names another PIN");
+    ASSERT_NE(lstat(kept, &st), 0);
+}
+
+/* A PIN under 6 digits is warned about once: in --check-config and in the start-up log. */
+TB_TEST(a_pin_under_six_digits_is_warned_about_once)
+{
+    struct daemon d;
+    start(&d, "pinwarn", game);
+    char answer[4096];
+    struct tb_error err = {0};
+    ASSERT_EQ(tb_ctl_request(d.sock, "status", answer, sizeof answer, &err), 0);
+    ASSERT_OK(kill(d.pid, SIGHUP)); /* the status in the log: no second warning */
+    sleep_ms(100);
+    stop_with(&d, SIGTERM);
+    ASSERT_EQ(count(slurp(d.log), "the arbiter PIN has 4 digits: 6 or more are advised"), 1);
+    char cmd[2048], out[8192];
+    snprintf(cmd, sizeof cmd, "%s --check-config %s 2>&1", TB_TWINBOARDD, d.config);
+    ASSERT_EQ(run_out(cmd, out, sizeof out), 0);
+    ASSERT_EQ(count(out, "warning: the arbiter PIN has 4 digits"), 1);
+    char config[4096], longer[4200];
+    snprintf(config, sizeof config, "%s", slurp(d.config));
+    char *pin = strstr(config, "pin = 4711\n");
+    ASSERT_NOT_NULL(pin);
+    *pin = '\0';
+    snprintf(longer, sizeof longer, "%spin = 471100\n%s", config, pin + 11);
+    write_file(d.config, longer);
+    ASSERT_EQ(run_out(cmd, out, sizeof out), 0);
+    ASSERT_NULL(strstr(out, "warning"));
+}
+
+/* ---- the socket: squatters ----------------------------------------------------------------- */
+
+/* A listening socket planted at the path without the lock (a squatter) is replaced: the CLI
+ * then reaches the daemon. A squatter of another user never receives the PIN: the CLI checks the
+ * socket's owner and the peer's uid first. */
+TB_TEST(a_squatters_socket_is_replaced_and_never_gets_the_pin)
+{
+    char dir[600], sock[700], cmd[2048], out[4096];
+    struct daemon d;
+    snprintf(dir, sizeof dir, "%s/squatter", tb_test_tmp_dir());
+    ASSERT_TRUE(mkdir(dir, 0700) == 0 || errno == EEXIST);
+    snprintf(sock, sizeof sock, "%s/control", dir);
+    int l = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", sock);
+    ASSERT_OK(bind(l, (struct sockaddr *)&sa, sizeof sa));
+    ASSERT_OK(listen(l, 4));
+    start(&d, "squatter", game); /* the same directory, the same socket path */
+    for (int a; (a = accept4(l, NULL, NULL, SOCK_NONBLOCK)) >= 0;)
+        close(a); /* start()'s first tries, made before the daemon was there */
+    snprintf(cmd, sizeof cmd, "TB_PIN=4711 %s takeback 1 --socket %s 2>&1", TB_TWINBOARD, sock);
+    run_out(cmd, out, sizeof out);
+    ASSERT_NULL(strstr(out, "cannot reach")); /* the daemon answered, whatever it said */
+    struct pollfd p = {.fd = l, .events = POLLIN};
+    ASSERT_EQ(poll(&p, 1, 0), 0); /* the squatter was never reached */
+    close(l);
+    stop_with(&d, SIGTERM);
+
+    if (geteuid() != 0)
+        return; /* another user's socket needs a second uid */
+    /* another user's socket in a directory that user may write to */
+    char shared[700], other[800];
+    snprintf(shared, sizeof shared, "%s/shared", dir);
+    ASSERT_OK(chmod(tb_test_tmp_dir(), 0711));
+    ASSERT_OK(chmod(dir, 0711));
+    ASSERT_OK(mkdir(shared, 0777));
+    ASSERT_OK(chmod(shared, 0777));
+    snprintf(other, sizeof other, "%s/control", shared);
+    int ready[2];
+    ASSERT_OK(pipe(ready));
+    pid_t pid = fork();
+    if (pid == 0) { /* uid 65534: listens, reports how many bytes it received */
+        if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
+            _exit(1);
+        int s = socket(AF_UNIX, SOCK_STREAM, 0);
+        struct sockaddr_un o = {.sun_family = AF_UNIX};
+        snprintf(o.sun_path, sizeof o.sun_path, "%s", other);
+        if (bind(s, (struct sockaddr *)&o, sizeof o) != 0 || chmod(other, 0666) != 0 ||
+            listen(s, 4) != 0)
+            _exit(1);
+        char c = 'r', buf[256];
+        if (write(ready[1], &c, 1) != 1)
+            _exit(1);
+        ssize_t got = 0;
+        struct pollfd q = {.fd = s, .events = POLLIN};
+        if (poll(&q, 1, 3000) == 1) {
+            int a = accept(s, NULL, NULL);
+            struct pollfd r = {.fd = a, .events = POLLIN};
+            if (poll(&r, 1, 1000) == 1)
+                got = read(a, buf, sizeof buf);
+        }
+        _exit(got > 0 ? 3 : 0);
+    }
+    char c;
+    ASSERT_EQ(read(ready[0], &c, 1), 1);
+    snprintf(cmd, sizeof cmd, "TB_PIN=4711 %s resolve 1 --socket %s 2>&1", TB_TWINBOARD, other);
+    ASSERT_EQ(run_out(cmd, out, sizeof out), 2);
+    ASSERT_STR_CONTAINS(out, "uid 65534, not of this user, root or the user twinboard: the PIN "
+                             "is not sent");
+    int st;
+    ASSERT_EQ(waitpid(pid, &st, 0), pid);
+    ASSERT_TRUE(WIFEXITED(st));
+    ASSERT_EQ(WEXITSTATUS(st), 0); /* it received nothing at all */
+    close(ready[0]);
+    close(ready[1]);
+}
+
+/* ---- the socket under load ----------------------------------------------------------------- */
+
+/* 64 idle connections and 32 that send a byte a second without ever finishing a request are
+ * held open while the real `twinboard status` runs 25 times: each answer must arrive within
+ * 100 ms (TB_TIME_MULTIPLIER scales it). As root the load comes from 6 other uids (16 each, the
+ * per-uid limit), so the total limit is what is tested; else from this uid, the per-uid one. */
+TB_TEST(status_answers_within_100_ms_beside_64_idle_and_32_slow_connections)
+{
+    struct daemon d;
+    start(&d, "load", game);
+    if (geteuid() == 0) { /* the socket's group (root) may connect: let the other uids in */
+        ASSERT_OK(chmod(tb_test_tmp_dir(), 0711));
+        ASSERT_OK(chmod(d.dir, 0750));
+    }
+    struct tb_ctl_load load;
+    ASSERT_OK(tb_ctl_load_start(&load, d.sock, 64, 32, geteuid() == 0 ? 61001 : -1));
+    char *argv[] = {(char *)TB_TWINBOARD, "status", "--socket", d.sock, "--timeout", "5", NULL};
+    enum { RUNS = 25 };
+    double ms[RUNS], median, max;
+    tb_ctl_load_time(argv, 1, 0, ms); /* the program's first start reads its files from disk */
+    int failed = tb_ctl_load_time(argv, RUNS, 120, ms);
+    tb_ctl_load_stop(&load);
+    tb_ctl_load_stats(ms, RUNS, &median, &max);
+    fprintf(stderr, "status with 64 idle + 32 slow connections: median %.1f ms, max %.1f ms\n",
+            median, max);
+    ASSERT_EQ(failed, 0);
+    ASSERT_LT(max, (double)tb_test_ms(100));
+    ASSERT_STR_CONTAINS(slurp(d.log), "connection limit"); /* the limits were reached */
+    stop_with(&d, SIGTERM);
 }
