@@ -83,6 +83,33 @@ static const char *fault(const struct stat *st, long also, char *buf, size_t len
     return "";
 }
 
+/* The directories above dir: each must be owned by this user, root or also, and one its group
+ * or every user may write to must have the sticky bit (/tmp), so no other user can rename the
+ * checked directory away and put another in its place. Links above it are followed
+ * (/var/run -> /run). */
+static int check_above(const char *dir, const char *what, long also, struct tb_error *err)
+{
+    char up[TB_CONFIG_PATH_MAX];
+    snprintf(up, sizeof up, "%s", dir);
+    for (char *slash = strrchr(up, '/'); slash; slash = strrchr(up, '/')) {
+        slash[slash == up ? 1 : 0] = '\0';
+        struct stat st;
+        if (stat(up, &st) != 0)
+            return tb_error_set(err, TB_ERR_SYS, "%s directory %s: %s: %s", what, dir, up,
+                                strerror(errno));
+        uid_t me = geteuid();
+        bool owner = st.st_uid == me || st.st_uid == 0 || (also >= 0 && st.st_uid == (uid_t)also);
+        if (!owner || ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)))
+            return tb_error_set(err, TB_ERR_PERM, "%s directory %s is not safe: %s above it %s",
+                                what, dir, up,
+                                !owner ? "belongs to another user"
+                                       : "may be written by other users without the sticky bit");
+        if (slash == up)
+            break;
+    }
+    return TB_OK;
+}
+
 /* Opens dir without following a symbolic link and says what is wrong with it. */
 static int check_open(const char *dir, const char *what, long also, struct tb_error *err)
 {
@@ -106,7 +133,7 @@ static int check_open(const char *dir, const char *what, long also, struct tb_er
     close(fd);
     if (f[0])
         return tb_error_set(err, TB_ERR_PERM, "%s directory %s is not safe: %s", what, dir, f);
-    return TB_OK;
+    return check_above(dir, what, also, err);
 }
 
 /* The directory of path (path itself when is_dir), into buf. */

@@ -3,7 +3,9 @@
  * (docs/benchmarks.md, "Control socket under load"; the same load as test_daemon_guard's).
  *
  * The real twinboardd runs on a configuration of its own (both boards keys:, nothing to do but
- * answer); the CLI runs RUNS times without load, then RUNS times with it. As root the load comes
+ * answer); the CLI runs RUNS times without load, then RUNS times with it (fork to the answer's
+ * first byte on its output), then the request alone RUNS times from this process (connect, ask,
+ * read the answer: the daemon's share). As root the load comes
  * from 6 other uids (16 connections each: the per-uid limit), so the total limit is what is
  * reached; else from this uid. Usage: bench_ctl_load [RUNS] (default 50). */
 #include <errno.h>
@@ -84,8 +86,20 @@ int main(int argc, char **argv)
     if (tb_ctl_load_start(&load, sock, 64, 32, geteuid() == 0 ? 61001 : -1) != 0)
         goto out;
     failed = tb_ctl_load_time(cli, runs, 50, ms);
-    tb_ctl_load_stop(&load);
     report("64 idle + 32 slow connections", ms, runs, failed);
+    /* the daemon's share: the same request from this process (connect, ask, read) */
+    int asked_failed = 0;
+    for (int i = 0; i < runs; i++) {
+        struct timespec a, b;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        asked_failed += tb_ctl_request(sock, "status", answer, sizeof answer, &err) != 0;
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        ms[i] = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+        nanosleep(&(struct timespec){0, 50000000L}, NULL);
+    }
+    tb_ctl_load_stop(&load);
+    report("  the request alone, in-process", ms, runs, asked_failed);
+    failed += asked_failed;
     rc = failed ? 1 : 0;
 out:
     free(ms);

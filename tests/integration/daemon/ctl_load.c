@@ -140,13 +140,17 @@ int tb_ctl_load_time(char *const *argv, int n, int gap_ms, double *ms)
         char buf[4096];
         size_t got = 0;
         ssize_t r;
-        while ((r = read(p[0], buf, sizeof buf)) > 0 || (r < 0 && errno == EINTR))
+        double answered = 0;
+        while ((r = read(p[0], buf, sizeof buf)) > 0 || (r < 0 && errno == EINTR)) {
+            if (r > 0 && !got)
+                answered = now_ms(); /* the answer has arrived: the program prints it */
             got += r > 0 ? (size_t)r : 0;
+        }
         close(p[0]);
         int st = 0;
         if (pid < 0 || waitpid(pid, &st, 0) != pid)
             st = -1;
-        ms[i] = now_ms() - t0;
+        ms[i] = (got ? answered : now_ms()) - t0;
         failed += !got || st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0;
     }
     return failed;

@@ -22,8 +22,9 @@ int tb_ctl_load_start(struct tb_ctl_load *l, const char *sock, int idle, int slo
 /* Ends the children (their connections close). */
 void tb_ctl_load_stop(struct tb_ctl_load *l);
 
-/* Runs the program argv (argv[0] a path) n times, gap_ms apart; ms[i] is the i-th run's wall
- * time (fork to exit). Returns how many runs failed (exit status not 0, or no output). */
+/* Runs the program argv (argv[0] a path) n times, gap_ms apart; ms[i] is the i-th run's time
+ * from fork to its first output (the answer has arrived and is being printed). Returns how many
+ * runs failed (exit status not 0, or no output). */
 int tb_ctl_load_time(char *const *argv, int n, int gap_ms, double *ms);
 
 /* Median and maximum of ms[0..n) (sorts ms). */

@@ -453,6 +453,23 @@ TB_TEST(a_symlinked_or_shared_directory_is_refused)
         snprintf(want, sizeof want, "%s/control", real);
         ASSERT_NE(lstat(want, &st), 0); /* no socket made there */
     }
+    /* a directory of its own inside one every user may write to without the sticky bit: the
+       one above could be renamed away and replaced */
+    char open_[700], inner[800];
+    snprintf(open_, sizeof open_, "%s/open", dir);
+    snprintf(inner, sizeof inner, "%s/inner", open_);
+    ASSERT_OK(mkdir(open_, 0700));
+    ASSERT_OK(chmod(open_, 0777));
+    ASSERT_OK(mkdir(inner, 0700));
+    snprintf(text, sizeof text, "[daemon]\nsocket = %s/control\njournal_dir = %s\n%s", inner, dir,
+             keys);
+    write_file(cfg, text);
+    ASSERT_EQ(run_daemon_as(-1, NULL, NULL, NULL, args, tb_test_ms(5000), out, sizeof out), 1);
+    snprintf(want, sizeof want,
+             "control socket directory %s is not safe: %s above it may be written by other "
+             "users without the sticky bit",
+             inner, open_);
+    ASSERT_STR_CONTAINS(out, want);
     /* /tmp itself, as a configured directory */
     snprintf(text, sizeof text, "[daemon]\nsocket = /tmp/twinboard-test-%d\njournal_dir = %s\n%s",
              (int)getpid(), dir, keys);
@@ -661,11 +678,11 @@ TB_TEST(status_answers_within_100_ms_beside_64_idle_and_32_slow_connections)
     tb_ctl_load_time(argv, 1, 0, ms); /* the program's first start reads its files from disk */
     int failed = tb_ctl_load_time(argv, RUNS, 120, ms);
     tb_ctl_load_stop(&load);
+    stop_with(&d, SIGTERM); /* first: a failure below leaves no daemon behind */
     tb_ctl_load_stats(ms, RUNS, &median, &max);
     fprintf(stderr, "status with 64 idle + 32 slow connections: median %.1f ms, max %.1f ms\n",
             median, max);
     ASSERT_EQ(failed, 0);
     ASSERT_LT(max, (double)tb_test_ms(100));
     ASSERT_STR_CONTAINS(slurp(d.log), "connection limit"); /* the limits were reached */
-    stop_with(&d, SIGTERM);
 }
