@@ -1,15 +1,18 @@
 /* cmd_ctl.c - the control-client commands: each sends one request to twinboardd's control socket
  * (docs/control-protocol.md) and prints the answer. --socket PATH picks the socket (default:
- * TWINBOARD_SOCKET, else as the daemon's); --timeout S limits the wait (default 5 s). The arbiter
- * PIN of the requests that change the game comes from the environment variable TB_PIN, a file
+ * TWINBOARD_SOCKET, else the user's daemon's, else the service's); --timeout S limits the wait
+ * (default 5 s). The arbiter PIN of the requests that change the game comes from the environment
+ * variable TB_PIN, a file
  * (--pin-file FILE, its first line) or a prompt on /dev/tty without echo: never from the command
- * line, which every user sees in ps. Exit status: 0 done, 1 the daemon refused, 2 usage or no
+ * line, which every user sees in ps; set-pin's new PIN likewise from TB_NEW_PIN, --new-pin-file
+ * or the prompt (typed twice). Exit status: 0 done, 1 the daemon refused, 2 usage or no
  * daemon. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -19,18 +22,18 @@
 
 struct ctl_args {
     const char *socket;
-    const char *pin_file;
+    const char *pin_file, *new_pin_file;
     int timeout_ms;
-    char pin[TB_CTL_PIN_MAX + 2];
+    char pin[TB_CTL_PIN_MAX + 2], new_pin[TB_CTL_PIN_MAX + 2];
     char line[TB_CTL_LINE_MAX + 64];
 };
 
 /* The first line of a file, without its newline. */
-static int pin_from_file(const char *path, char *pin, size_t len)
+static int pin_from_file(const char *opt, const char *path, char *pin, size_t len)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        tb_cli_error("--pin-file %s: %s", path, strerror(errno));
+        tb_cli_error("%s %s: %s", opt, path, strerror(errno));
         return -1;
     }
     if (!fgets(pin, (int)len, f))
@@ -41,7 +44,7 @@ static int pin_from_file(const char *path, char *pin, size_t len)
 }
 
 /* Asks on the terminal with echo off; "" when there is no terminal. */
-static void pin_from_prompt(char *pin, size_t len)
+static void pin_from_prompt(const char *prompt, char *pin, size_t len)
 {
     pin[0] = '\0';
     int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -54,8 +57,7 @@ static void pin_from_prompt(char *pin, size_t len)
         quiet.c_lflag &= (tcflag_t) ~(ECHO | ECHONL);
         tcsetattr(fd, TCSAFLUSH, &quiet);
     }
-    static const char prompt[] = "arbiter PIN: ";
-    ssize_t w = write(fd, prompt, sizeof prompt - 1);
+    ssize_t w = write(fd, prompt, strlen(prompt));
     size_t n = 0;
     char c;
     while (n + 1 < len && read(fd, &c, 1) == 1 && c != '\n')
@@ -94,14 +96,62 @@ static int ask(const char *socket, const char *line, int timeout_ms)
     return TB_CLI_OK;
 }
 
-/* Options, then the request's words. needs_pin: append pin= when a PIN is known. */
-static int run(int argc, char **argv, const char *verb, int min, int max, bool needs_pin)
+/* The default socket: the user's daemon's when it is there, else the service's; never /tmp. */
+static const char *default_socket(char *buf, size_t len)
+{
+    const char *env = getenv("TWINBOARD_SOCKET");
+    if (env && *env)
+        return env;
+    struct tb_config_place place;
+    struct tb_config cfg;
+    struct stat st;
+    tb_config_place_from_env(&place);
+    tb_config_defaults(&cfg, &place, NULL);
+    bool mine = cfg.socket_path[0] && lstat(cfg.socket_path, &st) == 0;
+    snprintf(buf, len, "%s", mine ? cfg.socket_path : TB_CONFIG_SERVICE_SOCKET);
+    return buf;
+}
+
+/* set-pin's new PIN: TB_NEW_PIN, else --new-pin-file, else the prompt, typed twice. */
+static int new_pin(struct ctl_args *a)
+{
+    const char *env = getenv("TB_NEW_PIN");
+    if (a->new_pin_file) {
+        if (pin_from_file("--new-pin-file", a->new_pin_file, a->new_pin, sizeof a->new_pin) != 0)
+            return -1;
+    } else if (env) {
+        snprintf(a->new_pin, sizeof a->new_pin, "%s", env);
+    } else {
+        char again[sizeof a->new_pin];
+        pin_from_prompt("new arbiter PIN: ", a->new_pin, sizeof a->new_pin);
+        pin_from_prompt("the new PIN again: ", again, sizeof again);
+        if (strcmp(a->new_pin, again) != 0) {
+            tb_cli_error("set-pin: the two new PINs typed differ: nothing changed");
+            return -1;
+        }
+    }
+    size_t n = strlen(a->new_pin);
+    if (strspn(a->new_pin, "0123456789") != n || n < TB_CTL_PIN_MIN || n > TB_CTL_PIN_MAX) {
+        tb_cli_error("set-pin: the new PIN (%s) must be %d to %d digits",
+                     a->new_pin_file ? a->new_pin_file
+                     : env           ? "TB_NEW_PIN"
+                                     : "typed; without a terminal use TB_NEW_PIN or --new-pin-file",
+                     TB_CTL_PIN_MIN, TB_CTL_PIN_MAX);
+        return -1;
+    }
+    return 0;
+}
+
+enum { NEEDS_PIN = 1, NEW_PIN = 2 };
+
+/* Options, then the request's words. NEEDS_PIN: append pin= when a PIN is known; NEW_PIN:
+ * set-pin's new PIN before it. */
+static int run(int argc, char **argv, const char *verb, int min, int max, unsigned flags)
 {
     struct ctl_args a = {0};
-    struct tb_config defaults;
-    tb_config_defaults(&defaults, getenv("XDG_RUNTIME_DIR"), getenv("XDG_STATE_HOME"), NULL);
-    const char *env_socket = getenv("TWINBOARD_SOCKET");
-    a.socket = env_socket && *env_socket ? env_socket : defaults.socket_path;
+    char socket_buf[TB_CONFIG_PATH_MAX];
+    bool needs_pin = flags & NEEDS_PIN;
+    a.socket = default_socket(socket_buf, sizeof socket_buf);
     size_t used = (size_t)snprintf(a.line, sizeof a.line, "%s", verb);
     int words = 0;
     for (int i = 1; i < argc; i++) {
@@ -109,6 +159,8 @@ static int run(int argc, char **argv, const char *verb, int min, int max, bool n
             a.socket = argv[++i];
         } else if (!strcmp(argv[i], "--pin-file") && i + 1 < argc) {
             a.pin_file = argv[++i];
+        } else if (!strcmp(argv[i], "--new-pin-file") && i + 1 < argc && (flags & NEW_PIN)) {
+            a.new_pin_file = argv[++i];
         } else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
             char *end;
             double s = strtod(argv[++i], &end);
@@ -117,6 +169,10 @@ static int run(int argc, char **argv, const char *verb, int min, int max, bool n
                 return TB_CLI_USAGE;
             }
             a.timeout_ms = (int)(s * 1000 + 0.5);
+        } else if (!strcmp(argv[i], "--new-pin") && (flags & NEW_PIN)) {
+            tb_cli_error("--new-pin: a PIN on the command line is seen by every user (ps); use "
+                         "TB_NEW_PIN, --new-pin-file FILE or the prompt");
+            return TB_CLI_USAGE;
         } else if (!strcmp(argv[i], "--pin")) {
             tb_cli_error("--pin is gone: a PIN on the command line is seen by every user (ps); "
                          "use TB_PIN, --pin-file FILE or the prompt");
@@ -131,15 +187,20 @@ static int run(int argc, char **argv, const char *verb, int min, int max, bool n
     }
     if (words < min || words > max)
         return tb_cli_usage(argv[0]);
+    if ((flags & NEW_PIN) && new_pin(&a) != 0)
+        return TB_CLI_USAGE;
+    if (flags & NEW_PIN) /* on the socket only, never on the command line */
+        used += (size_t)snprintf(a.line + used, used < sizeof a.line ? sizeof a.line - used : 0,
+                                 " %s", a.new_pin);
     if (needs_pin) { /* TB_PIN (set, even empty: no prompt), else --pin-file, else the prompt */
         const char *env = getenv("TB_PIN");
         if (a.pin_file) {
-            if (pin_from_file(a.pin_file, a.pin, sizeof a.pin) != 0)
+            if (pin_from_file("--pin-file", a.pin_file, a.pin, sizeof a.pin) != 0)
                 return TB_CLI_USAGE;
         } else if (env) {
             snprintf(a.pin, sizeof a.pin, "%s", env);
         } else {
-            pin_from_prompt(a.pin, sizeof a.pin);
+            pin_from_prompt("arbiter PIN: ", a.pin, sizeof a.pin);
         }
         if (a.pin[0])
             used += (size_t)snprintf(a.line + used, used < sizeof a.line ? sizeof a.line - used : 0,
@@ -154,43 +215,43 @@ static int run(int argc, char **argv, const char *verb, int min, int max, bool n
 
 int tb_cli_cmd_status(int argc, char **argv)
 {
-    return run(argc, argv, "status", 0, 0, false);
+    return run(argc, argv, "status", 0, 0, 0);
 }
 int tb_cli_cmd_moves(int argc, char **argv)
 {
-    return run(argc, argv, "moves", 0, 0, false);
+    return run(argc, argv, "moves", 0, 0, 0);
 }
 int tb_cli_cmd_pgn(int argc, char **argv)
 {
-    return run(argc, argv, "pgn", 0, 0, false);
+    return run(argc, argv, "pgn", 0, 0, 0);
 }
 int tb_cli_cmd_sheet(int argc, char **argv)
 {
-    return run(argc, argv, "scoresheet", 0, 1, false);
+    return run(argc, argv, "scoresheet", 0, 1, 0);
 }
 int tb_cli_cmd_resolve(int argc, char **argv)
 {
-    return run(argc, argv, "resolve", 1, 1, true);
+    return run(argc, argv, "resolve", 1, 1, NEEDS_PIN);
 }
 int tb_cli_cmd_takeback(int argc, char **argv)
 {
-    return run(argc, argv, "takeback", 0, 1, true);
+    return run(argc, argv, "takeback", 0, 1, NEEDS_PIN);
 }
 int tb_cli_cmd_promote(int argc, char **argv)
 {
-    return run(argc, argv, "promote", 1, 2, false);
+    return run(argc, argv, "promote", 1, 2, 0);
 }
 int tb_cli_cmd_repeat(int argc, char **argv)
 {
-    return run(argc, argv, "repeat", 0, 1, false);
+    return run(argc, argv, "repeat", 0, 1, 0);
 }
 int tb_cli_cmd_new_game(int argc, char **argv)
 {
-    return run(argc, argv, "new-game", 0, 0, true);
+    return run(argc, argv, "new-game", 0, 0, NEEDS_PIN);
 }
 int tb_cli_cmd_move(int argc, char **argv)
 {
-    return run(argc, argv, "move", 2, 2, false);
+    return run(argc, argv, "move", 2, 2, 0);
 }
 
 /* The VI player on their own: the game said back (D.2.7). */
@@ -202,5 +263,12 @@ int tb_cli_cmd_review(int argc, char **argv)
 /* The FEN's six fields are six words. */
 int tb_cli_cmd_set_position(int argc, char **argv)
 {
-    return run(argc, argv, "set-position", 1, 6, true);
+    return run(argc, argv, "set-position", 1, 6, NEEDS_PIN);
+}
+
+/* The PIN changed without a restart: the current one as for every arbiter request, the new one
+ * from TB_NEW_PIN, --new-pin-file or the prompt. */
+int tb_cli_cmd_set_pin(int argc, char **argv)
+{
+    return run(argc, argv, "set-pin", 0, 0, NEEDS_PIN | NEW_PIN);
 }

@@ -506,7 +506,9 @@ int tb_cli_cmd_demo(int argc, char **argv)
         snprintf(d.dir, sizeof d.dir, "%s", keep);
         mkdir(d.dir, 0755);
     } else {
-        snprintf(d.dir, sizeof d.dir, "/tmp/twinboard-demo-XXXXXX");
+        const char *tmp = getenv("TMPDIR"); /* a private directory (mkdtemp: 0700) */
+        snprintf(d.dir, sizeof d.dir, "%s/twinboard-demo-XXXXXX",
+                 tmp && tmp[0] == '/' ? tmp : "/tmp");
         if (!mkdtemp(d.dir)) {
             tb_cli_error("cannot make a directory for the demo: %s", strerror(errno));
             return TB_CLI_USAGE;

@@ -530,7 +530,7 @@ int tb_config_load(struct tb_config *cfg, const char *path, struct tb_config_rep
 
 /* ---- defaults and names ---------------------------------------------------------------- */
 
-void tb_config_defaults(struct tb_config *cfg, const char *runtime_dir, const char *state_dir,
+void tb_config_defaults(struct tb_config *cfg, const struct tb_config_place *place,
                         const char *demo_script)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -552,14 +552,24 @@ void tb_config_defaults(struct tb_config *cfg, const char *runtime_dir, const ch
     cfg->blip_window_ms = 300;
     cfg->promotion_prompt_ms = 3000;
     cfg->log_level = TB_CONFIG_LOG_INFO;
-    if (runtime_dir && *runtime_dir && strlen(runtime_dir) < 80)
-        snprintf(cfg->socket_path, sizeof cfg->socket_path, "%s/twinboard.sock", runtime_dir);
-    else
-        strcpy(cfg->socket_path, "/tmp/twinboard.sock");
-    if (state_dir && *state_dir)
-        snprintf(cfg->journal_dir, sizeof cfg->journal_dir, "%s/twinboard", state_dir);
-    else
-        strcpy(cfg->journal_dir, "/tmp/twinboard-journal");
+    if (place) /* never /tmp: "" when there is no usable place (tb_config_require_paths) */
+        tb_config_default_paths(cfg, place);
+}
+
+/* The PIN length warning (docs/control-protocol.md, "The PIN") */
+const char *tb_config_pin_warning(const char *pin, char *buf, size_t len)
+{
+    size_t n = pin ? strlen(pin) : 0;
+    if (!n || n >= TB_CONFIG_PIN_ADVISED) {
+        if (len)
+            buf[0] = '\0';
+        return buf;
+    }
+    snprintf(buf, len,
+             "the arbiter PIN has %zu digits: %d or more are advised (wrong PINs are delayed and "
+             "locked out, but a short PIN is still the easier guess)",
+             n, TB_CONFIG_PIN_ADVISED);
+    return buf;
 }
 
 const char *tb_config_role_name(enum tb_config_role role)

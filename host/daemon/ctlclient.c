@@ -1,11 +1,13 @@
 /* ctlclient.c - the control protocol's client: connect, ask, read the answer, each within a
- * timeout; a PIN only to a daemon of this user or root. */
+ * timeout; a PIN only to a daemon of this user, root or the service's user. */
 #define _GNU_SOURCE /* struct ucred */
 #include <errno.h>
 #include <poll.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -99,19 +101,38 @@ static int connect_within(const char *path, int ms, struct tb_error *err)
                         ms);
 }
 
-/* A PIN goes only to a daemon running as this user or root, not to whoever made the socket. */
+/* The users a PIN may go to: this user, root, and the packaged service's user. */
+static bool trusted(uid_t uid)
+{
+    if (uid == getuid() || uid == 0)
+        return true;
+    const struct passwd *pw = getpwnam(TB_CTL_SERVICE_USER);
+    return pw && pw->pw_uid == uid;
+}
+
+/* A PIN goes only to a daemon of a trusted user, not to whoever made the socket: the socket
+ * file's owner and the peer's uid (SO_PEERCRED) must both be one. */
 static int check_peer(int fd, const char *path, struct tb_error *err)
 {
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return tb_error_set(err, TB_ERR_SYS, "%s: %s", path, strerror(errno));
+    if (!S_ISSOCK(st.st_mode) || !trusted(st.st_uid))
+        return tb_error_set(err, TB_ERR_PERM,
+                            "%s is %s of uid %u, not of this user, root or the user "
+                            "%s: the PIN is not sent",
+                            path, S_ISSOCK(st.st_mode) ? "a socket" : "no socket",
+                            (unsigned)st.st_uid, TB_CTL_SERVICE_USER);
     struct ucred cred;
     socklen_t len = sizeof cred;
     if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
         return tb_error_set(err, TB_ERR_SYS, "%s: cannot tell who listens: %s", path,
                             strerror(errno));
-    if (cred.uid != getuid() && cred.uid != 0)
+    if (!trusted(cred.uid))
         return tb_error_set(err, TB_ERR_PERM,
-                            "%s is served by uid %u (pid %d), not by this user or root: the PIN "
-                            "is not sent",
-                            path, (unsigned)cred.uid, (int)cred.pid);
+                            "%s is served by uid %u (pid %d), not by this user, root or the user "
+                            "%s: the PIN is not sent",
+                            path, (unsigned)cred.uid, (int)cred.pid, TB_CTL_SERVICE_USER);
     return TB_OK;
 }
 

@@ -38,6 +38,9 @@ static const struct verb {
     {"review", TB_CTL_REVIEW, 1, 3, false, true,
      "review vi|sighted [last [n]|from <n>|position|to-move|material|scoresheet]  say the game "
      "back to that player (D.2.7)"},
+    /* the PIN changed without a restart */
+    {"set-pin", TB_CTL_SET_PIN, 1, 1, true, false,
+     "set-pin <new PIN> pin=NNNN  change the arbiter PIN (4 to 8 digits)"},
 };
 
 #define NVERBS (sizeof verbs / sizeof verbs[0])
@@ -235,6 +238,12 @@ static int parse_args(const struct verb *v, char **words, int nargs, struct tb_c
             return tb_error_set(err, TB_ERR_PARSE, "review from needs a move number");
         break;
     }
+    case TB_CTL_SET_PIN: /* the new PIN is never echoed, not even in an error */
+        if (!all_digits(a) || strlen(a) < TB_CTL_PIN_MIN || strlen(a) > TB_CTL_PIN_MAX)
+            return tb_error_set(err, TB_ERR_PARSE, "set-pin: the new PIN must be %d to %d digits",
+                                TB_CTL_PIN_MIN, TB_CTL_PIN_MAX);
+        strcpy(req->text, a);
+        break;
     default:
         break;
     }

@@ -64,7 +64,9 @@ void tb_daemon__log(struct tb_daemon *d, enum tb_config_log level, const char *f
 void tb_daemon_options_default(struct tb_daemon_options *o)
 {
     memset(o, 0, sizeof *o);
-    tb_config_defaults(&o->cfg, getenv("XDG_RUNTIME_DIR"), getenv("XDG_STATE_HOME"), NULL);
+    struct tb_config_place place;
+    tb_config_place_from_env(&place);
+    tb_config_defaults(&o->cfg, &place, NULL);
     o->signal_fd = -1;
 }
 
@@ -108,6 +110,9 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
         tb_chess_pos_from_fen(&d->start, d->cfg->start_fen, 0, NULL);
 
     int rc;
+    /* the socket's and the journal's directories: made and checked (daemon_paths.c) */
+    if ((rc = tb_daemon__paths_prepare(d, err)) != TB_OK)
+        goto fail;
     if ((rc = tb_daemon__boards_plan(d, err)) != TB_OK)
         goto fail;
     match_config(d);
@@ -128,6 +133,7 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     char summary[1024];
     tb_config_summary(d->cfg, summary, sizeof summary);
     tb_daemon__log(d, TB_CONFIG_LOG_INFO, "started: %s", summary);
+    tb_daemon__pin_start(d); /* the PIN: a change kept from set-pin, the length warning */
     *out = d;
     return TB_OK;
 fail:

@@ -176,6 +176,15 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
     case TB_CTL_REVIEW: /* the VI player on their own */
         tb_daemon__review_request(d, &req, out);
         return;
+    case TB_CTL_SET_PIN: { /* the PIN changed without a restart (daemon_pin.c) */
+        char note[300];
+        if ((rc = tb_daemon__set_pin(d, &req, d->req_uid, d->req_pid, note, sizeof note, &err)) ==
+            TB_OK)
+            reply_ok(out, note);
+        else
+            reply_error(out, rc, err.msg);
+        return;
+    }
     }
     if (rc != TB_OK)
         reply_error(out, rc, err.msg[0] ? err.msg : "not possible now");
@@ -186,6 +195,8 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
 int tb_daemon_request(struct tb_daemon *d, const char *line, char *out, size_t len)
 {
     struct tb_daemon__buf b = {0};
+    d->req_uid = (uint32_t)getuid(); /* in-process: this process asks */
+    d->req_pid = (int32_t)getpid();
     tb_daemon__request(d, line, strlen(line), &b);
     tb_daemon__outputs(d);
     int n = b.failed ? TB_ERR_MEM : (int)b.len;
@@ -374,6 +385,28 @@ static int longest_idle(struct tb_daemon *d, bool of_uid, uint32_t uid)
     return best;
 }
 
+/* Every connection has a request under way (held PIN checks, answers not yet read): the oldest
+ * connection of uid goes, or at the total limit (of_uid false) the oldest of the uid that holds
+ * the most connections, so a uid with few connections (the arbiter's) always gets in. */
+static int oldest_busy(struct tb_daemon *d, bool of_uid, uint32_t uid)
+{
+    if (!of_uid) {
+        int most = 0;
+        for (int i = 0; i < d->nclients; i++) {
+            int n = 0;
+            for (int j = 0; j < d->nclients; j++)
+                n += d->client[j].uid == d->client[i].uid;
+            if (n > most)
+                most = n, uid = d->client[i].uid;
+        }
+    }
+    int best = -1;
+    for (int i = 0; i < d->nclients; i++)
+        if (d->client[i].uid == uid && (best < 0 || d->client[i].since < d->client[best].since))
+            best = i;
+    return best;
+}
+
 static void accept_clients(struct tb_daemon *d)
 {
     for (;;) {
@@ -387,23 +420,24 @@ static void accept_clients(struct tb_daemon *d)
         int of_uid = 0;
         for (int i = 0; i < d->nclients; i++)
             of_uid += d->client[i].uid == cred.uid;
-        int victim = of_uid >= TBD_MAX_CLIENTS_UID    ? longest_idle(d, true, cred.uid)
-                     : d->nclients >= TBD_MAX_CLIENTS ? longest_idle(d, false, 0)
-                                                      : -2;
+        /* at a limit the new connection takes another's place: no number of idle, slow or
+           held connections locks a new client out (docs/control-protocol.md, "Limits") */
+        bool uid_full = of_uid >= TBD_MAX_CLIENTS_UID;
+        int victim = -2;
+        if (uid_full || d->nclients >= TBD_MAX_CLIENTS) {
+            victim = longest_idle(d, uid_full, cred.uid);
+            if (victim < 0)
+                victim = oldest_busy(d, uid_full, cred.uid);
+        }
         if (victim >= 0) {
+            const struct tb_daemon__client *v = &d->client[victim];
             tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                           "control: connection limit (%d per uid, %d in all): the longest idle "
-                           "connection (uid %u pid %d) is closed for uid %u pid %d",
-                           TBD_MAX_CLIENTS_UID, TBD_MAX_CLIENTS, (unsigned)d->client[victim].uid,
-                           (int)d->client[victim].pid, (unsigned)cred.uid, (int)cred.pid);
+                           "control: connection limit (%d per uid, %d in all): the %s connection "
+                           "(uid %u pid %d) is closed for uid %u pid %d",
+                           TBD_MAX_CLIENTS_UID, TBD_MAX_CLIENTS,
+                           v->held_len || v->answer || v->out_len ? "oldest busy" : "longest idle",
+                           (unsigned)v->uid, (int)v->pid, (unsigned)cred.uid, (int)cred.pid);
             drop(d, victim);
-        } else if (victim == -1) {
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                           "control: connection limit: uid %u pid %d refused, every connection "
-                           "is busy",
-                           (unsigned)cred.uid, (int)cred.pid);
-            close(fd);
-            continue;
         }
         int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
         if (tfd < 0) {
@@ -514,6 +548,8 @@ static void serve(struct tb_daemon *d, struct tb_daemon__client *c, const char *
                   struct tb_daemon__buf *out)
 {
     bool held;
+    d->req_uid = c->uid;
+    d->req_pid = c->pid;
     if (!guarded(d, c, line, len, out, &held))
         tb_daemon__request(d, line, len, out);
     if (!held)

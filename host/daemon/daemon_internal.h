@@ -174,6 +174,10 @@ struct tb_daemon {
     int lock_fd;               /* flock'd lock file beside the socket */
     int sweep_fd;              /* timerfd: the next client's request deadline */
     struct tb_ctl_guard guard; /* wrong PINs: delays and lockouts */
+    /* set-pin: the configuration's PIN (what a kept PIN replaced), the request's peer */
+    char configured_pin[TB_CONFIG_PIN_MAX + 1];
+    uint32_t req_uid;
+    int32_t req_pid;
     int wake_pipe[2];
 
     struct tb_daemon__vi vi[TBD_BOARDS];
@@ -338,6 +342,16 @@ struct tb_daemon__buf {
 void tb_daemon__buf_put(struct tb_daemon__buf *b, const char *s, size_t n);
 void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
                         struct tb_daemon__buf *out);
+
+/* daemon_paths.c: the socket's and the journal's directories made and checked (never a
+ * symbolic link, a directory another user may write to, or a default in /tmp). */
+int tb_daemon__paths_prepare(struct tb_daemon *d, struct tb_error *err);
+
+/* daemon_pin.c: the arbiter PIN changed without a restart (set-pin), kept in the state
+ * directory; the length warning at start. */
+void tb_daemon__pin_start(struct tb_daemon *d);
+int tb_daemon__set_pin(struct tb_daemon *d, const struct tb_ctl_request *req, uint32_t uid,
+                       int32_t pid, char *note, size_t len, struct tb_error *err);
 
 /* daemon_export.c */
 void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out);

@@ -78,11 +78,52 @@ struct tb_config_report {
     struct tb_config_problem problem[TB_CONFIG_MAX_PROBLEMS];
 };
 
-/* The demo defaults. runtime_dir ($XDG_RUNTIME_DIR) holds the socket and state_dir
- * ($XDG_STATE_HOME) the journals, each falling back to /tmp when NULL or empty; demo_script,
- * when not NULL, is played by both boards (sim:), else both boards are null:. */
-void tb_config_defaults(struct tb_config *cfg, const char *runtime_dir, const char *state_dir,
+/* Where the defaults put the control socket and the state (paths.c): the environment and who
+ * runs the daemon. */
+struct tb_config_place {
+    const char *runtime_dir; /* $XDG_RUNTIME_DIR */
+    const char *state_home;  /* $XDG_STATE_HOME */
+    const char *home;        /* $HOME */
+    bool service;            /* root or the service user: /run/twinboard and /var/lib/twinboard */
+};
+#define TB_CONFIG_SERVICE_USER   "twinboard"
+#define TB_CONFIG_SERVICE_SOCKET "/run/twinboard/control"
+#define TB_CONFIG_SERVICE_STATE  "/var/lib/twinboard"
+
+/* The demo defaults. The socket goes to $XDG_RUNTIME_DIR/twinboard/control and the state to
+ * $XDG_STATE_HOME/twinboard (else ~/.local/state/twinboard) for a user, to /run/twinboard/control
+ * and /var/lib/twinboard for the service; never to /tmp: where there is no usable place the path
+ * is "" and tb_config_require_paths() says what to set. place NULL: both "". demo_script, when
+ * not NULL, is played by both boards (sim:), else both boards are null:. */
+void tb_config_defaults(struct tb_config *cfg, const struct tb_config_place *place,
                         const char *demo_script);
+
+/* ---- where things go (paths.c: reads the environment and the file system) --------------- */
+
+/* The place from the environment and the effective uid. */
+void tb_config_place_from_env(struct tb_config_place *p);
+/* Sets socket_path and journal_dir as tb_config_defaults() does. */
+void tb_config_default_paths(struct tb_config *cfg, const struct tb_config_place *p);
+/* 0, or TB_ERR_NOTFOUND with err saying which path has no default and what to set. */
+int tb_config_require_paths(const struct tb_config *cfg, struct tb_error *err);
+/* The directory that holds path (path itself when is_dir) is checked: no symbolic link, a
+ * directory owned by this user, root or also_uid (-1: none; --check-config run by root checks
+ * for the service user), no group or other write permission. what names it in messages
+ * ("control socket", "journal"). 0, TB_ERR_NOTFOUND (missing), TB_ERR_PERM (unsafe, err says
+ * why), TB_ERR_SYS. */
+int tb_config_check_dir(const char *path, bool is_dir, const char *what, long also_uid,
+                        struct tb_error *err);
+/* The uid of TB_CONFIG_SERVICE_USER, or -1 when there is no such user. */
+long tb_config_service_uid(void);
+/* As tb_config_check_dir() (also_uid -1), first creating the directory with mode (missing
+ * parents 0700). */
+int tb_config_make_dir(const char *path, bool is_dir, unsigned mode, const char *what,
+                       struct tb_error *err);
+
+/* The PIN's length: under TB_CONFIG_PIN_ADVISED digits a warning (in --check-config and the
+ * daemon's start-up log), not an error. "" when the PIN is long enough or none is set. */
+#define TB_CONFIG_PIN_ADVISED 6
+const char *tb_config_pin_warning(const char *pin, char *buf, size_t len);
 
 /* Applies an INI text (len bytes; name is used in messages only) on top of *cfg. Returns 0, or
  * TB_ERR_PARSE with every problem in rep (cfg untouched then). */

@@ -27,6 +27,7 @@
 #include "tb_err.h"
 
 #define TB_CTL_LINE_MAX 512 /* bytes of one request line, newline included */
+#define TB_CTL_PIN_MIN  4   /* set-pin: the new PIN's digits, as a configuration's */
 #define TB_CTL_PIN_MAX  8
 #define TB_CTL_TEXT_MAX 100 /* set-position FEN, typed move */
 
@@ -44,6 +45,7 @@ enum tb_ctl_verb {
     TB_CTL_MOVE,         /* <vi|sighted> <SAN|UCI>: a typed move for a keys: board (D.2.10.1) */
     TB_CTL_HELP,         /* ok+: the requests and their syntax */
     TB_CTL_REVIEW,       /* vi|sighted [what [n]]: the game said back to that player (D.2.7); ok+ */
+    TB_CTL_SET_PIN,      /* <new PIN> pin=: change the arbiter PIN (no restart) */
 };
 
 struct tb_ctl_request {
@@ -55,7 +57,8 @@ struct tb_ctl_request {
     char lang[3];                   /* scoresheet: "en", "nl", "de", or "" for the default */
     char piece;                     /* promote: 'q', 'r', 'b' or 'n' */
     int board;                      /* repeat, move: 0 = vi, 1 = sighted; repeat without one: -1 */
-    char text[TB_CTL_TEXT_MAX + 1]; /* set-position: the FEN; move: the move as typed */
+    char text[TB_CTL_TEXT_MAX + 1]; /* set-position: the FEN; move: the move as typed; set-pin:
+                                       the new PIN (never echoed) */
     /* review: board; text: last, from, position, to-move, material or scoresheet; number: the
      * half-moves of last (0: the default) or the move number of from */
 };
@@ -164,13 +167,16 @@ bool tb_ctl_answer_complete(const char *buf, size_t n);
  * TB_ERR_PARSE for something that is no answer. */
 int tb_ctl_answer_text(const char *answer, char *out, size_t len);
 
+#define TB_CTL_SERVICE_USER "twinboard"
+
 /* The client's default limit for connecting and for each wait for the answer's next bytes. */
 #define TB_CTL_TIMEOUT_MS 5000
 
 /* One request on a fresh connection: the line (a newline is added) is sent and the whole
  * answer, framing included, read into out (NUL-terminated; TB_ERR_FULL if it does not fit).
  * Connecting and each wait for more of the answer give up after timeout_ms (0: the default). A
- * line with pin= is only sent to a daemon running as this user or root (SO_PEERCRED). Returns 0
+ * line with pin= is only sent where the socket file and the daemon (SO_PEERCRED) are of this user,
+ * root or TB_CTL_SERVICE_USER (the packaged service runs as that user). Returns 0
  * when the daemon said ok, 1 when it said error, or TB_ERR_SYS / TB_ERR_ARG / TB_ERR_TIMEOUT /
  * TB_ERR_PERM with err saying why the daemon could not be asked. */
 int tb_ctl_request_within(const char *socket_path, const char *line, int timeout_ms, char *out,

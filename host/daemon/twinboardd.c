@@ -77,23 +77,60 @@ static int load(struct tb_config *cfg, const char *path, bool check)
     return 0;
 }
 
+/* Where the socket and the journals go, and whether their directories are safe; a directory
+ * not made yet is made at start. 0, or 1 with the problem printed. */
+static int check_places(const char *path, const struct tb_config *cfg)
+{
+    struct tb_error err = {0};
+    if (tb_config_require_paths(cfg, &err) != TB_OK) {
+        printf("%s: %s\n", path, err.msg);
+        return 1;
+    }
+    static const char *const what[2] = {"control socket", "journal"};
+    const char *where[2] = {cfg->socket_path, cfg->journal_dir};
+    long also = geteuid() == 0 ? tb_config_service_uid() : -1; /* root checks for the service */
+    int bad = 0;
+    for (int i = 0; i < 2; i++) {
+        int rc = tb_config_check_dir(where[i], i == 1, what[i], also, &err);
+        if (rc == TB_ERR_NOTFOUND) /* missing: made at start (0700; 0750 for the service) */
+            printf("%s: %s\n", what[i], where[i]);
+        else if (rc != TB_OK)
+            printf("%s: %s\n", path, err.msg), bad = 1;
+        else
+            printf("%s: %s\n", what[i], where[i]);
+    }
+    return bad;
+}
+
 static int check_config(const char *path)
 {
     struct tb_config cfg;
-    tb_config_defaults(&cfg, getenv("XDG_RUNTIME_DIR"), getenv("XDG_STATE_HOME"), NULL);
-    if (load(&cfg, path, true) || check_scripts(path, &cfg) != 0)
+    struct tb_config_place place;
+    tb_config_place_from_env(&place);
+    tb_config_defaults(&cfg, &place, NULL);
+    if (load(&cfg, path, true) || check_scripts(path, &cfg) != 0 || check_places(path, &cfg))
         return 1;
-    char summary[1024];
+    char summary[1024], warn[200];
     tb_config_summary(&cfg, summary, sizeof summary);
     printf("%s: ok\n%s\n", path, summary);
+    if (tb_config_pin_warning(cfg.arbiter_pin, warn, sizeof warn)[0])
+        printf("%s: warning: %s\n", path, warn);
     return 0;
 }
 
-/* Without a configuration: both boards replay the built-in game, written next to the socket. */
-static int demo_defaults(struct tb_config *cfg, char *script, size_t len)
+/* Without a configuration: both boards replay the built-in game, written into a private
+ * directory (mkdtemp, 0700) under $TMPDIR; the socket and the journals go where the defaults
+ * say. */
+static int demo_defaults(struct tb_config *cfg, char *dir, size_t dlen, char *script, size_t len)
 {
-    const char *dir = getenv("XDG_RUNTIME_DIR");
-    snprintf(script, len, "%s/twinboardd-demo-%ld.txt", dir && *dir ? dir : "/tmp", (long)getpid());
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, dlen, "%s/twinboardd-demo-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "twinboardd: demo directory %s: %s\n", dir, strerror(errno));
+        dir[0] = '\0';
+        return 1;
+    }
+    snprintf(script, len, "%s/game.txt", dir);
     tb_chess_move moves[64];
     int n = tb_daemon_demo_moves(moves, 64);
     struct tb_daemon_demo_script s = {
@@ -103,7 +140,9 @@ static int demo_defaults(struct tb_config *cfg, char *script, size_t len)
         fprintf(stderr, "twinboardd: demo script %s: %s\n", script, err.msg);
         return 1;
     }
-    tb_config_defaults(cfg, getenv("XDG_RUNTIME_DIR"), getenv("XDG_STATE_HOME"), script);
+    struct tb_config_place place;
+    tb_config_place_from_env(&place);
+    tb_config_defaults(cfg, &place, script);
     return 0;
 }
 
@@ -188,7 +227,7 @@ int main(int argc, char **argv)
 {
     struct tb_daemon_options o;
     const char *config = NULL, *level = NULL;
-    char script[512] = "";
+    char script[600] = "", demo_dir[512] = "";
     tb_daemon_options_default(&o);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -229,10 +268,16 @@ int main(int argc, char **argv)
     }
     if (stderr_is_journal())
         o.log = journal_log;
-    if (config ? load(&o.cfg, config, false) : demo_defaults(&o.cfg, script, sizeof script))
+    if (config ? load(&o.cfg, config, false) != 0
+               : demo_defaults(&o.cfg, demo_dir, sizeof demo_dir, script, sizeof script)) {
+        if (demo_dir[0])
+            unlink(script), rmdir(demo_dir);
         return 1;
+    }
     if (level && parse_level(level, &o.cfg.log_level) != 0) {
         fprintf(stderr, "twinboardd: --log-level %s: use error, warn, info or debug\n", level);
+        if (demo_dir[0])
+            unlink(script), rmdir(demo_dir);
         return 2;
     }
     sigset_t set;
@@ -254,7 +299,7 @@ int main(int argc, char **argv)
     }
     if (o.signal_fd >= 0)
         close(o.signal_fd);
-    if (script[0])
-        unlink(script);
+    if (demo_dir[0])
+        unlink(script), rmdir(demo_dir);
     return rc == TB_OK ? 0 : 1;
 }

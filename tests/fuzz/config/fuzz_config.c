@@ -53,7 +53,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < size; i++)
         lines += text[i] == '\n';
 
-    tb_config_defaults(&cfg, "/run/user/1000", "/var/lib", NULL);
+    const struct tb_config_place place = {.runtime_dir = "/run/user/1000",
+                                          .state_home = "/var/lib"};
+    tb_config_defaults(&cfg, &place, NULL);
     memcpy(&before, &cfg, sizeof cfg);
     int rc = tb_config_parse(&cfg, text, size, &rep);
     if (rc != TB_OK) {

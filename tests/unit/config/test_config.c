@@ -32,15 +32,18 @@ static const char good_full[] = "; a full configuration\n"
 
 static void defaults(struct tb_config *c)
 {
-    tb_config_defaults(c, "/run/user/1000", NULL, NULL);
+    const struct tb_config_place user = {.runtime_dir = "/run/user/1000", .home = "/home/a"};
+    tb_config_defaults(c, &user, NULL);
 }
 
 TB_TEST(defaults_need_no_file)
 {
     struct tb_config c;
-    tb_config_defaults(&c, "/run/user/1000", "/home/a/.local/state", "/usr/share/demo.script");
-    ASSERT_STR_EQ(c.socket_path, "/run/user/1000/twinboard.sock");
-    ASSERT_STR_EQ(c.journal_dir, "/home/a/.local/state/twinboard");
+    const struct tb_config_place user = {.runtime_dir = "/run/user/1000",
+                                         .state_home = "/home/a/.state"};
+    tb_config_defaults(&c, &user, "/usr/share/demo.script");
+    ASSERT_STR_EQ(c.socket_path, "/run/user/1000/twinboard/control");
+    ASSERT_STR_EQ(c.journal_dir, "/home/a/.state/twinboard");
     ASSERT_STR_EQ(c.player[TB_CONFIG_VI].board, "sim:/usr/share/demo.script");
     ASSERT_STR_EQ(c.player[TB_CONFIG_SIGHTED].board, "sim:/usr/share/demo.script");
     ASSERT_EQ(c.player[TB_CONFIG_VI].colour, TB_CONFIG_WHITE);
@@ -48,10 +51,53 @@ TB_TEST(defaults_need_no_file)
     ASSERT_STR_EQ(c.player[TB_CONFIG_VI].audio, "null");
     ASSERT_STR_EQ(c.player[TB_CONFIG_VI].pack, "de-fide");
     ASSERT_STR_EQ(c.arbiter_pin, "");
-    tb_config_defaults(&c, NULL, "", NULL);
-    ASSERT_STR_EQ(c.socket_path, "/tmp/twinboard.sock");
-    ASSERT_STR_EQ(c.journal_dir, "/tmp/twinboard-journal");
+    tb_config_defaults(&c, NULL, NULL);
     ASSERT_STR_EQ(c.player[TB_CONFIG_VI].board, "null:");
+}
+
+/* Defaults never land in /tmp: a user's runtime and state directories, the service's /run and
+ * /var/lib, else no path and an error saying what to set. */
+TB_TEST(default_places_are_never_in_tmp)
+{
+    struct tb_config c;
+    struct tb_error err = {0};
+    const struct tb_config_place home_only = {.home = "/home/a"};
+    tb_config_defaults(&c, &home_only, NULL);
+    ASSERT_STR_EQ(c.socket_path, "");
+    ASSERT_STR_EQ(c.journal_dir, "/home/a/.local/state/twinboard");
+    ASSERT_EQ(tb_config_require_paths(&c, &err), TB_ERR_NOTFOUND);
+    ASSERT_STR_CONTAINS(err.msg, "XDG_RUNTIME_DIR is not set");
+    ASSERT_STR_CONTAINS(err.msg, "socket = PATH in [daemon]");
+    const struct tb_config_place relative = {.runtime_dir = "run", .state_home = "state"};
+    tb_config_defaults(&c, &relative, NULL);
+    ASSERT_STR_EQ(c.socket_path, "");
+    ASSERT_STR_EQ(c.journal_dir, "");
+    const struct tb_config_place runtime_only = {.runtime_dir = "/run/user/7"};
+    tb_config_defaults(&c, &runtime_only, NULL);
+    ASSERT_EQ(tb_config_require_paths(&c, &err), TB_ERR_NOTFOUND);
+    ASSERT_STR_CONTAINS(err.msg, "journal_dir = DIR");
+    const struct tb_config_place service = {.runtime_dir = "/run/user/0", .service = true};
+    tb_config_defaults(&c, &service, NULL);
+    ASSERT_STR_EQ(c.socket_path, "/run/twinboard/control");
+    ASSERT_STR_EQ(c.journal_dir, "/var/lib/twinboard");
+    ASSERT_OK(tb_config_require_paths(&c, &err));
+    char longdir[120];
+    memset(longdir, 'x', sizeof longdir - 1);
+    longdir[0] = '/';
+    longdir[sizeof longdir - 1] = '\0';
+    const struct tb_config_place too_long = {.runtime_dir = longdir, .state_home = "/s"};
+    tb_config_defaults(&c, &too_long, NULL); /* sun_path holds 108 bytes */
+    ASSERT_STR_EQ(c.socket_path, "");
+}
+
+TB_TEST(a_pin_under_six_digits_is_warned_about)
+{
+    char buf[200];
+    ASSERT_STR_CONTAINS(tb_config_pin_warning("4711", buf, sizeof buf), "has 4 digits");
+    ASSERT_STR_CONTAINS(buf, "6 or more are advised");
+    ASSERT_STR_CONTAINS(tb_config_pin_warning("47110", buf, sizeof buf), "has 5 digits");
+    ASSERT_STR_EQ(tb_config_pin_warning("471100", buf, sizeof buf), "");
+    ASSERT_STR_EQ(tb_config_pin_warning("", buf, sizeof buf), "");
 }
 
 TB_TEST(full_file_sets_every_key)

@@ -298,7 +298,7 @@ TB_TEST(help_lists_every_request)
 {
     static const char *const names[] = {
         "status", "moves",    "pgn",          "scoresheet", "resolve", "takeback", "promote",
-        "repeat", "new-game", "set-position", "move",       "help",    "review"};
+        "repeat", "new-game", "set-position", "move",       "help",    "review",   "set-pin"};
     int n = 0;
     while (tb_ctl_help_line(n))
         n++;
@@ -431,4 +431,26 @@ TB_TEST(a_lockout_refuses_even_the_right_pin_until_it_ends)
     ASSERT_EQ(tb_ctl_guard_when(&g, 5, now + 1000, &at), TB_ERR_PERM);
     ASSERT_EQ(at, now + TB_CTL_PIN_LOCKOUT_MS);
     ASSERT_EQ(tb_ctl_guard_when(&g, 5, at, &at), 0);
+}
+
+/* set-pin: the new PIN as its one word, the current one in pin=; the new PIN is never echoed. */
+TB_TEST(set_pin_takes_the_new_pin_and_needs_the_current_one)
+{
+    struct tb_ctl_request r;
+    struct tb_error err = {0};
+    const char *ok = "set-pin 20261124 pin=4711\n";
+    ASSERT_OK(tb_ctl_parse(ok, strlen(ok), &r, &err));
+    ASSERT_EQ(r.verb, TB_CTL_SET_PIN);
+    ASSERT_TRUE(r.needs_pin);
+    ASSERT_STR_EQ(r.text, "20261124");
+    ASSERT_STR_EQ(r.pin, "4711");
+    static const char *const bad[] = {"set-pin 123 pin=4711", "set-pin 123456789 pin=4711",
+                                      "set-pin 12a456 pin=4711", "set-pin pin=4711"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ASSERT_EQ(tb_ctl_parse(bad[i], strlen(bad[i]), &r, &err), TB_ERR_PARSE);
+        ASSERT_NULL(strstr(err.msg, "123"));
+    }
+    ASSERT_OK(tb_ctl_parse("set-pin 654321", 14, &r, &err));
+    ASSERT_EQ(tb_ctl_authorise(&r, "4711", &err), TB_ERR_PERM);
+    ASSERT_STR_CONTAINS(err.msg, "set-pin needs the arbiter PIN");
 }
