@@ -49,9 +49,9 @@
       "a move typed by the assistant for a keys: board (D.2.10.1)")                                \
     X(review, "review",                                                                            \
       "vi|sighted [last [N]|from N|position|to-move|material|scoresheet] [--socket PATH]",         \
-      "say the game back to a player (D.2.7); prints what was said")
-X(set_pin, "set-pin", "[--pin-file F] [--new-pin-file F] [--socket PATH]",
-  "arbiter: change the PIN (new one: TB_NEW_PIN, file or prompt)")
+      "say the game back to a player (D.2.7); prints what was said")                               \
+    X(set_pin, "set-pin", "[--pin-file F] [--new-pin-file F] [--socket PATH]",                     \
+      "arbiter: change the PIN (new one: TB_NEW_PIN, file or prompt)")
 
 #define TB_CLI_DECLARE(fn, name, args, summary) int tb_cli_cmd_##fn(int argc, char **argv);
 TB_CLI_COMMANDS(TB_CLI_DECLARE)
