@@ -86,6 +86,14 @@ static void input_of(int b, const struct tb_link_event *ev, struct tb_journal_ev
     in->board_ms = ev->board_ms;
     in->host_ms = ev->host_ms;
     in->occupancy = ev->occupancy;
+    /* a board that names its pieces, a clock beside the board: kept as read */
+    in->piece = ev->piece;
+    in->clock_ms[0] = ev->clock_ms[0];
+    in->clock_ms[1] = ev->clock_ms[1];
+    in->clock_run = ev->clock_run;
+    in->has_pieces = ev->has_pieces;
+    if (ev->has_pieces)
+        memcpy(in->pieces, ev->pieces, sizeof in->pieces);
 }
 
 static void feed_now(struct tb_daemon *d, int b, const struct tb_link_event *ev)
@@ -143,6 +151,13 @@ static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *e
         return;
     case TB_LINK_EV_BUTTON_UP:
         return;
+    case TB_LINK_EV_CLOCK: /* journaled for the record; the game's clock reads it (docs/dgt.md) */
+        tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "%s board clock: White %ld ms, Black %ld ms, %s",
+                       name, (long)ev->clock_ms[0], (long)ev->clock_ms[1],
+                       ev->clock_run == 1   ? "White's runs"
+                       : ev->clock_run == 2 ? "Black's runs"
+                                            : "stopped");
+        break;
     default:
         break;
     }

@@ -246,6 +246,9 @@ void tb_daemon__buf_put(struct tb_daemon__buf *b, const char *s, size_t n);
 void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
                         struct tb_daemon__buf *out);
 
+/* daemon_dgt.c (DGT): a match output on the boards' clock displays, live only */
+void tb_daemon__dgt_display(struct tb_daemon *d, const struct tb_match_out *o);
+
 /* daemon_export.c */
 void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out);
 void tb_daemon__moves(struct tb_daemon *d, struct tb_daemon__buf *out);
