@@ -152,11 +152,7 @@ static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *e
     case TB_LINK_EV_BUTTON_UP:
         return;
     case TB_LINK_EV_CLOCK: /* journaled for the record; the game's clock reads it (docs/dgt.md) */
-        tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "%s board clock: White %ld ms, Black %ld ms, %s",
-                       name, (long)ev->clock_ms[0], (long)ev->clock_ms[1],
-                       ev->clock_run == 1   ? "White's runs"
-                       : ev->clock_run == 2 ? "Black's runs"
-                                            : "stopped");
+        tb_daemon__dgt_clock(d, b, ev);
         break;
     default:
         break;

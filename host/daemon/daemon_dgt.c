@@ -1,7 +1,8 @@
-/* daemon_dgt.c - a board with a clock display (a DGT 3000 or DGT XL on a DGT e-board's bus,
- * TB_LINK_CAP_DISPLAY): play stopped by a mismatch and play going on again, and the move the
- * board's player must copy, in a few characters (docs/dgt.md, "The clock's display"). The
- * display only repeats what the players hear; nothing here changes the game. */
+/* daemon_dgt.c - a DGT clock beside a board: its readings logged (a press: the player's signal
+ * that the move is made, D.2.4), and its display (a DGT 3000 or DGT XL, TB_LINK_CAP_DISPLAY):
+ * play stopped by a mismatch and play going on again, and the move the board's player must
+ * copy, in a few characters (docs/dgt.md, "The clock's display"). The display only repeats what
+ * the players hear; nothing here changes the game (the game's clock reads the readings). */
 #include <stdio.h>
 
 #include "daemon_internal.h"
@@ -67,4 +68,23 @@ void tb_daemon__dgt_display(struct tb_daemon *d, const struct tb_match_out *o)
             break;
         }
     }
+}
+
+static const char *run_name(int run)
+{
+    return run == 1 ? "White's clock runs" : run == 2 ? "Black's clock runs" : "stopped";
+}
+
+void tb_daemon__dgt_clock(struct tb_daemon *d, int b, const struct tb_link_event *ev)
+{
+    struct tb_daemon__board *bd = &d->board[b];
+    tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "%s board clock: White %ld ms, Black %ld ms, %s",
+                   tb_daemon__board_name(b), (long)ev->clock_ms[0], (long)ev->clock_ms[1],
+                   run_name(ev->clock_run));
+    /* D.2.4: the player who pressed stops their clock and starts the opponent's */
+    if (bd->clock_run && ev->clock_run && ev->clock_run != bd->clock_run)
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board clock: %s pressed (D.2.4); %s",
+                       tb_daemon__board_name(b), bd->clock_run == 1 ? "White" : "Black",
+                       run_name(ev->clock_run));
+    bd->clock_run = ev->clock_run;
 }

@@ -536,31 +536,27 @@ static int dgt_request_snapshot(struct tb_link *link, struct tb_error *err)
 static int dgt_display(struct tb_link *link, const char *text, unsigned flags, struct tb_error *err)
 {
     struct dgt *g = tb_link_priv(link);
-    bool beep = flags & TB_LINK_DISPLAY_BEEP;
     g->brief_until = UINT64_MAX;
     if (!g->connected || g->clock == TB_DGT_CLOCK_NONE)
         return tb_error_set(err, TB_ERR_SUPP, "dgt:%s: no clock display", g->path);
-    uint8_t b[TB_DGT_CLOCK_FRAME_MAX];
-    int n;
     if (!text || !*text) {
         end_text(g);
         write_output(g);
         return TB_OK;
-    } else {
-        size_t cap = g->clock == TB_DGT_CLOCK_3000 ? 8 : g->clock == TB_DGT_CLOCK_XL ? 6 : 11;
-        char cut[16];
-        snprintf(cut, sizeof cut, "%.*s", (int)cap, text);
-        n = tb_dgt_clk_text(b, sizeof b, g->clock, cut, beep);
-        if (n > 0)
-            snprintf(g->shown, sizeof g->shown, "%s", cut);
-        if (n > 0 && flags & TB_LINK_DISPLAY_BRIEF)
-            g->brief_until = g->now + TB_LINK_DISPLAY_BRIEF_MS;
     }
+    size_t cap = g->clock == TB_DGT_CLOCK_3000 ? 8 : g->clock == TB_DGT_CLOCK_XL ? 6 : 11;
+    char cut[16];
+    snprintf(cut, sizeof cut, "%.*s", (int)cap, text);
+    uint8_t b[TB_DGT_CLOCK_FRAME_MAX];
+    int n = tb_dgt_clk_text(b, sizeof b, g->clock, cut, flags & TB_LINK_DISPLAY_BEEP);
     if (n < 0)
-        return tb_error_set(err, n, "dgt:%s: text cannot be shown", g->path);
+        return tb_error_set(err, n, "dgt:%s: '%s' cannot be shown", g->path, cut);
     int rc = tb_dgt_pacer_push(g->pacer, b, (size_t)n);
     if (rc < 0)
         return tb_error_set(err, rc, "dgt:%s: too many commands waiting", g->path);
+    snprintf(g->shown, sizeof g->shown, "%s", cut);
+    if (flags & TB_LINK_DISPLAY_BRIEF)
+        g->brief_until = g->now + TB_LINK_DISPLAY_BRIEF_MS;
     write_output(g);
     return TB_OK;
 }

@@ -25,7 +25,9 @@
  *   n = tb_link_read(l, now, ev, max, err)   after poll returns, whatever woke it
  *
  * Links report, never decide: a lost board is an event (TB_LINK_EV_LOST), not an error, and
- * the link keeps trying to get it back (TB_LINK_EV_BACK, followed by a full snapshot). A link
+ * the link keeps trying to get it back (TB_LINK_EV_BACK, followed by a full snapshot; a link
+ * that names its pieces, TB_LINK_CAP_PIECES, sends instead the lifts and placements that take the
+ * board from before the loss to its fresh reading, pieces named). A link
  * with snapshots (TB_LINK_CAP_SNAPSHOTS) delivers no square or button event before the first
  * reading after each connect, none the reading already holds (sequence numbers), and a reading
  * only when it is the first or differs from what its events say (then after a RESYNC fault): a

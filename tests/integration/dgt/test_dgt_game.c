@@ -261,6 +261,7 @@ TB_TEST(whole_game_sighted_on_dgt_board_gives_its_pgn)
     ASSERT_STR_CONTAINS(fx_req(&f, "pgn"), "1-0");
     ASSERT_STR_CONTAINS(f.log, "DGT board version");
     ASSERT_STR_CONTAINS(f.log, "DGT clock: DGT 3000");
+    ASSERT_STR_CONTAINS(f.log, "sighted board clock: Black pressed (D.2.4); White's clock runs");
     expect_clock(&f);
     /* the VI player's moves, shown on the clock for the sighted player to copy */
     char *disp;

@@ -1,4 +1,4 @@
-/* dgtpty.c - dgtsim on a pseudo-terminal for the daemon benchmark. */
+/* dgtpty.c - dgtsim on a pseudo-terminal, in-process. */
 #define _DEFAULT_SOURCE /* cfmakeraw */
 #define _XOPEN_SOURCE   700
 #include "dgtpty.h"
@@ -69,6 +69,18 @@ void dgtpty_move(struct dgtpty *p, const tb_chess_pos *pos, tb_chess_move m, uin
     for (int i = 0; i < n; i++)
         dgtsim_field(&p->sim, up[i].field, up[i].code);
     flush_out(p);
+}
+
+void dgtpty_raw(struct dgtpty *p, const void *buf, size_t n)
+{
+    const uint8_t *b = buf;
+    size_t off = 0;
+    while (off < n) {
+        ssize_t w = write(p->fd, b + off, n - off);
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
 }
 
 void dgtpty_setup(struct dgtpty *p, uint64_t now_ms)

@@ -1,9 +1,11 @@
-/* dgtpty.h - an emulated DGT e-board (tests/sim/dgtboard, dgtsim) on a pseudo-terminal, played
- * in-process by a benchmark: the daemon's dgt: link reads it as a real board. */
+/* dgtpty.h - the emulated DGT e-board (dgtsim) on a pseudo-terminal, played in-process by a
+ * benchmark or a test: the dgt: link reads it as a real board. */
 #ifndef DGTPTY_H
 #define DGTPTY_H
 
 #include <stdint.h>
+
+#include <stddef.h>
 
 #include "dgtsim.h"
 #include "tb_chess.h"
@@ -19,6 +21,8 @@ int dgtpty_init(struct dgtpty *p, const char *link);
 void dgtpty_pump(struct dgtpty *p, uint64_t now_ms);
 /* The field updates of a legal move in pos, written at once (a hand faster than nothing). */
 void dgtpty_move(struct dgtpty *p, const tb_chess_pos *pos, tb_chess_move m, uint64_t now_ms);
+/* Raw bytes as if the board sent them (garbage, cut or impossible messages). */
+void dgtpty_raw(struct dgtpty *p, const void *buf, size_t n);
 /* The start position set up again, square by square. */
 void dgtpty_setup(struct dgtpty *p, uint64_t now_ms);
 void dgtpty_close(struct dgtpty *p);
