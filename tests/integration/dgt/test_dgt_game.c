@@ -258,7 +258,8 @@ TB_TEST(whole_game_sighted_on_dgt_board_gives_its_pgn)
     struct run r = {.name = "dgtgame", .file = "Kasparov.pgn", .game = 1457, .pause_ms = PAUSE_MS};
     play(&f, &s, &r, g);
     expect_game(&f, g);
-    ASSERT_STR_CONTAINS(fx_req(&f, "pgn"), "1-0");
+    ASSERT_STR_CONTAINS(fx_req(&f, "pgn"), "[Result \"1-0\"]");
+    ASSERT_STR_CONTAINS(f.log, "game over: 1-0, checkmate");
     ASSERT_STR_CONTAINS(f.log, "DGT board version");
     ASSERT_STR_CONTAINS(f.log, "DGT clock: DGT 3000");
     ASSERT_STR_CONTAINS(f.log, "sighted board clock: Black pressed (D.2.4); White's clock runs");
