@@ -164,6 +164,11 @@ static void set_board(struct parse *ps, long line, const char *key, const char *
     struct tb_error e;
     if (tb_link_resource_parse(v, &res, &e) != TB_OK)
         problem(ps, line, "%s: %s", key, e.msg);
+    else if (role == TB_CONFIG_VI && res.kind == TB_LINK_DGT) /* DGT */
+        problem(ps, line,
+                "%s: a DGT e-board cannot be the VI player's board: it has no holes to hold "
+                "the pieces (D.2) and no buttons (repeat, clock, promote, arbiter)",
+                key);
     else if (!copy(ps->cfg.player[role].board, TB_CONFIG_PATH_MAX, v))
         problem(ps, line, "%s is longer than %d bytes", key, TB_CONFIG_PATH_MAX - 1);
     else

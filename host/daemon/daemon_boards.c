@@ -89,6 +89,14 @@ static void input_of(int b, const struct tb_link_event *ev, struct tb_journal_ev
     in->board_ms = ev->board_ms;
     in->host_ms = ev->host_ms;
     in->occupancy = ev->occupancy;
+    /* a board that names its pieces, a clock beside the board: kept as read */
+    in->piece = ev->piece;
+    in->clock_ms[0] = ev->clock_ms[0];
+    in->clock_ms[1] = ev->clock_ms[1];
+    in->clock_run = ev->clock_run;
+    in->has_pieces = ev->has_pieces;
+    if (ev->has_pieces)
+        memcpy(in->pieces, ev->pieces, sizeof in->pieces);
 }
 
 /* Into the game at t, when it happened (real time), or now (script time); never before what the
@@ -153,6 +161,9 @@ static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *e
     case TB_LINK_EV_END:
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: end of its script", name);
         return;
+    case TB_LINK_EV_CLOCK: /* journaled for the record; the game's clock reads it (docs/dgt.md) */
+        tb_daemon__dgt_clock(d, b, ev);
+        break;
     default: /* BUTTON_UP too: a long press is told at its release (daemon_vi.c) */
         break;
     }

@@ -3,6 +3,7 @@
  * ears, the buttons' answers) and replay (nothing: the journal already holds it all, the players
  * have heard it). The code that decides never asks which table is in force. */
 #include <stdio.h>
+#include <string.h>
 
 #include "daemon_internal.h"
 
@@ -128,6 +129,7 @@ static int match_event(const struct tb_journal_event *in, struct tb_match_event 
     case TB_LINK_EV_PLACE:
         ev->kind = TB_MATCH_EV_PLACE;
         ev->square = in->arg;
+        ev->piece = in->piece; /* a board that names its pieces */
         return 1;
     case TB_LINK_EV_CHOICE:
         ev->kind = TB_MATCH_EV_CHOOSE;
@@ -136,6 +138,9 @@ static int match_event(const struct tb_journal_event *in, struct tb_match_event 
     case TB_LINK_EV_SNAPSHOT:
         ev->kind = TB_MATCH_EV_SNAPSHOT;
         ev->occupancy = in->occupancy;
+        ev->has_pieces = in->has_pieces;
+        if (in->has_pieces)
+            memcpy(ev->pieces, in->pieces, sizeof ev->pieces);
         return 1;
     default:
         return 0;

@@ -73,6 +73,7 @@ struct tb_daemon__board {
     uint32_t skip_seq; /* a link that replays: its events already in the journal (recovery) */
     struct tb_daemon__queue q;
     unsigned long events; /* fed to the match */
+    uint8_t clock_run;    /* DGT: whose clock ran at the last reading (TB_LINK_EV_CLOCK) */
 };
 
 /* What the game's decisions do outside the daemon. Live: journal records, speech, the buttons'
@@ -352,6 +353,10 @@ int tb_daemon__paths_prepare(struct tb_daemon *d, struct tb_error *err);
 void tb_daemon__pin_start(struct tb_daemon *d);
 int tb_daemon__set_pin(struct tb_daemon *d, const struct tb_ctl_request *req, uint32_t uid,
                        int32_t pid, char *note, size_t len, struct tb_error *err);
+/* daemon_dgt.c (DGT): a match output on the boards' clock displays, live only; a clock
+ * reading logged (a press, D.2.4, at info level) */
+void tb_daemon__dgt_display(struct tb_daemon *d, const struct tb_match_out *o);
+void tb_daemon__dgt_clock(struct tb_daemon *d, int board, const struct tb_link_event *ev);
 
 /* daemon_export.c */
 void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out);

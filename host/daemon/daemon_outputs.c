@@ -225,6 +225,7 @@ static void note_only(struct tb_daemon *d, const struct tb_match_out *o, uint16_
 static void handle(struct tb_daemon *d, const struct tb_match_out *o)
 {
     char line[200];
+    tb_daemon__dgt_display(d, o); /* DGT: a clock's display */
     switch (o->kind) {
     case TB_MATCH_OUT_ANNOUNCE:
         if (o->u.announce.is_move) {

@@ -9,6 +9,11 @@
 #include "tb_journal.h"
 
 #define EVENT_SIZE 27
+/* The extension of a board event that names a piece, carries a clock reading or a reading with
+ * the piece on every square: piece, White's and Black's clock (ms, -1 unknown), which clock
+ * runs, has_pieces; then, with has_pieces, the 64 pieces as 32 bytes of two 4-bit codes. */
+#define EVENT_EXT_SIZE    (EVENT_SIZE + 11)
+#define EVENT_PIECES_SIZE (EVENT_EXT_SIZE + 32)
 
 /* A payload being read: every take checks the bytes are there. */
 struct reader {
@@ -80,16 +85,48 @@ int tb_journal_event_encode(const struct tb_journal_event *ev, uint8_t *out, siz
     tb_journal__put32(out + 7, ev->board_ms);
     tb_journal__put64(out + 11, ev->host_ms);
     tb_journal__put64(out + 19, ev->occupancy);
-    return EVENT_SIZE;
+    bool ext = ev->piece || ev->has_pieces || ev->kind == TB_JOURNAL_KIND_CLOCK;
+    if (!ext)
+        return EVENT_SIZE;
+    size_t size = ev->has_pieces ? EVENT_PIECES_SIZE : EVENT_EXT_SIZE;
+    if (cap < size)
+        return TB_ERR_FULL;
+    out[27] = ev->piece;
+    tb_journal__put32(out + 28, (uint32_t)ev->clock_ms[0]);
+    tb_journal__put32(out + 32, (uint32_t)ev->clock_ms[1]);
+    out[36] = ev->clock_run;
+    out[37] = ev->has_pieces;
+    for (int i = 0; ev->has_pieces && i < 32; i++)
+        out[38 + i] = (uint8_t)((ev->pieces[2 * i] & 0x0F) | (ev->pieces[2 * i + 1] & 0x0F) << 4);
+    return (int)size;
 }
 
 int tb_journal_event_decode(struct tb_journal_event *ev, const struct tb_journal_record *rec,
                             struct tb_error *err)
 {
-    if (rec->type != TB_JOURNAL_BOARD_EVENT || rec->len != EVENT_SIZE)
+    if (rec->type != TB_JOURNAL_BOARD_EVENT ||
+        (rec->len != EVENT_SIZE && rec->len != EVENT_EXT_SIZE && rec->len != EVENT_PIECES_SIZE) ||
+        (rec->len >= EVENT_EXT_SIZE && rec->payload[37] != (rec->len == EVENT_PIECES_SIZE)) ||
+        /* the extension is there exactly when the encoder writes it */
+        (rec->len >= EVENT_EXT_SIZE) !=
+            (rec->payload[1] == TB_JOURNAL_KIND_CLOCK ||
+             (rec->len >= EVENT_EXT_SIZE && (rec->payload[27] || rec->payload[37]))))
         return tb_error_set(err, TB_ERR_PARSE, "journal record %llu is not a board event",
                             (unsigned long long)rec->seq);
     const uint8_t *p = rec->payload;
+    memset(ev, 0, sizeof *ev);
+    ev->clock_ms[0] = ev->clock_ms[1] = -1;
+    if (rec->len >= EVENT_EXT_SIZE) {
+        ev->piece = p[27];
+        ev->clock_ms[0] = (int32_t)tb_journal__get32(p + 28);
+        ev->clock_ms[1] = (int32_t)tb_journal__get32(p + 32);
+        ev->clock_run = p[36];
+        ev->has_pieces = p[37];
+        for (int i = 0; ev->has_pieces && i < 32; i++) {
+            ev->pieces[2 * i] = p[38 + i] & 0x0F;
+            ev->pieces[2 * i + 1] = p[38 + i] >> 4;
+        }
+    }
     ev->board = p[0];
     ev->kind = p[1];
     ev->arg = p[2];

@@ -262,7 +262,7 @@ int64_t tb_journal_append(struct tb_journal *j, uint16_t type, uint64_t time_ms,
 int64_t tb_journal_append_event(struct tb_journal *j, uint64_t time_ms,
                                 const struct tb_journal_event *ev)
 {
-    uint8_t buf[64];
+    uint8_t buf[TB_JOURNAL_EVENT_MAX];
     int n = tb_journal_event_encode(ev, buf, sizeof buf);
     return n < 0 ? n : tb_journal_append(j, TB_JOURNAL_BOARD_EVENT, time_ms, buf, (size_t)n);
 }

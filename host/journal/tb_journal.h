@@ -132,6 +132,7 @@ int tb_journal_iter_next(struct tb_journal_iter *it, struct tb_journal_record *r
 /* ---- typed payloads ------------------------------------------------------------------- */
 
 #define TB_JOURNAL_BOARD_NONE 0xff
+#define TB_JOURNAL_EVENT_MAX  70 /* bytes of the largest board event */
 
 /* A raw board event, as the link delivered it. kind and arg are the link's values
  * (enum tb_link_event_kind; square 0..63 a1=0, button number or promotion letter). */
@@ -143,7 +144,15 @@ struct tb_journal_event {
     uint32_t board_ms;  /* the board's clock */
     uint64_t host_ms;   /* when the daemon received it */
     uint64_t occupancy; /* snapshots only: bit n = square n occupied */
+    /* A board that names its pieces and a clock beside a board (written only when used, so
+     * other events keep their 27 bytes): */
+    uint8_t piece;       /* PLACE: the piece put down (tb_chess code), 0 when not known */
+    int32_t clock_ms[2]; /* CLOCK: White's and Black's time left, ms, -1 unknown */
+    uint8_t clock_run;   /* CLOCK: 0 stopped, 1 White's clock runs, 2 Black's */
+    bool has_pieces;     /* SNAPSHOT: pieces holds the piece on every square */
+    uint8_t pieces[64];  /* tb_chess codes, a1 = 0 */
 };
+#define TB_JOURNAL_KIND_CLOCK 13 /* enum tb_link_event_kind's TB_LINK_EV_CLOCK */
 
 struct tb_journal_move {
     uint8_t board;

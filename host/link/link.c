@@ -56,6 +56,8 @@ const struct tb_link_ops *tb_link_ops_for(enum tb_link_kind kind)
         return &tb_link__sim_ops;
     case TB_LINK_KEYS:
         return &tb_link__keys_ops;
+    case TB_LINK_DGT:
+        return &tb_link__dgt_ops;
     }
     return &tb_link__null_ops;
 }
@@ -150,6 +152,15 @@ int tb_link_request_snapshot(struct tb_link *link, struct tb_error *err)
     return link->ops->request_snapshot(link, err);
 }
 
+int tb_link_display(struct tb_link *link, const char *text, unsigned flags, struct tb_error *err)
+{
+    if (!link)
+        return TB_ERR_ARG;
+    if (!link->ops->display)
+        return tb_error_set(err, TB_ERR_SUPP, "%s has no display", link->resource);
+    return link->ops->display(link, text, flags, err);
+}
+
 unsigned tb_link_caps(const struct tb_link *link)
 {
     return link && link->ops->caps ? link->ops->caps(&link->res) : 0;
@@ -221,6 +232,25 @@ int tb_link__queue_pop(struct tb_link__queue *q, struct tb_link_event *ev, int m
         n++;
     }
     return n;
+}
+
+void tb_link__say_lost(struct tb_link__queue *q, bool *said, bool was_connected, const char *why)
+{
+    if (!why || (!was_connected && *said))
+        return;
+    struct tb_link_event ev = {.kind = TB_LINK_EV_LOST};
+    snprintf(ev.text, sizeof ev.text, "%s", why);
+    tb_link__queue_push(q, &ev);
+    *said = true;
+}
+
+bool tb_link__say_back(struct tb_link__queue *q, bool *said)
+{
+    if (!*said)
+        return false;
+    *said = false;
+    tb_link__queue_push(q, &(struct tb_link_event){.kind = TB_LINK_EV_BACK});
+    return true;
 }
 
 const char *tb_link_event_name(int kind)

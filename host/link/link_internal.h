@@ -9,6 +9,7 @@ extern const struct tb_link_ops tb_link__keys_ops;
 extern const struct tb_link_ops tb_link__sim_ops;
 extern const struct tb_link_ops tb_link__serial_ops; /* serial: and pty: */
 extern const struct tb_link_ops tb_link__usb_ops;
+extern const struct tb_link_ops tb_link__dgt_ops;
 
 /* A fixed ring of events waiting to be read. */
 #define TB_LINK__QUEUE_CAP 256
@@ -27,11 +28,27 @@ static inline bool tb_link__queue_full(const struct tb_link__queue *q)
     return q->count == TB_LINK__QUEUE_CAP;
 }
 
+/* A loss said once: LOST with why (NULL: nothing said) when the board was connected or no loss
+ * was said yet; *said records it. */
+void tb_link__say_lost(struct tb_link__queue *q, bool *said, bool was_connected, const char *why);
+/* Back after a loss was said: BACK queued, *said cleared; true (a reconnect to count). */
+bool tb_link__say_back(struct tb_link__queue *q, bool *said);
+
+/* ---- a board's tty (link_tty.c) --------------------------------------------------------- */
+
+struct sp_port;
+
+/* Opens path raw 8N1 at baud (115200 or 9600), non-blocking, VMIN 1 (a read of 0 is a hang-up):
+ * through libserialport (*port set) when serialport, else open(2) (a pty). err names it
+ * "scheme:path". */
+int tb_link__tty_open(const char *scheme, const char *path, int baud, bool serialport, int *fd,
+                      struct sp_port **port, struct tb_error *err);
+/* Closes what tb_link__tty_open opened (*fd -1, *port NULL after). */
+void tb_link__tty_close(int *fd, struct sp_port **port);
+
 /* ---- a reed board behind a tty (serial:, pty:, usb:) ------------------------------------ */
 
 #include "rb_proto.h"
-
-struct sp_port;
 
 struct tb_link__reed {
     enum tb_link_kind kind; /* TB_LINK_SERIAL opens through libserialport, else open(2) */

@@ -8,11 +8,8 @@
  * sends one every second) unless the caller asked for it, and one that differs comes after a
  * RESYNC fault. */
 #include <errno.h>
-#include <fcntl.h>
-#include <libserialport.h>
 #include <stdio.h>
 #include <string.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include "link_internal.h"
@@ -67,86 +64,11 @@ static void ask_snapshot(struct tb_link__reed *r)
     r->st.snapshots_requested++;
 }
 
-static int open_pty(struct tb_link__reed *r, struct tb_error *err)
-{
-    int fd = open(r->path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return tb_error_set(err, TB_ERR_SYS, "pty:%s: %s", r->path, strerror(errno));
-    struct termios t;
-    if (tcgetattr(fd, &t) != 0) {
-        int e = errno;
-        close(fd);
-        return tb_error_set(err, TB_ERR_SYS, "pty:%s: not a terminal: %s", r->path, strerror(e));
-    }
-    /* Raw 8N1: no echo, no line editing, no character translation. */
-    t.c_iflag &=
-        ~(tcflag_t)(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR | ICRNL | IXON | IXOFF);
-    t.c_oflag &= ~(tcflag_t)OPOST;
-    t.c_lflag &= ~(tcflag_t)(ECHO | ECHONL | ICANON | ISIG | IEXTEN);
-    t.c_cflag &= ~(tcflag_t)(CSIZE | PARENB | CSTOPB);
-    t.c_cflag |= CS8 | CLOCAL | CREAD;
-    t.c_cc[VMIN] = 1; /* with O_NONBLOCK: EAGAIN when empty, so 0 can only mean hang-up */
-    t.c_cc[VTIME] = 0;
-    cfsetispeed(&t, B115200);
-    cfsetospeed(&t, B115200);
-    if (tcsetattr(fd, TCSANOW, &t) != 0) {
-        int e = errno;
-        close(fd);
-        return tb_error_set(err, TB_ERR_SYS, "pty:%s: cannot set raw mode: %s", r->path,
-                            strerror(e));
-    }
-    r->fd = fd;
-    return TB_OK;
-}
-
-static int open_serial(struct tb_link__reed *r, struct tb_error *err)
-{
-    struct sp_port *port = NULL;
-    const char *step = "no such port";
-    if (sp_get_port_by_name(r->path, &port) != SP_OK)
-        goto fail;
-    step = "cannot open";
-    if (sp_open(port, SP_MODE_READ_WRITE) != SP_OK)
-        goto fail;
-    step = "cannot set 115200 8N1";
-    if (sp_set_baudrate(port, 115200) != SP_OK || sp_set_bits(port, 8) != SP_OK ||
-        sp_set_parity(port, SP_PARITY_NONE) != SP_OK || sp_set_stopbits(port, 1) != SP_OK ||
-        sp_set_flowcontrol(port, SP_FLOWCONTROL_NONE) != SP_OK)
-        goto fail;
-    int fd;
-    step = "no file descriptor";
-    if (sp_get_port_handle(port, &fd) != SP_OK)
-        goto fail;
-    int fl = fcntl(fd, F_GETFL);
-    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) != 0 || fcntl(fd, F_SETFD, FD_CLOEXEC) != 0)
-        goto fail;
-    /* As for pty: VMIN 1 so an empty line reads as EAGAIN and 0 only as hang-up. */
-    struct termios t;
-    step = "cannot set VMIN";
-    if (tcgetattr(fd, &t) != 0)
-        goto fail;
-    t.c_cc[VMIN] = 1;
-    t.c_cc[VTIME] = 0;
-    if (tcsetattr(fd, TCSANOW, &t) != 0)
-        goto fail;
-    r->port = port;
-    r->fd = fd;
-    return TB_OK;
-fail:;
-    char *msg = sp_last_error_message();
-    tb_error_set(err, TB_ERR_SYS, "serial:%s: %s: %s", r->path, step, msg ? msg : "?");
-    sp_free_error_message(msg);
-    if (port) {
-        sp_close(port);
-        sp_free_port(port);
-    }
-    return TB_ERR_SYS;
-}
-
 int tb_link__reed_connect(struct tb_link__reed *r, uint64_t now_ms, struct tb_error *err)
 {
     r->now_ms = now_ms;
-    int rc = r->kind == TB_LINK_SERIAL ? open_serial(r, err) : open_pty(r, err);
+    int rc = tb_link__tty_open(r->kind == TB_LINK_SERIAL ? "serial" : "pty", r->path, 115200,
+                               r->kind == TB_LINK_SERIAL, &r->fd, &r->port, err);
     if (rc != TB_OK)
         return rc;
     r->connected = true;
@@ -157,35 +79,20 @@ int tb_link__reed_connect(struct tb_link__reed *r, uint64_t now_ms, struct tb_er
     uint8_t buf[RB_PROTO_MAX_FRAME];
     send_frame(r, buf, rb_proto_encode_get_info(buf, sizeof buf));
     ask_snapshot(r);
-    if (r->lost_reported) {
-        r->lost_reported = false;
+    if (tb_link__say_back(&r->q, &r->lost_reported))
         r->st.reconnects++;
-        push(r, &(struct tb_link_event){.kind = TB_LINK_EV_BACK});
-    }
     r->backoff_ms = BACKOFF_MIN_MS;
     return TB_OK;
 }
 
 void tb_link__reed_disconnect(struct tb_link__reed *r, const char *why)
 {
-    if (r->port) {
-        sp_close(r->port);
-        sp_free_port(r->port);
-        r->port = NULL;
-    } else if (r->fd >= 0) {
-        close(r->fd);
-    }
-    r->fd = -1;
+    tb_link__tty_close(&r->fd, &r->port);
     bool was = r->connected;
     r->connected = false;
     r->snapshot_pending = false;
     rb_proto_decoder_reset(&r->dec);
-    if (why && (was || !r->lost_reported)) {
-        struct tb_link_event ev = {.kind = TB_LINK_EV_LOST};
-        snprintf(ev.text, sizeof ev.text, "%s", why);
-        push(r, &ev);
-        r->lost_reported = true;
-    }
+    tb_link__say_lost(&r->q, &r->lost_reported, was, why);
     r->retry_ms = r->now_ms + r->backoff_ms;
 }
 

@@ -11,6 +11,9 @@
  *   keys:                        no sensors: an assistant types the moves made on it into the
  *                                control interface (D.2.10.1); the match takes them directly
  *   null:                        a board that never says anything
+ *   dgt:/dev/ttyACM0 | dgt:auto  a DGT e-board (docs/dgt.md) on a serial, USB or rfcomm device
+ *                                or an emulator's pty, 9600 8N1; auto: the first DGT board found
+ *                                (/dev/serial/by-id names, then USB 04d8:000a), hot-plugged
  *
  * The daemon owns the clock: every call that may look at time takes now_ms, a monotonic
  * millisecond count. A link never blocks and never sleeps. The daemon's loop, per link:
@@ -22,7 +25,9 @@
  *   n = tb_link_read(l, now, ev, max, err)   after poll returns, whatever woke it
  *
  * Links report, never decide: a lost board is an event (TB_LINK_EV_LOST), not an error, and
- * the link keeps trying to get it back (TB_LINK_EV_BACK, followed by a full snapshot). A link
+ * the link keeps trying to get it back (TB_LINK_EV_BACK, followed by a full snapshot; a link
+ * that names its pieces, TB_LINK_CAP_PIECES, sends instead the lifts and placements that take the
+ * board from before the loss to its fresh reading, pieces named). A link
  * with snapshots (TB_LINK_CAP_SNAPSHOTS) delivers no square or button event before the first
  * reading after each connect, none the reading already holds (sequence numbers), and a reading
  * only when it is the first or differs from what its events say (then after a RESYNC fault): a
@@ -60,11 +65,12 @@ enum tb_link_kind {
     TB_LINK_PTY,
     TB_LINK_SIM,
     TB_LINK_KEYS,
+    TB_LINK_DGT, /* a DGT e-board (host/dgt) */
 };
 
 struct tb_link_resource {
     enum tb_link_kind kind;
-    char path[256];    /* serial, pty: device; sim: script file */
+    char path[256];    /* serial, pty, dgt: device ("auto" for dgt:auto); sim: script file */
     uint16_t vid, pid; /* usb */
     char serial[64];   /* usb: USB serial number, "" = any device with vid:pid */
     bool fast;         /* sim: play as fast as possible instead of in real time */
@@ -117,6 +123,12 @@ struct tb_link_event {
     uint16_t fault_detail;
     int32_t clock_ms[2]; /* CLOCK: time left of White [0] and Black [1] in ms, -1 unknown */
     uint8_t clock_run;   /* CLOCK: 0 stopped, 1 White's clock runs, 2 Black's */
+    /* A board that names its pieces (TB_LINK_CAP_PIECES): PLACE: the piece put down (tb_chess
+     * code, 0 when it is no chess piece); SNAPSHOT: has_pieces, and the piece on each square
+     * (a1 = 0; 0 empty or no chess piece, the occupancy says which). */
+    uint8_t piece;
+    bool has_pieces;
+    uint8_t pieces[64];
     char text[TB_LINK_TEXT_MAX];
 };
 
@@ -164,6 +176,9 @@ enum tb_link_cap {
     TB_LINK_CAP_TYPED = 1u << 5,       /* no sensors: an assistant types its moves (D.2.10.1) */
     TB_LINK_CAP_HOTPLUG = 1u << 6,     /* it may open before its board is there */
     TB_LINK_CAP_DEVICE = 1u << 7,      /* a physical board behind a device: one player's alone */
+    TB_LINK_CAP_PIECES = 1u << 8,      /* it names the pieces (a DGT e-board): PLACE carries the
+                                          piece, SNAPSHOT the piece on every square */
+    TB_LINK_CAP_DISPLAY = 1u << 9,     /* it can show short text (a DGT clock's display) */
 };
 
 /* ---- the ops table --------------------------------------------------------------------- */
@@ -191,6 +206,11 @@ struct tb_link_ops {
     /* Optional (NULL = the board cannot be asked). Asks for a full snapshot; the answer is a
      * TB_LINK_EV_SNAPSHOT event. */
     int (*request_snapshot)(struct tb_link *link, struct tb_error *err);
+    /* Optional (NULL = nothing to show text on). Shows text on the board's display (a DGT
+     * clock): up to TB_LINK_DISPLAY_MAX printable characters, cut to what the display holds;
+     * NULL or "" gives the display back to what it shows by itself (the times). flags:
+     * TB_LINK_DISPLAY_*. TB_ERR_SUPP when there is no display now (no clock attached). */
+    int (*display)(struct tb_link *link, const char *text, unsigned flags, struct tb_error *err);
     /* Optional. Fills the counters the link keeps (the core zeroes st first). */
     void (*stats)(const struct tb_link *link, struct tb_link_stats *st);
     /* Required. Releases everything open acquired; must accept a half-opened link. */
@@ -218,6 +238,12 @@ uint64_t tb_link_deadline(const struct tb_link *link);
 int tb_link_read(struct tb_link *link, uint64_t now_ms, struct tb_link_event *ev, int max,
                  struct tb_error *err);
 int tb_link_request_snapshot(struct tb_link *link, struct tb_error *err);
+/* Text on the board's display (TB_LINK_CAP_DISPLAY); TB_ERR_SUPP for a link without one. */
+#define TB_LINK_DISPLAY_MAX      11
+#define TB_LINK_DISPLAY_BEEP     1u /* with a short beep */
+#define TB_LINK_DISPLAY_BRIEF    2u /* the display shows its own again after a while (3 s) */
+#define TB_LINK_DISPLAY_BRIEF_MS 3000
+int tb_link_display(struct tb_link *link, const char *text, unsigned flags, struct tb_error *err);
 /* The capabilities of an open link, or of a resource not yet opened (enum tb_link_cap). */
 unsigned tb_link_caps(const struct tb_link *link);
 unsigned tb_link_resource_caps(const struct tb_link_resource *res);

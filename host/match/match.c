@@ -18,6 +18,7 @@ void tb_match_config_default(struct tb_match_config *cfg)
     cfg->incomplete_ms = 3000;
     cfg->remind_ms = 2000;
     cfg->copy_remind_ms = 20000;
+    cfg->ident_ms = 1500;
 }
 
 static int check_config(const struct tb_match_config *cfg, struct tb_error *err)
@@ -72,6 +73,7 @@ int tb_match_new(const struct tb_match_config *cfg, const tb_chess_pos *start, u
         m->incomplete_at[b] = TB_MATCH_NOTIME;
         m->settle_at[b] = m->idle_at[b] = m->early_at[b] = TB_MATCH_NOTIME;
         m->seen_occ[b] = tb_chess_occupancy(start);
+        m->ident_at[b] = TB_MATCH_NOTIME;
     }
     m->now = now_ms;
     m->remind_at = TB_MATCH_NOTIME;
@@ -200,6 +202,7 @@ static void step(tb_match *m, uint64_t t)
     tb_match__settle_due(m);
     tb_match__idle_due(m);
     tb_match__early_due(m);
+    tb_match__ident_due(m);
     tb_match__check_progress(m);
     tb_match__remind_due(m);
     tb_match__copy_remind_due(m);
@@ -244,6 +247,8 @@ uint64_t tb_match_deadline(const tb_match *m)
             when = m->idle_at[b];
         if (m->early_at[b] < when)
             when = m->early_at[b];
+        if (m->ident_at[b] < when)
+            when = m->ident_at[b];
     }
     if (m->remind_at < when)
         when = m->remind_at;
@@ -299,6 +304,7 @@ int tb_match_board_event(tb_match *m, int board, const struct tb_match_event *ev
         tb_sensor_set_occupancy(s, ev->occupancy, now_ms);
         break;
     }
+    tb_match__ident_event(m, board, ev);
     tb_match__drain(m);
     tb_match__watch(m);
     tb_match__check_progress(m);

@@ -85,6 +85,12 @@ struct tb_match {
     uint64_t swap_sq[TB_MATCH_BOARDS],
         swap_live[TB_MATCH_BOARDS]; /* the copy may stand unseen by the recogniser (copy_check) */
 
+    /* A board that names its pieces: what stands on each square as its events say (0 empty,
+     * TB_MATCH_IDENT_UNKNOWN occupied by no chess piece), and when it is compared (ident.c). */
+    bool ident_on[TB_MATCH_BOARDS];
+    uint8_t ident[TB_MATCH_BOARDS][64];
+    uint64_t ident_at[TB_MATCH_BOARDS];
+
     struct tb_match_restore r;
     uint32_t next_id;
 
@@ -142,6 +148,19 @@ void tb_match__restore_start(tb_match *m, enum tb_match_arbiter_action action, i
 void tb_match__close(tb_match *m, bool by_arbiter, const char *why);
 void tb_match__refresh_fix(tb_match *m, int b, bool force);
 void tb_match__reresolve(tb_match *m);
+
+/* ident.c: a board that names its pieces compared piece by piece */
+#define TB_MATCH_IDENT_UNKNOWN 0xFF
+void tb_match__ident_event(tb_match *m, int b, const struct tb_match_event *ev);
+void tb_match__ident_due(tb_match *m);
+/* The squares where board b, as its events leave it, differs from pos: filled or empty, or
+ * another piece (0 for a board that does not name its pieces). */
+uint64_t tb_match__ident_wrong(const tb_match *m, int b, const tb_chess_pos *pos);
+/* "on b1 a white bishop instead of the white knight, ..." for those squares. */
+void tb_match__ident_text(const tb_match *m, int b, const tb_chess_pos *pos, char *buf, size_t len);
+/* What stands on each square of board b when it names its pieces and they agree with its
+ * occupancy: true with out filled (TB_MATCH_IDENT_UNKNOWN: no chess piece). */
+bool tb_match__ident_board(const tb_match *m, int b, uint8_t out[64]);
 
 /* text.c */
 const char *tb_match__mismatch_words(enum tb_match_mismatch_kind k);

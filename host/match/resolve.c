@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define UNKNOWN_PIECE 0xFF
+#define UNKNOWN_PIECE TB_MATCH_IDENT_UNKNOWN
 
 /* A board's scoresheet: its line and, for the board that must replicate, the announced move
  * (its player has heard it and written it down). */
@@ -134,6 +134,9 @@ void tb_match__build_fix(const tb_match *m, int b, const tb_chess_pos *hist,
     memcpy(guess, hist->board, sizeof guess);
     for (uint64_t s = missing; s; s &= s - 1)
         guess[lowest(s)] = 0;
+    /* a board that names its pieces says what stands where: nothing to guess */
+    if (tb_match__ident_board(m, b, guess))
+        arrived = 0;
     for (uint64_t s = arrived; s; s &= s - 1) {
         int sq = lowest(s);
         if (sq == hint_to && hint_from >= 0 && hint_from < 64 &&
@@ -380,6 +383,12 @@ static void explain(tb_match *m, bool appended)
         tb_match__appendf(t, n, "move not complete: remove the captured piece on %s (%s)", sq,
                           made);
         break;
+    case TB_MATCH_MM_SWAPPED: {
+        char list[200];
+        tb_match__ident_text(m, b, &m->r.hist[b], list, sizeof list);
+        tb_match__appendf(t, n, "the pieces are not the game's: %s", list);
+        break;
+    }
     }
 }
 
@@ -541,6 +550,16 @@ void tb_match__check_progress(tb_match *m)
         if (m->cfg.board[b].typed) /* its assistant puts it right by hand */
             continue;
         if (occ != r->occ_target[b] && !(r->has_alt[b] && occ == r->occ_alt[b]))
+            return;
+        /* a board that names its pieces is right when its pieces are */
+        tb_chess_pos want;
+        if (occ == r->occ_target[b])
+            tb_match__line_pos(m, &r->target[b], r->target[b].n, &want);
+        else if (r->alt_due[b])
+            want = m->due_pos[b];
+        else
+            tb_match__line_pos(m, &r->alt[b], r->alt[b].n, &want);
+        if (tb_match__ident_wrong(m, b, &want))
             return;
     }
     tb_match__close(m, r->confirmed,

@@ -59,6 +59,10 @@ struct tb_match_config {
                                 once its board has stood this long untouched in the position
                                 before it (a board passing through that position on its way to
                                 the move hears nothing); default 2000 */
+    uint32_t ident_ms;       /* a board that names its pieces (a SNAPSHOT with has_pieces),
+                                standing still this long in its position by occupancy, is
+                                compared piece by piece with it: pieces swapped or of the wrong
+                                colour are a mismatch (TB_MATCH_MM_SWAPPED); default 1500 */
     uint32_t copy_remind_ms; /* a move waiting to be copied is announced again to its copier
                                 once the copier's board has stood this long untouched without
                                 it, and again after each further copy_remind_ms while it still
@@ -83,7 +87,8 @@ enum tb_match_event_kind {
     TB_MATCH_EV_LIFT = 1, /* square: a piece left it (on the VI board a touch, D.2.2) */
     TB_MATCH_EV_PLACE,    /* square, piece (tb_chess code or 0 if the board cannot tell) */
     TB_MATCH_EV_CHOOSE,   /* piece: promotion piece type TB_CHESS_KNIGHT..QUEEN (D.2.1) */
-    TB_MATCH_EV_SNAPSHOT, /* occupancy: the whole board as it stands now */
+    TB_MATCH_EV_SNAPSHOT, /* occupancy: the whole board as it stands now (and, from a board
+                             that names its pieces, has_pieces and pieces) */
 };
 
 struct tb_match_event {
@@ -91,6 +96,9 @@ struct tb_match_event {
     uint8_t square;
     uint8_t piece;
     uint64_t occupancy;
+    bool has_pieces;    /* SNAPSHOT: the board names its pieces (a DGT e-board) */
+    uint8_t pieces[64]; /* SNAPSHOT: tb_chess code per square, a1 = 0; 0 on an occupied square:
+                           no chess piece there (not compared) */
 };
 
 /* One board event at now_ms. TB_ERR_ARG for a bad board, kind, square or piece. */
@@ -206,6 +214,8 @@ enum tb_match_mismatch_kind {
     TB_MATCH_MM_DISPLACED,      /* pieces displaced (7.4, 7.6) */
     TB_MATCH_MM_ILLEGAL,        /* an illegal move (7.5.1) */
     TB_MATCH_MM_INCOMPLETE,     /* D.2.3: piece placed, the captured piece not removed */
+    TB_MATCH_MM_SWAPPED,        /* a board that names its pieces shows other pieces than the
+                                   game on the right squares (swapped, wrong colour) */
 };
 
 /* One move to take back on a board (D.2.9), in UCI and SAN (in its position). */
@@ -344,7 +354,8 @@ int tb_match_board_fix(const tb_match *m, int board, struct tb_match_fix *fix);
 /* A board's occupancy as its events leave it. */
 uint64_t tb_match_occupancy(const tb_match *m, int board);
 
-/* Names: "wrong-move", "two-ahead", "out-of-turn", "displaced", "illegal", "incomplete";
+/* Names: "wrong-move", "two-ahead", "out-of-turn", "displaced", "illegal", "incomplete",
+ * "swapped";
  * "in-sync", "waiting", "blocked", "restoring". */
 const char *tb_match_mismatch_name(enum tb_match_mismatch_kind k);
 const char *tb_match_state_name(enum tb_match_state s);

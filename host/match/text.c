@@ -75,11 +75,12 @@ static const char *const mismatch_names[][2] = {
     [TB_MATCH_MM_DISPLACED] = {"displaced", "pieces displaced (7.4, 7.6)"},
     [TB_MATCH_MM_ILLEGAL] = {"illegal", "illegal move (7.5.1)"},
     [TB_MATCH_MM_INCOMPLETE] = {"incomplete", "move not complete (D.2.3)"},
+    [TB_MATCH_MM_SWAPPED] = {"swapped", "pieces not the game's"},
 };
 
 static const char *mismatch_name(enum tb_match_mismatch_kind k, int which)
 {
-    bool known = k >= TB_MATCH_MM_WRONG_MOVE && k <= TB_MATCH_MM_INCOMPLETE;
+    bool known = k >= TB_MATCH_MM_WRONG_MOVE && k <= TB_MATCH_MM_SWAPPED;
     return known ? mismatch_names[k][which] : "?";
 }
 

@@ -5,7 +5,12 @@
  * shared codec; the daemon (tb_daemon, the same core as twinboardd) runs its real loop:
  * pty read, decode, journal, match (recogniser blip window), phrase, speech thread with eSpeak
  * NG, sink. The time of the last frame written is taken just after the write; the sink's first
- * write is timed on the speech thread. Usage: bench_daemon [MOVES] (default 200). */
+ * write is timed on the speech thread. Usage: bench_daemon [MOVES] (default 200) [--dgt].
+ *
+ * --dgt (docs/benchmarks.md, "DGT board"): the sighted player's board is a DGT e-board (dgt:,
+ * the emulated board of tests/sim/dgtboard on a pty, played here); the sighted player's moves
+ * are timed from the board's last field update to the VI player's first audio frame, and the
+ * VI player's reed-board moves, the other way, in the same run. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dgtpty.h"
 #include "ptyboard.h"
 #include "tb_chess.h"
 #include "tb_daemon.h"
@@ -76,6 +82,8 @@ static const struct tb_voice_sink_ops ear_ops = {
 
 static struct tb_daemon *daemon_;
 static struct ptyboard board[2];
+static struct dgtpty dgt; /* --dgt: the sighted player's board */
+static bool with_dgt;
 static char answer[65536];
 
 static const char *req(const char *line)
@@ -87,7 +95,10 @@ static const char *req(const char *line)
 static void pump(void)
 {
     ptyboard_pump(&board[0]);
-    ptyboard_pump(&board[1]);
+    if (with_dgt)
+        dgtpty_pump(&dgt, now_us() / 1000u);
+    else
+        ptyboard_pump(&board[1]);
 }
 
 /* Turns the loop until cond holds; false after ms. */
@@ -136,11 +147,26 @@ static int cmp(const void *a, const void *b)
 }
 
 /* A short game of the demo, then new games, until n moves are timed. */
+static void report(const char *what, double *lat, int n)
+{
+    qsort(lat, (size_t)n, sizeof *lat, cmp);
+    double sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += lat[i];
+    int p99 = (int)(0.99 * (n - 1) + 0.5);
+    printf("%s, %d moves:\n  min %.1f ms  median %.1f ms  mean %.1f ms  p99 %.1f ms  max %.1f ms\n",
+           what, n, lat[0], lat[n / 2], sum / n, lat[p99], lat[n - 1]);
+}
+
 int main(int argc, char **argv)
 {
-    int n = argc > 1 ? atoi(argv[1]) : 200;
-    if (n < 1)
-        n = 200;
+    int n = 200;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--dgt") == 0)
+            with_dgt = true;
+        else if ((n = atoi(argv[i])) < 1)
+            n = 200;
+    }
     char dir[] = "/tmp/bench-daemon-XXXXXX";
     if (!mkdtemp(dir))
         return 2;
@@ -148,15 +174,17 @@ int main(int argc, char **argv)
     static struct ear ears[2];
     for (int b = 0; b < 2; b++) {
         snprintf(link[b], sizeof link[b], "%s/%s.pty", dir, b ? "sighted" : "vi");
-        if (ptyboard_init(&board[b], link[b]) != 0)
+        if (b == 1 && with_dgt ? dgtpty_init(&dgt, link[b]) != 0
+                               : ptyboard_init(&board[b], link[b]) != 0)
             return 2;
     }
     snprintf(journal, sizeof journal, "%s/journal", dir);
     struct tb_daemon_options o;
     tb_daemon_options_default(&o);
     for (int b = 0; b < 2; b++) {
-        if (snprintf(o.cfg.player[b].board, sizeof o.cfg.player[b].board, "pty:%s", link[b]) >=
-            (int)sizeof o.cfg.player[b].board)
+        if (snprintf(o.cfg.player[b].board, sizeof o.cfg.player[b].board, "%s:%s",
+                     b == 1 && with_dgt ? "dgt" : "pty",
+                     link[b]) >= (int)sizeof o.cfg.player[b].board)
             return 2;
         o.sink_arg[b] = &ears[b];
     }
@@ -177,8 +205,10 @@ int main(int argc, char **argv)
     }
     tb_chess_move moves[64];
     int nm = tb_daemon_demo_moves(moves, 64);
-    double *lat = calloc((size_t)n, sizeof *lat);
-    int got = 0, failed = 0;
+    double *lat = calloc((size_t)n, sizeof *lat), *by[2];
+    int got = 0, failed = 0, nby[2] = {0, 0};
+    by[0] = calloc((size_t)n, sizeof *lat);
+    by[1] = calloc((size_t)n, sizeof *lat);
     while (got < n && failed < 5) {
         tb_chess_pos pos;
         tb_chess_pos_startpos(&pos);
@@ -189,14 +219,21 @@ int main(int argc, char **argv)
                 break;
             }
             atomic_store(&ears[other].first_us, 0);
-            ptyboard_move(&board[mover], &pos, moves[ply]);
+            if (mover == 1 && with_dgt)
+                dgtpty_move(&dgt, &pos, moves[ply], now_us() / 1000u);
+            else
+                ptyboard_move(&board[mover], &pos, moves[ply]);
             uint64_t t0 = now_us(); /* the last physical event is on the wire */
             if (!until(heard, &ears[other], 5000)) {
                 failed++;
                 break;
             }
-            lat[got++] = (double)(atomic_load(&ears[other].first_us) - t0) / 1000.0;
-            ptyboard_move(&board[other], &pos, moves[ply]);
+            lat[got] = (double)(atomic_load(&ears[other].first_us) - t0) / 1000.0;
+            by[mover][nby[mover]++] = lat[got++];
+            if (other == 1 && with_dgt)
+                dgtpty_move(&dgt, &pos, moves[ply], now_us() / 1000u);
+            else
+                ptyboard_move(&board[other], &pos, moves[ply]);
             want_plies = ply + 1;
             if (!until(agreed, NULL, 5000)) {
                 failed++;
@@ -208,6 +245,10 @@ int main(int argc, char **argv)
         /* a new game: the boards are set up again and read */
         req("new-game pin=1234");
         for (int b = 0; b < 2; b++) {
+            if (b == 1 && with_dgt) {
+                dgtpty_setup(&dgt, now_us() / 1000u);
+                continue;
+            }
             board[b].occ = 0xffff00000000ffffull;
             ptyboard_snapshot(&board[b]);
         }
@@ -218,15 +259,21 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_daemon: only %d of %d moves timed\n", got, n);
         return 1;
     }
-    qsort(lat, (size_t)n, sizeof *lat, cmp);
-    double sum = 0;
-    for (int i = 0; i < n; i++)
-        sum += lat[i];
-    int p99 = (int)(0.99 * (n - 1) + 0.5);
-    printf("daemon latency, last event of a move on one board -> first audio frame for the other "
-           "player\n(pty boards, real loop, eSpeak NG, blip window 100 ms included), %d moves:\n"
-           "  min %.1f ms  median %.1f ms  mean %.1f ms  p99 %.1f ms  max %.1f ms\n",
-           n, lat[0], lat[n / 2], sum / n, lat[p99], lat[n - 1]);
+    if (with_dgt) {
+        report("DGT board (dgt:), last field update of a move -> first audio frame for the VI "
+               "player\n(real loop, eSpeak NG, blip window 100 ms included)",
+               by[1], nby[1]);
+        report("reed board (pty:), same run, last event of a move -> first audio frame for the "
+               "sighted player",
+               by[0], nby[0]);
+        dgtpty_close(&dgt);
+    } else {
+        report("daemon latency, last event of a move on one board -> first audio frame for the "
+               "other player\n(pty boards, real loop, eSpeak NG, blip window 100 ms included)",
+               lat, n);
+    }
     free(lat);
+    free(by[0]);
+    free(by[1]);
     return 0;
 }

@@ -84,7 +84,7 @@ static void hand(struct table *tb, int board, const char *uci)
         printf("error bad move %s\n", uci);
         return;
     }
-    struct tb_match_event ev = {TB_MATCH_EV_LIFT, (uint8_t)from, 0, 0};
+    struct tb_match_event ev = {.kind = TB_MATCH_EV_LIFT, .square = (uint8_t)from};
     pass(tb, 300);
     tb_match_board_event(tb->m, board, &ev, tb->t);
     ev.kind = TB_MATCH_EV_PLACE;

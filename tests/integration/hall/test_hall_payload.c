@@ -19,7 +19,7 @@ static struct tb_hall_state *sample(void)
     uint64_t t = 0;
     const int moves[][3] = {{0, 12, 28}, {1, 12, 20}};
     for (int i = 0; i < 2; i++) {
-        struct tb_match_event ev = {TB_MATCH_EV_LIFT, (uint8_t)moves[i][1], 0, 0};
+        struct tb_match_event ev = {.kind = TB_MATCH_EV_LIFT, .square = (uint8_t)moves[i][1]};
         t += 300;
         ASSERT_OK(tb_match_board_event(m, moves[i][0], &ev, t));
         ev.kind = TB_MATCH_EV_PLACE;

@@ -5,7 +5,8 @@
  *                [--rotated] [--out-of-order] [--garbage PERMILLE] [--unplug AT:FOR]...
  *                [--clock xl|3000|none] [--time SECONDS] [--increment SECONDS]
  *                [--move-ms MS] [--speed FACTOR] [--no-wait] [--lead MS] [--linger MS]
- *                [--drop-acks N] [--ack-ms MS] [--revelation] [--seed N] [--forever] [-v]
+ *                [--drop-acks N] [--ack-ms MS] [--revelation] [--display-log FILE]
+ *                [--seed N] [--forever] [-v]
  *
  * Script time 0 is when the host has put the board in an update mode (or at once with
  * --no-wait), plus --lead. The program exits 0 after the last event and --linger, 1 on bad
@@ -43,7 +44,7 @@ struct plan {
 };
 
 struct opts {
-    const char *link, *script, *pgn, *board;
+    const char *link, *script, *pgn, *board, *display_log;
     long game;
     bool rotated, out_of_order, wait_host, forever, revelation;
     int verbose;
@@ -346,6 +347,26 @@ static void act(struct dgtsim *s, const struct action *a, int verbose)
         dgtsim_start(s, a->side);
 }
 
+/* --display-log: each text the clock's display takes, "(times)" when it shows the times again,
+ * one line with the script time. */
+static void record_display(const struct opts *o, const struct dgtsim *s, uint64_t now, char *shown)
+{
+    if (!o->display_log || strcmp(shown, s->display) == 0)
+        return;
+    snprintf(shown, sizeof s->display, "%s", s->display);
+    FILE *f = fopen(o->display_log, "a");
+    if (!f)
+        return;
+    size_t n = strlen(shown);
+    while (n && shown[n - 1] == ' ')
+        n--;
+    if (n)
+        fprintf(f, "%llu %.*s\n", (unsigned long long)now, (int)n, shown);
+    else
+        fprintf(f, "%llu (times)\n", (unsigned long long)now);
+    fclose(f);
+}
+
 static int run(const struct opts *o, struct plan *p, const uint8_t codes[64])
 {
     static struct dgtsim sim;
@@ -369,6 +390,7 @@ static int run(const struct opts *o, struct plan *p, const uint8_t codes[64])
     size_t next = 0;
     uint8_t out[4096];
     size_t nout = 0;
+    char shown[sizeof sim.display] = "";
     while (!stop_requested) {
         uint64_t now = (uint64_t)((double)(mono_ms() - t0) * o->speed);
         if (start == UINT64_MAX && sim.mode != DGTSIM_IDLE && sim.mode != DGTSIM_BUS)
@@ -415,6 +437,7 @@ static int run(const struct opts *o, struct plan *p, const uint8_t codes[64])
                 if (o->verbose)
                     fprintf(stderr, "dgtboard-sim: %zd command bytes, first 0x%02x\n", k, in[0]);
                 dgtsim_input(&sim, in, (size_t)k);
+                record_display(o, &sim, now, shown);
             }
         } else if (r > 0 && (pf.revents & POLLHUP)) {
             struct timespec ts = {0, 10 * 1000000L}; /* no host on the line yet */
@@ -457,7 +480,8 @@ static int usage(void)
             "       [--rotated] [--out-of-order] [--garbage PERMILLE] [--unplug AT_MS:FOR_MS]...\n"
             "       [--clock xl|3000|none] [--time S] [--increment S] [--move-ms MS]\n"
             "       [--speed F] [--no-wait] [--lead MS] [--linger MS] [--drop-acks N]\n"
-            "       [--ack-ms MS] [--revelation] [--seed N] [--forever] [-v]\n");
+            "       [--ack-ms MS] [--revelation] [--display-log FILE] [--seed N] [--forever]\n"
+            "       [-v]\n");
     return 1;
 }
 
@@ -499,6 +523,8 @@ static int parse(int argc, char **argv, struct opts *o)
             o->pgn = v;
         } else if (strcmp(a, "--board") == 0) {
             o->board = v;
+        } else if (strcmp(a, "--display-log") == 0) {
+            o->display_log = v;
         } else if (strcmp(a, "--game") == 0 && num(v, 1, 100000000L, &x)) {
             o->game = x;
         } else if (strcmp(a, "--garbage") == 0 && num(v, 0, 1000, &x)) {

@@ -179,6 +179,7 @@ TB_TEST(good_files_table)
         "[arbiter]\npin=1234\n[player vi]\nboard=sim:a.script?speed=fast\n[player sighted]\n"
         "board=sim:a.script?speed=fast\n", /* one script plays both boards */
         "[arbiter]\npin: 1234\n",          /* name: value */
+        "[arbiter]\npin=1234\n[player sighted]\nboard=dgt:auto\n", /* a DGT e-board */
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         struct tb_config c;
@@ -211,6 +212,9 @@ TB_TEST(bad_files_table_names_line_and_problem)
          "both players have the colour white"},
         {"[arbiter]\npin=1234\n[player vi]\nboard=tty:/dev/x\n", 4, "unknown kind 'tty'"},
         {"[arbiter]\npin=1234\n[player vi]\nboard=usb:12:34\n", 4, "vendor id"},
+        /* D.2: the VI player's board holds the pieces in holes; a DGT board has none */
+        {"[arbiter]\npin=1234\n[player vi]\nboard=dgt:/dev/ttyACM0\n", 4,
+         "a DGT e-board cannot be the VI player's board"},
         {"[arbiter]\npin=1234\n[player vi]\nboard=serial:/dev/ttyUSB0\n[player sighted]\n"
          "board=serial:/dev/ttyUSB0\n",
          6, "both players' boards are serial:/dev/ttyUSB0"},

@@ -777,3 +777,48 @@ TB_TEST(a_journal_missing_its_first_records_says_so)
     ASSERT_EQ(tb_journal_iter_next(&it, &r, &e), 1);
     ASSERT_U64_EQ(r.seq, 5);
 }
+
+/* A clock reading and a DGT board's reading keep every field; other events stay 27 bytes; an
+ * extension where the encoder writes none is refused (one payload, one meaning). */
+TB_TEST(clock_and_piece_events_round_trip_plain_events_stay_short)
+{
+    uint8_t buf[TB_JOURNAL_EVENT_MAX];
+    struct tb_journal_event plain = {.board = 1, .kind = 2, .arg = 28};
+    ASSERT_EQ(tb_journal_event_encode(&plain, buf, sizeof buf), 27);
+
+    struct tb_journal_event clk = {.board = 1, .kind = TB_JOURNAL_KIND_CLOCK};
+    clk.clock_ms[0] = 5399000;
+    clk.clock_ms[1] = -1;
+    clk.clock_run = 1;
+    int n = tb_journal_event_encode(&clk, buf, sizeof buf);
+    ASSERT_EQ(n, 38);
+    struct tb_journal_record r = {
+        .type = TB_JOURNAL_BOARD_EVENT, .payload = buf, .len = (uint32_t)n};
+    struct tb_journal_event back;
+    ASSERT_OK(tb_journal_event_decode(&back, &r, NULL));
+    ASSERT_EQ(back.clock_ms[0], 5399000);
+    ASSERT_EQ(back.clock_ms[1], -1);
+    ASSERT_EQ(back.clock_run, 1);
+
+    struct tb_journal_event snap = {
+        .board = 1, .kind = 6, .has_pieces = true, .occupancy = 0xffff00000000ffffull};
+    for (int sq = 0; sq < 64; sq++)
+        snap.pieces[sq] = (uint8_t)(sq % 15);
+    n = tb_journal_event_encode(&snap, buf, sizeof buf);
+    ASSERT_EQ(n, 70);
+    r.len = (uint32_t)n;
+    ASSERT_OK(tb_journal_event_decode(&back, &r, NULL));
+    ASSERT_TRUE(back.has_pieces);
+    ASSERT_OK(memcmp(back.pieces, snap.pieces, 64));
+    ASSERT_U64_EQ(back.occupancy, snap.occupancy);
+
+    struct tb_journal_event place = {.board = 1, .kind = 2, .arg = 60, .piece = 9};
+    n = tb_journal_event_encode(&place, buf, sizeof buf);
+    ASSERT_EQ(n, 38);
+    buf[27] = 0; /* a place naming no piece: the encoder would write 27 bytes */
+    r.len = (uint32_t)n;
+    ASSERT_EQ(tb_journal_event_decode(&back, &r, NULL), TB_ERR_PARSE);
+    ASSERT_EQ(tb_journal_event_encode(&clk, buf, sizeof buf), 38);
+    r.len = 27; /* a clock reading cut to 27 bytes */
+    ASSERT_EQ(tb_journal_event_decode(&back, &r, NULL), TB_ERR_PARSE);
+}

@@ -25,6 +25,9 @@ TB_TEST(good_resource_strings_parse)
         {"pty:/dev/pts/5", TB_LINK_PTY, "/dev/pts/5", 0, 0, "", false},
         {"keys:", TB_LINK_KEYS, "", 0, 0, "", false},
         {"null:", TB_LINK_NULL, "", 0, 0, "", false},
+        {"dgt:/dev/ttyACM0", TB_LINK_DGT, "/dev/ttyACM0", 0, 0, "", false},
+        {"dgt:/dev/rfcomm0", TB_LINK_DGT, "/dev/rfcomm0", 0, 0, "", false},
+        {"dgt:auto", TB_LINK_DGT, "auto", 0, 0, "", false},
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         struct tb_link_resource r;
@@ -65,6 +68,9 @@ TB_TEST(bad_resource_strings_name_the_problem)
         {"sim:a.script?speed=slow", "unknown option 'speed=slow'"},
         {"keys:alice", "takes no argument"},
         {"null:x", "takes no argument"},
+        {"dgt:", "needs an absolute device path or auto"},
+        {"dgt:ttyACM0", "needs an absolute device path or auto"},
+        {"dgt:Auto", "needs an absolute device path or auto"},
         {"serial:/dev/tty\x01", "control characters"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -109,6 +115,11 @@ TB_TEST(law_d_2_10_1_links_declare_capabilities_keys_is_typed)
         {"sim:a.script", TB_LINK_CAP_REAL_TIME | TB_LINK_CAP_REPLAYS | TB_LINK_CAP_ENDS},
         {"sim:a.script?speed=fast",
          TB_LINK_CAP_SCRIPT_TIME | TB_LINK_CAP_REPLAYS | TB_LINK_CAP_ENDS},
+        /* a DGT e-board names its pieces and has a clock display; auto may come later */
+        {"dgt:/dev/ttyACM0", TB_LINK_CAP_REAL_TIME | TB_LINK_CAP_SNAPSHOTS | TB_LINK_CAP_DEVICE |
+                                 TB_LINK_CAP_PIECES | TB_LINK_CAP_DISPLAY},
+        {"dgt:auto", TB_LINK_CAP_REAL_TIME | TB_LINK_CAP_SNAPSHOTS | TB_LINK_CAP_DEVICE |
+                         TB_LINK_CAP_PIECES | TB_LINK_CAP_DISPLAY | TB_LINK_CAP_HOTPLUG},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct tb_link_resource res;
@@ -133,4 +144,14 @@ TB_TEST(open_reports_a_bad_resource)
     ASSERT_EQ(tb_link_open(&l, "usb:zz:0043", "vi", 0, &e), TB_ERR_PARSE);
     ASSERT_NULL(l);
     ASSERT_STR_CONTAINS(e.msg, "usb:zz:0043");
+}
+
+/* A named DGT device that is not there is a configuration error at start; dgt:auto waits. */
+TB_TEST(dgt_link_missing_device_refused_auto_waits)
+{
+    struct tb_link *l = NULL;
+    struct tb_error e = {0};
+    ASSERT_EQ(tb_link_open(&l, "dgt:/dev/nonexistent-dgt", "sighted", 0, &e), TB_ERR_SYS);
+    ASSERT_STR_CONTAINS(e.msg, "dgt:/dev/nonexistent-dgt");
+    ASSERT_NULL(l);
 }

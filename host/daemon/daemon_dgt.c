@@ -1,0 +1,90 @@
+/* daemon_dgt.c - a DGT clock beside a board: its readings logged (a press: the player's signal
+ * that the move is made, D.2.4), and its display (a DGT 3000 or DGT XL, TB_LINK_CAP_DISPLAY):
+ * play stopped by a mismatch and play going on again, and the move the board's player must
+ * copy, in a few characters (docs/dgt.md, "The clock's display"). The display only repeats what
+ * the players hear; nothing here changes the game (the game's clock reads the readings). */
+#include <stdio.h>
+
+#include "daemon_internal.h"
+
+static void show(struct tb_daemon *d, int b, const char *text, unsigned flags)
+{
+    struct tb_daemon__board *bd = &d->board[b];
+    if (!bd->link || !(bd->caps & TB_LINK_CAP_DISPLAY))
+        return;
+    struct tb_error err = {0};
+    int rc = tb_link_display(bd->link, text, flags, &err);
+    if (rc == TB_OK)
+        tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "%s board display: %s", tb_daemon__board_name(b),
+                       text[0] ? text : "(the times)");
+    else if (rc != TB_ERR_SUPP)
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s board display: %s", tb_daemon__board_name(b),
+                       err.msg);
+}
+
+/* The last agreed move in SAN, "" before the first. */
+static void last_san(const struct tb_daemon *d, char *buf, size_t len)
+{
+    const tb_chess_game *g = tb_match_game(d->match);
+    buf[0] = '\0';
+    if (g->plies <= 0)
+        return;
+    tb_chess_pos pos = g->start;
+    for (int i = 0; i < g->plies - 1; i++) {
+        tb_chess_undo u;
+        tb_chess_make(&pos, g->moves[i], &u);
+    }
+    tb_chess_move_to_san(&pos, g->moves[g->plies - 1], TB_CHESS_LETTERS_EN, 0, buf, len);
+}
+
+void tb_daemon__dgt_display(struct tb_daemon *d, const struct tb_match_out *o)
+{
+    if (d->fx != &tb_daemon__live)
+        return; /* recovery: the display showed it then */
+    char text[TB_LINK_DISPLAY_MAX + 8], san[16], sq[3];
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        switch (o->kind) {
+        case TB_MATCH_OUT_MISMATCH: { /* D.2.9: play stops; where */
+            const struct tb_match_mismatch *mm = &o->u.mismatch;
+            int at = mm->square < 64 ? mm->square : mm->squares ? __builtin_ctzll(mm->squares) : -1;
+            snprintf(text, sizeof text, "STOP%s%s", at >= 0 ? " " : "",
+                     at >= 0 ? tb_chess_square_name(at, sq) : "");
+            show(d, b, text, TB_LINK_DISPLAY_BEEP);
+            break;
+        }
+        case TB_MATCH_OUT_RESOLVED: /* play goes on, after the last move agreed */
+            last_san(d, san, sizeof san);
+            snprintf(text, sizeof text, "GO%s%s", san[0] ? " " : "", san);
+            show(d, b, text, TB_LINK_DISPLAY_BRIEF);
+            break;
+        case TB_MATCH_OUT_ANNOUNCE: /* the move this board's player must copy */
+            if (!o->u.announce.is_move || o->u.announce.board != b)
+                break;
+            tb_chess_move_to_san(&o->u.announce.pos, o->u.announce.move, TB_CHESS_LETTERS_EN, 0,
+                                 san, sizeof san);
+            show(d, b, san, TB_LINK_DISPLAY_BRIEF);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+static const char *run_name(int run)
+{
+    return run == 1 ? "White's clock runs" : run == 2 ? "Black's clock runs" : "stopped";
+}
+
+void tb_daemon__dgt_clock(struct tb_daemon *d, int b, const struct tb_link_event *ev)
+{
+    struct tb_daemon__board *bd = &d->board[b];
+    tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "%s board clock: White %ld ms, Black %ld ms, %s",
+                   tb_daemon__board_name(b), (long)ev->clock_ms[0], (long)ev->clock_ms[1],
+                   run_name(ev->clock_run));
+    /* D.2.4: the player who pressed stops their clock and starts the opponent's */
+    if (bd->clock_run && ev->clock_run && ev->clock_run != bd->clock_run)
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board clock: %s pressed (D.2.4); %s",
+                       tb_daemon__board_name(b), bd->clock_run == 1 ? "White" : "Black",
+                       run_name(ev->clock_run));
+    bd->clock_run = ev->clock_run;
+}

@@ -1,0 +1,413 @@
+/* Whole games through twinboardd with the sighted player at a DGT e-board: `dgt:` on
+ * dgtboard-sim (a DGT board with a DGT 3000 clock on a pseudo-terminal), the VI player's reed
+ * board simulated (`sim:`), both playing the event script of one real game of the shared corpus
+ * (each move made on its player's board and replicated on the other, D.2.1). The daemon's game
+ * must be the source game move for move; so it must be with the DGT board turned round, and
+ * with the DGT board unplugged in the middle of a move and plugged back in. The clock's
+ * readings reach the journal as clock events; the clock's display shows the moves to copy.
+ * Swapped pieces on the DGT board open a mismatch that names them.
+ *
+ * style: real-time wait: a child process on a pty and a daemon in real time, with timeouts. */
+#define _DEFAULT_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fixture.h"
+#include "tb_chess.h"
+#include "tb_file.h"
+#include "tb_journal.h"
+#include "tb_link.h"
+#include "tb_test.h"
+
+#define PAUSE_MS 700 /* between a move and its copy, and between moves */
+
+struct sim {
+    pid_t pid;
+    char link[512], log[512], display[512];
+};
+
+/* dgtboard-sim playing the script's sighted lines on a pty behind link. */
+static void sim_start(struct sim *s, const char *name, const char *script, const char *const *extra)
+{
+    snprintf(s->link, sizeof s->link, "%s/%s-dgt", tb_test_tmp_dir(), name);
+    snprintf(s->log, sizeof s->log, "%s/%s-dgt.log", tb_test_tmp_dir(), name);
+    snprintf(s->display, sizeof s->display, "%s/%s-display.log", tb_test_tmp_dir(), name);
+    unlink(s->link);
+    unlink(s->display);
+    const char *argv[32] = {TB_DGTBOARD_SIM, "--link",        s->link,     "--script", script,
+                            "--board",       "sighted",       "--no-wait", "--lead",   "0",
+                            "--forever",     "--display-log", s->display};
+    int n = 13;
+    for (int i = 0; extra && extra[i] && n < 30; i++)
+        argv[n++] = extra[i];
+    argv[n] = NULL;
+    s->pid = fork();
+    ASSERT_GE(s->pid, 0);
+    if (s->pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM); /* never outlives the test */
+        if (!freopen(s->log, "w", stderr))
+            _exit(126);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    struct stat st;
+    for (int i = 0; i < 500 && lstat(s->link, &st) != 0; i++)
+        usleep(10000);
+    ASSERT_OK(lstat(s->link, &st));
+}
+
+static void sim_stop(struct sim *s)
+{
+    int status;
+    kill(s->pid, SIGTERM);
+    ASSERT_EQ(waitpid(s->pid, &status, 0), s->pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    ASSERT_EQ(WEXITSTATUS(status), 0); /* no STARTBOOTLOADER, no LED command to a plain board */
+}
+
+static tb_chess_pgn_game *load_game(const char *file, long number)
+{
+    char path[1024], *buf;
+    size_t len;
+    struct tb_error err;
+    snprintf(path, sizeof path, "%s/games/%s", tb_test_data_dir(), file);
+    ASSERT_OK(tb_read_file(path, &buf, &len, &err));
+    tb_chess_pgn_game *g = malloc(sizeof *g);
+    ASSERT_NOT_NULL(g);
+    tb_chess_pgn_reader r;
+    tb_chess_pgn_reader_init(&r, buf, len);
+    for (long i = 0; i < number; i++)
+        ASSERT_EQ(tb_chess_pgn_read(&r, g, &err), 1);
+    free(buf);
+    return g;
+}
+
+/* The game's script for both boards, each ply followed by its player's clock press on the DGT
+ * clock (the sighted board's line: the clock stands beside it). A DGT board names the piece put
+ * down, so the sighted board's placements carry it (the capturing piece, the castling rook, the
+ * promoted piece), as docs/event-script.md allows. */
+static void write_script(struct fx *f, const tb_chess_game *g, uint32_t pause_ms)
+{
+    struct tb_daemon_demo_script ds = {.moves = g->moves,
+                                       .nmoves = g->plies,
+                                       .vi_color = TB_CHESS_WHITE,
+                                       .pause_ms = pause_ms,
+                                       .seed = 7};
+    struct tb_error err = {0};
+    if (tb_daemon_demo_script_write(&ds, f->script, &err) != TB_OK)
+        TB_FAIL("script: %s", err.msg);
+    char *buf;
+    size_t len;
+    ASSERT_OK(tb_read_file(f->script, &buf, &len, &err));
+    FILE *out = fopen(f->script, "w");
+    ASSERT_NOT_NULL(out);
+    tb_chess_pos after = g->start;
+    for (char *line = buf, *end; line < buf + len; line = end + 1) {
+        end = memchr(line, '\n', (size_t)(buf + len - line));
+        if (!end)
+            end = buf + len;
+        int ply;
+        unsigned long long at;
+        char sq[3];
+        if (sscanf(line, "# ply %d:", &ply) == 1 && ply >= 1 && ply <= g->plies) {
+            tb_chess_undo u;
+            tb_chess_make(&after, g->moves[ply - 1], &u);
+        }
+        int s = -1;
+        if (sscanf(line, "%llu sighted place %2s", &at, sq) == 2 &&
+            (s = tb_chess_square_parse(sq)) >= 0 && tb_chess_piece_at(&after, s))
+            fprintf(out, "%llu sighted place %s %c\n", at, sq,
+                    tb_chess_piece_to_fen(tb_chess_piece_at(&after, s)));
+        else
+            fprintf(out, "%.*s\n", (int)(end - line), line);
+        if (sscanf(line, "# sync: made %d @%llu", &ply, &at) == 2)
+            fprintf(out, "%llu sighted press %s\n", at, ply % 2 ? "white" : "black");
+    }
+    fclose(out);
+    free(buf);
+}
+
+/* Script time of the last line. */
+static unsigned long long script_end(const char *path)
+{
+    char *buf;
+    size_t len;
+    struct tb_error err;
+    ASSERT_OK(tb_read_file(path, &buf, &len, &err));
+    unsigned long long last = 0, t;
+    for (char *l = buf; l && l < buf + len; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+        if (sscanf(l, "%llu ", &t) == 1)
+            last = t;
+    free(buf);
+    return last;
+}
+
+static int want_plies;
+static bool game_over(struct fx *f)
+{
+    return fx_plies(f) >= want_plies && strstr(fx_req(f, "status"), "state: in-sync");
+}
+static bool has_mismatch(struct fx *f)
+{
+    return strstr(fx_req(f, "status"), "state: blocked") != NULL;
+}
+static bool dgt_read(struct fx *f)
+{
+    const char *st = fx_req(f, "status");
+    return strstr(st, "sighted: Black") && !strstr(st, "waiting for its first reading") &&
+           !strstr(st, "NOT CONNECTED");
+}
+
+/* The journal's clock events of the sighted board: how many, how many with a clock running,
+ * and whether every time is one the emulated clock can show (0 .. 1:30:00 plus increments). */
+static void journal_clock(struct fx *f, int *n, int *running, bool *sane)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/current.tbj", f->journal);
+    char *buf;
+    size_t len;
+    struct tb_error err;
+    *n = *running = 0;
+    *sane = true;
+    if (tb_read_file(path, &buf, &len, &err) != TB_OK)
+        TB_FAIL("journal %s: %s", path, err.msg);
+    struct tb_journal_iter it;
+    struct tb_journal_record rec;
+    tb_journal_iter_init(&it, buf, len);
+    while (tb_journal_iter_next(&it, &rec, NULL) == 1) {
+        struct tb_journal_event je;
+        if (rec.type != TB_JOURNAL_BOARD_EVENT || tb_journal_event_decode(&je, &rec, NULL) != 0 ||
+            je.kind != TB_LINK_EV_CLOCK)
+            continue;
+        (*n)++;
+        *running += je.clock_run != 0;
+        for (int c = 0; c < 2; c++)
+            *sane = *sane && je.clock_ms[c] >= 0 && je.clock_ms[c] <= (5400 + 3600) * 1000;
+        *sane = *sane && je.board == 1 && je.clock_run <= 2;
+    }
+    free(buf);
+}
+
+struct run {
+    const char *name, *file;
+    long game;
+    const char *const *extra; /* more emulator options */
+    uint32_t pause_ms;
+};
+
+/* Plays the game; returns the daemon for more checks (fx_free it). */
+static void play(struct fx *f, struct sim *s, const struct run *r, tb_chess_pgn_game *g)
+{
+    fx_init(f, r->name);
+    write_script(f, &g->game, r->pause_ms);
+    sim_start(s, r->name, f->script, r->extra);
+    char res[600];
+    snprintf(res, sizeof res, "dgt:%s", s->link);
+    fx_options(f, "script", res);
+    f->o.speed = TB_DAEMON_SPEED_REALTIME;
+    f->o.cfg.player[0].colour = TB_CONFIG_WHITE;
+    f->o.cfg.player[1].colour = TB_CONFIG_BLACK;
+    f->o.exit_when_done = false;
+    fx_start(f);
+    want_plies = g->game.plies;
+    int ms = (int)script_end(f->script) + 15000;
+    if (!fx_run_until(f, ms, game_over))
+        TB_FAIL("%s: %d of %d plies agreed; status:\n%s\nlog:\n%s", r->name, fx_plies(f),
+                want_plies, fx_req(f, "status"), f->log);
+}
+
+static void expect_game(struct fx *f, const tb_chess_pgn_game *g)
+{
+    static char want[16384], got[16384];
+    fx_san_list(&g->game.start, g->game.moves, g->game.plies, want, sizeof want);
+    ASSERT_STR_EQ(fx_moves(f, got, sizeof got), want);
+    ASSERT_TRUE(strstr(f->log, "MISMATCH") == NULL);
+    const char *pgn = fx_req(f, "pgn");
+    ASSERT_STR_CONTAINS(pgn, "[White \"VI player\"]");
+    /* the movetext as the source has it: every SAN, in order */
+    const char *at = pgn;
+    for (char *tok = strtok(want, " "); tok; tok = strtok(NULL, " ")) {
+        at = strstr(at, tok);
+        ASSERT_NOT_NULL(at);
+        at += strlen(tok);
+    }
+}
+
+static void expect_clock(struct fx *f)
+{
+    int n, running;
+    bool sane;
+    journal_clock(f, &n, &running, &sane);
+    ASSERT_GT(n, 20); /* one a second while a clock runs (UPDATE_NICE) */
+    ASSERT_GT(running, 20);
+    ASSERT_TRUE(sane);
+}
+
+/* Kasparov - Brown 1998: both sides castle, a promotion, mate in 39 plies. */
+TB_TEST(whole_game_sighted_on_dgt_board_gives_its_pgn)
+{
+    tb_chess_pgn_game *g = load_game("Kasparov.pgn", 1457);
+    struct fx f;
+    struct sim s;
+    struct run r = {.name = "dgtgame", .file = "Kasparov.pgn", .game = 1457, .pause_ms = PAUSE_MS};
+    play(&f, &s, &r, g);
+    expect_game(&f, g);
+    ASSERT_STR_CONTAINS(fx_req(&f, "pgn"), "[Result \"1-0\"]");
+    ASSERT_STR_CONTAINS(f.log, "game over: 1-0, checkmate");
+    ASSERT_STR_CONTAINS(f.log, "DGT board version");
+    ASSERT_STR_CONTAINS(f.log, "DGT clock: DGT 3000");
+    ASSERT_STR_CONTAINS(f.log, "sighted board clock: Black pressed (D.2.4); White's clock runs");
+    expect_clock(&f);
+    /* the VI player's moves, shown on the clock for the sighted player to copy */
+    char *disp;
+    size_t len;
+    struct tb_error err;
+    ASSERT_OK(tb_read_file(s.display, &disp, &len, &err));
+    ASSERT_STR_CONTAINS(disp, " e4\n");
+    ASSERT_STR_CONTAINS(disp, "(times)");
+    free(disp);
+    fx_free(&f);
+    sim_stop(&s);
+    free(g);
+}
+
+/* The DGT board turned round (White at the connector's right): found from the start position,
+ * every square mapped, the clock's sides swapped. Korchnoi's draw: en passant, both castlings. */
+TB_TEST(whole_game_on_a_rotated_dgt_board_gives_its_pgn)
+{
+    tb_chess_pgn_game *g = load_game("Korchnoi.pgn", 2467);
+    static const char *const extra[] = {"--rotated", "--out-of-order", NULL};
+    struct fx f;
+    struct sim s;
+    struct run r = {.name = "dgtrot",
+                    .file = "Korchnoi.pgn",
+                    .game = 2467,
+                    .extra = extra,
+                    .pause_ms = PAUSE_MS};
+    play(&f, &s, &r, g);
+    expect_game(&f, g);
+    ASSERT_STR_CONTAINS(f.log, "the board rotated");
+    expect_clock(&f);
+    fx_free(&f);
+    sim_stop(&s);
+    free(g);
+}
+
+/* The first lift of the sighted board's copy of ply `ply`, and the placement after it. */
+static void copy_lift(const char *script, int ply, unsigned long long *lift,
+                      unsigned long long *place)
+{
+    char *buf;
+    size_t len;
+    struct tb_error err;
+    ASSERT_OK(tb_read_file(script, &buf, &len, &err));
+    char mark[64];
+    snprintf(mark, sizeof mark, "# sync: made %d @", ply);
+    char *l = strstr(buf, mark);
+    ASSERT_NOT_NULL(l);
+    *lift = *place = 0;
+    for (; l && l < buf + len; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        unsigned long long t;
+        char what[16];
+        if (sscanf(l, "%llu sighted %15s", &t, what) != 2)
+            continue;
+        if (!*lift && strcmp(what, "lift") == 0)
+            *lift = t;
+        else if (*lift && strcmp(what, "place") == 0) {
+            *place = t;
+            break;
+        }
+    }
+    free(buf);
+    ASSERT_GT(*lift, 0);
+    ASSERT_GT(*place, *lift);
+}
+
+/* Unplugged with a piece in the sighted player's hand, the piece put down while the board is
+ * away, plugged back in: the board is read again and the move is there; nothing is lost. */
+TB_TEST(dgt_board_unplugged_mid_move_loses_nothing)
+{
+    tb_chess_pgn_game *g = load_game("Korchnoi.pgn", 851);
+    struct fx f;
+    struct sim s;
+    fx_init(&f, "dgtunplug");
+    write_script(&f, &g->game, 1500);
+    unsigned long long lift, place;
+    copy_lift(f.script, 9, &lift, &place); /* 5. ..., the copy of White's fifth move */
+    char unplug[64];
+    snprintf(unplug, sizeof unplug, "%llu:%llu", lift + 1, place - lift + 300);
+    const char *const extra[] = {"--unplug", unplug, NULL};
+    struct run r = {.name = "dgtunplug", .extra = extra, .pause_ms = 1500};
+    play(&f, &s, &r, g);
+    expect_game(&f, g);
+    ASSERT_STR_CONTAINS(f.log, "sighted board lost");
+    ASSERT_STR_CONTAINS(f.log, "sighted board is back");
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "1 reconnects");
+    fx_free(&f);
+    sim_stop(&s);
+    free(g);
+}
+
+/* A knight and a bishop swapped on the DGT board while the game stands still: occupancy is
+ * right, the pieces are not. A mismatch names both squares and pieces, with the D.2.9
+ * put-right; swapped back, it clears and play goes on. */
+TB_TEST(law_d_2_9_swapped_pieces_on_the_dgt_board_open_a_mismatch_naming_them)
+{
+    struct fx f;
+    struct sim s;
+    fx_init(&f, "dgtswap");
+    /* 1. e4 on the VI board, copied; then the sighted player swaps the knight on b8 and the
+     * bishop on c8, and later puts them back */
+    static const char script[] = "2000 vi lift e2\n"
+                                 "2300 vi place e4\n"
+                                 "3000 sighted lift e2\n"
+                                 "3300 sighted place e4\n"
+                                 "5000 sighted lift b8\n"
+                                 "5200 sighted lift c8\n"
+                                 "5400 sighted place b8 b\n"
+                                 "5600 sighted place c8 n\n"
+                                 "12000 sighted lift b8\n"
+                                 "12200 sighted lift c8\n"
+                                 "12400 sighted place b8 n\n"
+                                 "12600 sighted place c8 b\n";
+    fx_script(&f, script);
+    sim_start(&s, "dgtswap", f.script, NULL);
+    char res[600];
+    snprintf(res, sizeof res, "dgt:%s", s.link);
+    fx_options(&f, "script", res);
+    f.o.speed = TB_DAEMON_SPEED_REALTIME;
+    f.o.exit_when_done = false;
+    fx_start(&f);
+    ASSERT_TRUE(fx_run_until(&f, 10000, has_mismatch));
+    const char *st = fx_req(&f, "status");
+    ASSERT_STR_CONTAINS(f.log, "swapped");
+    ASSERT_STR_CONTAINS(f.log, "on b8 a black bishop instead of the black knight");
+    ASSERT_STR_CONTAINS(f.log, "on c8 a black knight instead of the black bishop");
+    ASSERT_STR_CONTAINS(f.log, "D.2.9: the scoresheets agree");
+    ASSERT_STR_CONTAINS(f.log, "move the black bishop on b8 to c8");
+    ASSERT_TRUE(strstr(st, "state: blocked") != NULL);
+    /* the clock's display says play has stopped, and where */
+    char *disp;
+    size_t len;
+    struct tb_error err;
+    ASSERT_TRUE(fx_run_until(&f, 3000, dgt_read));
+    fx_run_until(&f, 1000, NULL);
+    ASSERT_OK(tb_read_file(s.display, &disp, &len, &err));
+    ASSERT_STR_CONTAINS(disp, "STOP b8");
+    free(disp);
+    want_plies = 1;
+    ASSERT_TRUE(fx_run_until(&f, 12000, game_over));
+    ASSERT_STR_CONTAINS(f.log, "RESOLVED");
+    fx_run_until(&f, 500, NULL);
+    ASSERT_OK(tb_read_file(s.display, &disp, &len, &err));
+    ASSERT_STR_CONTAINS(disp, "GO e4");
+    free(disp);
+    fx_free(&f);
+    sim_stop(&s);
+}
