@@ -343,6 +343,8 @@ int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
         [TB_VOICE_MSG_NO_MOVE] = K_MSG_NO_MOVE,
         [TB_VOICE_MSG_TAKEN] = K_MSG_TAKEN,
         [TB_VOICE_MSG_NOT_RECOGNISED] = K_MSG_NOT_RECOGNISED,
+        [TB_VOICE_MSG_WINS] = K_MSG_WINS,
+        [TB_VOICE_MSG_DRAW] = K_MSG_DRAW,
     };
     if (!pack || !buf || len == 0 || (unsigned)msg >= TB_VOICE_MSG_COUNT)
         return TB_ERR_ARG;
@@ -352,7 +354,8 @@ int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
                       msg == TB_VOICE_MSG_CORRECTION;
     if (needs_move && !a->move)
         return TB_ERR_ARG;
-    if (msg == TB_VOICE_MSG_MISMATCH && a->board != TB_CHESS_WHITE && a->board != TB_CHESS_BLACK)
+    if ((msg == TB_VOICE_MSG_MISMATCH || msg == TB_VOICE_MSG_WINS) && a->board != TB_CHESS_WHITE &&
+        a->board != TB_CHESS_BLACK)
         return TB_ERR_ARG;
 
     if (msg == TB_VOICE_MSG_PUT_RIGHT && !actions_valid(a))

@@ -118,6 +118,8 @@ enum tb_voice_msg {
     TB_VOICE_MSG_NO_MOVE,        /* nothing to repeat yet */
     TB_VOICE_MSG_TAKEN,          /* the player's own move was taken (confirmation word) */
     TB_VOICE_MSG_NOT_RECOGNISED, /* the player's own move was not recognised */
+    TB_VOICE_MSG_WINS,           /* the game is over, board (a colour) wins */
+    TB_VOICE_MSG_DRAW,           /* the game is over, drawn */
     TB_VOICE_MSG_COUNT
 };
 

@@ -186,6 +186,9 @@ int tb_broadcast_new_game(tb_broadcast *bc, const struct tb_broadcast_tags *tags
         return tb_error_set(err, TB_ERR_ARG,
                             "broadcast: a tag holds a line break or a tag is too long");
     }
+    /* The last game's last text (its result) reaches its own file before the path changes:
+     * the writer keeps only the newest text. */
+    tb_broadcast_pgn_flush(bc);
     bc->tags = *tags;
     bc->have_game = true;
     bc->over = false;

@@ -14,14 +14,25 @@
 
 #define CONFIG_FILE_MAX ((size_t)1 << 20)
 
-enum section { SEC_NONE, SEC_DAEMON, SEC_ARBITER, SEC_VI, SEC_SIGHTED, SEC_UNKNOWN };
+enum section {
+    SEC_NONE,
+    SEC_DAEMON,
+    SEC_ARBITER,
+    SEC_VI,
+    SEC_SIGHTED,
+    SEC_BROADCAST, /* broadcast */
+    SEC_UNKNOWN
+};
 
+/* clang-format off */
 static const char *const section_names[] = {
     [SEC_DAEMON] = "daemon",
     [SEC_ARBITER] = "arbiter",
     [SEC_VI] = "player vi",
     [SEC_SIGHTED] = "player sighted",
+    [SEC_BROADCAST] = "broadcast", /* broadcast */
 };
+/* clang-format on */
 
 /* What one parse has seen: the text being fed to inih, line by line, and the problems. */
 struct parse {
@@ -30,7 +41,7 @@ struct parse {
     const char *p, *end;
     long line; /* line last handed to inih */
     long section_line[SEC_UNKNOWN];
-    long seen[SEC_UNKNOWN][8]; /* line where each key was set, 0 = not set */
+    long seen[SEC_UNKNOWN][16]; /* line where each key was set, 0 = not set */
     long colour_line[2];
 };
 
@@ -216,6 +227,81 @@ static void set_audio(struct parse *ps, long line, const char *key, const char *
         problem(ps, line, "%s is longer than %d bytes", key, TB_CONFIG_PATH_MAX - 1);
 }
 
+/* ---- [broadcast] (docs/broadcast.md) ------------------------------------------------------ */
+
+static void set_bc_dgt(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (strncmp(v, "pty:/", 5) != 0 || !copy(ps->cfg.broadcast.dgt, TB_CONFIG_PATH_MAX, v + 4))
+        problem(ps, line, "%s must be pty:PATH with an absolute PATH shorter than %d bytes", key,
+                TB_CONFIG_PATH_MAX);
+}
+
+/* Loopback only: the virtual board is for programs on this machine, never the hall's network. */
+static void set_bc_tcp(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (strncmp(v, "127.0.0.1:", 10) != 0 ||
+        !parse_int(v + 10, 0, 65535, &ps->cfg.broadcast.tcp_port))
+        problem(ps, line,
+                "%s '%s' must be 127.0.0.1:PORT (PORT 0..65535, 0: any free port); the virtual "
+                "board listens on the loopback address only",
+                key, v);
+}
+
+static void set_bc_clients(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (!parse_int(v, 0, 64, &ps->cfg.broadcast.max_clients))
+        problem(ps, line, "%s '%s' must be a number of TCP readers from 0 to 64", key, v);
+}
+
+static void set_bc_pgn_dir(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (v[0] != '/' || !copy(ps->cfg.broadcast.pgn_dir, TB_CONFIG_PATH_MAX, v))
+        problem(ps, line, "%s must be an absolute path shorter than %d bytes", key,
+                TB_CONFIG_PATH_MAX);
+}
+
+static void set_bc_serial(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (strlen(v) != 5 || strspn(v, "0123456789") != 5)
+        problem(ps, line, "%s '%s' must be five digits (the DGT serial number)", key, v);
+    else
+        strcpy(ps->cfg.broadcast.serial, v);
+}
+
+/* PGN's date form, YYYY.MM.DD, '?' for an unknown digit. */
+static void set_bc_date(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    bool ok = strlen(v) == 10 && v[4] == '.' && v[7] == '.';
+    for (int i = 0; ok && i < 10; i++)
+        ok = i == 4 || i == 7 || isdigit((unsigned char)v[i]) || v[i] == '?';
+    if (!ok)
+        problem(ps, line, "%s '%s' must be YYYY.MM.DD (PGN's form, ? for unknown digits)", key, v);
+    else
+        strcpy(ps->cfg.broadcast.date, v);
+}
+
+/* The tags of the Seven Tag Roster (and TimeControl) each new game starts with. */
+static void set_bc_tag(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    struct tb_config_broadcast *b = &ps->cfg.broadcast;
+    char *dst = !strcmp(key, "event")   ? b->event
+                : !strcmp(key, "site")  ? b->site
+                : !strcmp(key, "round") ? b->round
+                : !strcmp(key, "white") ? b->white
+                : !strcmp(key, "black") ? b->black
+                                        : b->time_control;
+    size_t cap = dst == b->time_control ? sizeof b->time_control : TB_CONFIG_TAG_MAX;
+    if (strchr(v, '"') || strchr(v, '\\') || !copy(dst, cap, v))
+        problem(ps, line, "%s must be shorter than %zu bytes, without \" or \\", key, cap);
+}
+
 static const struct key {
     enum section section; /* SEC_VI stands for both player sections */
     const char *name;
@@ -233,6 +319,18 @@ static const struct key {
     {SEC_VI, "voice", set_voice},
     {SEC_VI, "rate", set_rate},
     {SEC_VI, "audio", set_audio},
+    {SEC_BROADCAST, "dgt", set_bc_dgt},
+    {SEC_BROADCAST, "tcp", set_bc_tcp},
+    {SEC_BROADCAST, "max_clients", set_bc_clients},
+    {SEC_BROADCAST, "pgn_dir", set_bc_pgn_dir},
+    {SEC_BROADCAST, "serial", set_bc_serial},
+    {SEC_BROADCAST, "date", set_bc_date},
+    {SEC_BROADCAST, "event", set_bc_tag},
+    {SEC_BROADCAST, "site", set_bc_tag},
+    {SEC_BROADCAST, "round", set_bc_tag},
+    {SEC_BROADCAST, "white", set_bc_tag},
+    {SEC_BROADCAST, "black", set_bc_tag},
+    {SEC_BROADCAST, "time_control", set_bc_tag},
 };
 
 static int handler(void *user, const char *section, const char *name, const char *value)
@@ -245,7 +343,7 @@ static int handler(void *user, const char *section, const char *name, const char
     if (sec == SEC_NONE) {
         problem(ps, line,
                 "'%s' is outside any section (expected [daemon], [arbiter], "
-                "[player vi] or [player sighted] first)",
+                "[player vi], [player sighted] or [broadcast] first)",
                 name);
         return 1;
     }
@@ -298,8 +396,8 @@ static const char *check_line(struct parse *ps, char *s)
         enum section sec = section_of(name);
         if (sec == SEC_UNKNOWN || sec == SEC_NONE)
             problem(ps, ps->line,
-                    "unknown section [%s] (expected [daemon], [arbiter], [player vi] or "
-                    "[player sighted])",
+                    "unknown section [%s] (expected [daemon], [arbiter], [player vi], "
+                    "[player sighted] or [broadcast])",
                     name);
         else
             ps->section_line[sec] = ps->section_line[sec] ? ps->section_line[sec] : ps->line;
@@ -431,6 +529,9 @@ void tb_config_defaults(struct tb_config *cfg, const char *runtime_dir, const ch
     }
     cfg->blip_window_ms = 300;
     cfg->log_level = TB_CONFIG_LOG_INFO;
+    cfg->broadcast.tcp_port = -1; /* [broadcast]: off until configured */
+    cfg->broadcast.max_clients = 8;
+    strcpy(cfg->broadcast.serial, "01025");
     if (runtime_dir && *runtime_dir && strlen(runtime_dir) < 80)
         snprintf(cfg->socket_path, sizeof cfg->socket_path, "%s/twinboard.sock", runtime_dir);
     else
@@ -439,6 +540,11 @@ void tb_config_defaults(struct tb_config *cfg, const char *runtime_dir, const ch
         snprintf(cfg->journal_dir, sizeof cfg->journal_dir, "%s/twinboard", state_dir);
     else
         strcpy(cfg->journal_dir, "/tmp/twinboard-journal");
+}
+
+bool tb_config_broadcast_on(const struct tb_config *cfg)
+{
+    return cfg->broadcast.dgt[0] || cfg->broadcast.tcp_port >= 0 || cfg->broadcast.pgn_dir[0];
 }
 
 const char *tb_config_role_name(enum tb_config_role role)

@@ -109,6 +109,8 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     if ((rc = tb_daemon__boards_plan(d, err)) != TB_OK)
         goto fail;
     match_config(d);
+    tb_daemon__game_tags(d, NULL); /* broadcast: the first game's tags */
+    tb_daemon__result_clear(d);
     if (pipe2(d->wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
         rc = tb_error_set(err, TB_ERR_SYS, "pipe: %s", strerror(errno));
         goto fail;
@@ -119,6 +121,8 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     if ((rc = tb_daemon__voice_open(d, err)) != TB_OK)
         goto fail;
     if ((rc = tb_daemon__boards_open(d, err)) != TB_OK)
+        goto fail;
+    if ((rc = tb_daemon__broadcast_open(d, err)) != TB_OK) /* broadcast */
         goto fail;
     if ((rc = tb_daemon__ctl_open(d, err)) != TB_OK)
         goto fail;
@@ -137,6 +141,7 @@ void tb_daemon_free(struct tb_daemon *d)
     if (!d)
         return;
     tb_daemon__ctl_close(d);
+    tb_daemon__broadcast_close(d); /* broadcast */
     tb_daemon__boards_close(d);
     tb_daemon__voice_close(d);
     if (d->journal && tb_journal_close(d->journal) != TB_OK)
@@ -259,7 +264,8 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
 {
     if (d->stop || d->done)
         return 0;
-    enum { MAXFD = 4 + TBD_BOARDS + TBD_MAX_CLIENTS + 2 }; /* + listener, sweep timer */
+    /* + listener, sweep timer; + the broadcast's pty, listener and readers */
+    enum { MAXFD = 4 + TBD_BOARDS + TBD_MAX_CLIENTS + 2 + 2 + 64 };
     struct pollfd p[MAXFD];
     int n = 0, sig_i = -1, wake_i, voice_i = -1, link_i[TBD_BOARDS];
     wake_i = n;
@@ -280,8 +286,14 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
     }
     int ctl_i = n;
     n += tb_daemon__ctl_pollfds(d, p + n, MAXFD - n);
+    uint64_t bc_due; /* broadcast: its fds and deadline */
+    int bc_i = n;
+    n += tb_daemon__broadcast_pollfds(d, p + n, MAXFD - n, &bc_due);
 
-    int wait = timeout_ms(d, tb_daemon__clock(d), max_wait_ms);
+    uint64_t now0 = tb_daemon__clock(d);
+    int wait = timeout_ms(d, now0, max_wait_ms);
+    if (bc_due != UINT64_MAX && (wait < 0 || bc_due < now0 + (uint64_t)wait))
+        wait = bc_due <= now0 ? 0 : (int)(bc_due - now0);
     int r = poll(p, (nfds_t)n, wait);
     if (r < 0 && errno != EINTR) {
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "poll: %s", strerror(errno));
@@ -303,7 +315,8 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
     if (rc < 0)
         return rc;
     if (r > 0)
-        tb_daemon__ctl_handle(d, p + ctl_i, n - ctl_i);
+        tb_daemon__ctl_handle(d, p + ctl_i, bc_i - ctl_i);
+    tb_daemon__broadcast_handle(d, p + bc_i, n - bc_i); /* broadcast */
     tb_daemon__boards_feed(d);
     if (!d->virtual_time)
         tb_daemon__advance(d, tb_daemon__match_time(d));

@@ -4,6 +4,8 @@
  *   [arbiter]         pin, start
  *   [player vi]       board, colour, pack, voice, rate, audio
  *   [player sighted]  the same
+ *   [broadcast]       dgt, tcp, max_clients, pgn_dir, serial, event, site, date, round, white,
+ *                     black, time_control
  *
  * docs/configuration.md describes every key. Without a file the defaults run the demo: two
  * simulated boards, no sound card. A file must set the arbiter PIN: game-changing requests
@@ -43,6 +45,19 @@ struct tb_config_player {
     char audio[TB_CONFIG_PATH_MAX]; /* "default", a PortAudio device name, wav:PATH or null */
 };
 
+/* [broadcast] (docs/broadcast.md): the agreed game as a virtual DGT board and a live PGN file.
+ * Off while dgt, tcp and pgn_dir are all unset. */
+#define TB_CONFIG_TAG_MAX 64
+struct tb_config_broadcast {
+    char dgt[TB_CONFIG_PATH_MAX];     /* the pty's stable path (from "pty:PATH"); "" = none */
+    int tcp_port;                     /* 127.0.0.1:PORT; -1 = none, 0 = a port the system picks */
+    int max_clients;                  /* TCP sessions at once */
+    char pgn_dir[TB_CONFIG_PATH_MAX]; /* the live PGN's root; "" = none */
+    char serial[6];                   /* the board's serial number, five digits */
+    char event[TB_CONFIG_TAG_MAX], site[TB_CONFIG_TAG_MAX], date[16], round[TB_CONFIG_TAG_MAX];
+    char white[TB_CONFIG_TAG_MAX], black[TB_CONFIG_TAG_MAX], time_control[32];
+};
+
 struct tb_config {
     struct tb_config_player player[2]; /* indexed by enum tb_config_role */
     int blip_window_ms; /* a lift and place back within this is sensor noise, not a touch */
@@ -52,7 +67,11 @@ struct tb_config {
     char journal_dir[TB_CONFIG_PATH_MAX];
     char socket_path[TB_CONFIG_PATH_MAX];
     enum tb_config_log log_level;
+    struct tb_config_broadcast broadcast; /* [broadcast] */
 };
+
+/* [broadcast] is on. */
+bool tb_config_broadcast_on(const struct tb_config *cfg);
 
 #define TB_CONFIG_MAX_PROBLEMS 64
 

@@ -134,43 +134,6 @@ static void until_shown(tb_broadcast *bc, struct prog *progs, int n, const tb_ch
     }
 }
 
-/* ---- the reader looping over the live PGN during the game ---------------------------------- */
-
-struct looper {
-    const char *path;
-    atomic_bool stop;
-    long reads, bad;
-    char why[256];
-};
-
-/* A whole file: it parses and its text ends with the result its Result tag names. */
-static void *loop_reader(void *arg)
-{
-    struct looper *l = arg;
-    tb_chess_pgn_game *g = malloc(sizeof *g);
-    while (!atomic_load(&l->stop)) {
-        char *text;
-        size_t len;
-        if (tb_read_file(l->path, &text, &len, NULL) != TB_OK)
-            continue;
-        tb_chess_pgn_reader r;
-        tb_chess_pgn_reader_init(&r, text, len);
-        struct tb_error err;
-        int rc = tb_chess_pgn_read(&r, g, &err);
-        const char *res = rc == 1 ? tb_chess_pgn_tag_get(g, "Result") : NULL;
-        size_t rl = res ? strlen(res) : 0;
-        bool whole = res && len > rl + 1 && text[len - 1] == '\n' &&
-                     memcmp(text + len - 1 - rl, res, rl) == 0;
-        if (!whole && !l->bad)
-            snprintf(l->why, sizeof l->why, "read %zu bytes: %s", len, rc == 1 ? "cut" : err.msg);
-        l->bad += !whole;
-        l->reads++;
-        free(text);
-    }
-    free(g);
-    return NULL;
-}
-
 /* The file read back by the project's reader: the moves so far and the result. */
 static void check_own(const char *path, const tb_chess_game *game, const char *result)
 {
@@ -289,9 +252,9 @@ TB_TEST(programs_on_pty_and_tcp_follow_the_agreed_game_and_the_live_pgn_is_whole
     ASSERT_EQ(progs[1].c.pings, 1);
     ASSERT_EQ(progs[0].c.major, 1);
 
-    struct looper l = {.path = path};
+    struct bcast_looper l = {.path = path};
     pthread_t th;
-    ASSERT_OK(pthread_create(&th, NULL, loop_reader, &l));
+    ASSERT_OK(pthread_create(&th, NULL, bcast_loop_reader, &l));
 
     tb_chess_game *game = malloc(sizeof *game);
     tb_chess_game_init(game, &src->game.start);
