@@ -21,6 +21,7 @@ enum section {
     SEC_VI,
     SEC_SIGHTED,
     SEC_BROADCAST, /* broadcast */
+    SEC_HALL,      /* hall */
     SEC_UNKNOWN
 };
 
@@ -31,6 +32,7 @@ static const char *const section_names[] = {
     [SEC_VI] = "player vi",
     [SEC_SIGHTED] = "player sighted",
     [SEC_BROADCAST] = "broadcast", /* broadcast */
+    [SEC_HALL] = "hall",           /* hall */
 };
 /* clang-format on */
 
@@ -302,6 +304,53 @@ static void set_bc_tag(struct parse *ps, long line, const char *key, const char 
         problem(ps, line, "%s must be shorter than %zu bytes, without \" or \\", key, cap);
 }
 
+/* ---- [hall] (docs/hall.md) ---------------------------------------------------------------- */
+
+static void set_hall_broker(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:") !=
+            strlen(v) ||
+        !copy(ps->cfg.hall.broker, sizeof ps->cfg.hall.broker, v))
+        problem(ps, line, "%s '%s' is not a host name or numeric address", key, v);
+}
+
+static void set_hall_port(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (!parse_int(v, 1, 65535, &ps->cfg.hall.port))
+        problem(ps, line, "%s '%s' must be a port from 1 to 65535", key, v);
+}
+
+/* MQTT topic levels: no wildcard or separator can enter a topic. */
+static void set_hall_name(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    char *dst = !strcmp(key, "table") ? ps->cfg.hall.table : ps->cfg.hall.tournament;
+    size_t n = strlen(v);
+    if (n >= TB_CONFIG_HALL_NAME_MAX ||
+        strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != n)
+        problem(ps, line, "%s '%s' must be 1 to 31 of A-Z a-z 0-9 _ -", key, v);
+    else
+        strcpy(dst, v);
+}
+
+static void set_hall_user(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (!copy(ps->cfg.hall.username, sizeof ps->cfg.hall.username, v))
+        problem(ps, line, "%s is longer than %zu bytes", key, sizeof ps->cfg.hall.username - 1);
+}
+
+static void set_hall_path(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    char *dst = !strcmp(key, "cafile") ? ps->cfg.hall.cafile : ps->cfg.hall.password_file;
+    if (v[0] != '/' || !copy(dst, TB_CONFIG_PATH_MAX, v))
+        problem(ps, line, "%s must be an absolute path shorter than %d bytes", key,
+                TB_CONFIG_PATH_MAX);
+}
+
 static const struct key {
     enum section section; /* SEC_VI stands for both player sections */
     const char *name;
@@ -331,6 +380,13 @@ static const struct key {
     {SEC_BROADCAST, "white", set_bc_tag},
     {SEC_BROADCAST, "black", set_bc_tag},
     {SEC_BROADCAST, "time_control", set_bc_tag},
+    {SEC_HALL, "broker", set_hall_broker},
+    {SEC_HALL, "port", set_hall_port},
+    {SEC_HALL, "tournament", set_hall_name},
+    {SEC_HALL, "table", set_hall_name},
+    {SEC_HALL, "username", set_hall_user},
+    {SEC_HALL, "password_file", set_hall_path},
+    {SEC_HALL, "cafile", set_hall_path},
 };
 
 static int handler(void *user, const char *section, const char *name, const char *value)
@@ -343,7 +399,7 @@ static int handler(void *user, const char *section, const char *name, const char
     if (sec == SEC_NONE) {
         problem(ps, line,
                 "'%s' is outside any section (expected [daemon], [arbiter], "
-                "[player vi], [player sighted] or [broadcast] first)",
+                "[player vi], [player sighted], [broadcast] or [hall] first)",
                 name);
         return 1;
     }
@@ -397,7 +453,7 @@ static const char *check_line(struct parse *ps, char *s)
         if (sec == SEC_UNKNOWN || sec == SEC_NONE)
             problem(ps, ps->line,
                     "unknown section [%s] (expected [daemon], [arbiter], [player vi], "
-                    "[player sighted] or [broadcast])",
+                    "[player sighted], [broadcast] or [hall])",
                     name);
         else
             ps->section_line[sec] = ps->section_line[sec] ? ps->section_line[sec] : ps->line;
@@ -468,6 +524,17 @@ static void check_whole(struct parse *ps)
         problem(ps, ps->section_line[SEC_ARBITER] ? ps->section_line[SEC_ARBITER] : 1,
                 "no arbiter PIN: set pin in [arbiter] (resolve, takeback, set-position and "
                 "new-game need it)");
+    /* [hall]: a table publishes under its tournament and table names, both needed */
+    const struct tb_config_hall *h = &c->hall;
+    bool hall_keys = false; /* an empty [hall] (the packaged file's) leaves the hall off */
+    for (int k = 0; k < 16; k++)
+        hall_keys |= ps->seen[SEC_HALL][k] != 0;
+    if (hall_keys && (!h->tournament[0] || !h->table[0]))
+        problem(ps, ps->section_line[SEC_HALL],
+                "[hall] needs both tournament and table (the table's topics are "
+                "twinboard/<tournament>/<table>/...)");
+    if (hall_keys && !h->broker[0])
+        problem(ps, ps->section_line[SEC_HALL], "[hall] needs broker (the MQTT broker's address)");
 }
 
 int tb_config_parse(struct tb_config *cfg, const char *text, size_t len,
@@ -545,6 +612,11 @@ void tb_config_defaults(struct tb_config *cfg, const char *runtime_dir, const ch
 bool tb_config_broadcast_on(const struct tb_config *cfg)
 {
     return cfg->broadcast.dgt[0] || cfg->broadcast.tcp_port >= 0 || cfg->broadcast.pgn_dir[0];
+}
+
+bool tb_config_hall_on(const struct tb_config *cfg)
+{
+    return cfg->hall.table[0] != '\0';
 }
 
 const char *tb_config_role_name(enum tb_config_role role)

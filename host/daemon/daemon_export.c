@@ -83,6 +83,7 @@ void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
             (unsigned long)(d->used_ms[1] / 1000));
     appendf(&t, "speech: %s\n", !d->voice ? "off" : tb_daemon__voice_idle(d) ? "idle" : "speaking");
     tb_daemon__broadcast_status(d, &t); /* broadcast */
+    tb_daemon__hall_status(d, &t);      /* hall */
     /* the latest notes: touch-move reports, held moves, arbiter decisions, resolutions */
     for (int i = d->nnotes > 5 ? d->nnotes - 5 : 0; i < d->nnotes; i++)
         appendf(&t, "note after ply %d: %s\n", d->note[i].ply, d->note[i].text);

@@ -40,6 +40,7 @@ static void live_button(struct tb_daemon *d, int b, int button)
         tb_daemon__log(d, TB_CONFIG_LOG_WARN, "ARBITER called from the %s board",
                        tb_daemon__board_name(b));
         tb_daemon__say_msg(d, b, TB_VOICE_MSG_ARBITER, &a, 0);
+        tb_daemon__hall_arbiter_call(d, b); /* hall: the arbiter is called to the table */
         break;
     case TB_LINK_BUTTON_PROMOTE:
         tb_daemon__promote(d, b, TB_CHESS_QUEEN, NULL); /* the promote button alone: a queen */

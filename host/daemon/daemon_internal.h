@@ -104,6 +104,8 @@ struct tb_daemon__end {
     int ply;                   /* plies of the game when it ended; -1 while playing */
 };
 
+struct tb_daemon__hall; /* daemon_hall.c */
+
 struct tb_daemon__note {
     int ply;
     char text[TBD_NOTE_TEXT];
@@ -159,6 +161,9 @@ struct tb_daemon {
     tb_chess_game *bc_game;        /* what the broadcast shows (the agreed game fed last) */
     struct tb_broadcast_tags tags; /* this game's PGN tags: configuration, then new-game */
     struct tb_daemon__end end;
+
+    /* hall (daemon_hall.c): the table on the MQTT broker; NULL when [hall] is off */
+    struct tb_daemon__hall *hall;
 };
 
 /* daemon.c */
@@ -304,5 +309,17 @@ void tb_daemon__result_request(const struct tb_journal_decision *dec, struct tb_
 void tb_daemon__result_rules(struct tb_daemon *d, uint64_t t);
 /* A new game: no result. */
 void tb_daemon__result_clear(struct tb_daemon *d);
+
+/* daemon_hall.c: the table on the hall's MQTT broker (docs/hall.md). No-ops while [hall] is off. */
+int tb_daemon__hall_open(struct tb_daemon *d, struct tb_error *err);
+void tb_daemon__hall_close(struct tb_daemon *d);
+/* A match output carried out: noted for the hall (events). */
+void tb_daemon__hall_output(struct tb_daemon *d, const struct tb_match_out *o);
+/* The ARBITER button at a board. */
+void tb_daemon__hall_arbiter_call(struct tb_daemon *d, int board);
+int tb_daemon__hall_pollfds(struct tb_daemon *d, struct pollfd *p, int max, uint64_t *deadline);
+/* After poll: the broker served, commands taken (PIN-checked), the state published if changed. */
+void tb_daemon__hall_handle(struct tb_daemon *d, const struct pollfd *p, int n);
+void tb_daemon__hall_status(struct tb_daemon *d, struct tb_daemon__buf *out);
 
 #endif /* TB_DAEMON_INTERNAL_H */

@@ -192,6 +192,7 @@ static void note_only(struct tb_daemon *d, const struct tb_match_out *o, uint16_
 static void handle(struct tb_daemon *d, const struct tb_match_out *o)
 {
     char line[200];
+    tb_daemon__hall_output(d, o); /* hall: the table's events */
     switch (o->kind) {
     case TB_MATCH_OUT_ANNOUNCE:
         if (o->u.announce.is_move) {

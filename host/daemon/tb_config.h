@@ -6,6 +6,7 @@
  *   [player sighted]  the same
  *   [broadcast]       dgt, tcp, max_clients, pgn_dir, serial, event, site, date, round, white,
  *                     black, time_control
+ *   [hall]            broker, port, tournament, table, username, password_file, cafile
  *
  * docs/configuration.md describes every key. Without a file the defaults run the demo: two
  * simulated boards, no sound card. A file must set the arbiter PIN: game-changing requests
@@ -58,6 +59,17 @@ struct tb_config_broadcast {
     char white[TB_CONFIG_TAG_MAX], black[TB_CONFIG_TAG_MAX], time_control[32];
 };
 
+/* [hall] (docs/hall.md): the table published to an MQTT broker. Off while table is unset. */
+#define TB_CONFIG_HALL_NAME_MAX 32
+struct tb_config_hall {
+    char broker[128]; /* a numeric address or a name in /etc/hosts */
+    int port;         /* 0 = 1883, or 8883 with TLS */
+    char tournament[TB_CONFIG_HALL_NAME_MAX], table[TB_CONFIG_HALL_NAME_MAX];
+    char username[64];
+    char password_file[TB_CONFIG_PATH_MAX]; /* its first line is the password */
+    char cafile[TB_CONFIG_PATH_MAX];        /* TLS with this CA when set */
+};
+
 struct tb_config {
     struct tb_config_player player[2]; /* indexed by enum tb_config_role */
     int blip_window_ms; /* a lift and place back within this is sensor noise, not a touch */
@@ -68,10 +80,12 @@ struct tb_config {
     char socket_path[TB_CONFIG_PATH_MAX];
     enum tb_config_log log_level;
     struct tb_config_broadcast broadcast; /* [broadcast] */
+    struct tb_config_hall hall;           /* [hall] */
 };
 
-/* [broadcast] is on. */
+/* [broadcast] or [hall] is on. */
 bool tb_config_broadcast_on(const struct tb_config *cfg);
+bool tb_config_hall_on(const struct tb_config *cfg);
 
 #define TB_CONFIG_MAX_PROBLEMS 64
 
