@@ -156,9 +156,14 @@ int tb_daemon__broadcast_open(struct tb_daemon *d, struct tb_error *err)
     struct tb_error e = {0};
     if (!(d->bc = tb_broadcast_new(&bcfg, &e)))
         return tb_error_set(err, e.code ? e.code : TB_ERR_SYS, "%s", e.msg);
-    /* The game as recovery left it: its start, its agreed moves, its result. */
-    new_game(d);
-    tb_daemon__broadcast_sync(d, 0);
+    /* The game as recovery left it: its start, its agreed moves, its result; in the file it was
+     * shown in before the restart, when that file is there, so followers keep its address. */
+    const tb_chess_game *g = tb_match_game(d->match);
+    tb_chess_game_init(d->bc_game, &g->start);
+    for (int i = 0; i < game_plies(d, g); i++)
+        tb_chess_game_push(d->bc_game, g->moves[i]);
+    if (tb_broadcast_resume_game(d->bc, &d->tags, d->bc_game, tb_daemon__clock(d), &e) != TB_OK)
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "broadcast: the game is not shown: %s", e.msg);
     tb_daemon__broadcast_result(d);
     char tcp[32] = "off";
     if (tb_broadcast_tcp_port(d->bc))

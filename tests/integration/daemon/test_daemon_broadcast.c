@@ -397,6 +397,11 @@ TB_TEST(dgt_programs_see_only_agreed_positions_in_order_and_the_live_pgn_is_the_
     ASSERT_STR_CONTAINS(fx_req(&f, "status"),
                         "game over after ply 6: 1/2-1/2, draw agreed (5.2.3)");
     ASSERT_STR_CONTAINS(fx_req(&f, "pgn"), "1/2-1/2");
+    /* the same live PGN file goes on (a follower keeps its address), holding the whole game */
+    char again[600];
+    status_field(&f, "live PGN ", " (", again, sizeof again);
+    ASSERT_STR_EQ(again, pgn_path);
+    check_pgn(&f, pgn_path, 6);
     fx_free(&f);
 }
 
@@ -436,7 +441,7 @@ TB_TEST(result_requests_and_new_game_tags_reach_the_pgn)
     ASSERT_STR_CONTAINS(first, "0-1");
     free(first);
     fx_stop(&f);
-    /* recovery: the new game's tags and its result come back from the journal */
+    /* recovery: the new game's tags and its result come back from the journal, in its file */
     fx_options(&f, "null:", "null:");
     configure(&f);
     f.o.exit_when_done = false;
@@ -445,5 +450,8 @@ TB_TEST(result_requests_and_new_game_tags_reach_the_pgn)
     ASSERT_STR_CONTAINS(pgn, "[White \"Carlsen, Magnus\"]");
     ASSERT_STR_CONTAINS(pgn, "[Result \"1-0\"]");
     ASSERT_STR_CONTAINS(fx_req(&f, "status"), "Black's flag fell (6.9)");
+    char path3[600];
+    status_field(&f, "live PGN ", " (", path3, sizeof path3);
+    ASSERT_STR_EQ(path3, path2);
     fx_free(&f);
 }
