@@ -9,7 +9,8 @@
 # mismatch shows within a second; a resolve with a wrong PIN is refused by the daemon and with
 # the right one reaches it and clears the mismatch (twinboard status on that daemon); the broker
 # killed and restarted mid-game loses nothing and the page catches up; malformed payloads,
-# forged commands and HTTP garbage change nothing; the ARBITER button calls the arbiter on the
+# forged commands and HTTP garbage change nothing; wrong PINs from the broker wait out the control
+# socket's guard delays; the ARBITER button calls the arbiter on the
 # page; a table with a wrong password stays out. TLS: a second broker with a test CA made here by
 # openssl; a table whose [hall] names that CA connects and publishes, one naming another CA does
 # not. The screenshots (hall-mismatch.png, hall-table.png) are made here, into the directory
@@ -313,6 +314,39 @@ grep -qE 'hall: takeback \(request [^)]*\) done' "$tmp/t1.log" && fail "a refuse
 kill -0 "$hall_pid" || fail "twinboard-hall died"
 [ "$(code "$url/api/state")" = 200 ] || fail "twinboard-hall stopped answering"
 say "malformed payloads, forged commands and HTTP garbage refused; nothing changed"
+
+# ---- the guard's delays apply to PINs from the broker as to the control socket's ------------
+# each event with the moment it arrived (%U: seconds.nanoseconds)
+mosquitto_sub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t2/event \
+    -F '%U %p' >"$tmp/t2.events" 2>&1 &
+pids+=("$!")
+sleep 1 # subscribed
+cmd() { # request pin: a resolve of mismatch 1 at t2 from the broker; prints when it was sent
+    date +%s%3N
+    mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t2/cmd \
+        -m "{\"action\":\"resolve\",\"request\":\"$1\",\"mismatch\":1,\"n\":0,\"pin\":\"$2\"}"
+}
+answered() { # request: when its answer came (waits up to 10 s)
+    wait_line "$tmp/t2.events" "\"request\":\"$1\"" 10 || fail "no answer to $1: $(cat "$tmp/t2.events")"
+    local at
+    at=$(grep "\"request\":\"$1\"" "$tmp/t2.events" | head -1 | cut -d' ' -f1)
+    echo "${at%.*}${at#*.}" | cut -c1-13 # in ms
+}
+sent1=$(cmd g1 0000)
+sent2=$(cmd g2 0000) # while the first wrong PIN's answer is held: refused unchecked
+at1=$(answered g1)
+grep '"request":"g2"' "$tmp/t2.events" | grep -q 'busy' || fail "a command during the delay was not refused as busy"
+sent3=$(cmd g3 0000)
+at3=$(answered g3)
+sent4=$(cmd g4 1357) # the right PIN, once the delay has passed: the daemon's own answer
+at4=$(answered g4)
+[ $((at1 - sent1)) -ge 1000 ] || fail "the first wrong PIN was answered after $((at1 - sent1)) ms (at least 1000)"
+[ $((at3 - sent3)) -ge 2000 ] || fail "the second wrong PIN was answered after $((at3 - sent3)) ms (at least 2000)"
+grep '"request":"g4"' "$tmp/t2.events" | grep -q 'no open mismatch 1' ||
+    fail "the right PIN did not reach the daemon's check: $(grep '"request":"g4"' "$tmp/t2.events")"
+[ "$(grep -c 'refused: wrong arbiter PIN from the broker' "$tmp/t2.log")" = 2 ] ||
+    fail "t2 did not log two wrong PINs"
+say "wrong PINs from the broker held back as on the control socket: $((at1 - sent1)) ms, then $((at3 - sent3)) ms; a command meanwhile refused unchecked; the right PIN reached the daemon ($((at4 - sent4)) ms)"
 
 # ---- the ARBITER button; a table with a wrong password is kept out -----------------------------
 to t3 "arbiter vi"
