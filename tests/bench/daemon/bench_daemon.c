@@ -5,7 +5,12 @@
  * shared codec; the daemon (tb_daemon, the same core as twinboardd) runs its real loop:
  * pty read, decode, journal, match (recogniser blip window), phrase, speech thread with eSpeak
  * NG, sink. The time of the last frame written is taken just after the write; the sink's first
- * write is timed on the speech thread. Usage: bench_daemon [MOVES] (default 200). */
+ * write is timed on the speech thread. The broadcast is on: a DGT program on the daemon's virtual
+ * board (pty, single-board update mode) times the copy's last frame, which makes the move agreed,
+ * to the first FIELD_UPDATE on the pty. Usage: bench_daemon [MOVES] (default 200). */
+#define _DEFAULT_SOURCE /* cfmakeraw */
+#include <fcntl.h>
+#include <termios.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +20,7 @@
 #include <unistd.h>
 
 #include "ptyboard.h"
+#include "tb_dgt.h"
 #include "tb_chess.h"
 #include "tb_daemon.h"
 
@@ -121,6 +127,19 @@ static bool heard(void *arg)
     return atomic_load(&((struct ear *)arg)->first_us) != 0;
 }
 static int want_plies;
+/* The DGT program's pty: true once a FIELD_UPDATE has come (its id byte). */
+static int dgt_fd = -1;
+static bool field_update(void *arg)
+{
+    (void)arg;
+    uint8_t buf[512];
+    ssize_t n;
+    bool seen = false;
+    while ((n = read(dgt_fd, buf, sizeof buf)) > 0)
+        for (ssize_t i = 0; i < n; i++)
+            seen |= buf[i] == TB_DGT_MSG_FIELD_UPDATE; /* ids alone have bit 7 set */
+    return seen;
+}
 static bool agreed(void *arg)
 {
     (void)arg;
@@ -161,6 +180,7 @@ int main(int argc, char **argv)
         o.sink_arg[b] = &ears[b];
     }
     snprintf(o.cfg.arbiter_pin, sizeof o.cfg.arbiter_pin, "1234");
+    snprintf(o.cfg.broadcast.dgt, sizeof o.cfg.broadcast.dgt, "%s/dgt", dir);
     o.cfg.blip_window_ms = 100;
     o.cfg.log_level = TB_CONFIG_LOG_WARN;
     o.journal_dir = journal;
@@ -175,6 +195,19 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_daemon: the boards were not read\n");
         return 1;
     }
+    dgt_fd = open(o.cfg.broadcast.dgt, O_RDWR | O_NOCTTY | O_NONBLOCK);
+    struct termios t;
+    if (dgt_fd < 0 || tcgetattr(dgt_fd, &t) != 0)
+        return 2;
+    cfmakeraw(&t);
+    tcsetattr(dgt_fd, TCSANOW, &t);
+    uint8_t mode = TB_DGT_CMD_SEND_UPDATE_BRD;
+    if (write(dgt_fd, &mode, 1) != 1)
+        return 2;
+    for (int i = 0; i < 50; i++) /* the mode taken, anything waiting read */
+        until(field_update, NULL, 2);
+    double *shown = calloc((size_t)n, sizeof *shown);
+    int nshown = 0;
     tb_chess_move moves[64];
     int nm = tb_daemon_demo_moves(moves, 64);
     double *lat = calloc((size_t)n, sizeof *lat);
@@ -196,7 +229,14 @@ int main(int argc, char **argv)
                 break;
             }
             lat[got++] = (double)(atomic_load(&ears[other].first_us) - t0) / 1000.0;
+            field_update(NULL); /* nothing old counts */
             ptyboard_move(&board[other], &pos, moves[ply]);
+            uint64_t t1 = now_us(); /* the copy's last frame: the move is agreed on it */
+            if (!until(field_update, NULL, 5000)) {
+                failed++;
+                break;
+            }
+            shown[nshown++] = (double)(now_us() - t1) / 1000.0;
             want_plies = ply + 1;
             if (!until(agreed, NULL, 5000)) {
                 failed++;
@@ -227,6 +267,18 @@ int main(int argc, char **argv)
            "player\n(pty boards, real loop, eSpeak NG, blip window 100 ms included), %d moves:\n"
            "  min %.1f ms  median %.1f ms  mean %.1f ms  p99 %.1f ms  max %.1f ms\n",
            n, lat[0], lat[n / 2], sum / n, lat[p99], lat[n - 1]);
+    qsort(shown, (size_t)nshown, sizeof *shown, cmp);
+    sum = 0;
+    for (int i = 0; i < nshown; i++)
+        sum += shown[i];
+    p99 = (int)(0.99 * (nshown - 1) + 0.5);
+    printf("broadcast latency, last event of the copy on the other board (the move agreed) -> "
+           "first FIELD_UPDATE\non the virtual DGT board's pty (blip window 100 ms, journal sync "
+           "included), %d moves:\n"
+           "  min %.1f ms  median %.1f ms  mean %.1f ms  p99 %.1f ms  max %.1f ms\n",
+           nshown, shown[0], shown[nshown / 2], sum / nshown, shown[p99], shown[nshown - 1]);
+    free(shown);
+    close(dgt_fd);
     free(lat);
     return 0;
 }
