@@ -347,6 +347,8 @@ int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
         [TB_VOICE_MSG_PROMOTION_PIECE] = K_MSG_PROMOTION_PIECE,
         [TB_VOICE_MSG_PROMOTION_NONE] = K_MSG_PROMOTION_NONE,
         [TB_VOICE_MSG_PROMOTION_QUEEN] = K_MSG_PROMOTION_QUEEN,
+        [TB_VOICE_MSG_WINS] = K_MSG_WINS,
+        [TB_VOICE_MSG_DRAW] = K_MSG_DRAW,
     };
     if (!pack || !buf || len == 0 || (unsigned)msg >= TB_VOICE_MSG_COUNT)
         return TB_ERR_ARG;
@@ -356,7 +358,8 @@ int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
                       msg == TB_VOICE_MSG_CORRECTION;
     if (needs_move && !a->move)
         return TB_ERR_ARG;
-    if (msg == TB_VOICE_MSG_MISMATCH && a->board != TB_CHESS_WHITE && a->board != TB_CHESS_BLACK)
+    if ((msg == TB_VOICE_MSG_MISMATCH || msg == TB_VOICE_MSG_WINS) && a->board != TB_CHESS_WHITE &&
+        a->board != TB_CHESS_BLACK)
         return TB_ERR_ARG;
 
     if (msg == TB_VOICE_MSG_PUT_RIGHT && !actions_valid(a))

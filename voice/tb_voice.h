@@ -123,6 +123,8 @@ enum tb_voice_msg {
     TB_VOICE_MSG_PROMOTION_PIECE, /* the piece a press of the promote button offers; piece */
     TB_VOICE_MSG_PROMOTION_NONE,  /* the promote button with no promotion to make */
     TB_VOICE_MSG_PROMOTION_QUEEN, /* 7.5.2: the move was ended without a choice; piece */
+    TB_VOICE_MSG_WINS,            /* the game is over, board (a colour) wins */
+    TB_VOICE_MSG_DRAW,            /* the game is over, drawn */
     TB_VOICE_MSG_COUNT
 };
 

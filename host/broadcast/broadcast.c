@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "broadcast_internal.h"
+#include "tb_file.h"
 #include "tb_clock.h"
 
 void tb_broadcast_config_default(struct tb_broadcast_config *cfg)
@@ -105,10 +106,39 @@ static int mkdir_one(const char *path, struct tb_error *err)
                         strerror(errno));
 }
 
-/* <pgn_dir>/<day>/<name>.pgn, a new name for each game: a second game of the same pairing and
- * round on a day (a replay after an arbiter's decision) gets "-2", "-3" ... */
-static int choose_path(tb_broadcast *bc, struct tb_error *err)
+static bool same_pos(const tb_chess_pos *a, const tb_chess_pos *b)
 {
+    return memcmp(a->board, b->board, 64) == 0 && a->side == b->side &&
+           memcmp(a->castle_rook, b->castle_rook, 4) == 0 && a->chess960 == b->chess960 &&
+           a->fullmove == b->fullmove;
+}
+
+/* Does the file at path hold the start of game (same start, its moves the first of game's)? */
+static bool continues(tb_broadcast *bc, const char *path, const tb_chess_game *game)
+{
+    char *text;
+    size_t len;
+    if (tb_read_file(path, &text, &len, NULL) != TB_OK)
+        return false;
+    tb_chess_pgn_reader r;
+    tb_chess_pgn_reader_init(&r, text, len);
+    const tb_chess_game *g = &bc->scratch->game;
+    bool ok = tb_chess_pgn_read(&r, bc->scratch, NULL) == 1 && same_pos(&g->start, &game->start) &&
+              g->plies <= game->plies;
+    for (int i = 0; ok && i < g->plies; i++)
+        ok = g->moves[i] == game->moves[i];
+    free(text);
+    return ok;
+}
+
+/* <pgn_dir>/<day>/<name>.pgn, a new name for each game: a second game of the same pairing and
+ * round on a day (a replay after an arbiter's decision) gets "-2", "-3" ... With resume (a game
+ * shown before a restart), the newest file of the name goes on when it holds the game's start.
+ * *resumed says which. */
+static int choose_path(tb_broadcast *bc, const tb_chess_game *resume, bool *resumed,
+                       struct tb_error *err)
+{
+    *resumed = false;
     char day[32], name[160];
     tb_broadcast_day_name(&bc->tags, day, sizeof day);
     tb_broadcast_pgn_name(&bc->tags, name, sizeof name);
@@ -120,14 +150,21 @@ static int choose_path(tb_broadcast *bc, struct tb_error *err)
     if (rc != TB_OK)
         return rc;
     size_t stem = strlen(name) - 4; /* ".pgn" */
+    char last[sizeof bc->path] = "";
     for (int k = 1; k < 1000; k++) {
         if (k == 1)
             snprintf(bc->path, sizeof bc->path, "%s/%s", dir, name);
         else
             snprintf(bc->path, sizeof bc->path, "%s/%.*s-%d.pgn", dir, (int)stem, name, k);
         struct stat st;
-        if (stat(bc->path, &st) != 0)
+        if (stat(bc->path, &st) != 0) {
+            if (resume && last[0] && continues(bc, last, resume)) {
+                memcpy(bc->path, last, sizeof bc->path);
+                *resumed = true;
+            }
             return TB_OK;
+        }
+        memcpy(last, bc->path, sizeof last);
     }
     return tb_error_set(err, TB_ERR_FULL, "live PGN: 999 games named %s in %s", name, dir);
 }
@@ -154,13 +191,6 @@ void tb_broadcast_pgn_flush(tb_broadcast *bc)
         tb_broadcast__writer_flush(&bc->writer);
 }
 
-static bool same_pos(const tb_chess_pos *a, const tb_chess_pos *b)
-{
-    return memcmp(a->board, b->board, 64) == 0 && a->side == b->side &&
-           memcmp(a->castle_rook, b->castle_rook, 4) == 0 && a->chess960 == b->chess960 &&
-           a->fullmove == b->fullmove;
-}
-
 static void show(tb_broadcast *bc, const tb_chess_pos *pos, uint64_t now_ms)
 {
     struct tb_dgt_update ch[64];
@@ -168,8 +198,9 @@ static void show(tb_broadcast *bc, const tb_chess_pos *pos, uint64_t now_ms)
     tb_broadcast__io_changes(bc, ch, n, now_ms);
 }
 
-int tb_broadcast_new_game(tb_broadcast *bc, const struct tb_broadcast_tags *tags,
-                          const tb_chess_pos *start, uint64_t now_ms, struct tb_error *err)
+static int new_game(tb_broadcast *bc, const struct tb_broadcast_tags *tags,
+                    const tb_chess_pos *start, const tb_chess_game *resume, uint64_t now_ms,
+                    struct tb_error *err)
 {
     if (!bc || !tags)
         return tb_error_set(err, TB_ERR_ARG, "broadcast: new game without tags");
@@ -186,6 +217,9 @@ int tb_broadcast_new_game(tb_broadcast *bc, const struct tb_broadcast_tags *tags
         return tb_error_set(err, TB_ERR_ARG,
                             "broadcast: a tag holds a line break or a tag is too long");
     }
+    /* The last game's last text (its result) reaches its own file before the path changes:
+     * the writer keeps only the newest text. */
+    tb_broadcast_pgn_flush(bc);
     bc->tags = *tags;
     bc->have_game = true;
     bc->over = false;
@@ -193,17 +227,39 @@ int tb_broadcast_new_game(tb_broadcast *bc, const struct tb_broadcast_tags *tags
     bc->termination[0] = '\0';
     show(bc, start, now_ms);
     tb_broadcast_board_mark_start(&bc->board, now_ms);
+    bool resumed = false;
     if (bc->pgn_dir[0]) {
-        int rc = choose_path(bc, err);
+        int rc = choose_path(bc, resume, &resumed, err);
         if (rc != TB_OK) {
             bc->path[0] = '\0';
             return rc;
         }
     }
+    if (resumed)
+        return TB_OK; /* the file keeps its text until the game resumed replaces it */
     /* The new game's file is on the disk before the call returns, so the next game's name
      * never takes it and no follower ever finds the name without its text. */
     int rc = write_pgn(bc, err);
     tb_broadcast_pgn_flush(bc);
+    return rc;
+}
+
+int tb_broadcast_new_game(tb_broadcast *bc, const struct tb_broadcast_tags *tags,
+                          const tb_chess_pos *start, uint64_t now_ms, struct tb_error *err)
+{
+    return new_game(bc, tags, start, NULL, now_ms, err);
+}
+
+int tb_broadcast_resume_game(tb_broadcast *bc, const struct tb_broadcast_tags *tags,
+                             const tb_chess_game *game, uint64_t now_ms, struct tb_error *err)
+{
+    if (!bc || !game)
+        return tb_error_set(err, TB_ERR_ARG, "broadcast: no game to resume");
+    int rc = new_game(bc, tags, &game->start, game, now_ms, err);
+    if (rc == TB_OK)
+        rc = tb_broadcast_agreed(bc, game, NULL, now_ms, err);
+    if (rc == TB_OK)
+        tb_broadcast_pgn_flush(bc);
     return rc;
 }
 

@@ -223,6 +223,12 @@ void tb_broadcast_free(tb_broadcast *bc);
  * the next PGN file is written at once. */
 int tb_broadcast_new_game(tb_broadcast *bc, const struct tb_broadcast_tags *tags,
                           const tb_chess_pos *start, uint64_t now_ms, struct tb_error *err);
+/* A game shown before a restart (the daemon's recovery), with its agreed moves: as
+ * tb_broadcast_new_game then tb_broadcast_agreed, but when the newest file of this game's name
+ * on its day holds the start of this game (its moves the first of game's), that file goes on, so
+ * a follower keeps its address; else a new file. The text is on the disk when it returns. */
+int tb_broadcast_resume_game(tb_broadcast *bc, const struct tb_broadcast_tags *tags,
+                             const tb_chess_game *game, uint64_t now_ms, struct tb_error *err);
 /* The agreed game now (after an agreed move, a takeback, a clock change): moves beyond the
  * shown ones are new moves (the mover's clock is recorded for the last), a shorter or
  * different game is a takeback to the common part. The board shows game->pos; the PGN is

@@ -42,7 +42,13 @@
     X(promote, "promote", "[vi|sighted] q|r|b|n [--socket PATH]",                                  \
       "the piece for a promotion (D.2.1)")                                                         \
     X(repeat, "repeat", "[vi|sighted] [--socket PATH]", "say the last move again to a player")     \
-    X(new_game, "new-game", "[--pin-file F] [--socket PATH]", "arbiter: start a new game")         \
+    X(new_game, "new-game", "[event=|site=|date=|round=|white=|black=VALUE]... [--pin-file F]",    \
+      "arbiter: start a new game, with the PGN tags given")                                        \
+    X(result, "result",                                                                            \
+      "resign white|black | draw | flag white|black | threefold | fifty | arbiter "                \
+      "1-0|0-1|1/2-1/2 "                                                                           \
+      "[REASON] [--pin-file F]",                                                                   \
+      "arbiter: the game's result (PGN, live broadcast, both players hear it)")                    \
     X(set_position, "set-position", "FEN [--pin-file F] [--socket PATH]",                          \
       "arbiter: set up a position on both boards")                                                 \
     X(move, "move", "vi|sighted SAN|UCI [--socket PATH]",                                          \

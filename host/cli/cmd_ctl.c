@@ -181,8 +181,10 @@ static int run(int argc, char **argv, const char *verb, int min, int max, unsign
             return tb_cli_usage(argv[0]);
         } else {
             words++;
+            /* a word with blanks (a tag value, a reason) goes in double quotes */
+            const char *q = strpbrk(argv[i], " \t") ? "\"" : "";
             used += (size_t)snprintf(a.line + used, used < sizeof a.line ? sizeof a.line - used : 0,
-                                     " %s", argv[i]);
+                                     " %s%s%s", q, argv[i], q);
         }
     }
     if (words < min || words > max)
@@ -247,7 +249,11 @@ int tb_cli_cmd_repeat(int argc, char **argv)
 }
 int tb_cli_cmd_new_game(int argc, char **argv)
 {
-    return run(argc, argv, "new-game", 0, 0, NEEDS_PIN);
+    return run(argc, argv, "new-game", 0, 6, NEEDS_PIN);
+}
+int tb_cli_cmd_result(int argc, char **argv)
+{
+    return run(argc, argv, "result", 1, 11, NEEDS_PIN);
 }
 int tb_cli_cmd_move(int argc, char **argv)
 {

@@ -15,14 +15,27 @@
 
 #define CONFIG_FILE_MAX ((size_t)1 << 20)
 
-enum section { SEC_NONE, SEC_DAEMON, SEC_ARBITER, SEC_VI, SEC_SIGHTED, SEC_UNKNOWN };
+enum section {
+    SEC_NONE,
+    SEC_DAEMON,
+    SEC_ARBITER,
+    SEC_VI,
+    SEC_SIGHTED,
+    SEC_BROADCAST, /* broadcast */
+    SEC_HALL,      /* hall */
+    SEC_UNKNOWN
+};
 
+/* clang-format off */
 static const char *const section_names[] = {
     [SEC_DAEMON] = "daemon",
     [SEC_ARBITER] = "arbiter",
     [SEC_VI] = "player vi",
     [SEC_SIGHTED] = "player sighted",
+    [SEC_BROADCAST] = "broadcast", /* broadcast */
+    [SEC_HALL] = "hall",           /* hall */
 };
+/* clang-format on */
 
 /* What one parse has seen: the text being fed to inih, line by line, and the problems. */
 struct parse {
@@ -328,6 +341,128 @@ static void set_audio(struct parse *ps, long line, const char *key, const char *
         problem(ps, line, "%s is longer than %d bytes", key, TB_CONFIG_PATH_MAX - 1);
 }
 
+/* ---- [broadcast] (docs/broadcast.md) ------------------------------------------------------ */
+
+static void set_bc_dgt(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (strncmp(v, "pty:/", 5) != 0 || !copy(ps->cfg.broadcast.dgt, TB_CONFIG_PATH_MAX, v + 4))
+        problem(ps, line, "%s must be pty:PATH with an absolute PATH shorter than %d bytes", key,
+                TB_CONFIG_PATH_MAX);
+}
+
+/* Loopback only: the virtual board is for programs on this machine, never the hall's network. */
+static void set_bc_tcp(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (strncmp(v, "127.0.0.1:", 10) != 0 ||
+        !parse_int(v + 10, 0, 65535, &ps->cfg.broadcast.tcp_port))
+        problem(ps, line,
+                "%s '%s' must be 127.0.0.1:PORT (PORT 0..65535, 0: any free port); the virtual "
+                "board listens on the loopback address only",
+                key, v);
+}
+
+static void set_bc_clients(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (!parse_int(v, 0, 64, &ps->cfg.broadcast.max_clients))
+        problem(ps, line, "%s '%s' must be a number of TCP readers from 0 to 64", key, v);
+}
+
+static void set_bc_pgn_dir(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (v[0] != '/' || !copy(ps->cfg.broadcast.pgn_dir, TB_CONFIG_PATH_MAX, v))
+        problem(ps, line, "%s must be an absolute path shorter than %d bytes", key,
+                TB_CONFIG_PATH_MAX);
+}
+
+static void set_bc_serial(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (strlen(v) != 5 || strspn(v, "0123456789") != 5)
+        problem(ps, line, "%s '%s' must be five digits (the DGT serial number)", key, v);
+    else
+        strcpy(ps->cfg.broadcast.serial, v);
+}
+
+/* PGN's date form, YYYY.MM.DD, '?' for an unknown digit. */
+static void set_bc_date(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    bool ok = strlen(v) == 10 && v[4] == '.' && v[7] == '.';
+    for (int i = 0; ok && i < 10; i++)
+        ok = i == 4 || i == 7 || isdigit((unsigned char)v[i]) || v[i] == '?';
+    if (!ok)
+        problem(ps, line, "%s '%s' must be YYYY.MM.DD (PGN's form, ? for unknown digits)", key, v);
+    else
+        strcpy(ps->cfg.broadcast.date, v);
+}
+
+/* The tags of the Seven Tag Roster (and TimeControl) each new game starts with. */
+static void set_bc_tag(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    struct tb_config_broadcast *b = &ps->cfg.broadcast;
+    char *dst = !strcmp(key, "event")   ? b->event
+                : !strcmp(key, "site")  ? b->site
+                : !strcmp(key, "round") ? b->round
+                : !strcmp(key, "white") ? b->white
+                : !strcmp(key, "black") ? b->black
+                                        : b->time_control;
+    size_t cap = dst == b->time_control ? sizeof b->time_control : TB_CONFIG_TAG_MAX;
+    if (strchr(v, '"') || strchr(v, '\\') || !copy(dst, cap, v))
+        problem(ps, line, "%s must be shorter than %zu bytes, without \" or \\", key, cap);
+}
+
+/* ---- [hall] (docs/hall.md) ---------------------------------------------------------------- */
+
+static void set_hall_broker(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:") !=
+            strlen(v) ||
+        !copy(ps->cfg.hall.broker, sizeof ps->cfg.hall.broker, v))
+        problem(ps, line, "%s '%s' is not a host name or numeric address", key, v);
+}
+
+static void set_hall_port(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (!parse_int(v, 1, 65535, &ps->cfg.hall.port))
+        problem(ps, line, "%s '%s' must be a port from 1 to 65535", key, v);
+}
+
+/* MQTT topic levels: no wildcard or separator can enter a topic. */
+static void set_hall_name(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    char *dst = !strcmp(key, "table") ? ps->cfg.hall.table : ps->cfg.hall.tournament;
+    size_t n = strlen(v);
+    if (n >= TB_CONFIG_HALL_NAME_MAX ||
+        strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != n)
+        problem(ps, line, "%s '%s' must be 1 to 31 of A-Z a-z 0-9 _ -", key, v);
+    else
+        strcpy(dst, v);
+}
+
+static void set_hall_user(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (!copy(ps->cfg.hall.username, sizeof ps->cfg.hall.username, v))
+        problem(ps, line, "%s is longer than %zu bytes", key, sizeof ps->cfg.hall.username - 1);
+}
+
+static void set_hall_path(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    char *dst = !strcmp(key, "cafile") ? ps->cfg.hall.cafile : ps->cfg.hall.password_file;
+    if (v[0] != '/' || !copy(dst, TB_CONFIG_PATH_MAX, v))
+        problem(ps, line, "%s must be an absolute path shorter than %d bytes", key,
+                TB_CONFIG_PATH_MAX);
+}
+
 static const struct key {
     enum section section; /* SEC_VI stands for both player sections */
     const char *name;
@@ -354,6 +489,25 @@ static const struct key {
     {SEC_VI, "review_promote_hold", set_review},
     {SEC_VI, "braille", set_braille},
     {SEC_VI, "braille_auth", set_braille_auth},
+    {SEC_BROADCAST, "dgt", set_bc_dgt},
+    {SEC_BROADCAST, "tcp", set_bc_tcp},
+    {SEC_BROADCAST, "max_clients", set_bc_clients},
+    {SEC_BROADCAST, "pgn_dir", set_bc_pgn_dir},
+    {SEC_BROADCAST, "serial", set_bc_serial},
+    {SEC_BROADCAST, "date", set_bc_date},
+    {SEC_BROADCAST, "event", set_bc_tag},
+    {SEC_BROADCAST, "site", set_bc_tag},
+    {SEC_BROADCAST, "round", set_bc_tag},
+    {SEC_BROADCAST, "white", set_bc_tag},
+    {SEC_BROADCAST, "black", set_bc_tag},
+    {SEC_BROADCAST, "time_control", set_bc_tag},
+    {SEC_HALL, "broker", set_hall_broker},
+    {SEC_HALL, "port", set_hall_port},
+    {SEC_HALL, "tournament", set_hall_name},
+    {SEC_HALL, "table", set_hall_name},
+    {SEC_HALL, "username", set_hall_user},
+    {SEC_HALL, "password_file", set_hall_path},
+    {SEC_HALL, "cafile", set_hall_path},
 };
 
 static int handler(void *user, const char *section, const char *name, const char *value)
@@ -366,7 +520,7 @@ static int handler(void *user, const char *section, const char *name, const char
     if (sec == SEC_NONE) {
         problem(ps, line,
                 "'%s' is outside any section (expected [daemon], [arbiter], "
-                "[player vi] or [player sighted] first)",
+                "[player vi], [player sighted], [broadcast] or [hall] first)",
                 name);
         return 1;
     }
@@ -419,8 +573,8 @@ static const char *check_line(struct parse *ps, char *s)
         enum section sec = section_of(name);
         if (sec == SEC_UNKNOWN || sec == SEC_NONE)
             problem(ps, ps->line,
-                    "unknown section [%s] (expected [daemon], [arbiter], [player vi] or "
-                    "[player sighted])",
+                    "unknown section [%s] (expected [daemon], [arbiter], [player vi], "
+                    "[player sighted], [broadcast] or [hall])",
                     name);
         else
             ps->section_line[sec] = ps->section_line[sec] ? ps->section_line[sec] : ps->line;
@@ -491,6 +645,17 @@ static void check_whole(struct parse *ps)
         problem(ps, ps->section_line[SEC_ARBITER] ? ps->section_line[SEC_ARBITER] : 1,
                 "no arbiter PIN: set pin in [arbiter] (resolve, takeback, set-position and "
                 "new-game need it)");
+    /* [hall]: a table publishes under its tournament and table names, both needed */
+    const struct tb_config_hall *h = &c->hall;
+    bool hall_keys = false; /* an empty [hall] (the packaged file's) leaves the hall off */
+    for (int k = 0; k < 16; k++)
+        hall_keys |= ps->seen[SEC_HALL][k] != 0;
+    if (hall_keys && (!h->tournament[0] || !h->table[0]))
+        problem(ps, ps->section_line[SEC_HALL],
+                "[hall] needs both tournament and table (the table's topics are "
+                "twinboard/<tournament>/<table>/...)");
+    if (hall_keys && !h->broker[0])
+        problem(ps, ps->section_line[SEC_HALL], "[hall] needs broker (the MQTT broker's address)");
 }
 
 int tb_config_parse(struct tb_config *cfg, const char *text, size_t len,
@@ -557,6 +722,9 @@ void tb_config_defaults(struct tb_config *cfg, const struct tb_config_place *pla
     cfg->blip_window_ms = 300;
     cfg->promotion_prompt_ms = 3000;
     cfg->log_level = TB_CONFIG_LOG_INFO;
+    cfg->broadcast.tcp_port = -1; /* [broadcast]: off until configured */
+    cfg->broadcast.max_clients = 8;
+    strcpy(cfg->broadcast.serial, "01025");
     if (place) /* never /tmp: "" when there is no usable place (tb_config_require_paths) */
         tb_config_default_paths(cfg, place);
 }
@@ -575,6 +743,16 @@ const char *tb_config_pin_warning(const char *pin, char *buf, size_t len)
              "locked out, but a short PIN is still the easier guess)",
              n, TB_CONFIG_PIN_ADVISED);
     return buf;
+}
+
+bool tb_config_broadcast_on(const struct tb_config *cfg)
+{
+    return cfg->broadcast.dgt[0] || cfg->broadcast.tcp_port >= 0 || cfg->broadcast.pgn_dir[0];
+}
+
+bool tb_config_hall_on(const struct tb_config *cfg)
+{
+    return cfg->hall.table[0] != '\0';
 }
 
 const char *tb_config_role_name(enum tb_config_role role)

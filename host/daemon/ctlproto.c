@@ -28,7 +28,9 @@ static const struct verb {
      "promote [vi|sighted] q|r|b|n  the piece for the promotion under way (D.2.1)"},
     {"repeat", TB_CTL_REPEAT, 0, 1, false, false,
      "repeat [vi|sighted]  say the last announcement again"},
-    {"new-game", TB_CTL_NEW_GAME, 0, 0, true, false, "new-game pin=NNNN  start a new game"},
+    {"new-game", TB_CTL_NEW_GAME, 0, 6, true, false,
+     "new-game [event=|site=|date=|round=|white=|black=VALUE]... pin=NNNN  start a new game "
+     "(tags of its PGN; \"quotes\" around a value with spaces)"},
     {"set-position", TB_CTL_SET_POSITION, 1, 6, true, false,
      "set-position <FEN> pin=NNNN  set up a position"},
     {"move", TB_CTL_MOVE, 2, 2, false, false,
@@ -41,6 +43,9 @@ static const struct verb {
     /* the PIN changed without a restart */
     {"set-pin", TB_CTL_SET_PIN, 1, 1, true, false,
      "set-pin <new PIN> pin=NNNN  change the arbiter PIN (4 to 8 digits)"},
+    {"result", TB_CTL_RESULT, 1, 11, true, false,
+     "result resign white|black | draw | flag white|black | threefold | fifty | arbiter "
+     "1-0|0-1|1/2-1/2 [REASON] pin=NNNN  the game's result"},
 };
 
 #define NVERBS (sizeof verbs / sizeof verbs[0])
@@ -146,6 +151,122 @@ static int parse_board(const char *s, int *board)
     return TB_OK;
 }
 
+static const char *const tag_names[TB_CTL_TAGS] = {"event", "site",  "date",
+                                                   "round", "white", "black"};
+
+const char *tb_ctl_tag_name(enum tb_ctl_tag t)
+{
+    return (unsigned)t < TB_CTL_TAGS ? tag_names[t] : "";
+}
+
+/* new-game key=value...: each tag once, PGN-safe (no quote or backslash). */
+static int parse_tags(char **words, int nargs, struct tb_ctl_request *req, struct tb_error *err)
+{
+    for (int i = 1; i <= nargs; i++) {
+        const char *eq = strchr(words[i], '=');
+        int t = 0;
+        while (eq && t < TB_CTL_TAGS &&
+               (strlen(tag_names[t]) != (size_t)(eq - words[i]) ||
+                strncmp(words[i], tag_names[t], (size_t)(eq - words[i])) != 0))
+            t++;
+        if (!eq || t == TB_CTL_TAGS)
+            return tb_error_set(err, TB_ERR_PARSE,
+                                "new-game: '%.20s' is not event=, site=, date=, round=, white= or "
+                                "black=",
+                                words[i]);
+        const char *v = eq + 1;
+        if (req->tag[t][0])
+            return tb_error_set(err, TB_ERR_PARSE, "new-game: %s= is given twice", tag_names[t]);
+        if (!*v || strlen(v) > TB_CTL_TAG_MAX || strpbrk(v, "\"\\"))
+            return tb_error_set(err, TB_ERR_PARSE,
+                                "new-game: %s= takes 1 to %d bytes without \" or \\", tag_names[t],
+                                TB_CTL_TAG_MAX);
+        strcpy(req->tag[t], v);
+    }
+    return TB_OK;
+}
+
+static int parse_side(const char *s, int *side)
+{
+    *side = !strcmp(s, "white") ? 0 : !strcmp(s, "black") ? 1 : -1;
+    return *side < 0 ? TB_ERR_PARSE : TB_OK;
+}
+
+/* result HOW [...]: resign|flag take a side, arbiter a result and a reason. */
+static int parse_result(char **words, int nargs, struct tb_ctl_request *req, struct tb_error *err)
+{
+    static const struct {
+        const char *name;
+        int how, args; /* words after HOW; -1: a result and any reason */
+    } hows[] = {{"resign", TB_CTL_RESULT_RESIGN, 1}, {"draw", TB_CTL_RESULT_DRAW, 0},
+                {"flag", TB_CTL_RESULT_FLAG, 1},     {"threefold", TB_CTL_RESULT_THREEFOLD, 0},
+                {"fifty", TB_CTL_RESULT_FIFTY, 0},   {"arbiter", TB_CTL_RESULT_ARBITER, -1}};
+    size_t i = 0;
+    while (i < sizeof hows / sizeof hows[0] && strcmp(words[1], hows[i].name))
+        i++;
+    if (i == sizeof hows / sizeof hows[0])
+        return tb_error_set(err, TB_ERR_PARSE,
+                            "result: '%.20s' is not resign, draw, flag, threefold, fifty or "
+                            "arbiter",
+                            words[1]);
+    req->how = hows[i].how;
+    int more = nargs - 1;
+    if (hows[i].args >= 0 && more != hows[i].args)
+        return tb_error_set(err, TB_ERR_PARSE, "result %s takes %s", hows[i].name,
+                            hows[i].args ? "white or black" : "nothing more");
+    if (hows[i].args == 1 && parse_side(words[2], &req->side) != TB_OK)
+        return tb_error_set(err, TB_ERR_PARSE, "result %s: '%.20s' is not white or black",
+                            hows[i].name, words[2]);
+    if (hows[i].args >= 0)
+        return TB_OK;
+    if (more < 1 ||
+        (strcmp(words[2], "1-0") && strcmp(words[2], "0-1") && strcmp(words[2], "1/2-1/2")))
+        return tb_error_set(err, TB_ERR_PARSE,
+                            "result arbiter takes 1-0, 0-1 or 1/2-1/2, then the reason");
+    strcpy(req->result, words[2]);
+    size_t used = 0;
+    for (int w = 3; w <= nargs; w++) { /* the reason, its words joined by one space */
+        size_t n = strlen(words[w]);
+        if (used + n + 1 > TB_CTL_TEXT_MAX)
+            return tb_error_set(err, TB_ERR_PARSE, "result arbiter: a reason of at most %d bytes",
+                                TB_CTL_TEXT_MAX);
+        if (used)
+            req->text[used++] = ' ';
+        memcpy(req->text + used, words[w], n + 1);
+        used += n;
+    }
+    return TB_OK;
+}
+
+/* Splits buf into words at blanks; a double-quoted part keeps its blanks (the quotes go). */
+static int split_words(char *buf, char **words, int *nwords, struct tb_error *err)
+{
+    char *r = buf, *w = buf;
+    *nwords = 0;
+    while (*r) {
+        while (*r == ' ' || *r == '\t')
+            r++;
+        if (!*r)
+            break;
+        if (*nwords == MAX_WORDS + 1)
+            return tb_error_set(err, TB_ERR_PARSE, "too many words (at most %d)", MAX_WORDS);
+        words[(*nwords)++] = w;
+        bool quoted = false;
+        for (; *r && (quoted || (*r != ' ' && *r != '\t')); r++) {
+            if (*r == '"')
+                quoted = !quoted;
+            else
+                *w++ = *r;
+        }
+        if (quoted)
+            return tb_error_set(err, TB_ERR_PARSE, "a quote is not closed");
+        char *next = *r ? r + 1 : r; /* w never passes r: the word is ended in place */
+        *w++ = '\0';
+        r = next;
+    }
+    return TB_OK;
+}
+
 /* Arguments of one request; words[0] is the request itself. */
 static int parse_args(const struct verb *v, char **words, int nargs, struct tb_ctl_request *req,
                       struct tb_error *err)
@@ -244,6 +365,10 @@ static int parse_args(const struct verb *v, char **words, int nargs, struct tb_c
                                 TB_CTL_PIN_MIN, TB_CTL_PIN_MAX);
         strcpy(req->text, a);
         break;
+    case TB_CTL_RESULT:
+        return parse_result(words, nargs, req, err);
+    case TB_CTL_NEW_GAME:
+        return parse_tags(words, nargs, req, err);
     default:
         break;
     }
@@ -269,12 +394,8 @@ int tb_ctl_parse(const char *line, size_t len, struct tb_ctl_request *out, struc
     buf[len] = '\0';
     char *words[MAX_WORDS + 1];
     int nwords = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-        if (nwords == MAX_WORDS + 1)
-            return tb_error_set(err, TB_ERR_PARSE, "too many words (at most %d)", MAX_WORDS);
-        words[nwords++] = tok;
-    }
+    if ((rc = split_words(buf, words, &nwords, err)) != TB_OK)
+        return rc;
     if (nwords == 0)
         return tb_error_set(err, TB_ERR_PARSE, "empty request; try help");
 

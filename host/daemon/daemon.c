@@ -116,6 +116,8 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     if ((rc = tb_daemon__boards_plan(d, err)) != TB_OK)
         goto fail;
     match_config(d);
+    tb_daemon__game_tags(d, NULL); /* broadcast: the first game's tags */
+    tb_daemon__result_clear(d);
     if (pipe2(d->wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
         rc = tb_error_set(err, TB_ERR_SYS, "pipe: %s", strerror(errno));
         goto fail;
@@ -127,6 +129,10 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
         goto fail;
     tb_daemon__braille_open(d); /* the VI player on their own: braille, optional */
     if ((rc = tb_daemon__boards_open(d, err)) != TB_OK)
+        goto fail;
+    if ((rc = tb_daemon__broadcast_open(d, err)) != TB_OK) /* broadcast */
+        goto fail;
+    if ((rc = tb_daemon__hall_open(d, err)) != TB_OK) /* hall */
         goto fail;
     if ((rc = tb_daemon__ctl_open(d, err)) != TB_OK)
         goto fail;
@@ -146,6 +152,8 @@ void tb_daemon_free(struct tb_daemon *d)
     if (!d)
         return;
     tb_daemon__ctl_close(d);
+    tb_daemon__hall_close(d);      /* hall */
+    tb_daemon__broadcast_close(d); /* broadcast */
     tb_daemon__boards_close(d);
     tb_daemon__braille_close(d);
     tb_daemon__voice_close(d);
@@ -276,8 +284,9 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
 {
     if (d->stop || d->done)
         return 0;
-    /* + listener, sweep timer; + the braille displays */
-    enum { MAXFD = 4 + TBD_BOARDS + TBD_MAX_CLIENTS + 2 + TBD_BOARDS };
+    /* + listener, sweep timer; + the braille displays; + the broadcast's pty, listener and
+     * readers; + the hall's broker */
+    enum { MAXFD = 4 + TBD_BOARDS + TBD_MAX_CLIENTS + 2 + TBD_BOARDS + 2 + 64 + 1 };
     struct pollfd p[MAXFD];
     int n = 0, sig_i = -1, wake_i, voice_i = -1, link_i[TBD_BOARDS];
     wake_i = n;
@@ -300,8 +309,19 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
     n += nbraille;
     int ctl_i = n;
     n += tb_daemon__ctl_pollfds(d, p + n, MAXFD - n);
+    uint64_t bc_due, hall_due; /* broadcast, hall: their fds and deadlines */
+    int bc_i = n;
+    n += tb_daemon__broadcast_pollfds(d, p + n, MAXFD - n, &bc_due);
+    int hall_i = n;
+    n += tb_daemon__hall_pollfds(d, p + n, MAXFD - n, &hall_due);
 
-    int wait = timeout_ms(d, tb_daemon__clock(d), max_wait_ms);
+    uint64_t now0 = tb_daemon__clock(d);
+    int wait = timeout_ms(d, now0, max_wait_ms);
+    for (int k = 0; k < 2; k++) {
+        uint64_t due = k ? hall_due : bc_due;
+        if (due != UINT64_MAX && (wait < 0 || due < now0 + (uint64_t)wait))
+            wait = due <= now0 ? 0 : (int)(due - now0);
+    }
     int r = poll(p, (nfds_t)n, wait);
     if (r < 0 && errno != EINTR) {
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "poll: %s", strerror(errno));
@@ -326,7 +346,9 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
     if (rc < 0)
         return rc;
     if (r > 0)
-        tb_daemon__ctl_handle(d, p + ctl_i, n - ctl_i);
+        tb_daemon__ctl_handle(d, p + ctl_i, bc_i - ctl_i);
+    tb_daemon__broadcast_handle(d, p + bc_i, hall_i - bc_i); /* broadcast */
+    tb_daemon__hall_handle(d, p + hall_i, n - hall_i);       /* hall */
     tb_daemon__boards_feed(d);
     if (!d->virtual_time)
         tb_daemon__advance(d, tb_daemon__match_time(d));

@@ -121,19 +121,33 @@ static int new_game_check(struct tb_daemon *d, const struct tb_ctl_request *req,
 static int new_game_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
                           struct tb_error *err)
 {
-    (void)req, (void)err;
-    return tb_match_new_game(d->match, &d->start, t);
+    (void)err;
+    int rc = tb_match_new_game(d->match, &d->start, t);
+    if (rc == TB_OK)
+        tb_daemon__game_tags(d, req); /* broadcast: the new game's PGN tags */
+    return rc;
 }
+/* The tags given go into the record as lines "white=NAME" after "new-game". */
 static void new_game_record(const struct tb_daemon *d, const struct tb_ctl_request *req,
                             struct tb_journal_decision *dec)
 {
-    (void)req;
     tb_chess_pos_to_fen(&d->start, dec->fen, sizeof dec->fen);
-    snprintf(dec->text, sizeof dec->text, "new-game");
+    size_t n = (size_t)snprintf(dec->text, sizeof dec->text, "new-game");
+    for (int i = 0; i < TB_CTL_TAGS && n < sizeof dec->text; i++)
+        if (req->tag[i][0]) /* 6 tags of at most 48 bytes fit in 400 */
+            n += (size_t)snprintf(dec->text + n, sizeof dec->text - n, "\n%s=%s",
+                                  tb_ctl_tag_name((enum tb_ctl_tag)i), req->tag[i]);
 }
 static void new_game_request(const struct tb_journal_decision *dec, struct tb_ctl_request *req)
 {
-    (void)dec, (void)req;
+    for (const char *p = strchr(dec->text, '\n'); p; p = strchr(p + 1, '\n'))
+        for (int i = 0; i < TB_CTL_TAGS; i++) {
+            const char *name = tb_ctl_tag_name((enum tb_ctl_tag)i);
+            size_t k = strlen(name);
+            if (!strncmp(p + 1, name, k) && p[1 + k] == '=')
+                snprintf(req->tag[i], sizeof req->tag[i], "%.*s", (int)strcspn(p + 2 + k, "\n"),
+                         p + 2 + k);
+        }
 }
 
 static const struct action actions[] = {
@@ -145,6 +159,9 @@ static const struct action actions[] = {
      position_record, position_request},
     {TB_CTL_NEW_GAME, TB_JOURNAL_NEW_GAME, true, new_game_check, new_game_apply, new_game_record,
      new_game_request},
+    /* broadcast: the game's result (daemon_result.c) */
+    {TB_CTL_RESULT, TB_JOURNAL_RESULT, false, tb_daemon__result_check, tb_daemon__result_apply,
+     tb_daemon__result_record, tb_daemon__result_request},
 };
 #define NACTIONS (sizeof actions / sizeof actions[0])
 
@@ -187,15 +204,17 @@ int tb_daemon__arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, st
     rc = a->apply(d, req, t, err);
     if (rc == TB_OK && a->starts_game) {
         d->nnotes = 0;
-        snprintf(d->result, sizeof d->result, "*");
+        tb_daemon__result_clear(d); /* result "*" */
         d->used_ms[0] = d->used_ms[1] = 0;
         d->turn_start = t;
+        tb_daemon__broadcast_new_game(d); /* broadcast: a new PGN file */
     }
     tb_daemon__log(d, d->fx->info, "arbiter: %s%s%s", dec.text, rc == TB_OK ? "" : " failed: ",
                    rc == TB_OK ? ""
                    : err       ? err->msg
                                : "");
     tb_daemon__outputs(d);
+    tb_daemon__broadcast_sync(d, t); /* broadcast: a takeback or resolution shown */
     return rc;
 }
 

@@ -36,6 +36,8 @@ void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
     struct tb_daemon__buf t = {0};
     appendf(&t, "game: %d plies agreed, %s to move, result %s\n", st.plies,
             tb_daemon__color_name(g->pos.side), d->result);
+    if (d->end.ply >= 0) /* the game's end (daemon_result.c) */
+        appendf(&t, "game over after ply %d: %s, %s\n", d->end.ply, d->result, d->end.why);
     char mv[64];
     switch (st.state) {
     case TB_MATCH_WAITING:
@@ -80,6 +82,8 @@ void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
     appendf(&t, "time used: White %lu s, Black %lu s\n", (unsigned long)(d->used_ms[0] / 1000),
             (unsigned long)(d->used_ms[1] / 1000));
     appendf(&t, "speech: %s\n", !d->voice ? "off" : tb_daemon__voice_idle(d) ? "idle" : "speaking");
+    tb_daemon__broadcast_status(d, &t); /* broadcast */
+    tb_daemon__hall_status(d, &t);      /* hall */
     /* the latest notes: touch-move reports, held moves, arbiter decisions, resolutions */
     for (int i = d->nnotes > 5 ? d->nnotes - 5 : 0; i < d->nnotes; i++)
         appendf(&t, "note after ply %d: %s\n", d->note[i].ply, d->note[i].text);
@@ -111,20 +115,16 @@ void tb_daemon__moves(struct tb_daemon *d, struct tb_daemon__buf *out)
     free(t.p);
 }
 
+/* The game's PGN tags, as the live PGN has them (daemon_broadcast.c). */
 static void tags(struct tb_daemon *d, tb_chess_pgn_game *pg)
 {
-    char date[16] = "????.??.??";
-    time_t now = time(NULL);
-    struct tm tm;
-    if (localtime_r(&now, &tm))
-        strftime(date, sizeof date, "%Y.%m.%d", &tm);
-    int white = d->board_of_color[TB_CHESS_WHITE];
-    tb_chess_pgn_tag_set(pg, "Event", "twinboard game (FIDE Appendix D)", NULL);
-    tb_chess_pgn_tag_set(pg, "Site", "?", NULL);
-    tb_chess_pgn_tag_set(pg, "Date", date, NULL);
-    tb_chess_pgn_tag_set(pg, "Round", "-", NULL);
-    tb_chess_pgn_tag_set(pg, "White", white == 0 ? "VI player" : "sighted player", NULL);
-    tb_chess_pgn_tag_set(pg, "Black", white == 0 ? "sighted player" : "VI player", NULL);
+    const struct tb_broadcast_tags *t = &d->tags;
+    tb_chess_pgn_tag_set(pg, "Event", t->event, NULL);
+    tb_chess_pgn_tag_set(pg, "Site", t->site, NULL);
+    tb_chess_pgn_tag_set(pg, "Date", t->date, NULL);
+    tb_chess_pgn_tag_set(pg, "Round", t->round, NULL);
+    tb_chess_pgn_tag_set(pg, "White", t->white, NULL);
+    tb_chess_pgn_tag_set(pg, "Black", t->black, NULL);
 }
 
 int tb_daemon__pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
@@ -135,12 +135,14 @@ int tb_daemon__pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scor
     if (!pg)
         return TB_ERR_MEM;
     tb_chess_pgn_game_init(pg, &g->start);
-    for (int i = 0; i < g->plies; i++)
+    /* the game up to its result: moves agreed after it are not part of it */
+    int plies = d->end.ply >= 0 && d->end.ply < g->plies ? d->end.ply : g->plies;
+    for (int i = 0; i < plies; i++)
         tb_chess_game_push(&pg->game, g->moves[i]);
     snprintf(pg->result, sizeof pg->result, "%s", d->result);
     tags(d, pg);
     for (int i = 0; i < d->nnotes; i++) {
-        int ply = d->note[i].ply > g->plies ? g->plies : d->note[i].ply;
+        int ply = d->note[i].ply > plies ? plies : d->note[i].ply;
         tb_chess_pgn_add_comment(pg, ply, d->note[i].text, NULL);
     }
     int n = scoresheet ? tb_chess_scoresheet_write(pg, letters, NULL, 0)

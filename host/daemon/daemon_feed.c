@@ -42,6 +42,7 @@ static void live_button(struct tb_daemon *d, int b, int button)
         tb_daemon__log(d, TB_CONFIG_LOG_WARN, "ARBITER called from the %s board",
                        tb_daemon__board_name(b));
         tb_daemon__say_msg(d, b, TB_VOICE_MSG_ARBITER, &a, 0);
+        tb_daemon__hall_arbiter_call(d, b); /* hall: the arbiter is called to the table */
         break;
     default: /* PROMOTE: tb_daemon__vi_press */
         break;

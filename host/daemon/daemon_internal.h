@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <stdarg.h>
 
+#include "tb_broadcast.h"
 #include "tb_chess.h"
 #include "tb_ctl.h"
 #include "tb_daemon.h"
@@ -131,6 +132,16 @@ struct tb_daemon__vi {
 };
 
 struct tb_daemon__braille; /* daemon_braille.c */
+/* The game's end (daemon_result.c): by the rules (after an agreed move) or by the result request;
+ * kept so a broadcast opened after recovery shows it too. */
+struct tb_daemon__end {
+    bool by_request;           /* else by the rules */
+    struct tb_ctl_request req; /* the result request (by_request) */
+    char why[96];              /* "checkmate (5.1.1)", "White resigns (5.1.2)" ... */
+    int ply;                   /* plies of the game when it ended; -1 while playing */
+};
+
+struct tb_daemon__hall; /* daemon_hall.c */
 
 struct tb_daemon__note {
     int ply;
@@ -191,6 +202,15 @@ struct tb_daemon {
 
     bool stop, done;
     unsigned long wakeups, events;
+
+    /* broadcast (daemon_broadcast.c): the agreed game shown; the game's tags and its end */
+    tb_broadcast *bc;
+    tb_chess_game *bc_game;        /* what the broadcast shows (the agreed game fed last) */
+    struct tb_broadcast_tags tags; /* this game's PGN tags: configuration, then new-game */
+    struct tb_daemon__end end;
+
+    /* hall (daemon_hall.c): the table on the MQTT broker; NULL when [hall] is off */
+    struct tb_daemon__hall *hall;
 };
 
 /* daemon.c */
@@ -365,5 +385,52 @@ int tb_daemon__pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scor
                    struct tb_daemon__buf *out);
 /* Data lines of text (split at '\n') as ok+ ... . */
 void tb_daemon__data(struct tb_daemon__buf *out, const char *head, const char *text);
+
+/* daemon_broadcast.c: the agreed game as a virtual DGT board and a live PGN (docs/broadcast.md).
+ * Every call is a no-op while [broadcast] is off. */
+int tb_daemon__broadcast_open(struct tb_daemon *d, struct tb_error *err);
+void tb_daemon__broadcast_close(struct tb_daemon *d);
+/* The tags of a new game: the configuration's, with a new-game request's over them. */
+void tb_daemon__game_tags(struct tb_daemon *d, const struct tb_ctl_request *req);
+/* An agreed move (ply of the match's game): shown at once, in order. */
+void tb_daemon__broadcast_move(struct tb_daemon *d, int ply, uint64_t t);
+/* A new game (new-game, set-position): its start and tags shown, a new PGN file. */
+void tb_daemon__broadcast_new_game(struct tb_daemon *d);
+/* The result request of the game (d->end), as the broadcast takes it (it judges flags and claims
+ * by the same rules). */
+void tb_daemon__broadcast_result(struct tb_daemon *d);
+/* The agreed game, whatever changed it (takeback, resolution, set-position, new game, result). */
+void tb_daemon__broadcast_sync(struct tb_daemon *d, uint64_t t);
+int tb_daemon__broadcast_pollfds(struct tb_daemon *d, struct pollfd *p, int max,
+                                 uint64_t *deadline);
+void tb_daemon__broadcast_handle(struct tb_daemon *d, const struct pollfd *p, int n);
+void tb_daemon__broadcast_status(struct tb_daemon *d, struct tb_daemon__buf *out);
+
+/* daemon_result.c: the game's end. The result request (an arbiter action of daemon_arbiter.c's
+ * table) and the end by the rules after an agreed move: in the PGN, the journal, status, the
+ * broadcast, and said to both players. */
+int tb_daemon__result_check(struct tb_daemon *d, const struct tb_ctl_request *req,
+                            struct tb_error *err);
+int tb_daemon__result_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
+                            struct tb_error *err);
+void tb_daemon__result_record(const struct tb_daemon *d, const struct tb_ctl_request *req,
+                              struct tb_journal_decision *dec);
+void tb_daemon__result_request(const struct tb_journal_decision *dec, struct tb_ctl_request *req);
+/* After an agreed move: mate, stalemate, dead position, fivefold, 75 moves end the game. */
+void tb_daemon__result_rules(struct tb_daemon *d, uint64_t t);
+/* A new game: no result. */
+void tb_daemon__result_clear(struct tb_daemon *d);
+
+/* daemon_hall.c: the table on the hall's MQTT broker (docs/hall.md). No-ops while [hall] is off. */
+int tb_daemon__hall_open(struct tb_daemon *d, struct tb_error *err);
+void tb_daemon__hall_close(struct tb_daemon *d);
+/* A match output carried out: noted for the hall (events). */
+void tb_daemon__hall_output(struct tb_daemon *d, const struct tb_match_out *o);
+/* The ARBITER button at a board. */
+void tb_daemon__hall_arbiter_call(struct tb_daemon *d, int board);
+int tb_daemon__hall_pollfds(struct tb_daemon *d, struct pollfd *p, int max, uint64_t *deadline);
+/* After poll: the broker served, commands taken (PIN-checked), the state published if changed. */
+void tb_daemon__hall_handle(struct tb_daemon *d, const struct pollfd *p, int n);
+void tb_daemon__hall_status(struct tb_daemon *d, struct tb_daemon__buf *out);
 
 #endif /* TB_DAEMON_INTERNAL_H */

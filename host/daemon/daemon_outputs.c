@@ -134,40 +134,6 @@ static int agreed_plies(const struct tb_daemon *d)
     return st.plies;
 }
 
-static void game_over(struct tb_daemon *d)
-{
-    const tb_chess_game *g = tb_match_game(d->match);
-    enum tb_chess_state s = tb_chess_game_state(g);
-    const char *res = "*", *why = NULL;
-    switch (s) {
-    case TB_CHESS_CHECKMATE:
-        res = g->pos.side == TB_CHESS_WHITE ? "0-1" : "1-0";
-        why = "checkmate (5.1.1)";
-        break;
-    case TB_CHESS_STALEMATE:
-        res = "1/2-1/2";
-        why = "stalemate (5.2.1)";
-        break;
-    case TB_CHESS_DEAD:
-        res = "1/2-1/2";
-        why = "dead position (5.2.2)";
-        break;
-    case TB_CHESS_FIVEFOLD:
-        res = "1/2-1/2";
-        why = "fivefold repetition (9.6.1)";
-        break;
-    case TB_CHESS_SEVENTYFIVE:
-        res = "1/2-1/2";
-        why = "75 moves (9.6.2)";
-        break;
-    default:
-        break;
-    }
-    snprintf(d->result, sizeof d->result, "%s", res);
-    if (why)
-        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "game over: %s, %s", res, why);
-}
-
 static void agreed(struct tb_daemon *d, const struct tb_match_out *o)
 {
     int ply = o->u.agreed.ply;
@@ -176,7 +142,8 @@ static void agreed(struct tb_daemon *d, const struct tb_match_out *o)
                    o->u.agreed.queen_assumed ? ", promoted without a choice: queen (7.5.2)" : "");
     if (o->u.agreed.queen_assumed)
         tb_daemon__note(d, ply, "promoted without a choice: queen (7.5.2)");
-    game_over(d);
+    tb_daemon__result_rules(d, o->ms);        /* the game's end by the rules */
+    tb_daemon__broadcast_move(d, ply, o->ms); /* broadcast: shown in order, when agreed */
 }
 
 static void mismatch(struct tb_daemon *d, const struct tb_match_out *o)
@@ -226,6 +193,7 @@ static void handle(struct tb_daemon *d, const struct tb_match_out *o)
 {
     char line[200];
     tb_daemon__dgt_display(d, o); /* DGT: a clock's display */
+    tb_daemon__hall_output(d, o); /* hall: the table's events */
     switch (o->kind) {
     case TB_MATCH_OUT_ANNOUNCE:
         if (o->u.announce.is_move) {

@@ -6,6 +6,9 @@
  *                     confirm, promote_settle_ms, review_hold_ms, review_repeat_hold,
  *                     review_promote_hold, braille, braille_auth
  *   [player sighted]  the same
+ *   [broadcast]       dgt, tcp, max_clients, pgn_dir, serial, event, site, date, round, white,
+ *                     black, time_control
+ *   [hall]            broker, port, tournament, table, username, password_file, cafile
  *
  * docs/configuration.md describes every key. Without a file the defaults run the demo: two
  * simulated boards, no sound card. A file must set the arbiter PIN: game-changing requests
@@ -54,6 +57,30 @@ struct tb_config_player {
     char braille_auth[TB_CONFIG_PATH_MAX]; /* BrlAPI's auth setting; "" = BrlAPI's default */
 };
 
+/* [broadcast] (docs/broadcast.md): the agreed game as a virtual DGT board and a live PGN file.
+ * Off while dgt, tcp and pgn_dir are all unset. */
+#define TB_CONFIG_TAG_MAX 64
+struct tb_config_broadcast {
+    char dgt[TB_CONFIG_PATH_MAX];     /* the pty's stable path (from "pty:PATH"); "" = none */
+    int tcp_port;                     /* 127.0.0.1:PORT; -1 = none, 0 = a port the system picks */
+    int max_clients;                  /* TCP sessions at once */
+    char pgn_dir[TB_CONFIG_PATH_MAX]; /* the live PGN's root; "" = none */
+    char serial[6];                   /* the board's serial number, five digits */
+    char event[TB_CONFIG_TAG_MAX], site[TB_CONFIG_TAG_MAX], date[16], round[TB_CONFIG_TAG_MAX];
+    char white[TB_CONFIG_TAG_MAX], black[TB_CONFIG_TAG_MAX], time_control[32];
+};
+
+/* [hall] (docs/hall.md): the table published to an MQTT broker. Off while table is unset. */
+#define TB_CONFIG_HALL_NAME_MAX 32
+struct tb_config_hall {
+    char broker[128]; /* a numeric address or a name in /etc/hosts */
+    int port;         /* 0 = 1883, or 8883 with TLS */
+    char tournament[TB_CONFIG_HALL_NAME_MAX], table[TB_CONFIG_HALL_NAME_MAX];
+    char username[64];
+    char password_file[TB_CONFIG_PATH_MAX]; /* its first line is the password */
+    char cafile[TB_CONFIG_PATH_MAX];        /* TLS with this CA when set */
+};
+
 struct tb_config {
     struct tb_config_player player[2]; /* indexed by enum tb_config_role */
     int blip_window_ms;      /* a lift and place back within this is sensor noise, not a touch */
@@ -64,7 +91,13 @@ struct tb_config {
     char journal_dir[TB_CONFIG_PATH_MAX];
     char socket_path[TB_CONFIG_PATH_MAX];
     enum tb_config_log log_level;
+    struct tb_config_broadcast broadcast; /* [broadcast] */
+    struct tb_config_hall hall;           /* [hall] */
 };
+
+/* [broadcast] or [hall] is on. */
+bool tb_config_broadcast_on(const struct tb_config *cfg);
+bool tb_config_hall_on(const struct tb_config *cfg);
 
 #define TB_CONFIG_MAX_PROBLEMS 64
 

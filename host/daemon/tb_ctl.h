@@ -5,6 +5,9 @@
  *
  *     REQUEST [ARG...] [pin=NNNN]
  *
+ * A word may hold spaces inside double quotes (white="Carlsen, Magnus"); the quotes are not
+ * part of it.
+ *
  * Responses are lines: `ok [TEXT]` (complete), `ok+ [TEXT]` followed by data lines and a line
  * holding a single `.` (data lines starting with `.` get one more `.`), or
  * `error WORD MESSAGE`.
@@ -46,7 +49,30 @@ enum tb_ctl_verb {
     TB_CTL_HELP,         /* ok+: the requests and their syntax */
     TB_CTL_REVIEW,       /* vi|sighted [what [n]]: the game said back to that player (D.2.7); ok+ */
     TB_CTL_SET_PIN,      /* <new PIN> pin=: change the arbiter PIN (no restart) */
+    TB_CTL_RESULT,       /* <how> [...] pin=: the game's result (docs/broadcast.md) */
 };
+
+/* result: how the game ended by the players' or the arbiter's word */
+enum tb_ctl_result {
+    TB_CTL_RESULT_RESIGN = 1, /* resign white|black: that side resigns (5.1.2) */
+    TB_CTL_RESULT_DRAW,       /* draw: agreed (5.2.3) */
+    TB_CTL_RESULT_FLAG,       /* flag white|black: that side's flag fell (6.9) */
+    TB_CTL_RESULT_THREEFOLD,  /* threefold: a claim (9.2), refused unless the position allows it */
+    TB_CTL_RESULT_FIFTY,      /* fifty: a claim (9.3), likewise */
+    TB_CTL_RESULT_ARBITER,    /* arbiter 1-0|0-1|1/2-1/2 [REASON]: the arbiter's decision */
+};
+
+/* new-game: tags of the new game (PGN's Seven Tag Roster but Result); "" = the configuration's */
+enum tb_ctl_tag {
+    TB_CTL_EVENT,
+    TB_CTL_SITE,
+    TB_CTL_DATE,
+    TB_CTL_ROUND,
+    TB_CTL_WHITE,
+    TB_CTL_BLACK
+};
+#define TB_CTL_TAGS    6
+#define TB_CTL_TAG_MAX 48 /* bytes of one tag value */
 
 struct tb_ctl_request {
     enum tb_ctl_verb verb;
@@ -58,10 +84,17 @@ struct tb_ctl_request {
     char piece;                     /* promote: 'q', 'r', 'b' or 'n' */
     int board;                      /* repeat, move: 0 = vi, 1 = sighted; repeat without one: -1 */
     char text[TB_CTL_TEXT_MAX + 1]; /* set-position: the FEN; move: the move as typed; set-pin:
-                                       the new PIN (never echoed) */
+                                       the new PIN (never echoed); result arbiter: the reason */
     /* review: board; text: last, from, position, to-move, material or scoresheet; number: the
      * half-moves of last (0: the default) or the move number of from */
+    int how;                                   /* result: enum tb_ctl_result */
+    int side;                                  /* result resign|flag: 0 = white, 1 = black */
+    char result[8];                            /* result arbiter: "1-0", "0-1", "1/2-1/2" */
+    char tag[TB_CTL_TAGS][TB_CTL_TAG_MAX + 1]; /* new-game: key=value words */
 };
+
+/* The tag names new-game takes: "event", "site", "date", "round", "white", "black". */
+const char *tb_ctl_tag_name(enum tb_ctl_tag t);
 
 /* Parses one request line of len bytes (a trailing "\n" or "\r\n" is allowed; embedded NUL
  * bytes are seen and rejected). Returns 0 and fills req, or an error with err naming what and

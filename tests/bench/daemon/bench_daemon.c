@@ -10,7 +10,14 @@
  * --dgt (docs/benchmarks.md, "DGT board"): the sighted player's board is a DGT e-board (dgt:,
  * the emulated board of tests/sim/dgtboard on a pty, played here); the sighted player's moves
  * are timed from the board's last field update to the VI player's first audio frame, and the
- * VI player's reed-board moves, the other way, in the same run. */
+ * VI player's reed-board moves, the other way, in the same run.
+ *
+ * The broadcast is on: a DGT program on the daemon's virtual board (pty, single-board update
+ * mode) times the copy's last frame, which makes the move agreed, to the first FIELD_UPDATE on
+ * the pty (the reed boards' moves; without --dgt). */
+#define _DEFAULT_SOURCE /* cfmakeraw */
+#include <fcntl.h>
+#include <termios.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +30,7 @@
 #include "ptyboard.h"
 #include "tb_chess.h"
 #include "tb_daemon.h"
+#include "tb_dgt.h"
 
 static uint64_t now_us(void)
 {
@@ -147,6 +155,20 @@ static int cmp(const void *a, const void *b)
 }
 
 /* A short game of the demo, then new games, until n moves are timed. */
+/* The DGT program's pty: true once a FIELD_UPDATE has come (its id byte). */
+static int dgt_fd = -1;
+static bool field_update(void *arg)
+{
+    (void)arg;
+    uint8_t buf[512];
+    ssize_t n;
+    bool seen = false;
+    while ((n = read(dgt_fd, buf, sizeof buf)) > 0)
+        for (ssize_t i = 0; i < n; i++)
+            seen |= buf[i] == TB_DGT_MSG_FIELD_UPDATE; /* ids alone have bit 7 set */
+    return seen;
+}
+
 static void report(const char *what, double *lat, int n)
 {
     qsort(lat, (size_t)n, sizeof *lat, cmp);
@@ -189,6 +211,7 @@ int main(int argc, char **argv)
         o.sink_arg[b] = &ears[b];
     }
     snprintf(o.cfg.arbiter_pin, sizeof o.cfg.arbiter_pin, "1234");
+    snprintf(o.cfg.broadcast.dgt, sizeof o.cfg.broadcast.dgt, "%s/dgt", dir);
     o.cfg.blip_window_ms = 100;
     o.cfg.log_level = TB_CONFIG_LOG_WARN;
     o.journal_dir = journal;
@@ -203,6 +226,19 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_daemon: the boards were not read\n");
         return 1;
     }
+    dgt_fd = open(o.cfg.broadcast.dgt, O_RDWR | O_NOCTTY | O_NONBLOCK);
+    struct termios t;
+    if (dgt_fd < 0 || tcgetattr(dgt_fd, &t) != 0)
+        return 2;
+    cfmakeraw(&t);
+    tcsetattr(dgt_fd, TCSANOW, &t);
+    uint8_t mode = TB_DGT_CMD_SEND_UPDATE_BRD;
+    if (write(dgt_fd, &mode, 1) != 1)
+        return 2;
+    for (int i = 0; i < 50; i++) /* the mode taken, anything waiting read */
+        until(field_update, NULL, 2);
+    double *shown = calloc((size_t)n, sizeof *shown);
+    int nshown = 0;
     tb_chess_move moves[64];
     int nm = tb_daemon_demo_moves(moves, 64);
     double *lat = calloc((size_t)n, sizeof *lat), *by[2];
@@ -230,10 +266,18 @@ int main(int argc, char **argv)
             }
             lat[got] = (double)(atomic_load(&ears[other].first_us) - t0) / 1000.0;
             by[mover][nby[mover]++] = lat[got++];
-            if (other == 1 && with_dgt)
+            field_update(NULL); /* nothing old counts */
+            if (other == 1 && with_dgt) {
                 dgtpty_move(&dgt, &pos, moves[ply], now_us() / 1000u);
-            else
+            } else {
                 ptyboard_move(&board[other], &pos, moves[ply]);
+                uint64_t t1 = now_us(); /* the copy's last frame: the move is agreed on it */
+                if (!until(field_update, NULL, 5000)) {
+                    failed++;
+                    break;
+                }
+                shown[nshown++] = (double)(now_us() - t1) / 1000.0;
+            }
             want_plies = ply + 1;
             if (!until(agreed, NULL, 5000)) {
                 failed++;
@@ -272,6 +316,13 @@ int main(int argc, char **argv)
                "other player\n(pty boards, real loop, eSpeak NG, blip window 100 ms included)",
                lat, n);
     }
+    if (nshown > 0)
+        report("broadcast latency, last event of the copy on the other board (the move agreed) -> "
+               "first FIELD_UPDATE\non the virtual DGT board's pty (blip window 100 ms, journal "
+               "sync included)",
+               shown, nshown);
+    free(shown);
+    close(dgt_fd);
     free(lat);
     free(by[0]);
     free(by[1]);

@@ -134,43 +134,6 @@ static void until_shown(tb_broadcast *bc, struct prog *progs, int n, const tb_ch
     }
 }
 
-/* ---- the reader looping over the live PGN during the game ---------------------------------- */
-
-struct looper {
-    const char *path;
-    atomic_bool stop;
-    long reads, bad;
-    char why[256];
-};
-
-/* A whole file: it parses and its text ends with the result its Result tag names. */
-static void *loop_reader(void *arg)
-{
-    struct looper *l = arg;
-    tb_chess_pgn_game *g = malloc(sizeof *g);
-    while (!atomic_load(&l->stop)) {
-        char *text;
-        size_t len;
-        if (tb_read_file(l->path, &text, &len, NULL) != TB_OK)
-            continue;
-        tb_chess_pgn_reader r;
-        tb_chess_pgn_reader_init(&r, text, len);
-        struct tb_error err;
-        int rc = tb_chess_pgn_read(&r, g, &err);
-        const char *res = rc == 1 ? tb_chess_pgn_tag_get(g, "Result") : NULL;
-        size_t rl = res ? strlen(res) : 0;
-        bool whole = res && len > rl + 1 && text[len - 1] == '\n' &&
-                     memcmp(text + len - 1 - rl, res, rl) == 0;
-        if (!whole && !l->bad)
-            snprintf(l->why, sizeof l->why, "read %zu bytes: %s", len, rc == 1 ? "cut" : err.msg);
-        l->bad += !whole;
-        l->reads++;
-        free(text);
-    }
-    free(g);
-    return NULL;
-}
-
 /* The file read back by the project's reader: the moves so far and the result. */
 static void check_own(const char *path, const tb_chess_game *game, const char *result)
 {
@@ -289,9 +252,9 @@ TB_TEST(programs_on_pty_and_tcp_follow_the_agreed_game_and_the_live_pgn_is_whole
     ASSERT_EQ(progs[1].c.pings, 1);
     ASSERT_EQ(progs[0].c.major, 1);
 
-    struct looper l = {.path = path};
+    struct bcast_looper l = {.path = path};
     pthread_t th;
-    ASSERT_OK(pthread_create(&th, NULL, loop_reader, &l));
+    ASSERT_OK(pthread_create(&th, NULL, bcast_loop_reader, &l));
 
     tb_chess_game *game = malloc(sizeof *game);
     tb_chess_game_init(game, &src->game.start);
@@ -590,4 +553,47 @@ TB_TEST(a_program_that_leaves_the_pty_and_comes_back_reads_the_board_afresh)
     prog_close(&p);
     tb_broadcast_free(bc);
     free(game);
+}
+
+/* After a restart the game goes on in the file it was shown in, when that file holds its start;
+ * a game that does not begin with the file's moves gets a file of its own. */
+TB_TEST(a_resumed_game_keeps_its_file_and_another_game_gets_its_own)
+{
+    struct tb_broadcast_tags tags;
+    fill_tags(&tags);
+    tb_chess_pgn_game *src = bcast_load_game("twic0920.pgn", 442);
+    tb_chess_game *game = malloc(sizeof *game);
+    tb_chess_game_init(game, &src->game.start);
+    tb_broadcast *bc = pgn_only("resume");
+    ASSERT_OK(tb_broadcast_new_game(bc, &tags, NULL, 0, NULL));
+    for (int i = 0; i < 10; i++) {
+        ASSERT_OK(tb_chess_game_push(game, src->game.moves[i]));
+        ASSERT_OK(tb_broadcast_agreed(bc, game, NULL, (uint64_t)i, NULL));
+    }
+    char first[1200];
+    snprintf(first, sizeof first, "%s", tb_broadcast_pgn_path(bc));
+    tb_broadcast_free(bc);        /* the daemon stops */
+    for (int i = 10; i < 14; i++) /* moves agreed while the journal had them, before the restart */
+        ASSERT_OK(tb_chess_game_push(game, src->game.moves[i]));
+    bc = pgn_only("resume");
+    ASSERT_OK(tb_broadcast_resume_game(bc, &tags, game, 20, NULL));
+    ASSERT_STR_EQ(tb_broadcast_pgn_path(bc), first);
+    check_own(first, game, "*");
+    check_other(first, game, "*", true);
+    tb_broadcast_free(bc);
+    /* another game of the same pairing and round: not a continuation, a new file */
+    tb_chess_game *other = malloc(sizeof *other);
+    tb_chess_game_init(other, &src->game.start);
+    tb_chess_movelist legal;
+    ASSERT_GT(tb_chess_gen_legal(&other->start, &legal), 1);
+    ASSERT_OK(tb_chess_game_push(other, legal.moves[legal.moves[0] == game->moves[0]]));
+    bc = pgn_only("resume");
+    ASSERT_OK(tb_broadcast_resume_game(bc, &tags, other, 30, NULL));
+    ASSERT_TRUE(strcmp(tb_broadcast_pgn_path(bc), first) != 0);
+    ASSERT_STR_CONTAINS(tb_broadcast_pgn_path(bc), "-2.pgn");
+    check_own(first, game, "*"); /* the first file untouched */
+    tb_broadcast_free(bc);
+    free(other);
+    free(game);
+    free(src);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tb_file.h"
 #include "tb_run.h"
 #include "tb_test.h"
 
@@ -155,4 +156,31 @@ tb_chess_pgn_game *bcast_load_game(const char *file, long number)
         ASSERT_EQ(tb_chess_pgn_read(&r, g, NULL), 1);
     free(buf);
     return g;
+}
+
+void *bcast_loop_reader(void *arg)
+{
+    struct bcast_looper *l = arg;
+    tb_chess_pgn_game *g = malloc(sizeof *g);
+    while (!atomic_load(&l->stop)) {
+        char *text;
+        size_t len;
+        if (tb_read_file(l->path, &text, &len, NULL) != TB_OK)
+            continue;
+        tb_chess_pgn_reader r;
+        tb_chess_pgn_reader_init(&r, text, len);
+        struct tb_error err;
+        int rc = tb_chess_pgn_read(&r, g, &err);
+        const char *res = rc == 1 ? tb_chess_pgn_tag_get(g, "Result") : NULL;
+        size_t rl = res ? strlen(res) : 0;
+        bool whole = res && len > rl + 1 && text[len - 1] == '\n' &&
+                     memcmp(text + len - 1 - rl, res, rl) == 0;
+        if (!whole && !l->bad)
+            snprintf(l->why, sizeof l->why, "read %zu bytes: %s", len, rc == 1 ? "cut" : err.msg);
+        l->bad += !whole;
+        l->reads++;
+        free(text);
+    }
+    free(g);
+    return NULL;
 }

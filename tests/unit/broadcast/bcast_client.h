@@ -4,6 +4,7 @@
 #ifndef BCAST_CLIENT_H
 #define BCAST_CLIENT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,5 +35,16 @@ int bcast_client_apply_ee(uint8_t fields[64], const uint8_t *rec, size_t n);
 
 /* Game `number` (1-based) of a file in the shared test data's games/ (malloc'd). */
 tb_chess_pgn_game *bcast_load_game(const char *file, long number);
+
+/* A reader looping over a live PGN file on a thread of its own (bcast_loop_reader is its thread
+ * function) until stop: every text it reads must be whole, i.e. parse and end with the result
+ * its Result tag names. bad counts the texts that were not; why says the first. */
+struct bcast_looper {
+    const char *path;
+    atomic_bool stop;
+    long reads, bad;
+    char why[256];
+};
+void *bcast_loop_reader(void *arg);
 
 #endif

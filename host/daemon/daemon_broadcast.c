@@ -1,0 +1,219 @@
+/* daemon_broadcast.c - the agreed game for the broadcast world (docs/broadcast.md): a virtual
+ * DGT board on a pty and loopback TCP, and a live PGN file per game, fed from the match's agreed
+ * game only. An agreed move is shown when it is agreed, in order; a takeback, a resolution, a
+ * set-position or a new game shows the game as the match then has it; a mismatch shows nothing,
+ * because the agreed game does not change while the boards disagree. Moves agreed after the
+ * result are not part of the game and are not shown. The board's fds are in the daemon's poll
+ * loop; the PGN is written on the library's own thread. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "daemon_internal.h"
+
+static void set(char *dst, const char *v, const char *fallback)
+{
+    snprintf(dst, TB_BROADCAST_TAG_MAX, "%s", v && v[0] ? v : fallback);
+}
+
+void tb_daemon__game_tags(struct tb_daemon *d, const struct tb_ctl_request *req)
+{
+    const struct tb_config_broadcast *c = &d->cfg->broadcast;
+    struct tb_broadcast_tags *t = &d->tags;
+    char date[16] = "????.??.??";
+    time_t now = time(NULL);
+    struct tm tm;
+    if (localtime_r(&now, &tm))
+        strftime(date, sizeof date, "%Y.%m.%d", &tm);
+    int white = d->board_of_color[TB_CHESS_WHITE];
+    const char *const player[2] = {"VI player", "sighted player"};
+    set(t->event, c->event, "twinboard game (FIDE Appendix D)");
+    set(t->site, c->site, "?");
+    set(t->date, c->date, date);
+    set(t->round, c->round, "-");
+    set(t->white, c->white, player[white]);
+    set(t->black, c->black, player[!white]);
+    set(t->time_control, c->time_control, "");
+    if (!req)
+        return;
+    char *const by_tag[TB_CTL_TAGS] = {
+        [TB_CTL_EVENT] = t->event, [TB_CTL_SITE] = t->site,   [TB_CTL_DATE] = t->date,
+        [TB_CTL_ROUND] = t->round, [TB_CTL_WHITE] = t->white, [TB_CTL_BLACK] = t->black};
+    for (int i = 0; i < TB_CTL_TAGS; i++)
+        if (req->tag[i][0])
+            set(by_tag[i], req->tag[i], "");
+}
+
+/* The game shown becomes the first n plies of g. */
+static void show(struct tb_daemon *d, const tb_chess_game *g, int n)
+{
+    tb_chess_game *s = d->bc_game;
+    int common = 0;
+    while (common < n && common < s->plies && s->moves[common] == g->moves[common])
+        common++;
+    if (common == n && s->plies == n)
+        return;
+    while (s->plies > common)
+        tb_chess_game_pop(s);
+    for (int i = common; i < n; i++)
+        tb_chess_game_push(s, g->moves[i]);
+    struct tb_error err = {0};
+    if (tb_broadcast_agreed(d->bc, s, NULL, tb_daemon__clock(d), &err) != TB_OK)
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "broadcast: not shown: %s", err.msg);
+}
+
+static void new_game(struct tb_daemon *d)
+{
+    const tb_chess_game *g = tb_match_game(d->match);
+    tb_chess_game_init(d->bc_game, &g->start);
+    struct tb_error err = {0};
+    if (tb_broadcast_new_game(d->bc, &d->tags, &g->start, tb_daemon__clock(d), &err) != TB_OK)
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "broadcast: the new game is not shown: %s", err.msg);
+    else
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "broadcast: new game, live PGN %s",
+                       tb_broadcast_pgn_path(d->bc)[0] ? tb_broadcast_pgn_path(d->bc) : "off");
+}
+
+static bool same_start(const tb_chess_pos *a, const tb_chess_pos *b)
+{
+    char fa[100], fb[100];
+    tb_chess_pos_to_fen(a, fa, sizeof fa);
+    tb_chess_pos_to_fen(b, fb, sizeof fb);
+    return strcmp(fa, fb) == 0;
+}
+
+/* Plies of g that belong to the game: all, or those up to its result. */
+static int game_plies(const struct tb_daemon *d, const tb_chess_game *g)
+{
+    return d->end.ply >= 0 && d->end.ply < g->plies ? d->end.ply : g->plies;
+}
+
+void tb_daemon__broadcast_move(struct tb_daemon *d, int ply, uint64_t t)
+{
+    (void)t;
+    if (!d->bc)
+        return;
+    const tb_chess_game *g = tb_match_game(d->match);
+    int n = game_plies(d, g);
+    show(d, g, ply < n ? ply : n);
+}
+
+void tb_daemon__broadcast_sync(struct tb_daemon *d, uint64_t t)
+{
+    (void)t;
+    if (!d->bc)
+        return;
+    const tb_chess_game *g = tb_match_game(d->match);
+    if (!same_start(&g->start, &d->bc_game->start))
+        new_game(d); /* set-position: a game from another start */
+    show(d, g, game_plies(d, g));
+}
+
+void tb_daemon__broadcast_new_game(struct tb_daemon *d)
+{
+    if (d->bc)
+        new_game(d);
+}
+
+void tb_daemon__broadcast_result(struct tb_daemon *d)
+{
+    static const enum tb_broadcast_end_kind kinds[] = {
+        [TB_CTL_RESULT_RESIGN] = TB_BROADCAST_RESIGN,
+        [TB_CTL_RESULT_DRAW] = TB_BROADCAST_DRAW_AGREED,
+        [TB_CTL_RESULT_FLAG] = TB_BROADCAST_FLAG,
+        [TB_CTL_RESULT_THREEFOLD] = TB_BROADCAST_CLAIM_THREEFOLD,
+        [TB_CTL_RESULT_FIFTY] = TB_BROADCAST_CLAIM_FIFTY,
+        [TB_CTL_RESULT_ARBITER] = TB_BROADCAST_ARBITER,
+    };
+    const struct tb_ctl_request *req = &d->end.req;
+    if (!d->bc || d->end.ply < 0 || !d->end.by_request)
+        return; /* the rules' end the library finds itself */
+    struct tb_broadcast_end end = {.kind = kinds[req->how],
+                                   .side = req->side ? TB_CHESS_BLACK : TB_CHESS_WHITE,
+                                   .result = req->result};
+    struct tb_error err = {0};
+    if (tb_broadcast_result(d->bc, &end, tb_daemon__clock(d), &err) != TB_OK)
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "broadcast: the result is not shown: %s", err.msg);
+}
+
+int tb_daemon__broadcast_open(struct tb_daemon *d, struct tb_error *err)
+{
+    const struct tb_config_broadcast *c = &d->cfg->broadcast;
+    if (!tb_config_broadcast_on(d->cfg))
+        return TB_OK;
+    struct tb_broadcast_config bcfg;
+    tb_broadcast_config_default(&bcfg);
+    bcfg.pty_link = c->dgt[0] ? c->dgt : NULL;
+    bcfg.tcp = c->tcp_port >= 0;
+    bcfg.tcp_port = c->tcp_port > 0 ? c->tcp_port : 0;
+    bcfg.max_clients = c->max_clients;
+    bcfg.pgn_dir = c->pgn_dir[0] ? c->pgn_dir : NULL;
+    memcpy(bcfg.id.serial, c->serial, sizeof bcfg.id.serial);
+    snprintf(bcfg.id.long_serial, sizeof bcfg.id.long_serial, "00000%s", c->serial);
+    if (!(d->bc_game = malloc(sizeof *d->bc_game)))
+        return tb_error_set(err, TB_ERR_MEM, "broadcast: out of memory");
+    struct tb_error e = {0};
+    if (!(d->bc = tb_broadcast_new(&bcfg, &e)))
+        return tb_error_set(err, e.code ? e.code : TB_ERR_SYS, "%s", e.msg);
+    /* The game as recovery left it: its start, its agreed moves, its result; in the file it was
+     * shown in before the restart, when that file is there, so followers keep its address. */
+    const tb_chess_game *g = tb_match_game(d->match);
+    tb_chess_game_init(d->bc_game, &g->start);
+    for (int i = 0; i < game_plies(d, g); i++)
+        tb_chess_game_push(d->bc_game, g->moves[i]);
+    if (tb_broadcast_resume_game(d->bc, &d->tags, d->bc_game, tb_daemon__clock(d), &e) != TB_OK)
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "broadcast: the game is not shown: %s", e.msg);
+    tb_daemon__broadcast_result(d);
+    char tcp[32] = "off";
+    if (tb_broadcast_tcp_port(d->bc))
+        snprintf(tcp, sizeof tcp, "127.0.0.1:%d", tb_broadcast_tcp_port(d->bc));
+    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "broadcast: virtual DGT board %s (pty %s), tcp %s",
+                   c->dgt[0] ? c->dgt : "-",
+                   tb_broadcast_pty_name(d->bc)[0] ? tb_broadcast_pty_name(d->bc) : "none", tcp);
+    return TB_OK;
+}
+
+void tb_daemon__broadcast_close(struct tb_daemon *d)
+{
+    tb_broadcast_free(d->bc); /* the last PGN written, the pty's link removed */
+    d->bc = NULL;
+    free(d->bc_game);
+    d->bc_game = NULL;
+}
+
+int tb_daemon__broadcast_pollfds(struct tb_daemon *d, struct pollfd *p, int max, uint64_t *deadline)
+{
+    *deadline = UINT64_MAX;
+    return d->bc ? tb_broadcast_pollfds(d->bc, p, max, tb_daemon__clock(d), deadline) : 0;
+}
+
+void tb_daemon__broadcast_handle(struct tb_daemon *d, const struct pollfd *p, int n)
+{
+    if (d->bc)
+        tb_broadcast_handle(d->bc, p, n, tb_daemon__clock(d));
+}
+
+void tb_daemon__broadcast_status(struct tb_daemon *d, struct tb_daemon__buf *out)
+{
+    char line[1200];
+    int n;
+    if (!d->bc) {
+        n = snprintf(line, sizeof line, "broadcast: off\n");
+    } else {
+        struct tb_broadcast_stats st;
+        tb_broadcast_stats(d->bc, &st);
+        char tcp[32] = "";
+        if (tb_broadcast_tcp_port(d->bc))
+            snprintf(tcp, sizeof tcp, ", tcp 127.0.0.1:%d", tb_broadcast_tcp_port(d->bc));
+        const char *pgn = tb_broadcast_pgn_path(d->bc);
+        n = snprintf(line, sizeof line,
+                     "broadcast: dgt %s%s, %d readers, %llu dropped; live PGN %s (%llu "
+                     "written, %llu failed%s%s)\n",
+                     d->cfg->broadcast.dgt[0] ? d->cfg->broadcast.dgt : "(no pty)", tcp, st.readers,
+                     (unsigned long long)st.dropped, pgn[0] ? pgn : "off",
+                     (unsigned long long)st.pgn_writes, (unsigned long long)st.pgn_failures,
+                     st.pgn_failures ? ": " : "", st.pgn_failures ? st.pgn_error.msg : "");
+    }
+    tb_daemon__buf_put(out, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}

@@ -1,0 +1,323 @@
+/* daemon_hall.c - the table on the arbiter's hall (docs/hall.md): its state and events published
+ * to an MQTT broker through tb_hall, libmosquitto's fd in the daemon's poll loop (no thread), and
+ * the arbiter's commands from the broker. Nothing of the game waits for the broker: with the
+ * broker away the publisher keeps the latest state and queues the events.
+ *
+ * A command from the broker is the arbiter's only with the arbiter's PIN, and it goes through the
+ * control socket's guard and action path: the guard's delays and lockout (the broker counts as
+ * one peer, TBD_HALL_UID), then tb_daemon__arbiter (checked, journaled, applied) as a control
+ * request would. The outcome goes back as a command event; a refused command changes nothing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon_internal.h"
+#include "tb_hall.h"
+
+/* The guard's peer for commands from the broker: no uid of a real user. */
+#define TBD_HALL_UID 0xfffffffeu
+
+struct tb_daemon__hall {
+    tb_hall_pub *pub;
+    struct tb_hall_state *st;
+    char password[256];
+    bool dirty; /* the state changed since it was handed to the publisher */
+    bool link_up[TBD_BOARDS];
+    struct tb_hall_cmd held; /* a command waiting until the guard lets its PIN be checked */
+    bool has_held;
+    uint64_t held_at;
+    struct tb_hall_event answer; /* a wrong PIN's answer, held back as the socket's is */
+    bool has_answer;
+    uint64_t answer_at;
+    unsigned long cmds, refused;
+};
+
+static uint64_t now_ms(const struct tb_daemon *d)
+{
+    return tb_daemon__clock(d);
+}
+
+static int read_password(struct tb_daemon *d, char *out, size_t len, struct tb_error *err)
+{
+    const char *path = d->cfg->hall.password_file;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return tb_error_set(err, TB_ERR_SYS, "[hall] password_file %s: cannot be read", path);
+    if (!fgets(out, (int)len, f))
+        out[0] = '\0';
+    fclose(f);
+    out[strcspn(out, "\r\n")] = '\0';
+    return TB_OK;
+}
+
+int tb_daemon__hall_open(struct tb_daemon *d, struct tb_error *err)
+{
+    if (!tb_config_hall_on(d->cfg))
+        return TB_OK;
+    const struct tb_config_hall *c = &d->cfg->hall;
+    struct tb_daemon__hall *h = calloc(1, sizeof *h);
+    if (!h || !(h->st = calloc(1, sizeof *h->st))) {
+        free(h);
+        return tb_error_set(err, TB_ERR_MEM, "hall: out of memory");
+    }
+    d->hall = h;
+    int rc;
+    if (c->password_file[0] && (rc = read_password(d, h->password, sizeof h->password, err)))
+        return rc;
+    struct tb_hall_config hc = {
+        .host = c->broker,
+        .port = c->port,
+        .tournament = c->tournament,
+        .table = c->table,
+        .username = c->username[0] ? c->username : NULL,
+        .password = c->password_file[0] ? h->password : NULL,
+        .cafile = c->cafile[0] ? c->cafile : NULL,
+    };
+    if ((rc = tb_hall_pub_new(&hc, now_ms(d), &h->pub, err)) != TB_OK)
+        return rc;
+    struct tb_hall_state *st = h->st;
+    snprintf(st->tournament, sizeof st->tournament, "%s", c->tournament);
+    snprintf(st->table, sizeof st->table, "%s", c->table);
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        snprintf(st->board[b].name, sizeof st->board[b].name, "%s", d->mcfg.board[b].name);
+        st->board[b].vi = d->mcfg.board[b].role == TB_MATCH_VI;
+        st->board[b].white = d->mcfg.board[b].color == TB_CHESS_WHITE;
+        st->board[b].clock_ms = -1; /* no clock known */
+    }
+    h->dirty = true;
+    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "hall: table %s/%s on the broker %s:%d%s", c->tournament,
+                   c->table, c->broker,
+                   c->port        ? c->port
+                   : c->cafile[0] ? 8883
+                                  : 1883,
+                   c->cafile[0] ? " (TLS)" : "");
+    return TB_OK;
+}
+
+/* Before the publisher goes: what is queued gets at most a second to reach the broker. */
+static void drain(struct tb_daemon *d, struct tb_daemon__hall *h)
+{
+    for (uint64_t end = now_ms(d) + 1000; now_ms(d) < end;) {
+        struct tb_hall_pub_stats ps;
+        tb_hall_pub_stats(h->pub, &ps);
+        if (!ps.connected || (!ps.queued && !tb_hall_pub_want_write(h->pub)))
+            return;
+        int fd = tb_hall_pub_fd(h->pub);
+        struct pollfd p = {fd, (short)(POLLIN | POLLOUT), 0};
+        poll(&p, fd >= 0 ? 1 : 0, 50);
+        tb_hall_pub_service(h->pub, p.revents & POLLIN, p.revents & POLLOUT, now_ms(d));
+    }
+}
+
+void tb_daemon__hall_close(struct tb_daemon *d)
+{
+    struct tb_daemon__hall *h = d->hall;
+    if (!h)
+        return;
+    if (h->pub)
+        drain(d, h);
+    tb_hall_pub_free(h->pub);
+    free(h->st);
+    free(h);
+    d->hall = NULL;
+}
+
+static void event(struct tb_daemon *d, struct tb_hall_event *ev)
+{
+    struct tb_error err = {0};
+    if (tb_hall_pub_event(d->hall->pub, ev, &err) != TB_OK)
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "hall: an event is not published: %s", err.msg);
+}
+
+void tb_daemon__hall_output(struct tb_daemon *d, const struct tb_match_out *o)
+{
+    struct tb_daemon__hall *h = d->hall;
+    if (!h || d->fx == &tb_daemon__replay)
+        return;
+    struct tb_hall_event ev;
+    if (o->kind == TB_MATCH_OUT_ARBITER)
+        h->st->arbiter_call = false; /* the arbiter has acted */
+    if (tb_hall_state_note(h->st, o, &ev) == 1) {
+        ev.ms = o->ms;
+        event(d, &ev);
+    }
+    if (o->kind != TB_MATCH_OUT_ANNOUNCE)
+        h->dirty = true;
+}
+
+void tb_daemon__hall_arbiter_call(struct tb_daemon *d, int board)
+{
+    struct tb_daemon__hall *h = d->hall;
+    if (!h)
+        return;
+    struct tb_hall_event ev = {.kind = TB_HALL_EV_ARBITER_CALL, .ms = tb_daemon__match_time(d)};
+    snprintf(ev.text, sizeof ev.text, "the ARBITER button was pressed at the %s board",
+             tb_daemon__board_name(board));
+    h->st->arbiter_call = true;
+    h->dirty = true;
+    event(d, &ev);
+}
+
+/* The state as it stands, handed to the publisher (it supersedes any not yet sent). */
+static void publish(struct tb_daemon *d, struct tb_daemon__hall *h)
+{
+    struct tb_hall_state *st = h->st;
+    tb_hall_state_from_match(st, d->match);
+    st->seq++;
+    st->ms = tb_daemon__match_time(d);
+    struct tb_hall_pub_stats ps;
+    tb_hall_pub_stats(h->pub, &ps);
+    st->dropped = ps.dropped;
+    for (int b = 0; b < TBD_BOARDS; b++)
+        st->board[b].link_up = h->link_up[b];
+    struct tb_error err = {0};
+    if (tb_hall_pub_state(h->pub, st, &err) != TB_OK)
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "hall: the state is not published: %s", err.msg);
+    h->dirty = false;
+}
+
+int tb_daemon__hall_pollfds(struct tb_daemon *d, struct pollfd *p, int max, uint64_t *deadline)
+{
+    struct tb_daemon__hall *h = d->hall;
+    *deadline = UINT64_MAX;
+    if (!h)
+        return 0;
+    for (int b = 0; b < TBD_BOARDS; b++) { /* link health is part of the state */
+        struct tb_link_stats ls = {0};
+        if (d->board[b].link)
+            tb_link_stats(d->board[b].link, &ls);
+        if (ls.connected != h->link_up[b])
+            h->dirty = true;
+        h->link_up[b] = ls.connected;
+    }
+    if (h->dirty)
+        publish(d, h);
+    *deadline = tb_hall_pub_deadline(h->pub);
+    if (h->has_held && h->held_at < *deadline)
+        *deadline = h->held_at;
+    if (h->has_answer && h->answer_at < *deadline)
+        *deadline = h->answer_at;
+    int fd = tb_hall_pub_fd(h->pub);
+    if (fd < 0 || max < 1)
+        return 0;
+    p[0] = (struct pollfd){
+        .fd = fd, .events = (short)(POLLIN | (tb_hall_pub_want_write(h->pub) ? POLLOUT : 0))};
+    return 1;
+}
+
+static void answer(struct tb_daemon *d, const struct tb_hall_cmd *c, bool ok, const char *text)
+{
+    struct tb_hall_event ev = {.kind = TB_HALL_EV_COMMAND, .ms = tb_daemon__match_time(d)};
+    ev.ok = ok;
+    ev.mismatch = c->action == TB_HALL_CMD_RESOLVE ? c->mismatch : 0;
+    snprintf(ev.request, sizeof ev.request, "%s", c->request);
+    snprintf(ev.text, sizeof ev.text, "%s", text);
+    event(d, &ev);
+    d->hall->dirty |= ok;
+}
+
+/* A command whose PIN the guard lets be checked now: right, it runs as the control request would;
+ * wrong, its answer is held back as long as the socket holds a wrong PIN's answer. */
+static void run(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_hall_cmd *c)
+{
+    uint64_t now = now_ms(d);
+    bool right = tb_hall_cmd_pin_ok(c, d->cfg->arbiter_pin), locked;
+    uint64_t delay = tb_ctl_guard_result(&d->guard, TBD_HALL_UID, right, now, &locked);
+    if (!right) {
+        h->refused++;
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                       "hall: %s (request %s) refused: wrong arbiter PIN from the broker (%u in a "
+                       "row)%s",
+                       tb_hall_cmd_name(c->action), c->request,
+                       tb_ctl_guard_fails(&d->guard, TBD_HALL_UID, now),
+                       locked ? "; locked out for 15 minutes" : "");
+        h->answer = (struct tb_hall_event){.kind = TB_HALL_EV_COMMAND};
+        h->answer.mismatch = c->action == TB_HALL_CMD_RESOLVE ? c->mismatch : 0;
+        snprintf(h->answer.request, sizeof h->answer.request, "%s", c->request);
+        snprintf(h->answer.text, sizeof h->answer.text, "wrong PIN: nothing done");
+        h->has_answer = true;
+        h->answer_at = now + delay;
+        return;
+    }
+    struct tb_ctl_request req = {.needs_pin = true, .has_pin = true};
+    req.verb = c->action == TB_HALL_CMD_RESOLVE ? TB_CTL_RESOLVE : TB_CTL_TAKEBACK;
+    req.number = c->action == TB_HALL_CMD_RESOLVE ? c->mismatch : (unsigned)c->n;
+    struct tb_error err = {0};
+    int rc = tb_daemon__arbiter(d, &req, &err);
+    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "hall: %s (request %s) %s%s", tb_hall_cmd_name(c->action),
+                   c->request, rc == TB_OK ? "done" : "refused: ", rc == TB_OK ? "" : err.msg);
+    if (rc != TB_OK)
+        h->refused++;
+    answer(d, c, rc == TB_OK, rc == TB_OK ? "done" : err.msg[0] ? err.msg : "not possible now");
+}
+
+/* A command from the broker, through the guard: checked now, held until its delay has passed
+ * (one at a time: another meanwhile is refused unchecked), or refused during a lockout. */
+static void command(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_hall_cmd *c)
+{
+    uint64_t now = now_ms(d), at;
+    h->cmds++;
+    int w = tb_ctl_guard_when(&d->guard, TBD_HALL_UID, now, &at);
+    if (w == TB_ERR_PERM || (w == 1 && (h->has_held || h->has_answer))) {
+        char msg[160];
+        if (w == TB_ERR_PERM)
+            snprintf(msg, sizeof msg,
+                     "too many wrong arbiter PINs: no PIN from the hall is checked for %llu more s",
+                     (unsigned long long)((at - now + 999) / 1000));
+        else
+            snprintf(msg, sizeof msg, "busy: an earlier command waits for its PIN check");
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "hall: %s (request %s) refused: %s",
+                       tb_hall_cmd_name(c->action), c->request, msg);
+        h->refused++;
+        answer(d, c, false, msg);
+    } else if (w == 1) {
+        h->held = *c;
+        h->has_held = true;
+        h->held_at = at;
+    } else {
+        run(d, h, c);
+    }
+}
+
+void tb_daemon__hall_handle(struct tb_daemon *d, const struct pollfd *p, int n)
+{
+    struct tb_daemon__hall *h = d->hall;
+    if (!h)
+        return;
+    bool rd = n > 0 && (p[0].revents & (POLLIN | POLLERR | POLLHUP));
+    bool wr = n > 0 && (p[0].revents & POLLOUT);
+    tb_hall_pub_service(h->pub, rd, wr, now_ms(d));
+    uint64_t now = now_ms(d);
+    if (h->has_answer && now >= h->answer_at) {
+        h->has_answer = false;
+        h->answer.ms = tb_daemon__match_time(d);
+        event(d, &h->answer);
+    }
+    if (h->has_held && now >= h->held_at) {
+        h->has_held = false;
+        command(d, h, &h->held);
+    }
+    struct tb_hall_cmd c;
+    while (tb_hall_pub_cmd(h->pub, &c) == 1)
+        command(d, h, &c);
+}
+
+void tb_daemon__hall_status(struct tb_daemon *d, struct tb_daemon__buf *out)
+{
+    char line[400];
+    int n;
+    struct tb_daemon__hall *h = d->hall;
+    if (!h) {
+        n = snprintf(line, sizeof line, "hall: off\n");
+    } else {
+        struct tb_hall_pub_stats ps;
+        tb_hall_pub_stats(h->pub, &ps);
+        n = snprintf(line, sizeof line,
+                     "hall: %s/%s, broker %s, %lu connects, %lu events queued, %lu dropped, %lu "
+                     "commands (%lu refused)\n",
+                     d->cfg->hall.tournament, d->cfg->hall.table,
+                     ps.connected ? "connected" : "NOT CONNECTED", ps.connects, ps.queued,
+                     ps.dropped, h->cmds, h->refused);
+    }
+    tb_daemon__buf_put(out, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}

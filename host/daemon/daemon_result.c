@@ -1,0 +1,180 @@
+/* daemon_result.c - the game's end: by the rules after an agreed move (5.1.1 mate, 5.2.1
+ * stalemate, 5.2.2 dead position, 9.6.1 fivefold, 9.6.2 seventy-five moves) or by the `result`
+ * request (the arbiter's word, PIN-checked: resignation 5.1.2, agreed draw 5.2.3, a flag 6.9, a
+ * claim 9.2/9.3, the arbiter's decision). The request is an arbiter action of daemon_arbiter.c's
+ * table: checked, journaled, then applied, so recovery takes it again. The end goes to status,
+ * the PGN (result and a note), the broadcast, and both players hear it. Moves agreed after it
+ * are not part of the game (a new game first). */
+#include <stdio.h>
+#include <string.h>
+
+#include "daemon_internal.h"
+#include "tb_clock.h"
+
+void tb_daemon__result_clear(struct tb_daemon *d)
+{
+    memset(&d->end, 0, sizeof d->end);
+    d->end.ply = -1;
+    snprintf(d->result, sizeof d->result, "*");
+}
+
+static const char *side_name(int side)
+{
+    return tb_daemon__color_name(side ? TB_CHESS_BLACK : TB_CHESS_WHITE);
+}
+
+/* Both players hear the result, each in their own pack. */
+static void say_result(struct tb_daemon *d, const char *result)
+{
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        struct tb_voice_msg_args a = {.board =
+                                          !strcmp(result, "0-1") ? TB_CHESS_BLACK : TB_CHESS_WHITE};
+        tb_daemon__say_msg(d, b, strcmp(result, "1/2-1/2") ? TB_VOICE_MSG_WINS : TB_VOICE_MSG_DRAW,
+                           &a, TB_VOICE_URGENT);
+    }
+}
+
+static void end_game(struct tb_daemon *d, const char *result, const char *why)
+{
+    const tb_chess_game *g = tb_match_game(d->match);
+    snprintf(d->result, sizeof d->result, "%s", result);
+    snprintf(d->end.why, sizeof d->end.why, "%s", why);
+    d->end.ply = g->plies;
+    tb_daemon__log(d, d->fx->info, "game over: %s, %s", result, why);
+    if (d->end.by_request) /* the rules' end is the last move itself: no note needed */
+        tb_daemon__note(d, g->plies, "result %s: %s", result, why);
+    say_result(d, result);
+}
+
+void tb_daemon__result_rules(struct tb_daemon *d, uint64_t t)
+{
+    (void)t;
+    if (d->end.ply >= 0)
+        return; /* over already: what follows is not part of the game */
+    const tb_chess_game *g = tb_match_game(d->match);
+    const char *res = "1/2-1/2", *why;
+    switch (tb_chess_game_state(g)) {
+    case TB_CHESS_CHECKMATE:
+        res = g->pos.side == TB_CHESS_WHITE ? "0-1" : "1-0";
+        why = "checkmate (5.1.1)";
+        break;
+    case TB_CHESS_STALEMATE:
+        why = "stalemate (5.2.1)";
+        break;
+    case TB_CHESS_DEAD:
+        why = "dead position (5.2.2)";
+        break;
+    case TB_CHESS_FIVEFOLD:
+        why = "fivefold repetition (9.6.1)";
+        break;
+    case TB_CHESS_SEVENTYFIVE:
+        why = "75 moves (9.6.2)";
+        break;
+    default:
+        return;
+    }
+    d->end.by_request = false;
+    end_game(d, res, why);
+}
+
+/* The request's result and its words; TB_ERR_ILLEGAL for a claim the position does not allow. */
+static int judge(struct tb_daemon *d, const struct tb_ctl_request *req, char *result, char *why,
+                 size_t len, struct tb_error *err)
+{
+    const tb_chess_game *g = tb_match_game(d->match);
+    struct tb_clock_judgement j;
+    strcpy(result, "1/2-1/2");
+    switch (req->how) {
+    case TB_CTL_RESULT_RESIGN: /* 5.1.2 */
+        strcpy(result, req->side ? "1-0" : "0-1");
+        snprintf(why, len, "%s resigns (5.1.2)", side_name(req->side));
+        return TB_OK;
+    case TB_CTL_RESULT_DRAW:
+        snprintf(why, len, "draw agreed (5.2.3)");
+        return TB_OK;
+    case TB_CTL_RESULT_FLAG: /* 6.9: a loss, or a draw when the opponent cannot mate */
+        if (tb_clock_judge_flag(&g->pos, req->side ? TB_CHESS_BLACK : TB_CHESS_WHITE, &j) !=
+                TB_OK ||
+            !j.result[0])
+            return tb_error_set(err, TB_ERR_STATE, "the flag cannot be judged in this position");
+        snprintf(result, 8, "%s", j.result);
+        snprintf(why, len, "%s's flag fell (6.9)%s", side_name(req->side),
+                 strcmp(j.result, "1/2-1/2") ? "" : ", the opponent cannot checkmate: a draw");
+        return TB_OK;
+    case TB_CTL_RESULT_THREEFOLD:
+        if (!tb_chess_game_can_claim_threefold(g))
+            return tb_error_set(err, TB_ERR_ILLEGAL,
+                                "no threefold repetition to claim (9.2): the position has not "
+                                "stood three times with the same player to move");
+        snprintf(why, len, "draw claimed: threefold repetition (9.2)");
+        return TB_OK;
+    case TB_CTL_RESULT_FIFTY:
+        if (!tb_chess_game_can_claim_fifty(g))
+            return tb_error_set(err, TB_ERR_ILLEGAL,
+                                "no fifty-move claim (9.3): a capture or a pawn move came within "
+                                "the last fifty moves of each player");
+        snprintf(why, len, "draw claimed: fifty moves (9.3)");
+        return TB_OK;
+    case TB_CTL_RESULT_ARBITER:
+        snprintf(result, 8, "%s", req->result);
+        snprintf(why, len, "the arbiter's decision%s%s", req->text[0] ? ": " : "", req->text);
+        return TB_OK;
+    default:
+        return tb_error_set(err, TB_ERR_ARG, "no such result");
+    }
+}
+
+int tb_daemon__result_check(struct tb_daemon *d, const struct tb_ctl_request *req,
+                            struct tb_error *err)
+{
+    char result[8], why[96];
+    if (d->end.ply >= 0)
+        return tb_error_set(err, TB_ERR_STATE, "the game is over already: %s, %s; new-game first",
+                            d->result, d->end.why);
+    return judge(d, req, result, why, sizeof why, err);
+}
+
+int tb_daemon__result_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
+                            struct tb_error *err)
+{
+    char result[8], why[96];
+    int rc = judge(d, req, result, why, sizeof why, err);
+    if (rc != TB_OK)
+        return rc;
+    d->end.by_request = true;
+    d->end.req = *req;
+    end_game(d, result, why);
+    tb_daemon__broadcast_sync(d, t); /* the game shown up to its end, then the end */
+    tb_daemon__broadcast_result(d);
+    return TB_OK;
+}
+
+/* Journaled as the request's own words: "result resign black", "result arbiter 1-0 REASON". */
+void tb_daemon__result_record(const struct tb_daemon *d, const struct tb_ctl_request *req,
+                              struct tb_journal_decision *dec)
+{
+    (void)d;
+    static const char *const how[] = {"",          "resign", "draw",   "flag",
+                                      "threefold", "fifty",  "arbiter"};
+    dec->count = (uint16_t)req->how;
+    dec->id = (uint32_t)req->side;
+    snprintf(dec->fen, sizeof dec->fen, "%s", req->result);
+    snprintf(dec->text, sizeof dec->text, "result %s%s%s%s%s", how[req->how],
+             req->how == TB_CTL_RESULT_RESIGN || req->how == TB_CTL_RESULT_FLAG
+                 ? (req->side ? " black" : " white")
+                 : "",
+             req->result[0] ? " " : "", req->result, req->text[0] ? " " : "");
+    size_t n = strlen(dec->text);
+    snprintf(dec->text + n, sizeof dec->text - n, "%s", req->text);
+}
+
+void tb_daemon__result_request(const struct tb_journal_decision *dec, struct tb_ctl_request *req)
+{
+    req->how = dec->count;
+    req->side = dec->id ? 1 : 0;
+    snprintf(req->result, sizeof req->result, "%s", dec->fen);
+    /* the reason: what follows "result arbiter RESULT " */
+    const char *r = req->how == TB_CTL_RESULT_ARBITER ? strstr(dec->text, req->result) : NULL;
+    if (r && r[strlen(req->result)] == ' ')
+        snprintf(req->text, sizeof req->text, "%s", r + strlen(req->result) + 1);
+}
