@@ -13,7 +13,8 @@
 
 static int parse(struct tb_config *c, const char *text, struct tb_config_report *rep)
 {
-    tb_config_defaults(c, "/run/user/1000", NULL, NULL);
+    const struct tb_config_place user = {.runtime_dir = "/run/user/1000", .home = "/home/a"};
+    tb_config_defaults(c, &user, NULL);
     return tb_config_parse(c, text, strlen(text), rep);
 }
 
