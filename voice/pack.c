@@ -117,6 +117,7 @@ static const struct keydef keys[K__COUNT] = {
     [K_MSG_NO_MOVE] = {"messages", "no_move", TEMPLATE, "", 0, 0},
     [K_MSG_TAKEN] = {"messages", "taken", TEMPLATE, "", 0, 0},
     [K_MSG_NOT_RECOGNISED] = {"messages", "not_recognised", TEMPLATE, "", 0, 0},
+    [K_MSG_FLAG] = {"messages", "flag", TEMPLATE, "board result", 0, 0},
 #define PLURAL(noun, i)                                                                            \
     [K_PL_FIRST + 2 * (i)] = {"plurals", noun ".one", WORD, NULL, 0, 0},                           \
                       [K_PL_FIRST + 2 * (i) + 1] = {"plurals", noun ".other", WORD, NULL, 0, 0}

@@ -343,6 +343,7 @@ int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
         [TB_VOICE_MSG_NO_MOVE] = K_MSG_NO_MOVE,
         [TB_VOICE_MSG_TAKEN] = K_MSG_TAKEN,
         [TB_VOICE_MSG_NOT_RECOGNISED] = K_MSG_NOT_RECOGNISED,
+        [TB_VOICE_MSG_FLAG] = K_MSG_FLAG,
     };
     if (!pack || !buf || len == 0 || (unsigned)msg >= TB_VOICE_MSG_COUNT)
         return TB_ERR_ARG;
@@ -379,10 +380,15 @@ int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
         rc = expand_put_right(pack, a, buf, len);
     } else {
         const char *board = pack->value[a->board == TB_CHESS_BLACK ? K_W_BLACK : K_W_WHITE];
-        static const char *const names[] = {"board", "move", "n", "white", "black", "moves"};
-        const char *values[] = {board, a->move, n, white, black, moves};
+        /* FLAG: the result in the words of the spoken scoresheet */
+        const char *result = pack->value[a->n == 1   ? K_R_RESULT_WHITE
+                                         : a->n == 2 ? K_R_RESULT_BLACK
+                                                     : K_R_RESULT_DRAW];
+        static const char *const names[] = {"board", "move",  "n",     "white",
+                                            "black", "moves", "result"};
+        const char *values[] = {board, a->move, n, white, black, moves, result};
         size_t p = 0;
-        rc = tb_voice__expand(pack->value[key[msg]], names, values, 6, buf, len, &p);
+        rc = tb_voice__expand(pack->value[key[msg]], names, values, 7, buf, len, &p);
     }
     free(white);
     free(black);

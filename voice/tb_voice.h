@@ -118,6 +118,7 @@ enum tb_voice_msg {
     TB_VOICE_MSG_NO_MOVE,        /* nothing to repeat yet */
     TB_VOICE_MSG_TAKEN,          /* the player's own move was taken (confirmation word) */
     TB_VOICE_MSG_NOT_RECOGNISED, /* the player's own move was not recognised */
+    TB_VOICE_MSG_FLAG, /* 6.9: board's flag fell; n: the result, 0 draw, 1 White wins, 2 Black */
     TB_VOICE_MSG_COUNT
 };
 

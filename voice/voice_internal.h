@@ -92,6 +92,7 @@ enum tb_voice__key {
     K_MSG_NO_MOVE,
     K_MSG_TAKEN,
     K_MSG_NOT_RECOGNISED,
+    K_MSG_FLAG,
     /* [plurals]: NOUN.one, NOUN.other for each enum tb_voice__noun, in that order. */
     K_PL_FIRST,
     K_PL_LAST = K_PL_FIRST + 2 * 10 - 1,

@@ -8,19 +8,18 @@
 #include <string.h>
 
 #include "tb_chess.h"
+#include "tb_clock.h"
 #include "tb_config.h"
 #include "tb_file.h"
 #include "tb_link.h"
 
 #define CONFIG_FILE_MAX ((size_t)1 << 20)
 
-enum section { SEC_NONE, SEC_DAEMON, SEC_ARBITER, SEC_VI, SEC_SIGHTED, SEC_UNKNOWN };
+enum section { SEC_NONE, SEC_DAEMON, SEC_ARBITER, SEC_VI, SEC_SIGHTED, SEC_CLOCK, SEC_UNKNOWN };
 
 static const char *const section_names[] = {
-    [SEC_DAEMON] = "daemon",
-    [SEC_ARBITER] = "arbiter",
-    [SEC_VI] = "player vi",
-    [SEC_SIGHTED] = "player sighted",
+    [SEC_DAEMON] = "daemon",          [SEC_ARBITER] = "arbiter", [SEC_VI] = "player vi",
+    [SEC_SIGHTED] = "player sighted", [SEC_CLOCK] = "clock",
 };
 
 /* What one parse has seen: the text being fed to inih, line by line, and the problems. */
@@ -32,6 +31,7 @@ struct parse {
     long section_line[SEC_UNKNOWN];
     long seen[SEC_UNKNOWN][8]; /* line where each key was set, 0 = not set */
     long colour_line[2];
+    long clock_source_line; /* [clock] source set explicitly */
 };
 
 static void problem(struct parse *ps, long line, const char *fmt, ...)
@@ -216,6 +216,43 @@ static void set_audio(struct parse *ps, long line, const char *key, const char *
         problem(ps, line, "%s is longer than %d bytes", key, TB_CONFIG_PATH_MAX - 1);
 }
 
+/* ---- [clock] (the game's clock, daemon_clock.c) -------------------------------------------- */
+
+static void set_clock_control(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    struct tb_clock_control c;
+    struct tb_error e = {0};
+    if (tb_clock_control_parse(&c, v, &e) != TB_OK)
+        problem(ps, line, "%s: %s", key, e.msg);
+    else if (!copy(ps->cfg.clock.control, sizeof ps->cfg.clock.control, v))
+        problem(ps, line, "%s is longer than %zu bytes", key, sizeof ps->cfg.clock.control - 1);
+}
+
+static void set_clock_source(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    for (int s = TB_CONFIG_CLOCK_NONE; s <= TB_CONFIG_CLOCK_BOARD; s++)
+        if (strcmp(v, tb_config_clock_source_name((enum tb_config_clock_source)s)) == 0) {
+            ps->cfg.clock.source = (enum tb_config_clock_source)s;
+            ps->clock_source_line = line;
+            return;
+        }
+    problem(ps, line, "%s '%s' is not one of builtin, board, none", key, v);
+}
+
+static void set_clock_warn(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    int r = strcmp(key, "warn_sighted") == 0 ? TB_CONFIG_SIGHTED : TB_CONFIG_VI;
+    struct tb_error e = {0};
+    int n = tb_clock_warnings_parse(ps->cfg.clock.warn_ms[r], TB_CONFIG_CLOCK_WARN_MAX, v, &e);
+    if (n < 0)
+        problem(ps, line, "%s: %s", key, e.msg);
+    else
+        ps->cfg.clock.nwarn[r] = n;
+}
+
 static const struct key {
     enum section section; /* SEC_VI stands for both player sections */
     const char *name;
@@ -233,6 +270,10 @@ static const struct key {
     {SEC_VI, "voice", set_voice},
     {SEC_VI, "rate", set_rate},
     {SEC_VI, "audio", set_audio},
+    {SEC_CLOCK, "control", set_clock_control},
+    {SEC_CLOCK, "source", set_clock_source},
+    {SEC_CLOCK, "warn_vi", set_clock_warn},
+    {SEC_CLOCK, "warn_sighted", set_clock_warn},
 };
 
 static int handler(void *user, const char *section, const char *name, const char *value)
@@ -245,7 +286,7 @@ static int handler(void *user, const char *section, const char *name, const char
     if (sec == SEC_NONE) {
         problem(ps, line,
                 "'%s' is outside any section (expected [daemon], [arbiter], "
-                "[player vi] or [player sighted] first)",
+                "[player vi], [player sighted] or [clock] first)",
                 name);
         return 1;
     }
@@ -298,8 +339,8 @@ static const char *check_line(struct parse *ps, char *s)
         enum section sec = section_of(name);
         if (sec == SEC_UNKNOWN || sec == SEC_NONE)
             problem(ps, ps->line,
-                    "unknown section [%s] (expected [daemon], [arbiter], [player vi] or "
-                    "[player sighted])",
+                    "unknown section [%s] (expected [daemon], [arbiter], [player vi], "
+                    "[player sighted] or [clock])",
                     name);
         else
             ps->section_line[sec] = ps->section_line[sec] ? ps->section_line[sec] : ps->line;
@@ -366,6 +407,13 @@ static void check_whole(struct parse *ps)
         long line = ps->seen[SEC_SIGHTED][0] ? ps->seen[SEC_SIGHTED][0] : ps->seen[SEC_VI][0];
         problem(ps, line ? line : 1, "both players' boards are %s", c->player[0].board);
     }
+    /* [clock]: a control alone means the built-in clock; the built-in clock needs one */
+    if (c->clock.control[0] && !ps->clock_source_line)
+        c->clock.source = TB_CONFIG_CLOCK_BUILTIN;
+    if (c->clock.source == TB_CONFIG_CLOCK_BUILTIN && !c->clock.control[0])
+        problem(ps, ps->clock_source_line ? ps->clock_source_line : 1,
+                "source builtin needs a time control: set control in [clock] (e.g. 90m+15s, "
+                "club, blitz)");
     if (!c->arbiter_pin[0] && !ps->seen[SEC_ARBITER][0])
         problem(ps, ps->section_line[SEC_ARBITER] ? ps->section_line[SEC_ARBITER] : 1,
                 "no arbiter PIN: set pin in [arbiter] (resolve, takeback, set-position and "
@@ -449,6 +497,12 @@ const char *tb_config_role_name(enum tb_config_role role)
 const char *tb_config_colour_name(enum tb_config_colour colour)
 {
     return colour == TB_CONFIG_BLACK ? "black" : "white";
+}
+
+const char *tb_config_clock_source_name(enum tb_config_clock_source source)
+{
+    static const char *const names[] = {"none", "builtin", "board"};
+    return (unsigned)source < 3 ? names[source] : "none";
 }
 
 const char *tb_config_log_name(enum tb_config_log level)

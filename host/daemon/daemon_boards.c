@@ -86,6 +86,8 @@ static void input_of(int b, const struct tb_link_event *ev, struct tb_journal_ev
     in->board_ms = ev->board_ms;
     in->host_ms = ev->host_ms;
     in->occupancy = ev->occupancy;
+    if (ev->kind == TB_LINK_EV_CLOCK)
+        tb_daemon__clock_encode(ev, in); /* clock: the times and the lever */
 }
 
 static void feed_now(struct tb_daemon *d, int b, const struct tb_link_event *ev)

@@ -30,7 +30,9 @@ static void live_button(struct tb_daemon *d, int b, int button)
     case TB_LINK_BUTTON_REPEAT:
         tb_daemon__repeat(d, b);
         break;
-    case TB_LINK_BUTTON_CLOCK: /* D.2.6: time used by both players and moves made */
+    case TB_LINK_BUTTON_CLOCK:             /* D.2.6: time used by both players and moves made */
+        if (tb_daemon__clock_button(d, b)) /* the game's clock: the time left on both */
+            break;
         a.white_ms = (long)d->used_ms[TB_CHESS_WHITE];
         a.black_ms = (long)d->used_ms[TB_CHESS_BLACK];
         a.n = st.plies / 2;
@@ -105,6 +107,7 @@ void tb_daemon__advance(struct tb_daemon *d, uint64_t t)
         return; /* the match is frozen until the journal can be written */
     tb_match_tick(d->match, t);
     tb_daemon__outputs(d);
+    tb_daemon__clock_tick(d, t); /* clock: a flag falls on time (6.8) */
 }
 
 /* The link's words for a board event as the match's: a lift, a placement, a promotion choice,
@@ -157,6 +160,8 @@ int tb_daemon__apply(struct tb_daemon *d, const struct tb_journal_event *in, uin
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: %s button",
                        tb_daemon__board_name(in->board), tb_link_button_name(in->arg));
         d->fx->button(d, in->board, in->arg);
+    } else if (in->kind == TB_LINK_EV_CLOCK) {
+        tb_daemon__clock_reading(d, in, t); /* clock: a board's clock read */
     } else if (match_event(in, &ev)) {
         d->board[in->board].events++;
         d->events++;

@@ -141,6 +141,8 @@ struct tb_daemon {
     char last_view[2048]; /* the arbiter's view of the open mismatch, "" if none */
     char result[8];       /* "*" or the result once the game has ended */
 
+    struct tb_daemon__clk *clk; /* the game's clock (daemon_clock.c) */
+
     bool stop, done;
     unsigned long wakeups, events;
 };
@@ -253,5 +255,21 @@ int tb_daemon__pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scor
                    struct tb_daemon__buf *out);
 /* Data lines of text (split at '\n') as ok+ ... . */
 void tb_daemon__data(struct tb_daemon__buf *out, const char *head, const char *text);
+
+/* daemon_clock.c: the game's clock ([clock]; docs/clock.md, "The daemon's clock"). It follows
+ * the match's outputs and the board inputs at their own times, so recovery rebuilds it. */
+int tb_daemon__clock_open(struct tb_daemon *d, struct tb_error *err);
+void tb_daemon__clock_free(struct tb_daemon *d);
+void tb_daemon__clock_tick(struct tb_daemon *d, uint64_t t);   /* flags and warnings to t */
+uint64_t tb_daemon__clock_deadline(const struct tb_daemon *d); /* UINT64_MAX: none */
+void tb_daemon__clock_output(struct tb_daemon *d, const struct tb_match_out *o); /* after it */
+void tb_daemon__clock_journal(struct tb_daemon *d, bool stopped); /* the journal stops, resumes */
+void tb_daemon__clock_record(struct tb_daemon *d, const struct tb_journal_record *rec);
+/* A board's clock reading (TB_LINK_EV_CLOCK) as a journal board event, and taken in. */
+void tb_daemon__clock_encode(const struct tb_link_event *ev, struct tb_journal_event *in);
+void tb_daemon__clock_reading(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
+bool tb_daemon__clock_button(struct tb_daemon *d, int board); /* false: no clock to tell */
+int tb_daemon__clock_status(struct tb_daemon *d, char *buf, size_t len); /* 0: no line */
+void tb_daemon__clock_pgn(struct tb_daemon *d, tb_chess_pgn_game *pg);
 
 #endif /* TB_DAEMON_INTERNAL_H */

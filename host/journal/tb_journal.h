@@ -62,6 +62,9 @@ enum tb_journal_type {
     TB_JOURNAL_NEW_GAME = 10,    /* decision: fen = start position, who */
     TB_JOURNAL_TYPED_MOVE = 11,  /* decision: board, who = "assistant", text = the move in UCI
                                     as the match took it (D.2.10.1: a keys: board) */
+    TB_JOURNAL_CLOCK = 12,       /* decision: text = the game clock's: "flag white 0-1: why"
+                                    (board: the flagged side's), "journal stop W B" (ms the
+                                    clocks ran while the journal stood, given back) */
     /* Notes only the log and the PGN need (recovery passes over them): */
     TB_JOURNAL_TOUCH = 100, /* decision: board, text = a touch-move report (4.3, 4.4) */
     TB_JOURNAL_HELD = 101,  /* decision: board, text = a move made while play was stopped */
