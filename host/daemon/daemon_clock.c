@@ -39,6 +39,8 @@ struct tb_daemon__clk {
     int32_t reading[2]; /* a board clock's latest reading of White, Black; -1 unknown */
     uint8_t run;        /* which clock runs in it: 0 none, 1 White, 2 Black */
     bool have_reading;
+    bool shown[2];  /* the board's clock has shown this side some time left: a 0 after it is a
+                       flag, not a clock not yet set */
     char result[8]; /* the flag's result (6.9), "" while none fell */
     /* The journal stood from jstop_from (to jstop_to): what each clock ran meanwhile. The held
      * inputs and output are taken at their own times once it can be written again, as a replay
@@ -233,8 +235,11 @@ static void drain(struct tb_daemon *d)
             hms(ev.threshold, left, sizeof left);
             tb_daemon__log(d, d->fx->info, "clock: %s has %s left (warning)",
                            tb_daemon__color_name(ev.side), left);
-            say_clock(d, b, tb_clock_remaining(&k->clock, TB_CHESS_WHITE, ev.at_ms),
-                      tb_clock_remaining(&k->clock, TB_CHESS_BLACK, ev.at_ms));
+            /* the words as they stood then: the threshold reached, the other clock standing */
+            uint64_t t[2];
+            t[ev.side] = ev.threshold;
+            t[1 - ev.side] = tb_clock_remaining(&k->clock, 1 - ev.side, k->clock.now_ms);
+            say_clock(d, b, t[TB_CHESS_WHITE], t[TB_CHESS_BLACK]);
             break;
         }
         case TB_CLOCK_EV_PERIOD:
@@ -555,15 +560,17 @@ void tb_daemon__clock_reading(struct tb_daemon *d, const struct tb_journal_event
                                       : "stopped");
     k->run = in->arg <= 2 ? in->arg : 0;
     k->have_reading = true;
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 2; s++) {
         k->reading[s] = ms[s] >= 0 ? ms[s] : -1;
+        k->shown[s] |= ms[s] > 0;
+    }
     int mover = 1 - k->pos.side;
     if (k->made > 0 && k->made <= TB_CHESS_GAME_MAX_PLIES && k->reading[mover] >= 0)
         k->clk[k->made] = k->reading[mover];
     int first = k->run == 2 ? TB_CHESS_BLACK : TB_CHESS_WHITE;
     for (int i = 0; i < 2 && !k->over; i++) {
         int s = i ? 1 - first : first;
-        if (k->reading[s] == 0)
+        if (k->reading[s] == 0 && k->shown[s])
             flag(d, s, t, t, true);
     }
 }

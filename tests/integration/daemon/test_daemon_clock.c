@@ -358,6 +358,8 @@ static void flag_game(struct fx *f, const char *name, const char *script)
     snprintf(f->o.cfg.start_fen, sizeof f->o.cfg.start_fen, "%s", KQ_K);
     snprintf(f->o.cfg.player[0].pack, sizeof f->o.cfg.player[0].pack, "en");
     snprintf(f->o.cfg.player[1].pack, sizeof f->o.cfg.player[1].pack, "en");
+    f->o.cfg.clock.warn_ms[TB_CONFIG_VI][0] = 30000; /* the VI player is told at 30 s left */
+    f->o.cfg.clock.nwarn[TB_CONFIG_VI] = 1;
     fx_start(f);
     run_done(f);
 }
@@ -392,6 +394,12 @@ TB_TEST(law_6_9_flag_fall_is_a_draw_when_the_opponent_cannot_mate)
     ASSERT_STR_CONTAINS(f.log, "FLAG: White's time has run out (0:01:00 into the game, ply 0): "
                                "1/2-1/2");
     ASSERT_STR_CONTAINS(f.log, "say to sighted (Black): Flag fall, white. Draw");
+    /* the warning came first, at 30 s left, with the clock's words (one minute: singular) */
+    const char *warn = strstr(f.log, "say to vi (White): White 0 minutes 30 seconds, black 1 "
+                                     "minute 0 seconds, 0 moves");
+    ASSERT_NOT_NULL(warn);
+    ASSERT_LT(warn, strstr(f.log, "FLAG:"));
+    ASSERT_STR_CONTAINS(f.log, "clock: White has 0:00:30 left (warning)");
     const char *pgn = fx_req(&f, "pgn");
     ASSERT_STR_CONTAINS(pgn, "[Result \"1/2-1/2\"]");
     fx_free(&f);
@@ -446,7 +454,8 @@ TB_TEST(clock_source_board_records_the_latest_reading_after_each_move)
 {
     struct fx f;
     fx_init(&f, "board-clock");
-    fx_script(&f, "1000 sighted clock 5400000 5400000 white\n"
+    fx_script(&f, "500 sighted clock 0 0 stopped\n" /* not set yet: no flag */
+                  "1000 sighted clock 5400000 5400000 white\n"
                   "4700 vi lift e2\n5000 vi place e4\n"
                   "5200 sighted clock 5395000 5400000 white\n"
                   "5600 sighted clock 5410000 5399000 black\n" /* the press, with +15 s */
@@ -465,6 +474,7 @@ TB_TEST(clock_source_board_records_the_latest_reading_after_each_move)
     ASSERT_STR_CONTAINS(pgn, "e4 {[%clk 1:30:10]}"); /* 5410000: the latest reading after it */
     ASSERT_STR_CONTAINS(pgn, "e5 {[%clk 1:30:00]}"); /* 5400000 */
     ASSERT_STR_CONTAINS(f.log, "sighted board's clock: Black's clock runs");
+    ASSERT_NULL(strstr(f.log, "FLAG"));
     ASSERT_STR_CONTAINS(fx_req(&f, "status"),
                         "clock: board 90m+15s, White 1:30:09 (1 move, running), Black 1:30:00 "
                         "(1 move)");
