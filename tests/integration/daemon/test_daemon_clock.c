@@ -345,6 +345,37 @@ TB_TEST(law_D_2_9_clock_stops_while_the_boards_disagree)
     fx_free(&f);
 }
 
+/* D.2.9: the scoresheets differ, the arbiter takes the move back: the move counters follow
+ * the game, the side to move's clock runs once both boards show the position, the times stand
+ * (the arbiter adjusts them). */
+TB_TEST(law_D_2_9_takeback_sets_the_move_counters_and_the_turn)
+{
+    struct fx f;
+    fx_init(&f, "takeback");
+    fx_script(&f, "1000 vi lift e2\n1300 vi place e4\n2000 sighted lift e2\n2300 sighted place e4\n"
+                  "3000 sighted lift e7\n3300 sighted place e5\n4000 vi lift e7\n4300 vi place e5\n"
+                  "5000 vi lift g1\n5300 vi place f3\n6000 sighted lift g1\n6300 sighted place h3\n"
+                  "10000 vi lift f3\n10300 vi place g1\n11000 sighted lift h3\n"
+                  "11300 sighted place g1\n20000 vi lift d2\n20300 vi place d4\n"
+                  "21000 sighted lift d2\n21300 sighted place d4\n");
+    clock_options(&f, "90m+15s");
+    fx_start(&f);
+    unsigned id = fx_run(&f, 100000);
+    ASSERT_GT(id, 0u);
+    char line[64];
+    snprintf(line, sizeof line, "takeback 1 pin=%s", FX_PIN);
+    ASSERT_STR_EQ(fx_req(&f, line), "ok\n");
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "White 1:30:26 (1 move), Black 1:30:12 (1 move)");
+    run_done(&f);
+    ASSERT_EQ(fx_plies(&f), 3); /* 1. e4 e5 2. d4 */
+    /* White: 5400000 - 1400 + 15000, then Nf3 (taken back) 2000 + 15000 back: 5426600; runs
+     * from the position shown (11400) to d4 (20400): 9000, + 15000 */
+    const char *pgn = flat(fx_req(&f, "pgn"));
+    ASSERT_STR_CONTAINS(pgn, "d4 {[%clk 1:30:32]}");
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "White 1:30:32 (2 moves)");
+    fx_free(&f);
+}
+
 /* ---- 6.9: flag fall ------------------------------------------------------------------- */
 
 /* White: king and queen; Black: a lone king. */
