@@ -33,7 +33,9 @@ struct tb_daemon__clk {
     unsigned paused;
     struct deferred deferred[DEFERRED_MAX]; /* moves made while the clock stood */
     int ndeferred;
-    int made;         /* plies made on the boards (each announced, D.2.3) */
+    int made;     /* plies made on the boards (each announced, D.2.3) */
+    int told_ply; /* the last move announced: its ply and move */
+    tb_chess_move told_move;
     tb_chess_pos pos; /* the position after them: the one a flag fall is judged in */
     int32_t clk[TB_CHESS_GAME_MAX_PLIES + 1]; /* [%clk] of each ply in ms, -1 none */
     int32_t reading[2]; /* a board clock's latest reading of White, Black; -1 unknown */
@@ -104,7 +106,8 @@ static int setup(struct tb_daemon *d, struct tb_daemon__clk *k, struct tb_error 
         k->clk[i] = -1;
     k->started = k->over = k->stop_due = false;
     k->ndeferred = 0;
-    k->made = 0;
+    k->made = k->told_ply = 0;
+    k->shown[0] = k->shown[1] = false;
     k->result[0] = '\0';
     if (!builtin(k))
         return TB_OK;
@@ -288,7 +291,9 @@ static void end_game(struct tb_daemon *d, uint64_t t)
 }
 
 /* D.2.4: the move is made (D.2.3: placed, captured piece removed, announced) and only now the
- * opponent's clock starts; 6.2.1: pressing completes the move. */
+ * opponent's clock starts; 6.2.1: pressing completes the move. The daemon announces a move once
+ * its placement has stood the blip window: until then the time is the mover's, as the time
+ * between making a move and pressing the clock is (6.2.2). */
 static void press(struct tb_daemon *d, int side, int ply, uint64_t t)
 {
     struct tb_daemon__clk *k = d->clk;
@@ -348,11 +353,42 @@ static void clk_resume(struct tb_daemon *d, unsigned why, uint64_t t)
 
 /* ---- the match's outputs ---------------------------------------------------------------- */
 
+/* D.2.9: the moves are taken back to where the scoresheets agree (plies made, pos after them);
+ * "the arbiter adjusts the clock accordingly": the move counters follow the game, the side to
+ * move's clock runs next, the times stand until the arbiter sets them. */
+static void taken_back(struct tb_daemon *d, int plies, const tb_chess_pos *pos, uint64_t t)
+{
+    struct tb_daemon__clk *k = d->clk;
+    k->made = plies;
+    k->pos = *pos;
+    k->ndeferred = 0;
+    k->stop_due = false;
+    for (int i = plies + 1; i <= TB_CHESS_GAME_MAX_PLIES; i++)
+        k->clk[i] = -1;
+    if (!builtin(k) || k->over)
+        return;
+    uint64_t ct = at(k, t);
+    bool running = k->clock.state == TB_CLOCK_RUNNING;
+    count_stop(k, ct);
+    if (running)
+        tb_clock_pause(&k->clock, ct);
+    for (int s = 0; s < 2; s++)
+        tb_clock_set(&k->clock, s, tb_clock_remaining(&k->clock, s, ct),
+                     (uint32_t)moves_of(plies, start_side(d), s), ct);
+    tb_clock_set_turn(&k->clock, pos->side);
+    if (running)
+        tb_clock_resume(&k->clock, ct);
+}
+
 static void move_made(struct tb_daemon *d, const struct tb_match_announce *a, uint64_t t)
 {
     struct tb_daemon__clk *k = d->clk;
-    if (a->ply != k->made + 1)
-        return; /* the same move announced again (a reminder): made once */
+    if (a->ply == k->told_ply && a->move == k->told_move)
+        return;            /* the same move told again (a reminder): made once */
+    if (a->ply <= k->made) /* a resolution took moves back (D.2.9) */
+        taken_back(d, a->ply - 1, &a->pos, t);
+    k->told_ply = a->ply;
+    k->told_move = a->move;
     int side = a->pos.side;
     tb_chess_pos after = a->pos;
     tb_chess_undo u;
@@ -380,28 +416,6 @@ static void move_made(struct tb_daemon *d, const struct tb_match_announce *a, ui
     k->pos = after;
     if (ends)
         end_game(d, t);
-}
-
-/* D.2.9: the moves are taken back to where the scoresheets agree; "the arbiter adjusts the
- * clock accordingly": the move counters follow the game, the side to move's clock runs on
- * resume, the times stand until the arbiter sets them. */
-static void taken_back(struct tb_daemon *d, uint64_t t)
-{
-    struct tb_daemon__clk *k = d->clk;
-    const tb_chess_game *g = tb_match_game(d->match);
-    k->made = g->plies;
-    k->pos = g->pos;
-    k->ndeferred = 0;
-    k->stop_due = false;
-    for (int i = g->plies + 1; i <= TB_CHESS_GAME_MAX_PLIES; i++)
-        k->clk[i] = -1;
-    if (!builtin(k) || k->over)
-        return;
-    uint64_t ct = at(k, t);
-    for (int s = 0; s < 2; s++)
-        tb_clock_set(&k->clock, s, tb_clock_remaining(&k->clock, s, ct),
-                     (uint32_t)moves_of(g->plies, g->start.side, s), ct);
-    tb_clock_set_turn(&k->clock, g->pos.side);
 }
 
 /* A new game (new-game, set-position): a new clock, started for the side to move (6.6) and
@@ -444,8 +458,10 @@ void tb_daemon__clock_output(struct tb_daemon *d, const struct tb_match_out *o)
         break;
     case TB_MATCH_OUT_ARBITER:
         if (o->u.arbiter.action == TB_MATCH_ARB_TAKEBACK) {
+            const tb_chess_game *g = tb_match_game(d->match);
             clk_pause(d, PAUSE_PLAY, o->ms);
-            taken_back(d, o->ms);
+            taken_back(d, g->plies, &g->pos, o->ms);
+            k->told_ply = 0;
         } else if (o->u.arbiter.action != TB_MATCH_ARB_RESOLVE) {
             new_game(d, o->ms);
         }
@@ -594,6 +610,26 @@ bool tb_daemon__clock_button(struct tb_daemon *d, int b)
     return true;
 }
 
+bool tb_daemon__clock_now(struct tb_daemon *d, int64_t left[2], int *running)
+{
+    struct tb_daemon__clk *k = d->clk;
+    if (!k || !d->match || k->source == TB_CONFIG_CLOCK_NONE)
+        return false;
+    if (builtin(k)) {
+        uint64_t now = tb_daemon__match_time(d);
+        if (k->jstop && now > k->jstop_from)
+            now = k->jstop_from; /* the time run meanwhile is given back */
+        for (int s = 0; s < 2; s++)
+            left[s] = (int64_t)tb_clock_remaining(&k->clock, s, now);
+        *running = k->clock.state == TB_CLOCK_RUNNING && !d->jstop.on ? k->clock.turn : -1;
+    } else {
+        for (int s = 0; s < 2; s++)
+            left[s] = k->reading[s];
+        *running = k->run ? k->run - 1 : -1;
+    }
+    return true;
+}
+
 int tb_daemon__clock_status(struct tb_daemon *d, char *buf, size_t len)
 {
     struct tb_daemon__clk *k = d->clk;
@@ -602,25 +638,16 @@ int tb_daemon__clock_status(struct tb_daemon *d, char *buf, size_t len)
     char control[64] = "no control", side[2][64];
     if (k->has_control)
         tb_clock_control_format(&k->control, control, sizeof control);
-    uint64_t now = tb_daemon__match_time(d);
-    if (k->jstop && now > k->jstop_from)
-        now = k->jstop_from; /* the time run meanwhile is given back */
+    int64_t left[2];
+    int running;
+    tb_daemon__clock_now(d, left, &running);
     for (int s = 0; s < 2; s++) {
-        char left[16] = "?";
-        bool runs;
-        int moves;
-        if (builtin(k)) {
-            hms(tb_clock_remaining(&k->clock, s, now), left, sizeof left);
-            runs = k->clock.state == TB_CLOCK_RUNNING && k->clock.turn == s;
-            moves = (int)k->clock.side[s].moves;
-        } else {
-            if (k->reading[s] >= 0)
-                hms((uint64_t)k->reading[s], left, sizeof left);
-            runs = k->run == s + 1;
-            moves = moves_of(k->made, start_side(d), s);
-        }
-        snprintf(side[s], sizeof side[s], "%s %s (%d move%s%s)", tb_daemon__color_name(s), left,
-                 moves, moves == 1 ? "" : "s", runs ? ", running" : "");
+        char text[16] = "?";
+        if (left[s] >= 0)
+            hms((uint64_t)left[s], text, sizeof text);
+        int moves = builtin(k) ? (int)k->clock.side[s].moves : moves_of(k->made, start_side(d), s);
+        snprintf(side[s], sizeof side[s], "%s %s (%d move%s%s)", tb_daemon__color_name(s), text,
+                 moves, moves == 1 ? "" : "s", running == s ? ", running" : "");
     }
     const char *state = k->result[0]  ? ", flag fell"
                         : k->over     ? ", stopped: the game is over"

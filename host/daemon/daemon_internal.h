@@ -270,6 +270,9 @@ void tb_daemon__clock_encode(const struct tb_link_event *ev, struct tb_journal_e
 void tb_daemon__clock_reading(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
 bool tb_daemon__clock_button(struct tb_daemon *d, int board); /* false: no clock to tell */
 int tb_daemon__clock_status(struct tb_daemon *d, char *buf, size_t len); /* 0: no line */
+/* The clocks now, for other outputs (a broadcast): time left of White and Black in ms (-1
+ * unknown) and which runs (-1 none, else the colour). false when the game has no clock. */
+bool tb_daemon__clock_now(struct tb_daemon *d, int64_t left[2], int *running);
 void tb_daemon__clock_pgn(struct tb_daemon *d, tb_chess_pgn_game *pg);
 
 #endif /* TB_DAEMON_INTERNAL_H */

@@ -309,6 +309,27 @@ TB_TEST(law_B_blitz_7m_times_at_every_move)
     timed_game_case(&tc);
 }
 
+/* The daemon on control until the first mismatch stops play (D.2.9): its id. */
+static unsigned until_mismatch(struct fx *f, const char *control)
+{
+    clock_options(f, control);
+    fx_start(f);
+    unsigned id = fx_run(f, 100000);
+    ASSERT_GT(id, 0u);
+    ASSERT_STR_CONTAINS(fx_req(f, "status"), "stopped: play is stopped (D.2.9)");
+    return id;
+}
+
+/* The arbiter's request: resolve the open mismatch (n 0) or take back n plies. */
+static void arbiter(struct fx *f, const char *verb, unsigned n)
+{
+    struct tb_daemon_counters c;
+    tb_daemon_counters(f->d, &c);
+    char line[64];
+    snprintf(line, sizeof line, "%s %u pin=%s", verb, n ? n : c.mismatch, FX_PIN);
+    ASSERT_STR_EQ(fx_req(f, line), "ok\n");
+}
+
 /* ---- D.2.9: the clock stands while the boards disagree ---------------------------------- */
 
 TB_TEST(law_D_2_9_clock_stops_while_the_boards_disagree)
@@ -324,14 +345,8 @@ TB_TEST(law_D_2_9_clock_stops_while_the_boards_disagree)
                   "41700 vi lift e7\n42000 vi place e5\n"
                   "49700 vi lift g1\n50000 vi place f3\n"
                   "51700 sighted lift g1\n52000 sighted place f3\n");
-    clock_options(&f, "90m+15s");
-    fx_start(&f);
-    unsigned id = fx_run(&f, 100000);
-    ASSERT_GT(id, 0u);
-    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "stopped: play is stopped (D.2.9)");
-    char line[64];
-    snprintf(line, sizeof line, "resolve %u pin=%s", id, FX_PIN);
-    ASSERT_STR_EQ(fx_req(&f, line), "ok\n");
+    until_mismatch(&f, "90m+15s");
+    arbiter(&f, "resolve", 0);
     run_done(&f);
     ASSERT_EQ(fx_plies(&f), 3);
     /* each move recognised BLIP after its placement: White 5100 used; Black 40100 - 5100 =
@@ -358,13 +373,8 @@ TB_TEST(law_D_2_9_takeback_sets_the_move_counters_and_the_turn)
                   "10000 vi lift f3\n10300 vi place g1\n11000 sighted lift h3\n"
                   "11300 sighted place g1\n20000 vi lift d2\n20300 vi place d4\n"
                   "21000 sighted lift d2\n21300 sighted place d4\n");
-    clock_options(&f, "90m+15s");
-    fx_start(&f);
-    unsigned id = fx_run(&f, 100000);
-    ASSERT_GT(id, 0u);
-    char line[64];
-    snprintf(line, sizeof line, "takeback 1 pin=%s", FX_PIN);
-    ASSERT_STR_EQ(fx_req(&f, line), "ok\n");
+    until_mismatch(&f, "90m+15s");
+    arbiter(&f, "takeback", 1);
     ASSERT_STR_CONTAINS(fx_req(&f, "status"), "White 1:30:26 (1 move), Black 1:30:12 (1 move)");
     run_done(&f);
     ASSERT_EQ(fx_plies(&f), 3); /* 1. e4 e5 2. d4 */
@@ -509,6 +519,27 @@ TB_TEST(clock_source_board_records_the_latest_reading_after_each_move)
     ASSERT_STR_CONTAINS(fx_req(&f, "status"),
                         "clock: board 90m+15s, White 1:30:09 (1 move, running), Black 1:30:00 "
                         "(1 move)");
+    fx_free(&f);
+}
+
+/* A board's clock showing a side at 0:00 after it showed it time: that side's flag (6.9). */
+TB_TEST(law_6_9_board_clock_at_zero_is_a_flag_fall)
+{
+    struct fx f;
+    fx_init(&f, "board-flag");
+    fx_script(&f, "500 sighted clock 0 0 stopped\n1000 sighted clock 60000 60000 white\n"
+                  "4700 vi lift e2\n5000 vi place e4\n5700 sighted lift e2\n6000 sighted place e4\n"
+                  "6100 sighted clock 55000 60000 black\n66100 sighted clock 55000 0 black\n");
+    fx_options(&f, "script", "script");
+    f.o.cfg.clock.source = TB_CONFIG_CLOCK_BOARD;
+    fx_start(&f);
+    run_done(&f);
+    ASSERT_STR_CONTAINS(f.log, "FLAG: Black's time has run out (0:01:06 into the game, ply 1): "
+                               "1-0");
+    ASSERT_STR_CONTAINS(flat(fx_req(&f, "pgn")), "[Result \"1-0\"]");
+    ASSERT_NULL(strstr(f.answer, "TimeControl")); /* no control configured: no tag */
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "clock: board no control, White 0:00:55 (1 move), "
+                                              "Black 0:00:00 (0 moves, running), flag fell: 1-0");
     fx_free(&f);
 }
 
