@@ -46,7 +46,9 @@
     X(set_position, "set-position", "FEN [--pin-file F] [--socket PATH]",                          \
       "arbiter: set up a position on both boards")                                                 \
     X(move, "move", "vi|sighted SAN|UCI [--socket PATH]",                                          \
-      "a move typed by the assistant for a keys: board (D.2.10.1)")
+      "a move typed by the assistant for a keys: board (D.2.10.1)")                                \
+    X(clock_set, "clock-set", "WHITE BLACK [--pin-file F] [--socket PATH]",                        \
+      "arbiter: set the time left on both clocks, e.g. 1:25:00 1:20:30 (D.2.9, 6.10.2)")
 
 #define TB_CLI_DECLARE(fn, name, args, summary) int tb_cli_cmd_##fn(int argc, char **argv);
 TB_CLI_COMMANDS(TB_CLI_DECLARE)

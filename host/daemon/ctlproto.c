@@ -34,6 +34,10 @@ static const struct verb {
     {"move", TB_CTL_MOVE, 2, 2, false, false,
      "move vi|sighted <SAN|UCI>  a move typed for a keys: board (D.2.10.1)"},
     {"help", TB_CTL_HELP, 0, 0, false, true, "help  this list"},
+    /* the game's clock (daemon_clock.c) */
+    {"clock-set", TB_CTL_CLOCK_SET, 2, 2, true, false,
+     "clock-set <white> <black> pin=NNNN  set the time left on both clocks, e.g. 1:25:00 "
+     "1:20:30 (D.2.9, 6.10.2)"},
 };
 
 #define NVERBS (sizeof verbs / sizeof verbs[0])
@@ -206,6 +210,14 @@ static int parse_args(const struct verb *v, char **words, int nargs, struct tb_c
                                 "(g1f3)",
                                 words[2]);
         strcpy(req->text, words[2]);
+        break;
+    case TB_CTL_CLOCK_SET: /* the game's clock: two times, read by the daemon's clock */
+        for (int i = 1; i <= 2; i++)
+            if (strlen(words[i]) > 12 || strspn(words[i], "0123456789:hms") != strlen(words[i]))
+                return tb_error_set(err, TB_ERR_PARSE,
+                                    "clock-set: '%.20s' is not a time (1:25:00, 45:30 or 1h25m)",
+                                    words[i]);
+        snprintf(req->text, sizeof req->text, "%s %s", words[1], words[2]);
         break;
     default:
         break;

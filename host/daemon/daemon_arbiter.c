@@ -136,6 +136,31 @@ static void new_game_request(const struct tb_journal_decision *dec, struct tb_ct
     (void)dec, (void)req;
 }
 
+/* ---- clock-set <white> <black>: the arbiter adjusts the clock (D.2.9, 6.10.2) ------------- */
+
+static int clock_set_check(struct tb_daemon *d, const struct tb_ctl_request *req,
+                           struct tb_error *err)
+{
+    uint64_t ms[2];
+    return tb_daemon__clock_set(d, req->text, ms, 0, false, err);
+}
+static int clock_set_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
+                           struct tb_error *err)
+{
+    uint64_t ms[2];
+    return tb_daemon__clock_set(d, req->text, ms, t, true, err);
+}
+static void clock_set_record(const struct tb_daemon *d, const struct tb_ctl_request *req,
+                             struct tb_journal_decision *dec)
+{
+    (void)d;
+    snprintf(dec->text, sizeof dec->text, "%s", req->text);
+}
+static void clock_set_request(const struct tb_journal_decision *dec, struct tb_ctl_request *req)
+{
+    snprintf(req->text, sizeof req->text, "%s", dec->text);
+}
+
 static const struct action actions[] = {
     {TB_CTL_RESOLVE, TB_JOURNAL_ARBITER, false, resolve_check, resolve_apply, resolve_record,
      resolve_request},
@@ -145,6 +170,8 @@ static const struct action actions[] = {
      position_record, position_request},
     {TB_CTL_NEW_GAME, TB_JOURNAL_NEW_GAME, true, new_game_check, new_game_apply, new_game_record,
      new_game_request},
+    {TB_CTL_CLOCK_SET, TB_JOURNAL_CLOCK_SET, false, clock_set_check, clock_set_apply,
+     clock_set_record, clock_set_request},
 };
 #define NACTIONS (sizeof actions / sizeof actions[0])
 

@@ -477,6 +477,64 @@ void tb_daemon__clock_output(struct tb_daemon *d, const struct tb_match_out *o)
     }
 }
 
+/* ---- the arbiter adjusts the clock (D.2.9, 6.10.2) --------------------------------------- */
+
+/* "1:25:00", "45:30", or a duration as a control writes it ("1h25m", "90s"). */
+static bool parse_left(const char *s, uint64_t *ms)
+{
+    unsigned h, m, sec;
+    char end;
+    if (sscanf(s, "%u:%u:%u%c", &h, &m, &sec, &end) == 3 && m < 60 && sec < 60)
+        *ms = ((uint64_t)h * 3600 + m * 60 + sec) * 1000;
+    else if (sscanf(s, "%u:%u%c", &m, &sec, &end) == 2 && sec < 60)
+        *ms = ((uint64_t)m * 60 + sec) * 1000;
+    else if (strchr(s, ':') || tb_clock_warnings_parse(ms, 1, s, NULL) != 1)
+        return false;
+    return *ms <= TB_CLOCK_MAX_PERIOD_MS;
+}
+
+int tb_daemon__clock_set(struct tb_daemon *d, const char *text, uint64_t ms[2], uint64_t t,
+                         bool apply, struct tb_error *err)
+{
+    struct tb_daemon__clk *k = d->clk;
+    char w[16], b[16], extra;
+    if (!builtin(k))
+        return tb_error_set(err, TB_ERR_STATE,
+                            "the game has no built-in clock (source %s): set the clock itself",
+                            tb_config_clock_source_name(k ? k->source : TB_CONFIG_CLOCK_NONE));
+    if (sscanf(text, "%15s %15s %c", w, b, &extra) != 2 || !parse_left(w, &ms[0]) ||
+        !parse_left(b, &ms[1]))
+        return tb_error_set(err, TB_ERR_PARSE,
+                            "clock-set: '%.40s' is not White's and Black's time left (1:25:00, "
+                            "45:30 or 1h25m; at most 100 hours)",
+                            text);
+    if (k->over)
+        return tb_error_set(err, TB_ERR_STATE, "the game is over: its clock stands");
+    if (!apply)
+        return TB_OK;
+    ensure_started(d);
+    uint64_t ct = at(k, t);
+    tb_clock_update(&k->clock, ct);
+    drain(d);
+    if (k->over)
+        return TB_OK; /* a flag fell first (said and logged) */
+    count_stop(k, ct);
+    bool running = k->clock.state == TB_CLOCK_RUNNING;
+    if (running)
+        tb_clock_pause(&k->clock, ct);
+    for (int s = 0; s < 2; s++)
+        tb_clock_set(&k->clock, s, ms[s], k->clock.side[s].moves, ct);
+    if (running)
+        tb_clock_resume(&k->clock, ct);
+    char wt[16], bt[16];
+    hms(ms[0], wt, sizeof wt);
+    hms(ms[1], bt, sizeof bt);
+    tb_daemon__log(d, d->fx->info, "clock: the arbiter set White %s, Black %s (D.2.9, 6.10.2)", wt,
+                   bt);
+    tb_daemon__note(d, k->made, "the arbiter set the clocks: White %s, Black %s", wt, bt);
+    return TB_OK;
+}
+
 /* ---- the journal's stops ----------------------------------------------------------------- */
 
 /* The clocks ran ms[side] while the journal stood: given back, as the arbiter adjusts the clock

@@ -273,6 +273,11 @@ int tb_daemon__clock_status(struct tb_daemon *d, char *buf, size_t len); /* 0: n
 /* The clocks now, for other outputs (a broadcast): time left of White and Black in ms (-1
  * unknown) and which runs (-1 none, else the colour). false when the game has no clock. */
 bool tb_daemon__clock_now(struct tb_daemon *d, int64_t left[2], int *running);
+/* The arbiter's clock-set: text "<white> <black>" (1:25:00, 45:30, 1h25m) read into ms; with
+ * apply, both clocks get those times at t (the move counters stay). Refused (err says why,
+ * nothing changes) for a bad time or when the game has no built-in clock or is over. */
+int tb_daemon__clock_set(struct tb_daemon *d, const char *text, uint64_t ms[2], uint64_t t,
+                         bool apply, struct tb_error *err);
 void tb_daemon__clock_pgn(struct tb_daemon *d, tb_chess_pgn_game *pg);
 
 #endif /* TB_DAEMON_INTERNAL_H */

@@ -43,6 +43,7 @@ enum tb_ctl_verb {
     TB_CTL_SET_POSITION, /* <FEN> pin=: set up a position */
     TB_CTL_MOVE,         /* <vi|sighted> <SAN|UCI>: a typed move for a keys: board (D.2.10.1) */
     TB_CTL_HELP,         /* ok+: the requests and their syntax */
+    TB_CTL_CLOCK_SET,    /* <white> <black> pin=: the arbiter sets the clocks' time left (clock) */
 };
 
 struct tb_ctl_request {
@@ -54,7 +55,8 @@ struct tb_ctl_request {
     char lang[3];                   /* scoresheet: "en", "nl", "de", or "" for the default */
     char piece;                     /* promote: 'q', 'r', 'b' or 'n' */
     int board;                      /* repeat, move: 0 = vi, 1 = sighted; repeat without one: -1 */
-    char text[TB_CTL_TEXT_MAX + 1]; /* set-position: the FEN; move: the move as typed */
+    char text[TB_CTL_TEXT_MAX + 1]; /* set-position: the FEN; move: the move as typed;
+                                       clock-set: the two times as given */
 };
 
 /* Parses one request line of len bytes (a trailing "\n" or "\r\n" is allowed; embedded NUL

@@ -386,6 +386,44 @@ TB_TEST(law_D_2_9_takeback_sets_the_move_counters_and_the_turn)
     fx_free(&f);
 }
 
+/* D.2.9 "the arbiter adjusts the clock", 6.10.2: clock-set gives both clocks their time left;
+ * journaled, so a recovery sets them again. */
+TB_TEST(law_D_2_9_arbiter_sets_the_clocks)
+{
+    static char pgn[65536];
+    struct fx f;
+    fx_init(&f, "clock-set");
+    fx_script(&f, "4700 vi lift e2\n5000 vi place e4\n5700 sighted lift e2\n6000 sighted place e4\n"
+                  "9700 sighted lift e7\n10000 sighted place e5\n10700 vi lift e7\n"
+                  "11000 vi place e5\n");
+    clock_options(&f, "90m+15s");
+    fx_start(&f);
+    char line[96];
+    snprintf(line, sizeof line, "clock-set 1:00:00 1h pin=%s", "9999");
+    ASSERT_STR_CONTAINS(fx_req(&f, line), "err"); /* the arbiter's PIN */
+    snprintf(line, sizeof line, "clock-set 1:00:00 1:61:00 pin=%s", FX_PIN);
+    ASSERT_STR_CONTAINS(fx_req(&f, line), "is not White's and Black's time left");
+    snprintf(line, sizeof line, "clock-set 1:00:00 45:30 pin=%s", FX_PIN);
+    ASSERT_STR_EQ(fx_req(&f, line), "ok\n");
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "White 1:00:00 (0 moves, running), Black 0:45:30");
+    run_done(&f);
+    /* White 3600000 - 5100 + 15000; Black 2730000 - 5000 + 15000 */
+    snprintf(pgn, sizeof pgn, "%s", fx_req(&f, "pgn"));
+    ASSERT_STR_CONTAINS(flat(pgn), "e4 {[%clk 1:00:09]}");
+    ASSERT_STR_CONTAINS(flat(pgn), "e5 {[%clk 0:45:40]}");
+    ASSERT_STR_CONTAINS(f.log, "clock: the arbiter set White 1:00:00, Black 0:45:30");
+    fx_stop(&f);
+    struct fx g; /* the same journal recovered */
+    fx_init(&g, "clock-set");
+    fx_options(&g, "null:", "null:");
+    g.o.cfg.clock.source = TB_CONFIG_CLOCK_BUILTIN;
+    snprintf(g.o.cfg.clock.control, sizeof g.o.cfg.clock.control, "90m+15s");
+    fx_start(&g);
+    ASSERT_STR_EQ(fx_req(&g, "pgn"), pgn);
+    fx_free(&g);
+    fx_free(&f);
+}
+
 /* ---- 6.9: flag fall ------------------------------------------------------------------- */
 
 /* White: king and queen; Black: a lone king. */

@@ -263,9 +263,9 @@ TB_TEST(responses_are_single_lines)
 
 TB_TEST(help_lists_every_request)
 {
-    static const char *const names[] = {"status",   "moves",        "pgn",     "scoresheet",
-                                        "resolve",  "takeback",     "promote", "repeat",
-                                        "new-game", "set-position", "move",    "help"};
+    static const char *const names[] = {
+        "status", "moves",    "pgn",          "scoresheet", "resolve", "takeback", "promote",
+        "repeat", "new-game", "set-position", "move",       "help",    "clock-set"};
     int n = 0;
     while (tb_ctl_help_line(n))
         n++;
