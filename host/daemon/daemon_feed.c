@@ -30,8 +30,9 @@ static void live_button(struct tb_daemon *d, int b, int button)
     case TB_LINK_BUTTON_REPEAT:
         tb_daemon__repeat(d, b);
         break;
-    case TB_LINK_BUTTON_CLOCK:             /* D.2.6: time used by both players and moves made */
-        if (tb_daemon__clock_button(d, b)) /* the game's clock: the time left on both */
+    case TB_LINK_BUTTON_CLOCK: /* D.2.6: time used by both players and moves made */
+        /* the game's clock (daemon_clock.c): the time left on both */
+        if (tb_daemon__clock_button(d, b))
             break;
         a.white_ms = (long)d->used_ms[TB_CHESS_WHITE];
         a.black_ms = (long)d->used_ms[TB_CHESS_BLACK];
