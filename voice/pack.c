@@ -123,6 +123,7 @@ static const struct keydef keys[K__COUNT] = {
     [K_MSG_PROMOTION_QUEEN] = {"messages", "promotion_queen", TEMPLATE, "piece", 0, 0},
     [K_MSG_WINS] = {"messages", "wins", TEMPLATE, "board", 0, 0},
     [K_MSG_DRAW] = {"messages", "draw", TEMPLATE, "", 0, 0},
+    [K_MSG_FLAG] = {"messages", "flag", TEMPLATE, "board result", 0, 0},
 #define PLURAL(noun, i)                                                                            \
     [K_PL_FIRST + 2 * (i)] = {"plurals", noun ".one", WORD, NULL, 0, 0},                           \
                       [K_PL_FIRST + 2 * (i) + 1] = {"plurals", noun ".other", WORD, NULL, 0, 0}

@@ -349,6 +349,7 @@ int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
         [TB_VOICE_MSG_PROMOTION_QUEEN] = K_MSG_PROMOTION_QUEEN,
         [TB_VOICE_MSG_WINS] = K_MSG_WINS,
         [TB_VOICE_MSG_DRAW] = K_MSG_DRAW,
+        [TB_VOICE_MSG_FLAG] = K_MSG_FLAG,
     };
     if (!pack || !buf || len == 0 || (unsigned)msg >= TB_VOICE_MSG_COUNT)
         return TB_ERR_ARG;
@@ -389,15 +390,15 @@ int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
         rc = expand_put_right(pack, a, buf, len);
     } else {
         const char *board = pack->value[a->board == TB_CHESS_BLACK ? K_W_BLACK : K_W_WHITE];
-        static const char *const names[] = {"board", "move",  "n",    "white",
-                                            "black", "moves", "piece"};
-        const char *values[] = {board,
-                                a->move,
-                                n,
-                                white,
-                                black,
-                                moves,
-                                needs_piece ? piece_word(pack, a->piece) : NULL};
+        /* FLAG: the result in the words of the spoken scoresheet */
+        const char *result = pack->value[a->n == 1   ? K_R_RESULT_WHITE
+                                         : a->n == 2 ? K_R_RESULT_BLACK
+                                                     : K_R_RESULT_DRAW];
+        static const char *const names[] = {"board", "move",  "n",     "white",
+                                            "black", "moves", "piece", "result"};
+        const char *values[] = {
+            board, a->move, n, white, black, moves, needs_piece ? piece_word(pack, a->piece) : NULL,
+            result};
         size_t p = 0;
         rc = tb_voice__expand(pack->value[key[msg]], names, values, 7, buf, len, &p);
     }

@@ -125,6 +125,7 @@ enum tb_voice_msg {
     TB_VOICE_MSG_PROMOTION_QUEEN, /* 7.5.2: the move was ended without a choice; piece */
     TB_VOICE_MSG_WINS,            /* the game is over, board (a colour) wins */
     TB_VOICE_MSG_DRAW,            /* the game is over, drawn */
+    TB_VOICE_MSG_FLAG, /* 6.9: board's flag fell; n: the result, 0 draw, 1 White wins, 2 Black */
     TB_VOICE_MSG_COUNT
 };
 

@@ -98,6 +98,7 @@ enum tb_voice__key {
     K_MSG_PROMOTION_QUEEN,
     K_MSG_WINS, /* the game's result */
     K_MSG_DRAW,
+    K_MSG_FLAG,
     /* [plurals]: NOUN.one, NOUN.other for each enum tb_voice__noun, in that order. */
     K_PL_FIRST,
     K_PL_LAST = K_PL_FIRST + 2 * 10 - 1,

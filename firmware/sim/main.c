@@ -300,8 +300,8 @@ int main(int argc, char **argv)
     free(text);
     if (res.ignored)
         fprintf(stderr,
-                "reedboard-sim: note: %zu 'choose' line(s) ignored: the board has no choose "
-                "action (promotion is chosen with the PROMOTE button)\n",
+                "reedboard-sim: note: %zu 'choose' or 'clock' line(s) ignored: the board has no "
+                "choose action (promotion is chosen with the PROMOTE button) and no clock\n",
                 res.ignored);
     if (res.skipped)
         fprintf(stderr, "reedboard-sim: note: %zu line(s) for other boards skipped\n", res.skipped);

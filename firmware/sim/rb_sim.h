@@ -112,12 +112,12 @@ int rb_sim_button_parse(const char *name);
 int rb_sim_occupancy_parse(const char *s, uint64_t *out, struct tb_error *err);
 
 /* Schedules an event script (docs/event-script.md) read from memory: lift/place/press/release
- * lines at offset_ms + their time; `choose` lines are counted in *ignored (the board has no
- * such action); lines for other boards are skipped when `board` is not NULL. Errors name
- * `source`:line: reason, and nothing is scheduled then. */
+ * lines at offset_ms + their time; `choose` and `clock` lines are counted in *ignored (the
+ * board has no such action); lines for other boards are skipped when `board` is not NULL. Errors
+ * name `source`:line: reason, and nothing is scheduled then. */
 struct rb_sim_script_result {
     size_t actions;  /* changes scheduled */
-    size_t ignored;  /* choose lines */
+    size_t ignored;  /* choose and clock lines */
     size_t skipped;  /* lines for other boards */
     uint64_t end_ms; /* time of the last line */
 };

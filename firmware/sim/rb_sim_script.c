@@ -89,7 +89,7 @@ static int on_event(void *user, const struct tb_script_event *ev, long line)
         return 0;
     }
     c->res.end_ms = ev->ms;
-    if (ev->kind == TB_SCRIPT_CHOOSE) {
+    if (ev->kind == TB_SCRIPT_CHOOSE || ev->kind == TB_SCRIPT_CLOCK) { /* no such input here */
         c->res.ignored++;
         return 0;
     }

@@ -57,7 +57,9 @@
       "vi|sighted [last [N]|from N|position|to-move|material|scoresheet] [--socket PATH]",         \
       "say the game back to a player (D.2.7); prints what was said")                               \
     X(set_pin, "set-pin", "[--pin-file F] [--new-pin-file F] [--socket PATH]",                     \
-      "arbiter: change the PIN (new one: TB_NEW_PIN, file or prompt)")
+      "arbiter: change the PIN (new one: TB_NEW_PIN, file or prompt)")                             \
+    X(clock_set, "clock-set", "WHITE BLACK [--pin-file F] [--socket PATH]",                        \
+      "arbiter: set the time left on both clocks, e.g. 1:25:00 1:20:30 (D.2.9, 6.10.2)")
 
 #define TB_CLI_DECLARE(fn, name, args, summary) int tb_cli_cmd_##fn(int argc, char **argv);
 TB_CLI_COMMANDS(TB_CLI_DECLARE)

@@ -266,6 +266,12 @@ int tb_cli_cmd_review(int argc, char **argv)
     return run(argc, argv, "review", 1, 3, false);
 }
 
+/* The game's clock: White's and Black's time left. */
+int tb_cli_cmd_clock_set(int argc, char **argv)
+{
+    return run(argc, argv, "clock-set", 2, 2, true);
+}
+
 /* The FEN's six fields are six words. */
 int tb_cli_cmd_set_position(int argc, char **argv)
 {

@@ -46,6 +46,10 @@ static const struct verb {
     {"result", TB_CTL_RESULT, 1, 11, true, false,
      "result resign white|black | draw | flag white|black | threefold | fifty | arbiter "
      "1-0|0-1|1/2-1/2 [REASON] pin=NNNN  the game's result"},
+    /* the game's clock (daemon_clock.c) */
+    {"clock-set", TB_CTL_CLOCK_SET, 2, 2, true, false,
+     "clock-set <white> <black> pin=NNNN  set the time left on both clocks, e.g. 1:25:00 "
+     "1:20:30 (D.2.9, 6.10.2)"},
 };
 
 #define NVERBS (sizeof verbs / sizeof verbs[0])
@@ -369,6 +373,14 @@ static int parse_args(const struct verb *v, char **words, int nargs, struct tb_c
         return parse_result(words, nargs, req, err);
     case TB_CTL_NEW_GAME:
         return parse_tags(words, nargs, req, err);
+    case TB_CTL_CLOCK_SET: /* the game's clock: two times, read by the daemon's clock */
+        for (int i = 1; i <= 2; i++)
+            if (strlen(words[i]) > 12 || strspn(words[i], "0123456789:hms") != strlen(words[i]))
+                return tb_error_set(err, TB_ERR_PARSE,
+                                    "clock-set: '%.20s' is not a time (1:25:00, 45:30 or 1h25m)",
+                                    words[i]);
+        snprintf(req->text, sizeof req->text, "%s %s", words[1], words[2]);
+        break;
     default:
         break;
     }

@@ -122,6 +122,8 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
         rc = tb_error_set(err, TB_ERR_SYS, "pipe: %s", strerror(errno));
         goto fail;
     }
+    if ((rc = tb_daemon__clock_open(d, err)) != TB_OK) /* clock: before recovery rebuilds it */
+        goto fail;
     /* The journal comes first: recovery rebuilds the game before any board is heard. */
     if ((rc = tb_daemon__journal_open(d, err)) != TB_OK)
         goto fail;
@@ -162,6 +164,7 @@ void tb_daemon_free(struct tb_daemon *d)
                        strerror(errno));
     tb_match_free(d->match);
     tb_daemon__journal_free(d);
+    tb_daemon__clock_free(d);
     for (int i = 0; i < 2; i++)
         if (d->wake_pipe[i] >= 0)
             close(d->wake_pipe[i]);
@@ -239,6 +242,9 @@ static int timeout_ms(struct tb_daemon *d, uint64_t now, int max_wait)
             dl = md;
         if (tb_daemon__vi_deadline(d) < dl) /* a promote button's choice to take */
             dl = tb_daemon__vi_deadline(d);
+        uint64_t cd = tb_daemon__clock_deadline(d); /* clock: a flag fall or a warning */
+        if (cd < dl)
+            dl = cd;
     } else if (tb_daemon__boards_pending(d) && !tb_daemon__boards_paused(d)) {
         dl = 0;
     } else if (tb_daemon__boards_all_ended(d) && !tb_daemon__boards_pending(d) &&

@@ -150,6 +150,31 @@ static void new_game_request(const struct tb_journal_decision *dec, struct tb_ct
         }
 }
 
+/* ---- clock-set <white> <black>: the arbiter adjusts the clock (D.2.9, 6.10.2) ------------- */
+
+static int clock_set_check(struct tb_daemon *d, const struct tb_ctl_request *req,
+                           struct tb_error *err)
+{
+    uint64_t ms[2];
+    return tb_daemon__clock_set(d, req->text, ms, 0, false, err);
+}
+static int clock_set_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
+                           struct tb_error *err)
+{
+    uint64_t ms[2];
+    return tb_daemon__clock_set(d, req->text, ms, t, true, err);
+}
+static void clock_set_record(const struct tb_daemon *d, const struct tb_ctl_request *req,
+                             struct tb_journal_decision *dec)
+{
+    (void)d;
+    snprintf(dec->text, sizeof dec->text, "%s", req->text);
+}
+static void clock_set_request(const struct tb_journal_decision *dec, struct tb_ctl_request *req)
+{
+    snprintf(req->text, sizeof req->text, "%s", dec->text);
+}
+
 static const struct action actions[] = {
     {TB_CTL_RESOLVE, TB_JOURNAL_ARBITER, false, resolve_check, resolve_apply, resolve_record,
      resolve_request},
@@ -162,6 +187,8 @@ static const struct action actions[] = {
     /* broadcast: the game's result (daemon_result.c) */
     {TB_CTL_RESULT, TB_JOURNAL_RESULT, false, tb_daemon__result_check, tb_daemon__result_apply,
      tb_daemon__result_record, tb_daemon__result_request},
+    {TB_CTL_CLOCK_SET, TB_JOURNAL_CLOCK_SET, false, clock_set_check, clock_set_apply,
+     clock_set_record, clock_set_request},
 };
 #define NACTIONS (sizeof actions / sizeof actions[0])
 

@@ -146,7 +146,8 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
     case TB_CTL_TAKEBACK:
     case TB_CTL_NEW_GAME:
     case TB_CTL_SET_POSITION:
-    case TB_CTL_RESULT: /* broadcast */
+    case TB_CTL_RESULT:    /* broadcast */
+    case TB_CTL_CLOCK_SET: /* the game's clock */
         rc = tb_daemon__arbiter(d, &req, &err);
         break;
     case TB_CTL_PROMOTE: {

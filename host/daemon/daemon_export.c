@@ -81,6 +81,9 @@ void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
     }
     appendf(&t, "time used: White %lu s, Black %lu s\n", (unsigned long)(d->used_ms[0] / 1000),
             (unsigned long)(d->used_ms[1] / 1000));
+    char clock[512]; /* the game's clock (daemon_clock.c) */
+    if (tb_daemon__clock_status(d, clock, sizeof clock) > 0)
+        appendf(&t, "%s\n", clock);
     appendf(&t, "speech: %s\n", !d->voice ? "off" : tb_daemon__voice_idle(d) ? "idle" : "speaking");
     tb_daemon__broadcast_status(d, &t); /* broadcast */
     tb_daemon__hall_status(d, &t);      /* hall */
@@ -141,6 +144,7 @@ int tb_daemon__pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scor
         tb_chess_game_push(&pg->game, g->moves[i]);
     snprintf(pg->result, sizeof pg->result, "%s", d->result);
     tags(d, pg);
+    tb_daemon__clock_pgn(d, pg); /* TimeControl and [%clk], before the notes */
     for (int i = 0; i < d->nnotes; i++) {
         int ply = d->note[i].ply > plies ? plies : d->note[i].ply;
         tb_chess_pgn_add_comment(pg, ply, d->note[i].text, NULL);

@@ -33,6 +33,9 @@ static void live_button(struct tb_daemon *d, int b, int button)
         tb_daemon__repeat(d, b);
         break;
     case TB_LINK_BUTTON_CLOCK: /* D.2.6: time used by both players and moves made */
+        /* the game's clock (daemon_clock.c): the time left on both */
+        if (tb_daemon__clock_button(d, b))
+            break;
         a.white_ms = (long)d->used_ms[TB_CHESS_WHITE];
         a.black_ms = (long)d->used_ms[TB_CHESS_BLACK];
         a.n = st.plies / 2;
@@ -115,6 +118,7 @@ void tb_daemon__advance(struct tb_daemon *d, uint64_t t)
     tb_daemon__vi_due(d, t);
     tb_match_tick(d->match, t);
     tb_daemon__outputs(d);
+    tb_daemon__clock_tick(d, t); /* clock: a flag falls on time (6.8) */
 }
 
 /* The link's words for a board event as the match's: a lift, a placement, a promotion choice,
@@ -177,6 +181,8 @@ int tb_daemon__apply(struct tb_daemon *d, const struct tb_journal_event *in, uin
         d->fx->button(d, in->board, in->arg);
     } else if (in->kind == TB_LINK_EV_BUTTON_UP) {
         d->fx->release(d, in->board, in->arg); /* a long press is told when it ends */
+    } else if (in->kind == TB_LINK_EV_CLOCK) {
+        tb_daemon__clock_reading(d, in, t); /* clock: a board's clock read */
     } else if (match_event(in, &ev)) {
         d->board[in->board].events++;
         d->events++;

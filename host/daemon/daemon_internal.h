@@ -200,6 +200,8 @@ struct tb_daemon {
     char last_view[2048]; /* the arbiter's view of the open mismatch, "" if none */
     char result[8];       /* "*" or the result once the game has ended */
 
+    struct tb_daemon__clk *clk; /* the game's clock (daemon_clock.c) */
+
     bool stop, done;
     unsigned long wakeups, events;
 
@@ -432,5 +434,28 @@ int tb_daemon__hall_pollfds(struct tb_daemon *d, struct pollfd *p, int max, uint
 /* After poll: the broker served, commands taken (PIN-checked), the state published if changed. */
 void tb_daemon__hall_handle(struct tb_daemon *d, const struct pollfd *p, int n);
 void tb_daemon__hall_status(struct tb_daemon *d, struct tb_daemon__buf *out);
+
+/* daemon_clock.c: the game's clock ([clock]; docs/clock.md, "The daemon's clock"). It follows
+ * the match's outputs and the board inputs at their own times, so recovery rebuilds it. */
+int tb_daemon__clock_open(struct tb_daemon *d, struct tb_error *err);
+void tb_daemon__clock_free(struct tb_daemon *d);
+void tb_daemon__clock_tick(struct tb_daemon *d, uint64_t t);   /* flags and warnings to t */
+uint64_t tb_daemon__clock_deadline(const struct tb_daemon *d); /* UINT64_MAX: none */
+void tb_daemon__clock_output(struct tb_daemon *d, const struct tb_match_out *o); /* after it */
+void tb_daemon__clock_journal(struct tb_daemon *d, bool stopped); /* the journal stops, resumes */
+void tb_daemon__clock_record(struct tb_daemon *d, const struct tb_journal_record *rec);
+/* A board's clock reading (TB_LINK_EV_CLOCK, journaled as a board event), taken in. */
+void tb_daemon__clock_reading(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
+bool tb_daemon__clock_button(struct tb_daemon *d, int board); /* false: no clock to tell */
+int tb_daemon__clock_status(struct tb_daemon *d, char *buf, size_t len); /* 0: no line */
+/* The clocks now, for other outputs (a broadcast): time left of White and Black in ms (-1
+ * unknown) and which runs (-1 none, else the colour). false when the game has no clock. */
+bool tb_daemon__clock_now(struct tb_daemon *d, int64_t left[2], int *running);
+/* The arbiter's clock-set: text "<white> <black>" (1:25:00, 45:30, 1h25m) read into ms; with
+ * apply, both clocks get those times at t (the move counters stay). Refused (err says why,
+ * nothing changes) for a bad time or when the game has no built-in clock or is over. */
+int tb_daemon__clock_set(struct tb_daemon *d, const char *text, uint64_t ms[2], uint64_t t,
+                         bool apply, struct tb_error *err);
+void tb_daemon__clock_pgn(struct tb_daemon *d, tb_chess_pgn_game *pg);
 
 #endif /* TB_DAEMON_INTERNAL_H */

@@ -37,6 +37,7 @@ static void stop_play(struct tb_daemon *d, int error, const char *msg)
     tb_daemon__log(d, TB_CONFIG_LOG_ERROR,
                    "%s; play stopped, ARBITER called; retrying every %d ms until it can", what,
                    TBD_JOURNAL_RETRY_MS);
+    tb_daemon__clock_journal(d, true); /* clock: stopped with play */
     for (int b = 0; b < TBD_BOARDS; b++) {
         struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color};
         tb_daemon__say_msg(d, b, TB_VOICE_MSG_WAIT, &a, 0);
@@ -132,6 +133,8 @@ uint64_t tb_daemon__journal_retry(struct tb_daemon *d, uint64_t now)
         size_t i = js->head++;
         tb_daemon__apply(d, &js->in[i], js->in_t[i]);
     }
+    if (!js->on)
+        tb_daemon__clock_journal(d, false); /* clock: runs again with play */
     return js->on ? js->retry_at : UINT64_MAX;
 }
 
@@ -249,6 +252,9 @@ static void replay_record(struct tb_daemon *d, const struct tb_journal_record *r
         else if (tb_daemon__typed_move(d, dec.board, dec.text, &err) != TB_OK)
             tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: typed move %s refused: %s",
                            (unsigned long long)rec->seq, dec.text, err.msg);
+        return;
+    case TB_JOURNAL_CLOCK:
+        tb_daemon__clock_record(d, rec);
         return;
     default:
         if (tb_daemon__is_arbiter_record(rec->type) &&

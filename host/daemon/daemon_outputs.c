@@ -234,6 +234,7 @@ static void handle(struct tb_daemon *d, const struct tb_match_out *o)
         tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "%s", line);
         break;
     }
+    tb_daemon__clock_output(d, o); /* clock: moves press it, stopped play stops it */
 }
 
 /* What must be on disk before an output is carried out: an agreed move's record, and for

@@ -9,6 +9,7 @@
  *   [broadcast]       dgt, tcp, max_clients, pgn_dir, serial, event, site, date, round, white,
  *                     black, time_control
  *   [hall]            broker, port, tournament, table, username, password_file, cafile
+ *   [clock]           control, source, warn_vi, warn_sighted (the game's clock: daemon_clock.c)
  *
  * docs/configuration.md describes every key. Without a file the defaults run the demo: two
  * simulated boards, no sound card. A file must set the arbiter PIN: game-changing requests
@@ -22,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tb_err.h"
 
@@ -81,8 +83,24 @@ struct tb_config_hall {
     char cafile[TB_CONFIG_PATH_MAX];        /* TLS with this CA when set */
 };
 
+/* [clock]: the game's chess clock (Article 6; docs/clock.md, "The daemon's clock"). */
+enum tb_config_clock_source {
+    TB_CONFIG_CLOCK_NONE = 0, /* no clock: nothing timed, no [%clk] */
+    TB_CONFIG_CLOCK_BUILTIN,  /* the daemon's own clock (tb_clock), pressed by the moves made */
+    TB_CONFIG_CLOCK_BOARD,    /* the readings of a clock a board link reports (a DGT clock) */
+};
+#define TB_CONFIG_CLOCK_WARN_MAX 8
+struct tb_config_clock {
+    char control[64]; /* a time control as tb_clock_control_parse reads it ("90m+15s", "club");
+                         "" = none */
+    enum tb_config_clock_source source;
+    int nwarn[2]; /* per enum tb_config_role: spoken warnings at these times left */
+    uint64_t warn_ms[2][TB_CONFIG_CLOCK_WARN_MAX];
+};
+
 struct tb_config {
     struct tb_config_player player[2]; /* indexed by enum tb_config_role */
+    struct tb_config_clock clock;      /* [clock] */
     int blip_window_ms;      /* a lift and place back within this is sensor noise, not a touch */
     int promotion_prompt_ms; /* a promotion waiting this long for its piece: the player is asked */
     char arbiter_pin[TB_CONFIG_PIN_MAX + 1]; /* digits; "" = none set */
@@ -178,5 +196,6 @@ const char *tb_config_log_name(enum tb_config_log level);
 /* A review request's name as the configuration and the `review` request write it ("last",
  * "to-move" ...; "off" for -1). */
 const char *tb_config_review_name(int what);
+const char *tb_config_clock_source_name(enum tb_config_clock_source source); /* "builtin" */
 
 #endif /* TB_CONFIG_H */

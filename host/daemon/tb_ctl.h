@@ -50,6 +50,7 @@ enum tb_ctl_verb {
     TB_CTL_REVIEW,       /* vi|sighted [what [n]]: the game said back to that player (D.2.7); ok+ */
     TB_CTL_SET_PIN,      /* <new PIN> pin=: change the arbiter PIN (no restart) */
     TB_CTL_RESULT,       /* <how> [...] pin=: the game's result (docs/broadcast.md) */
+    TB_CTL_CLOCK_SET,    /* <white> <black> pin=: the arbiter sets the clocks' time left (clock) */
 };
 
 /* result: how the game ended by the players' or the arbiter's word */
@@ -84,7 +85,8 @@ struct tb_ctl_request {
     char piece;                     /* promote: 'q', 'r', 'b' or 'n' */
     int board;                      /* repeat, move: 0 = vi, 1 = sighted; repeat without one: -1 */
     char text[TB_CTL_TEXT_MAX + 1]; /* set-position: the FEN; move: the move as typed; set-pin:
-                                       the new PIN (never echoed); result arbiter: the reason */
+                                       the new PIN (never echoed); result arbiter: the reason;
+                                       clock-set: the two times as given */
     /* review: board; text: last, from, position, to-move, material or scoresheet; number: the
      * half-moves of last (0: the default) or the move number of from */
     int how;                                   /* result: enum tb_ctl_result */

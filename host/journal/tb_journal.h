@@ -64,6 +64,11 @@ enum tb_journal_type {
                                     as the match took it (D.2.10.1: a keys: board) */
     TB_JOURNAL_RESULT = 12,      /* decision: who, count = how (enum tb_ctl_result), id = side,
                                     fen = the arbiter's result, text = the request's words */
+    TB_JOURNAL_CLOCK = 13,       /* decision: text = the game clock's: "flag white 0-1: why"
+                                    (board: the flagged side's), "journal stop W B" (ms the
+                                    clocks ran while the journal stood, given back) */
+    TB_JOURNAL_CLOCK_SET = 14,   /* decision: who, text = the arbiter's clock-set times as
+                                    given ("1:25:00 1:20:30"; D.2.9, 6.10.2) */
     /* Notes only the log and the PGN need (recovery passes over them): */
     TB_JOURNAL_TOUCH = 100, /* decision: board, text = a touch-move report (4.3, 4.4) */
     TB_JOURNAL_HELD = 101,  /* decision: board, text = a move made while play was stopped */

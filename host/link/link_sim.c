@@ -110,6 +110,12 @@ static void convert(struct sim *s, const struct tb_script_event *in, struct tb_l
         out->kind = in->kind == TB_SCRIPT_PRESS ? TB_LINK_EV_BUTTON_DOWN : TB_LINK_EV_BUTTON_UP;
         out->button = (uint8_t)tb_link_button_parse(in->button);
         break;
+    case TB_SCRIPT_CLOCK: /* a clock beside the board read */
+        out->kind = TB_LINK_EV_CLOCK;
+        out->clock_ms[0] = in->clock_ms[0];
+        out->clock_ms[1] = in->clock_ms[1];
+        out->clock_run = in->clock_run;
+        break;
     default: /* TB_SCRIPT_CHOOSE: the only other kind collected */
         out->kind = TB_LINK_EV_CHOICE;
         out->choice = in->piece;

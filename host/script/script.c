@@ -7,8 +7,9 @@
 static const char *const kind_names[] = {
     [TB_SCRIPT_NONE] = "",         [TB_SCRIPT_LIFT] = "lift",       [TB_SCRIPT_PLACE] = "place",
     [TB_SCRIPT_PRESS] = "press",   [TB_SCRIPT_RELEASE] = "release", [TB_SCRIPT_CHOOSE] = "choose",
-    [TB_SCRIPT_EXPECT] = "expect",
+    [TB_SCRIPT_EXPECT] = "expect", [TB_SCRIPT_CLOCK] = "clock",
 };
+static const char *const run_names[] = {"stopped", "white", "black"};
 
 const char *tb_script_kind_name(enum tb_script_kind kind)
 {
@@ -194,13 +195,55 @@ static enum tb_script_kind keyword(const struct field *f)
     for (int k = TB_SCRIPT_LIFT; k <= TB_SCRIPT_CHOOSE; k++)
         if (field_is(f, kind_names[k]))
             return (enum tb_script_kind)k;
-    return TB_SCRIPT_NONE;
+    return field_is(f, kind_names[TB_SCRIPT_CLOCK]) ? TB_SCRIPT_CLOCK : TB_SCRIPT_NONE;
+}
+
+/* A clock's time left: milliseconds up to TB_SCRIPT_CLOCK_MAX_MS, or '-' (unknown: -1). */
+static bool parse_clock_time(const struct field *f, int32_t *out)
+{
+    if (f->len == 1 && f->s[0] == '-') {
+        *out = -1;
+        return true;
+    }
+    int64_t v = 0;
+    for (size_t i = 0; i < f->len; i++) {
+        if (f->s[i] < '0' || f->s[i] > '9')
+            return false;
+        v = v * 10 + (f->s[i] - '0');
+        if (v > TB_SCRIPT_CLOCK_MAX_MS)
+            return false;
+    }
+    *out = (int32_t)v;
+    return f->len > 0;
+}
+
+/* The fields of a clock line after its keyword: <white> <black> <running>. */
+static int parse_clock(const struct field *f, int n, long ln, struct tb_script_event *ev,
+                       struct tb_error *err)
+{
+    if (n != 6)
+        return tb_error_set_at(err, TB_ERR_PARSE, ln, n > 6 ? f[6].col : 0,
+                               "expected '<ms> <board> clock <white ms|-> <black ms|-> "
+                               "<white|black|stopped>'");
+    for (int c = 0; c < 2; c++)
+        if (!parse_clock_time(&f[3 + c], &ev->clock_ms[c]))
+            return tb_error_set_at(err, TB_ERR_PARSE, ln, f[3 + c].col,
+                                   "bad clock time '%.*s' (milliseconds up to %d, or -)",
+                                   (int)f[3 + c].len, f[3 + c].s, TB_SCRIPT_CLOCK_MAX_MS);
+    for (int r = 0; r < 3; r++)
+        if (field_is(&f[5], run_names[r])) {
+            ev->clock_run = (uint8_t)r;
+            return TB_OK;
+        }
+    return tb_error_set_at(err, TB_ERR_PARSE, ln, f[5].col,
+                           "bad running clock '%.*s' (white, black or stopped)", (int)f[5].len,
+                           f[5].s);
 }
 
 int tb_script_parse_line(struct tb_script_parser *p, const char *line, size_t len,
                          struct tb_script_event *ev, struct tb_error *err)
 {
-    struct field f[5];
+    struct field f[8];
     long ln = ++p->line;
 
     memset(ev, 0, sizeof *ev);
@@ -216,13 +259,14 @@ int tb_script_parse_line(struct tb_script_parser *p, const char *line, size_t le
     const char *hash = memchr(line, '#', len); /* a trailing comment */
     if (hash)
         len = (size_t)(hash - line);
-    int n = split(line, len, f, 5);
+    int n = split(line, len, f, 7);
     if (n == 0)
         return TB_OK;
     if (n < 4)
         return tb_error_set_at(err, TB_ERR_PARSE, ln, f[n - 1].col + (long)f[n - 1].len,
                                "expected '<ms> <board> <action> <argument>'");
-    if (n > 5)
+    bool clock = field_is(&f[2], kind_names[TB_SCRIPT_CLOCK]); /* three arguments */
+    if (n > 5 && !clock)
         return tb_error_set_at(err, TB_ERR_PARSE, ln, 0, "too many fields");
 
     uint64_t us;
@@ -243,8 +287,19 @@ int tb_script_parse_line(struct tb_script_parser *p, const char *line, size_t le
     if (ev->kind == TB_SCRIPT_NONE)
         return tb_error_set_at(err, TB_ERR_PARSE, ln, f[2].col,
                                "unknown action '%.*s' (lift, place, press, release, "
-                               "choose)",
+                               "choose, clock)",
                                (int)f[2].len, f[2].s);
+    if (ev->kind == TB_SCRIPT_CLOCK) {
+        int rc = parse_clock(f, n, ln, ev, err);
+        if (rc != TB_OK) {
+            ev->kind = TB_SCRIPT_NONE;
+            return rc;
+        }
+        ev->us = us;
+        ev->ms = us / 1000;
+        p->last_us = us;
+        return TB_OK;
+    }
     int maxf = ev->kind == TB_SCRIPT_PLACE ? 5 : 4;
     if (n > maxf) {
         ev->kind = TB_SCRIPT_NONE;
@@ -326,7 +381,7 @@ int tb_script_parse_buffer(const char *buf, size_t len, tb_script_event_fn fn, v
 
 int tb_script_format(const struct tb_script_event *ev, char *buf, size_t len)
 {
-    char t[32], arg[24];
+    char t[32], arg[40];
     int n;
 
     if (!ev || !buf || len == 0)
@@ -335,7 +390,7 @@ int tb_script_format(const struct tb_script_event *ev, char *buf, size_t len)
         n = snprintf(buf, len, "# expect: %s", ev->text);
         return n < 0 ? TB_ERR_ARG : (size_t)n >= len ? TB_ERR_FULL : n;
     }
-    if (ev->kind < TB_SCRIPT_LIFT || ev->kind > TB_SCRIPT_CHOOSE ||
+    if (ev->kind < TB_SCRIPT_LIFT || ev->kind > TB_SCRIPT_CLOCK || ev->kind == TB_SCRIPT_EXPECT ||
         ev->us / 1000 > TB_SCRIPT_MAX_MS || !tb_script_name_valid(ev->board))
         return TB_ERR_ARG;
     if (ev->us % 1000 == 0) {
@@ -363,6 +418,19 @@ int tb_script_format(const struct tb_script_event *ev, char *buf, size_t len)
         if (!tb_script_name_valid(ev->button))
             return TB_ERR_ARG;
         snprintf(arg, sizeof arg, "%s", ev->button);
+        break;
+    case TB_SCRIPT_CLOCK:
+        if (ev->clock_run > 2)
+            return TB_ERR_ARG;
+        for (int c = 0; c < 2; c++)
+            if (ev->clock_ms[c] < -1 || ev->clock_ms[c] > TB_SCRIPT_CLOCK_MAX_MS)
+                return TB_ERR_ARG;
+        char w[16] = "-", b[16] = "-";
+        if (ev->clock_ms[0] >= 0)
+            snprintf(w, sizeof w, "%ld", (long)ev->clock_ms[0]);
+        if (ev->clock_ms[1] >= 0)
+            snprintf(b, sizeof b, "%ld", (long)ev->clock_ms[1]);
+        snprintf(arg, sizeof arg, "%s %s %s", w, b, run_names[ev->clock_run]);
         break;
     default: /* choose */
         if (!ev->piece || !strchr("qrbn", ev->piece))

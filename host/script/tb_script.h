@@ -7,6 +7,8 @@
  *     <ms> <board> press <button>
  *     <ms> <board> release <button>
  *     <ms> <board> choose <q|r|b|n>
+ *     <ms> <board> clock <white> <black> <running>   a clock beside the board read (DGT clock):
+ *                                             times left in ms or '-', running white|black|stopped
  *
  * `#` starts a comment. A comment line of the form `# expect: <text>` is a directive for tests
  * (what a recogniser should report there) and is handed to the caller as TB_SCRIPT_EXPECT.
@@ -33,12 +35,15 @@ enum tb_script_kind {
     TB_SCRIPT_RELEASE,
     TB_SCRIPT_CHOOSE,
     TB_SCRIPT_EXPECT, /* `# expect: <text>`; text in ev->text, no time or board */
+    TB_SCRIPT_CLOCK,  /* a clock reading: clock_ms, clock_run */
 };
 
 #define TB_SCRIPT_NAME_MAX 16  /* board and button names: 1..15 of [A-Za-z0-9_.-] */
 #define TB_SCRIPT_TEXT_MAX 128 /* expect and fen text, cut to fit */
 /* Largest time accepted: about 31 years in ms; keeps microseconds far from overflow. */
 #define TB_SCRIPT_MAX_MS 1000000000000ULL
+/* Largest time a clock line may show: 100 hours. */
+#define TB_SCRIPT_CLOCK_MAX_MS 360000000
 
 struct tb_script_event {
     enum tb_script_kind kind;
@@ -49,6 +54,8 @@ struct tb_script_event {
     char piece;                      /* place: FEN letter (KQRBNPkqrbnp) or 0; choose: q r b n */
     char button[TB_SCRIPT_NAME_MAX]; /* press, release */
     char text[TB_SCRIPT_TEXT_MAX];   /* expect */
+    int32_t clock_ms[2];             /* clock: time left of White, Black in ms; -1 unknown */
+    uint8_t clock_run;               /* clock: 0 stopped, 1 White's clock runs, 2 Black's */
 };
 
 /* Line-by-line parsing keeps the line number and the last time (non-decreasing check). */

@@ -40,7 +40,9 @@ static bool same_event(const struct tb_script_event *a, const struct tb_script_e
 {
     return a->kind == b->kind && a->us == b->us && a->ms == b->ms &&
            strcmp(a->board, b->board) == 0 && a->square == b->square && a->piece == b->piece &&
-           strcmp(a->button, b->button) == 0 && strcmp(a->text, b->text) == 0;
+           strcmp(a->button, b->button) == 0 && strcmp(a->text, b->text) == 0 &&
+           a->clock_ms[0] == b->clock_ms[0] && a->clock_ms[1] == b->clock_ms[1] &&
+           a->clock_run == b->clock_run;
 }
 
 /* An accepted action writes back to a line that parses to the same event. */

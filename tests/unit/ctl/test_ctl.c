@@ -299,7 +299,7 @@ TB_TEST(help_lists_every_request)
     static const char *const names[] = {"status",   "moves",        "pgn",     "scoresheet",
                                         "resolve",  "takeback",     "promote", "repeat",
                                         "new-game", "set-position", "move",    "help",
-                                        "review",   "set-pin",      "result"};
+                                        "review",   "set-pin",      "result",  "clock-set"};
     int n = 0;
     while (tb_ctl_help_line(n))
         n++;
