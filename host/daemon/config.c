@@ -36,7 +36,7 @@ static const char *const section_names[] = {
     [SEC_SIGHTED] = "player sighted",
     [SEC_BROADCAST] = "broadcast", /* broadcast */
     [SEC_HALL] = "hall",           /* hall */
-    [SEC_CLOCK] = "clock", /* the game's clock */
+    [SEC_CLOCK] = "clock",         /* the game's clock */
 };
 /* clang-format on */
 
@@ -465,384 +465,380 @@ static void set_hall_path(struct parse *ps, long line, const char *key, const ch
     if (v[0] != '/' || !copy(dst, TB_CONFIG_PATH_MAX, v))
         problem(ps, line, "%s must be an absolute path shorter than %d bytes", key,
                 TB_CONFIG_PATH_MAX);
+}
 
-    /* ---- [clock] (the game's clock, daemon_clock.c) --------------------------------------------
-     */
+/* ---- [clock] (the game's clock, daemon_clock.c) -------------------------------------------- */
 
-    static void set_clock_control(struct parse * ps, long line, const char *key, const char *v,
-                                  int role)
-    {
-        (void)role;
-        struct tb_clock_control c;
-        struct tb_error e = {0};
-        if (tb_clock_control_parse(&c, v, &e) != TB_OK)
-            problem(ps, line, "%s: %s", key, e.msg);
-        else if (!copy(ps->cfg.clock.control, sizeof ps->cfg.clock.control, v))
-            problem(ps, line, "%s is longer than %zu bytes", key, sizeof ps->cfg.clock.control - 1);
-    }
+static void set_clock_control(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    struct tb_clock_control c;
+    struct tb_error e = {0};
+    if (tb_clock_control_parse(&c, v, &e) != TB_OK)
+        problem(ps, line, "%s: %s", key, e.msg);
+    else if (!copy(ps->cfg.clock.control, sizeof ps->cfg.clock.control, v))
+        problem(ps, line, "%s is longer than %zu bytes", key, sizeof ps->cfg.clock.control - 1);
+}
 
-    static void set_clock_source(struct parse * ps, long line, const char *key, const char *v,
-                                 int role)
-    {
-        (void)role;
-        for (int s = TB_CONFIG_CLOCK_NONE; s <= TB_CONFIG_CLOCK_BOARD; s++)
-            if (strcmp(v, tb_config_clock_source_name((enum tb_config_clock_source)s)) == 0) {
-                ps->cfg.clock.source = (enum tb_config_clock_source)s;
-                ps->clock_source_line = line;
-                return;
-            }
-        problem(ps, line, "%s '%s' is not one of builtin, board, none", key, v);
-    }
-
-    static void set_clock_warn(struct parse * ps, long line, const char *key, const char *v,
-                               int role)
-    {
-        (void)role;
-        int r = strcmp(key, "warn_sighted") == 0 ? TB_CONFIG_SIGHTED : TB_CONFIG_VI;
-        struct tb_error e = {0};
-        int n = tb_clock_warnings_parse(ps->cfg.clock.warn_ms[r], TB_CONFIG_CLOCK_WARN_MAX, v, &e);
-        if (n < 0)
-            problem(ps, line, "%s: %s", key, e.msg);
-        else
-            ps->cfg.clock.nwarn[r] = n;
-    }
-
-    static const struct key {
-        enum section section; /* SEC_VI stands for both player sections */
-        const char *name;
-        setter set;
-    } keys[] = {
-        {SEC_DAEMON, "socket", set_socket},
-        {SEC_DAEMON, "journal_dir", set_journal_dir},
-        {SEC_DAEMON, "log_level", set_log_level},
-        {SEC_DAEMON, "blip_window_ms", set_blip},
-        {SEC_ARBITER, "pin", set_pin},
-        {SEC_ARBITER, "start", set_start},
-        {SEC_VI, "board", set_board},
-        {SEC_VI, "colour", set_colour},
-        {SEC_VI, "pack", set_pack},
-        {SEC_VI, "voice", set_voice},
-        {SEC_VI, "rate", set_rate},
-        {SEC_VI, "audio", set_audio},
-        /* the VI player on their own */
-        {SEC_DAEMON, "promotion_prompt_ms", set_prompt},
-        {SEC_VI, "confirm", set_confirm},
-        {SEC_VI, "promote_settle_ms", set_settle},
-        {SEC_VI, "review_hold_ms", set_hold},
-        {SEC_VI, "review_repeat_hold", set_review},
-        {SEC_VI, "review_promote_hold", set_review},
-        {SEC_VI, "braille", set_braille},
-        {SEC_VI, "braille_auth", set_braille_auth},
-        {SEC_BROADCAST, "dgt", set_bc_dgt},
-        {SEC_BROADCAST, "tcp", set_bc_tcp},
-        {SEC_BROADCAST, "max_clients", set_bc_clients},
-        {SEC_BROADCAST, "pgn_dir", set_bc_pgn_dir},
-        {SEC_BROADCAST, "serial", set_bc_serial},
-        {SEC_BROADCAST, "date", set_bc_date},
-        {SEC_BROADCAST, "event", set_bc_tag},
-        {SEC_BROADCAST, "site", set_bc_tag},
-        {SEC_BROADCAST, "round", set_bc_tag},
-        {SEC_BROADCAST, "white", set_bc_tag},
-        {SEC_BROADCAST, "black", set_bc_tag},
-        {SEC_BROADCAST, "time_control", set_bc_tag},
-        {SEC_HALL, "broker", set_hall_broker},
-        {SEC_HALL, "port", set_hall_port},
-        {SEC_HALL, "tournament", set_hall_name},
-        {SEC_HALL, "table", set_hall_name},
-        {SEC_HALL, "username", set_hall_user},
-        {SEC_HALL, "password_file", set_hall_path},
-        {SEC_HALL, "cafile", set_hall_path},
-        {SEC_CLOCK, "control", set_clock_control},
-        {SEC_CLOCK, "source", set_clock_source},
-        {SEC_CLOCK, "warn_vi", set_clock_warn},
-        {SEC_CLOCK, "warn_sighted", set_clock_warn},
-    };
-
-    static int handler(void *user, const char *section, const char *name, const char *value)
-    {
-        struct parse *ps = user;
-        long line = ps->line;
-        enum section sec = section_of(section);
-        if (sec == SEC_UNKNOWN)
-            return 1; /* reported once, at the section header */
-        if (sec == SEC_NONE) {
-            problem(ps, line,
-                    "'%s' is outside any section (expected [daemon], [arbiter], "
-                    "[player vi], [player sighted], [broadcast], [hall] or [clock] first)",
-                    name);
-            return 1;
+static void set_clock_source(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    for (int s = TB_CONFIG_CLOCK_NONE; s <= TB_CONFIG_CLOCK_BOARD; s++)
+        if (strcmp(v, tb_config_clock_source_name((enum tb_config_clock_source)s)) == 0) {
+            ps->cfg.clock.source = (enum tb_config_clock_source)s;
+            ps->clock_source_line = line;
+            return;
         }
-        enum section table_sec = sec == SEC_SIGHTED ? SEC_VI : sec;
-        int slot = 0;
-        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-            if (keys[i].section != table_sec)
-                continue;
-            if (strcmp(keys[i].name, name) != 0) {
-                slot++;
-                continue;
-            }
-            if (ps->seen[sec][slot]) {
-                problem(ps, line, "%s is set twice in [%s] (first at line %ld)", name,
-                        section_names[sec], ps->seen[sec][slot]);
-                return 1;
-            }
-            ps->seen[sec][slot] = line;
-            if (!*value)
-                problem(ps, line, "%s has no value", name);
-            else if (!printable(value))
-                problem(ps, line, "%s contains control characters", name);
-            else
-                keys[i].set(ps, line, name, value,
-                            sec == SEC_SIGHTED ? TB_CONFIG_SIGHTED : TB_CONFIG_VI);
-            return 1;
-        }
-        problem(ps, line, "unknown key '%s' in [%s]", name, section_names[sec]);
+    problem(ps, line, "%s '%s' is not one of builtin, board, none", key, v);
+}
+
+static void set_clock_warn(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    int r = strcmp(key, "warn_sighted") == 0 ? TB_CONFIG_SIGHTED : TB_CONFIG_VI;
+    struct tb_error e = {0};
+    int n = tb_clock_warnings_parse(ps->cfg.clock.warn_ms[r], TB_CONFIG_CLOCK_WARN_MAX, v, &e);
+    if (n < 0)
+        problem(ps, line, "%s: %s", key, e.msg);
+    else
+        ps->cfg.clock.nwarn[r] = n;
+}
+
+static const struct key {
+    enum section section; /* SEC_VI stands for both player sections */
+    const char *name;
+    setter set;
+} keys[] = {
+    {SEC_DAEMON, "socket", set_socket},
+    {SEC_DAEMON, "journal_dir", set_journal_dir},
+    {SEC_DAEMON, "log_level", set_log_level},
+    {SEC_DAEMON, "blip_window_ms", set_blip},
+    {SEC_ARBITER, "pin", set_pin},
+    {SEC_ARBITER, "start", set_start},
+    {SEC_VI, "board", set_board},
+    {SEC_VI, "colour", set_colour},
+    {SEC_VI, "pack", set_pack},
+    {SEC_VI, "voice", set_voice},
+    {SEC_VI, "rate", set_rate},
+    {SEC_VI, "audio", set_audio},
+    /* the VI player on their own */
+    {SEC_DAEMON, "promotion_prompt_ms", set_prompt},
+    {SEC_VI, "confirm", set_confirm},
+    {SEC_VI, "promote_settle_ms", set_settle},
+    {SEC_VI, "review_hold_ms", set_hold},
+    {SEC_VI, "review_repeat_hold", set_review},
+    {SEC_VI, "review_promote_hold", set_review},
+    {SEC_VI, "braille", set_braille},
+    {SEC_VI, "braille_auth", set_braille_auth},
+    {SEC_BROADCAST, "dgt", set_bc_dgt},
+    {SEC_BROADCAST, "tcp", set_bc_tcp},
+    {SEC_BROADCAST, "max_clients", set_bc_clients},
+    {SEC_BROADCAST, "pgn_dir", set_bc_pgn_dir},
+    {SEC_BROADCAST, "serial", set_bc_serial},
+    {SEC_BROADCAST, "date", set_bc_date},
+    {SEC_BROADCAST, "event", set_bc_tag},
+    {SEC_BROADCAST, "site", set_bc_tag},
+    {SEC_BROADCAST, "round", set_bc_tag},
+    {SEC_BROADCAST, "white", set_bc_tag},
+    {SEC_BROADCAST, "black", set_bc_tag},
+    {SEC_BROADCAST, "time_control", set_bc_tag},
+    {SEC_HALL, "broker", set_hall_broker},
+    {SEC_HALL, "port", set_hall_port},
+    {SEC_HALL, "tournament", set_hall_name},
+    {SEC_HALL, "table", set_hall_name},
+    {SEC_HALL, "username", set_hall_user},
+    {SEC_HALL, "password_file", set_hall_path},
+    {SEC_HALL, "cafile", set_hall_path},
+    /* the game's clock */
+    {SEC_CLOCK, "control", set_clock_control},
+    {SEC_CLOCK, "source", set_clock_source},
+    {SEC_CLOCK, "warn_vi", set_clock_warn},
+    {SEC_CLOCK, "warn_sighted", set_clock_warn},
+};
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+    struct parse *ps = user;
+    long line = ps->line;
+    enum section sec = section_of(section);
+    if (sec == SEC_UNKNOWN)
+        return 1; /* reported once, at the section header */
+    if (sec == SEC_NONE) {
+        problem(ps, line,
+                "'%s' is outside any section (expected [daemon], [arbiter], "
+                "[player vi], [player sighted], [broadcast], [hall] or [clock] first)",
+                name);
         return 1;
     }
-
-    /* ---- the line reader between the text and inih ----------------------------------------- */
-
-    /* Checks a line's shape so every problem is named here, with its line, and inih only ever
-     * sees lines it accepts. Returns the text to hand to inih (possibly empty). */
-    static const char *check_line(struct parse * ps, char *s)
-    {
-        while (*s == ' ' || *s == '\t') /* no indented continuation lines: too easy to misread */
-            s++;
-        if (!*s || *s == ';' || *s == '#')
-            return s;
-        if (*s == '[') {
-            char *close = strchr(s, ']');
-            if (!close) {
-                problem(ps, ps->line, "section header needs a closing ']'");
-                return "";
-            }
-            char name[64]; /* inih matches the name exactly, so this does too */
-            snprintf(name, sizeof name, "%.*s", (int)(close - s - 1), s + 1);
-            enum section sec = section_of(name);
-            if (sec == SEC_UNKNOWN || sec == SEC_NONE)
-                problem(ps, ps->line,
-                        "unknown section [%s] (expected [daemon], [arbiter], [player vi], "
-                        "[player sighted], [broadcast], [hall] or [clock])",
-                        name);
-            else
-                ps->section_line[sec] = ps->section_line[sec] ? ps->section_line[sec] : ps->line;
-            return s;
+    enum section table_sec = sec == SEC_SIGHTED ? SEC_VI : sec;
+    int slot = 0;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        if (keys[i].section != table_sec)
+            continue;
+        if (strcmp(keys[i].name, name) != 0) {
+            slot++;
+            continue;
         }
-        if (!strpbrk(s, "=:")) {
-            problem(ps, ps->line, "expected 'key = value'");
+        if (ps->seen[sec][slot]) {
+            problem(ps, line, "%s is set twice in [%s] (first at line %ld)", name,
+                    section_names[sec], ps->seen[sec][slot]);
+            return 1;
+        }
+        ps->seen[sec][slot] = line;
+        if (!*value)
+            problem(ps, line, "%s has no value", name);
+        else if (!printable(value))
+            problem(ps, line, "%s contains control characters", name);
+        else
+            keys[i].set(ps, line, name, value,
+                        sec == SEC_SIGHTED ? TB_CONFIG_SIGHTED : TB_CONFIG_VI);
+        return 1;
+    }
+    problem(ps, line, "unknown key '%s' in [%s]", name, section_names[sec]);
+    return 1;
+}
+
+/* ---- the line reader between the text and inih ----------------------------------------- */
+
+/* Checks a line's shape so every problem is named here, with its line, and inih only ever
+ * sees lines it accepts. Returns the text to hand to inih (possibly empty). */
+static const char *check_line(struct parse *ps, char *s)
+{
+    while (*s == ' ' || *s == '\t') /* no indented continuation lines: too easy to misread */
+        s++;
+    if (!*s || *s == ';' || *s == '#')
+        return s;
+    if (*s == '[') {
+        char *close = strchr(s, ']');
+        if (!close) {
+            problem(ps, ps->line, "section header needs a closing ']'");
             return "";
         }
-        if (*s == '=' || *s == ':') {
-            problem(ps, ps->line, "a value without a key");
-            return "";
-        }
+        char name[64]; /* inih matches the name exactly, so this does too */
+        snprintf(name, sizeof name, "%.*s", (int)(close - s - 1), s + 1);
+        enum section sec = section_of(name);
+        if (sec == SEC_UNKNOWN || sec == SEC_NONE)
+            problem(ps, ps->line,
+                    "unknown section [%s] (expected [daemon], [arbiter], [player vi], "
+                    "[player sighted], [broadcast], [hall] or [clock])",
+                    name);
+        else
+            ps->section_line[sec] = ps->section_line[sec] ? ps->section_line[sec] : ps->line;
         return s;
     }
+    if (!strpbrk(s, "=:")) {
+        problem(ps, ps->line, "expected 'key = value'");
+        return "";
+    }
+    if (*s == '=' || *s == ':') {
+        problem(ps, ps->line, "a value without a key");
+        return "";
+    }
+    return s;
+}
 
-    static char *reader(char *str, int num, void *stream)
-    {
-        struct parse *ps = stream;
-        if (ps->p >= ps->end)
-            return NULL;
-        const char *nl = memchr(ps->p, '\n', (size_t)(ps->end - ps->p));
-        size_t len = nl ? (size_t)(nl - ps->p) : (size_t)(ps->end - ps->p);
-        const char *line = ps->p;
-        ps->p += len + (nl ? 1 : 0);
-        ps->line++;
-        if (len && line[len - 1] == '\r')
-            len--;
-        if (ps->line == 1 && len >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0) {
-            line += 3; /* a UTF-8 byte order mark */
-            len -= 3;
-        }
-        str[0] = '\0';
-        if (memchr(line, '\0', len)) {
-            problem(ps, ps->line, "line contains a NUL byte");
-            return str;
-        }
-        if (len + 3 > (size_t)num) {
-            problem(ps, ps->line, "line is longer than %d characters", num - 3);
-            return str;
-        }
-        char buf[512];
-        memcpy(buf, line, len);
-        buf[len] = '\0';
-        snprintf(str, (size_t)num, "%s\n", check_line(ps, buf));
+static char *reader(char *str, int num, void *stream)
+{
+    struct parse *ps = stream;
+    if (ps->p >= ps->end)
+        return NULL;
+    const char *nl = memchr(ps->p, '\n', (size_t)(ps->end - ps->p));
+    size_t len = nl ? (size_t)(nl - ps->p) : (size_t)(ps->end - ps->p);
+    const char *line = ps->p;
+    ps->p += len + (nl ? 1 : 0);
+    ps->line++;
+    if (len && line[len - 1] == '\r')
+        len--;
+    if (ps->line == 1 && len >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0) {
+        line += 3; /* a UTF-8 byte order mark */
+        len -= 3;
+    }
+    str[0] = '\0';
+    if (memchr(line, '\0', len)) {
+        problem(ps, ps->line, "line contains a NUL byte");
         return str;
     }
-
-    /* ---- whole-file rules ------------------------------------------------------------------ */
-
-    static void check_whole(struct parse * ps)
-    {
-        struct tb_config *c = &ps->cfg;
-        if (c->player[0].colour == c->player[1].colour) {
-            long line = ps->colour_line[1] ? ps->colour_line[1] : ps->colour_line[0];
-            problem(ps, line ? line : 1, "both players have the colour %s",
-                    tb_config_colour_name(c->player[0].colour));
-        }
-        struct tb_link_resource a, b;
-        if (tb_link_resource_parse(c->player[0].board, &a, NULL) == TB_OK &&
-            tb_link_resource_parse(c->player[1].board, &b, NULL) == TB_OK &&
-            tb_link_resource_caps(&a) & TB_LINK_CAP_DEVICE &&
-            strcmp(c->player[0].board, c->player[1].board) == 0) {
-            long line = ps->seen[SEC_SIGHTED][0] ? ps->seen[SEC_SIGHTED][0] : ps->seen[SEC_VI][0];
-            problem(ps, line ? line : 1, "both players' boards are %s", c->player[0].board);
-        }
-        /* [clock]: a control alone means the built-in clock; the built-in clock needs one */
-        if (c->clock.control[0] && !ps->clock_source_line)
-            c->clock.source = TB_CONFIG_CLOCK_BUILTIN;
-        if (c->clock.source == TB_CONFIG_CLOCK_BUILTIN && !c->clock.control[0])
-            problem(ps, ps->clock_source_line ? ps->clock_source_line : 1,
-                    "source builtin needs a time control: set control in [clock] (e.g. 90m+15s, "
-                    "club, blitz)");
-        if (!c->arbiter_pin[0] && !ps->seen[SEC_ARBITER][0])
-            problem(ps, ps->section_line[SEC_ARBITER] ? ps->section_line[SEC_ARBITER] : 1,
-                    "no arbiter PIN: set pin in [arbiter] (resolve, takeback, set-position and "
-                    "new-game need it)");
-        /* [hall]: a table publishes under its tournament and table names, both needed */
-        const struct tb_config_hall *h = &c->hall;
-        bool hall_keys = false; /* an empty [hall] (the packaged file's) leaves the hall off */
-        for (int k = 0; k < 16; k++)
-            hall_keys |= ps->seen[SEC_HALL][k] != 0;
-        if (hall_keys && (!h->tournament[0] || !h->table[0]))
-            problem(ps, ps->section_line[SEC_HALL],
-                    "[hall] needs both tournament and table (the table's topics are "
-                    "twinboard/<tournament>/<table>/...)");
-        if (hall_keys && !h->broker[0])
-            problem(ps, ps->section_line[SEC_HALL],
-                    "[hall] needs broker (the MQTT broker's address)");
+    if (len + 3 > (size_t)num) {
+        problem(ps, ps->line, "line is longer than %d characters", num - 3);
+        return str;
     }
+    char buf[512];
+    memcpy(buf, line, len);
+    buf[len] = '\0';
+    snprintf(str, (size_t)num, "%s\n", check_line(ps, buf));
+    return str;
+}
 
-    int tb_config_parse(struct tb_config * cfg, const char *text, size_t len,
-                        struct tb_config_report *rep)
-    {
-        struct parse *ps = calloc(1, sizeof *ps);
-        if (!ps)
-            return TB_ERR_MEM;
-        memset(rep, 0, sizeof *rep);
-        ps->cfg = *cfg;
-        ps->rep = rep;
-        ps->p = text;
-        ps->end = text + len;
-        ini_parse_stream(reader, ps, handler, ps); /* every problem is already in rep */
-        check_whole(ps);
-        int rc = rep->count ? TB_ERR_PARSE : TB_OK;
-        if (rc == TB_OK)
-            *cfg = ps->cfg;
-        free(ps);
+/* ---- whole-file rules ------------------------------------------------------------------ */
+
+static void check_whole(struct parse *ps)
+{
+    struct tb_config *c = &ps->cfg;
+    if (c->player[0].colour == c->player[1].colour) {
+        long line = ps->colour_line[1] ? ps->colour_line[1] : ps->colour_line[0];
+        problem(ps, line ? line : 1, "both players have the colour %s",
+                tb_config_colour_name(c->player[0].colour));
+    }
+    struct tb_link_resource a, b;
+    if (tb_link_resource_parse(c->player[0].board, &a, NULL) == TB_OK &&
+        tb_link_resource_parse(c->player[1].board, &b, NULL) == TB_OK &&
+        tb_link_resource_caps(&a) & TB_LINK_CAP_DEVICE &&
+        strcmp(c->player[0].board, c->player[1].board) == 0) {
+        long line = ps->seen[SEC_SIGHTED][0] ? ps->seen[SEC_SIGHTED][0] : ps->seen[SEC_VI][0];
+        problem(ps, line ? line : 1, "both players' boards are %s", c->player[0].board);
+    }
+    /* [clock]: a control alone means the built-in clock; the built-in clock needs one */
+    if (c->clock.control[0] && !ps->clock_source_line)
+        c->clock.source = TB_CONFIG_CLOCK_BUILTIN;
+    if (c->clock.source == TB_CONFIG_CLOCK_BUILTIN && !c->clock.control[0])
+        problem(ps, ps->clock_source_line ? ps->clock_source_line : 1,
+                "source builtin needs a time control: set control in [clock] (e.g. 90m+15s, "
+                "club, blitz)");
+    if (!c->arbiter_pin[0] && !ps->seen[SEC_ARBITER][0])
+        problem(ps, ps->section_line[SEC_ARBITER] ? ps->section_line[SEC_ARBITER] : 1,
+                "no arbiter PIN: set pin in [arbiter] (resolve, takeback, set-position and "
+                "new-game need it)");
+    /* [hall]: a table publishes under its tournament and table names, both needed */
+    const struct tb_config_hall *h = &c->hall;
+    bool hall_keys = false; /* an empty [hall] (the packaged file's) leaves the hall off */
+    for (int k = 0; k < 16; k++)
+        hall_keys |= ps->seen[SEC_HALL][k] != 0;
+    if (hall_keys && (!h->tournament[0] || !h->table[0]))
+        problem(ps, ps->section_line[SEC_HALL],
+                "[hall] needs both tournament and table (the table's topics are "
+                "twinboard/<tournament>/<table>/...)");
+    if (hall_keys && !h->broker[0])
+        problem(ps, ps->section_line[SEC_HALL], "[hall] needs broker (the MQTT broker's address)");
+}
+
+int tb_config_parse(struct tb_config *cfg, const char *text, size_t len,
+                    struct tb_config_report *rep)
+{
+    struct parse *ps = calloc(1, sizeof *ps);
+    if (!ps)
+        return TB_ERR_MEM;
+    memset(rep, 0, sizeof *rep);
+    ps->cfg = *cfg;
+    ps->rep = rep;
+    ps->p = text;
+    ps->end = text + len;
+    ini_parse_stream(reader, ps, handler, ps); /* every problem is already in rep */
+    check_whole(ps);
+    int rc = rep->count ? TB_ERR_PARSE : TB_OK;
+    if (rc == TB_OK)
+        *cfg = ps->cfg;
+    free(ps);
+    return rc;
+}
+
+int tb_config_load(struct tb_config *cfg, const char *path, struct tb_config_report *rep,
+                   struct tb_error *err)
+{
+    memset(rep, 0, sizeof *rep);
+    char *buf;
+    size_t len;
+    int rc = tb_read_file(path, &buf, &len, err);
+    if (rc != TB_OK)
         return rc;
-    }
-
-    int tb_config_load(struct tb_config * cfg, const char *path, struct tb_config_report *rep,
-                       struct tb_error *err)
-    {
-        memset(rep, 0, sizeof *rep);
-        char *buf;
-        size_t len;
-        int rc = tb_read_file(path, &buf, &len, err);
-        if (rc != TB_OK)
-            return rc;
-        if (len > CONFIG_FILE_MAX) { /* a configuration is a page, not a megabyte */
-            free(buf);
-            return tb_error_set(err, TB_ERR_PARSE, "%s is larger than 1 MiB", path);
-        }
-        rc = tb_config_parse(cfg, buf, len, rep);
+    if (len > CONFIG_FILE_MAX) { /* a configuration is a page, not a megabyte */
         free(buf);
-        if (rc == TB_ERR_PARSE)
-            tb_error_set(err, rc, "%s: %d problem%s", path, rep->count, rep->count == 1 ? "" : "s");
-        return rc;
+        return tb_error_set(err, TB_ERR_PARSE, "%s is larger than 1 MiB", path);
     }
+    rc = tb_config_parse(cfg, buf, len, rep);
+    free(buf);
+    if (rc == TB_ERR_PARSE)
+        tb_error_set(err, rc, "%s: %d problem%s", path, rep->count, rep->count == 1 ? "" : "s");
+    return rc;
+}
 
-    /* ---- defaults and names ---------------------------------------------------------------- */
+/* ---- defaults and names ---------------------------------------------------------------- */
 
-    void tb_config_defaults(struct tb_config * cfg, const struct tb_config_place *place,
-                            const char *demo_script)
-    {
-        memset(cfg, 0, sizeof *cfg);
-        for (int r = 0; r < 2; r++) {
-            struct tb_config_player *p = &cfg->player[r];
-            if (demo_script && *demo_script)
-                snprintf(p->board, sizeof p->board, "sim:%s", demo_script);
-            else
-                strcpy(p->board, "null:");
-            p->colour = r == TB_CONFIG_VI ? TB_CONFIG_WHITE : TB_CONFIG_BLACK;
-            strcpy(p->pack, "de-fide"); /* D.2.1 recommends the German names */
-            p->rate = 160;
-            strcpy(p->audio, "null");
-            p->promote_settle_ms = 1500;
-            p->review_hold_ms = 1000;
-            p->review_repeat_hold = TB_VOICE_REVIEW_LAST;
-            p->review_promote_hold = TB_VOICE_REVIEW_POSITION;
-        }
-        cfg->blip_window_ms = 300;
-        cfg->promotion_prompt_ms = 3000;
-        cfg->log_level = TB_CONFIG_LOG_INFO;
-        cfg->broadcast.tcp_port = -1; /* [broadcast]: off until configured */
-        cfg->broadcast.max_clients = 8;
-        strcpy(cfg->broadcast.serial, "01025");
-        if (place) /* never /tmp: "" when there is no usable place (tb_config_require_paths) */
-            tb_config_default_paths(cfg, place);
+void tb_config_defaults(struct tb_config *cfg, const struct tb_config_place *place,
+                        const char *demo_script)
+{
+    memset(cfg, 0, sizeof *cfg);
+    for (int r = 0; r < 2; r++) {
+        struct tb_config_player *p = &cfg->player[r];
+        if (demo_script && *demo_script)
+            snprintf(p->board, sizeof p->board, "sim:%s", demo_script);
+        else
+            strcpy(p->board, "null:");
+        p->colour = r == TB_CONFIG_VI ? TB_CONFIG_WHITE : TB_CONFIG_BLACK;
+        strcpy(p->pack, "de-fide"); /* D.2.1 recommends the German names */
+        p->rate = 160;
+        strcpy(p->audio, "null");
+        p->promote_settle_ms = 1500;
+        p->review_hold_ms = 1000;
+        p->review_repeat_hold = TB_VOICE_REVIEW_LAST;
+        p->review_promote_hold = TB_VOICE_REVIEW_POSITION;
     }
+    cfg->blip_window_ms = 300;
+    cfg->promotion_prompt_ms = 3000;
+    cfg->log_level = TB_CONFIG_LOG_INFO;
+    cfg->broadcast.tcp_port = -1; /* [broadcast]: off until configured */
+    cfg->broadcast.max_clients = 8;
+    strcpy(cfg->broadcast.serial, "01025");
+    if (place) /* never /tmp: "" when there is no usable place (tb_config_require_paths) */
+        tb_config_default_paths(cfg, place);
+}
 
-    /* The PIN length warning (docs/control-protocol.md, "The PIN") */
-    const char *tb_config_pin_warning(const char *pin, char *buf, size_t len)
-    {
-        size_t n = pin ? strlen(pin) : 0;
-        if (!n || n >= TB_CONFIG_PIN_ADVISED) {
-            if (len)
-                buf[0] = '\0';
-            return buf;
-        }
-        snprintf(
-            buf, len,
-            "the arbiter PIN has %zu digits: %d or more are advised (wrong PINs are delayed and "
-            "locked out, but a short PIN is still the easier guess)",
-            n, TB_CONFIG_PIN_ADVISED);
+/* The PIN length warning (docs/control-protocol.md, "The PIN") */
+const char *tb_config_pin_warning(const char *pin, char *buf, size_t len)
+{
+    size_t n = pin ? strlen(pin) : 0;
+    if (!n || n >= TB_CONFIG_PIN_ADVISED) {
+        if (len)
+            buf[0] = '\0';
         return buf;
     }
+    snprintf(buf, len,
+             "the arbiter PIN has %zu digits: %d or more are advised (wrong PINs are delayed and "
+             "locked out, but a short PIN is still the easier guess)",
+             n, TB_CONFIG_PIN_ADVISED);
+    return buf;
+}
 
-    bool tb_config_broadcast_on(const struct tb_config *cfg)
-    {
-        return cfg->broadcast.dgt[0] || cfg->broadcast.tcp_port >= 0 || cfg->broadcast.pgn_dir[0];
-    }
+bool tb_config_broadcast_on(const struct tb_config *cfg)
+{
+    return cfg->broadcast.dgt[0] || cfg->broadcast.tcp_port >= 0 || cfg->broadcast.pgn_dir[0];
+}
 
-    bool tb_config_hall_on(const struct tb_config *cfg)
-    {
-        return cfg->hall.table[0] != '\0';
-    }
+bool tb_config_hall_on(const struct tb_config *cfg)
+{
+    return cfg->hall.table[0] != '\0';
+}
 
-    const char *tb_config_role_name(enum tb_config_role role)
-    {
-        return role == TB_CONFIG_SIGHTED ? "sighted" : "vi";
-    }
+const char *tb_config_role_name(enum tb_config_role role)
+{
+    return role == TB_CONFIG_SIGHTED ? "sighted" : "vi";
+}
 
-    const char *tb_config_colour_name(enum tb_config_colour colour)
-    {
-        return colour == TB_CONFIG_BLACK ? "black" : "white";
-    }
+const char *tb_config_colour_name(enum tb_config_colour colour)
+{
+    return colour == TB_CONFIG_BLACK ? "black" : "white";
+}
 
-    const char *tb_config_clock_source_name(enum tb_config_clock_source source)
-    {
-        static const char *const names[] = {"none", "builtin", "board"};
-        return (unsigned)source < 3 ? names[source] : "none";
-    }
+const char *tb_config_clock_source_name(enum tb_config_clock_source source)
+{
+    static const char *const names[] = {"none", "builtin", "board"};
+    return (unsigned)source < 3 ? names[source] : "none";
+}
 
-    const char *tb_config_log_name(enum tb_config_log level)
-    {
-        static const char *const names[] = {"error", "warn", "info", "debug"};
-        return (unsigned)level < 4 ? names[level] : "info";
-    }
+const char *tb_config_log_name(enum tb_config_log level)
+{
+    static const char *const names[] = {"error", "warn", "info", "debug"};
+    return (unsigned)level < 4 ? names[level] : "info";
+}
 
-    int tb_config_summary(const struct tb_config *cfg, char *buf, size_t len)
-    {
-        const struct tb_config_player *v = &cfg->player[0], *s = &cfg->player[1];
-        return snprintf(buf, len,
-                        "vi: %s %s pack=%s voice=%s rate=%d audio=%s; sighted: %s %s pack=%s "
-                        "voice=%s rate=%d audio=%s; blip=%dms pin=%s journal=%s socket=%s",
-                        v->board, tb_config_colour_name(v->colour), v->pack,
-                        v->voice[0] ? v->voice : "(pack)", v->rate, v->audio, s->board,
-                        tb_config_colour_name(s->colour), s->pack,
-                        s->voice[0] ? s->voice : "(pack)", s->rate, s->audio, cfg->blip_window_ms,
-                        cfg->arbiter_pin[0] ? "set" : "none", cfg->journal_dir, cfg->socket_path);
-    }
+int tb_config_summary(const struct tb_config *cfg, char *buf, size_t len)
+{
+    const struct tb_config_player *v = &cfg->player[0], *s = &cfg->player[1];
+    return snprintf(buf, len,
+                    "vi: %s %s pack=%s voice=%s rate=%d audio=%s; sighted: %s %s pack=%s "
+                    "voice=%s rate=%d audio=%s; blip=%dms pin=%s journal=%s socket=%s",
+                    v->board, tb_config_colour_name(v->colour), v->pack,
+                    v->voice[0] ? v->voice : "(pack)", v->rate, v->audio, s->board,
+                    tb_config_colour_name(s->colour), s->pack, s->voice[0] ? s->voice : "(pack)",
+                    s->rate, s->audio, cfg->blip_window_ms, cfg->arbiter_pin[0] ? "set" : "none",
+                    cfg->journal_dir, cfg->socket_path);
+}

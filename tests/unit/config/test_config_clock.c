@@ -6,9 +6,12 @@
 #include "tb_config.h"
 #include "tb_test.h"
 
+static const struct tb_config_place user_place = {.runtime_dir = "/run/user/1000",
+                                                  .home = "/home/a"};
+
 static int parse(const char *text, struct tb_config *c, struct tb_config_report *rep)
 {
-    tb_config_defaults(c, "/run/user/1000", NULL, NULL);
+    tb_config_defaults(c, &user_place, NULL);
     return tb_config_parse(c, text, strlen(text), rep);
 }
 
@@ -66,7 +69,7 @@ TB_TEST(clock_bad_values_name_line_and_key)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct tb_config c, before;
         struct tb_config_report rep;
-        tb_config_defaults(&c, "/run/user/1000", NULL, NULL);
+        tb_config_defaults(&c, &user_place, NULL);
         before = c;
         ASSERT_EQ(tb_config_parse(&c, bad[i].text, strlen(bad[i].text), &rep), TB_ERR_PARSE);
         ASSERT_EQ(rep.count, 1);
