@@ -62,6 +62,11 @@ void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
                 "journal: cannot write: %s; play stopped, the arbiter is called; %zu records "
                 "kept in memory, retrying\n",
                 d->jstop.reason, js.pending_records);
+    else if (d->journal && d->writer.busy && tb_daemon__journal_held(d) &&
+             tb_daemon__clock(d) >= d->writer.since + 1000) /* journal writer: a slow disk */
+        appendf(&t, "journal: writing, %llu s; play held until the record is on disk%s\n",
+                (unsigned long long)((tb_daemon__clock(d) - d->writer.since) / 1000),
+                d->writer.stall_said ? ", the arbiter is called" : "");
     else if (d->journal)
         appendf(&t, "journal: ok\n"); /* writable: every move agreed or said is on disk */
     for (int b = 0; b < TBD_BOARDS; b++) {

@@ -101,8 +101,8 @@ const struct tb_daemon__effects tb_daemon__replay = {
 
 void tb_daemon__advance(struct tb_daemon *d, uint64_t t)
 {
-    if (d->jstop.on)
-        return; /* the match is frozen until the journal can be written */
+    if (tb_daemon__journal_held(d))
+        return; /* the match is frozen until the journal is written */
     tb_match_tick(d->match, t);
     tb_daemon__outputs(d);
 }
@@ -143,7 +143,7 @@ int tb_daemon__feed(struct tb_daemon *d, const struct tb_journal_event *in, uint
     if (in->board >= TBD_BOARDS)
         return TB_ERR_ARG;
     d->fx->event(d, in, t);
-    if (d->jstop.on)
+    if (tb_daemon__journal_held(d))
         return tb_daemon__journal_hold_input(d, in, t);
     return tb_daemon__apply(d, in, t);
 }

@@ -17,6 +17,20 @@ static bool replaying(const struct tb_daemon *d)
     return d->fx == &tb_daemon__replay;
 }
 
+/* Players and arbiter told that play waits for the journal: both hear "please wait" and "the
+ * arbiter has been called" once, whether the disk stalled or failed. */
+static void tell_players(struct tb_daemon *d)
+{
+    if (d->jstop.told)
+        return;
+    d->jstop.told = true;
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color};
+        tb_daemon__say_msg(d, b, TB_VOICE_MSG_WAIT, &a, 0);
+        tb_daemon__say_msg(d, b, TB_VOICE_MSG_ARBITER, &a, 0);
+    }
+}
+
 /* The journal cannot be written: play stops, as for a mismatch. Said once: both players hear
  * that the arbiter is called, the log has one line with the reason, status shows it. */
 static void stop_play(struct tb_daemon *d, int error, const char *msg)
@@ -37,11 +51,13 @@ static void stop_play(struct tb_daemon *d, int error, const char *msg)
     tb_daemon__log(d, TB_CONFIG_LOG_ERROR,
                    "%s; play stopped, ARBITER called; retrying every %d ms until it can", what,
                    TBD_JOURNAL_RETRY_MS);
-    for (int b = 0; b < TBD_BOARDS; b++) {
-        struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color};
-        tb_daemon__say_msg(d, b, TB_VOICE_MSG_WAIT, &a, 0);
-        tb_daemon__say_msg(d, b, TB_VOICE_MSG_ARBITER, &a, 0);
-    }
+    tell_players(d);
+}
+
+bool tb_daemon__journal_held(const struct tb_daemon *d)
+{
+    const struct tb_daemon__jstop *js = &d->jstop;
+    return js->on || js->held || (js->act_queued && !js->act_written);
 }
 
 int tb_daemon__journal_commit(struct tb_daemon *d)
@@ -50,10 +66,16 @@ int tb_daemon__journal_commit(struct tb_daemon *d)
         return TB_OK;
     if (d->jstop.on)
         return TB_ERR_SYS; /* only the timer retries: no write storm, no repeated lines */
+    if (d->writer.busy)
+        return TB_ERR_AGAIN; /* its outcome is taken first (tb_daemon__journal_written) */
     struct tb_journal_state st;
     tb_journal_state(d->journal, &st);
     if (st.pending_records == 0 && st.error == 0)
         return TB_OK;
+    d->writer.flushed_seq = st.last_seq;
+    if (tb_daemon__writer_start(d, TBD_WRITE_COMMIT, tb_daemon__clock(d)) == TB_OK)
+        return TB_ERR_AGAIN; /* the writer thread has it: the loop goes on */
+    /* no writer thread (the daemon is being made): on the loop */
     struct tb_error err = {0};
     int rc = tb_journal_commit(d->journal, &err);
     if (rc == TB_OK)
@@ -101,38 +123,227 @@ int tb_daemon__journal_hold_input(struct tb_daemon *d, const struct tb_journal_e
     return TB_OK;
 }
 
+/* ---- requests that change the game: answered once their record is on disk --------------- */
+
+static const char *const ticket_what[] = {"the action", "the promotion choice", "the typed move"};
+
+/* A record just appended for a control request: its answer waits for the writer. */
+static void open_ticket(struct tb_daemon *d, enum tbd_ticket kind)
+{
+    struct tb_daemon__ticket *tk = &d->ticket;
+    if (!d->ticket_wanted)
+        return; /* a board's button: nobody waits for an answer */
+    memset(tk, 0, sizeof *tk);
+    tk->id = ++d->tickets;
+    tk->kind = kind;
+    tk->seq = tb_journal_last_seq(d->journal);
+}
+
+static void answer_ticket(struct tb_daemon *d, int rc, const char *msg)
+{
+    struct tb_daemon__ticket *tk = &d->ticket;
+    if (!tk->id || tk->answered)
+        return;
+    tk->answered = true;
+    tk->rc = rc;
+    snprintf(tk->msg, sizeof tk->msg, "%s", msg ? msg : "");
+}
+
+/* The journal failed before the request's record was on disk: not done now, kept in memory, done
+ * (or in force) once the journal can be written again. The answer says exactly that. */
+static void ticket_failed(struct tb_daemon *d)
+{
+    struct tb_daemon__ticket *tk = &d->ticket;
+    if (!tk->id || tk->answered)
+        return;
+    char msg[600];
+    const char *what = tk->kind == TBD_TICKET_ACTION && d->jstop.act_req.verb
+                           ? tb_ctl_verb_name(d->jstop.act_req.verb)
+                           : ticket_what[tk->kind];
+    snprintf(msg, sizeof msg,
+             "not done: the journal cannot be written (%s); %s%s is kept in memory and %s when "
+             "the journal can be written again; play is stopped until then, the arbiter is called",
+             d->jstop.reason, tk->kind == TBD_TICKET_ACTION ? "the " : "", what,
+             tk->kind == TBD_TICKET_ACTION ? "is done" : "takes effect");
+    answer_ticket(d, TB_ERR_STATE, msg);
+}
+
+int tb_daemon__journal_defer(struct tb_daemon *d, enum tbd_ticket kind,
+                             const struct tb_ctl_request *req, uint64_t t, struct tb_error *err)
+{
+    struct tb_daemon__jstop *js = &d->jstop;
+    if (kind == TBD_TICKET_ACTION) {
+        struct tb_journal_event mark = {.kind = TBD_HELD_ACTION};
+        if (tb_daemon__journal_hold_input(d, &mark, t) != TB_OK)
+            return tb_error_set(err, TB_ERR_MEM, "out of memory");
+        js->act_req = *req;
+        js->act_t = t;
+        js->act_seq = tb_journal_last_seq(d->journal);
+        js->act_queued = true;
+        js->act_written = false;
+    }
+    open_ticket(d, kind);
+    if (js->on)
+        ticket_failed(d);
+    return tb_error_set(err, TB_ERR_AGAIN, "waiting for the journal");
+}
+
+/* The action's record is on disk: it is done, its outcome is the answer. */
+static void apply_action(struct tb_daemon *d)
+{
+    struct tb_daemon__jstop *js = &d->jstop;
+    struct tb_error err = {0};
+    js->act_queued = false;
+    int rc = tb_daemon__arbiter_apply(d, &js->act_req, js->act_t, &err);
+    if (d->ticket.kind == TBD_TICKET_ACTION)
+        answer_ticket(d, rc, err.msg);
+}
+
+void tb_daemon__journal_drain(struct tb_daemon *d)
+{
+    struct tb_daemon__jstop *js = &d->jstop;
+    if (js->draining)
+        return;
+    js->draining = true;
+    while (!tb_daemon__journal_held(d) && js->head < js->n) {
+        size_t i = js->head++;
+        if (js->in[i].kind == TBD_HELD_ACTION)
+            apply_action(d);
+        else
+            tb_daemon__apply(d, &js->in[i], js->in_t[i]);
+    }
+    js->draining = false;
+}
+
+/* ---- the writer's outcome ---------------------------------------------------------------- */
+
+/* Something waits for the disk and nothing writes: a commit. */
+static void kick(struct tb_daemon *d)
+{
+    struct tb_daemon__jstop *js = &d->jstop;
+    if (!d->writer.busy && !js->on && js->act_queued && !js->act_written)
+        tb_daemon__journal_commit(d);
+}
+
+static void written(struct tb_daemon *d, const struct tb_daemon__written *r, uint64_t now)
+{
+    struct tb_daemon__jstop *js = &d->jstop;
+    struct tb_journal_state st;
+    tb_journal_state(d->journal, &st);
+    if (js->on) {
+        js->on = false;
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                       "journal %s: writing again after %lu tries: %zu records kept in memory are "
+                       "on disk, nothing lost; play resumes (%zu board events that waited are "
+                       "taken now)",
+                       d->journal_path, js->tries, js->kept, js->n - js->head);
+        js->error = 0;
+        js->reason[0] = '\0';
+    } else if (js->told) {
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                       "journal %s: the write took %llu ms; it is on disk, play goes on",
+                       d->journal_path, (unsigned long long)(now - d->writer.since));
+    }
+    js->told = false;
+    if (js->act_queued && st.durable_seq >= js->act_seq)
+        js->act_written = true;
+    struct tb_daemon__ticket *tk = &d->ticket;
+    if (tk->id && !tk->answered && tk->kind != TBD_TICKET_ACTION && st.durable_seq >= tk->seq)
+        answer_ticket(d, TB_OK, NULL);
+    (void)r;
+}
+
+void tb_daemon__journal_written(struct tb_daemon *d, bool wait)
+{
+    struct tb_daemon__jstop *js = &d->jstop;
+    struct tb_daemon__written r;
+    if (!tb_daemon__writer_take(d, wait, &r))
+        return;
+    uint64_t now = tb_daemon__clock(d);
+    if (r.rc != TB_OK) {
+        if (js->on) { /* a retry: status follows the reason; the log said it once */
+            if (r.error != js->error) {
+                js->error = r.error;
+                snprintf(js->reason, sizeof js->reason, "%s", strerror(r.error));
+            }
+            js->retry_at = now + TBD_JOURNAL_RETRY_MS;
+        } else {
+            stop_play(d, r.error, r.msg);
+        }
+        ticket_failed(d);
+        return;
+    }
+    if (r.job == TBD_WRITE_COMMIT)
+        written(d, &r, now);
+    /* the output held first, then the inputs that waited (and an action), at their own times */
+    tb_daemon__outputs(d);
+    kick(d);
+}
+
+void tb_daemon__journal_settle(struct tb_daemon *d)
+{
+    for (int guard = 0; guard < 100000; guard++) {
+        if (d->writer.busy) {
+            tb_daemon__journal_written(d, true);
+            continue;
+        }
+        if (d->jstop.on || !tb_daemon__journal_held(d))
+            return;
+        tb_daemon__outputs(d);
+        kick(d);
+        if (!d->writer.busy)
+            return;
+    }
+}
+
+/* Tells the players and the arbiter about a write that stalls while the game waits for it. */
+static void stall_notice(struct tb_daemon *d, uint64_t now)
+{
+    struct tb_daemon__writer *w = &d->writer;
+    w->stall_said = true;
+    if (d->jstop.told)
+        return;
+    tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                   "journal %s: a write has not returned for %llu ms: play is held until it is on "
+                   "disk, ARBITER called",
+                   d->journal_path, (unsigned long long)(now - w->since));
+    tell_players(d);
+}
+
 uint64_t tb_daemon__journal_retry(struct tb_daemon *d, uint64_t now)
 {
     struct tb_daemon__jstop *js = &d->jstop;
+    struct tb_daemon__writer *w = &d->writer;
+    if (w->busy) { /* the retry waits for the write under way; a stall is said */
+        if (w->stall_said || !tb_daemon__journal_held(d))
+            return UINT64_MAX;
+        if (now >= w->since + TBD_JOURNAL_STALL_MS)
+            stall_notice(d, now);
+        return w->stall_said ? UINT64_MAX : w->since + TBD_JOURNAL_STALL_MS;
+    }
     if (!js->on)
         return UINT64_MAX;
     if (now < js->retry_at)
         return js->retry_at;
     js->tries++;
-    struct tb_journal_state before;
-    tb_journal_state(d->journal, &before);
-    if (tb_journal_commit(d->journal, NULL) != TB_OK) {
-        if (errno && errno != js->error) { /* status follows the reason; the log said it once */
-            js->error = errno;
-            snprintf(js->reason, sizeof js->reason, "%s", strerror(errno));
-        }
-        js->retry_at = now + TBD_JOURNAL_RETRY_MS;
-        return js->retry_at;
-    }
-    js->on = false;
-    tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                   "journal %s: writing again after %lu tries: %zu records kept in memory are on "
-                   "disk, nothing lost; play resumes (%zu board events that waited are taken now)",
-                   d->journal_path, js->tries, before.pending_records, js->n - js->head);
-    js->error = 0;
-    js->reason[0] = '\0';
-    /* The output held first, then the inputs that waited, at their own times. */
-    tb_daemon__outputs(d);
-    while (!js->on && js->head < js->n) {
-        size_t i = js->head++;
-        tb_daemon__apply(d, &js->in[i], js->in_t[i]);
-    }
-    return js->on ? js->retry_at : UINT64_MAX;
+    struct tb_journal_state st;
+    tb_journal_state(d->journal, &st);
+    js->kept = st.pending_records;
+    js->retry_at = now + TBD_JOURNAL_RETRY_MS;
+    if (tb_daemon__writer_start(d, TBD_WRITE_COMMIT, now) == TB_OK)
+        return UINT64_MAX; /* its outcome wakes the loop */
+    return js->retry_at;
+}
+
+void tb_daemon__journal_flush(struct tb_daemon *d)
+{
+    if (!d->journal || d->jstop.on || d->writer.busy)
+        return;
+    uint64_t last = tb_journal_last_seq(d->journal);
+    if (last <= d->writer.flushed_seq)
+        return;
+    d->writer.flushed_seq = last;
+    tb_daemon__writer_start(d, TBD_WRITE_FLUSH, tb_daemon__clock(d));
 }
 
 void tb_daemon__journal_free(struct tb_daemon *d)
@@ -362,5 +573,7 @@ int tb_daemon__journal_open(struct tb_daemon *d, struct tb_error *err)
     tb_chess_pos_to_fen(&d->start, dec.fen, sizeof dec.fen);
     tb_config_summary(d->cfg, dec.text, sizeof dec.text);
     tb_daemon__outputs(d);
-    return tb_daemon__journal_decision(d, TB_JOURNAL_GAME_START, 0, &dec, true);
+    int rc2 = tb_daemon__journal_decision(d, TB_JOURNAL_GAME_START, 0, &dec, true);
+    tb_daemon__journal_settle(d); /* on disk before the daemon is up */
+    return rc2;
 }

@@ -290,7 +290,7 @@ void tb_daemon__outputs(struct tb_daemon *d)
     while (!js->on) {
         if (!js->held) {
             if (tb_match_poll(d->match, &js->out) != 1)
-                return;
+                break;
             js->held = true;
             js->held_written = false;
         }
@@ -299,4 +299,5 @@ void tb_daemon__outputs(struct tb_daemon *d)
         js->held = false;
         handle(d, &js->out);
     }
+    tb_daemon__journal_drain(d); /* the inputs that waited for the journal, if not held now */
 }

@@ -9,6 +9,7 @@
 
 #include "ptyboard.h"
 #include "tb_chess.h"
+#include "tb_journal.h"
 #include "tb_test.h"
 
 static void capture(void *arg, enum tb_config_log level, const char *line)
@@ -110,7 +111,7 @@ unsigned fx_run(struct fx *f, int max_turns)
     struct tb_daemon_counters c;
     for (int i = 0; i < max_turns; i++) {
         tb_daemon_counters(f->d, &c);
-        if (c.mismatch || c.done)
+        if ((c.mismatch || c.done) && !c.journal_writing) /* what follows the disk is said too */
             return c.mismatch;
         if (tb_daemon_step(f->d, 50) <= 0)
             break;
@@ -195,4 +196,41 @@ void fx_san_list(const tb_chess_pos *start, const tb_chess_move *moves, int n, c
         tb_chess_undo u;
         tb_chess_make(&pos, moves[i], &u);
     }
+}
+
+void fx_free_whole(struct fx *f, const tb_chess_move *moves, int n)
+{
+    static char got[8192], source[8192];
+    tb_chess_pos start;
+    tb_chess_pos_startpos(&start);
+    fx_san_list(&start, moves, n, source, sizeof source);
+    ASSERT_STR_EQ(fx_moves(f, got, sizeof got), source);
+    ASSERT_STR_CONTAINS(fx_req(f, "status"), "journal: ok");
+    fx_free(f);
+    char path[512];
+    snprintf(path, sizeof path, "%s/current.tbj", f->journal);
+    struct tb_journal *j;
+    struct tb_journal_recovery rec;
+    struct tb_error err = {0};
+    if (tb_journal_open(&j, path, &rec, &err) != TB_OK)
+        TB_FAIL("%s", err.msg);
+    ASSERT_EQ(rec.corrupt, 0u);
+    ASSERT_EQ(rec.torn_bytes, 0u);
+    size_t len;
+    const uint8_t *buf = tb_journal_contents(j, &len);
+    struct tb_journal_iter it;
+    struct tb_journal_record r;
+    tb_journal_iter_init(&it, buf, len);
+    int plies = 0, rc;
+    while ((rc = tb_journal_iter_next(&it, &r, NULL)) != 0) {
+        ASSERT_GT(rc, 0);
+        if (r.type == TB_JOURNAL_MOVE) {
+            struct tb_journal_move mv;
+            ASSERT_OK(tb_journal_move_decode(&mv, &r, NULL));
+            ASSERT_EQ(mv.ply, ++plies);
+            ASSERT_EQ(mv.move, moves[plies - 1]);
+        }
+    }
+    ASSERT_EQ(plies, n);
+    tb_journal_close(j);
 }

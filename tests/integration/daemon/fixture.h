@@ -46,6 +46,10 @@ const char *fx_moves(struct fx *f, char *buf, size_t len);
 void fx_stop(struct fx *f);
 void fx_free(struct fx *f);
 int fx_plies(struct fx *f);
+/* The game ended whole: `moves` lists the n moves (from the standard position), status says the
+ * journal is ok; then f is freed and the journal on disk must hold the n agreed moves in order,
+ * each once, intact. */
+void fx_free_whole(struct fx *f, const tb_chess_move *moves, int n);
 /* The moves in SAN (English letters) from start, separated by spaces, as `moves` lists them. */
 void fx_san_list(const tb_chess_pos *start, const tb_chess_move *moves, int n, char *buf,
                  size_t len);
