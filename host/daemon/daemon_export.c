@@ -69,6 +69,8 @@ void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
                 d->writer.stall_said ? ", the arbiter is called" : "");
     else if (d->journal)
         appendf(&t, "journal: ok\n"); /* writable: every move agreed or said is on disk */
+    if (d->damage[0]) /* the journal was damaged at start: what it cost, for the arbiter */
+        appendf(&t, "journal damage at start: %s\n", d->damage);
     for (int b = 0; b < TBD_BOARDS; b++) {
         const struct tb_daemon__board *bd = &d->board[b];
         struct tb_link_stats ls = {0};

@@ -201,6 +201,7 @@ struct tb_daemon {
     int nnotes;
     char last_view[2048]; /* the arbiter's view of the open mismatch, "" if none */
     char result[8];       /* "*" or the result once the game has ended */
+    char damage[400];     /* what a damaged journal cost at start ("" if nothing), for status */
 
     bool stop, done;
     unsigned long wakeups, events;
@@ -244,6 +245,13 @@ void tb_daemon__note(struct tb_daemon *d, int ply, const char *fmt, ...)
 void tb_daemon__mismatch_view(const struct tb_daemon *d, const struct tb_match_mismatch *mm,
                               char *buf, size_t len);
 void tb_daemon__ply_words(int ply, char *buf, size_t len);
+/* The result once the agreed game has ended (checkmate, stalemate, ...), into d->result. */
+void tb_daemon__game_over(struct tb_daemon *d);
+/* The PGN notes of a mismatch, a resolution, a touch report or held move (type TOUCH, HELD). */
+void tb_daemon__note_mismatch(struct tb_daemon *d, unsigned id, const char *kind, int board,
+                              int ply, const char *text);
+void tb_daemon__note_resolved(struct tb_daemon *d, bool by_arbiter, const char *text);
+const char *tb_daemon__note_what(uint16_t type);
 
 /* The promotion piece type of a letter ('q', 'R' ...; the chess core's FEN letters), or 0. */
 static inline int tb_daemon__promotion(char c)
@@ -301,6 +309,10 @@ void tb_daemon__journal_flush(struct tb_daemon *d);
  * the request's answer waits (d->ticket). TB_ERR_AGAIN. */
 int tb_daemon__journal_defer(struct tb_daemon *d, enum tbd_ticket kind,
                              const struct tb_ctl_request *req, uint64_t t, struct tb_error *err);
+
+/* daemon_recover.c: the journal's records replayed (open found rec), past damage too. */
+int tb_daemon__recover(struct tb_daemon *d, const struct tb_journal_recovery *rec,
+                       struct tb_error *err);
 
 /* daemon_writer.c: the writer thread. start: TB_ERR_AGAIN while a job runs. take: the finished
  * job's outcome (false: none yet, unless wait). */

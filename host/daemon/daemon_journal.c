@@ -399,6 +399,12 @@ int tb_daemon__journal_move(struct tb_daemon *d, uint64_t t, int board, int ply,
         return TB_OK;
     struct tb_journal_move mv = {.board = (uint8_t)board, .ply = (uint16_t)ply, .move = m};
     snprintf(mv.san, sizeof mv.san, "%s", san);
+    /* the moves before it: a loss of their records (a zeroed page) is bridged with them */
+    const tb_chess_game *g = tb_match_game(d->match);
+    int have = ply - 1 <= g->plies ? ply - 1 : g->plies;
+    mv.nhist = (uint8_t)(have < TB_JOURNAL_MOVE_HISTORY ? have : TB_JOURNAL_MOVE_HISTORY);
+    for (int i = 0; i < mv.nhist; i++)
+        mv.hist[i] = g->moves[have - mv.nhist + i];
     int64_t rc = tb_journal_append_move(d->journal, t, &mv);
     if (rc == TB_ERR_SYS)
         stop_play(d, errno ? errno : EIO, NULL);
@@ -406,137 +412,6 @@ int tb_daemon__journal_move(struct tb_daemon *d, uint64_t t, int board, int ply,
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal: cannot append the move of ply %d (%d)",
                        ply, (int)rc);
     return rc < 0 && rc != TB_ERR_SYS ? (int)rc : TB_OK;
-}
-
-/* ---- recovery: the same paths as live input, with the replay effects -------------------- */
-
-static void skipped(struct tb_daemon *d, const struct tb_journal_record *rec, const char *why)
-{
-    tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: %s (skipped)",
-                   (unsigned long long)rec->seq, why);
-}
-
-static void replay_record(struct tb_daemon *d, const struct tb_journal_record *rec)
-{
-    uint64_t t = rec->time_ms;
-    if (t < d->last_mt)
-        t = d->last_mt;
-    d->vnow = t;
-    d->last_mt = t;
-    struct tb_error err = {0};
-    struct tb_journal_event je;
-    struct tb_journal_decision dec;
-    struct tb_journal_move mv;
-    struct tb_match_status st;
-    tb_daemon__advance(d, t);
-    switch (rec->type) {
-    case TB_JOURNAL_BOARD_EVENT:
-        if (tb_journal_event_decode(&je, rec, &err) != TB_OK || je.board >= TBD_BOARDS) {
-            skipped(d, rec, err.msg[0] ? err.msg : "bad board");
-            return;
-        }
-        if (je.board_seq > d->board[je.board].skip_seq)
-            d->board[je.board].skip_seq = je.board_seq;
-        tb_daemon__feed(d, &je, t);
-        return;
-    case TB_JOURNAL_MOVE:
-        tb_match_status(d->match, &st);
-        if (tb_journal_move_decode(&mv, rec, &err) == TB_OK && st.plies < mv.ply)
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                           "journal: ply %d (%s) was agreed, the replay has only %d plies", mv.ply,
-                           mv.san, st.plies);
-        return;
-    case TB_JOURNAL_PROMOTION:
-    case TB_JOURNAL_TYPED_MOVE:
-        if (tb_journal_decision_decode(&dec, rec, &err) != TB_OK || dec.board >= TBD_BOARDS) {
-            skipped(d, rec, err.msg[0] ? err.msg : "bad board");
-            return;
-        }
-        if (rec->type == TB_JOURNAL_PROMOTION)
-            tb_daemon__promote(d, dec.board,
-                               tb_daemon__promotion(dec.text[0]) ? tb_daemon__promotion(dec.text[0])
-                                                                 : TB_CHESS_QUEEN,
-                               &err);
-        else if (tb_daemon__typed_move(d, dec.board, dec.text, &err) != TB_OK)
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: typed move %s refused: %s",
-                           (unsigned long long)rec->seq, dec.text, err.msg);
-        return;
-    default:
-        if (tb_daemon__is_arbiter_record(rec->type) &&
-            tb_daemon__arbiter_record(d, rec, &err) != TB_OK)
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                           "journal record %llu: arbiter action failed again: %s",
-                           (unsigned long long)rec->seq, err.msg);
-        return; /* the match's own decisions (mismatch, resolution, notes) are retaken */
-    }
-}
-
-/* The start position of the journal's game, from its GAME_START record. */
-static void game_start(struct tb_daemon *d, const struct tb_journal_record *rec)
-{
-    struct tb_journal_decision dec;
-    struct tb_error err = {0};
-    if (tb_journal_decision_decode(&dec, rec, &err) != TB_OK)
-        return;
-    if (dec.fen[0] && tb_chess_pos_from_fen(&d->start, dec.fen, 0, &err) != TB_OK)
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal: game start FEN: %s", err.msg);
-}
-
-static int replay(struct tb_daemon *d, const uint8_t *buf, size_t len, struct tb_error *err)
-{
-    struct tb_journal_iter it;
-    struct tb_journal_record rec;
-    struct tb_error e = {0};
-    tb_journal_iter_init(&it, buf, len);
-    unsigned long n = 0;
-    int rc;
-    d->fx = &tb_daemon__replay;
-    while ((rc = tb_journal_iter_next(&it, &rec, &e)) != 0) {
-        if (rc < 0) /* each loss was logged at open (log_losses) */
-            continue;
-        if (n++ == 0) {
-            if (rec.type == TB_JOURNAL_GAME_START)
-                game_start(d, &rec);
-            if ((rc = tb_match_new(&d->mcfg, &d->start, rec.time_ms, &d->match, err)) != TB_OK)
-                break;
-            d->vnow = d->last_mt = rec.time_ms;
-        }
-        replay_record(d, &rec);
-    }
-    d->fx = &tb_daemon__live;
-    if (n)
-        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "journal %s: %lu records replayed", d->journal_path,
-                       n);
-    return rc < 0 && !d->match ? rc : TB_OK;
-}
-
-/* What damage cost, for the arbiter: which records, which bytes, from which ply. */
-static void log_losses(struct tb_daemon *d, const struct tb_journal_recovery *rec)
-{
-    size_t n;
-    const struct tb_journal_loss *l = tb_journal_losses(d->journal, &n);
-    tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                   "journal %s: %zu corrupt regions skipped, %llu records lost, %zu kept",
-                   d->journal_path, rec->corrupt, (unsigned long long)rec->lost, rec->records);
-    for (size_t i = 0; i < n; i++, l++) {
-        char bytes[64] = "no bytes unreadable", moves[96] = "";
-        if (l->bytes)
-            snprintf(bytes, sizeof bytes, "bytes %zu to %zu", l->offset, l->offset + l->bytes - 1);
-        if (l->next_ply == l->ply + 1)
-            snprintf(moves, sizeof moves, "; the next intact move is ply %u: no agreed move lost",
-                     l->next_ply);
-        else if (l->next_ply)
-            snprintf(moves, sizeof moves, "; the next intact move is ply %u", l->next_ply);
-        if (l->last_seq >= l->first_seq)
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                           "journal %s: records %llu to %llu lost (%s), from ply %u%s",
-                           d->journal_path, (unsigned long long)l->first_seq,
-                           (unsigned long long)l->last_seq, bytes, l->ply + 1u, moves);
-        else
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                           "journal %s: %s unreadable after ply %u, no record known lost%s",
-                           d->journal_path, bytes, l->ply, moves);
-    }
 }
 
 int tb_daemon__journal_open(struct tb_daemon *d, struct tb_error *err)
@@ -551,15 +426,7 @@ int tb_daemon__journal_open(struct tb_daemon *d, struct tb_error *err)
         return rc;
     if (d->opt.journal_io) /* tests: a disk that fails on demand */
         tb_journal_set_io(d->journal, d->opt.journal_io);
-    if (rec.torn_bytes)
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                       "journal %s: a torn last record (%zu bytes) was dropped; %zu records kept",
-                       d->journal_path, rec.torn_bytes, rec.records);
-    if (rec.corrupt)
-        log_losses(d, &rec);
-    size_t len;
-    const uint8_t *buf = tb_journal_contents(d->journal, &len);
-    if ((rc = replay(d, buf, len, err)) != TB_OK)
+    if ((rc = tb_daemon__recover(d, &rec, err)) != TB_OK)
         return rc;
     if (d->match) {
         /* The clock goes on from the journal's last record. */

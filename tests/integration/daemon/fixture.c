@@ -234,3 +234,33 @@ void fx_free_whole(struct fx *f, const tb_chess_move *moves, int n)
     ASSERT_EQ(plies, n);
     tb_journal_close(j);
 }
+
+void fx_demo_with_mismatch(struct fx *f)
+{
+    tb_chess_move moves[64];
+    int n = tb_daemon_demo_moves(moves, 64);
+    struct tb_daemon_demo_script s = {.moves = moves,
+                                      .nmoves = n,
+                                      .wrong_ply = 4,
+                                      .hold_ms = 1500,
+                                      .pause_ms = 300,
+                                      .blips = true,
+                                      .seed = 11};
+    ASSERT_OK(tb_daemon_demo_script_write(&s, f->script, NULL));
+    fx_options(f, "script", "script");
+}
+
+void fx_run_resolving(struct fx *f)
+{
+    for (int i = 0; i < 10; i++) {
+        unsigned id = fx_run(f, 100000);
+        if (!id)
+            break;
+        char line[64];
+        snprintf(line, sizeof line, "resolve %u pin=%s", id, FX_PIN);
+        ASSERT_STR_EQ(fx_req(f, line), "ok\n");
+    }
+    struct tb_daemon_counters c;
+    tb_daemon_counters(f->d, &c);
+    ASSERT_TRUE(c.done);
+}

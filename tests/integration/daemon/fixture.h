@@ -46,6 +46,11 @@ const char *fx_moves(struct fx *f, char *buf, size_t len);
 void fx_stop(struct fx *f);
 void fx_free(struct fx *f);
 int fx_plies(struct fx *f);
+/* The demo game as both boards' script with one wrong replication (ply 4, held 1.5 s, then put
+ * right), fly-over blips; options for two sim: boards (call fx_start). */
+void fx_demo_with_mismatch(struct fx *f);
+/* Runs to the end, confirming each mismatch's resolution as the arbiter would; done then. */
+void fx_run_resolving(struct fx *f);
 /* The game ended whole: `moves` lists the n moves (from the standard position), status says the
  * journal is ok; then f is freed and the journal on disk must hold the n agreed moves in order,
  * each once, intact. */
