@@ -111,8 +111,8 @@ static void resync(struct tb_daemon *d, struct past_damage *pd, const struct tb_
     if (mv->ply < 1 || mv->ply > TB_CHESS_GAME_MAX_PLIES)
         return;
     if (!pd->skip && g->plies == mv->ply && g->moves[mv->ply - 1] == mv->move)
-        return; /* the replay agreed it by itself */
-    static tb_chess_move moves[TB_CHESS_GAME_MAX_PLIES];
+        return;                                   /* the replay agreed it by itself */
+    tb_chess_move moves[TB_CHESS_GAME_MAX_PLIES]; /* 4 KiB */
     memcpy(moves, g->moves, sizeof moves[0] * (size_t)known);
     if (known < mv->ply - 1 && gap_from_history(g, known, mv, moves)) {
         tb_daemon__log(d, TB_CONFIG_LOG_WARN,

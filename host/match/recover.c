@@ -38,6 +38,7 @@ int tb_match_set_game(tb_match *m, const tb_chess_move *moves, int n, uint64_t n
         m->copy_due[b] = false;
         m->incomplete_at[b] = m->settle_at[b] = m->idle_at[b] = m->early_at[b] = TB_MATCH_NOTIME;
         m->recheck[b] = false;
+        m->read_at[b] = TB_MATCH_NOTIME;
         m->swap_sq[b] = m->swap_live[b] = 0;
         memset(m->place_code[b], 0, sizeof m->place_code[b]);
         tb_match__events_read(m, b);
