@@ -4,11 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ptyboard.h"
 #include "tb_chess.h"
+#include "tb_ctl.h"
 #include "tb_journal.h"
 #include "tb_test.h"
 
@@ -263,4 +266,25 @@ void fx_run_resolving(struct fx *f)
     struct tb_daemon_counters c;
     tb_daemon_counters(f->d, &c);
     ASSERT_TRUE(c.done);
+}
+
+int fx_dial(struct fx *f)
+{
+    struct tb_error err = {0};
+    int fd = tb_ctl_client_connect(f->socket, true, &err);
+    if (fd < 0)
+        TB_FAIL("%s", err.msg);
+    return fd;
+}
+
+int fx_spawn(const char *program, const char *config, const char *extra)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 2);
+        execl(program, program, "-c", config, "--audio", "none", extra, (char *)NULL);
+        _exit(127);
+    }
+    return (int)pid;
 }

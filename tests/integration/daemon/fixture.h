@@ -46,6 +46,11 @@ const char *fx_moves(struct fx *f, char *buf, size_t len);
 void fx_stop(struct fx *f);
 void fx_free(struct fx *f);
 int fx_plies(struct fx *f);
+/* A client connection to the daemon's control socket (non-blocking); fails the test if none. */
+int fx_dial(struct fx *f);
+/* The daemon program run with -c config --audio none and extra (NULL: none), stderr to
+ * /dev/null; its pid. */
+int fx_spawn(const char *program, const char *config, const char *extra);
 /* The demo game as both boards' script with one wrong replication (ply 4, held 1.5 s, then put
  * right), fly-over blips; options for two sim: boards (call fx_start). */
 void fx_demo_with_mismatch(struct fx *f);

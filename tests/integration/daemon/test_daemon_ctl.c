@@ -19,11 +19,7 @@
 
 static int dial(struct fx *f)
 {
-    struct tb_error err = {0};
-    int fd = tb_ctl_client_connect(f->socket, true, &err);
-    if (fd < 0)
-        TB_FAIL("%s", err.msg);
-    return fd;
+    return fx_dial(f);
 }
 
 /* Sends bytes, then turns the daemon's loop until a whole answer has come back. */

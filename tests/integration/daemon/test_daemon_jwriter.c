@@ -377,3 +377,65 @@ TB_TEST(promotion_choice_whose_commit_fails_first_is_answered_with_the_reason)
     ASSERT_TRUE(fx_run_until(&f, 5000, knight_announced));
     fx_free(&f);
 }
+
+/* ---- over the socket: a typed move's own commit stalls ------------------------------------ */
+
+/* Reads what has come on fd into buf (at len); true once the answer is whole. */
+static bool answered(int fd, char *buf, size_t cap, size_t *len)
+{
+    ssize_t r = read(fd, buf + *len, cap - *len - 1);
+    if (r > 0) {
+        *len += (size_t)r;
+        buf[*len] = '\0';
+    }
+    return tb_ctl_answer_complete(buf, *len);
+}
+
+/* D.2.10.1: the assistant's move is answered once its record is on disk, 1.5 s later; a second
+ * client's `status` is answered meanwhile, and its typed copy waits for the first. */
+TB_TEST(a_typed_move_over_the_socket_is_answered_once_on_disk_and_others_are_served)
+{
+    struct fx f;
+    struct disk k = {0};
+    fx_init(&f, "stall-typed");
+    fx_options(&f, "keys:", "keys:");
+    f.o.socket_path = f.socket;
+    f.o.exit_when_done = false;
+    f.o.journal_io = disk_io(&k);
+    fx_start(&f);
+    int a = fx_dial(&f), b = fx_dial(&f);
+    atomic_store(&k.stall_ms, 1500);
+    long t0 = mono_ms();
+    ASSERT_EQ(send(a, "move vi e4\n", 11, MSG_NOSIGNAL), 11);
+    static char got_a[4096], got_b[4096];
+    size_t na = 0, nb = 0;
+    bool status_seen = false, copy_sent = false;
+    long a_at = 0, status_at = 0;
+    while (mono_ms() - t0 < tb_test_ms(6000) &&
+           !(a_at && copy_sent && answered(b, got_b, sizeof got_b, &nb))) {
+        tb_daemon_step(f.d, 10);
+        if (!a_at && answered(a, got_a, sizeof got_a, &na))
+            a_at = mono_ms() - t0;
+        if (!status_seen && atomic_load(&k.stalling)) {
+            ASSERT_EQ(send(b, "status\n", 7, MSG_NOSIGNAL), 7);
+            status_seen = true;
+        }
+        if (status_seen && !status_at && !copy_sent && answered(b, got_b, sizeof got_b, &nb)) {
+            status_at = mono_ms() - t0;
+            ASSERT_STR_CONTAINS(got_b, "ok+ ");
+            nb = 0;
+            ASSERT_EQ(send(b, "move sighted e4\n", 16, MSG_NOSIGNAL), 16);
+            copy_sent = true;
+        }
+    }
+    ASSERT_TRUE(status_seen);
+    ASSERT_GT(status_at, 0);
+    ASSERT_LT(status_at, a_at ? a_at : 100000); /* status first, during the stall */
+    ASSERT_GE(a_at, 1500);                      /* the move: once its record was on disk */
+    ASSERT_STR_EQ(got_a, "ok\n");
+    ASSERT_STR_EQ(got_b, "ok\n"); /* the copy, taken after the move */
+    ASSERT_EQ(fx_plies(&f), 1);
+    close(a);
+    close(b);
+    fx_free(&f);
+}

@@ -188,15 +188,7 @@ TB_TEST(recovery_torn_tail_dropped)
 #ifdef TB_TWINBOARDD
 static pid_t run_daemon(const char *config)
 {
-    pid_t pid = fork();
-    if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        dup2(null, 2);
-        execl(TB_TWINBOARDD, TB_TWINBOARDD, "-c", config, "--audio", "none", "--exit-when-done",
-              (char *)NULL);
-        _exit(127);
-    }
-    return pid;
+    return fx_spawn(TB_TWINBOARDD, config, "--exit-when-done");
 }
 
 /* The real program, killed with SIGKILL in the middle of a game played in real time, started

@@ -168,3 +168,102 @@ TB_TEST(a_board_that_shows_the_recovered_position_goes_on_silently)
     fx_free(&f);
     ptyboard_unplug(&b);
 }
+
+#ifdef TB_TWINBOARDD
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tb_ctl.h"
+
+static pid_t run_daemon(const char *config)
+{
+    return fx_spawn(TB_TWINBOARDD, config, NULL);
+}
+
+/* One request to the real daemon over its socket ("" when it is not there yet). */
+static const char *ask(const char *socket, const char *line)
+{
+    static char got[8192];
+    got[0] = '\0';
+    int fd = tb_ctl_client_connect(socket, false, NULL);
+    if (fd < 0)
+        return got;
+    size_t n = 0;
+    if (send(fd, line, strlen(line), MSG_NOSIGNAL) == (ssize_t)strlen(line)) {
+        while (!tb_ctl_answer_complete(got, n)) {
+            ssize_t r = read(fd, got + n, sizeof got - n - 1);
+            if (r <= 0)
+                break;
+            n += (size_t)r;
+            got[n] = '\0';
+        }
+    }
+    close(fd);
+    return got;
+}
+
+/* Asks status (the board answering the daemon meanwhile) until it contains want. */
+static bool status_shows(struct ptyboard *b, const char *socket, const char *want, int ms)
+{
+    for (int i = 0; i < tb_test_ms(ms) / 20; i++) {
+        ptyboard_pump(b);
+        if (strstr(ask(socket, "status\n"), want))
+            return true;
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return false;
+}
+
+/* The real program, killed with SIGKILL after 1. e4 d5; 2. exd5 made on the reed board while it
+ * is down; started again on its journal: the capture is recognised and copied. */
+TB_TEST(kill9_then_a_capture_made_while_down_is_recognised_by_the_real_daemon)
+{
+    struct fx f;
+    struct ptyboard b;
+    fx_init(&f, "restart-kill9");
+    char link[600], config[600];
+    snprintf(link, sizeof link, "%s/board", f.dir);
+    ASSERT_OK(ptyboard_init(&b, link));
+    snprintf(config, sizeof config, "%s/twinboard.ini", f.dir);
+    FILE *c = fopen(config, "w");
+    ASSERT_NOT_NULL(c);
+    fprintf(c,
+            "[daemon]\nsocket = %s\njournal_dir = %s\nblip_window_ms = 100\n[arbiter]\npin = %s\n"
+            "[player vi]\nboard = pty:%s\n[player sighted]\nboard = keys:\n",
+            f.socket, f.journal, FX_PIN, link);
+    ASSERT_OK(fclose(c));
+    pid_t pid = run_daemon(config);
+    ASSERT_TRUE(status_shows(&b, f.socket, "vi: White, pty:", 10000));
+    ASSERT_TRUE(status_shows(&b, f.socket, "connected, 0 events", 5000));
+    square(&b, "e2", 0, true);
+    square(&b, "e4", 1, true);
+    ASSERT_TRUE(status_shows(&b, f.socket, "must replicate 1. e4", 5000));
+    ASSERT_STR_EQ(ask(f.socket, "move sighted e4\n"), "ok\n");
+    ASSERT_STR_EQ(ask(f.socket, "move sighted d5\n"), "ok\n");
+    square(&b, "d7", 0, true);
+    square(&b, "d5", 1, true);
+    ASSERT_TRUE(status_shows(&b, f.socket, "game: 2 plies agreed", 5000));
+    ASSERT_OK(kill(pid, SIGKILL));
+    int status;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFSIGNALED(status));
+
+    square(&b, "d5", 0, false); /* 2. exd5 while nobody reads the board */
+    square(&b, "e4", 0, false);
+    square(&b, "d5", 1, false);
+    ptyboard_unplug(&b);
+    ASSERT_OK(ptyboard_plug(&b));
+    pid = run_daemon(config);
+    ASSERT_TRUE(status_shows(&b, f.socket, "must replicate 2. exd5", 15000));
+    ASSERT_STR_EQ(ask(f.socket, "move sighted exd5\n"), "ok\n");
+    ASSERT_TRUE(status_shows(&b, f.socket, "game: 3 plies agreed", 5000));
+    ASSERT_OK(kill(pid, SIGTERM));
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ptyboard_unplug(&b);
+    fx_free(&f);
+}
+#endif
