@@ -207,10 +207,11 @@ void tb_daemon__journal_drain(struct tb_daemon *d)
     js->draining = true;
     while (!tb_daemon__journal_held(d) && js->head < js->n) {
         size_t i = js->head++;
-        if (js->in[i].kind == TBD_HELD_ACTION)
+        struct tb_journal_event in = js->in[i]; /* the queue may grow meanwhile */
+        if (in.kind == TBD_HELD_ACTION)
             apply_action(d);
         else
-            tb_daemon__apply(d, &js->in[i], js->in_t[i]);
+            tb_daemon__apply(d, &in, js->in_t[i]);
     }
     js->draining = false;
 }
