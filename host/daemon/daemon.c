@@ -120,6 +120,7 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
         goto fail;
     if ((rc = tb_daemon__journal_open(d, err)) != TB_OK)
         goto fail;
+    tb_match_status(d->match, &d->shown); /* recovered: all of it on disk */
     if ((rc = tb_daemon__voice_open(d, err)) != TB_OK)
         goto fail;
     if ((rc = tb_daemon__boards_open(d, err)) != TB_OK)
@@ -170,7 +171,7 @@ void tb_daemon_counters(const struct tb_daemon *d, struct tb_daemon_counters *c)
     tb_match_status(d->match, &st);
     c->wakeups = d->wakeups;
     c->events = d->events;
-    c->plies = st.plies;
+    c->plies = d->agreed < st.plies ? d->agreed : st.plies; /* carried out, on disk */
     c->mismatch = st.state == TB_MATCH_BLOCKED ? st.mismatch : 0;
     c->done = d->done;
     struct tb_journal_state js = {0};

@@ -180,6 +180,8 @@ struct tb_daemon {
     struct tb_daemon__ticket ticket; /* a game-changing request waiting for its record */
     unsigned long tickets;
     bool ticket_wanted; /* a control request runs: it waits for its record's answer */
+    int agreed;         /* plies whose agreement is carried out (on disk): what clients are shown */
+    struct tb_match_status shown;        /* the match's state as its outputs carried out tell it */
     const struct tb_daemon__effects *fx; /* &tb_daemon__live, or &tb_daemon__replay */
 
     struct tb_voice *voice;

@@ -171,6 +171,7 @@ void tb_daemon__game_over(struct tb_daemon *d)
 static void agreed(struct tb_daemon *d, const struct tb_match_out *o)
 {
     int ply = o->u.agreed.ply;
+    d->agreed = ply; /* on disk: shown from now on */
     tb_daemon__log(d, d->fx->info, "agreed: %d.%s %s (%s)%s", (ply + 1) / 2, ply % 2 ? "" : "..",
                    o->u.agreed.san, o->u.agreed.uci,
                    o->u.agreed.queen_assumed ? ", promoted without a choice: queen (7.5.2)" : "");
@@ -271,12 +272,19 @@ static void handle(struct tb_daemon *d, const struct tb_match_out *o)
         note_only(d, o, TB_JOURNAL_HELD, o->u.held.board, o->u.held.text);
         break;
     case TB_MATCH_OUT_ARBITER:
+        if (d->agreed > tb_match_game(d->match)->plies) /* a takeback, a new game */
+            d->agreed = tb_match_game(d->match)->plies;
         tb_match_out_format(o, line, sizeof line);
         /* The formatted line already opens with "arbiter" ("arbiter resolve #1"). */
         tb_daemon__log(d, d->fx->info, "%s", line);
         tb_daemon__note(d, agreed_plies(d), "%s", line);
         break;
     case TB_MATCH_OUT_STATE:
+        d->shown = (struct tb_match_status){.state = o->u.state.state,
+                                            .board = o->u.state.board,
+                                            .move = o->u.state.move,
+                                            .mismatch = o->u.state.mismatch,
+                                            .plies = o->u.state.plies};
         tb_match_out_format(o, line, sizeof line);
         tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "%s", line);
         break;

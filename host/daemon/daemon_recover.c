@@ -423,5 +423,8 @@ int tb_daemon__recover(struct tb_daemon *d, const struct tb_journal_recovery *re
         log_losses(d, rec);
     size_t len;
     const uint8_t *buf = tb_journal_contents(d->journal, &len);
-    return replay(d, buf, len, err);
+    int rc = replay(d, buf, len, err);
+    if (d->match) /* everything replayed was on disk */
+        d->agreed = tb_match_game(d->match)->plies;
+    return rc;
 }
