@@ -96,6 +96,7 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     d->cfg = &d->opt.cfg;
     d->listen_fd = -1;
     d->wake_pipe[0] = d->wake_pipe[1] = -1;
+    d->writer.efd = -1;
     d->mono_start = mono_ms();
     d->fx = &tb_daemon__live;
     snprintf(d->result, sizeof d->result, "*");
@@ -124,9 +125,13 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     }
     if ((rc = tb_daemon__clock_open(d, err)) != TB_OK) /* clock: before recovery rebuilds it */
         goto fail;
-    /* The journal comes first: recovery rebuilds the game before any board is heard. */
+    /* The journal comes first: recovery rebuilds the game before any board is heard. Its
+     * writer thread runs the commits off the loop (daemon_writer.c). */
+    if ((rc = tb_daemon__writer_open(d, err)) != TB_OK)
+        goto fail;
     if ((rc = tb_daemon__journal_open(d, err)) != TB_OK)
         goto fail;
+    tb_match_status(d->match, &d->shown); /* recovered: all of it on disk */
     if ((rc = tb_daemon__voice_open(d, err)) != TB_OK)
         goto fail;
     tb_daemon__braille_open(d); /* the VI player on their own: braille, optional */
@@ -159,6 +164,7 @@ void tb_daemon_free(struct tb_daemon *d)
     tb_daemon__boards_close(d);
     tb_daemon__braille_close(d);
     tb_daemon__voice_close(d);
+    tb_daemon__writer_close(d); /* a write under way ends first */
     if (d->journal && tb_journal_close(d->journal) != TB_OK)
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal %s: closing failed: %s", d->journal_path,
                        strerror(errno));
@@ -186,7 +192,7 @@ void tb_daemon_counters(const struct tb_daemon *d, struct tb_daemon_counters *c)
     tb_match_status(d->match, &st);
     c->wakeups = d->wakeups;
     c->events = d->events;
-    c->plies = st.plies;
+    c->plies = d->agreed < st.plies ? d->agreed : st.plies; /* carried out, on disk */
     c->mismatch = st.state == TB_MATCH_BLOCKED ? st.mismatch : 0;
     c->done = d->done;
     struct tb_journal_state js = {0};
@@ -195,6 +201,7 @@ void tb_daemon_counters(const struct tb_daemon *d, struct tb_daemon_counters *c)
     c->journal_last_seq = js.last_seq;
     c->journal_durable_seq = js.durable_seq;
     c->journal_stopped = d->jstop.on;
+    c->journal_writing = d->writer.busy != TBD_WRITE_NONE;
 }
 
 static void handle_signals(struct tb_daemon *d)
@@ -219,7 +226,7 @@ static bool finished(struct tb_daemon *d)
 {
     if (!d->opt.exit_when_done || !tb_daemon__boards_all_ended(d) || tb_daemon__boards_pending(d))
         return false;
-    if (d->jstop.on)
+    if (tb_daemon__journal_held(d) || d->writer.busy)
         return false; /* play resumes once the journal can be written */
     if (tb_match_deadline(d->match) != UINT64_MAX || tb_daemon__vi_deadline(d) != UINT64_MAX)
         return false;
@@ -234,8 +241,8 @@ static bool finished(struct tb_daemon *d)
 static int timeout_ms(struct tb_daemon *d, uint64_t now, int max_wait)
 {
     uint64_t dl = tb_daemon__boards_deadline(d);
-    if (d->jstop.on) {
-        /* the match is frozen until the journal can be written: only the retry is due */
+    if (tb_daemon__journal_held(d)) {
+        /* the match is frozen until the journal is written: only the retry is due */
     } else if (!d->virtual_time) {
         uint64_t md = tb_match_deadline(d->match);
         if (md < dl)
@@ -271,7 +278,7 @@ static int timeout_ms(struct tb_daemon *d, uint64_t now, int max_wait)
 /* Virtual time after the scripts: take the match's remaining decisions. */
 static void virtual_drain(struct tb_daemon *d)
 {
-    if (!d->virtual_time || d->jstop.on || !tb_daemon__boards_all_ended(d) ||
+    if (!d->virtual_time || tb_daemon__journal_held(d) || !tb_daemon__boards_all_ended(d) ||
         tb_daemon__boards_pending(d))
         return;
     for (int i = 0; i < 64; i++) {
@@ -290,9 +297,9 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
 {
     if (d->stop || d->done)
         return 0;
-    /* + listener, sweep timer; + the braille displays; + the broadcast's pty, listener and
-     * readers; + the hall's broker */
-    enum { MAXFD = 4 + TBD_BOARDS + TBD_MAX_CLIENTS + 2 + TBD_BOARDS + 2 + 64 + 1 };
+    /* + the journal's writer, listener, sweep timer; + the braille displays; + the broadcast's pty,
+     * listener and readers; + the hall's broker */
+    enum { MAXFD = 5 + TBD_BOARDS + TBD_MAX_CLIENTS + 2 + TBD_BOARDS + 2 + 64 + 1 };
     struct pollfd p[MAXFD];
     int n = 0, sig_i = -1, wake_i, voice_i = -1, link_i[TBD_BOARDS];
     wake_i = n;
@@ -300,6 +307,11 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
     if (d->opt.signal_fd >= 0) {
         sig_i = n;
         p[n++] = (struct pollfd){.fd = d->opt.signal_fd, .events = POLLIN};
+    }
+    int writer_i = -1; /* the journal's writer has finished */
+    if (d->writer.efd >= 0) {
+        writer_i = n;
+        p[n++] = (struct pollfd){.fd = d->writer.efd, .events = POLLIN};
     }
     if (d->voice) {
         voice_i = n;
@@ -343,6 +355,8 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
         handle_signals(d);
     if (voice_i >= 0 && (p[voice_i].revents & POLLIN))
         tb_daemon__voice_events(d);
+    if (writer_i >= 0 && (p[writer_i].revents & POLLIN))
+        tb_daemon__journal_written(d, false);
     (void)link_i;
     if (r > 0 && nbraille)
         tb_daemon__braille_handle(d, p + braille_i, nbraille);
@@ -360,9 +374,9 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
         tb_daemon__advance(d, tb_daemon__match_time(d));
     tb_daemon__outputs(d);
     virtual_drain(d);
-    /* Board events not yet written go out now (no sync); a failure stops play once. */
-    if (d->journal && !d->jstop.on && tb_journal_flush(d->journal) != TB_OK)
-        tb_daemon__journal_commit(d);
+    /* Board events not yet written go to the writer now (no sync); a failure stops play once. */
+    tb_daemon__journal_flush(d);
+    tb_daemon__ctl_waiting(d); /* requests that waited for the journal */
     if (finished(d)) {
         tb_daemon__log(d, TB_CONFIG_LOG_INFO,
                        "done: the scripts have ended and speech has drained");

@@ -213,6 +213,9 @@ bool tb_daemon__is_arbiter_record(uint16_t type)
     return by_record(type) != NULL;
 }
 
+/* Checked, journaled, and done once its record is on disk: live the commit runs on the writer
+ * thread and the action waits, queued, with the request's answer (tb_daemon__journal_defer); if
+ * the journal fails it stays queued and is done when the journal can be written again. */
 int tb_daemon__arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_error *err)
 {
     const struct action *a = by_verb(req->verb);
@@ -228,7 +231,19 @@ int tb_daemon__arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, st
     a->record_of(d, req, &dec);
     if ((rc = d->fx->decision(d, a->record, t, &dec, true)) != TB_OK)
         return tb_error_set(err, rc, "the journal cannot record it; nothing was changed");
-    rc = a->apply(d, req, t, err);
+    if (tb_daemon__journal_commit(d) != TB_OK)
+        return tb_daemon__journal_defer(d, TBD_TICKET_ACTION, req, t, err);
+    return tb_daemon__arbiter_apply(d, req, t, err);
+}
+
+int tb_daemon__arbiter_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
+                             struct tb_error *err)
+{
+    const struct action *a = by_verb(req->verb);
+    if (!a)
+        return tb_error_set(err, TB_ERR_ARG, "not an arbiter request");
+    tb_daemon__advance(d, t);
+    int rc = a->apply(d, req, t, err);
     if (rc == TB_OK && a->starts_game) {
         d->nnotes = 0;
         tb_daemon__result_clear(d); /* result "*" */
@@ -236,6 +251,8 @@ int tb_daemon__arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, st
         d->turn_start = t;
         tb_daemon__broadcast_new_game(d); /* broadcast: a new PGN file */
     }
+    struct tb_journal_decision dec = {.board = TB_JOURNAL_BOARD_NONE};
+    a->record_of(d, req, &dec);
     tb_daemon__log(d, d->fx->info, "arbiter: %s%s%s", dec.text, rc == TB_OK ? "" : " failed: ",
                    rc == TB_OK ? ""
                    : err       ? err->msg
@@ -284,5 +301,8 @@ int tb_daemon__promote_at(struct tb_daemon *d, int board, int ptype, uint64_t t,
     dec.text[0] = (char)tolower(tb_chess_piece_letter(ptype, TB_CHESS_LETTERS_EN)); /* "q" */
     d->fx->decision(d, TB_JOURNAL_PROMOTION, t, &dec, true);
     tb_daemon__outputs(d);
+    /* in force, but nothing of it is said before its record is on disk */
+    if (tb_daemon__journal_commit(d) != TB_OK)
+        return tb_daemon__journal_defer(d, TBD_TICKET_PROMOTE, NULL, t, err);
     return TB_OK;
 }

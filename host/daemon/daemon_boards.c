@@ -253,7 +253,7 @@ bool tb_daemon__boards_paused(const struct tb_daemon *d)
     struct tb_match_status st;
     tb_match_status(d->match, &st);
     /* the scripts wait for the arbiter, or for the journal to be writable again */
-    return d->virtual_time && (st.state == TB_MATCH_BLOCKED || d->jstop.on);
+    return d->virtual_time && (st.state == TB_MATCH_BLOCKED || tb_daemon__journal_held(d));
 }
 
 bool tb_daemon__boards_pending(const struct tb_daemon *d)
@@ -370,5 +370,7 @@ int tb_daemon__typed_move(struct tb_daemon *d, int b, const char *text, struct t
                    tb_daemon__board_name(b), text, dec.text);
     d->fx->decision(d, TB_JOURNAL_TYPED_MOVE, t, &dec, true);
     tb_daemon__outputs(d);
+    if (tb_daemon__journal_commit(d) != TB_OK) /* answered once its record is on disk */
+        return tb_daemon__journal_defer(d, TBD_TICKET_TYPED, NULL, t, err);
     return TB_OK;
 }

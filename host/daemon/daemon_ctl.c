@@ -84,7 +84,13 @@ static void typed(struct tb_daemon *d, const struct tb_ctl_request *req, struct 
         reply_error(out, TB_ERR_SUPP, msg);
         return;
     }
+    d->ticket_wanted = true;
     int rc = tb_daemon__typed_move(d, req->board, req->text, &err);
+    d->ticket_wanted = false;
+    if (rc == TB_ERR_AGAIN && d->ticket.id) {
+        out->ticket = d->ticket.id; /* answered once its record is on disk */
+        return;
+    }
     if (rc != TB_OK) {
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: typed move '%s' refused: %s",
                        tb_daemon__board_name(req->board), req->text, err.msg);
@@ -112,6 +118,38 @@ static enum tb_chess_letters letters(const char *lang)
                                  : TB_CHESS_LETTERS_EN;
 }
 
+/* ---- journal writer: game-changing requests wait for their record ----------------------- */
+
+static bool changes_game(enum tb_ctl_verb v)
+{
+    return v == TB_CTL_RESOLVE || v == TB_CTL_TAKEBACK || v == TB_CTL_NEW_GAME ||
+           v == TB_CTL_SET_POSITION || v == TB_CTL_PROMOTE || v == TB_CTL_MOVE;
+}
+
+/* A game-changing request waits while the game is held for the journal (not when it cannot be
+ * written: then it is refused) or while another one's record is being written. */
+static bool must_wait(const struct tb_daemon *d)
+{
+    return (tb_daemon__journal_held(d) && !d->jstop.on) || (d->ticket.id && !d->ticket.answered);
+}
+
+/* The answer of ticket id, once there is one; the ticket is closed. false: not yet. */
+static bool ticket_answer(struct tb_daemon *d, unsigned long id, struct tb_daemon__buf *out)
+{
+    struct tb_daemon__ticket *tk = &d->ticket;
+    if (tk->id == id && !tk->answered)
+        return false;
+    if (tk->id != id)
+        reply_error(out, TB_ERR_STATE, "the request's outcome is lost; see status");
+    else if (tk->rc == TB_OK)
+        reply_ok(out, NULL);
+    else
+        reply_error(out, tk->rc, tk->msg[0] ? tk->msg : "not possible now");
+    if (tk->id == id)
+        tk->id = 0;
+    return true;
+}
+
 void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
                         struct tb_daemon__buf *out)
 {
@@ -130,6 +168,7 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
         return;
     }
     tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "control: %s", tb_ctl_verb_name(req.verb));
+    d->ticket_wanted = changes_game(req.verb); /* journal writer: answered once on disk */
     switch (req.verb) {
     case TB_CTL_STATUS:
         tb_daemon__status(d, out);
@@ -188,6 +227,11 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
         return;
     }
     }
+    d->ticket_wanted = false;
+    if (rc == TB_ERR_AGAIN && d->ticket.id) {
+        out->ticket = d->ticket.id;
+        return;
+    }
     if (rc != TB_OK)
         reply_error(out, rc, err.msg[0] ? err.msg : "not possible now");
     else
@@ -199,7 +243,15 @@ int tb_daemon_request(struct tb_daemon *d, const char *line, char *out, size_t l
     struct tb_daemon__buf b = {0};
     d->req_uid = (uint32_t)getuid(); /* in-process: this process asks */
     d->req_pid = (int32_t)getpid();
+    struct tb_ctl_request req;
+    /* in-process, a game-changing request waits here for the journal as a client would */
+    if (tb_ctl_parse(line, strlen(line), &req, NULL) == TB_OK && changes_game(req.verb))
+        tb_daemon__journal_settle(d);
     tb_daemon__request(d, line, strlen(line), &b);
+    if (b.ticket) {
+        tb_daemon__journal_settle(d);
+        ticket_answer(d, b.ticket, &b);
+    }
     tb_daemon__outputs(d);
     int n = b.failed ? TB_ERR_MEM : (int)b.len;
     if (n >= 0 && (size_t)n >= len)
@@ -362,6 +414,10 @@ int tb_daemon__ctl_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
     }
     for (int i = 0; i < d->nclients && n < max; i++) {
         struct tb_daemon__client *c = &d->client[i];
+        if (c->ticket || c->wait_len) { /* waits for the journal: only its answer goes out */
+            p[n++] = (struct pollfd){.fd = c->fd, .events = (short)(c->out_len ? POLLOUT : 0)};
+            continue;
+        }
         if (c->timer_due) { /* nothing is read meanwhile: its turn comes with the timer */
             p[n++] = (struct pollfd){.fd = c->timer_fd, .events = POLLIN};
             continue;
@@ -379,7 +435,8 @@ static int longest_idle(struct tb_daemon *d, bool of_uid, uint32_t uid)
     int best = -1;
     for (int i = 0; i < d->nclients; i++) {
         const struct tb_daemon__client *c = &d->client[i];
-        if ((of_uid && c->uid != uid) || c->held_len || c->answer || c->out_len)
+        if ((of_uid && c->uid != uid) || c->held_len || c->answer || c->out_len || c->ticket ||
+            c->wait_len)
             continue;
         if (best < 0 || c->since < d->client[best].since)
             best = i;
@@ -552,10 +609,40 @@ static void serve(struct tb_daemon *d, struct tb_daemon__client *c, const char *
     bool held;
     d->req_uid = c->uid;
     d->req_pid = c->pid;
-    if (!guarded(d, c, line, len, out, &held))
+    if (!guarded(d, c, line, len, out, &held)) {
+        struct tb_ctl_request req;
+        if (must_wait(d) && tb_ctl_parse(line, len, &req, NULL) == TB_OK &&
+            changes_game(req.verb) && len < sizeof c->wait_line) {
+            memcpy(c->wait_line, line, len); /* served once the journal lets it */
+            c->wait_len = len;
+            return;
+        }
         tb_daemon__request(d, line, len, out);
+        c->ticket = out->ticket;
+    }
     if (!held)
         c->since = now_ms();
+}
+
+void tb_daemon__ctl_waiting(struct tb_daemon *d)
+{
+    for (int i = 0; i < d->nclients; i++) {
+        struct tb_daemon__client *c = &d->client[i];
+        struct tb_daemon__buf out = {0};
+        if (c->ticket && ticket_answer(d, c->ticket, &out)) {
+            c->ticket = 0;
+            c->since = now_ms();
+        } else if (c->wait_len && !must_wait(d)) {
+            char line[sizeof c->wait_line];
+            size_t n = c->wait_len;
+            memcpy(line, c->wait_line, n);
+            c->wait_len = 0;
+            serve(d, c, line, n, &out);
+        }
+        if ((out.len || out.failed) && !queue_text(d, c, out.p, out.len, out.failed))
+            c->closing = true, c->out_len = 0;
+        free(out.p);
+    }
 }
 
 /* The client's turn: at most one request. false when it is to be dropped. */
@@ -620,7 +707,7 @@ static void sweep(struct tb_daemon *d)
         return;
     for (int i = d->nclients - 1; i >= 0; i--) {
         struct tb_daemon__client *c = &d->client[i];
-        if (c->closing || c->held_len || c->answer || c->timer_due ||
+        if (c->closing || c->held_len || c->answer || c->timer_due || c->ticket || c->wait_len ||
             now < c->since + TBD_REQUEST_MS)
             continue;
         tb_daemon__log(d, TB_CONFIG_LOG_INFO,
@@ -656,6 +743,8 @@ void tb_daemon__ctl_handle(struct tb_daemon *d, const struct pollfd *p, int n)
                     c->timer_due = false;
                     alive = client_turn(d, c, false);
                 }
+            } else if (c->ticket || c->wait_len) { /* waits for the journal */
+                alive = !(p[k].revents & (POLLHUP | POLLERR));
             } else if (p[k].revents & (POLLIN | POLLHUP | POLLERR)) {
                 alive = client_turn(d, c, true);
             }

@@ -28,20 +28,34 @@ static void move_words(const tb_chess_pos *pos, tb_chess_move m, int ply, char *
     snprintf(buf, len, "%d.%s %s (%s)", (ply + 1) / 2, ply % 2 ? "" : "..", san, uci);
 }
 
+/* The plies clients are shown: those whose agreement is carried out, on disk (the match may
+ * have agreed one more whose record the writer thread is still writing). */
+static int shown(const struct tb_daemon *d)
+{
+    int plies = tb_match_game(d->match)->plies;
+    return d->agreed < plies ? d->agreed : plies;
+}
+
 void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
 {
-    struct tb_match_status st;
-    tb_match_status(d->match, &st);
+    /* what the outputs carried out tell (the match may be a write ahead) */
+    struct tb_match_status st = d->shown;
     const tb_chess_game *g = tb_match_game(d->match);
     struct tb_daemon__buf t = {0};
-    appendf(&t, "game: %d plies agreed, %s to move, result %s\n", st.plies,
-            tb_daemon__color_name(g->pos.side), d->result);
+    int plies = shown(d);
+    tb_chess_pos pos = g->start;
+    for (int i = 0; i < plies; i++) {
+        tb_chess_undo u;
+        tb_chess_make(&pos, g->moves[i], &u);
+    }
+    appendf(&t, "game: %d plies agreed, %s to move, result %s\n", plies,
+            tb_daemon__color_name(pos.side), d->result);
     if (d->end.ply >= 0) /* the game's end (daemon_result.c) */
         appendf(&t, "game over after ply %d: %s, %s\n", d->end.ply, d->result, d->end.why);
     char mv[64];
     switch (st.state) {
     case TB_MATCH_WAITING:
-        move_words(&g->pos, st.move, st.plies + 1, mv, sizeof mv);
+        move_words(&pos, st.move, plies + 1, mv, sizeof mv);
         appendf(&t, "state: waiting: the %s board must replicate %s\n",
                 tb_daemon__board_name(st.board), mv);
         break;
@@ -64,8 +78,15 @@ void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
                 "journal: cannot write: %s; play stopped, the arbiter is called; %zu records "
                 "kept in memory, retrying\n",
                 d->jstop.reason, js.pending_records);
+    else if (d->journal && d->writer.busy && tb_daemon__journal_held(d) &&
+             tb_daemon__clock(d) >= d->writer.since + 1000) /* journal writer: a slow disk */
+        appendf(&t, "journal: writing, %llu s; play held until the record is on disk%s\n",
+                (unsigned long long)((tb_daemon__clock(d) - d->writer.since) / 1000),
+                d->writer.stall_said ? ", the arbiter is called" : "");
     else if (d->journal)
         appendf(&t, "journal: ok\n"); /* writable: every move agreed or said is on disk */
+    if (d->damage[0]) /* the journal was damaged at start: what it cost, for the arbiter */
+        appendf(&t, "journal damage at start: %s\n", d->damage);
     for (int b = 0; b < TBD_BOARDS; b++) {
         const struct tb_daemon__board *bd = &d->board[b];
         struct tb_link_stats ls = {0};
@@ -105,7 +126,7 @@ void tb_daemon__moves(struct tb_daemon *d, struct tb_daemon__buf *out)
     const tb_chess_game *g = tb_match_game(d->match);
     struct tb_daemon__buf t = {0};
     tb_chess_pos pos = g->start;
-    for (int i = 0; i < g->plies; i++) {
+    for (int i = 0; i < shown(d); i++) {
         char mv[64];
         move_words(&pos, g->moves[i], i + 1, mv, sizeof mv);
         appendf(&t, "%s\n", mv);
@@ -113,7 +134,7 @@ void tb_daemon__moves(struct tb_daemon *d, struct tb_daemon__buf *out)
         tb_chess_make(&pos, g->moves[i], &u);
     }
     char head[32];
-    snprintf(head, sizeof head, "%d plies", g->plies);
+    snprintf(head, sizeof head, "%d plies", shown(d));
     tb_daemon__data(out, head, t.p);
     free(t.p);
 }
@@ -138,8 +159,10 @@ int tb_daemon__pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scor
     if (!pg)
         return TB_ERR_MEM;
     tb_chess_pgn_game_init(pg, &g->start);
+    int plies = shown(d);
     /* the game up to its result: moves agreed after it are not part of it */
-    int plies = d->end.ply >= 0 && d->end.ply < g->plies ? d->end.ply : g->plies;
+    if (d->end.ply >= 0 && d->end.ply < plies)
+        plies = d->end.ply;
     for (int i = 0; i < plies; i++)
         tb_chess_game_push(&pg->game, g->moves[i]);
     snprintf(pg->result, sizeof pg->result, "%s", d->result);

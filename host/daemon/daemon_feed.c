@@ -112,8 +112,8 @@ const struct tb_daemon__effects tb_daemon__replay = {
 
 void tb_daemon__advance(struct tb_daemon *d, uint64_t t)
 {
-    if (d->jstop.on)
-        return; /* the match is frozen until the journal can be written */
+    if (tb_daemon__journal_held(d))
+        return; /* the match is frozen until the journal is written */
     /* the VI player on their own: the promote button's choices taken meanwhile */
     tb_daemon__vi_due(d, t);
     tb_match_tick(d->match, t);
@@ -162,7 +162,7 @@ int tb_daemon__feed(struct tb_daemon *d, const struct tb_journal_event *in, uint
         return TB_ERR_ARG;
     tb_daemon__vi_before_input(d, in, t); /* promote button choices first, in the journal too */
     d->fx->event(d, in, t);
-    if (d->jstop.on)
+    if (tb_daemon__journal_held(d))
         return tb_daemon__journal_hold_input(d, in, t);
     return tb_daemon__apply(d, in, t);
 }

@@ -3,6 +3,7 @@
 #define TB_DAEMON_INTERNAL_H
 
 #include <poll.h>
+#include <pthread.h>
 #include <stdarg.h>
 
 #include "tb_broadcast.h"
@@ -39,6 +40,10 @@ struct tb_daemon__client {
     char *out;
     size_t out_len, out_cap;
     bool closing; /* close once out is written */
+    /* journal writer: a game-changing request waits for the journal (nothing read meanwhile) */
+    unsigned long ticket;                /* its answer comes with d->ticket of this id */
+    char wait_line[TB_CTL_LINE_MAX + 1]; /* served once the game is no longer held */
+    size_t wait_len;
 };
 
 /* Events read from a fast sim: board, waiting to be merged in script order. */
@@ -115,6 +120,58 @@ struct tb_daemon__jstop {
     struct tb_journal_event *in; /* board inputs while stopped, fed on resume */
     uint64_t *in_t;
     size_t head, n, cap;
+    /* journal writer (daemon_writer.c): held while a commit the game waits for is under way */
+    bool told;     /* the players have heard "please wait, the arbiter is called" */
+    bool draining; /* the inputs that waited are being taken */
+    size_t kept;   /* records in memory when the last retry started */
+    /* an arbiter action whose record is not on disk yet: queued in `in` (a TBD_HELD_ACTION
+       mark), done once it is */
+    bool act_queued, act_written;
+    struct tb_ctl_request act_req;
+    uint64_t act_t, act_seq;
+};
+#define TBD_HELD_ACTION 0xff /* kind of the mark of a queued arbiter action in jstop.in */
+
+/* The journal's writer thread (daemon_writer.c): commits and flushes run off the loop, so a disk
+ * that stalls never blocks the control socket or the speech. While a commit the game waits for
+ * is under way the game is held as when the journal cannot be written (inputs queued); a stall
+ * longer than TBD_JOURNAL_STALL_MS is said to the players and the arbiter. */
+#define TBD_JOURNAL_STALL_MS 2000
+enum tbd_write { TBD_WRITE_NONE = 0, TBD_WRITE_FLUSH, TBD_WRITE_COMMIT };
+struct tb_daemon__written {
+    enum tbd_write job;
+    int rc, error;
+    char msg[600];
+};
+struct tb_daemon__writer {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool inited, started;
+    int efd; /* eventfd: a job has finished */
+    /* under the lock: the job asked for, the last one's outcome */
+    enum tbd_write job;
+    bool quit, finished;
+    int rc, error;
+    char msg[600];
+    /* the loop's own */
+    enum tbd_write busy;  /* the job under way, NONE when idle */
+    uint64_t since;       /* tb_daemon__clock() when it started */
+    bool stall_said;      /* players and arbiter told it stalls */
+    uint64_t flushed_seq; /* last record handed to a flush or commit */
+};
+
+/* A game-changing control request whose journal record is being written: answered once it is
+ * on disk (an arbiter action: once it is done), or once the journal has failed. One at a time:
+ * further game-changing requests wait while one is open or the game is held. */
+enum tbd_ticket { TBD_TICKET_ACTION = 0, TBD_TICKET_PROMOTE, TBD_TICKET_TYPED };
+struct tb_daemon__ticket {
+    unsigned long id; /* 0: none */
+    enum tbd_ticket kind;
+    bool answered;
+    int rc;
+    char msg[600];
+    uint64_t seq; /* its record */
 };
 
 /* The VI player on their own (daemon_vi.c), per board: the promote button's choice not yet
@@ -171,6 +228,12 @@ struct tb_daemon {
 
     struct tb_journal *journal;
     struct tb_daemon__jstop jstop;
+    struct tb_daemon__writer writer; /* the journal's writer thread */
+    struct tb_daemon__ticket ticket; /* a game-changing request waiting for its record */
+    unsigned long tickets;
+    bool ticket_wanted; /* a control request runs: it waits for its record's answer */
+    int agreed;         /* plies whose agreement is carried out (on disk): what clients are shown */
+    struct tb_match_status shown;        /* the match's state as its outputs carried out tell it */
     const struct tb_daemon__effects *fx; /* &tb_daemon__live, or &tb_daemon__replay */
 
     struct tb_voice *voice;
@@ -199,6 +262,7 @@ struct tb_daemon {
     int nnotes;
     char last_view[2048]; /* the arbiter's view of the open mismatch, "" if none */
     char result[8];       /* "*" or the result once the game has ended */
+    char damage[400];     /* what a damaged journal cost at start ("" if nothing), for status */
 
     struct tb_daemon__clk *clk; /* the game's clock (daemon_clock.c) */
 
@@ -261,6 +325,11 @@ void tb_daemon__note(struct tb_daemon *d, int ply, const char *fmt, ...)
 void tb_daemon__mismatch_view(const struct tb_daemon *d, const struct tb_match_mismatch *mm,
                               char *buf, size_t len);
 void tb_daemon__ply_words(int ply, char *buf, size_t len);
+/* The PGN notes of a mismatch, a resolution, a touch report or held move (type TOUCH, HELD). */
+void tb_daemon__note_mismatch(struct tb_daemon *d, unsigned id, const char *kind, int board,
+                              int ply, const char *text);
+void tb_daemon__note_resolved(struct tb_daemon *d, bool by_arbiter, const char *text);
+const char *tb_daemon__note_what(uint16_t type);
 
 /* The promotion piece type of a letter ('q', 'R' ...; the chess core's FEN letters), or 0. */
 static inline int tb_daemon__promotion(char c)
@@ -276,6 +345,9 @@ bool tb_daemon__is_arbiter_record(uint16_t type);
 /* Recovery: an arbiter's action as journaled, taken again. */
 int tb_daemon__arbiter_record(struct tb_daemon *d, const struct tb_journal_record *rec,
                               struct tb_error *err);
+/* The action itself, once its record is on disk: the match, then its outputs. */
+int tb_daemon__arbiter_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
+                             struct tb_error *err);
 int tb_daemon__promote(struct tb_daemon *d, int board, int ptype, struct tb_error *err);
 
 /* daemon_journal.c */
@@ -294,9 +366,38 @@ bool tb_daemon__journal_stopped(struct tb_daemon *d, struct tb_error *err);
 /* Stopped: a board input waits for the journal (already journaled); TB_ERR_MEM if none fits. */
 int tb_daemon__journal_hold_input(struct tb_daemon *d, const struct tb_journal_event *in,
                                   uint64_t t);
-/* The loop's timer: retries the commit when due; on success play resumes (held output first,
- * then the inputs that waited). Returns the next retry time, or UINT64_MAX when not stopped. */
+/* The loop's timer: retries the commit when due (on the writer thread) and says a write that
+ * stalls. Returns when it is next due, or UINT64_MAX. */
 uint64_t tb_daemon__journal_retry(struct tb_daemon *d, uint64_t now);
+/* The game is held: the journal cannot be written, or an output or an arbiter action waits for
+ * its record to be on disk. The match gets no input and no tick; board inputs wait (journaled)
+ * in order and are taken at their own times once it is not. */
+bool tb_daemon__journal_held(const struct tb_daemon *d);
+/* The writer has finished (its eventfd; wait: block until it has): on success the held output is
+ * carried out and the inputs that waited are taken; on failure play stops. */
+void tb_daemon__journal_written(struct tb_daemon *d, bool wait);
+/* Blocks until nothing waits for the writer (in-process requests: answered as over the socket). */
+void tb_daemon__journal_settle(struct tb_daemon *d);
+/* The inputs that waited, taken while the game is not held (tb_daemon__outputs calls it). */
+void tb_daemon__journal_drain(struct tb_daemon *d);
+/* Board events appended and not yet written go to the writer (no sync), when it is idle. */
+void tb_daemon__journal_flush(struct tb_daemon *d);
+/* A control request's record is appended and its commit is under way: kind ACTION queues the
+ * arbiter action req at t (done once its record is on disk), the others are in force already;
+ * the request's answer waits (d->ticket). TB_ERR_AGAIN. */
+int tb_daemon__journal_defer(struct tb_daemon *d, enum tbd_ticket kind,
+                             const struct tb_ctl_request *req, uint64_t t, struct tb_error *err);
+
+/* daemon_recover.c: the journal's records replayed (open found rec), past damage too. */
+int tb_daemon__recover(struct tb_daemon *d, const struct tb_journal_recovery *rec,
+                       struct tb_error *err);
+
+/* daemon_writer.c: the writer thread. start: TB_ERR_AGAIN while a job runs. take: the finished
+ * job's outcome (false: none yet, unless wait). */
+int tb_daemon__writer_open(struct tb_daemon *d, struct tb_error *err);
+void tb_daemon__writer_close(struct tb_daemon *d);
+int tb_daemon__writer_start(struct tb_daemon *d, enum tbd_write job, uint64_t now);
+bool tb_daemon__writer_take(struct tb_daemon *d, bool wait, struct tb_daemon__written *out);
 void tb_daemon__journal_free(struct tb_daemon *d);
 
 /* daemon_voice.c */
@@ -356,11 +457,14 @@ int tb_daemon__ctl_open(struct tb_daemon *d, struct tb_error *err);
 void tb_daemon__ctl_close(struct tb_daemon *d);
 int tb_daemon__ctl_pollfds(struct tb_daemon *d, struct pollfd *p, int max);
 void tb_daemon__ctl_handle(struct tb_daemon *d, const struct pollfd *p, int n);
+/* Requests that waited for the journal: answered or served now if they can be. */
+void tb_daemon__ctl_waiting(struct tb_daemon *d);
 /* Runs one request line, appending the response to an output buffer. */
 struct tb_daemon__buf {
     char *p;
     size_t len, cap;
     bool failed;
+    unsigned long ticket; /* no answer yet: it comes with d->ticket of this id */
 };
 void tb_daemon__buf_put(struct tb_daemon__buf *b, const char *s, size_t n);
 void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,

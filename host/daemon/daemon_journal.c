@@ -17,6 +17,20 @@ static bool replaying(const struct tb_daemon *d)
     return d->fx == &tb_daemon__replay;
 }
 
+/* Players and arbiter told that play waits for the journal: both hear "please wait" and "the
+ * arbiter has been called" once, whether the disk stalled or failed. */
+static void tell_players(struct tb_daemon *d)
+{
+    if (d->jstop.told)
+        return;
+    d->jstop.told = true;
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color};
+        tb_daemon__say_msg(d, b, TB_VOICE_MSG_WAIT, &a, 0);
+        tb_daemon__say_msg(d, b, TB_VOICE_MSG_ARBITER, &a, 0);
+    }
+}
+
 /* The journal cannot be written: play stops, as for a mismatch. Said once: both players hear
  * that the arbiter is called, the log has one line with the reason, status shows it. */
 static void stop_play(struct tb_daemon *d, int error, const char *msg)
@@ -38,11 +52,13 @@ static void stop_play(struct tb_daemon *d, int error, const char *msg)
                    "%s; play stopped, ARBITER called; retrying every %d ms until it can", what,
                    TBD_JOURNAL_RETRY_MS);
     tb_daemon__clock_journal(d, true); /* clock: stopped with play */
-    for (int b = 0; b < TBD_BOARDS; b++) {
-        struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color};
-        tb_daemon__say_msg(d, b, TB_VOICE_MSG_WAIT, &a, 0);
-        tb_daemon__say_msg(d, b, TB_VOICE_MSG_ARBITER, &a, 0);
-    }
+    tell_players(d);
+}
+
+bool tb_daemon__journal_held(const struct tb_daemon *d)
+{
+    const struct tb_daemon__jstop *js = &d->jstop;
+    return js->on || js->held || (js->act_queued && !js->act_written);
 }
 
 int tb_daemon__journal_commit(struct tb_daemon *d)
@@ -51,10 +67,16 @@ int tb_daemon__journal_commit(struct tb_daemon *d)
         return TB_OK;
     if (d->jstop.on)
         return TB_ERR_SYS; /* only the timer retries: no write storm, no repeated lines */
+    if (d->writer.busy)
+        return TB_ERR_AGAIN; /* its outcome is taken first (tb_daemon__journal_written) */
     struct tb_journal_state st;
     tb_journal_state(d->journal, &st);
     if (st.pending_records == 0 && st.error == 0)
         return TB_OK;
+    d->writer.flushed_seq = st.last_seq;
+    if (tb_daemon__writer_start(d, TBD_WRITE_COMMIT, tb_daemon__clock(d)) == TB_OK)
+        return TB_ERR_AGAIN; /* the writer thread has it: the loop goes on */
+    /* no writer thread (the daemon is being made): on the loop */
     struct tb_error err = {0};
     int rc = tb_journal_commit(d->journal, &err);
     if (rc == TB_OK)
@@ -102,40 +124,230 @@ int tb_daemon__journal_hold_input(struct tb_daemon *d, const struct tb_journal_e
     return TB_OK;
 }
 
+/* ---- requests that change the game: answered once their record is on disk --------------- */
+
+static const char *const ticket_what[] = {"the action", "the promotion choice", "the typed move"};
+
+/* A record just appended for a control request: its answer waits for the writer. */
+static void open_ticket(struct tb_daemon *d, enum tbd_ticket kind)
+{
+    struct tb_daemon__ticket *tk = &d->ticket;
+    if (!d->ticket_wanted)
+        return; /* a board's button: nobody waits for an answer */
+    memset(tk, 0, sizeof *tk);
+    tk->id = ++d->tickets;
+    tk->kind = kind;
+    tk->seq = tb_journal_last_seq(d->journal);
+}
+
+static void answer_ticket(struct tb_daemon *d, int rc, const char *msg)
+{
+    struct tb_daemon__ticket *tk = &d->ticket;
+    if (!tk->id || tk->answered)
+        return;
+    tk->answered = true;
+    tk->rc = rc;
+    snprintf(tk->msg, sizeof tk->msg, "%s", msg ? msg : "");
+}
+
+/* The journal failed before the request's record was on disk: not done now, kept in memory, done
+ * (or in force) once the journal can be written again. The answer says exactly that. */
+static void ticket_failed(struct tb_daemon *d)
+{
+    struct tb_daemon__ticket *tk = &d->ticket;
+    if (!tk->id || tk->answered)
+        return;
+    char msg[600];
+    const char *what = tk->kind == TBD_TICKET_ACTION && d->jstop.act_req.verb
+                           ? tb_ctl_verb_name(d->jstop.act_req.verb)
+                           : ticket_what[tk->kind];
+    snprintf(msg, sizeof msg,
+             "not done: the journal cannot be written (%s); %s%s is kept in memory and %s when "
+             "the journal can be written again; play is stopped until then, the arbiter is called",
+             d->jstop.reason, tk->kind == TBD_TICKET_ACTION ? "the " : "", what,
+             tk->kind == TBD_TICKET_ACTION ? "is done" : "takes effect");
+    answer_ticket(d, TB_ERR_STATE, msg);
+}
+
+int tb_daemon__journal_defer(struct tb_daemon *d, enum tbd_ticket kind,
+                             const struct tb_ctl_request *req, uint64_t t, struct tb_error *err)
+{
+    struct tb_daemon__jstop *js = &d->jstop;
+    if (kind == TBD_TICKET_ACTION) {
+        struct tb_journal_event mark = {.kind = TBD_HELD_ACTION};
+        if (tb_daemon__journal_hold_input(d, &mark, t) != TB_OK)
+            return tb_error_set(err, TB_ERR_MEM, "out of memory");
+        js->act_req = *req;
+        js->act_t = t;
+        js->act_seq = tb_journal_last_seq(d->journal);
+        js->act_queued = true;
+        js->act_written = false;
+    }
+    open_ticket(d, kind);
+    if (js->on)
+        ticket_failed(d);
+    return tb_error_set(err, TB_ERR_AGAIN, "waiting for the journal");
+}
+
+/* The action's record is on disk: it is done, its outcome is the answer. */
+static void apply_action(struct tb_daemon *d)
+{
+    struct tb_daemon__jstop *js = &d->jstop;
+    struct tb_error err = {0};
+    js->act_queued = false;
+    int rc = tb_daemon__arbiter_apply(d, &js->act_req, js->act_t, &err);
+    if (d->ticket.kind == TBD_TICKET_ACTION)
+        answer_ticket(d, rc, err.msg);
+}
+
+void tb_daemon__journal_drain(struct tb_daemon *d)
+{
+    struct tb_daemon__jstop *js = &d->jstop;
+    if (js->draining)
+        return;
+    js->draining = true;
+    while (!tb_daemon__journal_held(d) && js->head < js->n) {
+        size_t i = js->head++;
+        struct tb_journal_event in = js->in[i]; /* the queue may grow meanwhile */
+        if (in.kind == TBD_HELD_ACTION)
+            apply_action(d);
+        else
+            tb_daemon__apply(d, &in, js->in_t[i]);
+    }
+    js->draining = false;
+    if (!tb_daemon__journal_held(d) && js->head == js->n)
+        tb_daemon__clock_journal(d, false); /* clock: runs again with play */
+}
+
+/* ---- the writer's outcome ---------------------------------------------------------------- */
+
+/* Something waits for the disk and nothing writes: a commit. */
+static void kick(struct tb_daemon *d)
+{
+    struct tb_daemon__jstop *js = &d->jstop;
+    if (!d->writer.busy && !js->on && js->act_queued && !js->act_written)
+        tb_daemon__journal_commit(d);
+}
+
+static void written(struct tb_daemon *d, const struct tb_daemon__written *r, uint64_t now)
+{
+    struct tb_daemon__jstop *js = &d->jstop;
+    struct tb_journal_state st;
+    tb_journal_state(d->journal, &st);
+    if (js->on) {
+        js->on = false;
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                       "journal %s: writing again after %lu tries: %zu records kept in memory are "
+                       "on disk, nothing lost; play resumes (%zu board events that waited are "
+                       "taken now)",
+                       d->journal_path, js->tries, js->kept, js->n - js->head);
+        js->error = 0;
+        js->reason[0] = '\0';
+    } else if (js->told) {
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                       "journal %s: the write took %llu ms; it is on disk, play goes on",
+                       d->journal_path, (unsigned long long)(now - d->writer.since));
+    }
+    js->told = false;
+    if (js->act_queued && st.durable_seq >= js->act_seq)
+        js->act_written = true;
+    struct tb_daemon__ticket *tk = &d->ticket;
+    if (tk->id && !tk->answered && tk->kind != TBD_TICKET_ACTION && st.durable_seq >= tk->seq)
+        answer_ticket(d, TB_OK, NULL);
+    (void)r;
+}
+
+void tb_daemon__journal_written(struct tb_daemon *d, bool wait)
+{
+    struct tb_daemon__jstop *js = &d->jstop;
+    struct tb_daemon__written r;
+    if (!tb_daemon__writer_take(d, wait, &r))
+        return;
+    uint64_t now = tb_daemon__clock(d);
+    if (r.rc != TB_OK) {
+        if (js->on) { /* a retry: status follows the reason; the log said it once */
+            if (r.error != js->error) {
+                js->error = r.error;
+                snprintf(js->reason, sizeof js->reason, "%s", strerror(r.error));
+            }
+            js->retry_at = now + TBD_JOURNAL_RETRY_MS;
+        } else {
+            stop_play(d, r.error, r.msg);
+        }
+        ticket_failed(d);
+        return;
+    }
+    if (r.job == TBD_WRITE_COMMIT)
+        written(d, &r, now);
+    /* the output held first, then the inputs that waited (and an action), at their own times */
+    tb_daemon__outputs(d);
+    kick(d);
+}
+
+void tb_daemon__journal_settle(struct tb_daemon *d)
+{
+    for (int guard = 0; guard < 100000; guard++) {
+        if (d->writer.busy) {
+            tb_daemon__journal_written(d, true);
+            continue;
+        }
+        if (d->jstop.on || !tb_daemon__journal_held(d))
+            return;
+        tb_daemon__outputs(d);
+        kick(d);
+        if (!d->writer.busy)
+            return;
+    }
+}
+
+/* Tells the players and the arbiter about a write that stalls while the game waits for it. */
+static void stall_notice(struct tb_daemon *d, uint64_t now)
+{
+    struct tb_daemon__writer *w = &d->writer;
+    w->stall_said = true;
+    if (d->jstop.told)
+        return;
+    tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                   "journal %s: a write has not returned for %llu ms: play is held until it is on "
+                   "disk, ARBITER called",
+                   d->journal_path, (unsigned long long)(now - w->since));
+    tell_players(d);
+}
+
 uint64_t tb_daemon__journal_retry(struct tb_daemon *d, uint64_t now)
 {
     struct tb_daemon__jstop *js = &d->jstop;
+    struct tb_daemon__writer *w = &d->writer;
+    if (w->busy) { /* the retry waits for the write under way; a stall is said */
+        if (w->stall_said || !tb_daemon__journal_held(d))
+            return UINT64_MAX;
+        if (now >= w->since + TBD_JOURNAL_STALL_MS)
+            stall_notice(d, now);
+        return w->stall_said ? UINT64_MAX : w->since + TBD_JOURNAL_STALL_MS;
+    }
     if (!js->on)
         return UINT64_MAX;
     if (now < js->retry_at)
         return js->retry_at;
     js->tries++;
-    struct tb_journal_state before;
-    tb_journal_state(d->journal, &before);
-    if (tb_journal_commit(d->journal, NULL) != TB_OK) {
-        if (errno && errno != js->error) { /* status follows the reason; the log said it once */
-            js->error = errno;
-            snprintf(js->reason, sizeof js->reason, "%s", strerror(errno));
-        }
-        js->retry_at = now + TBD_JOURNAL_RETRY_MS;
-        return js->retry_at;
-    }
-    js->on = false;
-    tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                   "journal %s: writing again after %lu tries: %zu records kept in memory are on "
-                   "disk, nothing lost; play resumes (%zu board events that waited are taken now)",
-                   d->journal_path, js->tries, before.pending_records, js->n - js->head);
-    js->error = 0;
-    js->reason[0] = '\0';
-    /* The output held first, then the inputs that waited, at their own times. */
-    tb_daemon__outputs(d);
-    while (!js->on && js->head < js->n) {
-        size_t i = js->head++;
-        tb_daemon__apply(d, &js->in[i], js->in_t[i]);
-    }
-    if (!js->on)
-        tb_daemon__clock_journal(d, false); /* clock: runs again with play */
-    return js->on ? js->retry_at : UINT64_MAX;
+    struct tb_journal_state st;
+    tb_journal_state(d->journal, &st);
+    js->kept = st.pending_records;
+    js->retry_at = now + TBD_JOURNAL_RETRY_MS;
+    if (tb_daemon__writer_start(d, TBD_WRITE_COMMIT, now) == TB_OK)
+        return UINT64_MAX; /* its outcome wakes the loop */
+    return js->retry_at;
+}
+
+void tb_daemon__journal_flush(struct tb_daemon *d)
+{
+    if (!d->journal || d->jstop.on || d->writer.busy)
+        return;
+    uint64_t last = tb_journal_last_seq(d->journal);
+    if (last <= d->writer.flushed_seq)
+        return;
+    d->writer.flushed_seq = last;
+    tb_daemon__writer_start(d, TBD_WRITE_FLUSH, tb_daemon__clock(d));
 }
 
 void tb_daemon__journal_free(struct tb_daemon *d)
@@ -191,6 +403,12 @@ int tb_daemon__journal_move(struct tb_daemon *d, uint64_t t, int board, int ply,
         return TB_OK;
     struct tb_journal_move mv = {.board = (uint8_t)board, .ply = (uint16_t)ply, .move = m};
     snprintf(mv.san, sizeof mv.san, "%s", san);
+    /* the moves before it: a loss of their records (a zeroed page) is bridged with them */
+    const tb_chess_game *g = tb_match_game(d->match);
+    int have = ply - 1 <= g->plies ? ply - 1 : g->plies;
+    mv.nhist = (uint8_t)(have < TB_JOURNAL_MOVE_HISTORY ? have : TB_JOURNAL_MOVE_HISTORY);
+    for (int i = 0; i < mv.nhist; i++)
+        mv.hist[i] = g->moves[have - mv.nhist + i];
     int64_t rc = tb_journal_append_move(d->journal, t, &mv);
     if (rc == TB_ERR_SYS)
         stop_play(d, errno ? errno : EIO, NULL);
@@ -198,140 +416,6 @@ int tb_daemon__journal_move(struct tb_daemon *d, uint64_t t, int board, int ply,
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal: cannot append the move of ply %d (%d)",
                        ply, (int)rc);
     return rc < 0 && rc != TB_ERR_SYS ? (int)rc : TB_OK;
-}
-
-/* ---- recovery: the same paths as live input, with the replay effects -------------------- */
-
-static void skipped(struct tb_daemon *d, const struct tb_journal_record *rec, const char *why)
-{
-    tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: %s (skipped)",
-                   (unsigned long long)rec->seq, why);
-}
-
-static void replay_record(struct tb_daemon *d, const struct tb_journal_record *rec)
-{
-    uint64_t t = rec->time_ms;
-    if (t < d->last_mt)
-        t = d->last_mt;
-    d->vnow = t;
-    d->last_mt = t;
-    struct tb_error err = {0};
-    struct tb_journal_event je;
-    struct tb_journal_decision dec;
-    struct tb_journal_move mv;
-    struct tb_match_status st;
-    tb_daemon__advance(d, t);
-    switch (rec->type) {
-    case TB_JOURNAL_BOARD_EVENT:
-        if (tb_journal_event_decode(&je, rec, &err) != TB_OK || je.board >= TBD_BOARDS) {
-            skipped(d, rec, err.msg[0] ? err.msg : "bad board");
-            return;
-        }
-        if (je.board_seq > d->board[je.board].skip_seq)
-            d->board[je.board].skip_seq = je.board_seq;
-        tb_daemon__feed(d, &je, t);
-        return;
-    case TB_JOURNAL_MOVE:
-        tb_match_status(d->match, &st);
-        if (tb_journal_move_decode(&mv, rec, &err) == TB_OK && st.plies < mv.ply)
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                           "journal: ply %d (%s) was agreed, the replay has only %d plies", mv.ply,
-                           mv.san, st.plies);
-        return;
-    case TB_JOURNAL_PROMOTION:
-    case TB_JOURNAL_TYPED_MOVE:
-        if (tb_journal_decision_decode(&dec, rec, &err) != TB_OK || dec.board >= TBD_BOARDS) {
-            skipped(d, rec, err.msg[0] ? err.msg : "bad board");
-            return;
-        }
-        if (rec->type == TB_JOURNAL_PROMOTION)
-            tb_daemon__promote(d, dec.board,
-                               tb_daemon__promotion(dec.text[0]) ? tb_daemon__promotion(dec.text[0])
-                                                                 : TB_CHESS_QUEEN,
-                               &err);
-        else if (tb_daemon__typed_move(d, dec.board, dec.text, &err) != TB_OK)
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: typed move %s refused: %s",
-                           (unsigned long long)rec->seq, dec.text, err.msg);
-        return;
-    case TB_JOURNAL_CLOCK:
-        tb_daemon__clock_record(d, rec);
-        return;
-    default:
-        if (tb_daemon__is_arbiter_record(rec->type) &&
-            tb_daemon__arbiter_record(d, rec, &err) != TB_OK)
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                           "journal record %llu: arbiter action failed again: %s",
-                           (unsigned long long)rec->seq, err.msg);
-        return; /* the match's own decisions (mismatch, resolution, notes) are retaken */
-    }
-}
-
-/* The start position of the journal's game, from its GAME_START record. */
-static void game_start(struct tb_daemon *d, const struct tb_journal_record *rec)
-{
-    struct tb_journal_decision dec;
-    struct tb_error err = {0};
-    if (tb_journal_decision_decode(&dec, rec, &err) != TB_OK)
-        return;
-    if (dec.fen[0] && tb_chess_pos_from_fen(&d->start, dec.fen, 0, &err) != TB_OK)
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal: game start FEN: %s", err.msg);
-}
-
-static int replay(struct tb_daemon *d, const uint8_t *buf, size_t len, struct tb_error *err)
-{
-    struct tb_journal_iter it;
-    struct tb_journal_record rec;
-    struct tb_error e = {0};
-    tb_journal_iter_init(&it, buf, len);
-    unsigned long n = 0;
-    int rc;
-    d->fx = &tb_daemon__replay;
-    while ((rc = tb_journal_iter_next(&it, &rec, &e)) != 0) {
-        if (rc < 0) /* each loss was logged at open (log_losses) */
-            continue;
-        if (n++ == 0) {
-            if (rec.type == TB_JOURNAL_GAME_START)
-                game_start(d, &rec);
-            if ((rc = tb_match_new(&d->mcfg, &d->start, rec.time_ms, &d->match, err)) != TB_OK)
-                break;
-            d->vnow = d->last_mt = rec.time_ms;
-        }
-        replay_record(d, &rec);
-    }
-    d->fx = &tb_daemon__live;
-    if (n)
-        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "journal %s: %lu records replayed", d->journal_path,
-                       n);
-    return rc < 0 && !d->match ? rc : TB_OK;
-}
-
-/* What damage cost, for the arbiter: which records, which bytes, from which ply. */
-static void log_losses(struct tb_daemon *d, const struct tb_journal_recovery *rec)
-{
-    size_t n;
-    const struct tb_journal_loss *l = tb_journal_losses(d->journal, &n);
-    tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                   "journal %s: %zu corrupt regions skipped, %llu records lost, %zu kept",
-                   d->journal_path, rec->corrupt, (unsigned long long)rec->lost, rec->records);
-    for (size_t i = 0; i < n; i++, l++) {
-        char bytes[64] = "no bytes unreadable", moves[96] = "";
-        if (l->bytes)
-            snprintf(bytes, sizeof bytes, "bytes %zu to %zu", l->offset, l->offset + l->bytes - 1);
-        if (l->next_ply == l->ply + 1)
-            snprintf(moves, sizeof moves, "; the next intact move is ply %u: no agreed move lost",
-                     l->next_ply);
-        else if (l->next_ply)
-            snprintf(moves, sizeof moves, "; the next intact move is ply %u", l->next_ply);
-        if (l->last_seq >= l->first_seq)
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                           "journal %s: records %llu to %llu lost (%s), from ply %u%s",
-                           d->journal_path, (unsigned long long)l->first_seq,
-                           (unsigned long long)l->last_seq, bytes, l->ply + 1u, moves);
-        else
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                           "journal %s: %s unreadable after ply %u, no record known lost%s",
-                           d->journal_path, bytes, l->ply, moves);
-    }
 }
 
 int tb_daemon__journal_open(struct tb_daemon *d, struct tb_error *err)
@@ -346,15 +430,7 @@ int tb_daemon__journal_open(struct tb_daemon *d, struct tb_error *err)
         return rc;
     if (d->opt.journal_io) /* tests: a disk that fails on demand */
         tb_journal_set_io(d->journal, d->opt.journal_io);
-    if (rec.torn_bytes)
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                       "journal %s: a torn last record (%zu bytes) was dropped; %zu records kept",
-                       d->journal_path, rec.torn_bytes, rec.records);
-    if (rec.corrupt)
-        log_losses(d, &rec);
-    size_t len;
-    const uint8_t *buf = tb_journal_contents(d->journal, &len);
-    if ((rc = replay(d, buf, len, err)) != TB_OK)
+    if ((rc = tb_daemon__recover(d, &rec, err)) != TB_OK)
         return rc;
     if (d->match) {
         /* The clock goes on from the journal's last record. */
@@ -368,5 +444,7 @@ int tb_daemon__journal_open(struct tb_daemon *d, struct tb_error *err)
     tb_chess_pos_to_fen(&d->start, dec.fen, sizeof dec.fen);
     tb_config_summary(d->cfg, dec.text, sizeof dec.text);
     tb_daemon__outputs(d);
-    return tb_daemon__journal_decision(d, TB_JOURNAL_GAME_START, 0, &dec, true);
+    int rc2 = tb_daemon__journal_decision(d, TB_JOURNAL_GAME_START, 0, &dec, true);
+    tb_daemon__journal_settle(d); /* on disk before the daemon is up */
+    return rc2;
 }

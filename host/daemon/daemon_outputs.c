@@ -137,6 +137,7 @@ static int agreed_plies(const struct tb_daemon *d)
 static void agreed(struct tb_daemon *d, const struct tb_match_out *o)
 {
     int ply = o->u.agreed.ply;
+    d->agreed = ply; /* on disk: shown from now on */
     tb_daemon__log(d, d->fx->info, "agreed: %d.%s %s (%s)%s", (ply + 1) / 2, ply % 2 ? "" : "..",
                    o->u.agreed.san, o->u.agreed.uci,
                    o->u.agreed.queen_assumed ? ", promoted without a choice: queen (7.5.2)" : "");
@@ -151,13 +152,8 @@ static void mismatch(struct tb_daemon *d, const struct tb_match_out *o)
     const struct tb_match_mismatch *mm = &o->u.mismatch;
     tb_daemon__mismatch_view(d, mm, d->last_view, sizeof d->last_view);
     tb_daemon__log(d, d->fx->warn, "%s", d->last_view);
-    char since[64];
-    tb_daemon__ply_words(mm->ply, since, sizeof since);
-    tb_daemon__note(d, agreed_plies(d),
-                    "the boards disagreed (D.2.9): mismatch %u, %s on the %s board "
-                    "since %s: %s",
-                    mm->id, tb_match_mismatch_name(mm->kind), tb_daemon__board_name(mm->board),
-                    since, mm->text);
+    tb_daemon__note_mismatch(d, mm->id, tb_match_mismatch_name(mm->kind), mm->board, mm->ply,
+                             mm->text);
     struct tb_journal_decision dec = {.id = mm->id, .board = (uint8_t)mm->board};
     snprintf(dec.who, sizeof dec.who, "daemon");
     clip(dec.text, sizeof dec.text, "%s: %s | %s", tb_match_mismatch_name(mm->kind), mm->text,
@@ -168,8 +164,7 @@ static void mismatch(struct tb_daemon *d, const struct tb_match_out *o)
 static void resolved(struct tb_daemon *d, const struct tb_match_out *o)
 {
     tb_daemon__log(d, d->fx->info, "RESOLVED %u: %s", o->u.resolved.id, o->u.resolved.text);
-    tb_daemon__note(d, agreed_plies(d), "resolved%s: %s",
-                    o->u.resolved.by_arbiter ? " by the arbiter" : "", o->u.resolved.text);
+    tb_daemon__note_resolved(d, o->u.resolved.by_arbiter, o->u.resolved.text);
     d->last_view[0] = '\0';
     struct tb_journal_decision dec = {.id = o->u.resolved.id, .board = TB_JOURNAL_BOARD_NONE};
     snprintf(dec.who, sizeof dec.who, "%s", o->u.resolved.by_arbiter ? "arbiter" : "player");
@@ -177,9 +172,35 @@ static void resolved(struct tb_daemon *d, const struct tb_match_out *o)
     d->fx->decision(d, TB_JOURNAL_RESOLUTION, o->ms, &dec, true);
 }
 
-static void note_only(struct tb_daemon *d, const struct tb_match_out *o, uint16_t type, int board,
-                      const char *what, const char *text)
+/* The notes of the PGN a decision leaves: the same words live, in replay, and from the journal's
+ * own records when recovery passes over lost board events (daemon_recover.c). */
+void tb_daemon__note_mismatch(struct tb_daemon *d, unsigned id, const char *kind, int board,
+                              int ply, const char *text)
 {
+    char since[64];
+    tb_daemon__ply_words(ply, since, sizeof since);
+    tb_daemon__note(d, agreed_plies(d),
+                    "the boards disagreed (D.2.9): mismatch %u, %s on the %s board "
+                    "since %s: %s",
+                    id, kind, tb_daemon__board_name(board), since, text);
+}
+
+void tb_daemon__note_resolved(struct tb_daemon *d, bool by_arbiter, const char *text)
+{
+    tb_daemon__note(d, agreed_plies(d), "resolved%s: %s", by_arbiter ? " by the arbiter" : "",
+                    text);
+}
+
+const char *tb_daemon__note_what(uint16_t type)
+{
+    return type == TB_JOURNAL_TOUCH ? "touch-move report (4.3, 4.4)"
+                                    : "move held while play was stopped";
+}
+
+static void note_only(struct tb_daemon *d, const struct tb_match_out *o, uint16_t type, int board,
+                      const char *text)
+{
+    const char *what = tb_daemon__note_what(type);
     tb_daemon__log(d, d->fx->warn, "%s, %s board: %s", what, tb_daemon__board_name(board), text);
     tb_daemon__note(d, agreed_plies(d), "%s (%s board): %s", what, tb_daemon__board_name(board),
                     text);
@@ -216,20 +237,25 @@ static void handle(struct tb_daemon *d, const struct tb_match_out *o)
         tb_daemon__braille_game(d); /* braille: nothing left to put right */
         break;
     case TB_MATCH_OUT_TOUCH_REPORT:
-        note_only(d, o, TB_JOURNAL_TOUCH, o->u.touch.board, "touch-move report (4.3, 4.4)",
-                  o->u.touch.text);
+        note_only(d, o, TB_JOURNAL_TOUCH, o->u.touch.board, o->u.touch.text);
         break;
     case TB_MATCH_OUT_HELD:
-        note_only(d, o, TB_JOURNAL_HELD, o->u.held.board, "move held while play was stopped",
-                  o->u.held.text);
+        note_only(d, o, TB_JOURNAL_HELD, o->u.held.board, o->u.held.text);
         break;
     case TB_MATCH_OUT_ARBITER:
+        if (d->agreed > tb_match_game(d->match)->plies) /* a takeback, a new game */
+            d->agreed = tb_match_game(d->match)->plies;
         tb_match_out_format(o, line, sizeof line);
         /* The formatted line already opens with "arbiter" ("arbiter resolve #1"). */
         tb_daemon__log(d, d->fx->info, "%s", line);
         tb_daemon__note(d, agreed_plies(d), "%s", line);
         break;
     case TB_MATCH_OUT_STATE:
+        d->shown = (struct tb_match_status){.state = o->u.state.state,
+                                            .board = o->u.state.board,
+                                            .move = o->u.state.move,
+                                            .mismatch = o->u.state.mismatch,
+                                            .plies = o->u.state.plies};
         tb_match_out_format(o, line, sizeof line);
         tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "%s", line);
         break;
@@ -262,7 +288,7 @@ void tb_daemon__outputs(struct tb_daemon *d)
     while (!js->on) {
         if (!js->held) {
             if (tb_match_poll(d->match, &js->out) != 1)
-                return;
+                break;
             js->held = true;
             js->held_written = false;
         }
@@ -271,4 +297,5 @@ void tb_daemon__outputs(struct tb_daemon *d)
         js->held = false;
         handle(d, &js->out);
     }
+    tb_daemon__journal_drain(d); /* the inputs that waited for the journal, if not held now */
 }

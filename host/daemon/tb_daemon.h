@@ -86,6 +86,7 @@ struct tb_daemon_counters {
     uint64_t journal_last_seq;    /* last record appended */
     uint64_t journal_durable_seq; /* last record on disk and synced */
     bool journal_stopped;         /* play is stopped: the journal cannot be written */
+    bool journal_writing;         /* a write is under way on the writer thread */
 };
 void tb_daemon_counters(const struct tb_daemon *d, struct tb_daemon_counters *c);
 

@@ -140,14 +140,22 @@ int tb_journal_event_decode(struct tb_journal_event *ev, const struct tb_journal
 int tb_journal_move_encode(const struct tb_journal_move *mv, uint8_t *out, size_t cap)
 {
     size_t san = strnlen(mv->san, sizeof mv->san - 1);
-    if (cap < 6 + san)
+    size_t nhist = mv->nhist < TB_JOURNAL_MOVE_HISTORY ? mv->nhist : TB_JOURNAL_MOVE_HISTORY;
+    size_t len = 6 + san + (nhist ? 1 + 2 * nhist : 0);
+    if (cap < len)
         return TB_ERR_FULL;
     out[0] = mv->board;
     tb_journal__put16(out + 1, mv->ply);
     tb_journal__put16(out + 3, mv->move);
     out[5] = (uint8_t)san;
     memcpy(out + 6, mv->san, san);
-    return (int)(6 + san);
+    if (nhist) { /* the moves before it: recovery bridges lost move records with them */
+        uint8_t *h = out + 6 + san;
+        h[0] = (uint8_t)nhist;
+        for (size_t i = 0; i < nhist; i++)
+            tb_journal__put16(h + 1 + 2 * i, mv->hist[i]);
+    }
+    return (int)len;
 }
 
 int tb_journal_move_decode(struct tb_journal_move *mv, const struct tb_journal_record *rec,
@@ -161,6 +169,14 @@ int tb_journal_move_decode(struct tb_journal_move *mv, const struct tb_journal_r
     mv->ply = take16(&r);
     mv->move = take16(&r);
     take_str(&r, take8(&r), mv->san, sizeof mv->san);
+    mv->nhist = 0;
+    if (!r.bad && r.left) { /* the history is optional (records without it are read too) */
+        mv->nhist = take8(&r);
+        if (mv->nhist < 1 || mv->nhist > TB_JOURNAL_MOVE_HISTORY || mv->nhist >= mv->ply)
+            r.bad = true;
+        for (int i = 0; i < mv->nhist && !r.bad; i++)
+            mv->hist[i] = take16(&r);
+    }
     return finish(&r, rec, "move", err);
 }
 

@@ -270,7 +270,7 @@ int64_t tb_journal_append_event(struct tb_journal *j, uint64_t time_ms,
 int64_t tb_journal_append_move(struct tb_journal *j, uint64_t time_ms,
                                const struct tb_journal_move *mv)
 {
-    uint8_t buf[64];
+    uint8_t buf[8 + sizeof mv->san + 1 + 2 * TB_JOURNAL_MOVE_HISTORY];
     int n = tb_journal_move_encode(mv, buf, sizeof buf);
     return n < 0 ? n : tb_journal_append(j, TB_JOURNAL_MOVE, time_ms, buf, (size_t)n);
 }

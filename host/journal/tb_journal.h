@@ -161,11 +161,17 @@ struct tb_journal_event {
 };
 #define TB_JOURNAL_KIND_CLOCK 13 /* enum tb_link_event_kind's TB_LINK_EV_CLOCK */
 
+/* Moves before a MOVE record's own that it may carry: enough to bridge the moves whose records
+ * a zeroed 4 KiB page takes (docs/journal.md, "Recovery past damage"). */
+#define TB_JOURNAL_MOVE_HISTORY 24
+
 struct tb_journal_move {
     uint8_t board;
     uint16_t ply;  /* 1 = White's first move */
     uint16_t move; /* tb_chess_move */
     char san[16];
+    uint8_t nhist; /* 0..TB_JOURNAL_MOVE_HISTORY, below ply: the moves of plies */
+    uint16_t hist[TB_JOURNAL_MOVE_HISTORY]; /* ply - nhist .. ply - 1, in order */
 };
 
 /* Every decision that is not a move: which fields a type uses is listed at enum

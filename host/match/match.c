@@ -72,6 +72,7 @@ int tb_match_new(const struct tb_match_config *cfg, const tb_chess_pos *start, u
         tb_sensor_reset(m->sensor[b], start, now_ms);
         m->incomplete_at[b] = TB_MATCH_NOTIME;
         m->settle_at[b] = m->idle_at[b] = m->early_at[b] = TB_MATCH_NOTIME;
+        m->read_at[b] = TB_MATCH_NOTIME;
         m->seen_occ[b] = tb_chess_occupancy(start);
         m->ident_at[b] = TB_MATCH_NOTIME;
     }
@@ -206,6 +207,7 @@ static void step(tb_match *m, uint64_t t)
     tb_match__check_progress(m);
     tb_match__remind_due(m);
     tb_match__copy_remind_due(m);
+    tb_match__reading_due(m);
     tb_match__sync_state(m);
 }
 
@@ -249,6 +251,8 @@ uint64_t tb_match_deadline(const tb_match *m)
             when = m->early_at[b];
         if (m->ident_at[b] < when)
             when = m->ident_at[b];
+        if (m->read_at[b] < when)
+            when = m->read_at[b];
     }
     if (m->remind_at < when)
         when = m->remind_at;
@@ -306,6 +310,8 @@ int tb_match_board_event(tb_match *m, int board, const struct tb_match_event *ev
     }
     tb_match__ident_event(m, board, ev);
     tb_match__drain(m);
+    if (ev->kind == TB_MATCH_EV_SNAPSHOT)
+        tb_match__reading(m, board);
     tb_match__watch(m);
     tb_match__check_progress(m);
     tb_match__sync_state(m);

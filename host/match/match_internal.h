@@ -74,6 +74,9 @@ struct tb_match {
     uint64_t remind_at; /* the copy of remind_move is announced again, else NOTIME */
     tb_chess_move remind_move;
     uint64_t seen_occ[TB_MATCH_BOARDS]; /* occupancy when last looked at */
+    /* a whole-board reading the recogniser did not read as a move (reading.c): judged at
+       read_at if the board still shows read_occ */
+    uint64_t read_at[TB_MATCH_BOARDS], read_occ[TB_MATCH_BOARDS];
     /* squares lifted from and placed on since the board's last move (captures look alike on
      * the switches: the square taken on tells them apart) */
     uint64_t lifted_since[TB_MATCH_BOARDS], placed_since[TB_MATCH_BOARDS];
@@ -129,6 +132,10 @@ void tb_match__announce_fix(tb_match *m, int b, const struct tb_match_fix *fix, 
 void tb_match__line_push(struct tb_match_line *l, tb_chess_move mv);
 void tb_match__events_read(tb_match *m, int b);
 bool tb_match__normalize(tb_match *m);
+
+/* reading.c: a whole-board reading that shows what the events did not */
+void tb_match__reading(tb_match *m, int b);
+void tb_match__reading_due(tb_match *m);
 
 /* reply.c: the copier's own reply made first; pieces where nobody may put them */
 bool tb_match__capture_seen(const tb_match *m, int b, const tb_chess_pos *pos, tb_chess_move mv);

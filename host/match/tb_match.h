@@ -151,6 +151,15 @@ int tb_match_takeback(tb_match *m, int n, uint64_t now_ms, struct tb_error *err)
 int tb_match_set_position(tb_match *m, const char *fen, uint64_t now_ms, struct tb_error *err);
 int tb_match_new_game(tb_match *m, const tb_chess_pos *start, uint64_t now_ms);
 
+/* Recovery (a journal whose board events were partly lost, docs/journal.md): the game becomes
+ * the start position and moves[0..n), each agreed on both boards, and both boards are taken to
+ * show the position after them (their recognisers start from it); nothing open, nothing waiting,
+ * in sync. An open mismatch or restoration ends without an output: what the boards agreed on
+ * is known, nothing was resolved. Only a STATE output. TB_ERR_ILLEGAL (err says which ply) when
+ * a move is not legal in its position, TB_ERR_STATE when time goes back: nothing changes. */
+int tb_match_set_game(tb_match *m, const tb_chess_move *moves, int n, uint64_t now_ms,
+                      struct tb_error *err);
+
 /* ---- outputs ---------------------------------------------------------------------------- */
 
 enum tb_match_out_kind {

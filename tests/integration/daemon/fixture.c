@@ -4,11 +4,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ptyboard.h"
 #include "tb_chess.h"
+#include "tb_ctl.h"
+#include "tb_journal.h"
 #include "tb_test.h"
 
 static void capture(void *arg, enum tb_config_log level, const char *line)
@@ -110,7 +114,7 @@ unsigned fx_run(struct fx *f, int max_turns)
     struct tb_daemon_counters c;
     for (int i = 0; i < max_turns; i++) {
         tb_daemon_counters(f->d, &c);
-        if (c.mismatch || c.done)
+        if ((c.mismatch || c.done) && !c.journal_writing) /* what follows the disk is said too */
             return c.mismatch;
         if (tb_daemon_step(f->d, 50) <= 0)
             break;
@@ -195,4 +199,92 @@ void fx_san_list(const tb_chess_pos *start, const tb_chess_move *moves, int n, c
         tb_chess_undo u;
         tb_chess_make(&pos, moves[i], &u);
     }
+}
+
+void fx_free_whole(struct fx *f, const tb_chess_move *moves, int n)
+{
+    static char got[8192], source[8192];
+    tb_chess_pos start;
+    tb_chess_pos_startpos(&start);
+    fx_san_list(&start, moves, n, source, sizeof source);
+    ASSERT_STR_EQ(fx_moves(f, got, sizeof got), source);
+    ASSERT_STR_CONTAINS(fx_req(f, "status"), "journal: ok");
+    fx_free(f);
+    char path[512];
+    snprintf(path, sizeof path, "%s/current.tbj", f->journal);
+    struct tb_journal *j;
+    struct tb_journal_recovery rec;
+    struct tb_error err = {0};
+    if (tb_journal_open(&j, path, &rec, &err) != TB_OK)
+        TB_FAIL("%s", err.msg);
+    ASSERT_EQ(rec.corrupt, 0u);
+    ASSERT_EQ(rec.torn_bytes, 0u);
+    size_t len;
+    const uint8_t *buf = tb_journal_contents(j, &len);
+    struct tb_journal_iter it;
+    struct tb_journal_record r;
+    tb_journal_iter_init(&it, buf, len);
+    int plies = 0, rc;
+    while ((rc = tb_journal_iter_next(&it, &r, NULL)) != 0) {
+        ASSERT_GT(rc, 0);
+        if (r.type == TB_JOURNAL_MOVE) {
+            struct tb_journal_move mv;
+            ASSERT_OK(tb_journal_move_decode(&mv, &r, NULL));
+            ASSERT_EQ(mv.ply, ++plies);
+            ASSERT_EQ(mv.move, moves[plies - 1]);
+        }
+    }
+    ASSERT_EQ(plies, n);
+    tb_journal_close(j);
+}
+
+void fx_demo_with_mismatch(struct fx *f)
+{
+    tb_chess_move moves[64];
+    int n = tb_daemon_demo_moves(moves, 64);
+    struct tb_daemon_demo_script s = {.moves = moves,
+                                      .nmoves = n,
+                                      .wrong_ply = 4,
+                                      .hold_ms = 1500,
+                                      .pause_ms = 300,
+                                      .blips = true,
+                                      .seed = 11};
+    ASSERT_OK(tb_daemon_demo_script_write(&s, f->script, NULL));
+    fx_options(f, "script", "script");
+}
+
+void fx_run_resolving(struct fx *f)
+{
+    for (int i = 0; i < 10; i++) {
+        unsigned id = fx_run(f, 100000);
+        if (!id)
+            break;
+        char line[64];
+        snprintf(line, sizeof line, "resolve %u pin=%s", id, FX_PIN);
+        ASSERT_STR_EQ(fx_req(f, line), "ok\n");
+    }
+    struct tb_daemon_counters c;
+    tb_daemon_counters(f->d, &c);
+    ASSERT_TRUE(c.done);
+}
+
+int fx_dial(struct fx *f)
+{
+    struct tb_error err = {0};
+    int fd = tb_ctl_client_connect(f->socket, true, &err);
+    if (fd < 0)
+        TB_FAIL("%s", err.msg);
+    return fd;
+}
+
+int fx_spawn(const char *program, const char *config, const char *extra)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 2);
+        execl(program, program, "-c", config, "--audio", "none", extra, (char *)NULL);
+        _exit(127);
+    }
+    return (int)pid;
 }

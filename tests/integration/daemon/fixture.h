@@ -46,6 +46,20 @@ const char *fx_moves(struct fx *f, char *buf, size_t len);
 void fx_stop(struct fx *f);
 void fx_free(struct fx *f);
 int fx_plies(struct fx *f);
+/* A client connection to the daemon's control socket (non-blocking); fails the test if none. */
+int fx_dial(struct fx *f);
+/* The daemon program run with -c config --audio none and extra (NULL: none), stderr to
+ * /dev/null; its pid. */
+int fx_spawn(const char *program, const char *config, const char *extra);
+/* The demo game as both boards' script with one wrong replication (ply 4, held 1.5 s, then put
+ * right), fly-over blips; options for two sim: boards (call fx_start). */
+void fx_demo_with_mismatch(struct fx *f);
+/* Runs to the end, confirming each mismatch's resolution as the arbiter would; done then. */
+void fx_run_resolving(struct fx *f);
+/* The game ended whole: `moves` lists the n moves (from the standard position), status says the
+ * journal is ok; then f is freed and the journal on disk must hold the n agreed moves in order,
+ * each once, intact. */
+void fx_free_whole(struct fx *f, const tb_chess_move *moves, int n);
 /* The moves in SAN (English letters) from start, separated by spaces, as `moves` lists them. */
 void fx_san_list(const tb_chess_pos *start, const tb_chess_move *moves, int n, char *buf,
                  size_t len);

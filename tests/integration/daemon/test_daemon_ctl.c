@@ -19,11 +19,7 @@
 
 static int dial(struct fx *f)
 {
-    struct tb_error err = {0};
-    int fd = tb_ctl_client_connect(f->socket, true, &err);
-    if (fd < 0)
-        TB_FAIL("%s", err.msg);
-    return fd;
+    return fx_dial(f);
 }
 
 /* Sends bytes, then turns the daemon's loop until a whole answer has come back. */
@@ -73,6 +69,13 @@ static void start(struct fx *f, const char *name)
     for (int i = 0; i < 50 && fx_plies(f) < 1; i++)
         tb_daemon_step(f->d, 5);
     ASSERT_EQ(fx_plies(f), 1);
+    /* the board events read so far are written (the journal's writer thread) */
+    for (int i = 0, idle = 0; i < 200 && idle < 2; i++) {
+        struct tb_daemon_counters c;
+        tb_daemon_step(f->d, 5);
+        tb_daemon_counters(f->d, &c);
+        idle = c.journal_writing ? 0 : idle + 1;
+    }
 }
 
 TB_TEST(ctl_socket_mode_0660)

@@ -35,37 +35,16 @@ static void write_all(const char *path, const void *buf, size_t len)
     ASSERT_OK(fclose(f));
 }
 
-/* The demo game with one wrong replication the arbiter resolves; returns the final PGN. */
+/* The demo game with one wrong replication the arbiter resolves (fixture.c). */
 static void reference(struct fx *f)
 {
-    tb_chess_move moves[64];
-    int n = tb_daemon_demo_moves(moves, 64);
-    struct tb_daemon_demo_script s = {.moves = moves,
-                                      .nmoves = n,
-                                      .wrong_ply = 4,
-                                      .hold_ms = 1500,
-                                      .pause_ms = 300,
-                                      .blips = true,
-                                      .seed = 11};
-    ASSERT_OK(tb_daemon_demo_script_write(&s, f->script, NULL));
-    fx_options(f, "script", "script");
+    fx_demo_with_mismatch(f);
     fx_start(f);
 }
 
-/* Runs to the end, resolving any mismatch as the arbiter would. */
 static void run_to_end(struct fx *f)
 {
-    for (int i = 0; i < 10; i++) {
-        unsigned id = fx_run(f, 10000);
-        if (!id)
-            break;
-        char line[64];
-        snprintf(line, sizeof line, "resolve %u pin=%s", id, FX_PIN);
-        ASSERT_STR_EQ(fx_req(f, line), "ok\n");
-    }
-    struct tb_daemon_counters c;
-    tb_daemon_counters(f->d, &c);
-    ASSERT_TRUE(c.done);
+    fx_run_resolving(f);
 }
 
 /* Moves and arbiter decisions recorded in a journal prefix. */
@@ -209,15 +188,7 @@ TB_TEST(recovery_torn_tail_dropped)
 #ifdef TB_TWINBOARDD
 static pid_t run_daemon(const char *config)
 {
-    pid_t pid = fork();
-    if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        dup2(null, 2);
-        execl(TB_TWINBOARDD, TB_TWINBOARDD, "-c", config, "--audio", "none", "--exit-when-done",
-              (char *)NULL);
-        _exit(127);
-    }
-    return pid;
+    return fx_spawn(TB_TWINBOARDD, config, "--exit-when-done");
 }
 
 /* The real program, killed with SIGKILL in the middle of a game played in real time, started

@@ -822,3 +822,42 @@ TB_TEST(clock_and_piece_events_round_trip_plain_events_stay_short)
     r.len = 27; /* a clock reading cut to 27 bytes */
     ASSERT_EQ(tb_journal_event_decode(&back, &r, NULL), TB_ERR_PARSE);
 }
+
+/* A move record may name the moves before it (recovery bridges lost move records with them):
+ * read back as written; a history of nothing, longer than the limit or reaching before the
+ * first ply is malformed, and so is every cut of it. */
+TB_TEST(a_move_record_carries_the_moves_before_it)
+{
+    uint8_t buf[200];
+    struct tb_journal_move mv = {.board = 1, .ply = 30, .move = 0x0abc, .nhist = 3};
+    strcpy(mv.san, "Qxf7#");
+    mv.hist[0] = 0x0101, mv.hist[1] = 0x0202, mv.hist[2] = 0x0303;
+    int n = tb_journal_move_encode(&mv, buf, sizeof buf);
+    ASSERT_EQ(n, 6 + 5 + 1 + 6);
+    struct tb_journal_record r = {.type = TB_JOURNAL_MOVE, .seq = 4, .payload = buf};
+    struct tb_journal_move got;
+    struct tb_error e;
+    for (int cut = 6 + 5 + 1; cut < n; cut++) {
+        r.len = (uint32_t)cut;
+        ASSERT_EQ(tb_journal_move_decode(&got, &r, &e), TB_ERR_PARSE);
+    }
+    r.len = (uint32_t)n;
+    ASSERT_OK(tb_journal_move_decode(&got, &r, &e));
+    ASSERT_EQ(got.nhist, 3);
+    ASSERT_EQ(got.hist[2], 0x0303);
+    ASSERT_STR_EQ(got.san, "Qxf7#");
+    r.len = 6 + 5; /* without a history, as older records are */
+    ASSERT_OK(tb_journal_move_decode(&got, &r, &e));
+    ASSERT_EQ(got.nhist, 0);
+    buf[11] = 0; /* a history of nothing */
+    r.len = 12;
+    ASSERT_EQ(tb_journal_move_decode(&got, &r, &e), TB_ERR_PARSE);
+    mv.ply = 3; /* reaching before ply 1 */
+    n = tb_journal_move_encode(&mv, buf, sizeof buf);
+    r.len = (uint32_t)n;
+    ASSERT_EQ(tb_journal_move_decode(&got, &r, &e), TB_ERR_PARSE);
+    mv.ply = 100;
+    mv.nhist = TB_JOURNAL_MOVE_HISTORY + 5; /* written up to the limit */
+    n = tb_journal_move_encode(&mv, buf, sizeof buf);
+    ASSERT_EQ(n, 6 + 5 + 1 + 2 * TB_JOURNAL_MOVE_HISTORY);
+}
