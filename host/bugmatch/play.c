@@ -64,6 +64,7 @@ void tb_bugmatch__made(tb_bugmatch *m, int b, tb_bug_move move, uint64_t t)
     struct tb_bugmatch_out *o = tb_bugmatch__emit(m, TB_BUGMATCH_OUT_MOVE, b, seat, t);
     o->hear = move_hearers(m, b, side);
     o->move = move;
+    o->before = pos->chess;
     (void)tb_bug_move_to_san(pos, move, TB_CHESS_LETTERS_EN, o->san, sizeof o->san);
     tb_bug_pos after = *pos;
     tb_bug_undo undo;

@@ -101,8 +101,9 @@ static uint64_t decision(const struct gen *g)
 static int write_ply(struct gen *g, int b, const tb_bug_pos *pos, tb_bug_move m, uint64_t from,
                      uint64_t at, bool end_game, struct tb_error *err)
 {
-    for (int attempt = 0; attempt < 3; attempt++) {
-        bool noise = g->cfg->noise && !end_game && attempt < 2;
+    /* handling drawn again, with less noise, until it fits (a late choice can take 2 s) */
+    for (int attempt = 0; attempt < 8; attempt++) {
+        bool noise = g->cfg->noise && !end_game && attempt < 4;
         g->move.n = 0;
         g->sg.t = 0;
         g->sg.cfg.blips = g->sg.cfg.hesitations = g->sg.cfg.wobbles = noise;
@@ -113,7 +114,7 @@ static int write_ply(struct gen *g, int b, const tb_bug_pos *pos, tb_bug_move m,
                      : tb_sensor_gen_move(&g->sg, &pos->chess, m, collect, g, err);
         if (rc)
             return rc;
-        uint64_t d = decision(g), margin = end_game ? 0 : attempt < 2 ? range(g, 150, 400) : 120;
+        uint64_t d = decision(g), margin = end_game ? 0 : attempt < 6 ? range(g, 150, 400) : 120;
         /* a drop's piece reaches the hand at most 1.5 s before the move (pass_ms) */
         uint64_t earliest = tb_bug_move_is_drop(m) && at > 1400 ? at - 1400 : from;
         earliest = earliest > from ? earliest : from;

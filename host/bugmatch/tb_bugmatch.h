@@ -35,6 +35,7 @@
 #include "tb_err.h"
 #include "tb_script.h"
 #include "tb_sensor.h"
+#include "tb_voice.h"
 
 #define TB_BUGMATCH_BOARDS 2
 #define TB_BUGMATCH_SEATS  4
@@ -143,6 +144,7 @@ struct tb_bugmatch_out {
     const char *article;              /* ILLEGAL_DROP: "2.5" ... */
     struct tb_bug_verdict result;     /* RESULT */
     struct tb_sensor_out sensor;      /* BOARD */
+    tb_chess_pos before;              /* MOVE: the board before it (to phrase it) */
 };
 
 /* Takes the oldest output: 1 if one was written, 0 if none. The queue holds 256; on overflow
@@ -154,6 +156,15 @@ unsigned long tb_bugmatch_dropped(const tb_bugmatch *m);
  * "B Black receives: knight", "A White: illegal drop P@h8: 2.5 ..."). Returns the length or
  * TB_ERR_FULL (256 bytes always suffice). */
 int tb_bugmatch_out_format(const struct tb_bugmatch_out *o, char *buf, size_t len);
+
+/* What the players hear of an output, in the words of pack (D.2.1 and [bughouse]): a move
+ * ("Springer Gustav eins Felix drei", form as tb_voice_phrase_move), a drop ("Springer auf
+ * Felix drei"), a piece passed ("Du bekommst: Springer"), the pieces in hand, the question a
+ * drop waits on, the piece selected, a refused drop with its article. 0 (nothing said) for the
+ * outputs that are for the record and the arbiter (PLY, FLAG, RESULT, BOARD); else the length,
+ * or the phrase function's error. */
+int tb_bugmatch_out_say(const struct tb_voice_pack *pack, const struct tb_bugmatch_out *o,
+                        enum tb_voice_form form, char *buf, size_t len);
 
 /* ---- state ------------------------------------------------------------------------------- */
 
@@ -185,5 +196,14 @@ struct tb_bugmatch_gen_config {
  * move does not replay, TB_ERR_STATE when a move has no room for its handling. */
 int tb_bugmatch_gen_script(const tb_bug_record *rec, const struct tb_bugmatch_gen_config *cfg,
                            uint64_t seed, tb_script_event_fn fn, void *user, struct tb_error *err);
+
+/* Plays rec through two simulated boards: its event script (tb_bugmatch_gen_script with gcfg
+ * and seed) fed into a new match of cfg (NULL: defaults), time run on to the end. *out is the
+ * match (its record is what the boards showed; the caller compares and frees it); *events
+ * counts the events fed. An event the match refuses is TB_ERR_STATE with err naming it (a
+ * choice nothing can use excepted). */
+int tb_bugmatch_replay(const tb_bug_record *rec, const struct tb_bugmatch_config *cfg,
+                       const struct tb_bugmatch_gen_config *gcfg, uint64_t seed, tb_bugmatch **out,
+                       long *events, struct tb_error *err);
 
 #endif /* TB_BUGMATCH_H */

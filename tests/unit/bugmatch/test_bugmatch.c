@@ -326,6 +326,71 @@ TB_TEST(law_2_1_taken_piece_goes_to_the_partner_who_is_told)
     tb_bugmatch_free(m);
 }
 
+/* What each player hears (D.2.1 and [bughouse] of the packs): the opponent's moves and drops,
+ * the piece the partner passes, the pieces in hand on request, the question a drop waits on
+ * and a refused drop with its article; the partner's board is not said (9.1). */
+TB_TEST(law_2_1_the_partner_hears_du_bekommst_springer)
+{
+    struct tb_voice_pack *de, *en;
+    struct tb_error err;
+    ASSERT_OK(tb_voice_pack_load("de-fide", &de, &err));
+    ASSERT_OK(tb_voice_pack_load("en", &en, &err));
+    tb_bugmatch *m = new_match();
+    uint64_t t = 0;
+    ASSERT_OK(tb_bugmatch_start(m, 0));
+    move(m, 0, "e2", "e4", false, &t);
+    move(m, 0, "g8", "f6", false, &t);
+    move(m, 0, "b1", "c3", false, &t);
+    move(m, 0, "f6", "e4", true, &t);
+    move(m, 0, "c3", "e4", true, &t);
+    move(m, 1, "d2", "d4", false, &t);
+    ASSERT_OK(tb_bugmatch_ask_pool(m, 3, t += 100));
+    ASSERT_OK(tb_bugmatch_place(m, 1, SQ("c6"), 0, t += 500));
+    ASSERT_OK(tb_bugmatch_press(m, 1, t += 500));
+    char heard[4][1024] = {"", "", "", ""}, line[256];
+    struct tb_bugmatch_out o;
+    while (tb_bugmatch_poll(m, &o)) {
+        int n = tb_bugmatch_out_say(de, &o, TB_VOICE_SHORT, line, sizeof line);
+        ASSERT_GE(n, 0);
+        for (int seat = 0; n > 0 && seat < 4; seat++)
+            if (o.hear & (1u << seat)) {
+                strncat(heard[seat], heard[seat][0] ? "|" : "", 1);
+                strncat(heard[seat], line, sizeof heard[0] - strlen(heard[seat]) - 1);
+            }
+    }
+    ASSERT_STR_EQ(heard[0], "Springer Felix sechs|Springer schlägt Eva vier");
+    ASSERT_STR_EQ(heard[1], "Eva vier|Springer Cesar drei|Springer schlägt Eva vier");
+    ASSERT_STR_EQ(heard[2], "Du bekommst: Bauer|Springer auf Cesar sechs");
+    ASSERT_STR_EQ(heard[3], "Du bekommst: Springer|David vier|Du hast: 1 Springer");
+    /* the question a drop waits on, the piece selected and a refused drop, in English too */
+    o.kind = TB_BUGMATCH_OUT_CHOOSE;
+    o.square = SQ("e4");
+    o.kinds = (1u << TB_CHESS_KNIGHT) | (1u << TB_CHESS_BISHOP) | (1u << TB_CHESS_PAWN);
+    ASSERT_GT(tb_bugmatch_out_say(de, &o, TB_VOICE_SHORT, line, sizeof line), 0);
+    ASSERT_STR_EQ(line, "Welche Figur auf Eva vier? Läufer, Springer oder Bauer");
+    ASSERT_GT(tb_bugmatch_out_say(en, &o, TB_VOICE_SHORT, line, sizeof line), 0);
+    ASSERT_STR_EQ(line, "Which piece on Eva four? bishop, knight or pawn");
+    o.kind = TB_BUGMATCH_OUT_SELECTED;
+    o.piece = TB_CHESS_BISHOP;
+    ASSERT_GT(tb_bugmatch_out_say(de, &o, TB_VOICE_SHORT, line, sizeof line), 0);
+    ASSERT_STR_EQ(line, "Läufer");
+    o.kind = TB_BUGMATCH_OUT_ILLEGAL_DROP;
+    o.article = "2.5";
+    ASSERT_GT(tb_bugmatch_out_say(de, &o, TB_VOICE_SHORT, line, sizeof line), 0);
+    ASSERT_STR_EQ(line, "Einsetzen nicht erlaubt, Artikel 2.5");
+    o.kind = TB_BUGMATCH_OUT_POOL;
+    memset(o.pool, 0, sizeof o.pool);
+    ASSERT_GT(tb_bugmatch_out_say(en, &o, TB_VOICE_SHORT, line, sizeof line), 0);
+    ASSERT_STR_EQ(line, "You hold nothing");
+    o.pool[TB_CHESS_PAWN] = 2;
+    o.pool[TB_CHESS_QUEEN] = 1;
+    ASSERT_GT(tb_bugmatch_out_say(en, &o, TB_VOICE_SHORT, line, sizeof line), 0);
+    ASSERT_STR_EQ(line, "You hold: 1 queen, 2 pawns");
+    tb_voice_pack_free(de);
+    tb_voice_pack_free(en);
+    tb_bugmatch_free(m);
+}
+
 /* The choice button cycles through the kinds the waiting drop may be; the press completes
  * the drop with the one selected (4.2: complete once the piece is known). */
 TB_TEST(law_4_2_choice_button_selects_the_kind_and_the_press_completes)
@@ -411,24 +476,6 @@ TB_TEST(law_5_4_flag_fall_ends_that_game_only)
 
 /* ---- random matches through two simulated boards ----------------------------------------- */
 
-struct feed {
-    tb_bugmatch *m;
-    long events;
-};
-
-static int feed(void *user, const struct tb_script_event *ev, long line)
-{
-    struct feed *f = user;
-    (void)line;
-    f->events++;
-    int rc = tb_bugmatch_feed_script(f->m, ev->board[0] - 'A', ev);
-    /* a choice the recogniser had no use for (the only kind, already decided) is refused
-     * with TB_ERR_STATE; everything else must be taken */
-    if (rc && !(ev->kind == TB_SCRIPT_CHOOSE && rc == TB_ERR_STATE))
-        TB_FAIL("event at %llu ms on %s: %d", (unsigned long long)ev->ms, ev->board, rc);
-    return 0;
-}
-
 static char *bpgn(const tb_bug_record *rec)
 {
     int n = tb_bug_bpgn_write(rec, NULL, 0);
@@ -447,22 +494,22 @@ static void replay(uint64_t seed, long *events, long *drops)
         .seed = seed, .resign_permille = 2, .min_think_ms = 2000, .pass_ms = 1500};
     struct tb_error err;
     ASSERT_GT(tb_bug_gen_game(&gc, &gen), 0);
-    struct feed f = {.m = new_match()};
     struct tb_bugmatch_gen_config sc = {.blip_ms = 100, .noise = true};
-    if (tb_bugmatch_gen_script(&gen, &sc, seed, feed, &f, &err) != 0)
+    tb_bugmatch *m;
+    long n = 0;
+    if (tb_bugmatch_replay(&gen, NULL, &sc, seed, &m, &n, &err) != 0)
         TB_FAIL("seed %llu: %s", (unsigned long long)seed, err.msg);
-    ASSERT_OK(tb_bugmatch_tick(f.m, 3600000));
-    char *want = bpgn(&gen), *got = bpgn(tb_bugmatch_record(f.m));
+    char *want = bpgn(&gen), *got = bpgn(tb_bugmatch_record(m));
     if (strcmp(want, got) != 0)
         TB_FAIL("seed %llu: the recognised match differs\n--- generated\n%s\n--- recognised\n%s",
                 (unsigned long long)seed, want, got);
-    ASSERT_TRUE(tb_bugmatch_over(f.m));
+    ASSERT_TRUE(tb_bugmatch_over(m));
     for (int i = 0; i < gen.nplies; i++)
         *drops += tb_bug_move_is_drop(gen.plies[i].move);
-    *events += f.events;
+    *events += n;
     free(want);
     free(got);
-    tb_bugmatch_free(f.m);
+    tb_bugmatch_free(m);
 }
 
 TB_TEST(random_matches_replay_through_two_boards_to_the_same_bpgn)
