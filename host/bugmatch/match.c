@@ -434,6 +434,11 @@ void tb_bugmatch_pool(const tb_bugmatch *m, int seat, uint8_t pool[6])
     tb_bugmatch__live_pool(m, (seat >> 1) & 1, seat & 1, pool);
 }
 
+const tb_sensor *tb_bugmatch_sensor(const tb_bugmatch *m, int board)
+{
+    return m->game[board & 1].sensor;
+}
+
 const tb_clock *tb_bugmatch_clock(const tb_bugmatch *m, int board)
 {
     return &m->game[board & 1].clock;

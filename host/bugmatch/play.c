@@ -74,6 +74,8 @@ void tb_bugmatch__made(tb_bugmatch *m, int b, tb_bug_move move, uint64_t t)
     g->pending = true;
     g->pend_move = move;
     g->selected = 0;
+    /* the move before, completed above, gave the hands back without this drop's piece */
+    sync_hands(m);
     /* 6.2.1: the move that ends the game is complete without a press */
     struct tb_bug_other other = other_of(m, b);
     struct tb_bug_verdict v;

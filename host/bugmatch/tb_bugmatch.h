@@ -173,6 +173,9 @@ int tb_bugmatch_out_say(const struct tb_voice_pack *pack, const struct tb_bugmat
 const tb_bug_record *tb_bugmatch_record(const tb_bugmatch *m);
 /* What the seat holds now (moves made but not yet completed count). */
 void tb_bugmatch_pool(const tb_bugmatch *m, int seat, uint8_t pool[6]);
+/* The board's recogniser (its occupancy, strays, what waits for a choice), NULL for a typed
+ * board. */
+const tb_sensor *tb_bugmatch_sensor(const tb_bugmatch *m, int board);
 /* The clock of the board's game. */
 const tb_clock *tb_bugmatch_clock(const tb_bugmatch *m, int board);
 /* Both games over (5.1). */
