@@ -153,11 +153,18 @@ static const struct keydef keys[K__COUNT] = {
     [K_R_RESULT_WHITE] = {"review", "result_white", TEMPLATE, "", 0, 0},
     [K_R_RESULT_BLACK] = {"review", "result_black", TEMPLATE, "", 0, 0},
     [K_R_RESULT_DRAW] = {"review", "result_draw", TEMPLATE, "", 0, 0},
+    [K_B_DROP] = {"bughouse", "drop", TEMPLATE, "piece to", 0, 0},
+    [K_B_RECEIVED] = {"bughouse", "received", TEMPLATE, "piece", 0, 0},
+    [K_B_POOL] = {"bughouse", "pool", TEMPLATE, "pieces", 0, 0},
+    [K_B_POOL_EMPTY] = {"bughouse", "pool_empty", TEMPLATE, "", 0, 0},
+    [K_B_CHOOSE] = {"bughouse", "choose", TEMPLATE, "square pieces", 0, 0},
+    [K_B_OR] = {"bughouse", "or", WORD, NULL, 0, 0},
+    [K_B_REFUSED] = {"bughouse", "refused", TEMPLATE, "article", 0, 0},
 };
 
-static const char *const sections[] = {"pack",     "voice",   "pieces", "colour_pieces",
-                                       "files",    "ranks",   "words",  "moves",
-                                       "messages", "plurals", "review", "phonemes"};
+static const char *const sections[] = {"pack",   "voice",    "pieces",  "colour_pieces", "files",
+                                       "ranks",  "words",    "moves",   "messages",      "plurals",
+                                       "review", "bughouse", "phonemes"};
 
 struct parser {
     const char *path;

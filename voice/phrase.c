@@ -74,7 +74,7 @@ int tb_voice__expand(const char *tmpl, const char *const *names, const char *con
     return TB_OK;
 }
 
-static const char *piece_word(const struct tb_voice_pack *pack, int ptype)
+const char *tb_voice__piece_word(const struct tb_voice_pack *pack, int ptype)
 {
     static const int key[7] = {K_W_PIECE,    K_PIECE_PAWN,  K_PIECE_KNIGHT, K_PIECE_BISHOP,
                                K_PIECE_ROOK, K_PIECE_QUEEN, K_PIECE_KING};
@@ -94,7 +94,7 @@ static const char *coloured_piece_word(const struct tb_voice_pack *pack, int pie
                                K_CPIECE_WHITE_KING};
     int type = TB_CHESS_PIECE_TYPE(piece);
     if (!piece || type < 1 || type > 6)
-        return piece_word(pack, type);
+        return tb_voice__piece_word(pack, type);
     int k = key[type];
     if (TB_CHESS_PIECE_COLOR(piece) == TB_CHESS_BLACK)
         k += K_CPIECE_BLACK_KING - K_CPIECE_WHITE_KING;
@@ -147,6 +147,13 @@ static int san_disamb(const struct tb_voice_pack *pack, const char *san, char *b
 int tb_voice_phrase_move(const struct tb_voice_pack *pack, const tb_chess_pos *pos, tb_chess_move m,
                          enum tb_voice_form form, char *buf, size_t len)
 {
+    return tb_voice__phrase_move(pack, pos, m, form, -1, buf, len);
+}
+
+int tb_voice__phrase_move(const struct tb_voice_pack *pack, const tb_chess_pos *pos,
+                          tb_chess_move m, enum tb_voice_form form, int check, char *buf,
+                          size_t len)
+{
     if (!pack || !pos || !buf || len == 0)
         return TB_ERR_ARG;
     if (!tb_chess_is_legal(pos, m))
@@ -188,8 +195,10 @@ int tb_voice_phrase_move(const struct tb_voice_pack *pack, const tb_chess_pos *p
         castle = pack->value[TB_CHESS_FILE(tb_chess_move_king_to(m)) == 6 ? K_W_CASTLE_SHORT
                                                                           : K_W_CASTLE_LONG];
     /* The pawn's word is left out of the short form, as SAN leaves out its letter. */
-    const char *piece = is_short && ptype == TB_CHESS_PAWN ? NULL : piece_word(pack, ptype);
-    const char *promo = tb_chess_move_promo(m) ? piece_word(pack, tb_chess_move_promo(m)) : NULL;
+    const char *piece =
+        is_short && ptype == TB_CHESS_PAWN ? NULL : tb_voice__piece_word(pack, ptype);
+    const char *promo =
+        tb_chess_move_promo(m) ? tb_voice__piece_word(pack, tb_chess_move_promo(m)) : NULL;
     static const char *const names[] = {"piece", "from",  "to",     "disamb", "capture",
                                         "ep",    "promo", "castle", "check",  "mate"};
     const char *values[] = {piece,
@@ -205,15 +214,18 @@ int tb_voice_phrase_move(const struct tb_voice_pack *pack, const tb_chess_pos *p
     size_t p = 0;
     int rc = tb_voice__expand(pack->value[key], names, values, 10, buf, len, &p);
 
-    tb_chess_pos after = *pos;
-    tb_chess_undo undo;
-    tb_chess_make(&after, m, &undo);
-    if (!rc && tb_chess_in_check(&after)) {
+    if (check < 0) {
+        tb_chess_pos after = *pos;
+        tb_chess_undo undo;
         tb_chess_movelist list;
-        bool mate = tb_chess_gen_legal(&after, &list) == 0; /* 5.1.1 */
-        rc = tb_voice__expand(pack->value[mate ? K_M_SUFFIX_MATE : K_M_SUFFIX_CHECK], names, values,
-                              10, buf, len, &p);
+        tb_chess_make(&after, m, &undo);
+        check = !tb_chess_in_check(&after)               ? 0
+                : tb_chess_gen_legal(&after, &list) == 0 ? 2 /* 5.1.1 */
+                                                         : 1;
     }
+    if (!rc && check > 0)
+        rc = tb_voice__expand(pack->value[check == 2 ? K_M_SUFFIX_MATE : K_M_SUFFIX_CHECK], names,
+                              values, 10, buf, len, &p);
     if (rc)
         return rc;
     tb_voice__tidy(buf);

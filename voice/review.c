@@ -9,8 +9,7 @@
 #define MOVE_TEXT_MAX 4096
 #define NUMBER_TEXT   24
 
-/* Appends s at *pos. */
-static int put(char *buf, size_t len, size_t *pos, const char *s)
+int tb_voice__put(char *buf, size_t len, size_t *pos, const char *s)
 {
     size_t n = strlen(s);
     if (*pos + n >= len)
@@ -84,7 +83,7 @@ static int put_plies(const struct tb_voice_pack *pack, const tb_chess_game *game
     size_t at = 0;
     buf[0] = '\0';
     for (int i = from; i < to; i++) {
-        int rc = (i > from ? put(buf, len, &at, ". ") : TB_OK);
+        int rc = (i > from ? tb_voice__put(buf, len, &at, ". ") : TB_OK);
         if (!rc)
             rc = put_ply(pack, game, i, &pos, form, buf, len, &at);
         if (rc)
@@ -162,7 +161,7 @@ int tb_voice_review_scoresheet(const struct tb_voice_pack *pack, const tb_chess_
         return rc;
     size_t at = strlen(buf);
     if (key >= 0 && game->plies > 0)
-        rc = put(buf, len, &at, ". ");
+        rc = tb_voice__put(buf, len, &at, ". ");
     if (!rc && key >= 0)
         rc = tb_voice__expand(pack->value[key], NULL, NULL, 0, buf, len, &at);
     return rc ? rc : finish(buf);
@@ -190,16 +189,16 @@ static int put_squares(const struct tb_voice_pack *pack, uint64_t set, char *buf
         char square[TB_VOICE_SQUARE_MAX + 1];
         int rc = tb_voice_phrase_square(pack, sq, square, sizeof square) < 0 ? TB_ERR_STATE : 0;
         if (!rc && i > 0 && i == total - 1) {
-            rc = put(buf, len, at, " ");
+            rc = tb_voice__put(buf, len, at, " ");
             if (!rc)
-                rc = put(buf, len, at, pack->value[K_W_AND]);
+                rc = tb_voice__put(buf, len, at, pack->value[K_W_AND]);
             if (!rc)
-                rc = put(buf, len, at, " ");
+                rc = tb_voice__put(buf, len, at, " ");
         } else if (!rc && i > 0) {
-            rc = put(buf, len, at, ", ");
+            rc = tb_voice__put(buf, len, at, ", ");
         }
         if (!rc)
-            rc = put(buf, len, at, square);
+            rc = tb_voice__put(buf, len, at, square);
         if (rc)
             return rc;
         i++;
@@ -227,7 +226,7 @@ static int position_groups(const struct tb_voice_pack *pack, const tb_chess_pos 
         uint64_t set = pos->by_type[order[k]] & pos->by_color[color];
         if (!set)
             continue;
-        int rc = at ? put(buf, len, &at, ", ") : TB_OK;
+        int rc = at ? tb_voice__put(buf, len, &at, ", ") : TB_OK;
         char squares[64 * (TB_VOICE_SQUARE_MAX + TB_VOICE_WORD_MAX + 2)];
         size_t sq_at = 0;
         squares[0] = '\0';
@@ -255,7 +254,7 @@ static int two_sides(const struct tb_voice_pack *pack, const tb_chess_pos *pos, 
     for (int color = TB_CHESS_WHITE; color <= TB_CHESS_BLACK; color++) {
         int rc = groups(pack, pos, color, pieces, sizeof pieces) ? TB_ERR_FULL : TB_OK;
         if (!rc && color == TB_CHESS_BLACK)
-            rc = put(buf, len, at, ". ");
+            rc = tb_voice__put(buf, len, at, ". ");
         if (!rc)
             rc = put_side(pack, tmpl, color, pieces, buf, len, at);
         if (rc)
@@ -319,14 +318,14 @@ static int material_groups(const struct tb_voice_pack *pack, const tb_chess_pos 
         int n = __builtin_popcountll(pos->by_type[order[k]] & pos->by_color[color]);
         if (n == 0)
             continue;
-        int rc = at ? put(buf, len, &at, ", ") : TB_OK;
+        int rc = at ? tb_voice__put(buf, len, &at, ", ") : TB_OK;
         if (!rc)
             rc = tb_voice__count(pack, noun_of(order[k]), n, buf, len, &at);
         if (rc)
             return rc;
     }
     if (at == 0) /* a bare king: "Weiß: König" */
-        return put(buf, len, &at, pack->value[K_PIECE_KING]);
+        return tb_voice__put(buf, len, &at, pack->value[K_PIECE_KING]);
     return TB_OK;
 }
 
@@ -344,7 +343,7 @@ int tb_voice_review_material(const struct tb_voice_pack *pack, const tb_chess_po
             score[color] +=
                 points[t] * __builtin_popcountll(pos->by_type[t] & pos->by_color[color]);
     if (!rc)
-        rc = put(buf, len, &at, ". ");
+        rc = tb_voice__put(buf, len, &at, ". ");
     if (!rc && score[0] == score[1]) {
         rc = tb_voice__expand(pack->value[K_R_MATERIAL_EQUAL], NULL, NULL, 0, buf, len, &at);
     } else if (!rc) {

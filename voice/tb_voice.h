@@ -153,6 +153,34 @@ struct tb_voice_msg_args {
 int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
                         const struct tb_voice_msg_args *args, char *buf, size_t len);
 
+/* ---- doorgeefschaak (bughouse): drops, pieces in hand ([bughouse] in the packs) ----------- */
+
+/* A move of a game with pieces in hand, as tb_voice_phrase_move says it, with the check state
+ * the caller knows (mate there depends on the pieces in hand, which the chess position does
+ * not hold): check 0 none, 1 check, 2 mate. TB_ERR_ILLEGAL for a move not legal in pos. */
+int tb_voice_phrase_move_check(const struct tb_voice_pack *pack, const tb_chess_pos *pos,
+                               tb_chess_move m, enum tb_voice_form form, int check, char *buf,
+                               size_t len);
+/* A drop (doorgeefschaak 2.2): ptype (TB_CHESS_PAWN..QUEEN) put on sq: "Springer auf Felix
+ * drei". Never with a check: a drop may not give one (2.4). */
+int tb_voice_phrase_drop(const struct tb_voice_pack *pack, int ptype, int sq, char *buf,
+                         size_t len);
+/* A piece type's word alone ("Springer"), as a button cycling through pieces says it. */
+int tb_voice_phrase_piece(const struct tb_voice_pack *pack, int ptype, char *buf, size_t len);
+/* The piece the partner passes (2.1): "Du bekommst: Springer". */
+int tb_voice_phrase_received(const struct tb_voice_pack *pack, int ptype, char *buf, size_t len);
+/* The pieces in hand (2.6), pool[type] of each type, queen first: "Du hast: 2 Springer, 1
+ * Bauer"; "Du hast nichts" when empty. */
+int tb_voice_phrase_pool(const struct tb_voice_pack *pack, const uint8_t pool[6], char *buf,
+                         size_t len);
+/* The question a drop of several possible kinds waits on: "Welche Figur auf Eva vier? Läufer
+ * oder Springer" (kinds: bits 1 << type, queen first). */
+int tb_voice_phrase_drop_choice(const struct tb_voice_pack *pack, int sq, unsigned kinds, char *buf,
+                                size_t len);
+/* A drop refused: "Einsetzen nicht erlaubt, Artikel 2.5". */
+int tb_voice_phrase_drop_refused(const struct tb_voice_pack *pack, const char *article, char *buf,
+                                 size_t len);
+
 /* ---- review: the game by ear (D.2.7), pure functions of the game ------------------------- */
 
 /* Each returns the text's length, TB_ERR_ARG for a bad argument (NULL, a ply or move number

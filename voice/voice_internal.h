@@ -117,6 +117,14 @@ enum tb_voice__key {
     K_R_RESULT_WHITE,
     K_R_RESULT_BLACK,
     K_R_RESULT_DRAW,
+    /* [bughouse]: doorgeefschaak */
+    K_B_DROP,
+    K_B_RECEIVED,
+    K_B_POOL,
+    K_B_POOL_EMPTY,
+    K_B_CHOOSE,
+    K_B_OR,
+    K_B_REFUSED,
     K__COUNT
 };
 
@@ -159,6 +167,16 @@ struct tb_voice_pack {
     struct tb_voice__phoneme *phonemes;
     int nphonemes;
 };
+
+/* Appends s to buf at *pos; TB_ERR_FULL when it does not fit. */
+int tb_voice__put(char *buf, size_t len, size_t *pos, const char *s);
+/* The pack's word for a piece type ("Springer"); its word for "piece" for no type. */
+const char *tb_voice__piece_word(const struct tb_voice_pack *pack, int ptype);
+/* tb_voice_phrase_move with the check suffix given: check 0 none, 1 check, 2 mate, -1 as the
+ * chess core judges it. */
+int tb_voice__phrase_move(const struct tb_voice_pack *pack, const tb_chess_pos *pos,
+                          tb_chess_move m, enum tb_voice_form form, int check, char *buf,
+                          size_t len);
 
 /* A template with its {name} placeholders replaced by values: names[i] -> values[i] (a NULL
  * value is empty). Spaces are collapsed, trimmed and removed before ',' '.' ':'; the result is

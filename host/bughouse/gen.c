@@ -14,6 +14,9 @@ struct sim {
     int64_t turn_start[2];
     int64_t due[2]; /* when the side to move moves; NEVER while stalemated and waiting */
     bool ended[2];
+    /* pieces still being handed over (pass_ms): [board][colour][type] their arrival times */
+    int64_t transit[2][2][6][TB_BUG_POOL_MAX];
+    int ntransit[2][2][6];
 };
 
 static uint64_t rnd(struct sim *s)
@@ -30,9 +33,10 @@ static int below(struct sim *s, int n)
     return (int)(rnd(s) % (uint64_t)n);
 }
 
-static void finish(struct sim *s, int b, const struct tb_bug_verdict *v)
+static void finish(struct sim *s, int b, const struct tb_bug_verdict *v, int64_t now)
 {
     s->rec->verdict[b] = *v;
+    s->rec->end_ms[b] = now;
     s->ended[b] = true;
 }
 
@@ -46,7 +50,7 @@ static void review(struct sim *s, int b, int64_t now)
     struct tb_bug_verdict v;
     tb_bug_judge_position(&s->rec->cur[b], &other, &v);
     if (v.result != TB_BUG_ONGOING) {
-        finish(s, b, &v);
+        finish(s, b, &v, now);
         return;
     }
     if (v.reason == TB_BUG_WAIT_STALEMATE) {
@@ -54,7 +58,50 @@ static void review(struct sim *s, int b, int64_t now)
         return;
     }
     if (s->due[b] == NEVER || s->due[b] < now)
-        s->due[b] = now + 50 + below(s, 2 * s->cfg.think_ms);
+        s->due[b] = now + s->cfg.min_think_ms + below(s, 2 * s->cfg.think_ms);
+}
+
+/* Pieces of type in the hand of colour on board b that are still on their way at now. */
+static int in_transit(struct sim *s, int b, int color, int type, int64_t now)
+{
+    int n = 0, *count = &s->ntransit[b][color][type];
+    int64_t *t = s->transit[b][color][type];
+    for (int i = 0; i < *count; i++)
+        if (t[i] > now)
+            t[n++] = t[i];
+    *count = n;
+    return n;
+}
+
+/* Keeps only the drops of pieces already handed over; when nothing is left to play, the
+ * earliest arrival (the player waits for it) or NEVER. */
+static int64_t ready_moves(struct sim *s, int b, int64_t now, tb_bug_movelist *list)
+{
+    const tb_bug_pos *pos = &s->rec->cur[b];
+    int side = pos->chess.side, n = 0, usable[6];
+    for (int t = TB_CHESS_PAWN; t <= TB_CHESS_QUEEN; t++)
+        usable[t] = pos->pool[side][t] - in_transit(s, b, side, t, now);
+    for (int i = 0; i < list->count; i++) {
+        int t = tb_bug_move_drop_type(list->moves[i]);
+        if (!t || usable[t] > 0)
+            list->moves[n++] = list->moves[i];
+    }
+    list->count = n;
+    int64_t next = NEVER;
+    for (int t = TB_CHESS_PAWN; !n && t <= TB_CHESS_QUEEN; t++)
+        for (int i = 0; i < s->ntransit[b][side][t]; i++)
+            next = s->transit[b][side][t][i] < next ? s->transit[b][side][t][i] : next;
+    return next;
+}
+
+/* 2.1: a piece passed to board b reaches the hand pass_ms after the capture. */
+static void hand_over(struct sim *s, int b, const tb_bug_pos *before, int64_t now)
+{
+    const tb_bug_pos *after = &s->rec->cur[b];
+    for (int c = 0; c < 2 && s->cfg.pass_ms > 0; c++)
+        for (int t = TB_CHESS_PAWN; t <= TB_CHESS_QUEEN; t++)
+            if (after->pool[c][t] > before->pool[c][t] && s->ntransit[b][c][t] < TB_BUG_POOL_MAX)
+                s->transit[b][c][t][s->ntransit[b][c][t]++] = now + s->cfg.pass_ms;
 }
 
 static tb_bug_move pick(struct sim *s, const tb_bug_movelist *list)
@@ -80,7 +127,7 @@ static int step_move(struct sim *s, int b, int64_t now)
     if (s->cfg.resign_permille && below(s, 1000) < s->cfg.resign_permille) {
         struct tb_bug_verdict v;
         tb_bug_judge_resign(pos, side, &v); /* 5.2: on move */
-        finish(s, b, &v);
+        finish(s, b, &v, now);
         review(s, b ^ 1, now);
         return TB_OK;
     }
@@ -88,11 +135,20 @@ static int step_move(struct sim *s, int b, int64_t now)
     int n = tb_bug_gen_legal(pos, &list);
     if (n < 0)
         return n;
+    if (s->cfg.pass_ms > 0) {
+        int64_t next = ready_moves(s, b, now, &list);
+        if (!list.count) {
+            s->due[b] = next; /* nothing to play until a piece arrives */
+            return TB_OK;
+        }
+    }
     int other_pool =
         tb_bug_pool_count(&s->rec->cur[b ^ 1], 0) + tb_bug_pool_count(&s->rec->cur[b ^ 1], 1);
+    tb_bug_pos other_before = s->rec->cur[b ^ 1];
     int rc = tb_bug_record_push(s->rec, b, pick(s, &list), s->left[b][side]);
     if (rc)
         return rc;
+    hand_over(s, b ^ 1, &other_before, now);
     s->due[b] = NEVER;
     review(s, b, now);
     /* A piece passed across may end the other board's wait; the end of this game makes its
@@ -113,7 +169,7 @@ static void step_flag(struct sim *s, int b, int64_t now)
     struct tb_bug_other other = {&s->rec->cur[b ^ 1], s->ended[b ^ 1]};
     struct tb_bug_verdict v;
     tb_bug_judge_flags(pos, flag, &other, &v); /* 5.4 */
-    finish(s, b, &v);
+    finish(s, b, &v, now);
     review(s, b ^ 1, now);
 }
 
@@ -128,6 +184,8 @@ int tb_bug_gen_game(const struct tb_bug_gen_config *cfg, tb_bug_record *rec)
         s.cfg.think_ms = 3000;
     if (s.cfg.drop_percent <= 0)
         s.cfg.drop_percent = 35;
+    if (s.cfg.min_think_ms < 50)
+        s.cfg.min_think_ms = 50;
     s.rng = cfg->seed;
     s.rec = rec;
     tb_bug_record_init(rec);

@@ -127,20 +127,13 @@ const char *tb_bug_drop_reason(enum tb_bug_drop_verdict v)
     }
 }
 
-int tb_bug_gen_legal(const tb_bug_pos *pos, tb_bug_movelist *list)
+/* Appends the legal drops (2.2-2.5, FIDE 3.9) to moves[n..], by type Q R B N P and square. */
+static int add_drops(const tb_bug_pos *pos, tb_bug_move *moves, int n)
 {
     const tb_chess_pos *c = &pos->chess;
-    list->count = 0;
-    if (tb_bug__mobility_bound(c) > TB_CHESS_MAX_MOVES)
-        return TB_ERR_FULL;
-    tb_chess_movelist ord;
-    int n = tb_chess_gen_legal(c, &ord);
-    memcpy(list->moves, ord.moves, (size_t)n * sizeof ord.moves[0]);
     int us = c->side;
-    if (!tb_bug_pool_count(pos, us)) {
-        list->count = n;
+    if (!tb_bug_pool_count(pos, us))
         return n;
-    }
     uint64_t checks[6];
     checking_squares(c, checks);
     uint64_t empty = ~tb_chess_occupancy(c);
@@ -155,11 +148,29 @@ int tb_bug_gen_legal(const tb_bug_pos *pos, tb_bug_movelist *list)
             int sq = __builtin_ctzll(to);
             if (in_check && !drop_leaves_king_safe(c, t, sq))
                 continue;
-            list->moves[n++] = tb_bug_move_drop(t, sq);
+            moves[n++] = tb_bug_move_drop(t, sq);
         }
     }
-    list->count = n;
     return n;
+}
+
+int tb_bug_gen_legal(const tb_bug_pos *pos, tb_bug_movelist *list)
+{
+    const tb_chess_pos *c = &pos->chess;
+    list->count = 0;
+    if (tb_bug__mobility_bound(c) > TB_CHESS_MAX_MOVES)
+        return TB_ERR_FULL;
+    tb_chess_movelist ord;
+    int n = tb_chess_gen_legal(c, &ord);
+    memcpy(list->moves, ord.moves, (size_t)n * sizeof ord.moves[0]);
+    list->count = add_drops(pos, list->moves, n);
+    return list->count;
+}
+
+int tb_bug_gen_drops(const tb_bug_pos *pos, tb_bug_movelist *list)
+{
+    list->count = add_drops(pos, list->moves, 0);
+    return list->count;
 }
 
 bool tb_bug_is_legal(const tb_bug_pos *pos, tb_bug_move m)

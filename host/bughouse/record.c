@@ -10,6 +10,7 @@ void tb_bug_record_init(tb_bug_record *rec)
         tb_bug_pos_startpos(&rec->start[b]);
         rec->cur[b] = rec->start[b];
         rec->verdict[b].article = "";
+        rec->end_ms[b] = -1;
     }
     for (int i = 0; i < 4; i++)
         strcpy(rec->names[i], "?");

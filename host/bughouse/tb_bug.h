@@ -121,6 +121,8 @@ const char *tb_bug_drop_reason(enum tb_bug_drop_verdict v);
  * bughouse FEN reader refuses such positions). */
 int tb_bug_gen_legal(const tb_bug_pos *pos, tb_bug_movelist *list);
 bool tb_bug_is_legal(const tb_bug_pos *pos, tb_bug_move m);
+/* The legal drops alone, in the order tb_bug_gen_legal lists them; returns the count. */
+int tb_bug_gen_drops(const tb_bug_pos *pos, tb_bug_movelist *list);
 
 /* Plays a legal move. A drop takes the piece from the pool; a capture fills undo->passed with
  * the piece for the partner's pool (3.2: a promoted pawn goes as a pawn), which the caller puts
@@ -243,7 +245,9 @@ typedef struct tb_bug_record {
     int nplies;
     struct tb_bug_ply plies[TB_BUG_RECORD_MAX_PLIES];
     struct tb_bug_verdict verdict[2]; /* per board; ONGOING if unfinished */
-    tb_bug_pos cur[2];                /* both boards after the plies (kept by tb_bug_record_push) */
+    int64_t end_ms[2]; /* when each game ended, ms after the clocks started (6.4); -1: not
+                          known (BPGN does not say) or not ended */
+    tb_bug_pos cur[2]; /* both boards after the plies (kept by tb_bug_record_push) */
 } tb_bug_record;
 
 /* An empty record: standard starts, 7 minutes (6.3), names "?", results ongoing. To start
@@ -274,10 +278,15 @@ int tb_bug_bpgn_read(tb_bug_record *rec, const char *buf, size_t len, struct tb_
 
 struct tb_bug_gen_config {
     uint64_t seed;
-    int32_t base_ms;     /* time per player (0: 7 minutes, 6.3) */
-    int32_t think_ms;    /* mean thinking time per move (0: 3 s) */
-    int drop_percent;    /* chance of a drop when one is legal (0: 35) */
-    int resign_permille; /* chance per move that the side to move resigns (5.2; 0: none) */
+    int32_t base_ms;      /* time per player (0: 7 minutes, 6.3) */
+    int32_t think_ms;     /* mean thinking time per move (0: 3 s) */
+    int drop_percent;     /* chance of a drop when one is legal (0: 35) */
+    int resign_permille;  /* chance per move that the side to move resigns (5.2; 0: none) */
+    int32_t min_think_ms; /* shortest thinking time of a move (0: 50 ms); a player who handles
+                             pieces on a sensor board needs a second or so */
+    int32_t pass_ms;      /* a taken piece reaches the partner's hand this long after the
+                             capture (2.1: it is handed over; 0: at once); until then it cannot
+                             be dropped */
 };
 
 /* A random legal match on two boards, deterministic per config: four players think for random

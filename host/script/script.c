@@ -334,8 +334,9 @@ int tb_script_parse_line(struct tb_script_parser *p, const char *line, size_t le
             why = "bad button name (1-15 of A-Z a-z 0-9 _ . -)";
         break;
     case TB_SCRIPT_CHOOSE:
-        if (f[3].len != 1 || !one_of(f[3].s[0], "qrbn"))
-            why = "bad promotion choice (q, r, b or n)";
+        /* p: the kind of a dropped piece (doorgeefschaak), never a promotion piece */
+        if (f[3].len != 1 || !one_of(f[3].s[0], "qrbnp"))
+            why = "bad promotion choice (q, r, b or n; p: a dropped pawn)";
         else
             ev->piece = f[3].s[0];
         break;
@@ -433,7 +434,7 @@ int tb_script_format(const struct tb_script_event *ev, char *buf, size_t len)
         snprintf(arg, sizeof arg, "%s %s %s", w, b, run_names[ev->clock_run]);
         break;
     default: /* choose */
-        if (!ev->piece || !strchr("qrbn", ev->piece))
+        if (!ev->piece || !strchr("qrbnp", ev->piece))
             return TB_ERR_ARG;
         snprintf(arg, sizeof arg, "%c", ev->piece);
         break;

@@ -6,7 +6,7 @@
  *     <ms> <board> place <square> [<piece>]   piece: FEN letter, for boards that see identity
  *     <ms> <board> press <button>
  *     <ms> <board> release <button>
- *     <ms> <board> choose <q|r|b|n>
+ *     <ms> <board> choose <q|r|b|n|p>           p: a dropped pawn (doorgeefschaak)
  *     <ms> <board> clock <white> <black> <running>   a clock beside the board read (DGT clock):
  *                                             times left in ms or '-', running white|black|stopped
  *
@@ -50,8 +50,8 @@ struct tb_script_event {
     uint64_t us; /* exact time in microseconds */
     uint64_t ms; /* us / 1000 (what the recognisers use) */
     char board[TB_SCRIPT_NAME_MAX];
-    uint8_t square;                  /* lift, place: 0..63, a1 = 0 (tb_chess numbering) */
-    char piece;                      /* place: FEN letter (KQRBNPkqrbnp) or 0; choose: q r b n */
+    uint8_t square; /* lift, place: 0..63, a1 = 0 (tb_chess numbering) */
+    char piece;     /* place: FEN letter (KQRBNPkqrbnp) or 0; choose: q r b n, p (a drop's pawn) */
     char button[TB_SCRIPT_NAME_MAX]; /* press, release */
     char text[TB_SCRIPT_TEXT_MAX];   /* expect */
     int32_t clock_ms[2];             /* clock: time left of White, Black in ms; -1 unknown */

@@ -14,6 +14,8 @@ static const char *const problem_names[] = {
     [TB_SENSOR_P_PROMOTION_NO_CHOICE] = "promotion-no-choice",
     [TB_SENSOR_P_WRONG_MOVE] = "wrong-move",
     [TB_SENSOR_P_PROMOTION_WAITING] = "promotion-waiting",
+    [TB_SENSOR_P_DROP_WAITING] = "drop-waiting",
+    [TB_SENSOR_P_ILLEGAL_DROP] = "illegal-drop",
 };
 
 const char *tb_sensor_problem_name(enum tb_sensor_problem p)
@@ -87,6 +89,21 @@ int tb_sensor_out_format(const struct tb_sensor_out *o, char *buf, size_t len)
             break;
         case TB_SENSOR_P_PROMOTION_NO_CHOICE:
             n = snprintf(buf, len, "! %s %s queen assumed", name, sq(o->square, a));
+            break;
+        case TB_SENSOR_P_DROP_WAITING: {
+            char kinds[16] = "";
+            for (int t = TB_CHESS_QUEEN, k = 0; t >= TB_CHESS_PAWN; t--)
+                if (o->kinds & (1u << t)) {
+                    kinds[k++] = ' ';
+                    kinds[k++] = "?pnbrq"[t];
+                }
+            n = snprintf(buf, len, "! %s %s%s", name, sq(o->square, a), kinds);
+            break;
+        }
+        case TB_SENSOR_P_ILLEGAL_DROP:
+            n = snprintf(buf, len, "! %s %s %c %s", name, sq(o->square, a),
+                         o->piece ? "?pnbrqk"[TB_CHESS_PIECE_TYPE(o->piece)] : '?',
+                         o->article && *o->article ? o->article : "-");
             break;
         case TB_SENSOR_P_WRONG_MOVE:
             n = snprintf(buf, len, "! %s expected %s made %s", name, o->uci2, o->uci);

@@ -191,7 +191,15 @@ static void gen_promotion(struct out *o, const struct tb_chess_move_squares *ms)
     case 3: /* the pawn itself put on the square; the choice comes after */
         late_choice(o, ms, choice);
         break;
-    default: /* the new piece stands on the square before the pawn leaves */
+    default:                     /* the new piece stands on the square before the pawn leaves */
+        if (g->cfg.pawn_stays) { /* 3.1: no new piece; the choice, then the pawn across */
+            emit(o, TB_SCRIPT_CHOOSE, 0, choice, 0);
+            lift(o, ms->from, within(o));
+            if (capture)
+                lift(o, ms->to, within(o));
+            place(o, ms->to, range(g, capture ? g->cfg.blip_ms + 20 : 50, 400));
+            break;
+        }
         emit(o, TB_SCRIPT_CHOOSE, 0, choice, 0);
         if (capture) /* victim off, new piece on: slower than a wobble in the hole (D.2.2) */
             lift(o, ms->to, within(o));
@@ -496,40 +504,53 @@ static void stray(struct out *o, const tb_chess_pos *pos, tb_chess_move next, in
     }
 }
 
+/* One move with its noise and faults; ply counts the moves written before it. */
+static int one_move(struct out *o, const tb_chess_pos *pos, tb_chess_move m, int ply,
+                    struct tb_error *err)
+{
+    struct tb_sensor_gen *g = o->g;
+    tb_chess_movelist list;
+    struct tb_chess_move_squares ms;
+    char uci[8];
+    tb_chess_gen_legal(pos, &list);
+    if (!tb_chess_is_legal(pos, m))
+        return tb_error_set(err, TB_ERR_ILLEGAL, "ply %d: move is not legal", ply + 1);
+    tb_chess_move_to_uci(pos, m, uci, sizeof uci);
+    tb_chess_move_squares(pos, m, &ms);
+    if (g->cfg.wobbles && chance(g, 0.3))
+        wobble(o, pos);
+    bool faulted = false;
+    if (g->cfg.fault != TB_SENSOR_GEN_NO_FAULT && !o->extra && chance(g, g->cfg.fault_rate)) {
+        if (g->cfg.fault == TB_SENSOR_GEN_WRONG_SQUARE)
+            faulted = fault_wrong_square(o, pos, m, &list);
+        else if (g->cfg.fault == TB_SENSOR_GEN_KNOCKED_PIECE)
+            faulted = fault_knocked(o, pos, &list, &ms);
+        else if (ply > 0)
+            faulted = fault_twice(o, pos, &list);
+        g->faults += faulted;
+    }
+    if (!faulted || g->cfg.fault != TB_SENSOR_GEN_WRONG_SQUARE)
+        gen_move(o, pos, m);
+    expect(o, "%s", uci);
+    return TB_OK;
+}
+
 int tb_sensor_gen_moves(struct tb_sensor_gen *g, const tb_chess_pos *start,
                         const tb_chess_move *moves, int n, tb_sensor_gen_fn fn, void *user,
                         struct tb_error *err)
 {
     struct out o = {.g = g, .fn = fn, .user = user};
     tb_chess_pos pos = *start;
-    tb_chess_movelist list;
     tb_chess_undo undo;
     struct tb_chess_move_squares ms;
-    char uci[8];
     int lift_after = -1;
 
     for (int ply = 0; ply < n && !o.rc; ply++) {
-        tb_chess_gen_legal(&pos, &list);
-        if (!tb_chess_is_legal(&pos, moves[ply]))
-            return tb_error_set(err, TB_ERR_ILLEGAL, "ply %d: move is not legal", ply + 1);
-        tb_chess_move_to_uci(&pos, moves[ply], uci, sizeof uci);
         tb_chess_move_squares(&pos, moves[ply], &ms);
         g->t += range(g, 300, 3000); /* thinking */
-        if (g->cfg.wobbles && chance(g, 0.3))
-            wobble(&o, &pos);
-        bool faulted = false;
-        if (g->cfg.fault != TB_SENSOR_GEN_NO_FAULT && !o.extra && chance(g, g->cfg.fault_rate)) {
-            if (g->cfg.fault == TB_SENSOR_GEN_WRONG_SQUARE)
-                faulted = fault_wrong_square(&o, &pos, moves[ply], &list);
-            else if (g->cfg.fault == TB_SENSOR_GEN_KNOCKED_PIECE)
-                faulted = fault_knocked(&o, &pos, &list, &ms);
-            else if (ply > 0)
-                faulted = fault_twice(&o, &pos, &list);
-            g->faults += faulted;
-        }
-        if (!faulted || g->cfg.fault != TB_SENSOR_GEN_WRONG_SQUARE)
-            gen_move(&o, &pos, moves[ply]);
-        expect(&o, "%s", uci);
+        int rc = one_move(&o, &pos, moves[ply], ply, err);
+        if (rc)
+            return rc;
         tb_chess_make(&pos, moves[ply], &undo);
         if (lift_after >= 0) {
             lift(&o, lift_after, range(g, 300, 1000));
@@ -542,5 +563,18 @@ int tb_sensor_gen_moves(struct tb_sensor_gen *g, const tb_chess_pos *start,
             g->faults++;
         }
     }
+    return o.rc;
+}
+
+int tb_sensor_gen_move(struct tb_sensor_gen *g, const tb_chess_pos *pos, tb_chess_move m,
+                       tb_sensor_gen_fn fn, void *user, struct tb_error *err)
+{
+    struct out o = {.g = g, .fn = fn, .user = user};
+    int rc = one_move(&o, pos, m, 1, err);
+    if (rc)
+        return rc;
+    /* a knocked piece still off its square goes back now */
+    for (int i = 0; i < o.nhook; i++)
+        emit(&o, o.hook[i].place ? TB_SCRIPT_PLACE : TB_SCRIPT_LIFT, o.hook[i].sq, 0, within(&o));
     return o.rc;
 }

@@ -41,6 +41,7 @@ void tb_sensor__cand_fill(const tb_chess_pos *pos, tb_chess_move m, uint64_t bas
     c->rook_to = ms.rook_to;
     c->capture_sq = ms.capture_sq;
     c->promo = ms.promo;
+    c->drop = 0;
     c->capture_on_to = ms.captured && ms.capture_sq == ms.to;
 }
 
@@ -52,6 +53,7 @@ void tb_sensor__load_position(tb_sensor *s, const tb_chess_pos *pos)
     s->ncand = tb_chess_gen_legal(pos, &list);
     for (int i = 0; i < s->ncand; i++)
         tb_sensor__cand_fill(pos, list.moves[i], s->base, &s->cand[i]);
+    tb_sensor__load_drops(s);
 }
 
 void tb_sensor__clear_move(tb_sensor *s)
@@ -60,7 +62,7 @@ void tb_sensor__clear_move(tb_sensor *s)
     s->touch_own = s->touch_opp = s->touch_rook = -1;
     s->choice = 0;
     s->exempt_sq = -1;
-    s->promo_pending = s->promo_prompted = false;
+    s->promo_pending = s->promo_prompted = s->choice_drop = false;
     s->settle_pending = false;
     s->missing_pending = false;
     s->reported = false;
@@ -71,6 +73,19 @@ void tb_sensor__set_uci(const tb_chess_pos *pos, tb_chess_move m, char buf[8])
 {
     if (tb_chess_move_to_uci(pos, m, buf, 8) < 0)
         buf[0] = '\0';
+}
+
+/* A drop as engines write it in UCI: "N@f3", the letter upper case. */
+void tb_sensor__cand_uci(const tb_sensor *s, const struct tb_sensor_cand *c, char buf[8])
+{
+    char sq[3];
+    if (!c->drop) {
+        tb_sensor__set_uci(&s->pos, c->move, buf);
+        return;
+    }
+    buf[0] = "?PNBRQK"[c->drop];
+    buf[1] = '@';
+    memcpy(buf + 2, tb_chess_square_name(c->to, sq), 3);
 }
 
 struct tb_sensor_out *tb_sensor__problem(tb_sensor *s, enum tb_sensor_problem p, uint64_t t,
@@ -86,7 +101,7 @@ static void decide(tb_sensor *s, const struct tb_sensor_cand *c, bool queen_assu
                    uint64_t event_ms)
 {
     char uci[8];
-    tb_sensor__set_uci(&s->pos, c->move, uci);
+    tb_sensor__cand_uci(s, c, uci);
     s->promo_pending = false;
     s->settle_pending = false;
 
@@ -110,6 +125,8 @@ static void decide(tb_sensor *s, const struct tb_sensor_cand *c, bool queen_assu
     o->move = c->move;
     o->square = c->from;
     o->square2 = c->to;
+    if (c->drop)
+        o->piece = (uint8_t)TB_CHESS_PIECE(s->pos.side, c->drop);
     memcpy(o->uci, uci, sizeof o->uci);
     if (s->mode == TB_SENSOR_REPLICATING) {
         o->flags |= TB_SENSOR_MF_REPLICATED;
@@ -132,7 +149,13 @@ static void decide(tb_sensor *s, const struct tb_sensor_cand *c, bool queen_assu
     s->prev_pos = s->pos;
     s->last_move = m;
     tb_chess_pos next = s->pos;
-    tb_chess_make(&next, m, &undo);
+    int dropped = c->drop;
+    if (dropped) { /* 2.2: a piece from the hand */
+        s->hand[next.side][dropped]--;
+        tb_chess_make_drop(&next, c->to, TB_CHESS_PIECE(next.side, dropped), &undo);
+    } else {
+        tb_chess_make(&next, m, &undo);
+    }
     tb_sensor__load_position(s, &next);
     s->stray &= ~s->base;
     s->gone &= s->base;
@@ -140,6 +163,7 @@ static void decide(tb_sensor *s, const struct tb_sensor_cand *c, bool queen_assu
     s->expected = 0;
     tb_sensor__clear_move(s);
     s->exempt_sq = promo_sq == TB_CHESS_NOSQ ? -1 : promo_sq;
+    s->just_dropped = dropped;
 }
 
 /* Every square of set was lifted and then filled again. */
@@ -188,11 +212,16 @@ int tb_sensor__wanted_promo(const tb_sensor *s, int to)
 /* The legal move the occupancy shows and the events fit. Several fit when pieces were touched
  * on the way: the one that moved the most of the lifted pieces, then the one whose far end
  * was filled last (captures by one piece look alike). */
-static const struct tb_sensor_cand *match(const tb_sensor *s, uint64_t occ, bool *no_choice)
+static const struct tb_sensor_cand *match(tb_sensor *s, uint64_t occ, bool *no_choice)
 {
     const struct tb_sensor_cand *best = NULL;
     int best_loose = 0;
     *no_choice = false;
+    /* a piece from beside the board: no legal move of the board's pieces leaves every square
+     * filled, so the two never compete */
+    const struct tb_sensor_cand *d = tb_sensor__drop_match(s, occ, no_choice);
+    if (d)
+        return d;
     for (int i = 0; i < s->ncand; i++) {
         const struct tb_sensor_cand *c = &s->cand[i];
         if (c->post != occ || !events_fit(s, c))
@@ -330,8 +359,12 @@ void tb_sensor__evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms)
     if (c) {
         s->missing_pending = false;
         if (no_choice) {
-            /* 4.6: the promotion is not complete until its piece is known; wait for it */
+            /* 4.6: the promotion is not complete until its piece is known; wait for it. A drop
+             * whose kind several pieces in hand could be waits likewise (D.2.1: the move is
+             * announced with its piece). */
             s->promo_pending = true;
+            s->choice_drop = c->drop != 0;
+            s->choice_sq = c->to;
             s->promo_move = c->move;
             if (!was_waiting || was_move != c->move) {
                 s->promo_since = t;
@@ -356,6 +389,8 @@ void tb_sensor__evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms)
         s->illegal = false;
         return;
     }
+    if (tb_sensor__illegal_drop(s, occ, t, event_ms))
+        return;
     if (!added || p == IN_HAND) {
         /* pieces missing (in a hand, or knocked off) with nothing misplaced: report if it
          * lasts */
@@ -373,8 +408,8 @@ void tb_sensor__evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms)
 bool tb_sensor__promo_end(tb_sensor *s, uint64_t t, uint64_t event_ms)
 {
     bool no_choice;
-    if (!s->promo_pending)
-        return false;
+    if (!s->promo_pending || s->choice_drop)
+        return false; /* a drop has no default piece: it waits for its kind */
     s->promo_pending = false;
     const struct tb_sensor_cand *c = match(s, tb_sensor__seen(s), &no_choice);
     if (!c)
@@ -395,6 +430,10 @@ void tb_sensor__promo_timeout(tb_sensor *s, bool limit)
         tb_sensor__problem(s, TB_SENSOR_P_PROMOTION_WAITING,
                            s->promo_since + s->cfg.promo_prompt_ms, s->promo_event_ms);
     o->move = s->promo_move;
+    if (s->choice_drop) {
+        tb_sensor__drop_prompt(s, o);
+        return;
+    }
     o->square = (uint8_t)tb_chess_move_to(s->promo_move);
     tb_sensor__set_uci(&s->pos, s->promo_move, o->uci);
 }
@@ -454,6 +493,7 @@ void tb_sensor__apply(tb_sensor *s, const struct tb_sensor_qev *ev, uint64_t t)
     bool exempt = sq == s->exempt_sq;
     if (!exempt || ev->place)
         s->exempt_sq = -1;
+    s->just_dropped = 0;
     s->seq++;
     if (!ev->place) {
         /* D.2.2: on the VI board a lift is a touch; count the first own and opponent piece

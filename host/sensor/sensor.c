@@ -52,6 +52,7 @@ void tb_sensor_reset(tb_sensor *s, const tb_chess_pos *pos, uint64_t now_ms)
     s->mode = TB_SENSOR_PLAYING;
     s->expected = 0;
     s->last_move = 0;
+    memset(s->hand, 0, sizeof s->hand); /* a new game: nothing in hand */
     tb_sensor__load_position(s, pos);
     s->occ = s->base;
     s->stray = s->gone = 0;
@@ -88,7 +89,8 @@ int tb_sensor_set_mode(tb_sensor *s, enum tb_sensor_mode mode, tb_chess_move exp
     }
     if (mode != TB_SENSOR_REPLICATING)
         return TB_ERR_ARG;
-    if (!tb_chess_is_legal(&s->pos, expected))
+    int type, sq;
+    if (!tb_chess_is_legal(&s->pos, expected) && !tb_sensor__expected_drop(s, expected, &type, &sq))
         return TB_ERR_ILLEGAL;
     s->mode = mode;
     s->expected = expected;
@@ -118,7 +120,7 @@ static enum due next_due(const tb_sensor *s, uint64_t *when)
     *when = TB_SENSOR_NOTIME;
     if (s->qn > 0)
         earlier(&what, when, DUE_EVENT, window(s, &s->q[0]));
-    if (s->promo_pending && s->cfg.promo_wait_ms > 0)
+    if (s->promo_pending && s->cfg.promo_wait_ms > 0 && !s->choice_drop)
         earlier(&what, when, DUE_PROMO_LIMIT, s->promo_since + s->cfg.promo_wait_ms);
     if (s->promo_pending && !s->promo_prompted)
         earlier(&what, when, DUE_PROMPT, s->promo_since + s->cfg.promo_prompt_ms);
@@ -276,11 +278,26 @@ int tb_sensor_place(tb_sensor *s, int square, int piece, uint64_t ms)
 
 int tb_sensor_choose(tb_sensor *s, int ptype, uint64_t ms)
 {
-    if (ptype < TB_CHESS_KNIGHT || ptype > TB_CHESS_QUEEN)
+    if (ptype < TB_CHESS_PAWN || ptype > TB_CHESS_QUEEN)
         return TB_ERR_ARG;
     if (ms < s->now)
         return TB_ERR_STATE;
     tb_sensor_tick(s, ms);
+    if (s->promo_pending && s->choice_drop)
+        return tb_sensor__drop_choice(s, ptype, ms);
+    if (ptype == TB_CHESS_PAWN || !tb_sensor__can_promote(s)) {
+        /* a drop's kind said before the piece is put down is kept for it */
+        if (tb_sensor__can_drop(s, ptype)) {
+            s->choice = ptype;
+            return TB_OK;
+        }
+        /* the piece of the drop just decided named again (the copier naming it, or a player
+         * naming the only kind there was): nothing to change */
+        if (s->just_dropped == ptype)
+            return TB_OK;
+        if (ptype == TB_CHESS_PAWN)
+            return TB_ERR_STATE; /* no pawn is ever a promotion's piece (3.7.5) */
+    }
     /* too late (the promotion was decided: the opponent is to move and has none) or for
      * nothing: refused, so a late choice never passes for a used one. A choice kept lasts
      * until the move it was made for is decided. */

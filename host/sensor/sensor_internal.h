@@ -22,6 +22,7 @@ struct tb_sensor_cand {
     uint8_t rook_from, rook_to; /* castling: the rook's squares, else TB_CHESS_NOSQ */
     uint8_t capture_sq;
     uint8_t promo;      /* promotion piece type or 0 */
+    uint8_t drop;       /* a drop: the type put on `to` from beside the board (from: NOSQ) */
     bool capture_on_to; /* an ordinary capture: the victim's square is refilled */
 };
 
@@ -52,6 +53,13 @@ struct tb_sensor {
     int ncand;
     struct tb_sensor_cand cand[TB_CHESS_MAX_MOVES];
 
+    /* drops (a variant with pieces in hand): the rules, each side's hand, and the kinds the
+     * side to move may place on each square */
+    const struct tb_sensor_drops *drops;
+    uint8_t hand[2][6];
+    uint8_t drop_kinds[64];
+    struct tb_sensor_cand drop_cand; /* the drop the board shows, when it shows one */
+
     /* the move in progress */
     uint32_t seq; /* event counter: orders lifts and places */
     uint64_t lifted, placed;
@@ -62,10 +70,13 @@ struct tb_sensor {
     int touch_rook; /* 4.4.1: a rook touched after the king was touched first, -1 if none */
     int choice;     /* promotion piece type from `choose`, 0 if none */
     int exempt_sq;  /* promotion square right after a promotion: the piece swap there is no touch */
-    bool illegal;   /* an illegal placement of this attempt was reported (one per attempt) */
+    int just_dropped; /* the type of the drop just output, until the next board event */
+    bool illegal;     /* an illegal placement of this attempt was reported (one per attempt) */
 
     /* decisions waiting for time */
-    bool promo_pending; /* 4.6: a promotion waits for its piece */
+    bool promo_pending; /* 4.6: a promotion waits for its piece, or a drop for its kind */
+    bool choice_drop;   /* what waits is a drop (on choice_sq): it has no default piece */
+    int choice_sq;
     bool promo_prompted;
     tb_chess_move promo_move;
     uint64_t promo_since, promo_event_ms;
@@ -100,6 +111,7 @@ static inline int tb_sensor__lowest(uint64_t set)
 void tb_sensor__cand_fill(const tb_chess_pos *pos, tb_chess_move m, uint64_t base,
                           struct tb_sensor_cand *c);
 void tb_sensor__set_uci(const tb_chess_pos *pos, tb_chess_move m, char buf[8]);
+void tb_sensor__cand_uci(const tb_sensor *s, const struct tb_sensor_cand *c, char buf[8]);
 struct tb_sensor_out *tb_sensor__problem(tb_sensor *s, enum tb_sensor_problem p, uint64_t t,
                                          uint64_t event_ms);
 int tb_sensor__wanted_promo(const tb_sensor *s, int to);
@@ -114,6 +126,15 @@ bool tb_sensor__promo_end(tb_sensor *s, uint64_t t, uint64_t event_ms);
 bool tb_sensor__can_promote(const tb_sensor *s);
 struct tb_sensor_out *tb_sensor__emit(tb_sensor *s, enum tb_sensor_out_kind kind, uint64_t t,
                                       uint64_t event_ms);
+
+/* drop.c */
+void tb_sensor__load_drops(tb_sensor *s);
+const struct tb_sensor_cand *tb_sensor__drop_match(tb_sensor *s, uint64_t occ, bool *no_choice);
+bool tb_sensor__illegal_drop(tb_sensor *s, uint64_t occ, uint64_t t, uint64_t event_ms);
+int tb_sensor__drop_choice(tb_sensor *s, int ptype, uint64_t ms);
+bool tb_sensor__can_drop(const tb_sensor *s, int ptype);
+bool tb_sensor__expected_drop(const tb_sensor *s, tb_chess_move m, int *type, int *sq);
+void tb_sensor__drop_prompt(tb_sensor *s, struct tb_sensor_out *o);
 
 /* problems.c */
 void tb_sensor__check_touch_move(tb_sensor *s, const struct tb_sensor_cand *c, uint64_t t,

@@ -85,6 +85,12 @@ enum tb_sensor_problem {
     TB_SENSOR_P_WRONG_MOVE,           /* replicating: move made, expected the expected one */
     TB_SENSOR_P_PROMOTION_WAITING,    /* square: promotion square; move: with the queen; the
                                          promotion waits for its piece (ask the player) */
+    TB_SENSOR_P_DROP_WAITING,         /* square: where a piece was put from beside the board;
+                                         kinds: the kinds it may be; the drop waits for the
+                                         choice (ask the player) */
+    TB_SENSOR_P_ILLEGAL_DROP,         /* square: where the piece was put; piece: its type when
+                                         known (chosen, or the only kind in hand), else 0;
+                                         kinds: the kinds in hand; reason, article: why not */
 };
 
 /* Flags of a move output. */
@@ -107,6 +113,9 @@ struct tb_sensor_out {
     uint64_t clear, fill;           /* DISPLACED: square sets */
     char uci[8];                    /* move in UCI (position before it), "" if none */
     char uci2[8];                   /* WRONG_MOVE: the expected move in UCI */
+    uint8_t kinds;                  /* DROP_WAITING, ILLEGAL_DROP: bits 1 << piece type */
+    int reason;                     /* ILLEGAL_DROP: the variant's refusal code */
+    const char *article;            /* ILLEGAL_DROP: the article behind it ("2.5"), or "" */
 };
 
 typedef struct tb_sensor tb_sensor;
@@ -129,8 +138,8 @@ void tb_sensor_set_position(tb_sensor *s, const tb_chess_pos *pos, uint64_t now_
  * inside their blip window are dropped (the snapshot is newer). */
 void tb_sensor_set_occupancy(tb_sensor *s, uint64_t occupancy, uint64_t now_ms);
 
-/* PLAYING, or REPLICATING with the expected move (legal in the current position). TB_ERR_ARG /
- * TB_ERR_ILLEGAL otherwise (nothing changes). */
+/* PLAYING, or REPLICATING with the expected move (legal in the current position, a drop
+ * included). TB_ERR_ARG / TB_ERR_ILLEGAL otherwise (nothing changes). */
 int tb_sensor_set_mode(tb_sensor *s, enum tb_sensor_mode mode, tb_chess_move expected);
 
 /* Board events. piece: for boards that report identity, the piece code placed (tb_chess
@@ -139,11 +148,13 @@ int tb_sensor_set_mode(tb_sensor *s, enum tb_sensor_mode mode, tb_chess_move exp
 int tb_sensor_lift(tb_sensor *s, int square, uint64_t ms);
 int tb_sensor_place(tb_sensor *s, int square, int piece, uint64_t ms);
 
-/* A promotion choice (TB_CHESS_KNIGHT..TB_CHESS_QUEEN), before, during or after the placement:
- * a promotion waiting for its piece is decided with it at once; earlier, it is kept for the
- * promotion to come. TB_OK without effect when it names the piece of the promotion just
- * decided, before any other event (the copier naming the piece put down). TB_ERR_STATE
- * (nothing changes) when no promotion can take it: the promotion was already decided with
+/* A choice of piece: for a promotion (TB_CHESS_KNIGHT..TB_CHESS_QUEEN) or a drop (a kind in
+ * hand, TB_CHESS_PAWN..TB_CHESS_QUEEN), before, during or after the placement: a move waiting
+ * for its piece is decided with it at once; earlier, it is kept for the move to come. TB_OK
+ * without effect when it names the piece of the promotion or drop just decided, before any
+ * other event (the copier naming the piece put down). TB_ERR_ILLEGAL when a drop waits and that
+ * kind may not go there (an ILLEGAL_DROP output names the article; the drop still waits).
+ * TB_ERR_STATE (nothing changes) when no move can take it: the move was already decided with
  * another piece or other events came since, or the side to move has none. */
 int tb_sensor_choose(tb_sensor *s, int ptype, uint64_t ms);
 
@@ -175,6 +186,48 @@ const tb_chess_pos *tb_sensor_position(const tb_sensor *s);
 uint64_t tb_sensor_occupancy(const tb_sensor *s);
 /* The squares holding pieces reported displaced (7.4) that no move can use: to be cleared. */
 uint64_t tb_sensor_strays(const tb_sensor *s);
+
+/* ---- pieces put on the board from beside it (doorgeefschaak's drops) --------------------- */
+
+/* A variant in which a move may put a piece from beside the board on an empty square (the
+ * drops of doorgeefschaak, host/bughouse). The recogniser keeps each side's pieces in hand;
+ * a piece placed on an empty square while nothing is lifted is a drop when the side to move
+ * holds a kind that may go there: that kind when it is the only one, else the drop waits for
+ * the choice (tb_sensor_choose, a piece code from the board, or the expected move when
+ * copying), as a promotion waits for its piece; a DROP_WAITING output asks for it after
+ * promo_prompt_ms. A placement no kind in hand may make is an ILLEGAL_DROP, with nothing in
+ * hand a stray (7.4) as ever. Placements lifted within the blip window, pieces knocked from
+ * one square onto another and pieces wobbling in their holes are never drops. The rules are
+ * the variant's: pure functions of the position and the hand of the side to move. */
+struct tb_sensor_drops {
+    /* Sets kinds[sq] to the bits 1 << type of the kinds that side may place on sq as its move
+     * (kinds starts all zero). */
+    void (*legal)(const tb_chess_pos *pos, const uint8_t hand[6], uint8_t kinds[64]);
+    /* Why placing type on sq is no legal move: a code > 0 of the variant; 0 if it is one. */
+    int (*refuse)(const tb_chess_pos *pos, const uint8_t hand[6], int type, int sq);
+    /* The article behind a refusal code ("2.5"), for the reports. */
+    const char *(*article)(int reason);
+    /* The variant's move value for the drop (MOVE outputs carry it, REPLICATING expects it). */
+    tb_chess_move (*move)(int type, int sq);
+};
+
+/* Turns drops on with the variant's rules (a table that outlives the recogniser) or off
+ * (NULL); the hands are emptied. */
+void tb_sensor_set_drops(tb_sensor *s, const struct tb_sensor_drops *rules);
+/* The pieces in hand of color: hand[TB_CHESS_PAWN..TB_CHESS_QUEEN] (hand[0] and the king's
+ * ignored). A drop the recogniser outputs takes its piece from there itself; pieces passed by
+ * the partner are the caller's to add. A placement already reported stays what it was
+ * reported as. TB_ERR_ARG for a bad colour, more than 16 of a kind or no drops turned on. */
+int tb_sensor_set_hand(tb_sensor *s, int color, const uint8_t hand[6], uint64_t now_ms);
+/* The pieces in hand of color (6 counts, indexed by piece type). */
+const uint8_t *tb_sensor_hand(const tb_sensor *s, int color);
+
+/* What waits for a choice of piece (a button cycling through the kinds needs them). */
+enum tb_sensor_wait { TB_SENSOR_WAIT_NONE = 0, TB_SENSOR_WAIT_PROMOTION, TB_SENSOR_WAIT_DROP };
+/* The move waiting for its piece: its square (the promotion or drop square) and the kinds it
+ * may take (bits 1 << type: knight to queen for a promotion, the kinds that may go there for a
+ * drop). Either pointer may be NULL. */
+enum tb_sensor_wait tb_sensor_waiting(const tb_sensor *s, int *square, unsigned *kinds);
 
 /* Short name of a problem kind as `twinboard replay` prints it ("touch-move", "displaced"). */
 const char *tb_sensor_problem_name(enum tb_sensor_problem p);
@@ -215,6 +268,8 @@ struct tb_sensor_gen_config {
                           after the next move */
     bool late_choices; /* half the promotions chosen 0.1-0.9 s or 2 s after the placement */
     bool copy;         /* the board copies the moves (REPLICATING): castling rook first too */
+    bool pawn_stays;   /* the pawn itself goes to the promotion square and stays (doorgeefschaak
+                          3.1): no new piece is put down before the pawn leaves */
 };
 
 struct tb_sensor_gen {
@@ -238,5 +293,11 @@ typedef int (*tb_sensor_gen_fn)(void *user, const struct tb_script_event *ev);
 int tb_sensor_gen_moves(struct tb_sensor_gen *g, const tb_chess_pos *start,
                         const tb_chess_move *moves, int n, tb_sensor_gen_fn fn, void *user,
                         struct tb_error *err);
+/* The events of one legal move m in pos from g->t on (no thinking time before it), with the
+ * configured noise and faults (strays excepted: they belong to the next move); a knocked piece
+ * is back on its square when it returns. g->t is then the time of the last event. For callers
+ * that interleave boards or place pieces from beside the board themselves. */
+int tb_sensor_gen_move(struct tb_sensor_gen *g, const tb_chess_pos *pos, tb_chess_move m,
+                       tb_sensor_gen_fn fn, void *user, struct tb_error *err);
 
 #endif /* TB_SENSOR_H */

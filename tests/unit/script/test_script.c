@@ -34,6 +34,12 @@ TB_TEST(parses_every_action)
     ASSERT_OK(parse1("10 vi choose n", &ev, &err));
     ASSERT_EQ(ev.kind, TB_SCRIPT_CHOOSE);
     ASSERT_EQ(ev.piece, 'n');
+    /* doorgeefschaak: the kind of a dropped piece may be a pawn */
+    char line[64];
+    ASSERT_OK(parse1("11 A choose p", &ev, &err));
+    ASSERT_EQ(ev.piece, 'p');
+    ASSERT_GT(tb_script_format(&ev, line, sizeof line), 0);
+    ASSERT_STR_EQ(line, "11 A choose p");
 }
 
 TB_TEST(comments_blanks_and_expect_directives)

@@ -1,0 +1,125 @@
+/* bughouse.c - the words of doorgeefschaak ([bughouse] in a pack): drops, the pieces the
+ * partner passes, the pieces in hand, the question a drop's kind waits on. Pure. */
+#include <string.h>
+
+#include "voice_internal.h"
+
+/* One template of [bughouse] with its placeholders, tidied. */
+static int expand(const struct tb_voice_pack *pack, int key, const char *const *names,
+                  const char *const *values, int n, char *buf, size_t len)
+{
+    size_t p = 0;
+    if (!pack || !buf || len == 0)
+        return TB_ERR_ARG;
+    buf[0] = '\0';
+    int rc = tb_voice__expand(pack->value[key], names, values, n, buf, len, &p);
+    if (rc)
+        return rc;
+    tb_voice__tidy(buf);
+    return (int)strlen(buf);
+}
+
+static bool droppable(int ptype)
+{
+    return ptype >= TB_CHESS_PAWN && ptype <= TB_CHESS_QUEEN;
+}
+
+int tb_voice_phrase_move_check(const struct tb_voice_pack *pack, const tb_chess_pos *pos,
+                               tb_chess_move m, enum tb_voice_form form, int check, char *buf,
+                               size_t len)
+{
+    if (check < 0 || check > 2)
+        return TB_ERR_ARG;
+    return tb_voice__phrase_move(pack, pos, m, form, check, buf, len);
+}
+
+int tb_voice_phrase_drop(const struct tb_voice_pack *pack, int ptype, int sq, char *buf, size_t len)
+{
+    char to[TB_VOICE_SQUARE_MAX + 1];
+    if (!pack || !droppable(ptype) || tb_voice_phrase_square(pack, sq, to, sizeof to) < 0)
+        return TB_ERR_ARG;
+    static const char *const names[] = {"piece", "to"};
+    const char *values[] = {tb_voice__piece_word(pack, ptype), to};
+    return expand(pack, K_B_DROP, names, values, 2, buf, len);
+}
+
+int tb_voice_phrase_piece(const struct tb_voice_pack *pack, int ptype, char *buf, size_t len)
+{
+    if (!pack || !buf || ptype < TB_CHESS_PAWN || ptype > TB_CHESS_KING)
+        return TB_ERR_ARG;
+    const char *w = tb_voice__piece_word(pack, ptype);
+    size_t n = strlen(w);
+    if (n >= len)
+        return TB_ERR_FULL;
+    memcpy(buf, w, n + 1);
+    return (int)n;
+}
+
+int tb_voice_phrase_received(const struct tb_voice_pack *pack, int ptype, char *buf, size_t len)
+{
+    if (!pack || !droppable(ptype))
+        return TB_ERR_ARG;
+    static const char *const names[] = {"piece"};
+    const char *values[] = {tb_voice__piece_word(pack, ptype)};
+    return expand(pack, K_B_RECEIVED, names, values, 1, buf, len);
+}
+
+/* Five kinds at most, each a count ("2 Springer") with a separator. */
+#define LIST_MAX (5 * (TB_VOICE__COUNT_MAX + TB_VOICE_WORD_MAX + 3))
+
+int tb_voice_phrase_pool(const struct tb_voice_pack *pack, const uint8_t pool[6], char *buf,
+                         size_t len)
+{
+    char list[LIST_MAX + 1] = "";
+    size_t p = 0;
+    if (!pack || !pool)
+        return TB_ERR_ARG;
+    for (int t = TB_CHESS_QUEEN; t >= TB_CHESS_PAWN; t--) {
+        if (!pool[t])
+            continue;
+        if ((p && tb_voice__put(list, sizeof list, &p, ", ")) ||
+            tb_voice__count(pack, (enum tb_voice__noun)(t - 1), pool[t], list, sizeof list, &p))
+            return TB_ERR_STATE;
+    }
+    if (!p)
+        return expand(pack, K_B_POOL_EMPTY, NULL, NULL, 0, buf, len);
+    static const char *const names[] = {"pieces"};
+    const char *values[] = {list};
+    return expand(pack, K_B_POOL, names, values, 1, buf, len);
+}
+
+int tb_voice_phrase_drop_choice(const struct tb_voice_pack *pack, int sq, unsigned kinds, char *buf,
+                                size_t len)
+{
+    char square[TB_VOICE_SQUARE_MAX + 1], list[LIST_MAX + 1] = "";
+    size_t p = 0;
+    int left = __builtin_popcount(kinds & 0x3E);
+    if (!pack || tb_voice_phrase_square(pack, sq, square, sizeof square) < 0 || !left)
+        return TB_ERR_ARG;
+    for (int t = TB_CHESS_QUEEN; t >= TB_CHESS_PAWN; t--) {
+        if (!(kinds & (1u << t)))
+            continue;
+        /* "Läufer, Springer oder Bauer" */
+        const char *sep = !p ? "" : left == 1 ? " " : ", ";
+        if (tb_voice__put(list, sizeof list, &p, sep) ||
+            (left == 1 && p &&
+             (tb_voice__put(list, sizeof list, &p, pack->value[K_B_OR]) ||
+              tb_voice__put(list, sizeof list, &p, " "))) ||
+            tb_voice__put(list, sizeof list, &p, tb_voice__piece_word(pack, t)))
+            return TB_ERR_STATE;
+        left--;
+    }
+    static const char *const names[] = {"square", "pieces"};
+    const char *values[] = {square, list};
+    return expand(pack, K_B_CHOOSE, names, values, 2, buf, len);
+}
+
+int tb_voice_phrase_drop_refused(const struct tb_voice_pack *pack, const char *article, char *buf,
+                                 size_t len)
+{
+    if (!article)
+        return TB_ERR_ARG;
+    static const char *const names[] = {"article"};
+    const char *values[] = {article};
+    return expand(pack, K_B_REFUSED, names, values, 1, buf, len);
+}
