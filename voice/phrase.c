@@ -408,9 +408,14 @@ int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
                                                      : K_R_RESULT_DRAW];
         static const char *const names[] = {"board", "move",  "n",     "white",
                                             "black", "moves", "piece", "result"};
-        const char *values[] = {
-            board, a->move, n, white, black, moves, needs_piece ? piece_word(pack, a->piece) : NULL,
-            result};
+        const char *values[] = {board,
+                                a->move,
+                                n,
+                                white,
+                                black,
+                                moves,
+                                needs_piece ? tb_voice__piece_word(pack, a->piece) : NULL,
+                                result};
         size_t p = 0;
         rc = tb_voice__expand(pack->value[key[msg]], names, values, 8, buf, len, &p);
     }
