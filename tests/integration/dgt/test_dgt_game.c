@@ -4,7 +4,8 @@
  * (each move made on its player's board and replicated on the other, D.2.1). The daemon's game
  * must be the source game move for move; so it must be with the DGT board turned round, and
  * with the DGT board unplugged in the middle of a move and plugged back in. The clock's
- * readings reach the journal as clock events; the clock's display shows the moves to copy.
+ * readings reach the journal as clock events and the PGN as [%clk] (the game's clock is the
+ * board's: `[clock] source = board`); the clock's display shows the moves to copy.
  * Swapped pieces on the DGT board open a mismatch that names them.
  *
  * style: real-time wait: a child process on a pty and a daemon in real time, with timeouts. */
@@ -164,10 +165,16 @@ static bool dgt_read(struct fx *f)
            !strstr(st, "NOT CONNECTED");
 }
 
+/* The clock's readings as journaled, per side, in whole seconds (the PGN's [%clk] come from
+ * them: `[clock] source = board`). */
+#define MAX_READINGS 8192
+static int reading_s[2][MAX_READINGS], nreading[2];
+
 /* The journal's clock events of the sighted board: how many, how many with a clock running,
  * and whether every time is one the emulated clock can show (0 .. 1:30:00 plus increments). */
 static void journal_clock(struct fx *f, int *n, int *running, bool *sane)
 {
+    nreading[0] = nreading[1] = 0;
     char path[1024];
     snprintf(path, sizeof path, "%s/current.tbj", f->journal);
     char *buf;
@@ -187,8 +194,11 @@ static void journal_clock(struct fx *f, int *n, int *running, bool *sane)
             continue;
         (*n)++;
         *running += je.clock_run != 0;
-        for (int c = 0; c < 2; c++)
+        for (int c = 0; c < 2; c++) {
             *sane = *sane && je.clock_ms[c] >= 0 && je.clock_ms[c] <= (5400 + 3600) * 1000;
+            if (je.clock_ms[c] >= 0 && nreading[c] < MAX_READINGS)
+                reading_s[c][nreading[c]++] = je.clock_ms[c] / 1000;
+        }
         *sane = *sane && je.board == 1 && je.clock_run <= 2;
     }
     free(buf);
@@ -213,6 +223,9 @@ static void play(struct fx *f, struct sim *s, const struct run *r, tb_chess_pgn_
     f->o.speed = TB_DAEMON_SPEED_REALTIME;
     f->o.cfg.player[0].colour = TB_CONFIG_WHITE;
     f->o.cfg.player[1].colour = TB_CONFIG_BLACK;
+    /* the game's clock is the DGT clock beside the sighted board: its readings give [%clk] */
+    f->o.cfg.clock.source = TB_CONFIG_CLOCK_BOARD;
+    snprintf(f->o.cfg.clock.control, sizeof f->o.cfg.clock.control, "90m+15s");
     f->o.exit_when_done = false;
     fx_start(f);
     want_plies = g->game.plies;
@@ -247,6 +260,23 @@ static void expect_clock(struct fx *f)
     ASSERT_GT(n, 20); /* one a second while a clock runs (UPDATE_NICE) */
     ASSERT_GT(running, 20);
     ASSERT_TRUE(sane);
+    /* the PGN's [%clk] after every move is what the emulated clock showed: a journaled reading
+     * of the side that moved (to the second) */
+    const char *pgn = fx_req(f, "pgn");
+    ASSERT_STR_CONTAINS(pgn, "[TimeControl \"");
+    int ply = 0;
+    for (const char *at = strstr(pgn, "[%clk "); at; at = strstr(at + 1, "[%clk ")) {
+        int h, m, sec;
+        ASSERT_EQ(sscanf(at, "[%%clk %d:%d:%d]", &h, &m, &sec), 3);
+        int v = h * 3600 + m * 60 + sec, side = ply % 2, found = 0;
+        for (int i = 0; i < nreading[side] && !found; i++)
+            found = reading_s[side][i] >= v - 1 && reading_s[side][i] <= v + 1;
+        if (!found)
+            TB_FAIL("ply %d: [%%clk %d:%02d:%02d] is no reading of the emulated clock", ply + 1, h,
+                    m, sec);
+        ply++;
+    }
+    ASSERT_EQ(ply, fx_plies(f));
 }
 
 /* Kasparov - Brown 1998: both sides castle, a promotion, mate in 39 plies. */
