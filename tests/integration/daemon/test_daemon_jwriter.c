@@ -181,6 +181,7 @@ TB_TEST(a_stalled_commit_blocks_neither_status_nor_speech_and_the_move_waits_for
         .moves = moves, .nmoves = n, .pause_ms = 300, .blips = true, .seed = 5};
     ASSERT_OK(tb_daemon_demo_script_write(&s, f.script, NULL));
     fx_options(&f, "script", "script");
+    f.o.speed = TB_DAEMON_SPEED_REALTIME; /* the boards on the wall clock, as at a table */
     f.o.socket_path = f.socket;
     struct disk disk = {0};
     struct watch w = {.f = &f, .disk = &disk, .log = f.o.log, .stall_after = 5, .stall_ms = 3000};
