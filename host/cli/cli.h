@@ -27,6 +27,8 @@
       "[--fen FEN] [--pack NAME] [--short] [--wav FILE] [--play [--device NAME]] [--rate WPM] "    \
       "[--phonemes] MOVE... | --list-devices",                                                     \
       "print (and speak) the D.2.1 announcement of each move, moves in UCI or SAN")                \
+    X(devices, "devices", "",                                                                      \
+      "list the audio output devices by the names to put in the configuration (audio = NAME)")     \
     X(scoresheet, "scoresheet", "[--letters en|nl|de] [--game N] FILE",                            \
       "print one game of a PGN file as a scoresheet (Appendix C notation)")                        \
     X(demo, "demo", "[--realtime] [--sim] [--audio wav:DIR|pa|null] [--keep DIR] [--limit S]",     \

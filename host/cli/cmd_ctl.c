@@ -1,12 +1,14 @@
 /* cmd_ctl.c - the control-client commands: each sends one request to twinboardd's control socket
- * (docs/control-protocol.md) and prints the answer. --socket PATH picks the socket (default:
- * TWINBOARD_SOCKET, else as the daemon's); --timeout S limits the wait (default 5 s). The arbiter
+ * (docs/control-protocol.md) and prints the answer. The socket: --socket PATH, else the socket of
+ * the configuration -c FILE, else TWINBOARD_SOCKET, else the installed configuration's (when it
+ * can be read), else the daemon's default; --timeout S limits the wait (default 5 s). The arbiter
  * PIN of the requests that change the game comes from the environment variable TB_PIN, a file
  * (--pin-file FILE, its first line) or a prompt on /dev/tty without echo: never from the command
  * line, which every user sees in ps. Exit status: 0 done, 1 the daemon refused, 2 usage or no
  * daemon. */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,40 +96,92 @@ static int ask(const char *socket, const char *line, int timeout_ms)
     return TB_CLI_OK;
 }
 
+/* The socket of a configuration file; explicit: every problem is reported (else a file that
+ * does not load is passed over). */
+static int config_socket(const char *path, bool explicit, char *socket, size_t len)
+{
+    struct tb_config cfg;
+    struct tb_config_report rep;
+    struct tb_error err = {0};
+    tb_config_defaults(&cfg, getenv("XDG_RUNTIME_DIR"), getenv("XDG_STATE_HOME"), NULL);
+    int rc = tb_config_load(&cfg, path, &rep, &err);
+    if (rc != TB_OK) {
+        if (!explicit)
+            return -1;
+        for (int i = 0; i < rep.count && i < TB_CONFIG_MAX_PROBLEMS; i++)
+            fprintf(stderr, "%s:%ld: %s\n", path, rep.problem[i].line, rep.problem[i].msg);
+        tb_cli_error("-c %s: %s", path, err.msg);
+        return -1;
+    }
+    snprintf(socket, len, "%s", cfg.socket_path);
+    return 0;
+}
+
 /* Options, then the request's words. needs_pin: append pin= when a PIN is known. */
 static int run(int argc, char **argv, const char *verb, int min, int max, bool needs_pin)
 {
+    static char socket[TB_CONFIG_PATH_MAX];
     struct ctl_args a = {0};
-    struct tb_config defaults;
-    tb_config_defaults(&defaults, getenv("XDG_RUNTIME_DIR"), getenv("XDG_STATE_HOME"), NULL);
-    const char *env_socket = getenv("TWINBOARD_SOCKET");
-    a.socket = env_socket && *env_socket ? env_socket : defaults.socket_path;
+    const char *opt_socket = NULL, *config = NULL;
     size_t used = (size_t)snprintf(a.line, sizeof a.line, "%s", verb);
     int words = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--socket") && i + 1 < argc) {
-            a.socket = argv[++i];
-        } else if (!strcmp(argv[i], "--pin-file") && i + 1 < argc) {
-            a.pin_file = argv[++i];
-        } else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
+    enum { O_SOCKET = 256, O_PIN_FILE, O_TIMEOUT, O_PIN };
+    static const struct option longs[] = {
+        {"socket", required_argument, NULL, O_SOCKET},
+        {"config", required_argument, NULL, 'c'},
+        {"pin-file", required_argument, NULL, O_PIN_FILE},
+        {"timeout", required_argument, NULL, O_TIMEOUT},
+        {"pin", optional_argument, NULL, O_PIN},
+        {NULL, 0, NULL, 0},
+    };
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "-:c:", longs, NULL)) != -1) {
+        if (c == 1) { /* a word of the request, in its place among the options */
+            words++;
+            used += (size_t)snprintf(a.line + used, used < sizeof a.line ? sizeof a.line - used : 0,
+                                     " %s", optarg);
+        } else if (c == O_SOCKET) {
+            opt_socket = optarg;
+        } else if (c == 'c') {
+            config = optarg;
+        } else if (c == O_PIN_FILE) {
+            a.pin_file = optarg;
+        } else if (c == O_TIMEOUT) {
             char *end;
-            double s = strtod(argv[++i], &end);
-            if (*end || !(s > 0 && s <= 3600)) {
-                tb_cli_error("--timeout %s: seconds, more than 0 and at most 3600", argv[i]);
+            double sec = strtod(optarg, &end);
+            if (*end || !(sec > 0 && sec <= 3600)) {
+                tb_cli_error("--timeout %s: seconds, more than 0 and at most 3600", optarg);
                 return TB_CLI_USAGE;
             }
-            a.timeout_ms = (int)(s * 1000 + 0.5);
-        } else if (!strcmp(argv[i], "--pin")) {
+            a.timeout_ms = (int)(sec * 1000 + 0.5);
+        } else if (c == O_PIN) {
             tb_cli_error("--pin is gone: a PIN on the command line is seen by every user (ps); "
                          "use TB_PIN, --pin-file FILE or the prompt");
             return TB_CLI_USAGE;
-        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            return tb_cli_usage(argv[0]);
         } else {
-            words++;
-            used += (size_t)snprintf(a.line + used, used < sizeof a.line ? sizeof a.line - used : 0,
-                                     " %s", argv[i]);
+            tb_cli_error("%s: %s %s", argv[0], c == ':' ? "missing value for" : "unknown option",
+                         argv[optind - 1]);
+            return tb_cli_usage(argv[0]);
         }
+    }
+    const char *env_socket = getenv("TWINBOARD_SOCKET");
+    if (opt_socket) {
+        a.socket = opt_socket;
+    } else if (config) {
+        if (config_socket(config, true, socket, sizeof socket) != 0)
+            return TB_CLI_USAGE;
+        a.socket = socket;
+    } else if (env_socket && *env_socket) {
+        a.socket = env_socket;
+    } else if (config_socket(TB_CLI_SYSTEM_CONFIG, false, socket, sizeof socket) == 0) {
+        a.socket = socket; /* the packaged service's socket, for the twinboard group */
+    } else {
+        struct tb_config defaults;
+        tb_config_defaults(&defaults, getenv("XDG_RUNTIME_DIR"), getenv("XDG_STATE_HOME"), NULL);
+        snprintf(socket, sizeof socket, "%s", defaults.socket_path);
+        a.socket = socket;
     }
     if (words < min || words > max)
         return tb_cli_usage(argv[0]);

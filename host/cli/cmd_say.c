@@ -19,12 +19,6 @@ struct say_opts {
     char **moves; /* argc entries */
 };
 
-static void print_device(void *arg, const char *name, int channels, double rate)
-{
-    (void)arg;
-    printf("%s\t%d channels\t%.0f Hz\n", name, channels, rate);
-}
-
 static int parse_opts(int argc, char **argv, struct say_opts *o)
 {
     for (int i = 1; i < argc; i++) {
@@ -139,14 +133,8 @@ static int run(struct say_opts *opts)
     struct say_opts o = *opts;
     int rc;
     struct tb_error err = {0};
-    if (o.list_devices) {
-        int n = tb_voice_portaudio_devices(print_device, NULL, &err);
-        if (n < 0) {
-            tb_cli_error("say: %s", err.msg);
-            return TB_CLI_USAGE;
-        }
-        return TB_CLI_OK;
-    }
+    if (o.list_devices) /* the older spelling of `twinboard devices` */
+        return tb_cli_cmd_devices(1, (char *[]){"devices", NULL});
     struct tb_voice_pack *pack = NULL;
     if (tb_voice_pack_load(o.pack, &pack, &err)) {
         tb_cli_error("say: %s", err.msg);

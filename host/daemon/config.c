@@ -214,6 +214,8 @@ static void set_audio(struct parse *ps, long line, const char *key, const char *
         problem(ps, line, "%s 'wav:' needs a file path", key);
     else if (!copy(ps->cfg.player[role].audio, TB_CONFIG_PATH_MAX, v))
         problem(ps, line, "%s is longer than %d bytes", key, TB_CONFIG_PATH_MAX - 1);
+    else
+        ps->cfg.player[role].audio_line = line; /* audio devices: the probe's messages */
 }
 
 static const struct key {

@@ -80,6 +80,10 @@ void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
     appendf(&t, "time used: White %lu s, Black %lu s\n", (unsigned long)(d->used_ms[0] / 1000),
             (unsigned long)(d->used_ms[1] / 1000));
     appendf(&t, "speech: %s\n", !d->voice ? "off" : tb_daemon__voice_idle(d) ? "idle" : "speaking");
+    char audio[1024]; /* audio devices: a lost headset shows here */
+    tb_daemon__audio_status(d, audio, sizeof audio);
+    if (audio[0])
+        appendf(&t, "%s\n", audio);
     /* the latest notes: touch-move reports, held moves, arbiter decisions, resolutions */
     for (int i = d->nnotes > 5 ? d->nnotes - 5 : 0; i < d->nnotes; i++)
         appendf(&t, "note after ply %d: %s\n", d->note[i].ply, d->note[i].text);

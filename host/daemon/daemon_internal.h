@@ -231,6 +231,17 @@ void tb_daemon__voice_events(struct tb_daemon *d);
 void tb_daemon__repeat(struct tb_daemon *d, int board);
 bool tb_daemon__voice_idle(struct tb_daemon *d);
 
+/* daemon_audio.c (audio devices: probed before the game, lost and back during it) */
+/* The PortAudio device an audio entry names: NULL for null, none and wav:, "" for the default. */
+const char *tb_daemon__audio_target(const char *audio);
+/* Each player's PortAudio device: an unknown or ambiguous name is the error (naming the player
+ * and the devices there are); the devices found are logged. */
+int tb_daemon__audio_probe(struct tb_daemon *d, struct tb_error *err);
+/* TB_VOICE_DEVICE_LOST and _BACK: logged. */
+void tb_daemon__audio_event(struct tb_daemon *d, const struct tb_voice_event *ev);
+/* "audio: White ok, Black LOST for 12 s (...)" for status; "" without speech. */
+void tb_daemon__audio_status(struct tb_daemon *d, char *buf, size_t len);
+
 /* daemon_ctl.c */
 int tb_daemon__ctl_open(struct tb_daemon *d, struct tb_error *err);
 void tb_daemon__ctl_close(struct tb_daemon *d);

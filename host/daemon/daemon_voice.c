@@ -44,12 +44,9 @@ static int player_sink(struct tb_daemon *d, int b, struct tb_voice_player_config
         else
             snprintf(d->wav_path[b], sizeof d->wav_path[b], "%s", audio + 4);
         pc->target = d->wav_path[b];
-    } else if (!strcmp(audio, "pa") || !strcmp(audio, "default")) {
+    } else if (tb_daemon__audio_target(audio)) {
         pc->sink = &tb_voice_sink_portaudio;
-        pc->target = NULL;
-    } else if (audio[0]) {
-        pc->sink = &tb_voice_sink_portaudio;
-        pc->target = audio;
+        pc->target = tb_daemon__audio_target(audio);
     } else {
         return tb_error_set(err, TB_ERR_ARG, "%s player: no audio output", role);
     }
@@ -69,6 +66,9 @@ int tb_daemon__voice_open(struct tb_daemon *d, struct tb_error *err)
     }
     /* Each player hears their own pack, eSpeak NG voice and rate (the speech thread switches
      * voices between them); the VI player's are also the speaker's defaults. */
+    int rc = tb_daemon__audio_probe(d, err); /* a wrong headset name stops start-up */
+    if (rc != TB_OK)
+        return rc;
     struct tb_voice_config vc = {.pack = d->pack[0]};
     if (d->cfg->player[0].voice[0])
         vc.espeak_voice = d->cfg->player[0].voice;
@@ -78,16 +78,15 @@ int tb_daemon__voice_open(struct tb_daemon *d, struct tb_error *err)
         pc->pack = d->pack[b];
         pc->espeak_voice = d->cfg->player[b].voice[0] ? d->cfg->player[b].voice : NULL;
         pc->rate = d->cfg->player[b].rate;
-        int rc = player_sink(d, b, pc, err);
+        rc = player_sink(d, b, pc, err);
         if (rc != TB_OK)
             return rc;
     }
     struct tb_error e = {0};
-    if (tb_voice_new(&vc, &d->voice, &e) != TB_OK) {
-        /* The game goes on without speech; the log still has every announcement. */
-        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "speech unavailable: %s", e.msg);
+    if ((rc = tb_voice_new(&vc, &d->voice, &e)) != TB_OK) {
+        /* No game where a player would hear nothing: the reason is the start-up error. */
         d->voice = NULL;
-        return TB_OK;
+        return tb_error_set(err, rc, "speech: %s", e.msg);
     }
     char what[256] = "";
     tb_voice_describe(d->voice, what, sizeof what);
@@ -184,7 +183,9 @@ void tb_daemon__voice_events(struct tb_daemon *d)
     int n;
     while (d->voice && (n = tb_voice_events(d->voice, ev, 16)) > 0) {
         for (int i = 0; i < n; i++) {
-            if (ev[i].status == TB_VOICE_FAILED)
+            if (ev[i].status == TB_VOICE_DEVICE_LOST || ev[i].status == TB_VOICE_DEVICE_BACK)
+                tb_daemon__audio_event(d, &ev[i]);
+            else if (ev[i].status == TB_VOICE_FAILED)
                 tb_daemon__log(d, TB_CONFIG_LOG_WARN, "speech: announcement %ld for %s failed",
                                ev[i].id, tb_daemon__color_name(ev[i].player));
             else

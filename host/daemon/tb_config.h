@@ -41,6 +41,7 @@ struct tb_config_player {
     char voice[64];                 /* eSpeak NG voice; "" = the pack's own */
     int rate;                       /* words per minute */
     char audio[TB_CONFIG_PATH_MAX]; /* "default", a PortAudio device name, wav:PATH or null */
+    long audio_line;                /* where the file set audio; 0 = default (audio devices) */
 };
 
 struct tb_config {

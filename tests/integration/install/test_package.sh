@@ -70,8 +70,20 @@ getent group twinboard >/dev/null || fail "no twinboard group"
     fail "/var/lib/twinboard is not the twinboard user's"
 grep -qx /etc/twinboard/twinboard.ini /var/lib/dpkg/info/twinboard.conffiles ||
     fail "/etc/twinboard/twinboard.ini is not a conffile"
-twinboardd --check-config /etc/twinboard/twinboard.ini >"$work/check.out" ||
-    fail "the packaged configuration is refused: $(cat "$work/check.out")"
+# The packaged configuration gives the VI player the sound system's default device: checked
+# against a sound system that has one (ALSA, no sound card needed: voice-notes 3.5) ...
+printf 'pcm.!default { type null }\n' >"$work/alsa.conf"
+ALSA_CONFIG_PATH="$work/alsa.conf" twinboardd --check-config /etc/twinboard/twinboard.ini \
+    >"$work/check.out" || fail "the packaged configuration is refused: $(cat "$work/check.out")"
+# ... and refused, loudly, where there is no audio device at all (no headset, no sound card).
+if [ ! -e /dev/snd ]; then
+    if env -u ALSA_CONFIG_PATH twinboardd --check-config /etc/twinboard/twinboard.ini \
+        >"$work/check-nosound.out"; then
+        fail "--check-config passed a headset on a machine without audio devices"
+    fi
+    grep -q "audio = default: no default audio output device" "$work/check-nosound.out" ||
+        fail "no audio device is not named: $(cat "$work/check-nosound.out")"
+fi
 for page in twinboardd twinboard twinboard.ini; do
     man -w "$page" >/dev/null 2>&1 || fail "man -w $page finds no page"
 done
