@@ -65,4 +65,11 @@ char *tb_cli_read_file(const char *path, size_t *len);
 /* A whole decimal number in [min, max]; false if s is anything else. */
 int tb_cli_parse_int(const char *s, long min, long max, long *out);
 
+struct option;
+/* getopt_long over a command's arguments (argv[0] is its name): options and operands in any
+ * order, "--opt=value" and "--opt value" alike. shorts: the short options ("c:"), may be "".
+ * Returns an option's val, 1 for an operand (optarg is it), -1 at the end, or '?' once an
+ * unknown option or a missing value has been reported. */
+int tb_cli_getopt(int argc, char **argv, const char *shorts, const struct option *longs);
+
 #endif /* TB_CLI_H */

@@ -134,10 +134,8 @@ static int run(int argc, char **argv, const char *verb, int min, int max, bool n
         {"pin", optional_argument, NULL, O_PIN},
         {NULL, 0, NULL, 0},
     };
-    optind = 1;
-    opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "-:c:", longs, NULL)) != -1) {
+    while ((c = tb_cli_getopt(argc, argv, "c:", longs)) != -1) {
         if (c == 1) { /* a word of the request, in its place among the options */
             words++;
             used += (size_t)snprintf(a.line + used, used < sizeof a.line ? sizeof a.line - used : 0,
@@ -161,8 +159,6 @@ static int run(int argc, char **argv, const char *verb, int min, int max, bool n
                          "use TB_PIN, --pin-file FILE or the prompt");
             return TB_CLI_USAGE;
         } else {
-            tb_cli_error("%s: %s %s", argv[0], c == ':' ? "missing value for" : "unknown option",
-                         argv[optind - 1]);
             return tb_cli_usage(argv[0]);
         }
     }
