@@ -44,7 +44,10 @@
     X(promote, "promote", "[vi|sighted] q|r|b|n [--socket PATH]",                                  \
       "the piece for a promotion (D.2.1)")                                                         \
     X(repeat, "repeat", "[vi|sighted] [--socket PATH]", "say the last move again to a player")     \
-    X(new_game, "new-game", "[--pin-file F] [--socket PATH]", "arbiter: start a new game")         \
+    X(new_game, "new-game", "[round=R] [white=NAME] [black=NAME] [--pin-file F] [--socket PATH]",  \
+      "arbiter: start a new game (its journal and PGN named by date, round, players)")             \
+    X(games, "games", "[--socket PATH]",                                                           \
+      "the games kept: the running one, then each game's journal and PGN")                         \
     X(set_position, "set-position", "FEN [--pin-file F] [--socket PATH]",                          \
       "arbiter: set up a position on both boards")                                                 \
     X(move, "move", "vi|sighted SAN|UCI [--socket PATH]",                                          \

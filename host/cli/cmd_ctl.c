@@ -136,7 +136,12 @@ static int run(int argc, char **argv, const char *verb, int min, int max, bool n
     };
     int c;
     while ((c = tb_cli_getopt(argc, argv, "c:", longs)) != -1) {
-        if (c == 1) { /* a word of the request, in its place among the options */
+        if (c == 1 && !strncmp(optarg, "pin=", 4)) {
+            tb_cli_error("%s: no pin= here: a PIN on the command line is seen by every user (ps); "
+                         "use TB_PIN, --pin-file FILE or the prompt",
+                         argv[0]);
+            return TB_CLI_USAGE;
+        } else if (c == 1) { /* a word of the request, in its place among the options */
             words++;
             used += (size_t)snprintf(a.line + used, used < sizeof a.line ? sizeof a.line - used : 0,
                                      " %s", optarg);
@@ -236,7 +241,11 @@ int tb_cli_cmd_repeat(int argc, char **argv)
 }
 int tb_cli_cmd_new_game(int argc, char **argv)
 {
-    return run(argc, argv, "new-game", 0, 0, true);
+    return run(argc, argv, "new-game", 0, 3, true);
+}
+int tb_cli_cmd_games(int argc, char **argv)
+{
+    return run(argc, argv, "games", 0, 0, false);
 }
 int tb_cli_cmd_move(int argc, char **argv)
 {

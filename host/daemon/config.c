@@ -14,13 +14,11 @@
 
 #define CONFIG_FILE_MAX ((size_t)1 << 20)
 
-enum section { SEC_NONE, SEC_DAEMON, SEC_ARBITER, SEC_VI, SEC_SIGHTED, SEC_UNKNOWN };
+enum section { SEC_NONE, SEC_DAEMON, SEC_ARBITER, SEC_VI, SEC_SIGHTED, SEC_GAME, SEC_UNKNOWN };
 
 static const char *const section_names[] = {
-    [SEC_DAEMON] = "daemon",
-    [SEC_ARBITER] = "arbiter",
-    [SEC_VI] = "player vi",
-    [SEC_SIGHTED] = "player sighted",
+    [SEC_DAEMON] = "daemon",          [SEC_ARBITER] = "arbiter", [SEC_VI] = "player vi",
+    [SEC_SIGHTED] = "player sighted", [SEC_GAME] = "game",
 };
 
 /* What one parse has seen: the text being fed to inih, line by line, and the problems. */
@@ -182,15 +180,19 @@ static void set_colour(struct parse *ps, long line, const char *key, const char 
     ps->colour_line[role] = line;
 }
 
+/* Any pack's name: a new language is a new file (docs/voice.md). Whether the file is there and
+ * loads is checked by --check-config and at start-up, not here: parsing reads no other file. */
 static void set_pack(struct parse *ps, long line, const char *key, const char *v, int role)
 {
-    static const char *const packs[] = {"de-fide", "nl", "en"};
-    for (size_t i = 0; i < sizeof packs / sizeof packs[0]; i++)
-        if (strcmp(v, packs[i]) == 0) {
-            strcpy(ps->cfg.player[role].pack, v);
-            return;
-        }
-    problem(ps, line, "%s '%s' is not one of de-fide, nl, en", key, v);
+    size_t n = strlen(v);
+    if (strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != n ||
+        n >= sizeof ps->cfg.player[role].pack) {
+        problem(ps, line, "%s '%s' is not a pack name (letters, digits, - and _, at most %zu)", key,
+                v, sizeof ps->cfg.player[role].pack - 1);
+        return;
+    }
+    strcpy(ps->cfg.player[role].pack, v);
+    ps->cfg.player[role].pack_line = line;
 }
 
 static void set_voice(struct parse *ps, long line, const char *key, const char *v, int role)
@@ -204,8 +206,8 @@ static void set_voice(struct parse *ps, long line, const char *key, const char *
 
 static void set_rate(struct parse *ps, long line, const char *key, const char *v, int role)
 {
-    if (!parse_int(v, 80, 450, &ps->cfg.player[role].rate))
-        problem(ps, line, "%s '%s' must be words per minute from 80 to 450", key, v);
+    if (!parse_int(v, 80, 800, &ps->cfg.player[role].rate)) /* as a pack's rate and say --rate */
+        problem(ps, line, "%s '%s' must be words per minute from 80 to 800", key, v);
 }
 
 static void set_audio(struct parse *ps, long line, const char *key, const char *v, int role)
@@ -216,6 +218,21 @@ static void set_audio(struct parse *ps, long line, const char *key, const char *
         problem(ps, line, "%s is longer than %d bytes", key, TB_CONFIG_PATH_MAX - 1);
     else
         ps->cfg.player[role].audio_line = line; /* audio devices: the probe's messages */
+}
+
+/* [game] tags: what a PGN tag may hold, and a file name is made of (games kept). */
+static void set_tag(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    struct tb_config_game *g = &ps->cfg.game;
+    char *dst = !strcmp(key, "event")   ? g->event
+                : !strcmp(key, "site")  ? g->site
+                : !strcmp(key, "round") ? g->round
+                : !strcmp(key, "white") ? g->white
+                                        : g->black;
+    size_t cap = dst == g->round ? sizeof g->round : TB_CONFIG_TAG_MAX;
+    if (strpbrk(v, "\"\\/") || !copy(dst, cap, v))
+        problem(ps, line, "%s must be shorter than %zu bytes, without \" \\ or /", key, cap);
 }
 
 static const struct key {
@@ -235,6 +252,11 @@ static const struct key {
     {SEC_VI, "voice", set_voice},
     {SEC_VI, "rate", set_rate},
     {SEC_VI, "audio", set_audio},
+    {SEC_GAME, "event", set_tag},
+    {SEC_GAME, "site", set_tag},
+    {SEC_GAME, "round", set_tag},
+    {SEC_GAME, "white", set_tag},
+    {SEC_GAME, "black", set_tag},
 };
 
 static int handler(void *user, const char *section, const char *name, const char *value)
@@ -247,7 +269,7 @@ static int handler(void *user, const char *section, const char *name, const char
     if (sec == SEC_NONE) {
         problem(ps, line,
                 "'%s' is outside any section (expected [daemon], [arbiter], "
-                "[player vi] or [player sighted] first)",
+                "[player vi], [player sighted] or [game] first)",
                 name);
         return 1;
     }
@@ -300,8 +322,8 @@ static const char *check_line(struct parse *ps, char *s)
         enum section sec = section_of(name);
         if (sec == SEC_UNKNOWN || sec == SEC_NONE)
             problem(ps, ps->line,
-                    "unknown section [%s] (expected [daemon], [arbiter], [player vi] or "
-                    "[player sighted])",
+                    "unknown section [%s] (expected [daemon], [arbiter], [player vi], "
+                    "[player sighted] or [game])",
                     name);
         else
             ps->section_line[sec] = ps->section_line[sec] ? ps->section_line[sec] : ps->line;

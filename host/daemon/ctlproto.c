@@ -28,12 +28,15 @@ static const struct verb {
      "promote [vi|sighted] q|r|b|n  the piece for the promotion under way (D.2.1)"},
     {"repeat", TB_CTL_REPEAT, 0, 1, false, false,
      "repeat [vi|sighted]  say the last announcement again"},
-    {"new-game", TB_CTL_NEW_GAME, 0, 0, true, false, "new-game pin=NNNN  start a new game"},
+    {"new-game", TB_CTL_NEW_GAME, 0, 3, true, false,
+     "new-game [round=R] [white=NAME] [black=NAME] pin=NNNN  start a new game (_ in a name is a "
+     "space)"},
     {"set-position", TB_CTL_SET_POSITION, 1, 6, true, false,
      "set-position <FEN> pin=NNNN  set up a position"},
     {"move", TB_CTL_MOVE, 2, 2, false, false,
      "move vi|sighted <SAN|UCI>  a move typed for a keys: board (D.2.10.1)"},
     {"help", TB_CTL_HELP, 0, 0, false, true, "help  this list"},
+    {"games", TB_CTL_GAMES, 0, 0, false, true, "games  the games kept: journal and PGN of each"},
 };
 
 #define NVERBS (sizeof verbs / sizeof verbs[0])
@@ -206,6 +209,24 @@ static int parse_args(const struct verb *v, char **words, int nargs, struct tb_c
                                 "(g1f3)",
                                 words[2]);
         strcpy(req->text, words[2]);
+        break;
+    case TB_CTL_NEW_GAME: /* games kept: the new game's tags, "round=3 white=Anna_Schmidt" */
+        for (int i = 1; i <= nargs; i++) {
+            const char *eq = strchr(words[i], '=');
+            size_t key = eq ? (size_t)(eq - words[i]) : 0, used = strlen(req->text);
+            if (!eq || !eq[1] || strpbrk(eq + 1, "\"\\/") ||
+                !((key == 5 && !strncmp(words[i], "round", 5)) ||
+                  (key == 5 && !strncmp(words[i], "white", 5)) ||
+                  (key == 5 && !strncmp(words[i], "black", 5))))
+                return tb_error_set(err, TB_ERR_PARSE,
+                                    "new-game takes round=R, white=NAME and black=NAME (no \", \\ "
+                                    "or /), not '%.30s'",
+                                    words[i]);
+            if (used + strlen(words[i]) + 2 > sizeof req->text)
+                return tb_error_set(err, TB_ERR_PARSE,
+                                    "new-game: the tags are longer than %d bytes", TB_CTL_TEXT_MAX);
+            snprintf(req->text + used, sizeof req->text - used, "%s%s", used ? " " : "", words[i]);
+        }
         break;
     default:
         break;

@@ -127,13 +127,13 @@ static int new_game_apply(struct tb_daemon *d, const struct tb_ctl_request *req,
 static void new_game_record(const struct tb_daemon *d, const struct tb_ctl_request *req,
                             struct tb_journal_decision *dec)
 {
-    (void)req;
     tb_chess_pos_to_fen(&d->start, dec->fen, sizeof dec->fen);
-    snprintf(dec->text, sizeof dec->text, "new-game");
+    snprintf(dec->text, sizeof dec->text, "new-game%s%s", req->text[0] ? " " : "", req->text);
 }
 static void new_game_request(const struct tb_journal_decision *dec, struct tb_ctl_request *req)
 {
-    (void)dec, (void)req;
+    const char *tags = strncmp(dec->text, "new-game ", 9) == 0 ? dec->text + 9 : "";
+    snprintf(req->text, sizeof req->text, "%s", tags);
 }
 
 static const struct action actions[] = {
@@ -178,6 +178,10 @@ int tb_daemon__arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, st
     tb_daemon__advance(d, t);
     int rc = a->check(d, req, err);
     if (rc != TB_OK)
+        return rc;
+    /* Games kept: the game that ends keeps its PGN and journal; the next one begins in its own
+     * journal, which records this request first. */
+    if (req->verb == TB_CTL_NEW_GAME && (rc = tb_daemon__game_next(d, req->text, t, err)) != TB_OK)
         return rc;
     struct tb_journal_decision dec = {.board = TB_JOURNAL_BOARD_NONE};
     snprintf(dec.who, sizeof dec.who, "arbiter");

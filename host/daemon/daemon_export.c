@@ -89,9 +89,10 @@ void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
         appendf(&t, "note after ply %d: %s\n", d->note[i].ply, d->note[i].text);
     const struct tb_match_mismatch *mm = tb_match_open_mismatch(d->match);
     if (mm && st.state == TB_MATCH_BLOCKED) {
-        char view[2048];
+        char view[sizeof d->last_view]; /* put-right lists may be long: not through appendf */
         tb_daemon__mismatch_view(d, mm, view, sizeof view);
-        appendf(&t, "%s\n", view);
+        tb_daemon__buf_put(&t, view, strlen(view));
+        tb_daemon__buf_put(&t, "\n", 1);
     }
     tb_daemon__data(out, tb_match_state_name(st.state), t.p);
     free(t.p);
@@ -115,24 +116,32 @@ void tb_daemon__moves(struct tb_daemon *d, struct tb_daemon__buf *out)
     free(t.p);
 }
 
+/* The game's tags ([game] in the configuration, new-game's round and players). */
 static void tags(struct tb_daemon *d, tb_chess_pgn_game *pg)
 {
-    char date[16] = "????.??.??";
-    time_t now = time(NULL);
-    struct tm tm;
-    if (localtime_r(&now, &tm))
-        strftime(date, sizeof date, "%Y.%m.%d", &tm);
-    int white = d->board_of_color[TB_CHESS_WHITE];
-    tb_chess_pgn_tag_set(pg, "Event", "twinboard game (FIDE Appendix D)", NULL);
-    tb_chess_pgn_tag_set(pg, "Site", "?", NULL);
-    tb_chess_pgn_tag_set(pg, "Date", date, NULL);
-    tb_chess_pgn_tag_set(pg, "Round", "-", NULL);
-    tb_chess_pgn_tag_set(pg, "White", white == 0 ? "VI player" : "sighted player", NULL);
-    tb_chess_pgn_tag_set(pg, "Black", white == 0 ? "sighted player" : "VI player", NULL);
+    const struct tb_daemon__game *gm = &d->game;
+    tb_chess_pgn_tag_set(pg, "Event", gm->event[0] ? gm->event : "twinboard game (FIDE Appendix D)",
+                         NULL);
+    tb_chess_pgn_tag_set(pg, "Site", gm->site[0] ? gm->site : "?", NULL);
+    tb_chess_pgn_tag_set(pg, "Date", gm->date[0] ? gm->date : "????.??.??", NULL);
+    tb_chess_pgn_tag_set(pg, "Round", gm->round[0] ? gm->round : "-", NULL);
+    tb_chess_pgn_tag_set(pg, "White", tb_daemon__game_white(d), NULL);
+    tb_chess_pgn_tag_set(pg, "Black", tb_daemon__game_black(d), NULL);
 }
 
 int tb_daemon__pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
                    struct tb_daemon__buf *out)
+{
+    char *text = NULL;
+    int rc = tb_daemon__pgn_text(d, letters, scoresheet, &text);
+    if (rc >= 0)
+        tb_daemon__data(out, scoresheet ? "scoresheet" : "pgn", text);
+    free(text);
+    return rc < 0 ? rc : TB_OK;
+}
+
+int tb_daemon__pgn_text(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
+                        char **out)
 {
     const tb_chess_game *g = tb_match_game(d->match);
     tb_chess_pgn_game *pg = malloc(sizeof *pg);
@@ -150,15 +159,14 @@ int tb_daemon__pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scor
     int n = scoresheet ? tb_chess_scoresheet_write(pg, letters, NULL, 0)
                        : tb_chess_pgn_write(pg, NULL, 0);
     char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    int rc = n < 0 ? n : text ? TB_OK : TB_ERR_MEM;
+    int rc = n < 0 ? n : text ? n : TB_ERR_MEM;
     if (text) {
         if (scoresheet)
             tb_chess_scoresheet_write(pg, letters, text, (size_t)n + 1);
         else
             tb_chess_pgn_write(pg, text, (size_t)n + 1);
-        tb_daemon__data(out, scoresheet ? "scoresheet" : "pgn", text);
     }
-    free(text);
+    *out = text;
     free(pg);
     return rc;
 }

@@ -99,6 +99,19 @@ struct tb_daemon__note {
     char text[TBD_NOTE_TEXT];
 };
 
+/* Put-right lists (D.2.9) stay readable: at most this many squares in one spoken instruction,
+ * at most TBD_FIX_STEPS_PER_LINE steps on one line of the arbiter's view. */
+#define TBD_PUT_RIGHT_SQUARES  6
+#define TBD_FIX_STEPS_PER_LINE 4
+
+/* Games kept (daemon_games.c): the running game's name and tags. */
+struct tb_daemon__game {
+    char name[200]; /* "2026-11-24_r3_Anna_Schmidt-Bert_Meier": its journal's and PGN's name */
+    char date[11];  /* "2026.11.24", the day it started */
+    char event[TB_CONFIG_TAG_MAX], site[TB_CONFIG_TAG_MAX], round[16];
+    char white[TB_CONFIG_TAG_MAX], black[TB_CONFIG_TAG_MAX]; /* "" = not set */
+};
+
 struct tb_daemon {
     struct tb_daemon_options opt;
     struct tb_config *cfg; /* &opt.cfg */
@@ -138,8 +151,9 @@ struct tb_daemon {
 
     struct tb_daemon__note note[TBD_NOTES];
     int nnotes;
-    char last_view[2048]; /* the arbiter's view of the open mismatch, "" if none */
-    char result[8];       /* "*" or the result once the game has ended */
+    char last_view[8192];        /* the arbiter's view of the open mismatch, "" if none */
+    char result[8];              /* "*" or the result once the game has ended */
+    struct tb_daemon__game game; /* games kept */
 
     bool stop, done;
     unsigned long wakeups, events;
@@ -264,5 +278,26 @@ int tb_daemon__pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scor
                    struct tb_daemon__buf *out);
 /* Data lines of text (split at '\n') as ok+ ... . */
 void tb_daemon__data(struct tb_daemon__buf *out, const char *head, const char *text);
+/* The running game as PGN (or a scoresheet), malloc'd into *text; its length or an error. */
+int tb_daemon__pgn_text(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
+                        char **text);
+
+/* daemon_games.c (games kept: one journal and one PGN per game, named by date, round and
+ * players) */
+/* A new game's name and tags: the configuration's, then tags ("round=3 white=Anna_Schmidt");
+ * written to JOURNAL_DIR/current.name. */
+void tb_daemon__game_begin(struct tb_daemon *d, const char *tags);
+/* The unfinished game's name and tags after a restart (current.name). */
+void tb_daemon__game_recover(struct tb_daemon *d);
+/* Writes the game's PGN as JOURNAL_DIR/NAME.pgn (live only). */
+void tb_daemon__game_keep(struct tb_daemon *d);
+/* new-game: the finished game's journal kept as NAME.tbj, a fresh current.tbj for the next
+ * game (tags as for begin), its start recorded at t. */
+int tb_daemon__game_next(struct tb_daemon *d, const char *tags, uint64_t t, struct tb_error *err);
+/* The games request: the running game, then every game kept in the journal directory. */
+void tb_daemon__games(struct tb_daemon *d, struct tb_daemon__buf *out);
+/* The PGN's White and Black: the tags, else "VI player" / "sighted player". */
+const char *tb_daemon__game_white(const struct tb_daemon *d);
+const char *tb_daemon__game_black(const struct tb_daemon *d);
 
 #endif /* TB_DAEMON_INTERNAL_H */

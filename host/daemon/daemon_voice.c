@@ -116,6 +116,35 @@ static void queue(struct tb_daemon *d, int b, const char *text, unsigned flags, 
     d->fx->speak(d, b, text, flags, move_number);
 }
 
+/* D.2.9: how to put a board right, in parts of at most TBD_PUT_RIGHT_SQUARES squares, each a
+ * whole instruction ("Bitte korrigieren: ..."), lifts before places: a whole board to set up is
+ * said as several short announcements in order, never one that nobody can follow. */
+static void put_right(struct tb_daemon *d, int b, const struct tb_voice_msg_args *all)
+{
+    char text[4096];
+    int total = all->nlift + all->nplace;
+    if (total == 0) /* this board needs no change */
+        return;
+    for (int from = 0; from < total; from += TBD_PUT_RIGHT_SQUARES) {
+        int to = from + TBD_PUT_RIGHT_SQUARES < total ? from + TBD_PUT_RIGHT_SQUARES : total;
+        struct tb_voice_msg_args part = *all;
+        int lift_from = from < all->nlift ? from : all->nlift;
+        int lift_to = to < all->nlift ? to : all->nlift;
+        part.lift = all->lift + lift_from;
+        part.nlift = lift_to - lift_from;
+        int place_from = from - all->nlift > 0 ? from - all->nlift : 0;
+        part.place = all->place + place_from;
+        part.nplace = to - all->nlift - place_from > 0 ? to - all->nlift - place_from : 0;
+        int n = tb_voice_phrase_msg(d->pack[b], TB_VOICE_MSG_PUT_RIGHT, &part, text, sizeof text);
+        if (n < 0) {
+            tb_daemon__log(d, TB_CONFIG_LOG_WARN, "speech: put-right part cannot be phrased (%d)",
+                           n);
+            return;
+        }
+        queue(d, b, text, 0, 0);
+    }
+}
+
 void tb_daemon__say(struct tb_daemon *d, const struct tb_match_announce *a)
 {
     int b = a->board >= 0 && a->board < TBD_BOARDS ? a->board : 0;
@@ -137,16 +166,11 @@ void tb_daemon__say(struct tb_daemon *d, const struct tb_match_announce *a)
         .place = (const struct tb_voice_square_action *)a->place,
         .nplace = a->nplace,
     };
-    int n = tb_voice_phrase_msg(pack, (enum tb_voice_msg)a->msg, &args, text, sizeof text);
-    /* A long put-right list (a whole board to set up) is said in part: the first squares now,
-     * the rest when the board has changed and the list is said again. */
-    while (n == TB_ERR_FULL && args.nlift + args.nplace > 1) {
-        if (args.nplace > args.nlift)
-            args.nplace /= 2;
-        else
-            args.nlift /= 2;
-        n = tb_voice_phrase_msg(pack, (enum tb_voice_msg)a->msg, &args, text, sizeof text);
+    if (a->msg == TB_MATCH_MSG_PUT_RIGHT) {
+        put_right(d, b, &args);
+        return;
     }
+    int n = tb_voice_phrase_msg(pack, (enum tb_voice_msg)a->msg, &args, text, sizeof text);
     if (n < 0) {
         tb_daemon__log(d, TB_CONFIG_LOG_WARN, "speech: message %d cannot be phrased (%d)", a->msg,
                        n);

@@ -4,6 +4,7 @@
  *   [arbiter]         pin, start
  *   [player vi]       board, colour, pack, voice, rate, audio
  *   [player sighted]  the same
+ *   [game]            event, site, round, white, black (PGN tags; games kept by them)
  *
  * docs/configuration.md describes every key. Without a file the defaults run the demo: two
  * simulated boards, no sound card. A file must set the arbiter PIN: game-changing requests
@@ -37,15 +38,26 @@ struct tb_config_player {
     char board[TB_CONFIG_PATH_MAX]; /* resource string (tb_link.h) */
     long board_line;                /* where the file set it (for messages); 0 = default */
     enum tb_config_colour colour;
-    char pack[16];                  /* phrase pack this player hears: de-fide | nl | en */
+    char pack[16];                  /* phrase pack this player hears: de-fide, nl, en or any
+                                       other pack file's name */
+    long pack_line;                 /* where the file set pack; 0 = default */
     char voice[64];                 /* eSpeak NG voice; "" = the pack's own */
-    int rate;                       /* words per minute */
+    int rate;                       /* words per minute, 80..800 */
     char audio[TB_CONFIG_PATH_MAX]; /* "default", a PortAudio device name, wav:PATH or null */
     long audio_line;                /* where the file set audio; 0 = default (audio devices) */
 };
 
+/* [game]: the PGN tags of the games (new-game may give round and players for each game); ""
+ * = not set. A game's journal and PGN are named by date, round and players. */
+#define TB_CONFIG_TAG_MAX 64
+struct tb_config_game {
+    char event[TB_CONFIG_TAG_MAX], site[TB_CONFIG_TAG_MAX], round[16];
+    char white[TB_CONFIG_TAG_MAX], black[TB_CONFIG_TAG_MAX];
+};
+
 struct tb_config {
     struct tb_config_player player[2]; /* indexed by enum tb_config_role */
+    struct tb_config_game game;        /* games kept: the tags */
     int blip_window_ms; /* a lift and place back within this is sensor noise, not a touch */
     char arbiter_pin[TB_CONFIG_PIN_MAX + 1]; /* digits; "" = none set */
     char start_fen[100]; /* where new games start (FEN, read back as Chess960 when it is one);

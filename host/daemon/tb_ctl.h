@@ -39,10 +39,11 @@ enum tb_ctl_verb {
     TB_CTL_TAKEBACK,     /* [n] pin=: take back n plies (default 1) (D.2.9) */
     TB_CTL_PROMOTE,      /* q|r|b|n: the promotion piece (D.2.1) */
     TB_CTL_REPEAT,       /* [vi|sighted]: say the last announcement again (default: both) */
-    TB_CTL_NEW_GAME,     /* pin=: start a new game */
+    TB_CTL_NEW_GAME,     /* [round=R] [white=N] [black=N] pin=: start a new game (tags in text) */
     TB_CTL_SET_POSITION, /* <FEN> pin=: set up a position */
     TB_CTL_MOVE,         /* <vi|sighted> <SAN|UCI>: a typed move for a keys: board (D.2.10.1) */
     TB_CTL_HELP,         /* ok+: the requests and their syntax */
+    TB_CTL_GAMES,        /* ok+: the games kept (games kept: journal and PGN of each) */
 };
 
 struct tb_ctl_request {
@@ -54,7 +55,8 @@ struct tb_ctl_request {
     char lang[3];                   /* scoresheet: "en", "nl", "de", or "" for the default */
     char piece;                     /* promote: 'q', 'r', 'b' or 'n' */
     int board;                      /* repeat, move: 0 = vi, 1 = sighted; repeat without one: -1 */
-    char text[TB_CTL_TEXT_MAX + 1]; /* set-position: the FEN; move: the move as typed */
+    char text[TB_CTL_TEXT_MAX + 1]; /* set-position: the FEN; move: the move as typed;
+                                       new-game: its tags, "round=3 white=Anna_Schmidt" */
 };
 
 /* Parses one request line of len bytes (a trailing "\n" or "\r\n" is allowed; embedded NUL

@@ -99,6 +99,24 @@ static int check_audio(const char *path, const struct tb_config *cfg)
     return bad;
 }
 
+/* Each player's phrase pack is found and loads (a new language is a new file). */
+static int check_packs(const char *path, const struct tb_config *cfg)
+{
+    int bad = 0;
+    for (int r = 0; r < 2; r++) {
+        const struct tb_config_player *p = &cfg->player[r];
+        struct tb_voice_pack *pack = NULL;
+        struct tb_error err = {0};
+        if (tb_voice_pack_load(p->pack, &pack, &err) != TB_OK) {
+            printf("%s:%ld: [player %s] pack = %s: %s\n", path, p->pack_line ? p->pack_line : 1,
+                   tb_config_role_name((enum tb_config_role)r), p->pack, err.msg);
+            bad = 1;
+        }
+        tb_voice_pack_free(pack);
+    }
+    return bad;
+}
+
 static int check_config(const char *path)
 {
     struct tb_config cfg;
@@ -106,6 +124,7 @@ static int check_config(const char *path)
     if (load(&cfg, path, true))
         return 1;
     int bad = check_scripts(path, &cfg);
+    bad |= check_packs(path, &cfg);
     bad |= check_audio(path, &cfg);
     if (bad)
         return 1;

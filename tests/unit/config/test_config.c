@@ -98,6 +98,10 @@ TB_TEST(good_files_table)
         "[arbiter]\npin=1234\n[player vi]\nboard=sim:a.script?speed=fast\n[player sighted]\n"
         "board=sim:a.script?speed=fast\n", /* one script plays both boards */
         "[arbiter]\npin: 1234\n",          /* name: value */
+        /* a new language is a new file: any pack name (--check-config finds the file) */
+        "[arbiter]\npin=1234\n[player vi]\npack=es\nrate=800\n",
+        "[arbiter]\npin=1234\n[game]\nevent=Club championship\nsite=Utrecht\nround=3.1\n"
+        "white=Anna Schmidt\nblack=Bert Meier\n",
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         struct tb_config c;
@@ -133,9 +137,12 @@ TB_TEST(bad_files_table_names_line_and_problem)
         {"[arbiter]\npin=1234\n[player vi]\nboard=serial:/dev/ttyUSB0\n[player sighted]\n"
          "board=serial:/dev/ttyUSB0\n",
          6, "both players' boards are serial:/dev/ttyUSB0"},
-        {"[arbiter]\npin=1234\n[player vi]\npack=fr\n", 4, "pack 'fr' is not one of"},
+        {"[arbiter]\npin=1234\n[player vi]\npack=../fr\n", 4, "pack '../fr' is not a pack name"},
+        {"[arbiter]\npin=1234\n[game]\nwhite=A/B\n", 4, "white must be shorter than"},
+        {"[arbiter]\npin=1234\n[game]\nopponent=B\n", 4, "unknown key 'opponent' in [game]"},
         {"[arbiter]\npin=1234\n[player vi]\nrate=fast\n", 4, "rate 'fast' must be words per"},
         {"[arbiter]\npin=1234\n[player vi]\nrate=1000\n", 4, "rate '1000'"},
+        {"[arbiter]\npin=1234\n[player vi]\nrate=801\n", 4, "from 80 to 800"},
         {"[arbiter]\npin=1234\n[player vi]\nvoice=de;rm\n", 4, "not an eSpeak NG voice"},
         {"[arbiter]\npin=1234\n[player vi]\naudio=wav:\n", 4, "'wav:' needs a file path"},
         {"[arbiter]\npin=1234\n[daemon]\nblip_window_ms=5\n", 4, "from 10 to 2000"},
