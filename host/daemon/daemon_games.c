@@ -4,8 +4,8 @@
  * The running game's journal is JOURNAL_DIR/current.tbj, so a restart (a reboot) replays the
  * unfinished game; its name and tags are in JOURNAL_DIR/current.name, written when the game
  * starts. The PGN is written when the game ends, when a new game starts and when the daemon
- * stops. new-game keeps the finished game: its journal is renamed to its own name and a fresh
- * current.tbj begins the next game. */
+ * stops (once the game has a move). new-game keeps the finished game: its journal is renamed to its
+ * own name and a fresh current.tbj begins the next game. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -188,7 +188,8 @@ void tb_daemon__game_recover(struct tb_daemon *d)
 
 void tb_daemon__game_keep(struct tb_daemon *d)
 {
-    if (!d->journal || !d->game.name[0] || d->fx == &tb_daemon__replay)
+    if (!d->journal || !d->game.name[0] || d->fx == &tb_daemon__replay || !d->match ||
+        tb_match_game(d->match)->plies == 0) /* a game not begun (a refused start) leaves none */
         return;
     char *pgn = NULL, file[sizeof d->game.name + 8];
     if (tb_daemon__pgn_text(d, TB_CHESS_LETTERS_EN, false, &pgn) < 0) {
