@@ -187,6 +187,9 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
             reply_error(out, rc, err.msg);
         return;
     }
+    case TB_CTL_GAMES: /* games kept */
+        tb_daemon__games(d, out);
+        return;
     }
     if (rc != TB_OK)
         reply_error(out, rc, err.msg[0] ? err.msg : "not possible now");
