@@ -522,6 +522,7 @@ static int parse(int argc, char **argv, struct opts *o)
         {"speed", required_argument, NULL, 0},
         {"clock", required_argument, NULL, 0},
         {"unplug", required_argument, NULL, 0},
+        {"display-log", required_argument, NULL, 0}, /* the clock's display */
         {NULL, 0, NULL, 0},
     };
     opterr = 0;
