@@ -417,7 +417,8 @@ int tb_voice_phrase_msg(const struct tb_voice_pack *pack, enum tb_voice_msg msg,
                                 needs_piece ? tb_voice__piece_word(pack, a->piece) : NULL,
                                 result};
         size_t p = 0;
-        rc = tb_voice__expand(pack->value[key[msg]], names, values, 8, buf, len, &p);
+        rc = tb_voice__expand(pack->value[key[msg]], names, values,
+                              (int)(sizeof names / sizeof names[0]), buf, len, &p);
     }
     free(white);
     free(black);

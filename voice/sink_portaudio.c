@@ -74,34 +74,75 @@ int tb_voice_portaudio_devices(void (*fn)(void *arg, const char *name, int chann
     return count;
 }
 
-/* Devices are chosen by name, never by index: indices change between boots. An exact name wins;
- * otherwise the first output device whose name contains target. */
-static PaDeviceIndex find_device(const char *target, struct tb_error *err)
+/* The output devices' names, quoted and joined by ", "; "" when there are none. */
+static void device_names(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0, n = Pa_GetDeviceCount(); i < n && used < len; i++) {
+        const PaDeviceInfo *info = Pa_GetDeviceInfo(i);
+        if (info && info->maxOutputChannels > 0)
+            used +=
+                (size_t)snprintf(buf + used, len - used, "%s\"%s\"", used ? ", " : "", info->name);
+    }
+}
+
+/* Devices are chosen by name, never by index: indices change between boots. The one device
+ * whose name is target, else the one whose name contains it; no device, or several (two
+ * headsets whose names both contain it), is an error naming the devices there are. */
+static int find_device(const char *target, PaDeviceIndex *out, struct tb_error *err)
 {
     if (!target || !*target) {
-        PaDeviceIndex d = Pa_GetDefaultOutputDevice();
-        if (d == paNoDevice)
-            tb_error_set(err, TB_ERR_NOTFOUND, "PortAudio: no default output device");
-        return d;
+        *out = Pa_GetDefaultOutputDevice();
+        return *out != paNoDevice ? TB_OK
+                                  : tb_error_set(err, TB_ERR_NOTFOUND,
+                                                 "no default audio output device (no sound card?)");
     }
-    int n = Pa_GetDeviceCount();
-    PaDeviceIndex partial = paNoDevice;
-    char names[160] = "";
+    int n = Pa_GetDeviceCount(), exact = 0, partial = 0;
+    PaDeviceIndex exact_at = paNoDevice, partial_at = paNoDevice;
     for (int i = 0; i < n; i++) {
         const PaDeviceInfo *info = Pa_GetDeviceInfo(i);
         if (!info || info->maxOutputChannels < 1)
             continue;
-        if (strcmp(info->name, target) == 0)
-            return i;
-        if (partial == paNoDevice && strstr(info->name, target))
-            partial = i;
-        size_t used = strlen(names);
-        snprintf(names + used, sizeof names - used, "%s\"%s\"", used ? ", " : "", info->name);
+        if (strcmp(info->name, target) == 0 && exact++ == 0)
+            exact_at = i;
+        if (strstr(info->name, target) && partial++ == 0)
+            partial_at = i;
     }
-    if (partial == paNoDevice)
-        tb_error_set(err, TB_ERR_NOTFOUND, "PortAudio: no output device \"%s\" (have: %s)", target,
-                     *names ? names : "none");
-    return partial;
+    if (exact == 1 || (!exact && partial == 1)) {
+        *out = exact == 1 ? exact_at : partial_at;
+        return TB_OK;
+    }
+    char names[1024];
+    device_names(names, sizeof names);
+    if (!names[0])
+        return tb_error_set(err, TB_ERR_NOTFOUND,
+                            "no audio output device \"%s\": this machine has no audio output "
+                            "device at all (no sound card found)",
+                            target);
+    if (!exact && !partial)
+        return tb_error_set(err, TB_ERR_NOTFOUND,
+                            "no audio output device \"%s\"; the devices are: %s", target, names);
+    return tb_error_set(err, TB_ERR_ARG,
+                        "audio output device \"%s\" is ambiguous: %d devices match it; name one "
+                        "in full: %s",
+                        target, exact ? exact : partial, names);
+}
+
+int tb_voice_portaudio_resolve(const char *target, char *name, size_t len, struct tb_error *err)
+{
+    int rc = pa_start(err);
+    if (rc)
+        return rc;
+    PaDeviceIndex d;
+    if ((rc = find_device(target, &d, err)) != TB_OK) {
+        Pa_Terminate();
+        return rc;
+    }
+    if (name && len)
+        snprintf(name, len, "%s", Pa_GetDeviceInfo(d)->name);
+    Pa_Terminate();
+    return TB_OK;
 }
 
 static int sample(void *arg, int16_t *s)
@@ -168,11 +209,11 @@ static int pa_open(void **state, const char *target, unsigned rate, unsigned dev
         Pa_Terminate();
         return tb_error_set(err, TB_ERR_MEM, "out of memory");
     }
-    PaDeviceIndex dev = find_device(target, err);
-    if (dev == paNoDevice) {
+    PaDeviceIndex dev;
+    if ((rc = find_device(target, &dev, err)) != TB_OK) {
         free(k);
         Pa_Terminate();
-        return TB_ERR_NOTFOUND;
+        return rc;
     }
     const PaDeviceInfo *info = Pa_GetDeviceInfo(dev);
     PaStreamParameters p = {.device = dev,
@@ -214,17 +255,21 @@ static int pa_open(void **state, const char *target, unsigned rate, unsigned dev
     return TB_OK;
 }
 
-/* Starts the stream again after the callback completed it for idleness. */
-static void restart(struct pa_sink *k)
+/* Starts the stream again after the callback completed it for idleness. A device that is gone
+ * (a headset pulled out) refuses: TB_ERR_SYS, and the speaker reopens the sink later. */
+static int restart(struct pa_sink *k)
 {
     if (!atomic_load(&k->stopped))
-        return;
+        return TB_OK;
     if (Pa_IsStreamStopped(k->stream) != 1)
         Pa_StopStream(k->stream);
     tb_voice__resampler_init(&k->rs, k->in_rate, k->out_rate);
     k->idle_frames = 0;
     atomic_store(&k->stopped, 0);
-    Pa_StartStream(k->stream);
+    if (Pa_StartStream(k->stream) == paNoError)
+        return TB_OK;
+    atomic_store(&k->stopped, 1);
+    return TB_ERR_SYS;
 }
 
 static long pa_write(void *state, const int16_t *pcm, size_t frames)
@@ -237,8 +282,10 @@ static long pa_write(void *state, const int16_t *pcm, size_t frames)
     for (size_t i = 0; i < n; i++)
         k->ring[(w + i) & RING_MASK] = pcm[i];
     atomic_store(&k->wpos, w + n);
-    if (n > 0)
-        restart(k);
+    if (n > 0 && restart(k) != TB_OK) {
+        atomic_store(&k->wpos, w); /* the stream is stopped: no callback reads it */
+        return TB_ERR_SYS;
+    }
     return (long)n;
 }
 
@@ -256,7 +303,7 @@ static uint64_t pa_played(void *state)
     if (r < ft)
         r = ft;
     if (r < atomic_load(&k->wpos))
-        restart(k); /* belt and braces: never leave written frames unplayed */
+        (void)restart(k); /* belt and braces: never leave written frames unplayed */
     return r;
 }
 

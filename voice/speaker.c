@@ -8,7 +8,11 @@
  * Per player only the head of the queue is written to the sink; the next announcement starts
  * when the sink has played the head to its end, so two never overlap. An URGENT announcement
  * flushes the sink and goes first; a cut MOVE goes back to the queue to be said again in full
- * (an opponent's move is never dropped), a cut message is dropped with a TB_VOICE_CUT event. */
+ * (an opponent's move is never dropped), a cut message is dropped with a TB_VOICE_CUT event.
+ *
+ * A sink whose write fails or that stops playing (a headset pulled out) is lost: it is closed,
+ * what waits for that player fails, and it is opened again every reopen_ms on the speech thread
+ * until it opens. The other player's queue and sink never wait for it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -55,10 +59,17 @@ struct player {
     struct tb_voice_settings settings;
     const struct tb_voice_sink_ops *ops;
     void *sink;
+    char *target; /* the sink's target, device_rate and argument: to open it again */
+    unsigned device_rate;
+    void *sink_arg;
     struct item *head, *tail; /* speech thread only */
     uint64_t written;
     struct tb_voice__wav score;
-    /* Under the mutex: */
+    double retry_at; /* while lost: when to open the sink again (speech thread) */
+    /* Under the mutex (written by the speech thread only, so it reads them without): */
+    bool lost;
+    char lost_why[200];
+    double lost_since;
     char *last_move;
     int pending; /* announcements not yet done, cut or failed */
 };
@@ -69,7 +80,9 @@ struct tb_voice {
     struct tb_voice_settings settings; /* the speaker's; each player has its own too */
     struct tb_voice_settings current;  /* what eSpeak speaks with now (speech thread) */
     unsigned rate;
-    double stall; /* seconds of grace after an announcement's own length */
+    double stall;       /* seconds of grace after an announcement's own length */
+    double reopen;      /* seconds between attempts to open a lost sink again */
+    struct item *synth; /* the item eSpeak renders now (speech thread) */
     char describe[320];
 
     pthread_t thread;
@@ -125,19 +138,24 @@ static int pcm_append(struct item *it, const int16_t *pcm, size_t n)
 
 /* ---- events (any thread, under the mutex) ---- */
 
-static void emit(struct tb_voice *v, const struct item *it, enum tb_voice_status status)
+static void push_event(struct tb_voice *v, long id, int player, enum tb_voice_status status)
 {
-    pthread_mutex_lock(&v->mu);
     if (v->ev_count == EVENT_QUEUE) { /* nobody reads: keep the newest */
         v->ev_first = (v->ev_first + 1) % EVENT_QUEUE;
         v->ev_count--;
     }
     v->events[(v->ev_first + v->ev_count++) % EVENT_QUEUE] =
-        (struct tb_voice_event){.id = it->id, .player = it->player, .status = status};
-    v->pl[it->player].pending--;
+        (struct tb_voice_event){.id = id, .player = player, .status = status};
     ssize_t w = write(v->evfd[1], "e", 1); /* a full pipe is still readable: fine */
     (void)w;
     pthread_cond_broadcast(&v->news);
+}
+
+static void emit(struct tb_voice *v, const struct item *it, enum tb_voice_status status)
+{
+    pthread_mutex_lock(&v->mu);
+    v->pl[it->player].pending--;
+    push_event(v, it->id, it->player, status);
     pthread_mutex_unlock(&v->mu);
 }
 
@@ -153,17 +171,64 @@ static struct item *pop_head(struct player *p)
     return it;
 }
 
+/* The player's sink failed: closed, everything waiting fails, reopened later (reopen). */
+static void lose(struct tb_voice *v, struct player *p, const char *why)
+{
+    p->ops->flush(p->sink);
+    p->ops->close(p->sink);
+    p->sink = NULL;
+    while (p->head) {
+        struct item *it = pop_head(p);
+        if (it == v->synth)
+            continue; /* failed by take_request once eSpeak has stopped */
+        emit(v, it, TB_VOICE_FAILED);
+        item_free(it);
+    }
+    double now = mono_now();
+    p->retry_at = now + v->reopen;
+    pthread_mutex_lock(&v->mu);
+    p->lost = true;
+    p->lost_since = now;
+    snprintf(p->lost_why, sizeof p->lost_why, "%s", why);
+    push_event(v, 0, (int)(p - v->pl), TB_VOICE_DEVICE_LOST);
+    pthread_mutex_unlock(&v->mu);
+}
+
+/* Opens a lost sink again when its time has come; the player hears speech again once it opens. */
+static void reopen(struct tb_voice *v, struct player *p, double now)
+{
+    if (!p->lost || now < p->retry_at)
+        return;
+    struct tb_error err = {0};
+    if (p->ops->open(&p->sink, p->target, v->rate, p->device_rate, p->sink_arg, &err) != TB_OK) {
+        p->sink = NULL;
+        p->retry_at = now + v->reopen;
+        pthread_mutex_lock(&v->mu);
+        if (err.msg[0]) /* status follows what the device says now */
+            snprintf(p->lost_why, sizeof p->lost_why, "%s", err.msg);
+        pthread_mutex_unlock(&v->mu);
+        return;
+    }
+    p->written = 0;
+    pthread_mutex_lock(&v->mu);
+    p->lost = false;
+    push_event(v, 0, (int)(p - v->pl), TB_VOICE_DEVICE_BACK);
+    pthread_mutex_unlock(&v->mu);
+}
+
 /* Writes the head to the sink and retires it once played; then the next one. */
 static void feed(struct tb_voice *v, struct player *p)
 {
-    while (p->head) {
+    while (p->head && !p->lost) {
         struct item *it = p->head;
         if (it->fed < it->frames) {
             long n = p->ops->write(p->sink, it->pcm + it->fed, it->frames - it->fed);
             if (n < 0) {
-                emit(v, it, TB_VOICE_FAILED);
-                item_free(pop_head(p));
-                continue;
+                char why[160];
+                snprintf(why, sizeof why, "the %s output refused the audio (%s)", p->ops->name,
+                         tb_strerror((int)n));
+                lose(v, p, why);
+                return;
             }
             it->fed += (size_t)n;
             p->written += (uint64_t)n;
@@ -180,8 +245,11 @@ static void feed(struct tb_voice *v, struct player *p)
         if (p->ops->played(p->sink) < it->end) {
             if (mono_now() < it->deadline)
                 return;
-            p->ops->flush(p->sink); /* the device is stuck: fail it, go on with the next */
-            emit(v, it, TB_VOICE_FAILED);
+            char why[160]; /* the device is stuck: lost until it opens again */
+            snprintf(why, sizeof why, "the %s output stopped playing (%.1f s overdue)",
+                     p->ops->name, v->stall);
+            lose(v, p, why);
+            return;
         } else {
             emit(v, it, TB_VOICE_DONE);
         }
@@ -220,7 +288,7 @@ static int on_pcm(void *arg, const int16_t *pcm, size_t n)
     struct player *p = &c->v->pl[c->it->player];
     if (p->head == c->it)
         feed(c->v, p);
-    return 0;
+    return p->lost; /* nobody hears the rest */
 }
 
 static int collect(void *arg, const int16_t *pcm, size_t n)
@@ -262,6 +330,13 @@ static void cut_reviews(struct tb_voice *v, struct player *p)
 static void take_request(struct tb_voice *v, struct item *it)
 {
     struct player *p = &v->pl[it->player];
+    if (p->lost) { /* nobody hears it; a move still goes on the spoken scoresheet (D.2.7) */
+        if (it->score_speech)
+            record(p, it->score_speech);
+        emit(v, it, it->flags & FLAG_CANCEL ? TB_VOICE_DONE : TB_VOICE_FAILED);
+        item_free(it);
+        return;
+    }
     if (!(it->flags & TB_VOICE_REVIEW))
         cut_reviews(v, p);
     if (it->flags & FLAG_CANCEL) {
@@ -285,12 +360,21 @@ static void take_request(struct tb_voice *v, struct item *it)
     }
     struct synth_ctx c = {v, it, 0};
     int rc = TB_OK;
+    v->synth = it;
     if (it->speech) { /* else its PCM came with the request (an earcon) */
         rc = tb_voice__tts_select(&p->settings, &v->current, NULL);
         if (!rc)
             rc = tb_voice__tts_say(it->speech, on_pcm, &c);
     }
+    v->synth = NULL;
     it->synthesized = true;
+    if (p->lost) { /* lost while it was rendered: lose() took it off the queue */
+        if (it->score_speech)
+            record(p, it->score_speech);
+        emit(v, it, TB_VOICE_FAILED);
+        item_free(it);
+        return;
+    }
     if (rc || c.rc) {
         /* Unlink it wherever it is; what was already written plays out. */
         struct item **pp = &p->head, *prev = NULL;
@@ -326,6 +410,10 @@ static int open_players(struct tb_voice *v, struct tb_error *err)
         const struct tb_voice_player_config *pc = &v->cfg->player[i];
         struct player *p = &v->pl[i];
         p->ops = pc->sink ? pc->sink : &tb_voice_sink_null;
+        p->device_rate = pc->device_rate;
+        p->sink_arg = pc->sink_arg;
+        if (pc->target && !(p->target = strdup(pc->target)))
+            return tb_error_set(err, TB_ERR_MEM, "out of memory");
         int rc = p->ops->open(&p->sink, pc->target, v->rate, pc->device_rate, pc->sink_arg, err);
         if (rc) {
             p->ops = NULL;
@@ -347,11 +435,13 @@ static void close_players(struct tb_voice *v)
         struct player *p = &v->pl[i];
         while (p->head)
             item_free(pop_head(p));
-        if (p->ops) {
+        if (p->ops && !p->lost) {
             p->ops->flush(p->sink);
             p->ops->close(p->sink);
-            p->ops = NULL;
         }
+        p->ops = NULL;
+        free(p->target);
+        p->target = NULL;
         tb_voice__wav_close(&p->score);
     }
 }
@@ -380,8 +470,15 @@ static void *speech_thread(void *arg)
     pthread_mutex_unlock(&v->mu);
 
     while (!rc) {
-        for (int i = 0; i < TB_VOICE_PLAYERS; i++)
+        double now = mono_now(), wake_at = 0; /* 0: nothing to wait for but requests */
+        for (int i = 0; i < TB_VOICE_PLAYERS; i++) {
+            reopen(v, &v->pl[i], now);
             feed(v, &v->pl[i]);
+            if (v->pl[i].lost && (!wake_at || v->pl[i].retry_at < wake_at))
+                wake_at = v->pl[i].retry_at;
+        }
+        if (playing(v))
+            wake_at = now + POLL_NS * 1e-9;
         pthread_mutex_lock(&v->mu);
         if (v->quit) {
             pthread_mutex_unlock(&v->mu);
@@ -406,14 +503,10 @@ static void *speech_thread(void *arg)
             pthread_mutex_unlock(&v->mu);
             take_request(v, it);
             continue;
-        } else if (playing(v)) {
-            struct timespec t;
-            clock_gettime(CLOCK_MONOTONIC, &t);
-            t.tv_nsec += POLL_NS;
-            if (t.tv_nsec >= 1000000000L) {
-                t.tv_sec++;
-                t.tv_nsec -= 1000000000L;
-            }
+        } else if (wake_at > 0) {
+            double at = wake_at > now ? wake_at : now;
+            struct timespec t = {.tv_sec = (time_t)at,
+                                 .tv_nsec = (long)((at - (double)(time_t)at) * 1e9)};
             pthread_cond_timedwait(&v->wake, &v->mu, &t);
         } else {
             pthread_cond_wait(&v->wake, &v->mu);
@@ -479,6 +572,7 @@ int tb_voice_new(const struct tb_voice_config *cfg, struct tb_voice **out, struc
     }
     v->next_id = 1;
     v->stall = (cfg->stall_ms > 0 ? cfg->stall_ms : 5000) / 1000.0;
+    v->reopen = (cfg->reopen_ms > 0 ? cfg->reopen_ms : 1000) / 1000.0;
     for (int i = 0; i < TB_VOICE_PLAYERS; i++)
         v->pl[i].score.fd = -1;
     if (pipe(v->evfd) || fcntl(v->evfd[0], F_SETFL, O_NONBLOCK) ||
@@ -725,6 +819,20 @@ long tb_voice_repeat(struct tb_voice *v, int player)
     long id = tb_voice_announce(v, player, text, 0, 0);
     free(text);
     return id;
+}
+
+bool tb_voice_device_ok(struct tb_voice *v, int player, char *why, size_t len, double *since)
+{
+    if (!v || player < 0 || player >= TB_VOICE_PLAYERS)
+        return false;
+    pthread_mutex_lock(&v->mu);
+    bool ok = !v->pl[player].lost;
+    if (!ok && why && len)
+        snprintf(why, len, "%s", v->pl[player].lost_why);
+    if (!ok && since)
+        *since = v->pl[player].lost_since;
+    pthread_mutex_unlock(&v->mu);
+    return ok;
 }
 
 int tb_voice_fd(const struct tb_voice *v)

@@ -295,6 +295,11 @@ extern const struct tb_voice_sink_ops tb_voice_sink_null;      /* discards, play
  * channels and default rate. Returns the count or an error. */
 int tb_voice_portaudio_devices(void (*fn)(void *arg, const char *name, int channels, double rate),
                                void *arg, struct tb_error *err);
+/* The device a configured name opens, as tb_voice_sink_portaudio chooses it: the device named
+ * exactly, else the one device whose name contains target (NULL or "": the default device). Its
+ * full name goes into name. TB_ERR_NOTFOUND when none matches and TB_ERR_ARG when several do
+ * (two headsets whose names both contain it), err naming every output device there is. */
+int tb_voice_portaudio_resolve(const char *target, char *name, size_t len, struct tb_error *err);
 
 /* ---- the speaker ------------------------------------------------------------------------- */
 
@@ -325,6 +330,10 @@ struct tb_voice_config {
     /* A sink that has not played an announcement this long after its own length (a headset
      * pulled out, a wedged device) fails it (TB_VOICE_FAILED) so the queue moves on; 0 = 5000. */
     int stall_ms;
+    /* A sink whose write fails or that stalls is lost: it is closed, the player's announcements
+     * fail at once (the other player's go on), and it is opened again every reopen_ms until it
+     * opens (TB_VOICE_DEVICE_LOST, then TB_VOICE_DEVICE_BACK); 0 = 1000. */
+    int reopen_ms;
 };
 
 struct tb_voice;
@@ -380,12 +389,22 @@ long tb_voice_play_pcm(struct tb_voice *voice, int player, const int16_t *pcm, s
 long tb_voice_confirm(struct tb_voice *voice, int player, enum tb_voice_confirm_mode mode,
                       enum tb_voice_confirm_what what);
 
-enum tb_voice_status { TB_VOICE_DONE = 0, TB_VOICE_CUT = 1, TB_VOICE_FAILED = 2 };
+enum tb_voice_status {
+    TB_VOICE_DONE = 0,
+    TB_VOICE_CUT = 1,
+    TB_VOICE_FAILED = 2,
+    TB_VOICE_DEVICE_LOST = 3, /* the player's sink failed (id 0): tb_voice_device says why */
+    TB_VOICE_DEVICE_BACK = 4, /* it opened again (id 0): the player hears speech again */
+};
 struct tb_voice_event {
     long id;
     int player;
     enum tb_voice_status status;
 };
+
+/* Whether the player's sink works now; when it is lost, why (the failure, into why) and since
+ * when (CLOCK_MONOTONIC seconds, into since; NULL allowed). */
+bool tb_voice_device_ok(struct tb_voice *voice, int player, char *why, size_t len, double *since);
 
 /* A file descriptor that becomes readable when events are waiting (for the daemon's poll). */
 int tb_voice_fd(const struct tb_voice *voice);

@@ -10,6 +10,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,55 +131,94 @@ static int parse_number(const char *opt, const char *s, double max, double *out)
 /* Returns 0 when parsed, 2 on a usage error (reported), 1 for --help. */
 static int parse_args(int argc, char **argv, struct rb_simcli_opts *o)
 {
-    static const char *const with_value[] = {"--elf",       "--script",  "--link",
-                                             "--board",     "--initial", "--netlist",
-                                             "--bounce-ms", "--tail-ms", "--seed"};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+    enum {
+        O_PTY = 256,
+        O_STDIN,
+        O_ELF,
+        O_SCRIPT,
+        O_LINK,
+        O_BOARD,
+        O_INITIAL,
+        O_NETLIST,
+        O_BOUNCE,
+        O_TAIL,
+        O_SEED
+    };
+    static const struct option longs[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"pty", no_argument, NULL, O_PTY},
+        {"stdin", no_argument, NULL, O_STDIN},
+        {"elf", required_argument, NULL, O_ELF},
+        {"script", required_argument, NULL, O_SCRIPT},
+        {"link", required_argument, NULL, O_LINK},
+        {"board", required_argument, NULL, O_BOARD},
+        {"initial", required_argument, NULL, O_INITIAL},
+        {"netlist", required_argument, NULL, O_NETLIST},
+        {"bounce-ms", required_argument, NULL, O_BOUNCE},
+        {"tail-ms", required_argument, NULL, O_TAIL},
+        {"seed", required_argument, NULL, O_SEED},
+        {NULL, 0, NULL, 0},
+    };
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
+        const char *v = optarg, *a = argv[optind - 1];
+        double num = 0;
+        switch (c) {
+        case 'h':
             return 1;
-        if (strcmp(a, "--pty") == 0) {
+        case O_PTY:
             o->pty = 1;
-            continue;
-        }
-        if (strcmp(a, "--stdin") == 0) {
+            break;
+        case O_STDIN:
             o->use_stdin = 1;
-            continue;
-        }
-        int known = 0;
-        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
-            known |= strcmp(a, with_value[k]) == 0;
-        if (!known) {
+            break;
+        case O_ELF:
+            o->elf = v;
+            break;
+        case O_SCRIPT:
+            o->script = v;
+            break;
+        case O_LINK:
+            o->link = v;
+            break;
+        case O_BOARD:
+            o->board = v;
+            break;
+        case O_INITIAL:
+            o->initial = v;
+            break;
+        case O_NETLIST:
+            o->netlist = v;
+            break;
+        case O_BOUNCE:
+        case O_TAIL:
+        case O_SEED:
+            if (parse_number(c == O_BOUNCE ? "--bounce-ms"
+                             : c == O_TAIL ? "--tail-ms"
+                                           : "--seed",
+                             v, c == O_SEED ? 4294967295.0 : 1e9, &num))
+                return 2;
+            if (c == O_BOUNCE)
+                o->bounce_ms = num;
+            else if (c == O_TAIL)
+                o->tail_ms = num;
+            else
+                o->seed = (unsigned)num;
+            break;
+        case ':':
+            fprintf(stderr, "reedboard-sim: %s needs a value\n", a);
+            return 2;
+        default:
             fprintf(stderr, "reedboard-sim: unknown option '%s'\n", a);
             usage(stderr);
             return 2;
         }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "reedboard-sim: %s needs a value\n", a);
-            return 2;
-        }
-        v = argv[++i];
-        double num = 0;
-        if (strcmp(a, "--elf") == 0)
-            o->elf = v;
-        else if (strcmp(a, "--script") == 0)
-            o->script = v;
-        else if (strcmp(a, "--link") == 0)
-            o->link = v;
-        else if (strcmp(a, "--board") == 0)
-            o->board = v;
-        else if (strcmp(a, "--initial") == 0)
-            o->initial = v;
-        else if (strcmp(a, "--netlist") == 0)
-            o->netlist = v;
-        else if (parse_number(a, v, strcmp(a, "--seed") == 0 ? 4294967295.0 : 1e9, &num))
-            return 2;
-        else if (strcmp(a, "--bounce-ms") == 0)
-            o->bounce_ms = num;
-        else if (strcmp(a, "--tail-ms") == 0)
-            o->tail_ms = num;
-        else
-            o->seed = (unsigned)num;
+    }
+    if (optind < argc) {
+        fprintf(stderr, "reedboard-sim: unknown option '%s'\n", argv[optind]);
+        usage(stderr);
+        return 2;
     }
     if (!o->elf) {
         fprintf(stderr, "reedboard-sim: --elf FILE is required\n");

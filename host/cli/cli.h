@@ -27,6 +27,8 @@
       "[--fen FEN] [--pack NAME] [--short] [--wav FILE] [--play [--device NAME]] [--rate WPM] "    \
       "[--phonemes] MOVE... | --list-devices",                                                     \
       "print (and speak) the D.2.1 announcement of each move, moves in UCI or SAN")                \
+    X(devices, "devices", "",                                                                      \
+      "list the audio output devices by the names to put in the configuration (audio = NAME)")     \
     X(scoresheet, "scoresheet", "[--letters en|nl|de] [--game N] FILE",                            \
       "print one game of a PGN file as a scoresheet (Appendix C notation)")                        \
     X(demo, "demo", "[--realtime] [--sim] [--audio wav:DIR|pa|null] [--keep DIR] [--limit S]",     \
@@ -42,13 +44,16 @@
     X(promote, "promote", "[vi|sighted] q|r|b|n [--socket PATH]",                                  \
       "the piece for a promotion (D.2.1)")                                                         \
     X(repeat, "repeat", "[vi|sighted] [--socket PATH]", "say the last move again to a player")     \
-    X(new_game, "new-game", "[event=|site=|date=|round=|white=|black=VALUE]... [--pin-file F]",    \
-      "arbiter: start a new game, with the PGN tags given")                                        \
+    X(new_game, "new-game",                                                                        \
+      "[event=|site=|date=|round=|white=|black=VALUE]... [--pin-file F] [--socket PATH]",          \
+      "arbiter: start a new game with the PGN tags given (its journal and PGN named by them)")     \
     X(result, "result",                                                                            \
       "resign white|black | draw | flag white|black | threefold | fifty | arbiter "                \
       "1-0|0-1|1/2-1/2 "                                                                           \
-      "[REASON] [--pin-file F]",                                                                   \
+      "[REASON] [--pin-file F] [--socket PATH]",                                                   \
       "arbiter: the game's result (PGN, live broadcast, both players hear it)")                    \
+    X(games, "games", "[--socket PATH]",                                                           \
+      "the games kept: the running one, then each game's journal and PGN")                         \
     X(set_position, "set-position", "FEN [--pin-file F] [--socket PATH]",                          \
       "arbiter: set up a position on both boards")                                                 \
     X(move, "move", "vi|sighted SAN|UCI [--socket PATH]",                                          \
@@ -75,5 +80,12 @@ int tb_cli_usage(const char *name);
 char *tb_cli_read_file(const char *path, size_t *len);
 /* A whole decimal number in [min, max]; false if s is anything else. */
 int tb_cli_parse_int(const char *s, long min, long max, long *out);
+
+struct option;
+/* getopt_long over a command's arguments (argv[0] is its name): options and operands in any
+ * order, "--opt=value" and "--opt value" alike. shorts: the short options ("c:"), may be "".
+ * Returns an option's val, 1 for an operand (optarg is it), -1 at the end, or '?' once an
+ * unknown option or a missing value has been reported. */
+int tb_cli_getopt(int argc, char **argv, const char *shorts, const struct option *longs);
 
 #endif /* TB_CLI_H */

@@ -1,14 +1,16 @@
 /* cmd_ctl.c - the control-client commands: each sends one request to twinboardd's control socket
- * (docs/control-protocol.md) and prints the answer. --socket PATH picks the socket (default:
- * TWINBOARD_SOCKET, else the user's daemon's, else the service's); --timeout S limits the wait
- * (default 5 s). The arbiter PIN of the requests that change the game comes from the environment
- * variable TB_PIN, a file
+ * (docs/control-protocol.md) and prints the answer. The socket: --socket PATH, else the socket of
+ * the configuration -c FILE, else TWINBOARD_SOCKET, else the user's daemon's when it is there,
+ * else the installed configuration's (when it can be read), else the service's; never /tmp.
+ * --timeout S limits the wait (default 5 s). Every long option takes --opt=VALUE too. The arbiter
+ * PIN of the requests that change the game comes from the environment variable TB_PIN, a file
  * (--pin-file FILE, its first line) or a prompt on /dev/tty without echo: never from the command
  * line, which every user sees in ps; set-pin's new PIN likewise from TB_NEW_PIN, --new-pin-file
  * or the prompt (typed twice). Exit status: 0 done, 1 the daemon refused, 2 usage or no
  * daemon. */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,22 +98,6 @@ static int ask(const char *socket, const char *line, int timeout_ms)
     return TB_CLI_OK;
 }
 
-/* The default socket: the user's daemon's when it is there, else the service's; never /tmp. */
-static const char *default_socket(char *buf, size_t len)
-{
-    const char *env = getenv("TWINBOARD_SOCKET");
-    if (env && *env)
-        return env;
-    struct tb_config_place place;
-    struct tb_config cfg;
-    struct stat st;
-    tb_config_place_from_env(&place);
-    tb_config_defaults(&cfg, &place, NULL);
-    bool mine = cfg.socket_path[0] && lstat(cfg.socket_path, &st) == 0;
-    snprintf(buf, len, "%s", mine ? cfg.socket_path : TB_CONFIG_SERVICE_SOCKET);
-    return buf;
-}
-
 /* set-pin's new PIN: TB_NEW_PIN, else --new-pin-file, else the prompt, typed twice. */
 static int new_pin(struct ctl_args *a)
 {
@@ -142,50 +128,123 @@ static int new_pin(struct ctl_args *a)
     return 0;
 }
 
+/* The socket of a configuration file; explicit: every problem is reported (else a file that
+ * does not load is passed over). */
+static int config_socket(const char *path, bool explicit, char *socket, size_t len)
+{
+    struct tb_config cfg;
+    struct tb_config_report rep;
+    struct tb_config_place place;
+    struct tb_error err = {0};
+    tb_config_place_from_env(&place);
+    tb_config_defaults(&cfg, &place, NULL);
+    int rc = tb_config_load(&cfg, path, &rep, &err);
+    if (rc != TB_OK) {
+        if (!explicit)
+            return -1;
+        for (int i = 0; i < rep.count && i < TB_CONFIG_MAX_PROBLEMS; i++)
+            fprintf(stderr, "%s:%ld: %s\n", path, rep.problem[i].line, rep.problem[i].msg);
+        tb_cli_error("-c %s: %s", path, err.msg);
+        return -1;
+    }
+    snprintf(socket, len, "%s", cfg.socket_path);
+    return 0;
+}
+
+/* Without --socket and -c: TWINBOARD_SOCKET, else the user's daemon's socket when it is there,
+ * else the installed configuration's, else the service's; never /tmp. */
+static const char *default_socket(char *buf, size_t len)
+{
+    const char *env = getenv("TWINBOARD_SOCKET");
+    if (env && *env)
+        return env;
+    struct tb_config_place place;
+    struct tb_config cfg;
+    struct stat st;
+    tb_config_place_from_env(&place);
+    tb_config_defaults(&cfg, &place, NULL);
+    if (cfg.socket_path[0] && lstat(cfg.socket_path, &st) == 0)
+        snprintf(buf, len, "%s", cfg.socket_path);
+    else if (config_socket(TB_CLI_SYSTEM_CONFIG, false, buf, len) != 0)
+        snprintf(buf, len, "%s", TB_CONFIG_SERVICE_SOCKET);
+    return buf;
+}
+
 enum { NEEDS_PIN = 1, NEW_PIN = 2 };
 
 /* Options, then the request's words. NEEDS_PIN: append pin= when a PIN is known; NEW_PIN:
  * set-pin's new PIN before it. */
 static int run(int argc, char **argv, const char *verb, int min, int max, unsigned flags)
 {
+    static char socket[TB_CONFIG_PATH_MAX];
     struct ctl_args a = {0};
-    char socket_buf[TB_CONFIG_PATH_MAX];
     bool needs_pin = flags & NEEDS_PIN;
-    a.socket = default_socket(socket_buf, sizeof socket_buf);
+    const char *opt_socket = NULL, *config = NULL;
     size_t used = (size_t)snprintf(a.line, sizeof a.line, "%s", verb);
     int words = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--socket") && i + 1 < argc) {
-            a.socket = argv[++i];
-        } else if (!strcmp(argv[i], "--pin-file") && i + 1 < argc) {
-            a.pin_file = argv[++i];
-        } else if (!strcmp(argv[i], "--new-pin-file") && i + 1 < argc && (flags & NEW_PIN)) {
-            a.new_pin_file = argv[++i];
-        } else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
+    enum { O_SOCKET = 256, O_PIN_FILE, O_TIMEOUT, O_PIN, O_NEW_PIN_FILE, O_NEW_PIN };
+    static const struct option longs[] = {
+        {"socket", required_argument, NULL, O_SOCKET},
+        {"config", required_argument, NULL, 'c'},
+        {"pin-file", required_argument, NULL, O_PIN_FILE},
+        {"timeout", required_argument, NULL, O_TIMEOUT},
+        {"pin", optional_argument, NULL, O_PIN},
+        {"new-pin-file", required_argument, NULL, O_NEW_PIN_FILE}, /* set-pin only */
+        {"new-pin", optional_argument, NULL, O_NEW_PIN},           /* set-pin only: refused */
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    while ((c = tb_cli_getopt(argc, argv, "c:", longs)) != -1) {
+        if ((c == O_NEW_PIN_FILE || c == O_NEW_PIN) && !(flags & NEW_PIN)) {
+            tb_cli_error("%s: unknown option %s", argv[0], argv[optind - 1]);
+            return TB_CLI_USAGE;
+        } else if (c == 1 && !strncmp(optarg, "pin=", 4)) {
+            tb_cli_error("%s: no pin= here: a PIN on the command line is seen by every user (ps); "
+                         "use TB_PIN, --pin-file FILE or the prompt",
+                         argv[0]);
+            return TB_CLI_USAGE;
+        } else if (c == 1) { /* a word of the request, in its place among the options */
+            words++;
+            /* a word with blanks (a tag value, a reason) goes in double quotes */
+            const char *q = strpbrk(optarg, " \t") ? "\"" : "";
+            used += (size_t)snprintf(a.line + used, used < sizeof a.line ? sizeof a.line - used : 0,
+                                     " %s%s%s", q, optarg, q);
+        } else if (c == O_SOCKET) {
+            opt_socket = optarg;
+        } else if (c == 'c') {
+            config = optarg;
+        } else if (c == O_PIN_FILE) {
+            a.pin_file = optarg;
+        } else if (c == O_NEW_PIN_FILE) {
+            a.new_pin_file = optarg;
+        } else if (c == O_TIMEOUT) {
             char *end;
-            double s = strtod(argv[++i], &end);
-            if (*end || !(s > 0 && s <= 3600)) {
-                tb_cli_error("--timeout %s: seconds, more than 0 and at most 3600", argv[i]);
+            double sec = strtod(optarg, &end);
+            if (*end || !(sec > 0 && sec <= 3600)) {
+                tb_cli_error("--timeout %s: seconds, more than 0 and at most 3600", optarg);
                 return TB_CLI_USAGE;
             }
-            a.timeout_ms = (int)(s * 1000 + 0.5);
-        } else if (!strcmp(argv[i], "--new-pin") && (flags & NEW_PIN)) {
+            a.timeout_ms = (int)(sec * 1000 + 0.5);
+        } else if (c == O_NEW_PIN) {
             tb_cli_error("--new-pin: a PIN on the command line is seen by every user (ps); use "
                          "TB_NEW_PIN, --new-pin-file FILE or the prompt");
             return TB_CLI_USAGE;
-        } else if (!strcmp(argv[i], "--pin")) {
+        } else if (c == O_PIN) {
             tb_cli_error("--pin is gone: a PIN on the command line is seen by every user (ps); "
                          "use TB_PIN, --pin-file FILE or the prompt");
             return TB_CLI_USAGE;
-        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            return tb_cli_usage(argv[0]);
         } else {
-            words++;
-            /* a word with blanks (a tag value, a reason) goes in double quotes */
-            const char *q = strpbrk(argv[i], " \t") ? "\"" : "";
-            used += (size_t)snprintf(a.line + used, used < sizeof a.line ? sizeof a.line - used : 0,
-                                     " %s%s%s", q, argv[i], q);
+            return tb_cli_usage(argv[0]);
         }
+    }
+    if (opt_socket) {
+        a.socket = opt_socket;
+    } else if (config) {
+        if (config_socket(config, true, socket, sizeof socket) != 0)
+            return TB_CLI_USAGE;
+        a.socket = socket;
+    } else {
+        a.socket = default_socket(socket, sizeof socket);
     }
     if (words < min || words > max)
         return tb_cli_usage(argv[0]);
@@ -255,6 +314,10 @@ int tb_cli_cmd_result(int argc, char **argv)
 {
     return run(argc, argv, "result", 1, 11, NEEDS_PIN);
 }
+int tb_cli_cmd_games(int argc, char **argv)
+{
+    return run(argc, argv, "games", 0, 0, 0);
+}
 int tb_cli_cmd_move(int argc, char **argv)
 {
     return run(argc, argv, "move", 2, 2, 0);
@@ -263,13 +326,13 @@ int tb_cli_cmd_move(int argc, char **argv)
 /* The VI player on their own: the game said back (D.2.7). */
 int tb_cli_cmd_review(int argc, char **argv)
 {
-    return run(argc, argv, "review", 1, 3, false);
+    return run(argc, argv, "review", 1, 3, 0);
 }
 
 /* The game's clock: White's and Black's time left. */
 int tb_cli_cmd_clock_set(int argc, char **argv)
 {
-    return run(argc, argv, "clock-set", 2, 2, true);
+    return run(argc, argv, "clock-set", 2, 2, NEEDS_PIN);
 }
 
 /* The FEN's six fields are six words. */

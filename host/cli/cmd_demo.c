@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -475,28 +476,37 @@ int tb_cli_cmd_demo(int argc, char **argv)
     d.log_fd = -1;
     signal(SIGPIPE, SIG_IGN); /* a simulator that stopped is reported, not fatal */
     const char *keep = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--realtime"))
+    enum { O_REALTIME = 256, O_SIM, O_AUDIO, O_KEEP, O_PGN, O_GAME, O_LIMIT };
+    static const struct option longs[] = {
+        {"realtime", no_argument, NULL, O_REALTIME}, {"sim", no_argument, NULL, O_SIM},
+        {"audio", required_argument, NULL, O_AUDIO}, {"keep", required_argument, NULL, O_KEEP},
+        {"pgn", required_argument, NULL, O_PGN},     {"game", required_argument, NULL, O_GAME},
+        {"limit", required_argument, NULL, O_LIMIT}, {NULL, 0, NULL, 0},
+    };
+    int c;
+    while ((c = tb_cli_getopt(argc, argv, "", longs)) != -1) {
+        if (c == O_REALTIME) {
             d.realtime = true;
-        else if (!strcmp(argv[i], "--sim"))
+        } else if (c == O_SIM) {
             d.force_sim = true;
-        else if (!strcmp(argv[i], "--audio") && i + 1 < argc)
-            snprintf(d.audio, sizeof d.audio, "%s", argv[++i]);
-        else if (!strcmp(argv[i], "--keep") && i + 1 < argc)
-            keep = argv[++i];
-        else if (!strcmp(argv[i], "--pgn") && i + 1 < argc)
-            d.pgn_file = argv[++i];
-        else if (!strcmp(argv[i], "--game") && i + 1 < argc)
-            d.game = strtol(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--limit") && i + 1 < argc) {
+        } else if (c == O_AUDIO) {
+            snprintf(d.audio, sizeof d.audio, "%s", optarg);
+        } else if (c == O_KEEP) {
+            keep = optarg;
+        } else if (c == O_PGN) {
+            d.pgn_file = optarg;
+        } else if (c == O_GAME) {
+            d.game = strtol(optarg, NULL, 10);
+        } else if (c == O_LIMIT) {
             char *end;
-            d.limit_s = strtol(argv[++i], &end, 10);
+            d.limit_s = strtol(optarg, &end, 10);
             if (*end || d.limit_s < 1 || d.limit_s > 86400) {
-                tb_cli_error("--limit %s: give the seconds the game may take, 1 to 86400", argv[i]);
+                tb_cli_error("--limit %s: give the seconds the game may take, 1 to 86400", optarg);
                 return 2;
             }
-        } else
+        } else {
             return tb_cli_usage(argv[0]);
+        }
     }
     if (!d.game)
         d.game = 1;

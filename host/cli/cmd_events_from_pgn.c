@@ -1,5 +1,6 @@
 /* cmd_events_from_pgn.c - `twinboard events-from-pgn`: a game of a PGN file as the event script
  * one board would report (docs/event-script.md, docs/replay.md). */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,29 +45,38 @@ int tb_cli_cmd_events_from_pgn(int argc, char **argv)
     struct tb_error err;
 
     tb_sensor_gen_config_default(&cfg);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--blips") == 0) {
+    enum { O_BLIPS = 256, O_SEED, O_GAME, O_BOARD, O_FAULT, O_FAULT_RATE };
+    static const struct option longs[] = {
+        {"blips", no_argument, NULL, O_BLIPS},
+        {"seed", required_argument, NULL, O_SEED},
+        {"game", required_argument, NULL, O_GAME},
+        {"board", required_argument, NULL, O_BOARD},
+        {"fault", required_argument, NULL, O_FAULT},
+        {"fault-rate", required_argument, NULL, O_FAULT_RATE},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    while ((c = tb_cli_getopt(argc, argv, "", longs)) != -1) {
+        const char *val = optarg;
+        if (c == O_BLIPS) {
             cfg.blips = true;
-        } else if (a[0] != '-' && !path) {
-            path = a;
-        } else if (!val) {
-            return tb_cli_usage(argv[0]);
-        } else if (i++, strcmp(a, "--seed") == 0) {
+        } else if (c == 1 && !path) {
+            path = val;
+        } else if (c == O_SEED) {
             if (!tb_cli_parse_int(val, 0, 2147483647L, &seed))
                 return tb_cli_usage(argv[0]);
-        } else if (strcmp(a, "--game") == 0) {
+        } else if (c == O_GAME) {
             if (!tb_cli_parse_int(val, 1, 100000000L, &game))
                 return tb_cli_usage(argv[0]);
-        } else if (strcmp(a, "--board") == 0) {
+        } else if (c == O_BOARD) {
             cfg.board = val;
-        } else if (strcmp(a, "--fault") == 0) {
+        } else if (c == O_FAULT) {
             if (!parse_fault(val, &cfg.fault)) {
                 tb_cli_error("unknown fault '%s' (wrong-square, knocked-piece, same-side-twice)",
                              val);
                 return TB_CLI_USAGE;
             }
-        } else if (strcmp(a, "--fault-rate") == 0) {
+        } else if (c == O_FAULT_RATE) {
             char *end;
             cfg.fault_rate = strtod(val, &end);
             if (*end || !(cfg.fault_rate >= 0 && cfg.fault_rate <= 1)) {

@@ -1,6 +1,7 @@
 /* cmd_perft.c - `twinboard perft [--divide] [--960] DEPTH [FEN]`: leaf nodes of the legal move
  * tree; the count is the last line of the output. */
 #include <stdint.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,27 +27,33 @@ int tb_cli_cmd_perft(int argc, char **argv)
     int divide = 0, c960 = 0, npos = 0;
     long depth = -1;
     char fen[FEN_MAX] = "";
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--divide")) {
+    enum { O_DIVIDE = 256, O_960 };
+    static const struct option longs[] = {
+        {"divide", no_argument, NULL, O_DIVIDE},
+        {"960", no_argument, NULL, O_960},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    while ((c = tb_cli_getopt(argc, argv, "", longs)) != -1) {
+        if (c == O_DIVIDE) {
             divide = 1;
-        } else if (!strcmp(argv[i], "--960")) {
+        } else if (c == O_960) {
             c960 = 1;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            tb_cli_error("perft: unknown option %s", argv[i]);
+        } else if (c != 1) {
             return tb_cli_usage("perft");
         } else if (npos++ == 0) {
-            if (!tb_cli_parse_int(argv[i], 0, MAX_DEPTH, &depth)) {
-                tb_cli_error("perft: depth '%s' is not a number from 0 to %d", argv[i], MAX_DEPTH);
+            if (!tb_cli_parse_int(optarg, 0, MAX_DEPTH, &depth)) {
+                tb_cli_error("perft: depth '%s' is not a number from 0 to %d", optarg, MAX_DEPTH);
                 return TB_CLI_USAGE;
             }
         } else {
             /* The FEN may come quoted as one argument or as its six fields. */
             size_t used = strlen(fen);
-            if (used + strlen(argv[i]) + 2 > sizeof fen) {
+            if (used + strlen(optarg) + 2 > sizeof fen) {
                 tb_cli_error("perft: the FEN is too long");
                 return TB_CLI_USAGE;
             }
-            snprintf(fen + used, sizeof fen - used, "%s%s", used ? " " : "", argv[i]);
+            snprintf(fen + used, sizeof fen - used, "%s%s", used ? " " : "", optarg);
         }
     }
     if (depth < 0)

@@ -1,5 +1,6 @@
 /* cmd_pgn_check.c - `twinboard pgn-check FILE...`: replays every game through the rules core
  * and reports each illegal or unreadable move with its game, move and line. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -37,7 +38,14 @@ static void check_file(const char *path, const char *text, size_t len, tb_chess_
 
 int tb_cli_cmd_pgn_check(int argc, char **argv)
 {
-    if (argc < 2)
+    static const struct option none[] = {{NULL, 0, NULL, 0}};
+    int nfiles = 0, c;
+    while ((c = tb_cli_getopt(argc, argv, "", none)) != -1) {
+        if (c != 1)
+            return tb_cli_usage("pgn-check");
+        argv[++nfiles] = optarg; /* the files, in order, where the operands were */
+    }
+    if (nfiles < 1)
         return tb_cli_usage("pgn-check");
     tb_chess_pgn_game *g = malloc(sizeof *g);
     if (!g) {
@@ -46,7 +54,7 @@ int tb_cli_cmd_pgn_check(int argc, char **argv)
     }
     struct tally total = {0, 0, 0};
     int unreadable = 0;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i <= nfiles; i++) {
         size_t len;
         char *text = tb_cli_read_file(argv[i], &len);
         if (!text) {

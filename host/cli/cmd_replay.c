@@ -1,5 +1,6 @@
 /* cmd_replay.c - `twinboard replay`: one board's events through the recogniser, moves in UCI
  * and problems as `! kind details` lines (docs/replay.md). */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,28 +66,34 @@ int tb_cli_cmd_replay(int argc, char **argv)
     long v;
 
     tb_sensor_config_default(&cfg);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--touches") == 0) {
+    enum { O_TOUCHES = 256, O_EVENTS, O_FEN, O_BOARD, O_BLIP, O_PROMO };
+    static const struct option longs[] = {
+        {"touches", no_argument, NULL, O_TOUCHES},
+        {"events", required_argument, NULL, O_EVENTS},
+        {"fen", required_argument, NULL, O_FEN},
+        {"board", required_argument, NULL, O_BOARD},
+        {"blip-ms", required_argument, NULL, O_BLIP},
+        {"promo-wait-ms", required_argument, NULL, O_PROMO},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    while ((c = tb_cli_getopt(argc, argv, "", longs)) != -1) {
+        const char *val = optarg;
+        if (c == O_TOUCHES) {
             r.touches = true;
-            continue;
-        }
-        if (!val)
-            return tb_cli_usage(argv[0]);
-        i++;
-        if (strcmp(a, "--events") == 0) {
+        } else if (c == O_EVENTS) {
             path = val;
-        } else if (strcmp(a, "--fen") == 0) {
+        } else if (c == O_FEN) {
             fen = val;
-        } else if (strcmp(a, "--board") == 0) {
+        } else if (c == O_BOARD) {
             if (!tb_script_name_valid(val)) {
                 tb_cli_error("bad board name '%s'", val);
                 return TB_CLI_USAGE;
             }
             snprintf(r.board, sizeof r.board, "%s", val);
-        } else if (strcmp(a, "--blip-ms") == 0 && tb_cli_parse_int(val, 0, 10000, &v)) {
+        } else if (c == O_BLIP && tb_cli_parse_int(val, 0, 10000, &v)) {
             cfg.blip_ms = (uint32_t)v;
-        } else if (strcmp(a, "--promo-wait-ms") == 0 && tb_cli_parse_int(val, 0, 600000, &v)) {
+        } else if (c == O_PROMO && tb_cli_parse_int(val, 0, 600000, &v)) {
             cfg.promo_wait_ms = (uint32_t)v;
         } else {
             return tb_cli_usage(argv[0]);

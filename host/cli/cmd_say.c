@@ -1,5 +1,6 @@
 /* cmd_say.c - `twinboard say`: the spoken announcement of moves (D.2.1) as text, and optionally
  * as audio in a WAV file or through a PortAudio device. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,43 +20,54 @@ struct say_opts {
     char **moves; /* argc entries */
 };
 
-static void print_device(void *arg, const char *name, int channels, double rate)
-{
-    (void)arg;
-    printf("%s\t%d channels\t%.0f Hz\n", name, channels, rate);
-}
-
 static int parse_opts(int argc, char **argv, struct say_opts *o)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        if (!strcmp(a, "--short")) {
+    enum { O_SHORT = 256, O_PLAY, O_LIST, O_PHONEMES, O_FEN, O_PACK, O_WAV, O_DEVICE, O_RATE };
+    static const struct option longs[] = {
+        {"short", no_argument, NULL, O_SHORT},       {"play", no_argument, NULL, O_PLAY},
+        {"list-devices", no_argument, NULL, O_LIST}, {"phonemes", no_argument, NULL, O_PHONEMES},
+        {"fen", required_argument, NULL, O_FEN},     {"pack", required_argument, NULL, O_PACK},
+        {"wav", required_argument, NULL, O_WAV},     {"device", required_argument, NULL, O_DEVICE},
+        {"rate", required_argument, NULL, O_RATE},   {NULL, 0, NULL, 0},
+    };
+    int c;
+    while ((c = tb_cli_getopt(argc, argv, "", longs)) != -1) {
+        switch (c) {
+        case 1:
+            o->moves[o->nmoves++] = optarg; /* moves and options in any order */
+            break;
+        case O_SHORT:
             o->is_short = true;
-        } else if (!strcmp(a, "--play")) {
+            break;
+        case O_PLAY:
             o->play = true;
-        } else if (!strcmp(a, "--list-devices")) {
+            break;
+        case O_LIST:
             o->list_devices = true;
-        } else if (!strcmp(a, "--phonemes")) {
+            break;
+        case O_PHONEMES:
             o->phonemes = true;
-        } else if (has_value && !strcmp(a, "--fen")) {
-            o->fen = argv[++i];
-        } else if (has_value && !strcmp(a, "--pack")) {
-            o->pack = argv[++i];
-        } else if (has_value && !strcmp(a, "--wav")) {
-            o->wav = argv[++i];
-        } else if (has_value && !strcmp(a, "--device")) {
-            o->device = argv[++i];
-        } else if (has_value && !strcmp(a, "--rate")) {
-            if (!tb_cli_parse_int(argv[++i], 80, 800, &o->rate)) {
-                tb_cli_error("say: --rate '%s' is not a number from 80 to 800", argv[i]);
+            break;
+        case O_FEN:
+            o->fen = optarg;
+            break;
+        case O_PACK:
+            o->pack = optarg;
+            break;
+        case O_WAV:
+            o->wav = optarg;
+            break;
+        case O_DEVICE:
+            o->device = optarg;
+            break;
+        case O_RATE:
+            if (!tb_cli_parse_int(optarg, 80, 800, &o->rate)) {
+                tb_cli_error("say: --rate '%s' is not a number from 80 to 800", optarg);
                 return TB_CLI_USAGE;
             }
-        } else if (a[0] == '-' && a[1]) {
-            tb_cli_error("say: unknown option or missing value: %s", a);
+            break;
+        default:
             return tb_cli_usage("say");
-        } else {
-            o->moves[o->nmoves++] = argv[i]; /* moves and options in any order */
         }
     }
     if (o->list_devices)
@@ -139,14 +151,8 @@ static int run(struct say_opts *opts)
     struct say_opts o = *opts;
     int rc;
     struct tb_error err = {0};
-    if (o.list_devices) {
-        int n = tb_voice_portaudio_devices(print_device, NULL, &err);
-        if (n < 0) {
-            tb_cli_error("say: %s", err.msg);
-            return TB_CLI_USAGE;
-        }
-        return TB_CLI_OK;
-    }
+    if (o.list_devices) /* the older spelling of `twinboard devices` */
+        return tb_cli_cmd_devices(1, (char *[]){"devices", NULL});
     struct tb_voice_pack *pack = NULL;
     if (tb_voice_pack_load(o.pack, &pack, &err)) {
         tb_cli_error("say: %s", err.msg);

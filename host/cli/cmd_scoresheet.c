@@ -1,5 +1,6 @@
 /* cmd_scoresheet.c - `twinboard scoresheet [--letters en|nl|de] [--game N] FILE`: one game of a
  * PGN file as a plain-text scoresheet (Article 8, Appendix C). */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,25 +55,31 @@ int tb_cli_cmd_scoresheet(int argc, char **argv)
     enum tb_chess_letters letters = TB_CHESS_LETTERS_EN;
     long number = 1;
     const char *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--letters") && i + 1 < argc) {
-            if (!parse_letters(argv[++i], &letters)) {
+    enum { O_LETTERS = 256, O_GAME };
+    static const struct option longs[] = {
+        {"letters", required_argument, NULL, O_LETTERS},
+        {"game", required_argument, NULL, O_GAME},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    while ((c = tb_cli_getopt(argc, argv, "", longs)) != -1) {
+        if (c == O_LETTERS) {
+            if (!parse_letters(optarg, &letters)) {
                 tb_cli_error("scoresheet: letters '%s': use en (KQRBN), nl (KDTLP) or de (KDTLS)",
-                             argv[i]);
+                             optarg);
                 return TB_CLI_USAGE;
             }
-        } else if (!strcmp(argv[i], "--game") && i + 1 < argc) {
-            if (!tb_cli_parse_int(argv[++i], 1, 10000000, &number)) {
-                tb_cli_error("scoresheet: game '%s' is not a number from 1 up", argv[i]);
+        } else if (c == O_GAME) {
+            if (!tb_cli_parse_int(optarg, 1, 10000000, &number)) {
+                tb_cli_error("scoresheet: game '%s' is not a number from 1 up", optarg);
                 return TB_CLI_USAGE;
             }
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            tb_cli_error("scoresheet: unknown option or missing value: %s", argv[i]);
+        } else if (c != 1) {
             return tb_cli_usage("scoresheet");
         } else if (!path) {
-            path = argv[i];
+            path = optarg;
         } else {
-            tb_cli_error("scoresheet: one file only ('%s' and '%s')", path, argv[i]);
+            tb_cli_error("scoresheet: one file only ('%s' and '%s')", path, optarg);
             return tb_cli_usage("scoresheet");
         }
     }

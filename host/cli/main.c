@@ -1,5 +1,6 @@
 /* main.c - `twinboard`: the command-line tool. Dispatches to the commands listed in cli.h. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,24 @@ int tb_cli_parse_int(const char *s, long min, long max, long *out)
     return 1;
 }
 
+int tb_cli_getopt(int argc, char **argv, const char *shorts, const struct option *longs)
+{
+    char spec[32];
+    snprintf(spec, sizeof spec, "-:%s", shorts); /* operands in place, ':' for a missing value */
+    opterr = 0;
+    int c = getopt_long(argc, argv, spec, longs, NULL);
+    if (c == '?' || c == ':') {
+        const char *what = argv[optind - 1];
+        if (c == '?' && optopt && !(what[0] == '-' && what[1] == '-'))
+            tb_cli_error("%s: unknown option -%c", argv[0], optopt);
+        else
+            tb_cli_error("%s: %s %s", argv[0], c == ':' ? "missing value for" : "unknown option",
+                         what);
+        return '?';
+    }
+    return c;
+}
+
 static void list_commands(FILE *to)
 {
     fputs("usage: twinboard COMMAND [ARGS...]\n\ncommands:\n", to);
@@ -96,8 +115,28 @@ static int help(int argc, char **argv)
     return TB_CLI_OK;
 }
 
+/* "twinboard -c FILE COMMAND ..." (or --config=FILE, --config FILE): the configuration is an
+ * option of the control commands, given before the command; it is moved behind it. */
+static void config_first(int *argc, char **argv)
+{
+    const char *a = *argc > 1 ? argv[1] : "";
+    int take = !strcmp(a, "-c") || !strcmp(a, "--config")                      ? 2
+               : !strncmp(a, "--config=", 9) || (!strncmp(a, "-c", 2) && a[2]) ? 1
+                                                                               : 0;
+    if (!take || *argc < 1 + take + 1)
+        return;
+    char *opt[2] = {argv[1], take == 2 ? argv[2] : NULL};
+    memmove(argv + 1, argv + 1 + take, sizeof *argv * (size_t)(*argc - 1 - take));
+    char *cmd = argv[1]; /* the command, then the option, then the rest */
+    memmove(argv + 2 + take, argv + 2, sizeof *argv * (size_t)(*argc - 2 - take));
+    argv[1] = cmd;
+    for (int i = 0; i < take; i++)
+        argv[2 + i] = opt[i];
+}
+
 int main(int argc, char **argv)
 {
+    config_first(&argc, argv);
     if (argc < 2) {
         list_commands(stderr);
         return TB_CLI_USAGE;
@@ -118,6 +157,7 @@ int main(int argc, char **argv)
         printf("usage: twinboard %s %s\n  %s\n", c->name, c->args, c->summary);
         return TB_CLI_OK;
     }
+    optind = 1; /* each command parses its own arguments from the start */
     int rc = c->run(argc - 1, argv + 1);
     if (fflush(stdout) != 0) {
         tb_cli_error("cannot write the output: %s", strerror(errno));

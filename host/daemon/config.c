@@ -22,6 +22,7 @@ enum section {
     SEC_ARBITER,
     SEC_VI,
     SEC_SIGHTED,
+    SEC_GAME,      /* the game's tags */
     SEC_BROADCAST, /* broadcast */
     SEC_HALL,      /* hall */
     SEC_CLOCK,     /* the game's clock */
@@ -34,6 +35,7 @@ static const char *const section_names[] = {
     [SEC_ARBITER] = "arbiter",
     [SEC_VI] = "player vi",
     [SEC_SIGHTED] = "player sighted",
+    [SEC_GAME] = "game",           /* the game's tags */
     [SEC_BROADCAST] = "broadcast", /* broadcast */
     [SEC_HALL] = "hall",           /* hall */
     [SEC_CLOCK] = "clock",         /* the game's clock */
@@ -205,38 +207,19 @@ static void set_colour(struct parse *ps, long line, const char *key, const char 
     ps->colour_line[role] = line;
 }
 
-/* The names of the packs found, for the message naming a pack that is not there. */
-static void add_name(void *arg, const char *name, const char *path)
-{
-    char *list = arg;
-    size_t n = strlen(list);
-    (void)path;
-    if (n + strlen(name) + 3 < 160)
-        snprintf(list + n, 160 - n, "%s%s", n ? ", " : "", name);
-}
-
-/* Any pack file in the pack directories (tb_voice_pack_find's search path): no fixed list. */
+/* Any pack's name: a new language is a new file (docs/voice.md). Whether the file is there and
+ * loads is checked by --check-config and at start-up, not here: parsing reads no other file. */
 static void set_pack(struct parse *ps, long line, const char *key, const char *v, int role)
 {
-    char path[TB_CONFIG_PATH_MAX + 64], found[160] = "";
-    struct tb_error e;
-    if (strlen(v) >= sizeof ps->cfg.player[role].pack) {
-        problem(ps, line, "%s '%.40s' is longer than %zu bytes", key, v,
-                sizeof ps->cfg.player[role].pack - 1);
+    size_t n = strlen(v);
+    if (strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != n ||
+        n >= sizeof ps->cfg.player[role].pack) {
+        problem(ps, line, "%s '%s' is not a pack name (letters, digits, - and _, at most %zu)", key,
+                v, sizeof ps->cfg.player[role].pack - 1);
         return;
     }
-    int rc = tb_voice_pack_find(v, NULL, path, sizeof path, &e);
-    if (rc >= 0) {
-        strcpy(ps->cfg.player[role].pack, v);
-        return;
-    }
-    if (rc == TB_ERR_ARG) {
-        problem(ps, line, "%s '%s' is no pack name (letters, digits, - and _)", key, v);
-        return;
-    }
-    tb_voice_pack_list(NULL, add_name, found);
-    problem(ps, line, "%s '%s' is not one of the packs there are: %s", key, v,
-            found[0] ? found : "(none found)");
+    strcpy(ps->cfg.player[role].pack, v);
+    ps->cfg.player[role].pack_line = line;
 }
 
 /* ---- the VI player on their own: confirmation, promotion, review, braille ---------------- */
@@ -333,8 +316,8 @@ static void set_voice(struct parse *ps, long line, const char *key, const char *
 
 static void set_rate(struct parse *ps, long line, const char *key, const char *v, int role)
 {
-    if (!parse_int(v, 80, 450, &ps->cfg.player[role].rate))
-        problem(ps, line, "%s '%s' must be words per minute from 80 to 450", key, v);
+    if (!parse_int(v, 80, 800, &ps->cfg.player[role].rate)) /* as a pack's rate and say --rate */
+        problem(ps, line, "%s '%s' must be words per minute from 80 to 800", key, v);
 }
 
 static void set_audio(struct parse *ps, long line, const char *key, const char *v, int role)
@@ -343,6 +326,8 @@ static void set_audio(struct parse *ps, long line, const char *key, const char *
         problem(ps, line, "%s 'wav:' needs a file path", key);
     else if (!copy(ps->cfg.player[role].audio, TB_CONFIG_PATH_MAX, v))
         problem(ps, line, "%s is longer than %d bytes", key, TB_CONFIG_PATH_MAX - 1);
+    else
+        ps->cfg.player[role].audio_line = line; /* audio devices: the probe's messages */
 }
 
 /* ---- [broadcast] (docs/broadcast.md) ------------------------------------------------------ */
@@ -391,8 +376,10 @@ static void set_bc_serial(struct parse *ps, long line, const char *key, const ch
         strcpy(ps->cfg.broadcast.serial, v);
 }
 
+/* ---- [game]: the game's PGN tags (the broadcast's, the games kept and their names) ------- */
+
 /* PGN's date form, YYYY.MM.DD, '?' for an unknown digit. */
-static void set_bc_date(struct parse *ps, long line, const char *key, const char *v, int role)
+static void set_game_date(struct parse *ps, long line, const char *key, const char *v, int role)
 {
     (void)role;
     bool ok = strlen(v) == 10 && v[4] == '.' && v[7] == '.';
@@ -401,22 +388,23 @@ static void set_bc_date(struct parse *ps, long line, const char *key, const char
     if (!ok)
         problem(ps, line, "%s '%s' must be YYYY.MM.DD (PGN's form, ? for unknown digits)", key, v);
     else
-        strcpy(ps->cfg.broadcast.date, v);
+        strcpy(ps->cfg.game.date, v);
 }
 
-/* The tags of the Seven Tag Roster (and TimeControl) each new game starts with. */
-static void set_bc_tag(struct parse *ps, long line, const char *key, const char *v, int role)
+/* The tags of the Seven Tag Roster (and TimeControl) each game starts with: what a PGN tag may
+ * hold, as new-game takes them (a file name made of them has '_' for anything else). */
+static void set_game_tag(struct parse *ps, long line, const char *key, const char *v, int role)
 {
     (void)role;
-    struct tb_config_broadcast *b = &ps->cfg.broadcast;
-    char *dst = !strcmp(key, "event")   ? b->event
-                : !strcmp(key, "site")  ? b->site
-                : !strcmp(key, "round") ? b->round
-                : !strcmp(key, "white") ? b->white
-                : !strcmp(key, "black") ? b->black
-                                        : b->time_control;
-    size_t cap = dst == b->time_control ? sizeof b->time_control : TB_CONFIG_TAG_MAX;
-    if (strchr(v, '"') || strchr(v, '\\') || !copy(dst, cap, v))
+    struct tb_config_game *g = &ps->cfg.game;
+    char *dst = !strcmp(key, "event")   ? g->event
+                : !strcmp(key, "site")  ? g->site
+                : !strcmp(key, "round") ? g->round
+                : !strcmp(key, "white") ? g->white
+                : !strcmp(key, "black") ? g->black
+                                        : g->time_control;
+    size_t cap = dst == g->time_control ? sizeof g->time_control : TB_CONFIG_TAG_MAX;
+    if (strpbrk(v, "\"\\") || !copy(dst, cap, v))
         problem(ps, line, "%s must be shorter than %zu bytes, without \" or \\", key, cap);
 }
 
@@ -530,18 +518,18 @@ static const struct key {
     {SEC_VI, "review_promote_hold", set_review},
     {SEC_VI, "braille", set_braille},
     {SEC_VI, "braille_auth", set_braille_auth},
+    {SEC_GAME, "event", set_game_tag},
+    {SEC_GAME, "site", set_game_tag},
+    {SEC_GAME, "date", set_game_date},
+    {SEC_GAME, "round", set_game_tag},
+    {SEC_GAME, "white", set_game_tag},
+    {SEC_GAME, "black", set_game_tag},
+    {SEC_GAME, "time_control", set_game_tag},
     {SEC_BROADCAST, "dgt", set_bc_dgt},
     {SEC_BROADCAST, "tcp", set_bc_tcp},
     {SEC_BROADCAST, "max_clients", set_bc_clients},
     {SEC_BROADCAST, "pgn_dir", set_bc_pgn_dir},
     {SEC_BROADCAST, "serial", set_bc_serial},
-    {SEC_BROADCAST, "date", set_bc_date},
-    {SEC_BROADCAST, "event", set_bc_tag},
-    {SEC_BROADCAST, "site", set_bc_tag},
-    {SEC_BROADCAST, "round", set_bc_tag},
-    {SEC_BROADCAST, "white", set_bc_tag},
-    {SEC_BROADCAST, "black", set_bc_tag},
-    {SEC_BROADCAST, "time_control", set_bc_tag},
     {SEC_HALL, "broker", set_hall_broker},
     {SEC_HALL, "port", set_hall_port},
     {SEC_HALL, "tournament", set_hall_name},
@@ -566,7 +554,7 @@ static int handler(void *user, const char *section, const char *name, const char
     if (sec == SEC_NONE) {
         problem(ps, line,
                 "'%s' is outside any section (expected [daemon], [arbiter], "
-                "[player vi], [player sighted], [broadcast], [hall] or [clock] first)",
+                "[player vi], [player sighted], [game], [broadcast], [hall] or [clock] first)",
                 name);
         return 1;
     }
@@ -620,7 +608,7 @@ static const char *check_line(struct parse *ps, char *s)
         if (sec == SEC_UNKNOWN || sec == SEC_NONE)
             problem(ps, ps->line,
                     "unknown section [%s] (expected [daemon], [arbiter], [player vi], "
-                    "[player sighted], [broadcast], [hall] or [clock])",
+                    "[player sighted], [game], [broadcast], [hall] or [clock])",
                     name);
         else
             ps->section_line[sec] = ps->section_line[sec] ? ps->section_line[sec] : ps->line;

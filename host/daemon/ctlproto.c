@@ -50,6 +50,8 @@ static const struct verb {
     {"clock-set", TB_CTL_CLOCK_SET, 2, 2, true, false,
      "clock-set <white> <black> pin=NNNN  set the time left on both clocks, e.g. 1:25:00 "
      "1:20:30 (D.2.9, 6.10.2)"},
+    /* games kept */
+    {"games", TB_CTL_GAMES, 0, 0, false, true, "games  the games kept: journal and PGN of each"},
 };
 
 #define NVERBS (sizeof verbs / sizeof verbs[0])

@@ -165,6 +165,8 @@ void tb_daemon_free(struct tb_daemon *d)
     tb_daemon__braille_close(d);
     tb_daemon__voice_close(d);
     tb_daemon__writer_close(d); /* a write under way ends first */
+    if (d->match)
+        tb_daemon__game_keep(d); /* games kept: the PGN as the game stands */
     if (d->journal && tb_journal_close(d->journal) != TB_OK)
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal %s: closing failed: %s", d->journal_path,
                        strerror(errno));

@@ -226,6 +226,10 @@ int tb_daemon__arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, st
     int rc = a->check(d, req, err);
     if (rc != TB_OK)
         return rc;
+    /* Games kept: the game that ends keeps its PGN and journal; the next one begins in its own
+     * journal, which records this request first. */
+    if (req->verb == TB_CTL_NEW_GAME && (rc = tb_daemon__game_next(d, req, t, err)) != TB_OK)
+        return rc;
     struct tb_journal_decision dec = {.board = TB_JOURNAL_BOARD_NONE};
     snprintf(dec.who, sizeof dec.who, "arbiter");
     a->record_of(d, req, &dec);

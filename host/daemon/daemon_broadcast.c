@@ -17,9 +17,12 @@ static void set(char *dst, const char *v, const char *fallback)
     snprintf(dst, TB_BROADCAST_TAG_MAX, "%s", v && v[0] ? v : fallback);
 }
 
+/* The game's tags: [game] of the configuration, a new-game request's over them; the defaults
+ * for the unset ones. The broadcast shows them, the PGN has them, the games kept are named by
+ * them (daemon_games.c). */
 void tb_daemon__game_tags(struct tb_daemon *d, const struct tb_ctl_request *req)
 {
-    const struct tb_config_broadcast *c = &d->cfg->broadcast;
+    const struct tb_config_game *c = &d->cfg->game;
     struct tb_broadcast_tags *t = &d->tags;
     char date[16] = "????.??.??";
     time_t now = time(NULL);

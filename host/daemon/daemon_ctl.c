@@ -226,6 +226,9 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
             reply_error(out, rc, err.msg);
         return;
     }
+    case TB_CTL_GAMES: /* games kept */
+        tb_daemon__games(d, out);
+        return;
     }
     d->ticket_wanted = false;
     if (rc == TB_ERR_AGAIN && d->ticket.id) {

@@ -108,14 +108,19 @@ void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
     appendf(&t, "speech: %s\n", !d->voice ? "off" : tb_daemon__voice_idle(d) ? "idle" : "speaking");
     tb_daemon__broadcast_status(d, &t); /* broadcast */
     tb_daemon__hall_status(d, &t);      /* hall */
+    char audio[1024];                   /* audio devices: a lost headset shows here */
+    tb_daemon__audio_status(d, audio, sizeof audio);
+    if (audio[0])
+        appendf(&t, "%s\n", audio);
     /* the latest notes: touch-move reports, held moves, arbiter decisions, resolutions */
     for (int i = d->nnotes > 5 ? d->nnotes - 5 : 0; i < d->nnotes; i++)
         appendf(&t, "note after ply %d: %s\n", d->note[i].ply, d->note[i].text);
     const struct tb_match_mismatch *mm = tb_match_open_mismatch(d->match);
     if (mm && st.state == TB_MATCH_BLOCKED) {
-        char view[2048];
+        char view[sizeof d->last_view]; /* put-right lists may be long: not through appendf */
         tb_daemon__mismatch_view(d, mm, view, sizeof view);
-        appendf(&t, "%s\n", view);
+        tb_daemon__buf_put(&t, view, strlen(view));
+        tb_daemon__buf_put(&t, "\n", 1);
     }
     tb_daemon__data(out, tb_match_state_name(st.state), t.p);
     free(t.p);
@@ -154,6 +159,17 @@ static void tags(struct tb_daemon *d, tb_chess_pgn_game *pg)
 int tb_daemon__pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
                    struct tb_daemon__buf *out)
 {
+    char *text = NULL;
+    int rc = tb_daemon__pgn_text(d, letters, scoresheet, &text);
+    if (rc >= 0)
+        tb_daemon__data(out, scoresheet ? "scoresheet" : "pgn", text);
+    free(text);
+    return rc < 0 ? rc : TB_OK;
+}
+
+int tb_daemon__pgn_text(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
+                        char **out)
+{
     const tb_chess_game *g = tb_match_game(d->match);
     tb_chess_pgn_game *pg = malloc(sizeof *pg);
     if (!pg)
@@ -175,15 +191,14 @@ int tb_daemon__pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scor
     int n = scoresheet ? tb_chess_scoresheet_write(pg, letters, NULL, 0)
                        : tb_chess_pgn_write(pg, NULL, 0);
     char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    int rc = n < 0 ? n : text ? TB_OK : TB_ERR_MEM;
+    int rc = n < 0 ? n : text ? n : TB_ERR_MEM;
     if (text) {
         if (scoresheet)
             tb_chess_scoresheet_write(pg, letters, text, (size_t)n + 1);
         else
             tb_chess_pgn_write(pg, text, (size_t)n + 1);
-        tb_daemon__data(out, scoresheet ? "scoresheet" : "pgn", text);
     }
-    free(text);
+    *out = text;
     free(pg);
     return rc;
 }

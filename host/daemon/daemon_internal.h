@@ -205,6 +205,16 @@ struct tb_daemon__note {
     char text[TBD_NOTE_TEXT];
 };
 
+/* Put-right lists (D.2.9) stay readable: at most this many squares in one spoken instruction,
+ * at most TBD_FIX_STEPS_PER_LINE steps on one line of the arbiter's view. */
+#define TBD_PUT_RIGHT_SQUARES  6
+#define TBD_FIX_STEPS_PER_LINE 4
+
+/* Games kept (daemon_games.c): the running game's name, made of its tags (d->tags). */
+struct tb_daemon__game {
+    char name[256]; /* "2026-11-24_r3_Anna_Schmidt-Bert_Meier": its journal's and PGN's name */
+};
+
 struct tb_daemon {
     struct tb_daemon_options opt;
     struct tb_config *cfg; /* &opt.cfg */
@@ -260,9 +270,10 @@ struct tb_daemon {
 
     struct tb_daemon__note note[TBD_NOTES];
     int nnotes;
-    char last_view[2048]; /* the arbiter's view of the open mismatch, "" if none */
+    char last_view[8192]; /* the arbiter's view of the open mismatch, "" if none */
     char result[8];       /* "*" or the result once the game has ended */
     char damage[400];     /* what a damaged journal cost at start ("" if nothing), for status */
+    struct tb_daemon__game game; /* games kept */
 
     struct tb_daemon__clk *clk; /* the game's clock (daemon_clock.c) */
 
@@ -451,6 +462,16 @@ void tb_daemon__braille_said(struct tb_daemon *d, int board, int what, const cha
 void tb_daemon__braille_game(struct tb_daemon *d);
 uint64_t tb_daemon__braille_deadline(const struct tb_daemon *d);
 void tb_daemon__braille_retry(struct tb_daemon *d, uint64_t now);
+/* daemon_audio.c (audio devices: probed before the game, lost and back during it) */
+/* The PortAudio device an audio entry names: NULL for null, none and wav:, "" for the default. */
+const char *tb_daemon__audio_target(const char *audio);
+/* Each player's PortAudio device: an unknown or ambiguous name is the error (naming the player
+ * and the devices there are); the devices found are logged. */
+int tb_daemon__audio_probe(struct tb_daemon *d, struct tb_error *err);
+/* TB_VOICE_DEVICE_LOST and _BACK: logged. */
+void tb_daemon__audio_event(struct tb_daemon *d, const struct tb_voice_event *ev);
+/* "audio: White ok, Black LOST for 12 s (...)" for status; "" without speech. */
+void tb_daemon__audio_status(struct tb_daemon *d, char *buf, size_t len);
 
 /* daemon_ctl.c */
 int tb_daemon__ctl_open(struct tb_daemon *d, struct tb_error *err);
@@ -491,6 +512,25 @@ int tb_daemon__pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scor
                    struct tb_daemon__buf *out);
 /* Data lines of text (split at '\n') as ok+ ... . */
 void tb_daemon__data(struct tb_daemon__buf *out, const char *head, const char *text);
+/* The running game as PGN (or a scoresheet), malloc'd into *text; its length or an error. */
+int tb_daemon__pgn_text(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
+                        char **text);
+
+/* daemon_games.c (games kept: one journal and one PGN per game, named by date, round and
+ * players) */
+/* A new game's name, made of its tags (d->tags, set by tb_daemon__game_tags); the name and the
+ * tags are written to JOURNAL_DIR/current.name. */
+void tb_daemon__game_begin(struct tb_daemon *d);
+/* The unfinished game's name and tags after a restart (current.name). */
+void tb_daemon__game_recover(struct tb_daemon *d);
+/* Writes the game's PGN as JOURNAL_DIR/NAME.pgn (live only). */
+void tb_daemon__game_keep(struct tb_daemon *d);
+/* new-game: the finished game's journal kept as NAME.tbj, a fresh current.tbj for the next
+ * game (its tags from the request, as tb_daemon__game_tags takes them), its start recorded at t. */
+int tb_daemon__game_next(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
+                         struct tb_error *err);
+/* The games request: the running game, then every game kept in the journal directory. */
+void tb_daemon__games(struct tb_daemon *d, struct tb_daemon__buf *out);
 
 /* daemon_broadcast.c: the agreed game as a virtual DGT board and a live PGN (docs/broadcast.md).
  * Every call is a no-op while [broadcast] is off. */

@@ -438,8 +438,10 @@ int tb_daemon__journal_open(struct tb_daemon *d, struct tb_error *err)
     if (d->match) {
         /* The clock goes on from the journal's last record. */
         d->base_ms = rec.last_time_ms + 1;
+        tb_daemon__game_recover(d); /* games kept: its name and tags */
         return TB_OK;
     }
+    tb_daemon__game_begin(d);
     if ((rc = tb_match_new(&d->mcfg, &d->start, 0, &d->match, err)) != TB_OK)
         return rc;
     struct tb_journal_decision dec = {.board = TB_JOURNAL_BOARD_NONE};

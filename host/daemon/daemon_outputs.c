@@ -1,6 +1,7 @@
 /* daemon_outputs.c - what the match decided, carried out: speech for the players, the journal's
  * sync points, the arbiter's view of a mismatch (D.2.9), and notes for the PGN. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "daemon_internal.h"
@@ -50,52 +51,105 @@ static void squares_text(uint64_t set, char *buf, size_t len)
 {
     buf[0] = '\0';
     size_t used = 0;
-    for (int sq = 0; sq < 64 && used + 5 < len; sq++) {
+    int k = 0;
+    for (int sq = 0; sq < 64 && used + 12 < len; sq++) {
         if (!(set & TB_CHESS_BIT(sq)))
             continue;
-        char s[3];
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "",
+        char s[3]; /* 16 squares a line: a whole board's are four short lines */
+        used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                 !used    ? ""
+                                 : k % 16 ? " "
+                                          : "\n                 ",
                                  tb_chess_square_name(sq, s));
+        k++;
     }
     if (!used)
         snprintf(buf, len, "-");
 }
 
+/* The steps that put one board right, "; " between them; after every TBD_FIX_STEPS_PER_LINE
+ * steps a new line, indented under the first, so a whole board to set up stays readable. */
 static void fix_text(const struct tb_match_fix *fix, char *buf, size_t len)
 {
     size_t u = 0;
+    int steps = 0;
     buf[0] = '\0';
     if (!fix->change) {
         snprintf(buf, len, "nothing to change");
         return;
     }
     char a[3], b[3];
-#define ADD(...) u += (size_t)snprintf(buf + u, u < len ? len - u : 0, __VA_ARGS__)
+#define ADD(...)                                                                                   \
+    do {                                                                                           \
+        if (steps)                                                                                 \
+            u += (size_t)snprintf(buf + u, u < len ? len - u : 0, "%s",                            \
+                                  steps % TBD_FIX_STEPS_PER_LINE ? "; " : ";\n      ");            \
+        u += (size_t)snprintf(buf + u, u < len ? len - u : 0, __VA_ARGS__);                        \
+        steps++;                                                                                   \
+    } while (0)
     for (int i = 0; i < fix->ntakeback && u < len; i++)
-        ADD("%stake back %s (%s)", u ? "; " : "", fix->takeback[i].san, fix->takeback[i].uci);
+        ADD("take back %s (%s)", fix->takeback[i].san, fix->takeback[i].uci);
     for (int i = 0; i < fix->npairs && u < len; i++)
-        ADD("%smove the piece on %s to %s", u ? "; " : "",
-            tb_chess_square_name(fix->lift_list[i].sq, a),
+        ADD("move the piece on %s to %s", tb_chess_square_name(fix->lift_list[i].sq, a),
             tb_chess_square_name(fix->place_list[i].sq, b));
     for (int i = fix->npairs; i < fix->nlift && u < len; i++)
-        ADD("%slift the piece on %s", u ? "; " : "", tb_chess_square_name(fix->lift_list[i].sq, a));
+        ADD("lift the piece on %s", tb_chess_square_name(fix->lift_list[i].sq, a));
     for (int i = fix->npairs; i < fix->nplace && u < len; i++) {
         int p = fix->place_list[i].piece;
         char letter = p ? tb_chess_piece_letter(TB_CHESS_PIECE_TYPE(p), TB_CHESS_LETTERS_EN) : 0;
-        ADD("%sput a %s%s on %s", u ? "; " : "",
-            p ? tb_daemon__color_name(TB_CHESS_PIECE_COLOR(p)) : "piece",
+        ADD("put a %s%s on %s", p ? tb_daemon__color_name(TB_CHESS_PIECE_COLOR(p)) : "piece",
             p ? (letter ? (char[]){' ', letter, 0} : " pawn") : "",
             tb_chess_square_name(fix->place_list[i].sq, b));
     }
     if (u < len)
-        ADD("%sthen the board shows the position after %d plies", u ? "; " : "", fix->target_ply);
+        ADD("then the board shows the position after %d plies", fix->target_ply);
 #undef ADD
+}
+
+/* A line of the view longer than TBD_VIEW_LONG (the match's description of a whole board to
+ * set up) is broken at spaces into lines of at most TBD_VIEW_WIDTH, indented under its text. */
+#define TBD_VIEW_LONG  200
+#define TBD_VIEW_WIDTH 150
+static void wrap(char *buf, size_t len)
+{
+    size_t n = strlen(buf);
+    char *out = malloc(2 * n + 1);
+    if (!out)
+        return;
+    size_t o = 0;
+    for (const char *line = buf; *line;) {
+        size_t l = strcspn(line, "\n"), col = 0, indent = strspn(line, " ") + 8;
+        for (size_t i = 0; i < l;) {
+            size_t word = strcspn(line + i, " \n");
+            if (l > TBD_VIEW_LONG && col > indent && col + word > TBD_VIEW_WIDTH) {
+                while (o && out[o - 1] == ' ')
+                    o--;
+                out[o++] = '\n';
+                memset(out + o, ' ', indent);
+                o += indent;
+                col = indent;
+                while (i < l && line[i] == ' ')
+                    i++;
+                continue;
+            }
+            memcpy(out + o, line + i, word);
+            o += word, col += word, i += word;
+            for (; i < l && line[i] == ' '; i++, col++)
+                out[o++] = ' ';
+        }
+        line += l;
+        if (*line == '\n')
+            out[o++] = *line++;
+    }
+    out[o] = '\0';
+    snprintf(buf, len, "%s", out);
+    free(out);
 }
 
 void tb_daemon__mismatch_view(const struct tb_daemon *d, const struct tb_match_mismatch *mm,
                               char *buf, size_t len)
 {
-    char sq[200], since[64], fix[2][600];
+    char sq[400], since[64], fix[2][3000];
     squares_text(mm->squares, sq, sizeof sq);
     tb_daemon__ply_words(mm->ply, since, sizeof since);
     for (int b = 0; b < TBD_BOARDS; b++)
@@ -125,6 +179,7 @@ void tb_daemon__mismatch_view(const struct tb_daemon *d, const struct tb_match_m
         size_t keep = (size_t)(p - buf);
         snprintf(buf + keep, len - keep, "%s", tail);
     }
+    wrap(buf, len);
 }
 
 static int agreed_plies(const struct tb_daemon *d)
@@ -151,7 +206,11 @@ static void mismatch(struct tb_daemon *d, const struct tb_match_out *o)
 {
     const struct tb_match_mismatch *mm = &o->u.mismatch;
     tb_daemon__mismatch_view(d, mm, d->last_view, sizeof d->last_view);
-    tb_daemon__log(d, d->fx->warn, "%s", d->last_view);
+    for (const char *p = d->last_view; *p;) { /* one log line a line: none is cut */
+        int n = (int)strcspn(p, "\n");
+        tb_daemon__log(d, d->fx->warn, "%.*s", n, p);
+        p += n + (p[n] == '\n');
+    }
     tb_daemon__note_mismatch(d, mm->id, tb_match_mismatch_name(mm->kind), mm->board, mm->ply,
                              mm->text);
     struct tb_journal_decision dec = {.id = mm->id, .board = (uint8_t)mm->board};

@@ -44,6 +44,7 @@ static void end_game(struct tb_daemon *d, const char *result, const char *why)
     if (d->end.by_request) /* the rules' end is the last move itself: no note needed */
         tb_daemon__note(d, g->plies, "result %s: %s", result, why);
     say_result(d, result);
+    tb_daemon__game_keep(d); /* games kept: the PGN as soon as the game ends */
 }
 
 void tb_daemon__result_rules(struct tb_daemon *d, uint64_t t)

@@ -45,12 +45,9 @@ static int player_sink(struct tb_daemon *d, int b, struct tb_voice_player_config
         else
             snprintf(d->wav_path[b], sizeof d->wav_path[b], "%s", audio + 4);
         pc->target = d->wav_path[b];
-    } else if (!strcmp(audio, "pa") || !strcmp(audio, "default")) {
+    } else if (tb_daemon__audio_target(audio)) {
         pc->sink = &tb_voice_sink_portaudio;
-        pc->target = NULL;
-    } else if (audio[0]) {
-        pc->sink = &tb_voice_sink_portaudio;
-        pc->target = audio;
+        pc->target = tb_daemon__audio_target(audio);
     } else {
         return tb_error_set(err, TB_ERR_ARG, "%s player: no audio output", role);
     }
@@ -70,6 +67,9 @@ int tb_daemon__voice_open(struct tb_daemon *d, struct tb_error *err)
     }
     /* Each player hears their own pack, eSpeak NG voice and rate (the speech thread switches
      * voices between them); the VI player's are also the speaker's defaults. */
+    int rc = tb_daemon__audio_probe(d, err); /* a wrong headset name stops start-up */
+    if (rc != TB_OK)
+        return rc;
     struct tb_voice_config vc = {.pack = d->pack[0]};
     if (d->cfg->player[0].voice[0])
         vc.espeak_voice = d->cfg->player[0].voice;
@@ -79,16 +79,15 @@ int tb_daemon__voice_open(struct tb_daemon *d, struct tb_error *err)
         pc->pack = d->pack[b];
         pc->espeak_voice = d->cfg->player[b].voice[0] ? d->cfg->player[b].voice : NULL;
         pc->rate = d->cfg->player[b].rate;
-        int rc = player_sink(d, b, pc, err);
+        rc = player_sink(d, b, pc, err);
         if (rc != TB_OK)
             return rc;
     }
     struct tb_error e = {0};
-    if (tb_voice_new(&vc, &d->voice, &e) != TB_OK) {
-        /* The game goes on without speech; the log still has every announcement. */
-        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "speech unavailable: %s", e.msg);
+    if ((rc = tb_voice_new(&vc, &d->voice, &e)) != TB_OK) {
+        /* No game where a player would hear nothing: the reason is the start-up error. */
         d->voice = NULL;
-        return TB_OK;
+        return tb_error_set(err, rc, "speech: %s", e.msg);
     }
     char what[256] = "";
     tb_voice_describe(d->voice, what, sizeof what);
@@ -118,6 +117,35 @@ static void queue(struct tb_daemon *d, int b, const char *text, unsigned flags, 
     d->fx->speak(d, b, text, flags, move_number);
 }
 
+/* D.2.9: how to put a board right, in parts of at most TBD_PUT_RIGHT_SQUARES squares, each a
+ * whole instruction ("Bitte korrigieren: ..."), lifts before places: a whole board to set up is
+ * said as several short announcements in order, never one that nobody can follow. */
+static void put_right(struct tb_daemon *d, int b, const struct tb_voice_msg_args *all)
+{
+    char text[4096];
+    int total = all->nlift + all->nplace;
+    if (total == 0) /* this board needs no change */
+        return;
+    for (int from = 0; from < total; from += TBD_PUT_RIGHT_SQUARES) {
+        int to = from + TBD_PUT_RIGHT_SQUARES < total ? from + TBD_PUT_RIGHT_SQUARES : total;
+        struct tb_voice_msg_args part = *all;
+        int lift_from = from < all->nlift ? from : all->nlift;
+        int lift_to = to < all->nlift ? to : all->nlift;
+        part.lift = all->lift + lift_from;
+        part.nlift = lift_to - lift_from;
+        int place_from = from - all->nlift > 0 ? from - all->nlift : 0;
+        part.place = all->place + place_from;
+        part.nplace = to - all->nlift - place_from > 0 ? to - all->nlift - place_from : 0;
+        int n = tb_voice_phrase_msg(d->pack[b], TB_VOICE_MSG_PUT_RIGHT, &part, text, sizeof text);
+        if (n < 0) {
+            tb_daemon__log(d, TB_CONFIG_LOG_WARN, "speech: put-right part cannot be phrased (%d)",
+                           n);
+            return;
+        }
+        queue(d, b, text, 0, 0);
+    }
+}
+
 void tb_daemon__say(struct tb_daemon *d, const struct tb_match_announce *a)
 {
     int b = a->board >= 0 && a->board < TBD_BOARDS ? a->board : 0;
@@ -140,16 +168,11 @@ void tb_daemon__say(struct tb_daemon *d, const struct tb_match_announce *a)
         .place = (const struct tb_voice_square_action *)a->place,
         .nplace = a->nplace,
     };
-    int n = tb_voice_phrase_msg(pack, (enum tb_voice_msg)a->msg, &args, text, sizeof text);
-    /* A long put-right list (a whole board to set up) is said in part: the first squares now,
-     * the rest when the board has changed and the list is said again. */
-    while (n == TB_ERR_FULL && args.nlift + args.nplace > 1) {
-        if (args.nplace > args.nlift)
-            args.nplace /= 2;
-        else
-            args.nlift /= 2;
-        n = tb_voice_phrase_msg(pack, (enum tb_voice_msg)a->msg, &args, text, sizeof text);
+    if (a->msg == TB_MATCH_MSG_PUT_RIGHT) {
+        put_right(d, b, &args);
+        return;
     }
+    int n = tb_voice_phrase_msg(pack, (enum tb_voice_msg)a->msg, &args, text, sizeof text);
     if (n < 0) {
         tb_daemon__log(d, TB_CONFIG_LOG_WARN, "speech: message %d cannot be phrased (%d)", a->msg,
                        n);
@@ -191,7 +214,9 @@ void tb_daemon__voice_events(struct tb_daemon *d)
     while (d->voice && (n = tb_voice_events(d->voice, ev, 16)) > 0) {
         for (int i = 0; i < n; i++) {
             tb_daemon__vi_voice_event(d, &ev[i]);
-            if (ev[i].status == TB_VOICE_FAILED)
+            if (ev[i].status == TB_VOICE_DEVICE_LOST || ev[i].status == TB_VOICE_DEVICE_BACK)
+                tb_daemon__audio_event(d, &ev[i]);
+            else if (ev[i].status == TB_VOICE_FAILED)
                 tb_daemon__log(d, TB_CONFIG_LOG_WARN, "speech: announcement %ld for %s failed",
                                ev[i].id, tb_daemon__color_name(ev[i].player));
             else

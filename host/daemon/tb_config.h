@@ -6,8 +6,10 @@
  *                     confirm, promote_settle_ms, review_hold_ms, review_repeat_hold,
  *                     review_promote_hold, braille, braille_auth
  *   [player sighted]  the same
- *   [broadcast]       dgt, tcp, max_clients, pgn_dir, serial, event, site, date, round, white,
- *                     black, time_control
+ *   [game]            event, site, date, round, white, black, time_control (the game's PGN
+ *                     tags: the broadcast's, the games kept and their names; new-game may give
+ *                     others for one game)
+ *   [broadcast]       dgt, tcp, max_clients, pgn_dir, serial
  *   [hall]            broker, port, tournament, table, username, password_file, cafile
  *   [clock]           control, source, warn_vi, warn_sighted (the game's clock: daemon_clock.c)
  *
@@ -44,10 +46,12 @@ struct tb_config_player {
     char board[TB_CONFIG_PATH_MAX]; /* resource string (tb_link.h) */
     long board_line;                /* where the file set it (for messages); 0 = default */
     enum tb_config_colour colour;
-    char pack[32];  /* phrase pack this player hears: any pack tb_voice_pack_find finds */
+    char pack[32];  /* phrase pack this player hears: any pack file's name (docs/voice.md) */
+    long pack_line; /* where the file set pack; 0 = default */
     char voice[64]; /* eSpeak NG voice; "" = the pack's own */
-    int rate;       /* words per minute */
+    int rate;       /* words per minute, 80..800 */
     char audio[TB_CONFIG_PATH_MAX]; /* "default", a PortAudio device name, wav:PATH or null */
+    long audio_line;                /* where the file set audio; 0 = default (audio devices) */
     /* The VI player on their own (docs/guide-vi-player.md): */
     int confirm;           /* enum tb_voice_confirm_mode: off, earcon, word; default off */
     int promote_settle_ms; /* the promote button's choice is taken once the player has not
@@ -59,17 +63,23 @@ struct tb_config_player {
     char braille_auth[TB_CONFIG_PATH_MAX]; /* BrlAPI's auth setting; "" = BrlAPI's default */
 };
 
+/* [game]: the game's PGN tags ("" = not set: the defaults of docs/configuration.md). They are the
+ * tags of every game until a new-game request gives others for its game; the broadcast shows them
+ * and the games kept are named by date, round and players. */
+#define TB_CONFIG_TAG_MAX 64
+struct tb_config_game {
+    char event[TB_CONFIG_TAG_MAX], site[TB_CONFIG_TAG_MAX], date[16], round[TB_CONFIG_TAG_MAX];
+    char white[TB_CONFIG_TAG_MAX], black[TB_CONFIG_TAG_MAX], time_control[32];
+};
+
 /* [broadcast] (docs/broadcast.md): the agreed game as a virtual DGT board and a live PGN file.
  * Off while dgt, tcp and pgn_dir are all unset. */
-#define TB_CONFIG_TAG_MAX 64
 struct tb_config_broadcast {
     char dgt[TB_CONFIG_PATH_MAX];     /* the pty's stable path (from "pty:PATH"); "" = none */
     int tcp_port;                     /* 127.0.0.1:PORT; -1 = none, 0 = a port the system picks */
     int max_clients;                  /* TCP sessions at once */
     char pgn_dir[TB_CONFIG_PATH_MAX]; /* the live PGN's root; "" = none */
     char serial[6];                   /* the board's serial number, five digits */
-    char event[TB_CONFIG_TAG_MAX], site[TB_CONFIG_TAG_MAX], date[16], round[TB_CONFIG_TAG_MAX];
-    char white[TB_CONFIG_TAG_MAX], black[TB_CONFIG_TAG_MAX], time_control[32];
 };
 
 /* [hall] (docs/hall.md): the table published to an MQTT broker. Off while table is unset. */
@@ -100,6 +110,7 @@ struct tb_config_clock {
 
 struct tb_config {
     struct tb_config_player player[2]; /* indexed by enum tb_config_role */
+    struct tb_config_game game;        /* [game]: the game's tags */
     struct tb_config_clock clock;      /* [clock] */
     int blip_window_ms;      /* a lift and place back within this is sensor noise, not a touch */
     int promotion_prompt_ms; /* a promotion waiting this long for its piece: the player is asked */

@@ -43,7 +43,7 @@ enum tb_ctl_verb {
     TB_CTL_TAKEBACK,     /* [n] pin=: take back n plies (default 1) (D.2.9) */
     TB_CTL_PROMOTE,      /* q|r|b|n: the promotion piece (D.2.1) */
     TB_CTL_REPEAT,       /* [vi|sighted]: say the last announcement again (default: both) */
-    TB_CTL_NEW_GAME,     /* pin=: start a new game */
+    TB_CTL_NEW_GAME,     /* [TAG=VALUE]... pin=: start a new game (its tags in tag[]) */
     TB_CTL_SET_POSITION, /* <FEN> pin=: set up a position */
     TB_CTL_MOVE,         /* <vi|sighted> <SAN|UCI>: a typed move for a keys: board (D.2.10.1) */
     TB_CTL_HELP,         /* ok+: the requests and their syntax */
@@ -51,6 +51,7 @@ enum tb_ctl_verb {
     TB_CTL_SET_PIN,      /* <new PIN> pin=: change the arbiter PIN (no restart) */
     TB_CTL_RESULT,       /* <how> [...] pin=: the game's result (docs/broadcast.md) */
     TB_CTL_CLOCK_SET,    /* <white> <black> pin=: the arbiter sets the clocks' time left (clock) */
+    TB_CTL_GAMES,        /* ok+: the games kept, the journal and PGN of each */
 };
 
 /* result: how the game ended by the players' or the arbiter's word */

@@ -52,6 +52,12 @@ struct tb_daemon_options {
     const struct tb_journal_io *journal_io;
 };
 
+/* The PortAudio device that an audio entry of the configuration ("default", a device name, null,
+ * wav:FILE) opens, probed now: its full name into name ("" when the entry is no device).
+ * TB_ERR_NOTFOUND for a name no device has, TB_ERR_ARG for one that several devices match; err
+ * names the devices there are. For --check-config and start-up. */
+int tb_daemon_audio_device(const char *audio, char *name, size_t len, struct tb_error *err);
+
 /* Zeroes o and fills the demo defaults (tb_config_defaults from the environment). */
 void tb_daemon_options_default(struct tb_daemon_options *o);
 

@@ -1,6 +1,7 @@
 /* twinboardd - the twinboard daemon: options, configuration, signals; the loop is tb_daemon. */
 #define _GNU_SOURCE /* signalfd */
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -26,10 +27,13 @@ static void usage(FILE *out)
           "       twinboardd --help                 this text\n"
           "       twinboardd --version              the version\n"
           "\n"
+          "-c FILE is also --config FILE; every long option takes its value as --opt=VALUE too.\n"
           "Without -c the daemon runs the demo: both boards replay a built-in game from an\n"
           "event script, no sound card needed. --once is --exit-when-done. The configuration\n"
           "format is in docs/configuration.md, the control protocol in "
-          "docs/control-protocol.md.\n",
+          "docs/control-protocol.md.\n"
+          "Exit status: 0 stopped normally or the configuration is good, 1 a problem in the\n"
+          "configuration or the daemon failed, 2 a usage error.\n",
           out);
 }
 
@@ -102,13 +106,55 @@ static int check_places(const char *path, const struct tb_config *cfg)
     return bad;
 }
 
+/* Each player's headset is probed: a name no device has, or several have, is named with the
+ * devices there are (twinboard devices lists them too). */
+static int check_audio(const char *path, const struct tb_config *cfg)
+{
+    int bad = 0;
+    for (int r = 0; r < 2; r++) {
+        const struct tb_config_player *p = &cfg->player[r];
+        char name[256];
+        struct tb_error err = {0};
+        if (tb_daemon_audio_device(p->audio, name, sizeof name, &err) != TB_OK) {
+            printf("%s:%ld: [player %s] audio = %s: %s\n", path, p->audio_line ? p->audio_line : 1,
+                   tb_config_role_name((enum tb_config_role)r), p->audio, err.msg);
+            bad = 1;
+        }
+    }
+    return bad;
+}
+
+/* Each player's phrase pack is found and loads (a new language is a new file). */
+static int check_packs(const char *path, const struct tb_config *cfg)
+{
+    int bad = 0;
+    for (int r = 0; r < 2; r++) {
+        const struct tb_config_player *p = &cfg->player[r];
+        struct tb_voice_pack *pack = NULL;
+        struct tb_error err = {0};
+        if (tb_voice_pack_load(p->pack, &pack, &err) != TB_OK) {
+            printf("%s:%ld: [player %s] pack = %s: %s\n", path, p->pack_line ? p->pack_line : 1,
+                   tb_config_role_name((enum tb_config_role)r), p->pack, err.msg);
+            bad = 1;
+        }
+        tb_voice_pack_free(pack);
+    }
+    return bad;
+}
+
 static int check_config(const char *path)
 {
     struct tb_config cfg;
     struct tb_config_place place;
     tb_config_place_from_env(&place);
     tb_config_defaults(&cfg, &place, NULL);
-    if (load(&cfg, path, true) || check_scripts(path, &cfg) != 0 || check_places(path, &cfg))
+    if (load(&cfg, path, true))
+        return 1;
+    int bad = check_scripts(path, &cfg);
+    bad |= check_places(path, &cfg);
+    bad |= check_packs(path, &cfg);
+    bad |= check_audio(path, &cfg);
+    if (bad)
         return 1;
     char summary[1024], warn[200];
     tb_config_summary(&cfg, summary, sizeof summary);
@@ -223,48 +269,85 @@ static void stopping_signals(sigset_t *set)
         sigaddset(set, s);
 }
 
+static int bad_usage(const char *what, const char *value)
+{
+    fprintf(stderr, "twinboardd: %s%s%s\n", what, value ? " " : "", value ? value : "");
+    usage(stderr);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     struct tb_daemon_options o;
-    const char *config = NULL, *level = NULL;
+    const char *config = NULL, *level = NULL, *check = NULL;
     char script[600] = "", demo_dir[512] = "";
     tb_daemon_options_default(&o);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    enum { O_CHECK = 256, O_SOCKET, O_JOURNAL, O_ONCE, O_SPEED, O_AUDIO, O_LEVEL };
+    static const struct option longs[] = {
+        {"config", required_argument, NULL, 'c'},
+        {"check-config", required_argument, NULL, O_CHECK},
+        {"socket", required_argument, NULL, O_SOCKET},
+        {"journal", required_argument, NULL, O_JOURNAL},
+        {"exit-when-done", no_argument, NULL, O_ONCE},
+        {"once", no_argument, NULL, O_ONCE},
+        {"speed", required_argument, NULL, O_SPEED},
+        {"audio", required_argument, NULL, O_AUDIO},
+        {"log-level", required_argument, NULL, O_LEVEL},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    opterr = 0; /* the messages below name the option */
+    int c;
+    while ((c = getopt_long(argc, argv, ":c:hV", longs, NULL)) != -1) {
+        const char *v = optarg;
+        switch (c) {
+        case 'h':
             usage(stdout);
             return 0;
-        } else if (!strcmp(a, "--version")) {
+        case 'V':
             puts("twinboardd " TB_VERSION);
             return 0;
-        } else if (!strcmp(a, "--check-config") && v && argc == 3) {
-            return check_config(v);
-        } else if (!strcmp(a, "--once") || !strcmp(a, "--exit-when-done")) {
-            o.exit_when_done = true;
-            continue;
-        } else if (!v) {
-            fprintf(stderr, "twinboardd: %s: unknown option or missing value\n", a);
-            usage(stderr);
-            return 2;
-        } else if (!strcmp(a, "-c")) {
+        case 'c':
             config = v;
-        } else if (!strcmp(a, "--socket")) {
+            break;
+        case O_CHECK:
+            check = v;
+            break;
+        case O_SOCKET:
             o.socket_path = v;
-        } else if (!strcmp(a, "--journal")) {
+            break;
+        case O_JOURNAL:
             o.journal_dir = v;
-        } else if (!strcmp(a, "--speed") && (!strcmp(v, "fast") || !strcmp(v, "realtime"))) {
+            break;
+        case O_ONCE:
+            o.exit_when_done = true;
+            break;
+        case O_SPEED:
+            if (strcmp(v, "fast") && strcmp(v, "realtime"))
+                return bad_usage("--speed: fast or realtime, not", v);
             o.speed = !strcmp(v, "fast") ? TB_DAEMON_SPEED_FAST : TB_DAEMON_SPEED_REALTIME;
-        } else if (!strcmp(a, "--audio") && (!strcmp(v, "null") || !strcmp(v, "none") ||
-                                             !strcmp(v, "pa") || !strncmp(v, "wav:", 4))) {
+            break;
+        case O_AUDIO:
+            if (strcmp(v, "null") && strcmp(v, "none") && strcmp(v, "pa") && strncmp(v, "wav:", 4))
+                return bad_usage("--audio: null, none, wav:DIR or pa, not", v);
             o.audio = v;
-        } else if (!strcmp(a, "--log-level")) {
+            break;
+        case O_LEVEL:
             level = v;
-        } else {
-            fprintf(stderr, "twinboardd: %s %s: unknown option or bad value\n", a, v);
-            usage(stderr);
-            return 2;
+            break;
+        case ':':
+            return bad_usage("missing value for", argv[optind - 1]);
+        default:
+            return bad_usage("unknown option", argv[optind - 1]);
         }
-        i++;
+    }
+    if (optind < argc)
+        return bad_usage("unexpected argument", argv[optind]);
+    if (check) {
+        if (config || o.socket_path || o.journal_dir || o.audio || level)
+            return bad_usage("--check-config FILE takes no other option", NULL);
+        return check_config(check);
     }
     if (stderr_is_journal())
         o.log = journal_log;

@@ -5,6 +5,7 @@
  * live stream and the arbiter's commands on 127.0.0.1 unless told otherwise. */
 #include <errno.h>
 #include <signal.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,37 +99,52 @@ int main(int argc, char **argv)
     struct hall h;
     memset(&h, 0, sizeof h);
     h.tournament = "+";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help")) {
+    enum { O_BROKER = 256, O_BROKER_PORT, O_PORT, O_LISTEN, O_TOURNAMENT, O_USERNAME, O_CAFILE };
+    static const struct option longs[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"broker", required_argument, NULL, O_BROKER},
+        {"broker-port", required_argument, NULL, O_BROKER_PORT},
+        {"port", required_argument, NULL, O_PORT},
+        {"listen", required_argument, NULL, O_LISTEN},
+        {"tournament", required_argument, NULL, O_TOURNAMENT},
+        {"username", required_argument, NULL, O_USERNAME},
+        {"cafile", required_argument, NULL, O_CAFILE},
+        {NULL, 0, NULL, 0},
+    };
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
+        const char *v = optarg;
+        if (c == 'h') {
             usage(stdout);
             return 0;
-        }
-        if (!v) {
-            fprintf(stderr, "twinboard-hall: %s: unknown option or value missing\n", a);
-            usage(stderr);
-            return 2;
-        }
-        i++;
-        if (!strcmp(a, "--broker"))
+        } else if (c == O_BROKER) {
             broker = v;
-        else if (!strcmp(a, "--broker-port") && (broker_port = port_arg(v)) > 0)
-            ;
-        else if (!strcmp(a, "--port") && (port = port_arg(v)) > 0)
-            ;
-        else if (!strcmp(a, "--listen"))
+        } else if (c == O_BROKER_PORT && (broker_port = port_arg(v)) > 0) {
+        } else if (c == O_PORT && (port = port_arg(v)) > 0) {
+        } else if (c == O_LISTEN) {
             listen = v;
-        else if (!strcmp(a, "--tournament") && tb_hall_name_ok(v))
+        } else if (c == O_TOURNAMENT && tb_hall_name_ok(v)) {
             h.tournament = v;
-        else if (!strcmp(a, "--username"))
+        } else if (c == O_USERNAME) {
             username = v;
-        else if (!strcmp(a, "--cafile"))
+        } else if (c == O_CAFILE) {
             cafile = v;
-        else {
-            fprintf(stderr, "twinboard-hall: %s %s: not an option with a good value\n", a, v);
+        } else {
+            const char *a = argv[optind - 1];
+            if (c == '?' || c == ':')
+                fprintf(stderr, "twinboard-hall: %s: %s\n", a,
+                        c == ':' ? "value missing" : "unknown option");
+            else
+                fprintf(stderr, "twinboard-hall: %s: not a good value for %s\n", v, a);
             usage(stderr);
             return 2;
         }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "twinboard-hall: %s: unexpected argument\n", argv[optind]);
+        usage(stderr);
+        return 2;
     }
     if (!broker_port)
         broker_port = cafile ? 8883 : 1883;

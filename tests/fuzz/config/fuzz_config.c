@@ -33,9 +33,12 @@ static void check_config(const struct tb_config *c)
                       terminated(p->audio, sizeof p->audio));
         struct tb_link_resource res;
         TB_FUZZ_CHECK(tb_link_resource_parse(p->board, &res, NULL) == TB_OK);
-        TB_FUZZ_CHECK(p->rate >= 80 && p->rate <= 450);
+        TB_FUZZ_CHECK(p->rate >= 80 && p->rate <= 800); /* as a pack's rate */
         TB_FUZZ_CHECK(p->audio[0] != '\0');
     }
+    const struct tb_config_game *g = &c->game; /* the game's tags: PGN-safe */
+    TB_FUZZ_CHECK(terminated(g->white, sizeof g->white) && !strpbrk(g->white, "\"\\"));
+    TB_FUZZ_CHECK(terminated(g->round, sizeof g->round) && !strpbrk(g->round, "\"\\"));
     char line[2048];
     int n = tb_config_summary(c, line, sizeof line);
     TB_FUZZ_CHECK(n > 0 && (size_t)n < sizeof line);

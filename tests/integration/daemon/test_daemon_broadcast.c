@@ -130,11 +130,12 @@ static void configure(struct fx *f)
     snprintf(b->dgt, sizeof b->dgt, "%s/dgt", f->dir);
     b->tcp_port = 0; /* a free port */
     snprintf(b->pgn_dir, sizeof b->pgn_dir, "%s/pgn", f->dir);
-    snprintf(b->event, sizeof b->event, "Club championship");
-    snprintf(b->site, sizeof b->site, "Hall 2");
-    snprintf(b->date, sizeof b->date, "2026.11.24");
-    snprintf(b->round, sizeof b->round, "4.2");
-    snprintf(b->white, sizeof b->white, "Navara, David");
+    struct tb_config_game *g = &f->o.cfg.game; /* the game's tags: [game] */
+    snprintf(g->event, sizeof g->event, "Club championship");
+    snprintf(g->site, sizeof g->site, "Hall 2");
+    snprintf(g->date, sizeof g->date, "2026.11.24");
+    snprintf(g->round, sizeof g->round, "4.2");
+    snprintf(g->white, sizeof g->white, "Navara, David");
 }
 
 /* The value after "key " in status, up to the next of stop. */

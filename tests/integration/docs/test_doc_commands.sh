@@ -5,7 +5,10 @@
 # lists (inline `twinboard ...` code spans count too). A concrete control line is run against a daemon with two keys: boards: it must not be
 # a usage error (exit 2) and the daemon must not refuse it as malformed; a refusal for the state
 # of the game (exit 1: no such mismatch, an illegal move here) is the game's answer, not drift.
-# A concrete tool line must at least use only options its command's usage lists.
+# A concrete tool line must at least use only options its command's usage lists; one of the tools
+# that need no file (say, perft, devices) is run and must succeed. A `twinboardd` line may use
+# only options `twinboardd --help` lists. Then a few facts the docs state are checked against
+# the programs (defaults, ranges, a new pack's file).
 # Usage: test_doc_commands.sh SOURCE_DIR TWINBOARD TWINBOARDD WORK_DIR
 set -uo pipefail
 src=$1
@@ -47,9 +50,12 @@ done
     exit 1
 }
 
-control=" status moves pgn sheet resolve takeback promote repeat new-game set-position move "
-# FILE:LINE<TAB>command line, from indented (4+ spaces) and fenced code blocks.
-for doc in "$src"/docs/*.md "$src/README.md"; do
+control=" status moves pgn sheet resolve takeback promote repeat new-game set-position move games "
+daemon_usage=$("$tbd" --help 2>&1)
+daemon_usage=${daemon_usage//$'\n'/ }
+# FILE:LINE<TAB>block|inline<TAB>command line, from indented (4+ spaces) and fenced code blocks
+# and inline code spans.
+for doc in "$src"/docs/*.md "$src/README.md" "$src"/hardware/*.md; do
     awk -v f="${doc#"$src"/}" '
         /^ *```/ { fence = !fence; next }
         {
@@ -57,12 +63,12 @@ for doc in "$src"/docs/*.md "$src/README.md"; do
             if (fence || line ~ /^    /) {
                 sub(/^ +/, "", line)
                 sub(/^\$ /, "", line)
-                if (line ~ /^twinboard /) printf "%s:%d\t%s\n", f, NR, line
+                if (line ~ /^twinboardd? /) printf "%s:%d\tblock\t%s\n", f, NR, line
                 next
             }
             # inline code: `twinboard ...`
-            while (match(line, /`twinboard [^`]*`/)) {
-                printf "%s:%d\t%s\n", f, NR, substr(line, RSTART + 1, RLENGTH - 2)
+            while (match(line, /`twinboardd? [^`]*`/)) {
+                printf "%s:%d\tinline\t%s\n", f, NR, substr(line, RSTART + 1, RLENGTH - 2)
                 line = substr(line, RSTART + RLENGTH)
             }
         }' "$doc"
@@ -73,12 +79,24 @@ done >"$work/lines"
 }
 
 n=0
-while IFS=$'\t' read -r where line; do
+while IFS=$'\t' read -r where kind line; do
     n=$((n + 1))
     line=${line%%  #*}          # a trailing comment
     line=${line%% > *}          # an output redirection
     line=${line%"${line##*[! ]}"} # trailing blanks
     read -ra words <<<"$line"
+    if [ "${words[0]}" = twinboardd ]; then
+        for w in "${words[@]:1}"; do
+            w=${w%%=*}
+            case $w in
+            -*) [[ " $daemon_usage " == *[\ \[]"$w"[\ \]]* ]] ||
+                fail "$where: '$line': twinboardd has no option $w" ;;
+            esac
+        done
+        continue
+    fi
+    [ "${words[1]:-}" = -c ] && words=("${words[0]}" "${words[@]:3}") # twinboard -c FILE CMD
+    [ ${#words[@]} -lt 2 ] && continue # the option alone, as prose names it
     cmd=${words[1]:-}
     if ! usage=$("$tb" help "$cmd" 2>&1); then
         fail "$where: '$line': $usage"
@@ -98,6 +116,11 @@ while IFS=$'\t' read -r where line; do
     for w in "${words[@]:2}"; do
         [[ $w =~ ^[A-Z][A-Z_]+$ && $w != NNNN ]] && synopsis=1
     done
+    if [[ $synopsis == 0 && $kind == block && " say perft devices " == *" $cmd "* ]]; then
+        "${tb}" "${words[@]:1}" >"$work/out" 2>"$work/err" </dev/null ||
+            fail "$where: '$line': exit $?: $(cat "$work/err")"
+        continue
+    fi
     [[ $synopsis == 1 || $control != *" $cmd "* ]] && continue
     # A concrete control line: run it.
     words=("${words[@]/#NNNN/$pin}")
@@ -113,6 +136,34 @@ while IFS=$'\t' read -r where line; do
         fail "$where: '$line': $(cat "$work/err")"
     fi
 done <"$work/lines"
+
+# ---- facts the docs state, checked against the programs ----
+printf '[arbiter]\npin = 1234\n' >"$work/min.ini"
+summary=$("$tbd" --check-config "$work/min.ini")
+blip=$(grep -o '`blip_window_ms` | 10\.\.2000:[^|]*| `[0-9]*`' "$src/docs/configuration.md" | grep -o '[0-9]*`$')
+[[ $summary == *"blip=${blip%\`}ms"* ]] ||
+    fail "configuration.md: blip_window_ms default ${blip%\`} but the daemon uses: $summary"
+grep -q 'blip window: 300 ms' "$src/docs/guide-vi-player.md" && [[ $summary == *"blip=300ms"* ]] ||
+    fail "guide-vi-player.md: the blip window it names is not the daemon's default ($summary)"
+rates=$(grep -o 'words per minute, [0-9]*\.\.[0-9]*' "$src/docs/configuration.md" | grep -o '[0-9]*\.\.[0-9]*')
+lo=${rates%..*} hi=${rates#*..}
+for r in "$lo" "$hi"; do
+    printf '[arbiter]\npin = 1234\n[player vi]\nrate = %s\n' "$r" >"$work/rate.ini"
+    "$tbd" --check-config "$work/rate.ini" >/dev/null ||
+        fail "configuration.md: rate $r (of $rates) is refused"
+done
+printf '[arbiter]\npin = 1234\n[player vi]\nrate = %s\n' "$((hi + 1))" >"$work/rate.ini"
+"$tbd" --check-config "$work/rate.ini" >/dev/null && fail "rate $((hi + 1)) is accepted, docs: $rates"
+"$tb" say --rate "$hi" e2e4 >/dev/null 2>&1 || fail "say --rate $hi refused, docs: $rates"
+# "a new language is a new file": a pack file es.pack is taken by the configuration
+mkdir -p "$work/packs"
+sed 's/^name *=.*/name = es/' "$src/voice/packs/en.pack" >"$work/packs/es.pack"
+printf '[arbiter]\npin = 1234\n[player vi]\npack = es\n' >"$work/es.ini"
+TB_VOICE_PACKS="$work/packs:$TB_VOICE_PACKS" "$tbd" --check-config "$work/es.ini" >"$work/es.out" ||
+    fail "pack = es refused although es.pack is there: $(cat "$work/es.out")"
+"$tbd" --check-config "$work/es.ini" >"$work/es.out" &&
+    fail "pack = es accepted without es.pack"
+grep -q '\[player vi\] pack = es:' "$work/es.out" || fail "a missing pack is not named: $(cat "$work/es.out")"
 
 echo "doc_commands: $n lines checked, $failures failed"
 [ "$failures" -eq 0 ] && rm -rf "$work"

@@ -224,7 +224,7 @@ TB_TEST(journal_stream_gives_every_line_its_priority)
     ASSERT_TRUE(strstr(out, "<6>twinboardd: info: signal 15: stopping") != NULL);
     /* the arbiter's view: a warning over several lines, each its own record */
     ASSERT_TRUE(strstr(out, "<4>twinboardd: warn: MISMATCH 1") != NULL);
-    ASSERT_TRUE(strstr(out, "\n<4>  what: ") != NULL);
+    ASSERT_TRUE(strstr(out, "\n<4>twinboardd: warn:   what: ") != NULL); /* a log line a line */
     int lines = 0;
     for (char *l = out; *l; lines++) {
         if (!(l[0] == '<' && l[1] >= '0' && l[1] <= '7' && l[2] == '>'))

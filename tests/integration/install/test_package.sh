@@ -70,8 +70,20 @@ getent group twinboard >/dev/null || fail "no twinboard group"
     fail "/var/lib/twinboard is not the twinboard user's"
 grep -qx /etc/twinboard/twinboard.ini /var/lib/dpkg/info/twinboard.conffiles ||
     fail "/etc/twinboard/twinboard.ini is not a conffile"
-twinboardd --check-config /etc/twinboard/twinboard.ini >"$work/check.out" ||
-    fail "the packaged configuration is refused: $(cat "$work/check.out")"
+# The packaged configuration gives the VI player the sound system's default device: checked
+# against a sound system that has one (ALSA, no sound card needed: voice-notes 3.5) ...
+printf 'pcm.!default { type null }\n' >"$work/alsa.conf"
+ALSA_CONFIG_PATH="$work/alsa.conf" twinboardd --check-config /etc/twinboard/twinboard.ini \
+    >"$work/check.out" || fail "the packaged configuration is refused: $(cat "$work/check.out")"
+# ... and refused, loudly, where there is no audio device at all (no headset, no sound card).
+if [ ! -e /dev/snd ]; then
+    if env -u ALSA_CONFIG_PATH twinboardd --check-config /etc/twinboard/twinboard.ini \
+        >"$work/check-nosound.out"; then
+        fail "--check-config passed a headset on a machine without audio devices"
+    fi
+    grep -q "audio = default: no default audio output device" "$work/check-nosound.out" ||
+        fail "no audio device is not named: $(cat "$work/check-nosound.out")"
+fi
 for page in twinboardd twinboard twinboard.ini; do
     man -w "$page" >/dev/null 2>&1 || fail "man -w $page finds no page"
 done
@@ -111,10 +123,19 @@ grep -q '4\. Qxf7# 1-0' "$work/game.pgn" ||
     fail "no finished game from the installed daemon: $(cat "$work/game.pgn" "$work/daemon.out")"
 runuser -u twinboard -- sh -c "twinboard pgn > $game/game.pgn" ||
     fail "the twinboard user cannot keep the PGN under /var/lib/twinboard"
+# Games kept: the daemon itself wrote the game's PGN under /var/lib/twinboard when it ended,
+# named by date and players, and lists it.
+kept=$(find "$game/journal" -name '*_VI_player-sighted_player.pgn' -user twinboard)
+[ -n "$kept" ] && grep -q '4\. Qxf7# 1-0' "$kept" ||
+    fail "the daemon kept no PGN of the game in $game/journal: $(ls -l "$game/journal")"
+runuser -u twinboard -- env TWINBOARD_SOCKET=$TWINBOARD_SOCKET twinboard games >"$work/games.out" ||
+    fail "twinboard games: $(cat "$work/games.out")"
+grep -q "_VI_player-sighted_player  running, 7 plies, result 1-0" "$work/games.out" ||
+    fail "twinboard games does not list the game: $(cat "$work/games.out")"
 kill "$pid"
 wait "$pid" || fail "the daemon did not stop cleanly on SIGTERM: $(cat "$work/daemon.out")"
 pid=
-[ -n "$(find "$game/journal" -type f -user twinboard)" ] ||
+[ -n "$(find "$game/journal" -type f -user twinboard -name current.tbj)" ] ||
     fail "no journal written by the twinboard user in $game/journal"
 grep -q 'Qxf7#' "$game/game.pgn" || fail "no PGN kept under /var/lib/twinboard"
 

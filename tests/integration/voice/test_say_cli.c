@@ -1,6 +1,7 @@
 /* `twinboard say`: one phrase per move on stdout, a bad move named with its place in the list
  * (exit 2), and the audio of all phrases in a WAV file. Runs the real program. */
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "tb_run.h"
 #include "tb_test.h"
@@ -77,4 +78,44 @@ TB_TEST(wav_holds_the_audio_of_all_phrases)
         loud += abs(pcm[i]) > 1000;
     ASSERT_GT(loud, 22050 / 2);
     free(pcm);
+}
+
+/* `twinboard devices`: the names to put in the configuration, from the sound system (here the
+ * headless ALSA set-up of voice-notes 3.5); `say --list-devices` is the same list. */
+TB_TEST(devices_lists_the_names_for_the_configuration)
+{
+    const char *prog = getenv("TB_TWINBOARD");
+    ASSERT_NOT_NULL(prog);
+    char conf[1024], out[4096];
+    snprintf(conf, sizeof conf, "%s/alsa.conf", tb_test_tmp_dir());
+    FILE *f = fopen(conf, "w");
+    ASSERT_NOT_NULL(f);
+    fprintf(f,
+            "pcm.vi_white { type file slave { pcm { type null } } file \"%s.w\" }\n"
+            "pcm.!default { type null }\n",
+            conf);
+    fclose(f);
+    ASSERT_EQ(tb_run(out, sizeof out, "ALSA_CONFIG_PATH='%s' '%s' devices", conf, prog), 0);
+    ASSERT_STR_CONTAINS(out, "audio output devices (put a name in the configuration: "
+                             "audio = NAME):\n  vi_white\t");
+    ASSERT_STR_CONTAINS(out, "\n  default\t");
+    char again[4096];
+    ASSERT_EQ(
+        tb_run(again, sizeof again, "ALSA_CONFIG_PATH='%s' '%s' say --list-devices", conf, prog),
+        0);
+    ASSERT_STR_EQ(again, out);
+}
+
+/* Without a sound card the list is not silent: it says there is none (checked where the machine
+ * has none, as in CI). */
+TB_TEST(devices_without_a_sound_card_says_so)
+{
+    struct stat st;
+    if (stat("/dev/snd", &st) == 0)
+        return;
+    const char *prog = getenv("TB_TWINBOARD");
+    ASSERT_NOT_NULL(prog);
+    char out[4096];
+    ASSERT_EQ(tb_run(out, sizeof out, "env -u ALSA_CONFIG_PATH '%s' devices", prog), 0);
+    ASSERT_STR_CONTAINS(out, "no audio output devices: this machine has no sound card");
 }

@@ -14,6 +14,7 @@
 #define _DEFAULT_SOURCE     /* cfmakeraw */
 #define _XOPEN_SOURCE   700 /* posix_openpt, grantpt, unlockpt, ptsname */
 #include <errno.h>
+#include <getopt.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -498,9 +499,47 @@ static int parse(int argc, char **argv, struct opts *o)
                        .clock = TB_DGT_CLOCK_3000,
                        .time_s = 5400,
                        .increment_s = 15};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    static const struct option longs[] = {
+        {"rotated", no_argument, NULL, 0},
+        {"out-of-order", no_argument, NULL, 0},
+        {"no-wait", no_argument, NULL, 0},
+        {"forever", no_argument, NULL, 0},
+        {"revelation", no_argument, NULL, 0},
+        {"link", required_argument, NULL, 0},
+        {"script", required_argument, NULL, 0},
+        {"pgn", required_argument, NULL, 0},
+        {"board", required_argument, NULL, 0},
+        {"game", required_argument, NULL, 0},
+        {"garbage", required_argument, NULL, 0},
+        {"move-ms", required_argument, NULL, 0},
+        {"lead", required_argument, NULL, 0},
+        {"linger", required_argument, NULL, 0},
+        {"drop-acks", required_argument, NULL, 0},
+        {"ack-ms", required_argument, NULL, 0},
+        {"seed", required_argument, NULL, 0},
+        {"time", required_argument, NULL, 0},
+        {"increment", required_argument, NULL, 0},
+        {"speed", required_argument, NULL, 0},
+        {"clock", required_argument, NULL, 0},
+        {"unplug", required_argument, NULL, 0},
+        {"display-log", required_argument, NULL, 0}, /* the clock's display */
+        {NULL, 0, NULL, 0},
+    };
+    opterr = 0;
+    int c, idx;
+    while ((c = getopt_long(argc, argv, ":v", longs, &idx)) != -1) {
+        char a[32]; /* the option's name: "--opt value" and "--opt=value" alike */
+        const char *v = optarg;
         long x;
+        if (c == '?' || c == ':') {
+            fprintf(stderr, "dgtboard-sim: %s: %s\n", argv[optind - 1],
+                    c == ':' ? "value missing" : "unknown option");
+            return usage();
+        }
+        if (c == 'v')
+            snprintf(a, sizeof a, "-v");
+        else
+            snprintf(a, sizeof a, "--%s", longs[idx].name);
         if (strcmp(a, "--rotated") == 0) {
             o->rotated = true;
         } else if (strcmp(a, "--out-of-order") == 0) {
@@ -513,9 +552,7 @@ static int parse(int argc, char **argv, struct opts *o)
             o->revelation = true;
         } else if (strcmp(a, "-v") == 0) {
             o->verbose++;
-        } else if (!v) {
-            return usage();
-        } else if (i++, strcmp(a, "--link") == 0) {
+        } else if (strcmp(a, "--link") == 0) {
             o->link = v;
         } else if (strcmp(a, "--script") == 0) {
             o->script = v;
@@ -562,7 +599,7 @@ static int parse(int argc, char **argv, struct opts *o)
             return usage();
         }
     }
-    if (!o->link || (!o->script == !o->pgn))
+    if (optind < argc || !o->link || (!o->script == !o->pgn))
         return usage();
     return 0;
 }

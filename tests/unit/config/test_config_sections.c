@@ -1,5 +1,6 @@
-/* The [broadcast] (docs/broadcast.md) and [hall] (docs/hall.md) sections of the daemon's
- * configuration: off by default (an empty [hall], the packaged file's, too), every key taken,
+/* The [game] (the game's tags), [broadcast] (docs/broadcast.md) and [hall] (docs/hall.md)
+ * sections of the daemon's configuration: the game's tags in [game] alone; broadcast and hall
+ * off by default (an empty [hall], the packaged file's, too), every key taken,
  * each bad value a problem naming its line and what is wrong (the loopback-only TCP port, names
  * that cannot leave their MQTT topic level, the keys a table needs), nothing taken from a file
  * with a problem. */
@@ -30,14 +31,7 @@ TB_TEST(broadcast_is_off_by_default_and_every_key_is_taken)
                          "tcp = 127.0.0.1:3334\n"
                          "max_clients = 3\n"
                          "pgn_dir = /var/lib/twinboard/pgn\n"
-                         "serial = 04711\n"
-                         "date = 2026.11.??\n"
-                         "event = Club championship\n"
-                         "site = Hall 2\n"
-                         "round = 4.2\n"
-                         "white = Navara, David\n"
-                         "black = Carlsen, Magnus\n"
-                         "time_control = 5400+30\n",
+                         "serial = 04711\n",
                     &rep));
     ASSERT_TRUE(tb_config_broadcast_on(&c));
     const struct tb_config_broadcast *b = &c.broadcast;
@@ -46,13 +40,6 @@ TB_TEST(broadcast_is_off_by_default_and_every_key_is_taken)
     ASSERT_EQ(b->max_clients, 3);
     ASSERT_STR_EQ(b->pgn_dir, "/var/lib/twinboard/pgn");
     ASSERT_STR_EQ(b->serial, "04711");
-    ASSERT_STR_EQ(b->date, "2026.11.??");
-    ASSERT_STR_EQ(b->event, "Club championship");
-    ASSERT_STR_EQ(b->site, "Hall 2");
-    ASSERT_STR_EQ(b->round, "4.2");
-    ASSERT_STR_EQ(b->white, "Navara, David");
-    ASSERT_STR_EQ(b->black, "Carlsen, Magnus");
-    ASSERT_STR_EQ(b->time_control, "5400+30");
     /* a PGN directory alone turns it on: the live PGN without a virtual board */
     ASSERT_OK(parse(&c, BASE "[broadcast]\npgn_dir = /srv/pgn\n", &rep));
     ASSERT_TRUE(tb_config_broadcast_on(&c));
@@ -92,12 +79,54 @@ TB_TEST(bad_broadcast_values_are_problems_with_their_line)
         {"max_clients = 65", "from 0 to 64", 4},
         {"pgn_dir = pgn", "absolute path", 4},
         {"serial = 123", "five digits", 4},
+        {"colour = white", "unknown key 'colour' in [broadcast]", 4},
+        /* the game's tags are [game]'s alone */
+        {"white = Navara, David", "unknown key 'white' in [broadcast]", 4},
+        {"time_control = 5400+30", "unknown key 'time_control' in [broadcast]", 4},
+    };
+    check_bad("broadcast", bad, sizeof bad / sizeof bad[0], tb_config_broadcast_on);
+}
+
+TB_TEST(game_tags_are_taken_from_game_and_turn_nothing_on)
+{
+    struct tb_config c;
+    struct tb_config_report rep;
+    ASSERT_OK(parse(&c,
+                    BASE "[game]\n"
+                         "date = 2026.11.??\n"
+                         "event = Club championship\n"
+                         "site = Hall 2\n"
+                         "round = 4.2\n"
+                         "white = Navara, David\n"
+                         "black = Carlsen, Magnus\n"
+                         "time_control = 5400+30\n",
+                    &rep));
+    ASSERT_FALSE(tb_config_broadcast_on(&c));
+    const struct tb_config_game *g = &c.game;
+    ASSERT_STR_EQ(g->date, "2026.11.??");
+    ASSERT_STR_EQ(g->event, "Club championship");
+    ASSERT_STR_EQ(g->site, "Hall 2");
+    ASSERT_STR_EQ(g->round, "4.2");
+    ASSERT_STR_EQ(g->white, "Navara, David");
+    ASSERT_STR_EQ(g->black, "Carlsen, Magnus");
+    ASSERT_STR_EQ(g->time_control, "5400+30");
+}
+
+static bool game_changed(const struct tb_config *c)
+{
+    return c->game.date[0] || c->game.event[0] || c->game.white[0];
+}
+
+TB_TEST(bad_game_tags_are_problems_with_their_line)
+{
+    static const struct bad bad[] = {
         {"date = 24.11.2026", "YYYY.MM.DD", 4},
         {"white = Evil \"quote", "without \" or \\", 4},
         {"event = 1234567890123456789012345678901234567890123456789012345678901234", "shorter", 4},
-        {"colour = white", "unknown key 'colour' in [broadcast]", 4},
+        {"event = Open\nevent = Closed", "event is set twice in [game]", 5},
+        {"dgt = pty:/run/twinboard/dgt", "unknown key 'dgt' in [game]", 4},
     };
-    check_bad("broadcast", bad, sizeof bad / sizeof bad[0], tb_config_broadcast_on);
+    check_bad("game", bad, sizeof bad / sizeof bad[0], game_changed);
 }
 
 TB_TEST(hall_is_off_by_default_and_every_key_is_taken)

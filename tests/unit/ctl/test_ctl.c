@@ -43,6 +43,17 @@ TB_TEST(good_requests_parse)
     ASSERT_EQ(r.board, 1);
     OK("new-game pin=12345678");
     ASSERT_EQ(r.verb, TB_CTL_NEW_GAME);
+    ASSERT_STR_EQ(r.tag[TB_CTL_WHITE], "");
+    /* games kept: the tags name the game, a value with spaces in double quotes */
+    OK("new-game round=3 white=\"Anna Schmidt\" black=Bert pin=4711");
+    ASSERT_STR_EQ(r.tag[TB_CTL_ROUND], "3");
+    ASSERT_STR_EQ(r.tag[TB_CTL_WHITE], "Anna Schmidt");
+    ASSERT_STR_EQ(r.tag[TB_CTL_BLACK], "Bert");
+    ASSERT_EQ(parse("new-game colour=white pin=4711", &r, &e), TB_ERR_PARSE);
+    ASSERT_STR_CONTAINS(e.msg, "is not event=, site=, date=, round=, white= or black=");
+    OK("games");
+    ASSERT_EQ(r.verb, TB_CTL_GAMES);
+    ASSERT_FALSE(r.needs_pin);
     OK("set-position r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 pin=4711");
     ASSERT_EQ(r.verb, TB_CTL_SET_POSITION);
     ASSERT_STR_EQ(r.text, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
@@ -296,10 +307,10 @@ TB_TEST(responses_are_single_lines)
 
 TB_TEST(help_lists_every_request)
 {
-    static const char *const names[] = {"status",   "moves",        "pgn",     "scoresheet",
-                                        "resolve",  "takeback",     "promote", "repeat",
-                                        "new-game", "set-position", "move",    "help",
-                                        "review",   "set-pin",      "result",  "clock-set"};
+    static const char *const names[] = {
+        "status",  "moves",   "pgn",      "scoresheet",   "resolve", "takeback",
+        "promote", "repeat",  "new-game", "set-position", "move",    "help",
+        "review",  "set-pin", "result",   "clock-set",    "games"};
     int n = 0;
     while (tb_ctl_help_line(n))
         n++;

@@ -26,6 +26,13 @@ void recorder_set_limit(struct recorder *r, uint64_t limit)
     pthread_mutex_unlock(&r->mu);
 }
 
+void recorder_set_broken(struct recorder *r, bool broken)
+{
+    pthread_mutex_lock(&r->mu);
+    r->broken = broken;
+    pthread_mutex_unlock(&r->mu);
+}
+
 void recorder_wait_frames(struct recorder *r, size_t n)
 {
     pthread_mutex_lock(&r->mu);
@@ -48,6 +55,13 @@ static int rec_open(void **state, const char *target, unsigned rate, unsigned de
     (void)target, (void)device_rate;
     if (rate != 22050)
         return tb_error_set(err, TB_ERR_SUPP, "recorder: unexpected rate %u", rate);
+    struct recorder *r = arg;
+    pthread_mutex_lock(&r->mu);
+    bool broken = r->broken;
+    r->opens++;
+    pthread_mutex_unlock(&r->mu);
+    if (broken)
+        return tb_error_set(err, TB_ERR_SYS, "recorder: no such device");
     *state = arg;
     return TB_OK;
 }
@@ -56,6 +70,10 @@ static long rec_write(void *state, const int16_t *pcm, size_t n)
 {
     struct recorder *r = state;
     pthread_mutex_lock(&r->mu);
+    if (r->broken) {
+        pthread_mutex_unlock(&r->mu);
+        return TB_ERR_SYS;
+    }
     if (r->frames + n > r->cap) {
         size_t cap = r->cap ? r->cap * 2 : 1 << 16;
         while (cap < r->frames + n)

@@ -14,7 +14,8 @@ struct recorder {
     size_t frames, cap;
     uint64_t dropped; /* flushed before being heard */
     uint64_t limit;   /* frames of `heard` played so far; UINT64_MAX = at once */
-    int flushes, writes;
+    int flushes, writes, opens;
+    bool broken; /* a device gone: writes and opens fail */
 };
 
 extern const struct tb_voice_sink_ops recorder_ops;
@@ -24,6 +25,9 @@ void recorder_destroy(struct recorder *r);
 void recorder_set_limit(struct recorder *r, uint64_t limit);
 /* Waits until at least n frames were written (heard + dropped). */
 void recorder_wait_frames(struct recorder *r, size_t n);
+
+/* A device pulled out (true) or plugged in again (false). */
+void recorder_set_broken(struct recorder *r, bool broken);
 
 /* Waits until the sink has been flushed n times. */
 void recorder_wait_flushes(struct recorder *r, int n);

@@ -449,13 +449,39 @@ TB_TEST(each_player_in_their_own_language)
     tb_voice_pack_free(en);
 }
 
-/* A sink that never plays (a headset pulled out) fails the announcement after its length plus
- * the stall time, and the queue moves on instead of hanging. */
-TB_TEST(stalled_sink_fails_and_moves_on)
+static bool has_event(const struct tb_voice_event *ev, int n, long id, int player,
+                      enum tb_voice_status status)
+{
+    for (int i = 0; i < n; i++)
+        if (ev[i].id == id && ev[i].player == player && ev[i].status == status)
+            return true;
+    return false;
+}
+
+/* Waits (the speech thread's own time: the reopen period) until an event of status arrives. */
+static int wait_event(struct tb_voice_event *ev, int max, enum tb_voice_status status)
+{
+    int n = 0;
+    for (int tries = 0; tries < 200; tries++) {
+        struct pollfd p = {.fd = tb_voice_fd(voice), .events = POLLIN};
+        poll(&p, 1, 50);
+        n += take_events(ev + n, max - n);
+        for (int i = 0; i < n; i++)
+            if (ev[i].status == status)
+                return n;
+    }
+    TB_FAIL("no event %d", (int)status);
+    return n;
+}
+
+/* A sink that never plays (a wedged device) fails the announcement after its length plus the
+ * stall time; the device counts as lost, the queue behind it fails at once instead of hanging,
+ * and the sink is opened again. */
+TB_TEST(stalled_sink_is_lost_and_its_queue_moves_on)
 {
     struct tb_error err = {0};
     ASSERT_OK(tb_voice_pack_load("de-fide", &pack, &err));
-    struct tb_voice_config cfg = {.pack = pack, .stall_ms = 100};
+    struct tb_voice_config cfg = {.pack = pack, .stall_ms = 100, .reopen_ms = 50};
     recorder_init(&rec[0], 0); /* plays nothing, ever */
     cfg.player[TB_CHESS_WHITE].sink = &recorder_ops;
     cfg.player[TB_CHESS_WHITE].sink_arg = &rec[0];
@@ -463,15 +489,72 @@ TB_TEST(stalled_sink_fails_and_moves_on)
     long a = tb_voice_announce(voice, TB_CHESS_WHITE, "Eva vier", TB_VOICE_MOVE, 1);
     long b = tb_voice_announce(voice, TB_CHESS_WHITE, "David fünf", TB_VOICE_MOVE, 1);
     ASSERT_OK(tb_voice_wait_idle(voice, TB_CHESS_WHITE, 20000));
-    struct tb_voice_event ev[4];
-    ASSERT_EQ(take_events(ev, 4), 2);
-    ASSERT_EQ(ev[0].id, a);
-    ASSERT_EQ(ev[0].status, TB_VOICE_FAILED);
-    ASSERT_EQ(ev[1].id, b);
-    ASSERT_EQ(ev[1].status, TB_VOICE_FAILED);
-    ASSERT_EQ(rec[0].flushes, 2);
+    struct tb_voice_event ev[8];
+    int n = wait_event(ev, 8, TB_VOICE_DEVICE_BACK);
+    ASSERT_TRUE(has_event(ev, n, a, TB_CHESS_WHITE, TB_VOICE_FAILED));
+    ASSERT_TRUE(has_event(ev, n, b, TB_CHESS_WHITE, TB_VOICE_FAILED));
+    ASSERT_TRUE(has_event(ev, n, 0, TB_CHESS_WHITE, TB_VOICE_DEVICE_LOST));
+    ASSERT_GE(rec[0].opens, 2); /* opened again */
     tb_voice_free(voice);
     recorder_destroy(&rec[0]);
+    tb_voice_pack_free(pack);
+}
+
+/* A headset pulled out during the game: the other player's speech goes on, the loss is an
+ * event with its reason, the lost player's announcements fail at once (moves still go on the
+ * spoken scoresheet), and the player hears speech again once the device opens again. */
+TB_TEST(lost_device_other_player_speaks_on_and_it_comes_back)
+{
+    char sheet[1024];
+    snprintf(sheet, sizeof sheet, "%s/lost-scoresheet.wav", tb_test_tmp_dir());
+    struct tb_error err = {0};
+    ASSERT_OK(tb_voice_pack_load("de-fide", &pack, &err));
+    struct tb_voice_config cfg = {.pack = pack, .reopen_ms = 50};
+    record_both(&cfg, INSTANT);
+    cfg.player[TB_CHESS_BLACK].scoresheet_wav = sheet;
+    ASSERT_OK(tb_voice_new(&cfg, &voice, &err));
+    ASSERT_TRUE(tb_voice_device_ok(voice, TB_CHESS_BLACK, NULL, 0, NULL));
+
+    recorder_set_broken(&rec[TB_CHESS_BLACK], true); /* pulled out */
+    long lost = tb_voice_announce(voice, TB_CHESS_BLACK, "Eva vier", TB_VOICE_MOVE, 1);
+    long heard = tb_voice_announce(voice, TB_CHESS_WHITE, "Eva fünf", TB_VOICE_MOVE, 1);
+    struct tb_voice_event ev[16];
+    int n = wait_event(ev, 16, TB_VOICE_DEVICE_LOST);
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 20000));
+    n += take_events(ev + n, 16 - n);
+    ASSERT_TRUE(has_event(ev, n, lost, TB_CHESS_BLACK, TB_VOICE_FAILED));
+    ASSERT_TRUE(has_event(ev, n, heard, TB_CHESS_WHITE, TB_VOICE_DONE));
+    assert_close(rec[TB_CHESS_WHITE].frames, rendered_frames("Eva fünf"), "white's speech");
+    char why[256] = "";
+    ASSERT_FALSE(tb_voice_device_ok(voice, TB_CHESS_BLACK, why, sizeof why, NULL));
+    ASSERT_STR_CONTAINS(why, "recorder");
+    ASSERT_TRUE(tb_voice_device_ok(voice, TB_CHESS_WHITE, NULL, 0, NULL));
+
+    /* while it is lost: Black's move fails at once, White still hears hers */
+    long lost2 = tb_voice_announce(voice, TB_CHESS_BLACK, "David vier", TB_VOICE_MOVE, 2);
+    long heard2 = tb_voice_announce(voice, TB_CHESS_WHITE, "David fünf", TB_VOICE_MOVE, 2);
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 20000));
+    n = take_events(ev, 16);
+    ASSERT_TRUE(has_event(ev, n, lost2, TB_CHESS_BLACK, TB_VOICE_FAILED));
+    ASSERT_TRUE(has_event(ev, n, heard2, TB_CHESS_WHITE, TB_VOICE_DONE));
+    ASSERT_EQ(rec[TB_CHESS_BLACK].frames, 0u);
+
+    recorder_set_broken(&rec[TB_CHESS_BLACK], false); /* plugged in again */
+    n = wait_event(ev, 16, TB_VOICE_DEVICE_BACK);
+    ASSERT_TRUE(has_event(ev, n, 0, TB_CHESS_BLACK, TB_VOICE_DEVICE_BACK));
+    ASSERT_TRUE(tb_voice_device_ok(voice, TB_CHESS_BLACK, NULL, 0, NULL));
+    long back = tb_voice_repeat(voice, TB_CHESS_BLACK); /* REPEAT: the last move */
+    ASSERT_GT(back, 0);
+    ASSERT_OK(tb_voice_wait_idle(voice, -1, 20000));
+    n = take_events(ev, 16);
+    ASSERT_TRUE(has_event(ev, n, back, TB_CHESS_BLACK, TB_VOICE_DONE));
+    assert_close(rec[TB_CHESS_BLACK].frames, rendered_frames("David vier"), "black's repeat");
+    size_t sheet_frames = rendered_frames("Zug 1: Eva vier") + rendered_frames("Zug 2: David vier");
+    tb_voice_free(voice);
+    /* D.2.7: both of Black's moves are on the spoken scoresheet although not heard */
+    check_wav(sheet, sheet_frames);
+    for (int i = 0; i < 2; i++)
+        recorder_destroy(&rec[i]);
     tb_voice_pack_free(pack);
 }
 
