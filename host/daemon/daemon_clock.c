@@ -396,8 +396,11 @@ static void move_made(struct tb_daemon *d, const struct tb_match_announce *a, ui
         return;
     tb_chess_make(&after, a->move, &u);
     k->made = a->ply;
+    /* a board's clock: the mover's time as last read (its press may come before the move is
+     * announced), replaced by the readings that follow until the next move */
     if (a->ply <= TB_CHESS_GAME_MAX_PLIES)
-        k->clk[a->ply] = -1;
+        k->clk[a->ply] =
+            k->source == TB_CONFIG_CLOCK_BOARD && k->have_reading ? k->reading[side] : -1;
     bool ends = tb_chess_pos_state(&after) != TB_CHESS_PLAYING; /* 5.1.1, 5.2.1, 5.2.2 */
     if (!builtin(k) || k->over) {
         k->pos = after;

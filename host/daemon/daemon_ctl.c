@@ -241,6 +241,27 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
         reply_ok(out, NULL);
 }
 
+int tb_daemon__arbiter_wait(struct tb_daemon *d, const struct tb_ctl_request *req,
+                            struct tb_error *err)
+{
+    tb_daemon__journal_settle(d); /* the journal first, as an in-process request waits */
+    d->ticket_wanted = true;
+    int rc = tb_daemon__arbiter(d, req, err);
+    d->ticket_wanted = false;
+    if (rc != TB_ERR_AGAIN || !d->ticket.id)
+        return rc;
+    unsigned long id = d->ticket.id;
+    tb_daemon__journal_settle(d);
+    struct tb_daemon__ticket *tk = &d->ticket;
+    if (tk->id != id || !tk->answered)
+        return tb_error_set(err, TB_ERR_STATE, "the outcome is not known yet; see status");
+    rc = tk->rc;
+    if (rc != TB_OK)
+        tb_error_set(err, rc, "%s", tk->msg[0] ? tk->msg : "not possible now");
+    tk->id = 0;
+    return rc;
+}
+
 int tb_daemon_request(struct tb_daemon *d, const char *line, char *out, size_t len)
 {
     struct tb_daemon__buf b = {0};

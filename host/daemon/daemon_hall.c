@@ -243,7 +243,7 @@ static void run(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_
     req.verb = c->action == TB_HALL_CMD_RESOLVE ? TB_CTL_RESOLVE : TB_CTL_TAKEBACK;
     req.number = c->action == TB_HALL_CMD_RESOLVE ? c->mismatch : (unsigned)c->n;
     struct tb_error err = {0};
-    int rc = tb_daemon__arbiter(d, &req, &err);
+    int rc = tb_daemon__arbiter_wait(d, &req, &err);
     tb_daemon__log(d, TB_CONFIG_LOG_INFO, "hall: %s (request %s) %s%s", tb_hall_cmd_name(c->action),
                    c->request, rc == TB_OK ? "done" : "refused: ", rc == TB_OK ? "" : err.msg);
     if (rc != TB_OK)

@@ -488,6 +488,10 @@ struct tb_daemon__buf {
     unsigned long ticket; /* no answer yet: it comes with d->ticket of this id */
 };
 void tb_daemon__buf_put(struct tb_daemon__buf *b, const char *s, size_t n);
+/* An arbiter's action from inside the daemon (the hall's broker): run as an in-process request
+ * is, waiting for the journal before and for its record after; its outcome. */
+int tb_daemon__arbiter_wait(struct tb_daemon *d, const struct tb_ctl_request *req,
+                            struct tb_error *err);
 void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
                         struct tb_daemon__buf *out);
 
