@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../unit/broadcast/bcast_client.h"
@@ -454,5 +455,61 @@ TB_TEST(result_requests_and_new_game_tags_reach_the_pgn)
     char path3[600];
     status_field(&f, "live PGN ", " (", path3, sizeof path3);
     ASSERT_STR_EQ(path3, path2);
+    fx_free(&f);
+}
+
+/* On the wall clock, as at a table, one move is agreed at a time: after every move the live PGN
+ * is the daemon's `pgn` answer and pgn-extract reads it, while a reader looping on the file never
+ * finds it half written. */
+TB_TEST(the_live_pgn_after_every_move_is_the_daemons_and_pgn_extract_reads_it)
+{
+    struct fx f;
+    fx_init(&f, "bcast_each");
+    tb_chess_move moves[256];
+    int n = tb_daemon_demo_moves(moves, 256);
+    ASSERT_GT(n, 16);
+    n = 16;
+    struct tb_daemon_demo_script s = {.moves = moves, .nmoves = n, .pause_ms = 300, .seed = 3};
+    struct tb_error err = {0};
+    if (tb_daemon_demo_script_write(&s, f.script, &err) != TB_OK)
+        TB_FAIL("script: %s", err.msg);
+    fx_options(&f, "script", "script");
+    configure(&f);
+    f.o.speed = TB_DAEMON_SPEED_REALTIME;
+    f.o.exit_when_done = false;
+    fx_start(&f);
+    char pgn_path[600];
+    status_field(&f, "live PGN ", " (", pgn_path, sizeof pgn_path);
+    struct bcast_looper l = {.path = pgn_path};
+    pthread_t th;
+    ASSERT_OK(pthread_create(&th, NULL, bcast_loop_reader, &l));
+    int checked = 0, checks = 0;
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        struct tb_daemon_counters c;
+        tb_daemon_counters(f.d, &c);
+        ASSERT_EQ(c.mismatch, 0u);
+        if (c.plies != checked) {
+            if (c.plies != checked + 1)
+                TB_FAIL("plies %d to %d agreed in one turn: not checked after each", checked + 1,
+                        c.plies);
+            check_pgn(&f, pgn_path, c.plies);
+            checked = c.plies;
+            checks++;
+        }
+        if (checked == n)
+            break;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec - t0.tv_sec > 120 * tb_test_time_multiplier())
+            TB_FAIL("%d of %d plies agreed in 120 s", checked, n);
+        ASSERT_GE(tb_daemon_step(f.d, 20), 0);
+    }
+    atomic_store(&l.stop, true);
+    pthread_join(th, NULL);
+    ASSERT_EQ(checks, n);
+    ASSERT_GT(l.reads, 0);
+    if (l.bad)
+        TB_FAIL("the looping reader found %ld of %ld texts not whole: %s", l.bad, l.reads, l.why);
     fx_free(&f);
 }
