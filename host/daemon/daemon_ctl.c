@@ -133,20 +133,32 @@ static bool must_wait(const struct tb_daemon *d)
     return (tb_daemon__journal_held(d) && !d->jstop.on) || (d->ticket.id && !d->ticket.answered);
 }
 
-/* The answer of ticket id, once there is one; the ticket is closed. false: not yet. */
-static bool ticket_answer(struct tb_daemon *d, unsigned long id, struct tb_daemon__buf *out)
+/* The outcome of ticket id, once there is one (the ticket is closed): TB_OK, or an error err
+ * names. TB_ERR_AGAIN: not yet. */
+static int ticket_outcome(struct tb_daemon *d, unsigned long id, struct tb_error *err)
 {
     struct tb_daemon__ticket *tk = &d->ticket;
-    if (tk->id == id && !tk->answered)
-        return false;
     if (tk->id != id)
-        reply_error(out, TB_ERR_STATE, "the request's outcome is lost; see status");
-    else if (tk->rc == TB_OK)
+        return tb_error_set(err, TB_ERR_STATE, "the request's outcome is lost; see status");
+    if (!tk->answered)
+        return TB_ERR_AGAIN;
+    tk->id = 0;
+    if (tk->rc != TB_OK)
+        tb_error_set(err, tk->rc, "%s", tk->msg[0] ? tk->msg : "not possible now");
+    return tk->rc;
+}
+
+/* The answer of ticket id, once there is one. false: not yet. */
+static bool ticket_answer(struct tb_daemon *d, unsigned long id, struct tb_daemon__buf *out)
+{
+    struct tb_error err = {0};
+    int rc = ticket_outcome(d, id, &err);
+    if (rc == TB_ERR_AGAIN)
+        return false;
+    if (rc == TB_OK)
         reply_ok(out, NULL);
     else
-        reply_error(out, tk->rc, tk->msg[0] ? tk->msg : "not possible now");
-    if (tk->id == id)
-        tk->id = 0;
+        reply_error(out, rc, err.msg);
     return true;
 }
 
@@ -252,13 +264,9 @@ int tb_daemon__arbiter_wait(struct tb_daemon *d, const struct tb_ctl_request *re
         return rc;
     unsigned long id = d->ticket.id;
     tb_daemon__journal_settle(d);
-    struct tb_daemon__ticket *tk = &d->ticket;
-    if (tk->id != id || !tk->answered)
+    rc = ticket_outcome(d, id, err);
+    if (rc == TB_ERR_AGAIN)
         return tb_error_set(err, TB_ERR_STATE, "the outcome is not known yet; see status");
-    rc = tk->rc;
-    if (rc != TB_OK)
-        tb_error_set(err, rc, "%s", tk->msg[0] ? tk->msg : "not possible now");
-    tk->id = 0;
     return rc;
 }
 
