@@ -70,6 +70,11 @@ getent group twinboard >/dev/null || fail "no twinboard group"
     fail "/var/lib/twinboard is not the twinboard user's"
 grep -qx /etc/twinboard/twinboard.ini /var/lib/dpkg/info/twinboard.conffiles ||
     fail "/etc/twinboard/twinboard.ini is not a conffile"
+# The PIN in it is the arbiter's: no one outside the daemon's group reads it.
+[ "$(stat -c %a:%U:%G /etc/twinboard/twinboard.ini)" = 640:root:twinboard ] ||
+    fail "/etc/twinboard/twinboard.ini is $(stat -c %a:%U:%G /etc/twinboard/twinboard.ini), not 640:root:twinboard"
+runuser -u nobody -- cat /etc/twinboard/twinboard.ini >/dev/null 2>&1 &&
+    fail "another user reads the PIN in /etc/twinboard/twinboard.ini"
 # The packaged configuration gives the VI player the sound system's default device: checked
 # against a sound system that has one (ALSA, no sound card needed: voice-notes 3.5) ...
 printf 'pcm.!default { type null }\n' >"$work/alsa.conf"
