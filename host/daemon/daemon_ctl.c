@@ -123,7 +123,8 @@ static enum tb_chess_letters letters(const char *lang)
 static bool changes_game(enum tb_ctl_verb v)
 {
     return v == TB_CTL_RESOLVE || v == TB_CTL_TAKEBACK || v == TB_CTL_NEW_GAME ||
-           v == TB_CTL_SET_POSITION || v == TB_CTL_PROMOTE || v == TB_CTL_MOVE;
+           v == TB_CTL_SET_POSITION || v == TB_CTL_PROMOTE || v == TB_CTL_MOVE ||
+           v == TB_CTL_RESULT || v == TB_CTL_CLOCK_SET;
 }
 
 /* A game-changing request waits while the game is held for the journal (not when it cannot be

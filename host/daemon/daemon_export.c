@@ -36,6 +36,30 @@ static int shown(const struct tb_daemon *d)
     return d->agreed < plies ? d->agreed : plies;
 }
 
+/* "ok" means every move agreed or said is on disk. */
+int tb_daemon__journal_health(const struct tb_daemon *d, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!d->journal)
+        return 0;
+    struct tb_journal_state js = {0};
+    tb_journal_state(d->journal, &js);
+    int n;
+    if (d->jstop.on)
+        n = snprintf(buf, len,
+                     "cannot write: %s; play stopped, the arbiter is called; %zu records kept in "
+                     "memory, retrying",
+                     d->jstop.reason, js.pending_records);
+    else if (d->writer.busy && tb_daemon__journal_held(d) &&
+             tb_daemon__clock(d) >= d->writer.since + 1000) /* journal writer: a slow disk */
+        n = snprintf(buf, len, "writing, %llu s; play held until the record is on disk%s",
+                     (unsigned long long)((tb_daemon__clock(d) - d->writer.since) / 1000),
+                     d->writer.stall_said ? ", the arbiter is called" : "");
+    else
+        n = snprintf(buf, len, "ok");
+    return n < 0 ? 0 : (size_t)n < len ? n : (int)len - 1;
+}
+
 void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
 {
     /* what the outputs carried out tell (the match may be a write ahead) */
@@ -70,21 +94,9 @@ void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
         appendf(&t, "state: in-sync\n");
         break;
     }
-    struct tb_journal_state js = {0};
-    if (d->journal)
-        tb_journal_state(d->journal, &js);
-    if (d->jstop.on)
-        appendf(&t,
-                "journal: cannot write: %s; play stopped, the arbiter is called; %zu records "
-                "kept in memory, retrying\n",
-                d->jstop.reason, js.pending_records);
-    else if (d->journal && d->writer.busy && tb_daemon__journal_held(d) &&
-             tb_daemon__clock(d) >= d->writer.since + 1000) /* journal writer: a slow disk */
-        appendf(&t, "journal: writing, %llu s; play held until the record is on disk%s\n",
-                (unsigned long long)((tb_daemon__clock(d) - d->writer.since) / 1000),
-                d->writer.stall_said ? ", the arbiter is called" : "");
-    else if (d->journal)
-        appendf(&t, "journal: ok\n"); /* writable: every move agreed or said is on disk */
+    char health[TBD_JOURNAL_HEALTH_MAX];
+    if (tb_daemon__journal_health(d, health, sizeof health))
+        appendf(&t, "journal: %s\n", health);
     if (d->damage[0]) /* the journal was damaged at start: what it cost, for the arbiter */
         appendf(&t, "journal damage at start: %s\n", d->damage);
     for (int b = 0; b < TBD_BOARDS; b++) {

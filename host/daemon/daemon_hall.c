@@ -158,11 +158,25 @@ void tb_daemon__hall_arbiter_call(struct tb_daemon *d, int board)
     event(d, &ev);
 }
 
+/* What the table's owner knows beyond the match: the result (5.1, 5.2, 6.9, the arbiter's) and
+ * the journal's health (a full or failing disk stops play, docs/journal.md). */
+#define NOTE_RESULT  8
+#define NOTE_ENDING  (TB_HALL_TEXT_MAX / 4)
+#define NOTE_JOURNAL (TB_HALL_TEXT_MAX / 2)
+static void table_notes(const struct tb_daemon *d, char result[NOTE_RESULT],
+                        char ending[NOTE_ENDING], char journal[NOTE_JOURNAL])
+{
+    snprintf(result, NOTE_RESULT, "%s", d->result[0] ? d->result : "*");
+    snprintf(ending, NOTE_ENDING, "%s", d->end.ply >= 0 ? d->end.why : "");
+    tb_daemon__journal_health(d, journal, NOTE_JOURNAL);
+}
+
 /* The state as it stands, handed to the publisher (it supersedes any not yet sent). */
 static void publish(struct tb_daemon *d, struct tb_daemon__hall *h)
 {
     struct tb_hall_state *st = h->st;
     tb_hall_state_from_match(st, d->match);
+    table_notes(d, st->result, st->ending, st->journal);
     st->seq++;
     st->ms = tb_daemon__match_time(d);
     struct tb_hall_pub_stats ps;
@@ -190,6 +204,11 @@ int tb_daemon__hall_pollfds(struct tb_daemon *d, struct pollfd *p, int max, uint
             h->dirty = true;
         h->link_up[b] = ls.connected;
     }
+    char result[NOTE_RESULT], ending[NOTE_ENDING], journal[NOTE_JOURNAL]; /* they changed */
+    table_notes(d, result, ending, journal);
+    if (strcmp(result, h->st->result) || strcmp(ending, h->st->ending) ||
+        strcmp(journal, h->st->journal))
+        h->dirty = true;
     if (h->dirty)
         publish(d, h);
     *deadline = tb_hall_pub_deadline(h->pub);

@@ -511,6 +511,10 @@ void tb_daemon__dgt_clock(struct tb_daemon *d, int board, const struct tb_link_e
 
 /* daemon_export.c */
 void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out);
+/* The journal as the arbiter is told it (status, the hall): "ok", the failed write that stopped
+ * play, or the slow write play waits for; 0 (buf "") without a journal, else the length. */
+#define TBD_JOURNAL_HEALTH_MAX 256
+int tb_daemon__journal_health(const struct tb_daemon *d, char *buf, size_t len);
 void tb_daemon__moves(struct tb_daemon *d, struct tb_daemon__buf *out);
 int tb_daemon__pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
                    struct tb_daemon__buf *out);

@@ -69,6 +69,8 @@ void tb_hall_state_from_match(struct tb_hall_state *s, const tb_match *m)
     struct tb_match_status st;
     tb_match_status(m, &st);
     tb_hall__copy(s->state, sizeof s->state, tb_match_state_name(st.state));
+    if (!s->result[0]) /* the match knows no result: the table's owner sets it */
+        tb_hall__copy(s->result, sizeof s->result, "*");
     s->plies = st.plies;
     const tb_chess_game *g = tb_match_game(m);
     if (tb_chess_pos_to_fen(&g->pos, s->fen, sizeof s->fen) < 0)

@@ -70,10 +70,18 @@ static bool put_board(cJSON *arr, const struct tb_hall_board *b)
     return sheet != NULL;
 }
 
+/* The results a PGN's Result tag takes, "*" while playing. */
+static bool result_ok(const char *r)
+{
+    return !strcmp(r, "*") || !strcmp(r, "1-0") || !strcmp(r, "0-1") || !strcmp(r, "1/2-1/2");
+}
+
 static int check_state(const struct tb_hall_state *s, struct tb_error *err)
 {
     if (!tb_hall_name_ok(s->tournament) || !tb_hall_name_ok(s->table))
         return tb_error_set(err, TB_ERR_ARG, "tournament/table: not a name");
+    if (!result_ok(s->result))
+        return tb_error_set(err, TB_ERR_ARG, "result: not *, 1-0, 0-1 or 1/2-1/2");
     if (s->ntouch < 0 || s->ntouch > TB_HALL_MAX_TOUCH || s->nhistory < 0 ||
         s->nhistory > TB_HALL_MAX_HISTORY)
         return tb_error_set(err, TB_ERR_ARG, "touch/history: count out of range");
@@ -91,14 +99,16 @@ int tb_hall_state_encode(const struct tb_hall_state *s, char *buf, size_t cap, s
     if (rc)
         return rc;
     cJSON *o = cJSON_CreateObject();
-    bool ok = o && tb_hall__put_str(o, "tournament", s->tournament) &&
-              tb_hall__put_str(o, "table", s->table) &&
-              tb_hall__put_num(o, "seq", (double)s->seq) &&
-              tb_hall__put_num(o, "ms", (double)s->ms) && tb_hall__put_str(o, "state", s->state) &&
-              tb_hall__put_num(o, "plies", s->plies) && tb_hall__put_str(o, "fen", s->fen) &&
-              tb_hall__put_bool(o, "clock_running", s->clock_running) &&
-              tb_hall__put_bool(o, "arbiter_call", s->arbiter_call) &&
-              tb_hall__put_num(o, "dropped", (double)s->dropped);
+    bool ok =
+        o && tb_hall__put_str(o, "tournament", s->tournament) &&
+        tb_hall__put_str(o, "table", s->table) && tb_hall__put_num(o, "seq", (double)s->seq) &&
+        tb_hall__put_num(o, "ms", (double)s->ms) && tb_hall__put_str(o, "state", s->state) &&
+        tb_hall__put_num(o, "plies", s->plies) && tb_hall__put_str(o, "fen", s->fen) &&
+        tb_hall__put_bool(o, "clock_running", s->clock_running) &&
+        tb_hall__put_bool(o, "arbiter_call", s->arbiter_call) &&
+        tb_hall__put_num(o, "dropped", (double)s->dropped) &&
+        tb_hall__put_str(o, "result", s->result) && tb_hall__put_str(o, "ending", s->ending) &&
+        tb_hall__put_str(o, "journal", s->journal);
     cJSON *boards = ok ? cJSON_AddArrayToObject(o, "boards") : NULL;
     ok = boards && put_board(boards, &s->board[0]) && put_board(boards, &s->board[1]);
     cJSON *touch = ok ? cJSON_AddArrayToObject(o, "touch") : NULL;
@@ -236,8 +246,9 @@ int tb_hall_state_decode(const char *json, size_t len, struct tb_hall_state *s,
                          struct tb_error *err)
 {
     static const char *const keys[] = {
-        "tournament",    "table",        "seq",     "ms",     "state", "plies",      "fen",
-        "clock_running", "arbiter_call", "dropped", "boards", "touch", "mismatches", NULL};
+        "tournament", "table",         "seq",          "ms",         "state",  "plies",
+        "fen",        "clock_running", "arbiter_call", "dropped",    "result", "ending",
+        "journal",    "boards",        "touch",        "mismatches", NULL};
     cJSON *root = tb_hall__parse(json, len, err);
     if (!root)
         return TB_ERR_PARSE;
@@ -257,12 +268,19 @@ int tb_hall_state_decode(const char *json, size_t len, struct tb_hall_state *s,
         tb_hall__bool(&rd, root, "clock_running", &s->clock_running) ||
         tb_hall__bool(&rd, root, "arbiter_call", &s->arbiter_call) ||
         tb_hall__int(&rd, root, "dropped", 0, JSON_INT_MAX, &dropped) ||
+        tb_hall__str(&rd, root, "result", s->result, sizeof s->result) ||
+        tb_hall__str(&rd, root, "ending", s->ending, sizeof s->ending) ||
+        tb_hall__str(&rd, root, "journal", s->journal, sizeof s->journal) ||
         !(boards = tb_hall__arr(&rd, root, "boards", 2, &nb)) ||
         !(touch = tb_hall__arr(&rd, root, "touch", TB_HALL_MAX_TOUCH, &s->ntouch)) ||
         !(hist = tb_hall__arr(&rd, root, "mismatches", TB_HALL_MAX_HISTORY, &s->nhistory)))
         goto out;
     if (!tb_hall_name_ok(s->tournament) || !tb_hall_name_ok(s->table)) {
         tb_error_set(err, TB_ERR_PARSE, "tournament/table: not a name ([A-Za-z0-9_-], 1-31)");
+        goto out;
+    }
+    if (!result_ok(s->result)) {
+        tb_error_set(err, TB_ERR_PARSE, "result: not *, 1-0, 0-1 or 1/2-1/2");
         goto out;
     }
     if (nb != 2) {

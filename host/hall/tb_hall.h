@@ -82,6 +82,9 @@ struct tb_hall_state {
     bool clock_running;
     bool arbiter_call;     /* the ARBITER button was pressed and nobody has answered yet */
     unsigned long dropped; /* events the publisher had to drop */
+    char result[8];        /* "*" while playing, else "1-0", "0-1" or "1/2-1/2" */
+    char ending[TB_HALL_TEXT_MAX / 4];  /* how it ended ("White resigns (5.1.2)"), "" playing */
+    char journal[TB_HALL_TEXT_MAX / 2]; /* "ok", "" without a journal, else what stops play */
     struct tb_hall_board board[2];
     int ntouch;
     char touch[TB_HALL_MAX_TOUCH][TB_HALL_TEXT_MAX / 2]; /* touch reports, oldest first */

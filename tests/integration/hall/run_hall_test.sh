@@ -361,6 +361,15 @@ wait_status t4 'state: waiting' 5 || fail "t4 does not play on without the broke
 [ "$(cdp eval "tables.has('open-2026/t4')")" = false ] || fail "a table with a wrong password reached the page"
 say "the ARBITER button calls the arbiter; a table with a wrong password is kept out"
 
+# ---- the result reaches the page (5.1, the arbiter's decision) --------------------------------
+TB_PIN=9999 "$tb" result arbiter 1-0 "the hall test decides" --socket "$tmp/t3/control" \
+    >"$tmp/t3.result.log" 2>&1 || fail "the arbiter's result at t3 refused: $(cat "$tmp/t3.result.log")"
+cdp wait "(document.querySelector('#tile-open-2026--t3 .result') || {textContent: ''}).textContent.startsWith('Result 1-0')" 5000 \
+    >/dev/null || fail "t3's result is not on the page: $(cdp eval "document.getElementById('tile-open-2026--t3').innerText")"
+[ "$(cdp eval "!!document.querySelector('#tile-open-2026--t1 .result')")" = false ] ||
+    fail "t1, still playing, shows a result"
+say "the arbiter's result at t3 is on the page; t1, still playing, shows none"
+
 # ---- TLS: a broker with a CA made here; the daemon checks the broker's certificate ------------
 (
     cd "$tmp" || exit 1

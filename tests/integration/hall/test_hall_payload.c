@@ -79,6 +79,31 @@ TB_TEST(law_D_2_9_state_with_open_mismatch_round_trips)
     free(s);
 }
 
+/* 5.1.2 and the journal: the end of the game and a journal that stops play reach the hall. */
+TB_TEST(law_5_1_2_result_and_a_stopped_journal_round_trip)
+{
+    struct tb_hall_state *s = sample(), *back = calloc(1, sizeof *back);
+    char *buf = malloc(TB_HALL_PAYLOAD_MAX);
+    struct tb_error err;
+    ASSERT_STR_EQ(s->result, "*"); /* from the match: still playing */
+    snprintf(s->result, sizeof s->result, "0-1");
+    snprintf(s->ending, sizeof s->ending, "White resigns (5.1.2)");
+    snprintf(s->journal, sizeof s->journal,
+             "cannot write: No space left on device; play stopped, the arbiter is called");
+    int n = tb_hall_state_encode(s, buf, TB_HALL_PAYLOAD_MAX, &err);
+    ASSERT_GT(n, 0);
+    ASSERT_OK(tb_hall_state_decode(buf, (size_t)n, back, &err));
+    ASSERT_STR_EQ(back->result, "0-1");
+    ASSERT_STR_EQ(back->ending, "White resigns (5.1.2)");
+    ASSERT_STR_CONTAINS(back->journal, "No space left on device");
+    snprintf(s->result, sizeof s->result, "1:0");
+    ASSERT_EQ(tb_hall_state_encode(s, buf, TB_HALL_PAYLOAD_MAX, &err), TB_ERR_ARG);
+    ASSERT_STR_CONTAINS(err.msg, "result");
+    free(buf);
+    free(back);
+    free(s);
+}
+
 /* A decoder error names the field; replacing one piece of a valid payload is enough. */
 static void expect_refused(const char *from, const char *to, const char *field)
 {
@@ -111,6 +136,8 @@ TB_TEST(decoder_names_the_bad_field)
     expect_refused("\"sheet\":[\"e4\"]", "\"sheet\":[\"e4<script>\"]", "boards[0].sheet[0]");
     expect_refused("\"kind\":\"wrong-move\"", "\"kind\":7", "mismatches[0].kind: not a string");
     expect_refused("\"clock_running\":true", "\"clock_running\":1", "clock_running");
+    expect_refused("\"result\":\"*\"", "\"result\":\"2-0\"", "result");
+    expect_refused("\"journal\":\"\"", "\"journal\":7", "journal");
     expect_refused("\"outcome\":\"\"}]}", "\"outcome\":\"\"}]} x", "text after the JSON value");
 }
 
