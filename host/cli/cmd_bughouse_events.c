@@ -1,0 +1,152 @@
+/* cmd_bughouse_events.c - `twinboard bughouse-events`: a doorgeefschaak game of a BPGN file as
+ * the event scripts its two sensor boards would report (tb_bugmatch_gen_script), to be played
+ * back with `twinboard bughouse-replay` (docs/doorgeefschaak.md, "The command line"). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tb_bugmatch.h"
+
+struct out {
+    FILE *to[2]; /* each board's lines */
+};
+
+static int print_line(void *user, const struct tb_script_event *ev, long line)
+{
+    struct out *o = user;
+    char text[200];
+    (void)line;
+    if (tb_script_format(ev, text, sizeof text) >= 0)
+        fprintf(o->to[ev->board[0] == 'B'], "%s\n", text);
+    return 0;
+}
+
+/* What the scripts need beyond their events: the clock control and start positions that are
+ * not the standard array, as bughouse-replay reads them. */
+static void header(FILE *f, const char *path, long seed, bool noise, const tb_bug_record *rec)
+{
+    struct tb_clock_control control;
+    char text[TB_BUG_FEN_MAX], spec[32];
+    tb_bug_pos std;
+    fprintf(f, "# bughouse-events %s seed %ld%s\n", path, seed, noise ? " noise" : "");
+    snprintf(spec, sizeof spec, "%lds", (long)(rec->base_ms / 1000));
+    if (tb_clock_control_parse(&control, spec, NULL) == 0 &&
+        tb_clock_control_format(&control, text, sizeof text) > 0)
+        fprintf(f, "# control: %s\n", text);
+    tb_bug_pos_startpos(&std);
+    for (int b = 0; b < 2; b++)
+        if (!tb_bug_pos_equal(&rec->start[b], &std) &&
+            tb_bug_pos_to_fen(&rec->start[b], text, sizeof text) > 0)
+            fprintf(f, "# fen %c: %s\n", 'A' + b, text);
+}
+
+/* BPGN does not say when a resignation came (5.2): the script has the player resign a second
+ * after the board's last move, or at half the time left when that is less. */
+static void resign_times(tb_bug_record *rec)
+{
+    for (int b = 0; b < 2; b++) {
+        if (rec->verdict[b].reason != TB_BUG_RESIGNED || rec->end_ms[b] >= 0)
+            continue;
+        int64_t used[2] = {0, 0};
+        int side = rec->start[b].chess.side;
+        for (int k = 0; k < rec->nplies; k++) {
+            const struct tb_bug_ply *p = &rec->plies[k];
+            if (p->board != b)
+                continue;
+            if (p->clock_ms >= 0)
+                used[side] = rec->base_ms - p->clock_ms;
+            side ^= 1;
+        }
+        int64_t left = rec->base_ms - used[side], wait = left / 2 < 1000 ? left / 2 : 1000;
+        rec->end_ms[b] = used[0] + used[1] + wait;
+    }
+}
+
+static FILE *open_out(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        tb_cli_error("bughouse-events: cannot write %s", path);
+    return f;
+}
+
+int tb_cli_cmd_bughouse_events(int argc, char **argv)
+{
+    struct tb_bugmatch_gen_config gcfg = {.blip_ms = 100, .noise = false};
+    const char *path = NULL, *outs[2] = {NULL, NULL};
+    long seed = 1, v;
+    struct tb_error err = {0};
+
+    enum { O_SEED = 256, O_NOISE, O_BLIP, O_OUT_A, O_OUT_B };
+    static const struct option longs[] = {
+        {"seed", required_argument, NULL, O_SEED},    {"noise", no_argument, NULL, O_NOISE},
+        {"blip-ms", required_argument, NULL, O_BLIP}, {"out-a", required_argument, NULL, O_OUT_A},
+        {"out-b", required_argument, NULL, O_OUT_B},  {NULL, 0, NULL, 0},
+    };
+    int c;
+    while ((c = tb_cli_getopt(argc, argv, "", longs)) != -1) {
+        const char *val = optarg;
+        bool ok = true;
+        if (c == 1 && !path)
+            path = val;
+        else if (c == O_SEED)
+            ok = tb_cli_parse_int(val, 0, 2147483647L, &seed);
+        else if (c == O_NOISE)
+            gcfg.noise = true;
+        else if (c == O_BLIP && (ok = tb_cli_parse_int(val, 1, 10000, &v)))
+            gcfg.blip_ms = (uint32_t)v;
+        else if (c == O_OUT_A || c == O_OUT_B)
+            outs[c - O_OUT_A] = val;
+        else
+            ok = false;
+        if (!ok)
+            return tb_cli_usage(argv[0]);
+    }
+    if (!path)
+        return tb_cli_usage(argv[0]);
+    size_t len;
+    char *text = tb_cli_read_file(path, &len);
+    tb_bug_record *rec = malloc(sizeof *rec);
+    if (!text || !rec) {
+        free(text);
+        free(rec);
+        return TB_CLI_USAGE;
+    }
+    int status = TB_CLI_OK;
+    if (tb_bug_bpgn_read(rec, text, len, &err) < 0) {
+        tb_cli_error("bughouse-events: %s: %s", path, err.msg);
+        status = TB_CLI_USAGE;
+    }
+    free(text);
+    for (int k = 0; k < rec->nplies && status == TB_CLI_OK; k++)
+        if (rec->plies[k].clock_ms < 0) {
+            tb_cli_error("bughouse-events: %s: ply %d has no clock {seconds}: the boards' "
+                         "events are timed by the clocks",
+                         path, k + 1);
+            status = TB_CLI_FOUND;
+        }
+    struct out o = {{stdout, stdout}};
+    for (int b = 0; b < 2 && status == TB_CLI_OK; b++)
+        if (outs[b] && !(o.to[b] = open_out(outs[b])))
+            status = TB_CLI_USAGE;
+    if (status == TB_CLI_OK) {
+        resign_times(rec);
+        for (int b = 0; b < 2; b++)
+            if (b == 0 || o.to[1] != o.to[0])
+                header(o.to[b], path, seed, gcfg.noise, rec);
+        /* a game whose clocks leave no room to handle its pieces is a problem of the input */
+        if (tb_bugmatch_gen_script(rec, &gcfg, (uint64_t)seed, print_line, &o, &err) < 0) {
+            tb_cli_error("bughouse-events: %s: %s", path, err.msg);
+            status = TB_CLI_FOUND;
+        }
+    }
+    for (int b = 0; b < 2; b++)
+        if (o.to[b] && o.to[b] != stdout && fclose(o.to[b]) != 0) {
+            tb_cli_error("bughouse-events: cannot write %s", outs[b]);
+            status = TB_CLI_USAGE;
+        }
+    free(rec);
+    return status;
+}
