@@ -42,25 +42,50 @@ static void header(FILE *f, const char *path, long seed, bool noise, const tb_bu
             fprintf(f, "# fen %c: %s\n", 'A' + b, text);
 }
 
-/* BPGN does not say when a resignation came (5.2): the script has the player resign a second
- * after the board's last move, or at half the time left when that is less. */
-static void resign_times(tb_bug_record *rec)
+/* BPGN does not say when a game ended; the script needs it for the moves that end a game (no
+ * clock pressed after them) and for resignations. Mate ends the game on its move; a resignation
+ * (5.2) comes a second after the board's last move, or at half the time left when that is less;
+ * a flag falls when the time left of the player to move runs out (5.4); a stalemate or dead
+ * position ends the game on its move when the other game was already over, else when that one
+ * ends (5.3). */
+static void end_times(tb_bug_record *rec)
 {
+    int64_t last[2] = {0, 0}, left[2] = {rec->base_ms, rec->base_ms}, end[2];
     for (int b = 0; b < 2; b++) {
-        if (rec->verdict[b].reason != TB_BUG_RESIGNED || rec->end_ms[b] >= 0)
-            continue;
         int64_t used[2] = {0, 0};
         int side = rec->start[b].chess.side;
         for (int k = 0; k < rec->nplies; k++) {
-            const struct tb_bug_ply *p = &rec->plies[k];
-            if (p->board != b)
+            if (rec->plies[k].board != b)
                 continue;
-            if (p->clock_ms >= 0)
-                used[side] = rec->base_ms - p->clock_ms;
+            used[side] = rec->base_ms - rec->plies[k].clock_ms;
             side ^= 1;
         }
-        int64_t left = rec->base_ms - used[side], wait = left / 2 < 1000 ? left / 2 : 1000;
-        rec->end_ms[b] = used[0] + used[1] + wait;
+        last[b] = used[0] + used[1];
+        left[b] = rec->base_ms - used[side];
+    }
+    for (int b = 0; b < 2; b++) {
+        switch (rec->verdict[b].reason) {
+        case TB_BUG_RESIGNED:
+            end[b] = last[b] + (left[b] / 2 < 1000 ? left[b] / 2 : 1000);
+            break;
+        case TB_BUG_FLAG:
+        case TB_BUG_FLAG_NO_MATE:
+        case TB_BUG_BOTH_FLAGS:
+            end[b] = last[b] + left[b];
+            break;
+        case TB_BUG_NONE:
+            end[b] = -1;
+            break;
+        default:
+            end[b] = last[b];
+        }
+    }
+    for (int b = 0; b < 2; b++) {
+        enum tb_bug_reason r = rec->verdict[b].reason;
+        if ((r == TB_BUG_STALEMATE || r == TB_BUG_DEAD) && end[b ^ 1] > last[b])
+            end[b] = end[b ^ 1];
+        if (rec->end_ms[b] < 0)
+            rec->end_ms[b] = end[b];
     }
 }
 
@@ -132,7 +157,7 @@ int tb_cli_cmd_bughouse_events(int argc, char **argv)
         if (outs[b] && !(o.to[b] = open_out(outs[b])))
             status = TB_CLI_USAGE;
     if (status == TB_CLI_OK) {
-        resign_times(rec);
+        end_times(rec);
         for (int b = 0; b < 2; b++)
             if (b == 0 || o.to[1] != o.to[0])
                 header(o.to[b], path, seed, gcfg.noise, rec);

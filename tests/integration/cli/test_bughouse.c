@@ -1,0 +1,231 @@
+/* twinboard bughouse-events and bughouse-replay as a user runs them: a BPGN game turned into
+ * its two boards' event scripts and played back through the doorgeefschaak match gives the same
+ * game (generated matches and a hand-written one with drops, a promotion, a resignation and a
+ * flag fall); what a seat hears; bad input named by file and line with its exit status. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tb_bug.h"
+#include "tb_run.h"
+#include "tb_test.h"
+
+#define OUT_MAX (1 << 20)
+static char out[OUT_MAX];
+
+static const char *tmp(const char *name)
+{
+    static char path[8][600];
+    static int next;
+    char *p = path[next++ % 8];
+    snprintf(p, sizeof path[0], "%s/%s", tb_test_tmp_dir(), name);
+    return p;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ASSERT_NOT_NULL(f);
+    fputs(text, f);
+    ASSERT_OK(fclose(f));
+}
+
+static char *bpgn_of(const tb_bug_record *rec)
+{
+    int n = tb_bug_bpgn_write(rec, NULL, 0);
+    ASSERT_GT(n, 0);
+    char *buf = malloc((size_t)n + 1);
+    ASSERT_NOT_NULL(buf);
+    ASSERT_EQ(tb_bug_bpgn_write(rec, buf, (size_t)n + 1), n);
+    return buf;
+}
+
+/* The moves, clocks and result comments (after the tags), and both results. */
+static void game_part(const char *bpgn, char *buf, size_t len)
+{
+    const char *moves = strstr(bpgn, "\n\n");
+    const char *a = strstr(bpgn, "[ResultA "), *b = strstr(bpgn, "[ResultB ");
+    ASSERT_NOT_NULL(moves);
+    ASSERT_NOT_NULL(a);
+    ASSERT_NOT_NULL(b);
+    snprintf(buf, len, "%.*s%.*s%s", (int)(strchr(a, '\n') - a + 1), a,
+             (int)(strchr(b, '\n') - b + 1), b, moves);
+}
+
+/* bughouse-events then bughouse-replay --bpgn: the game written back. */
+static char *round_trip(const char *bpgn_path, long seed, const char *events_opts)
+{
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-events %s --seed %ld %s > '%s' 2>&1",
+                     TB_TWINBOARD, bpgn_path, seed, events_opts, tmp("rt.events")),
+              0);
+    int rc =
+        tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' --bpgn '%s' 2>&1 | grep -v '^[0-9]* [AB]'",
+               TB_TWINBOARD, tmp("rt.events"), tmp("rt.bpgn"));
+    if (strcmp(out, "") != 0)
+        TB_FAIL("%s seed %ld: the replay reports problems:\n%s", bpgn_path, seed, out);
+    (void)rc;
+    return tb_run_read_file(tmp("rt.bpgn"), NULL);
+}
+
+TB_TEST(random_matches_round_trip_through_bughouse_events_and_bughouse_replay)
+{
+    static tb_bug_record rec;
+    int drops = 0, promotions = 0, flags = 0, resigned = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        struct tb_bug_gen_config gc = {
+            .seed = seed, .resign_permille = 4, .min_think_ms = 2000, .pass_ms = 1500};
+        ASSERT_GT(tb_bug_gen_game(&gc, &rec), 0);
+        char *want = bpgn_of(&rec);
+        write_file(tmp("gen.bpgn"), want);
+        char *got = round_trip(tmp("gen.bpgn"), (long)seed, seed % 2 ? "--noise" : "");
+        if (strcmp(want, got) != 0)
+            TB_FAIL("seed %llu: the replayed game differs\n--- BPGN\n%s\n--- replayed\n%s",
+                    (unsigned long long)seed, want, got);
+        for (int k = 0; k < rec.nplies; k++) {
+            drops += tb_bug_move_is_drop(rec.plies[k].move);
+            promotions += tb_chess_move_promo(rec.plies[k].move) != 0;
+        }
+        for (int b = 0; b < 2; b++) {
+            flags += rec.verdict[b].reason == TB_BUG_FLAG;
+            resigned += rec.verdict[b].reason == TB_BUG_RESIGNED;
+        }
+        free(want);
+        free(got);
+    }
+    ASSERT_GT(drops, 100);
+    ASSERT_GT(promotions, 5);
+    ASSERT_GT(flags, 0);
+    ASSERT_GT(resigned, 0);
+}
+
+TB_TEST(law_5_4_hand_written_match_with_drops_promotion_resignation_and_flag_round_trips)
+{
+    char *want = tb_run_read_file(TB_CLI_DATA "/doorgeefschaak.bpgn", NULL);
+    char a[8192], b[8192];
+    for (long seed = 1; seed <= 6; seed++) {
+        char *got = round_trip(TB_CLI_DATA "/doorgeefschaak.bpgn", seed, "--noise");
+        game_part(want, a, sizeof a);
+        game_part(got, b, sizeof b);
+        ASSERT_STR_EQ(b, a);
+        free(got);
+    }
+    /* the flag falls 402 s after Black's last move on A (5.4); B resigned a second after its
+     * last move (BPGN does not say when) */
+    ASSERT_EQ(
+        tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' | tail -4", TB_TWINBOARD, tmp("rt.events")),
+        0);
+    ASSERT_STR_CONTAINS(out, "48000 B: 0-1 resigned (5.2)\n");
+    ASSERT_STR_CONTAINS(out, "444000 A Black: flag fell\n444000 A: 1-0 flag fell (5.4)\n");
+    free(want);
+}
+
+TB_TEST(law_2_1_seat_0_hears_in_german_what_the_match_tells_them)
+{
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-events %s --seed 2 > '%s'", TB_TWINBOARD,
+                     TB_CLI_DATA "/doorgeefschaak.bpgn", tmp("h.events")),
+              0);
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' --seat 0 --say de-fide 2>&1",
+                     TB_TWINBOARD, tmp("h.events")),
+              0);
+    /* Black's moves on A, the pawn from Black on B (2.1), Black's drop (2.2); nothing of B's
+     * moves, nothing of their own */
+    const char *want[] = {"Bauer Anna sieben Anna fünf\n", "20000 Du bekommst: Bauer\n",
+                          "Turm Anna acht Anna sechs\n", "Bauer auf Bella vier\n"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ASSERT_STR_CONTAINS(out, want[i]);
+    ASSERT_TRUE(strstr(out, "David sieben") == NULL); /* 1b. d5 on B */
+    ASSERT_TRUE(strstr(out, "Eva zwei Eva vier") == NULL);
+    int lines = 0;
+    for (const char *p = out; (p = strchr(p, '\n')) != NULL; p++)
+        lines++;
+    ASSERT_EQ(lines, 4); /* three moves of Black on A and one piece passed */
+    /* hear-other-board: board B's moves too */
+    ASSERT_EQ(tb_run(out, OUT_MAX,
+                     "'%s' bughouse-replay '%s' --seat 0 --say de-fide --hear-other-board 0 2>&1",
+                     TB_TWINBOARD, tmp("h.events")),
+              0);
+    ASSERT_STR_CONTAINS(out, "Bauer David sieben David fünf");
+    ASSERT_STR_CONTAINS(out, "Springer auf David vier");
+}
+
+TB_TEST(two_files_one_board_each_replay_as_one)
+{
+    ASSERT_EQ(
+        tb_run(out, OUT_MAX, "'%s' bughouse-events %s --seed 4 --noise --out-a '%s' --out-b '%s'",
+               TB_TWINBOARD, TB_CLI_DATA "/doorgeefschaak.bpgn", tmp("a.events"), tmp("b.events")),
+        0);
+    ASSERT_STR_EQ(out, "");
+    ASSERT_EQ(tb_run(out, OUT_MAX, "grep -c ' B ' '%s'; grep -c ' A ' '%s'", tmp("a.events"),
+                     tmp("b.events")),
+              1);
+    ASSERT_STR_EQ(out, "0\n0\n");
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' '%s' --bpgn - | tail -3",
+                     TB_TWINBOARD, tmp("b.events"), tmp("a.events")),
+              0);
+    ASSERT_STR_CONTAINS(out, "4A. axb8=Q {396.000} 4b. N@d4 {392.000} {A: 1-0 flag fell (5.4)}");
+}
+
+TB_TEST(bad_input_is_named_by_file_and_line_and_changes_nothing)
+{
+    write_file(tmp("bad.events"), "0 A press clock\n100 A lift e2\n50 A place e4\n");
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' --bpgn '%s' 2>&1", TB_TWINBOARD,
+                     tmp("bad.events"), tmp("none.bpgn")),
+              2);
+    ASSERT_STR_CONTAINS(out, "bad.events:3: time 50 goes back");
+    ASSERT_EQ(tb_run(out, OUT_MAX, "test -e '%s'", tmp("none.bpgn")), 1);
+    write_file(tmp("board.events"), "0 A press clock\n100 C lift e2\n");
+    ASSERT_EQ(
+        tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' 2>&1", TB_TWINBOARD, tmp("board.events")),
+        2);
+    ASSERT_STR_CONTAINS(out, "board.events:2: board 'C' is neither board A");
+    write_file(tmp("typed.events"), "0 A press clock\n# a comment\n1000 A move e4\n");
+    ASSERT_EQ(
+        tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' 2>&1", TB_TWINBOARD, tmp("typed.events")),
+        2);
+    ASSERT_STR_CONTAINS(out, "typed.events:3: board A has sensors");
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' --typed B 2>&1", TB_TWINBOARD,
+                     tmp("board.events")),
+              2);
+    write_file(tmp("ask.events"), "0 A press clock\n500 B ask grey\n");
+    ASSERT_EQ(
+        tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' 2>&1", TB_TWINBOARD, tmp("ask.events")), 2);
+    ASSERT_STR_CONTAINS(out, "ask.events:2: ask: 'grey' is not white or black");
+    write_file(tmp("late.events"), "0 A press clock\n# control: 5m\n");
+    ASSERT_EQ(
+        tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' 2>&1", TB_TWINBOARD, tmp("late.events")),
+        2);
+    ASSERT_STR_CONTAINS(out, "late.events:2: '# control:' after the first event");
+    ASSERT_EQ(
+        tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' 2>&1", TB_TWINBOARD, tmp("missing.events")),
+        2);
+    ASSERT_STR_CONTAINS(out, "missing.events");
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' --seat 4 2>&1", TB_TWINBOARD,
+                     tmp("ask.events")),
+              2);
+    ASSERT_STR_CONTAINS(out, "usage: twinboard bughouse-replay");
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' --control 7x 2>&1", TB_TWINBOARD,
+                     tmp("bad.events")),
+              2);
+    /* a typed move the rules refuse, a press with nothing to complete: problems, exit 1 */
+    write_file(tmp("refused.events"),
+               "0 A press clock\n1000 B move e5\n1100 B move e4\n1200 B press clock\n"
+               "1300 B press clock\n");
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' --typed B --until 2000 2>&1",
+                     TB_TWINBOARD, tmp("refused.events")),
+              1);
+    ASSERT_STR_CONTAINS(out, "1000 ! ");
+    ASSERT_STR_CONTAINS(out, "refused.events:2: move refused:");
+    ASSERT_STR_CONTAINS(out, "1100 B White: e4\n");
+    ASSERT_STR_CONTAINS(out, "1300 ! ");
+    ASSERT_STR_CONTAINS(out, "refused.events:5: press clock refused");
+    /* bughouse-events: an unreadable BPGN, one without clocks */
+    write_file(tmp("bad.bpgn"), "[Event \"x\"]\n\n1A. e4 {419.000} 1a. e4 {418.000} *\n");
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-events '%s' 2>&1", TB_TWINBOARD, tmp("bad.bpgn")),
+              2);
+    ASSERT_STR_CONTAINS(out, "bad.bpgn");
+    write_file(tmp("noclock.bpgn"), "[Event \"x\"]\n\n1A. e4 1a. e5 *\n");
+    ASSERT_EQ(
+        tb_run(out, OUT_MAX, "'%s' bughouse-events '%s' 2>&1", TB_TWINBOARD, tmp("noclock.bpgn")),
+        1);
+    ASSERT_STR_CONTAINS(out, "ply 1 has no clock");
+}
