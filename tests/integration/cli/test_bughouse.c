@@ -165,67 +165,59 @@ TB_TEST(two_files_one_board_each_replay_as_one)
     ASSERT_STR_CONTAINS(out, "4A. axb8=Q {396.000} 4b. N@d4 {392.000} {A: 1-0 flag fell (5.4)}");
 }
 
+/* Writes the file name holding text (unless NULL), runs `twinboard CMD FILE OPTS`; its status
+ * and what it printed must be status and contain message. */
+static void answer(const char *cmd, const char *name, const char *text, const char *opts,
+                   int status, const char *message)
+{
+    if (text)
+        write_file(tmp(name), text);
+    int rc = tb_run(out, OUT_MAX, "'%s' %s '%s' %s 2>&1", TB_TWINBOARD, cmd, tmp(name), opts);
+    if (rc != status || !strstr(out, message))
+        TB_FAIL("%s %s %s: exit %d, expected %d with '%s':\n%s", cmd, name, opts, rc, status,
+                message, out);
+}
+
 TB_TEST(bad_input_is_named_by_file_and_line_and_changes_nothing)
 {
-    write_file(tmp("bad.events"), "0 A press clock\n100 A lift e2\n50 A place e4\n");
-    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' --bpgn '%s' 2>&1", TB_TWINBOARD,
-                     tmp("bad.events"), tmp("none.bpgn")),
-              2);
-    ASSERT_STR_CONTAINS(out, "bad.events:3: time 50 goes back");
+    const char *r = "bughouse-replay";
+    char opts[700];
+    snprintf(opts, sizeof opts, "--bpgn '%s'", tmp("none.bpgn"));
+    answer(r, "bad.events", "0 A press clock\n100 A lift e2\n50 A place e4\n", opts, 2,
+           "bad.events:3: time 50 goes back");
     ASSERT_EQ(tb_run(out, OUT_MAX, "test -e '%s'", tmp("none.bpgn")), 1);
-    write_file(tmp("board.events"), "0 A press clock\n100 C lift e2\n");
-    ASSERT_EQ(
-        tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' 2>&1", TB_TWINBOARD, tmp("board.events")),
-        2);
-    ASSERT_STR_CONTAINS(out, "board.events:2: board 'C' is neither board A");
-    write_file(tmp("typed.events"), "0 A press clock\n# a comment\n1000 A move e4\n");
-    ASSERT_EQ(
-        tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' 2>&1", TB_TWINBOARD, tmp("typed.events")),
-        2);
-    ASSERT_STR_CONTAINS(out, "typed.events:3: board A has sensors");
-    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' --typed B 2>&1", TB_TWINBOARD,
-                     tmp("board.events")),
-              2);
-    write_file(tmp("ask.events"), "0 A press clock\n500 B ask grey\n");
-    ASSERT_EQ(
-        tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' 2>&1", TB_TWINBOARD, tmp("ask.events")), 2);
-    ASSERT_STR_CONTAINS(out, "ask.events:2: ask: 'grey' is not white or black");
-    write_file(tmp("late.events"), "0 A press clock\n# control: 5m\n");
-    ASSERT_EQ(
-        tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' 2>&1", TB_TWINBOARD, tmp("late.events")),
-        2);
-    ASSERT_STR_CONTAINS(out, "late.events:2: '# control:' after the first event");
-    ASSERT_EQ(
-        tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' 2>&1", TB_TWINBOARD, tmp("missing.events")),
-        2);
-    ASSERT_STR_CONTAINS(out, "missing.events");
-    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' --seat 4 2>&1", TB_TWINBOARD,
-                     tmp("ask.events")),
-              2);
-    ASSERT_STR_CONTAINS(out, "usage: twinboard bughouse-replay");
-    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' --control 7x 2>&1", TB_TWINBOARD,
-                     tmp("bad.events")),
-              2);
+    answer(r, "board.events", "0 A press clock\n100 C lift e2\n", "", 2,
+           "board.events:2: board 'C' is neither board A");
+    answer(r, "board.events", NULL, "--typed B", 2, "board.events:2:");
+    answer(r, "typed.events", "0 A press clock\n# a comment\n1000 A move e4\n", "", 2,
+           "typed.events:3: board A has sensors");
+    answer(r, "typed.events", NULL, "--typed A --board-a vi", 2,
+           "typed.events:1: board 'A' is neither board A ('vi')");
+    answer(r, "ask.events", "0 A press clock\n500 B ask grey\n", "", 2,
+           "ask.events:2: ask: 'grey' is not white or black");
+    answer(r, "late.events", "0 A press clock\n# control: 5m\n", "", 2,
+           "late.events:2: '# control:' after the first event");
+    answer(r, "missing.events", NULL, "", 2, "missing.events");
+    answer(r, "ok.events", "0 A press clock\n", "--seat 4", 2, "usage: twinboard bughouse-replay");
+    answer(r, "ok.events", NULL, "--control 7x", 2, "bad clock control '7x'");
+    answer(r, "ok.events", NULL, "--fen-b '8/8 w'", 2, "bad FEN of board B");
+    answer(r, "ok.events", NULL, "--typed C", 2, "--typed 'C' names no board");
+    answer(r, "ok.events", NULL, "--say xx", 2, "no phrase pack \"xx\"");
+    answer(r, "ok.events", NULL, "--frob", 2, "unknown option --frob");
     /* a typed move the rules refuse, a press with nothing to complete: problems, exit 1 */
-    write_file(tmp("refused.events"),
-               "0 A press clock\n1000 B move e5\n1100 B move e4\n1200 B press clock\n"
-               "1300 B press clock\n");
-    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' --typed B --until 2000 2>&1",
-                     TB_TWINBOARD, tmp("refused.events")),
-              1);
-    ASSERT_STR_CONTAINS(out, "1000 ! ");
+    answer(r, "refused.events",
+           "0 A press clock\n1000 B move e5\n1100 B move e4\n1200 B press clock\n"
+           "1300 B press clock\n",
+           "--typed B --until 2000", 1, "1000 ! ");
     ASSERT_STR_CONTAINS(out, "refused.events:2: move refused:");
     ASSERT_STR_CONTAINS(out, "1100 B White: e4\n");
     ASSERT_STR_CONTAINS(out, "1300 ! ");
     ASSERT_STR_CONTAINS(out, "refused.events:5: press clock refused");
-    /* bughouse-events: an unreadable BPGN, one without clocks */
-    write_file(tmp("bad.bpgn"), "[Event \"x\"]\n\n1A. e4 {419.000} 1a. e4 {418.000} *\n");
-    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-events '%s' 2>&1", TB_TWINBOARD, tmp("bad.bpgn")),
-              2);
-    ASSERT_STR_CONTAINS(out, "bad.bpgn");
-    write_file(tmp("noclock.bpgn"), "[Event \"x\"]\n\n1A. e4 1a. e5 *\n");
-    ASSERT_EQ(
-        tb_run(out, OUT_MAX, "'%s' bughouse-events '%s' 2>&1", TB_TWINBOARD, tmp("noclock.bpgn")),
-        1);
-    ASSERT_STR_CONTAINS(out, "ply 1 has no clock");
+    /* bughouse-events: an unreadable BPGN, one without clocks, a bad option */
+    answer("bughouse-events", "bad.bpgn", "[Event \"x\"]\n\n1A. e4 {419.000} 1a. e4 {418.000} *\n",
+           "", 2, "bad.bpgn");
+    answer("bughouse-events", "noclock.bpgn", "[Event \"x\"]\n\n1A. e4 1a. e5 *\n", "", 1,
+           "ply 1 has no clock");
+    answer("bughouse-events", "noclock.bpgn", NULL, "--seed -1", 2, "usage: twinboard");
+    answer("bughouse-events", "none.bpgn", NULL, "", 2, "none.bpgn");
 }
