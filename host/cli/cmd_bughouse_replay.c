@@ -310,6 +310,8 @@ int tb_cli_cmd_bughouse_replay(int argc, char **argv)
             last = o.script.items[i].ev.ms;
         }
         run_on(&r, last);
+        if (tb_bugmatch_dropped(r.m))
+            printf("! %lu outputs lost (too many at once)\n", tb_bugmatch_dropped(r.m));
         if (o.bpgn)
             rc = write_bpgn(r.m, o.bpgn);
         if (rc == TB_CLI_OK && r.refused)
