@@ -69,33 +69,55 @@ static bool field_is(const char *f, size_t flen, const char *word)
     return f && flen == strlen(word) && memcmp(f, word, flen) == 0;
 }
 
-/* `# control: ...`, `# fen A: ...`, `# fen B: ...`: 1 taken, 0 not a directive, < 0 error. */
+const char *const tb_bughouse_tag_names[TB_BUGHOUSE_TAGS] = {"Event",  "Site",   "Date",  "WhiteA",
+                                                             "BlackA", "WhiteB", "BlackB"};
+
+/* Where directive k's value goes: 0 control, 1-2 the FENs, then the tags. */
+static char *directive_slot(struct tb_bughouse_script *s, int k, const char **key, size_t *cap)
+{
+    static const char *const keys[3 + TB_BUGHOUSE_TAGS] = {
+        "# control:",  "# fen A:",      "# fen B:",      "# tag Event:",  "# tag Site:",
+        "# tag Date:", "# tag WhiteA:", "# tag BlackA:", "# tag WhiteB:", "# tag BlackB:"};
+    *key = keys[k];
+    if (k == 0) {
+        *cap = sizeof s->control;
+        return s->control;
+    }
+    if (k <= 2) {
+        *cap = sizeof s->fen[0];
+        return s->fen[k - 1];
+    }
+    *cap = sizeof s->tag[0];
+    return s->tag[k - 3];
+}
+
+/* `# control: ...`, `# fen A: ...`, `# tag WhiteA: ...`: 1 taken, 0 not a directive, < 0 an
+ * error. */
 static int directive(struct tb_bughouse_script *s, const char *line, size_t len, bool events,
                      struct tb_error *err)
 {
-    static const char *const keys[3] = {"# control:", "# fen A:", "# fen B:"};
-    char *dest[3] = {s->control, s->fen[0], s->fen[1]};
-    size_t cap[3] = {sizeof s->control, sizeof s->fen[0], sizeof s->fen[1]};
-    for (int k = 0; k < 3; k++) {
-        size_t klen = strlen(keys[k]);
-        if (len < klen || memcmp(line, keys[k], klen) != 0)
+    for (int k = 0; k < 3 + TB_BUGHOUSE_TAGS; k++) {
+        const char *key;
+        size_t cap, klen;
+        char *dest = directive_slot(s, k, &key, &cap);
+        klen = strlen(key);
+        if (len < klen || memcmp(line, key, klen) != 0)
             continue;
         const char *v = line + klen;
         size_t vlen = len - klen;
         while (vlen && (*v == ' ' || *v == '\t'))
             v++, vlen--;
-        while (vlen && (v[vlen - 1] == ' ' || v[vlen - 1] == '\t'))
+        while (vlen && (v[vlen - 1] == ' ' || v[vlen - 1] == '\t' || v[vlen - 1] == '\r'))
             vlen--;
         if (events)
-            return tb_error_set(err, TB_ERR_PARSE, "'%s' after the first event", keys[k]);
-        if (vlen == 0 || vlen >= cap[k])
-            return tb_error_set(err, TB_ERR_PARSE, "'%s' needs a value (up to %zu characters)",
-                                keys[k], cap[k] - 1);
-        if (dest[k][0] && (strlen(dest[k]) != vlen || memcmp(dest[k], v, vlen) != 0))
-            return tb_error_set(err, TB_ERR_PARSE, "'%s' given twice with different values",
-                                keys[k]);
-        memcpy(dest[k], v, vlen);
-        dest[k][vlen] = '\0';
+            return tb_error_set(err, TB_ERR_PARSE, "'%s' after the first event", key);
+        if (vlen == 0 || vlen >= cap)
+            return tb_error_set(err, TB_ERR_PARSE, "'%s' needs a value (up to %zu characters)", key,
+                                cap - 1);
+        if (dest[0] && (strlen(dest) != vlen || memcmp(dest, v, vlen) != 0))
+            return tb_error_set(err, TB_ERR_PARSE, "'%s' given twice with different values", key);
+        memcpy(dest, v, vlen);
+        dest[vlen] = '\0';
         return 1;
     }
     return 0;

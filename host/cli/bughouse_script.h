@@ -6,6 +6,8 @@
  *     <ms> <board> ask white|black     that player asks what they hold (2.6)
  *     # control: <control>             the clock control (docs/clock.md), before any event
  *     # fen A: <FEN> / # fen B: <FEN>  a board's start (bughouse FEN), before any event
+ *     # tag <name>: <value>            a BPGN tag for the games written back: Event, Site,
+ *                                      Date, WhiteA, BlackA, WhiteB, BlackB
  */
 #ifndef TB_CLI_BUGHOUSE_SCRIPT_H
 #define TB_CLI_BUGHOUSE_SCRIPT_H
@@ -33,11 +35,16 @@ struct tb_bughouse_item {
     size_t seq; /* order read, keeps the sort stable */
 };
 
+#define TB_BUGHOUSE_TAGS 7
+/* "Event", "Site", "Date", "WhiteA", "BlackA", "WhiteB", "BlackB". */
+extern const char *const tb_bughouse_tag_names[TB_BUGHOUSE_TAGS];
+
 struct tb_bughouse_script {
     char name[2][TB_SCRIPT_NAME_MAX]; /* the boards' names in the lines ("A", "B") */
     bool typed[2];                    /* a typed board takes move lines, no board events */
     char control[64];
     char fen[2][128];
+    char tag[TB_BUGHOUSE_TAGS][48]; /* "" when not given; in the order of tb_bughouse_tag_names */
     struct tb_bughouse_item *items;
     size_t n, cap;
 };

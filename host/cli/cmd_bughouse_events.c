@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bughouse_script.h"
 #include "cli.h"
 #include "tb_bugmatch.h"
 
@@ -23,8 +24,8 @@ static int print_line(void *user, const struct tb_script_event *ev, long line)
     return 0;
 }
 
-/* What the scripts need beyond their events: the clock control and start positions that are
- * not the standard array, as bughouse-replay reads them. */
+/* What the scripts need beyond their events, as bughouse-replay reads them: the BPGN tags, the
+ * clock control and the start positions that are not the standard array. */
 static void header(FILE *f, const char *path, long seed, bool noise, const tb_bug_record *rec)
 {
     struct tb_clock_control control;
@@ -35,6 +36,11 @@ static void header(FILE *f, const char *path, long seed, bool noise, const tb_bu
     if (tb_clock_control_parse(&control, spec, NULL) == 0 &&
         tb_clock_control_format(&control, text, sizeof text) > 0)
         fprintf(f, "# control: %s\n", text);
+    const char *tags[TB_BUGHOUSE_TAGS] = {rec->event,    rec->site,     rec->date,    rec->names[0],
+                                          rec->names[1], rec->names[2], rec->names[3]};
+    for (int t = 0; t < TB_BUGHOUSE_TAGS; t++)
+        if (strcmp(tags[t], "?") != 0 && strcmp(tags[t], "????.??.??") != 0)
+            fprintf(f, "# tag %s: %s\n", tb_bughouse_tag_names[t], tags[t]);
     tb_bug_pos_startpos(&std);
     for (int b = 0; b < 2; b++)
         if (!tb_bug_pos_equal(&rec->start[b], &std) &&

@@ -119,16 +119,33 @@ static void run_on(struct run *r, uint64_t from)
     }
 }
 
-static int write_bpgn(const tb_bugmatch *m, const char *path)
+/* Both games as BPGN, with the tags the scripts name (`# tag WhiteA: An`). */
+static int write_bpgn(const tb_bugmatch *m, const struct tb_bughouse_script *script,
+                      const char *path)
 {
-    const tb_bug_record *rec = tb_bugmatch_record(m);
-    int n = tb_bug_bpgn_write(rec, NULL, 0);
-    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    tb_bug_record *rec = malloc(sizeof *rec);
+    char *text = NULL;
+    int n = -1;
+    if (rec) {
+        *rec = *tb_bugmatch_record(m);
+        char *dest[TB_BUGHOUSE_TAGS] = {rec->event,    rec->site,     rec->date,    rec->names[0],
+                                        rec->names[1], rec->names[2], rec->names[3]};
+        size_t cap[TB_BUGHOUSE_TAGS] = {sizeof rec->event, sizeof rec->site, sizeof rec->date,
+                                        TB_BUG_NAME_MAX,   TB_BUG_NAME_MAX,  TB_BUG_NAME_MAX,
+                                        TB_BUG_NAME_MAX};
+        for (int t = 0; t < TB_BUGHOUSE_TAGS; t++)
+            if (script->tag[t][0])
+                snprintf(dest[t], cap[t], "%s", script->tag[t]);
+        n = tb_bug_bpgn_write(rec, NULL, 0);
+        text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    }
     if (!text) {
+        free(rec);
         tb_cli_error("bughouse-replay: cannot write the BPGN");
         return TB_CLI_USAGE;
     }
     tb_bug_bpgn_write(rec, text, (size_t)n + 1);
+    free(rec);
     bool out = strcmp(path, "-") == 0;
     FILE *f = out ? stdout : fopen(path, "w");
     int ok = f && fputs(text, f) >= 0;
@@ -313,7 +330,7 @@ int tb_cli_cmd_bughouse_replay(int argc, char **argv)
         if (tb_bugmatch_dropped(r.m))
             printf("! %lu outputs lost (too many at once)\n", tb_bugmatch_dropped(r.m));
         if (o.bpgn)
-            rc = write_bpgn(r.m, o.bpgn);
+            rc = write_bpgn(r.m, &o.script, o.bpgn);
         if (rc == TB_CLI_OK && r.refused)
             rc = TB_CLI_FOUND;
     }
