@@ -237,7 +237,7 @@ static void drain_heard(tb_bugmatch *m, const struct tb_voice_pack *pack, struct
 }
 
 struct outcome {
-    int moves, received, pools, questions, drops_heard;
+    int moves, received, pools, questions, drops_heard, own_drops, own_promotions;
 };
 
 /* One seeded match: what seat 0 heard, against the reckoning. */
@@ -376,6 +376,8 @@ static void vi_match(uint64_t seed, const struct tb_voice_pack *pack, bool hear_
                 "of %d questions",
                 (unsigned long long)seed, moves, r.moves.n, ir, r.received.n, ip, asked.n,
                 questions, want_questions);
+    sum->own_drops += r.drops_a; /* made by seat 0 and never said to them */
+    sum->own_promotions += r.promotions_a;
     sum->moves += moves;
     sum->questions += questions;
     sum->received += ir;
@@ -395,12 +397,15 @@ TB_TEST(law_d_2_1_vi_seat_hears_the_opponents_moves_and_the_pieces_passed_to_the
     for (uint64_t seed = 1; seed <= 100; seed++)
         vi_match(seed, pack, false, &sum);
     printf("100 matches: seat 0 heard %d moves (%d drops), %d pieces passed, %d answers, "
-           "%d questions\n",
-           sum.moves, sum.drops_heard, sum.received, sum.pools, sum.questions);
+           "%d questions; made %d drops and %d promotions of their own\n",
+           sum.moves, sum.drops_heard, sum.received, sum.pools, sum.questions, sum.own_drops,
+           sum.own_promotions);
     ASSERT_GT(sum.drops_heard, 100);
     ASSERT_GT(sum.received, 300);
     ASSERT_GT(sum.pools, 300);
     ASSERT_GT(sum.questions, 20);
+    ASSERT_GT(sum.own_drops, 100);
+    ASSERT_GT(sum.own_promotions, 5);
     tb_voice_pack_free(pack);
 }
 
