@@ -206,3 +206,59 @@ TB_TEST(bad_input_is_named_by_file_and_line_and_changes_nothing)
     answer("bughouse-events", "noclock.bpgn", NULL, "--seed -1", 2, "usage: twinboard");
     answer("bughouse-events", "none.bpgn", NULL, "", 2, "none.bpgn");
 }
+
+/* A replay script damaged at random (lines dropped, doubled or swapped, squares, pieces and
+ * kinds changed): every run ends with 0, 1 (inputs refused, each named) or 2 (the line named),
+ * never a crash. */
+TB_TEST(damaged_scripts_are_refused_or_replayed_never_a_crash)
+{
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-events %s --seed 9 --noise", TB_TWINBOARD,
+                     TB_CLI_DATA "/doorgeefschaak.bpgn"),
+              0);
+    char *lines[512];
+    int n = 0;
+    for (char *p = strtok(out, "\n"); p && n < 512; p = strtok(NULL, "\n"))
+        lines[n++] = strdup(p);
+    uint64_t s = 12345;
+    int status[3] = {0, 0, 0};
+    for (int run = 0; run < 40; run++) {
+        FILE *f = fopen(tmp("damaged.events"), "w");
+        ASSERT_NOT_NULL(f);
+        for (int i = 0; i < n; i++) {
+            s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+            unsigned r = (unsigned)(s >> 33) % 100;
+            char line[256];
+            snprintf(line, sizeof line, "%s", lines[i]);
+            char *sq = strstr(line, " lift ")    ? strstr(line, " lift ") + 6
+                       : strstr(line, " place ") ? strstr(line, " place ") + 7
+                                                 : NULL;
+            if (r < 2)
+                continue; /* a line lost */
+            if (r < 4 && sq) {
+                sq[0] = (char)('a' + (s >> 40) % 9); /* 'i': no square */
+                sq[1] = (char)('1' + (s >> 44) % 8);
+            } else if (r < 5 && strstr(line, " choose ")) {
+                strcpy(strstr(line, " choose ") + 8, (s >> 40) % 2 ? "k" : "q");
+            } else if (r < 6) {
+                fprintf(f, "%s\n", line); /* doubled */
+            } else if (r < 7 && i + 1 < n) {
+                fprintf(f, "%s\n", lines[i + 1]); /* swapped with the next */
+            } else if (r < 8) {
+                strcat(line, " x"); /* text after the line */
+            }
+            fprintf(f, "%s\n", line);
+        }
+        ASSERT_OK(fclose(f));
+        int rc = tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' --seat 0 2>&1", TB_TWINBOARD,
+                        tmp("damaged.events"));
+        if (rc < 0 || rc > 2)
+            TB_FAIL("run %d: exit %d\n%s", run, rc, out);
+        if (rc == 2)
+            ASSERT_STR_CONTAINS(out, "damaged.events:");
+        status[rc]++;
+    }
+    for (int i = 0; i < n; i++)
+        free(lines[i]);
+    ASSERT_GT(status[2], 0);
+    ASSERT_GT(status[0] + status[1], 0);
+}
