@@ -64,7 +64,16 @@
     X(set_pin, "set-pin", "[--pin-file F] [--new-pin-file F] [--socket PATH]",                     \
       "arbiter: change the PIN (new one: TB_NEW_PIN, file or prompt)")                             \
     X(clock_set, "clock-set", "WHITE BLACK [--pin-file F] [--socket PATH]",                        \
-      "arbiter: set the time left on both clocks, e.g. 1:25:00 1:20:30 (D.2.9, 6.10.2)")
+      "arbiter: set the time left on both clocks, e.g. 1:25:00 1:20:30 (D.2.9, 6.10.2)")           \
+    /* doorgeefschaak (docs/doorgeefschaak.md) */                                                  \
+    X(bughouse_replay, "bughouse-replay",                                                          \
+      "FILE [FILE] [--board-a NAME] [--board-b NAME] [--control SPEC] [--typed A|B] "              \
+      "[--auto-press] [--hear-other-board SEAT] [--seat SEAT] [--say PACK] [--short] "             \
+      "[--bpgn FILE] [--blip-ms N] [--prompt-ms N] [--until MS] [--fen-a FEN] [--fen-b FEN]",      \
+      "doorgeefschaak: two boards' events through the match; what the arbiter or a seat hears")    \
+    X(bughouse_events, "bughouse-events",                                                          \
+      "FILE [--seed N] [--noise] [--blip-ms N] [--out-a FILE] [--out-b FILE]",                     \
+      "doorgeefschaak: a BPGN game as the event scripts of its two boards")
 
 #define TB_CLI_DECLARE(fn, name, args, summary) int tb_cli_cmd_##fn(int argc, char **argv);
 TB_CLI_COMMANDS(TB_CLI_DECLARE)
