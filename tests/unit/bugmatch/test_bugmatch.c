@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "outputs.h"
 #include "tb_bugmatch.h"
 #include "tb_test.h"
 
@@ -266,18 +267,7 @@ static tb_bugmatch *new_match(void)
 /* All outputs so far as lines, "|" between. */
 static const char *drain(tb_bugmatch *m)
 {
-    static char all[4096];
-    char line[256];
-    struct tb_bugmatch_out o;
-    all[0] = '\0';
-    while (tb_bugmatch_poll(m, &o)) {
-        if (o.kind == TB_BUGMATCH_OUT_BOARD && o.sensor.kind == TB_SENSOR_OUT_TOUCH)
-            continue;
-        ASSERT_GT(tb_bugmatch_out_format(&o, line, sizeof line), 0);
-        strncat(all, all[0] ? "|" : "", sizeof all - strlen(all) - 1);
-        strncat(all, line, sizeof all - strlen(all) - 1);
-    }
-    return all;
+    return bugmatch_lines(m);
 }
 
 static void move(tb_bugmatch *m, int b, const char *from, const char *to, bool capture, uint64_t *t)
@@ -573,12 +563,7 @@ TB_TEST(random_inputs_keep_boards_hands_and_record_in_step)
 
 static char *bpgn(const tb_bug_record *rec)
 {
-    int n = tb_bug_bpgn_write(rec, NULL, 0);
-    ASSERT_GT(n, 0);
-    char *buf = malloc((size_t)n + 1);
-    ASSERT_TRUE(buf != NULL);
-    ASSERT_EQ(tb_bug_bpgn_write(rec, buf, (size_t)n + 1), n);
-    return buf;
+    return bugmatch_bpgn(rec);
 }
 
 /* One seeded match: generated, turned into two boards' events, recognised. */
