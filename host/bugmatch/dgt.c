@@ -10,9 +10,11 @@
 
 #define AIR_MAX 32
 
-/* A piece off the board: the code it shows and the piece it stands for. */
+/* A piece off the board: the code it shows, the piece it stands for, and the moves made on the
+ * board before it was lifted. */
 struct held {
     uint8_t shape, value;
+    unsigned long moves;
 };
 
 struct tb_bugmatch__dgt {
@@ -20,6 +22,7 @@ struct tb_bugmatch__dgt {
     uint8_t value[64]; /* the piece each stands for, 0 unknown */
     struct held air[AIR_MAX];
     int nair;
+    unsigned long moves; /* moves made on the board */
 };
 
 /* The position the board shows: the record's, with the move made and not yet completed. */
@@ -41,14 +44,28 @@ static uint8_t shape_of(const tb_bug_pos *pos, int sq)
     return (uint8_t)p;
 }
 
-static void forget(struct tb_bugmatch__dgt *d, int shape)
+static void drop_held(struct tb_bugmatch__dgt *d, int i)
 {
-    for (int i = d->nair - 1; i >= 0; i--)
-        if (d->air[i].shape == shape) {
-            memmove(d->air + i, d->air + i + 1, (size_t)(d->nair - i - 1) * sizeof d->air[0]);
-            d->nair--;
-            return;
+    memmove(d->air + i, d->air + i + 1, (size_t)(d->nair - i - 1) * sizeof d->air[0]);
+    d->nair--;
+}
+
+/* The piece taken leaves the pieces off the board: the one standing for it, else one of its
+ * shape. */
+static void forget(struct tb_bugmatch__dgt *d, int shape, int value)
+{
+    int at = -1;
+    for (int i = d->nair - 1; i >= 0; i--) {
+        if (d->air[i].shape != shape)
+            continue;
+        if (d->air[i].value == value) {
+            at = i;
+            break;
         }
+        at = at < 0 ? i : at;
+    }
+    if (at >= 0)
+        drop_held(d, at);
 }
 
 int tb_bugmatch__dgt_new(tb_bugmatch *m, int b)
@@ -83,7 +100,7 @@ void tb_bugmatch__dgt_lift(tb_bugmatch *m, int b, int square)
     }
     /* a piece whose meaning was open (a pawn set down on the last rank) is what it shows */
     int value = d->value[square] ? d->value[square] : d->shape[square];
-    d->air[d->nair++] = (struct held){d->shape[square], (uint8_t)value};
+    d->air[d->nair++] = (struct held){d->shape[square], (uint8_t)value, d->moves};
     d->shape[square] = d->value[square] = 0;
 }
 
@@ -102,9 +119,7 @@ int tb_bugmatch__dgt_place(tb_bugmatch *m, int b, int square, int piece)
     }
     if (found >= 0) { /* a piece picked up from the board stands for what it stood for */
         value = unsure ? 0 : d->air[found].value;
-        memmove(d->air + found, d->air + found + 1,
-                (size_t)(d->nair - found - 1) * sizeof d->air[0]);
-        d->nair--;
+        drop_held(d, found);
     }
     int rank = square >> 3;
     if (TB_CHESS_PIECE_TYPE(value) == TB_CHESS_PAWN && (rank == 0 || rank == 7))
@@ -123,11 +138,17 @@ void tb_bugmatch__dgt_moved(tb_bugmatch *m, int b, tb_bug_move move)
     after = pos;
     tb_bug_make(&after, move, &undo);
     int them = pos.chess.side ^ 1;
+    /* what was lifted before the move before this one and is still off the board was put
+     * aside (a wrong piece taken away, a piece taken earlier) */
+    for (int i = d->nair - 1; i >= 0; i--)
+        if (d->air[i].moves < d->moves)
+            drop_held(d, i);
+    d->moves++;
     for (int sq = 0; sq < 64; sq++) {
         int p = pos.chess.board[sq];
         /* the piece taken is off the board for good (2.1: the partner's now) */
         if (p && TB_CHESS_PIECE_COLOR(p) == them && after.chess.board[sq] != p)
-            forget(d, shape_of(&pos, sq));
+            forget(d, shape_of(&pos, sq), p);
         /* the pawn on the promotion square stands for the piece chosen (3.1) */
         if (d->shape[sq] && after.chess.board[sq])
             d->value[sq] = after.chess.board[sq];

@@ -239,12 +239,12 @@ int tb_bugmatch_lift(tb_bugmatch *m, int board, int square, uint64_t ms)
 
 int tb_bugmatch_place(tb_bugmatch *m, int board, int square, int piece, uint64_t ms)
 {
+    int t = TB_CHESS_PIECE_TYPE(piece);
+    if (square < 0 || square > 63 || (piece && (piece < 0 || piece > 14 || t == 0 || t == 7)))
+        return TB_ERR_ARG;
     int rc = begin(m, board, ms, true);
     if (rc || m->game[board].ended)
         return rc;
-    int t = TB_CHESS_PIECE_TYPE(piece);
-    if (square < 0 || square > 63 || (piece && (piece > 14 || t == 0 || t == 7)))
-        return TB_ERR_ARG;
     if (m->game[board].dgt) /* the piece it stands for (3.1) */
         piece = tb_bugmatch__dgt_place(m, board, square, piece);
     rc = tb_sensor_place(m->game[board].sensor, square, piece, ms);

@@ -54,7 +54,9 @@ static int add(struct gen *g, enum tb_script_kind kind, int sq, char piece, uint
 
 /* A drop (2.2): the piece from beside the board onto its square, its kind chosen before or
  * after when the hand holds more than one kind (never on a board that names its pieces); with
- * noise a fly-over blip elsewhere and the piece set down and lifted again at once. */
+ * noise a fly-over blip elsewhere and the piece set down and lifted again at once, and on a
+ * board that names its pieces sometimes the piece of the other colour put down first and
+ * taken away (a wrong piece: no move). */
 static int write_drop(struct gen *g, const tb_bug_pos *pos, tb_bug_move m, bool noise, bool named)
 {
     int sq = tb_chess_move_to(m), type = tb_bug_move_drop_type(m), kinds = 0, rc = 0;
@@ -81,6 +83,13 @@ static int write_drop(struct gen *g, const tb_bug_pos *pos, tb_bug_move m, bool 
     if (noise && range(g, 0, 3) == 0) { /* set down and lifted again within the blip window */
         rc |= add(g, TB_SCRIPT_PLACE, sq, 0, t);
         t += range(g, 5, g->cfg->blip_ms * 6 / 10);
+        rc |= add(g, TB_SCRIPT_LIFT, sq, 0, t);
+        t += range(g, 100, 300);
+    }
+    if (named && noise && range(g, 0, 4) == 0) { /* first the piece of the other colour */
+        int wrong = TB_CHESS_PIECE(pos->chess.side ^ 1, type);
+        rc |= add(g, TB_SCRIPT_PLACE, sq, tb_chess_piece_to_fen(wrong), t);
+        t += range(g, g->cfg->blip_ms + 50, 600);
         rc |= add(g, TB_SCRIPT_LIFT, sq, 0, t);
         t += range(g, 100, 300);
     }
@@ -114,10 +123,12 @@ static int take(uint8_t *air, int *nair, int piece)
 /* A board that names its pieces: each placement of the move written gets the piece a hand
  * puts there: the one the move leaves there if held, else the one just lifted from that
  * square (put back), else the last one lifted (a knocked piece, a fly-over), else the drop's
- * piece from beside the board. */
+ * piece from beside the board. A placement already named is a wrong piece from beside the
+ * board, put aside again when lifted. */
 static void name_pieces(struct gen *g, int b, const tb_bug_pos *pos, tb_bug_move m)
 {
     uint8_t *shape = g->shape[b], after[64], home[64] = {0}, air[64];
+    uint64_t aside = 0;
     int nair = 0, side = pos->chess.side;
     tb_bug_pos next = *pos;
     tb_bug_undo undo;
@@ -127,9 +138,15 @@ static void name_pieces(struct gen *g, int b, const tb_bug_pos *pos, tb_bug_move
     for (size_t i = 0; i < g->move.n; i++) {
         struct tb_script_event *ev = &g->move.ev[i];
         int sq = ev->square;
-        if (ev->kind == TB_SCRIPT_LIFT && shape[sq] && nair < 64) {
+        if (ev->kind == TB_SCRIPT_LIFT && (aside & TB_CHESS_BIT(sq))) {
+            aside &= ~TB_CHESS_BIT(sq);
+            shape[sq] = 0;
+        } else if (ev->kind == TB_SCRIPT_LIFT && shape[sq] && nair < 64) {
             air[nair++] = home[sq] = shape[sq];
             shape[sq] = 0;
+        } else if (ev->kind == TB_SCRIPT_PLACE && ev->piece) {
+            aside |= TB_CHESS_BIT(sq);
+            shape[sq] = (uint8_t)tb_chess_piece_from_fen(ev->piece);
         } else if (ev->kind == TB_SCRIPT_PLACE) {
             int p = take(air, &nair, after[sq]);
             p = p ? p : take(air, &nair, home[sq]);

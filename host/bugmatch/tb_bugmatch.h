@@ -2,11 +2,13 @@
  * players, four clocks (Reglement Doorgeefschaak, cited by article; docs/doorgeefschaak.md).
  *
  * Board A (0) and board B (1) each carry one game; each is a reed board read by its own move
- * recogniser (tb_sensor with the drops of tb_bug) or a board whose moves are typed. A piece
- * put on an empty square with nothing lifted is a drop from the hand of the player to move
- * (2.2): its kind is the only one in hand that may go there, else the player chooses it (a
- * choose event, a typed choice or the choice button cycling through the kinds) and the drop
- * waits meanwhile; a drop no kind in hand may make is refused with its article (2.3-2.5).
+ * recogniser (tb_sensor with the drops of tb_bug), a DGT e-board (the same, with the piece it
+ * names for every placement) or a board whose moves are typed. A piece put on an empty square
+ * with nothing lifted is a drop from the hand of the player to move (2.2): its kind is the
+ * piece a DGT board names, else the only one in hand that may go there, else the player
+ * chooses it (a choose event, a typed choice or the choice button cycling through the kinds)
+ * and the drop waits meanwhile; a drop no kind in hand may make is refused with its article
+ * (2.2-2.5).
  *
  * A move is made when the board shows it (D.2.3) and is then announced to the opponent; it is
  * completed when its player presses the clock (FIDE 6.2.1), or when the opponent moves, or

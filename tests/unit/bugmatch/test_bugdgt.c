@@ -265,6 +265,85 @@ TB_TEST(random_matches_on_two_dgt_boards_replay_to_the_same_bpgn)
     replay_kinds(TB_BUGMATCH_DGT, TB_BUGMATCH_DGT, 300);
 }
 
+/* Fed line by line, the outputs counted: the wrong-colour pieces the generator puts down
+ * first on a DGT board are reported and never taken as drops. */
+struct watch {
+    tb_bugmatch *m;
+    long wrong, refused;
+};
+
+static int watch_feed(void *user, const struct tb_script_event *ev, long line)
+{
+    struct watch *w = user;
+    struct tb_bugmatch_out o;
+    (void)line;
+    int rc = tb_bugmatch_feed_script(w->m, ev->board[0] - 'A', ev);
+    w->refused += rc != 0 && !(ev->kind == TB_SCRIPT_CHOOSE && rc == TB_ERR_STATE);
+    while (tb_bugmatch_poll(w->m, &o))
+        w->wrong += o.kind == TB_BUGMATCH_OUT_BOARD && o.sensor.kind == TB_SENSOR_OUT_PROBLEM &&
+                    o.sensor.problem == TB_SENSOR_P_WRONG_PIECE;
+    return TB_OK;
+}
+
+TB_TEST(dgt_board_wrong_pieces_put_down_first_are_reported_and_never_moves)
+{
+    static tb_bug_record gen;
+    struct tb_bugmatch_config cfg;
+    struct tb_bugmatch_gen_config sc = {.blip_ms = 100, .noise = true, .dgt = {true, true}};
+    struct tb_error err;
+    long wrong = 0;
+    tb_bugmatch_config_default(&cfg);
+    cfg.kind[0] = cfg.kind[1] = TB_BUGMATCH_DGT;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        struct tb_bug_gen_config gc = {
+            .seed = seed, .resign_permille = 2, .min_think_ms = 2000, .pass_ms = 1500};
+        ASSERT_GT(tb_bug_gen_game(&gc, &gen), 0);
+        struct watch w = {NULL, 0, 0};
+        ASSERT_OK(tb_bugmatch_new(&cfg, &w.m, &err));
+        ASSERT_OK(tb_bugmatch_gen_script(&gen, &sc, seed, watch_feed, &w, &err));
+        ASSERT_OK(tb_bugmatch_tick(w.m, 24ULL * 3600 * 1000));
+        ASSERT_EQ(w.refused, 0);
+        char *want = bugmatch_bpgn(&gen), *got = bugmatch_bpgn(tb_bugmatch_record(w.m));
+        ASSERT_STR_EQ(got, want);
+        free(want);
+        free(got);
+        tb_bugmatch_free(w.m);
+        wrong += w.wrong;
+    }
+    ASSERT_GT(wrong, 20);
+}
+
+/* D.2.2 on a DGT board: the promoted pawn (a queen) lifted and put straight back in pawn shape
+ * wobbled: no touch; lifted for longer it is touched, and put back no move. */
+TB_TEST(law_3_1_promoted_pawn_put_back_in_pawn_shape_is_the_same_piece)
+{
+    tb_bugmatch *m = dgt_match("8/6P1/7k/8/8/8/8/K7 w - - 0 1", NULL);
+    uint64_t t = 1000;
+    struct tb_bugmatch_out o;
+    ASSERT_OK(tb_bugmatch_lift(m, 0, SQ("g7"), t += 300));
+    ASSERT_OK(tb_bugmatch_place(m, 0, SQ("g8"), W(PAWN), t += 300));
+    ASSERT_OK(tb_bugmatch_choose(m, 0, TB_CHESS_QUEEN, t += 400));
+    ASSERT_OK(tb_bugmatch_press(m, 0, t += 500));
+    step(m, 0, "h6", "h5", B(KING), &t);
+    (void)bugmatch_lines(m);
+    ASSERT_OK(tb_bugmatch_lift(m, 0, SQ("g8"), t += 300));
+    ASSERT_OK(tb_bugmatch_place(m, 0, SQ("g8"), W(PAWN), t += 40));
+    ASSERT_OK(tb_bugmatch_tick(m, t += 3000));
+    ASSERT_EQ(tb_bugmatch_poll(m, &o), 0); /* a wobble: nothing at all */
+    ASSERT_OK(tb_bugmatch_lift(m, 0, SQ("g8"), t += 300));
+    ASSERT_OK(tb_bugmatch_place(m, 0, SQ("g8"), W(PAWN), t += 500));
+    ASSERT_OK(tb_bugmatch_tick(m, t += 3000));
+    ASSERT_EQ(tb_bugmatch_poll(m, &o), 1);
+    ASSERT_EQ(o.kind, TB_BUGMATCH_OUT_BOARD);
+    ASSERT_EQ(o.sensor.kind, TB_SENSOR_OUT_TOUCH);
+    ASSERT_EQ(o.sensor.square, SQ("g8"));
+    ASSERT_EQ(tb_bugmatch_poll(m, &o), 0);
+    ASSERT_EQ(tb_bugmatch_record(m)->nplies, 2);
+    step(m, 0, "g8", "g4", W(PAWN), &t);
+    ASSERT_STR_CONTAINS(bugmatch_lines(m), "A White: Qg4+|");
+    tb_bugmatch_free(m);
+}
+
 /* The generator names every piece put down on a DGT board and none on a reed board. */
 TB_TEST(generator_names_the_pieces_on_a_dgt_board_only)
 {
