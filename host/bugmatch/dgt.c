@@ -109,13 +109,15 @@ int tb_bugmatch__dgt_place(tb_bugmatch *m, int b, int square, int piece)
     struct tb_bugmatch__dgt *d = m->game[b].dgt;
     int found = -1, value = piece;
     bool unsure = false;
-    for (int i = 0; piece && i < d->nair; i++) {
+    /* the piece picked up last of that shape; another one picked up for the same move and
+     * standing for something else leaves it open */
+    for (int i = d->nair - 1; piece && i >= 0; i--) {
         if (d->air[i].shape != piece)
             continue;
         if (found < 0)
             found = i;
         else
-            unsure |= d->air[i].value != d->air[found].value;
+            unsure |= d->air[i].value != d->air[found].value && d->air[i].moves == d->moves;
     }
     if (found >= 0) { /* a piece picked up from the board stands for what it stood for */
         value = unsure ? 0 : d->air[found].value;

@@ -486,8 +486,7 @@ TB_TEST(random_inputs_keep_boards_hands_and_record_in_step)
         ASSERT_OK(tb_bugmatch_set_start(m, start));
         ASSERT_OK(tb_bugmatch_start(m, 0));
         uint64_t t = 0, r = seed;
-        bool pending[2] = {false, false};
-        tb_bug_move pend[2] = {0, 0};
+        struct bugmatch_follow follow = {{false, false}, {0, 0}, 0, 0};
         for (int i = 0; i < 3000 && !tb_bugmatch_over(m); i++) {
             int b = (int)(rnd(&r) % 2), what = (int)(rnd(&r) % 100), sq = (int)(rnd(&r) % 64);
             t += rnd(&r) % 400;
@@ -511,47 +510,8 @@ TB_TEST(random_inputs_keep_boards_hands_and_record_in_step)
                 rc = tb_bugmatch_ask_pool(m, (int)(rnd(&r) % 4), t);
             }
             ASSERT_TRUE(rc == TB_OK || rc == TB_ERR_STATE || rc == TB_ERR_ILLEGAL);
-            const tb_bug_record *rec = tb_bugmatch_record(m);
-            struct tb_bugmatch_out o;
-            while (tb_bugmatch_poll(m, &o)) {
-                if (o.kind == TB_BUGMATCH_OUT_MOVE) {
-                    ASSERT_FALSE(pending[o.board]);
-                    pending[o.board] = true;
-                    pend[o.board] = o.move;
-                } else if (o.kind == TB_BUGMATCH_OUT_PLY) {
-                    ASSERT_TRUE(pending[o.board]);
-                    ASSERT_EQ(rec->plies[o.ply].move, pend[o.board]);
-                    pending[o.board] = false;
-                } else if (o.kind == TB_BUGMATCH_OUT_RESULT) {
-                    pending[o.board] = false;
-                }
-            }
-            for (int k = 0; k < 2; k++) {
-                if (rec->verdict[k].result != TB_BUG_ONGOING)
-                    continue;
-                tb_bug_pos want = rec->cur[k];
-                tb_bug_undo undo;
-                if (pending[k]) {
-                    ASSERT_TRUE(tb_bug_is_legal(&want, pend[k]));
-                    tb_bug_make(&want, pend[k], &undo);
-                }
-                char a[128], c[128];
-                ASSERT_GT(tb_chess_pos_to_fen(&want.chess, a, sizeof a), 0);
-                ASSERT_GT(
-                    tb_chess_pos_to_fen(tb_sensor_position(tb_bugmatch_sensor(m, k)), c, sizeof c),
-                    0);
-                ASSERT_STR_EQ(c, a);
-                for (int color = 0; color < 2; color++) {
-                    uint8_t pool[6];
-                    tb_bugmatch_pool(m, 2 * k + color, pool);
-                    const uint8_t *hand = tb_sensor_hand(tb_bugmatch_sensor(m, k), color);
-                    for (int type = TB_CHESS_PAWN; type <= TB_CHESS_QUEEN; type++)
-                        if (hand[type] != pool[type])
-                            TB_FAIL("seed %d input %d: board %c colour %d type %d: the "
-                                    "recogniser holds %d, the match %d",
-                                    (int)seed, i, 'A' + k, color, type, hand[type], pool[type]);
-                }
-            }
+            bugmatch_follow(m, &follow);
+            bugmatch_in_step(m, &follow, (int)seed, i);
         }
         ASSERT_OK(tb_bugmatch_tick(m, t + 3600000));
         ASSERT_TRUE(tb_bugmatch_over(m)); /* the clocks end what the moves did not */
