@@ -1,4 +1,5 @@
-/* outputs.c - what the bugmatch tests read back from a match. */
+/* outputs.c - shared by the bugmatch tests: what they read back from a match, and a driver of
+ * random inputs. */
 #include "outputs.h"
 
 #include <stdlib.h>
@@ -82,4 +83,58 @@ void bugmatch_in_step(tb_bugmatch *m, const struct bugmatch_follow *f, int seed,
                             seed, input, 'A' + k, color, type, hand[type], pool[type]);
         }
     }
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *s >> 33;
+}
+
+void bugmatch_random_run(const struct tb_bugmatch_config *cfg, uint64_t seed,
+                         bugmatch_piece_fn piece, void *user, struct bugmatch_follow *f)
+{
+    tb_bugmatch *m;
+    tb_bug_pos start[2];
+    struct tb_error err;
+    ASSERT_OK(tb_bugmatch_new(cfg, &m, &err));
+    for (int b = 0; b < 2; b++)
+        ASSERT_OK(tb_bug_pos_from_fen(
+            &start[b], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[QRBNPqrbnp] w KQkq - 0 1",
+            NULL));
+    ASSERT_OK(tb_bugmatch_set_start(m, start));
+    ASSERT_OK(tb_bugmatch_start(m, 0));
+    uint64_t t = 0, r = seed;
+    f->pending[0] = f->pending[1] = false;
+    for (int i = 0; i < 3000 && !tb_bugmatch_over(m); i++) {
+        int b = (int)(rnd(&r) % 2), what = (int)(rnd(&r) % 100), sq = (int)(rnd(&r) % 64);
+        t += rnd(&r) % 400;
+        const tb_sensor *s = tb_bugmatch_sensor(m, b);
+        uint64_t occ = tb_sensor_occupancy(s);
+        int rc;
+        /* a lift of an occupied square, a placement on an empty one (60: a full board) */
+        for (int k = 0; k < 64 && (what < 40) != !!(occ & TB_CHESS_BIT(sq)); k++)
+            sq = (sq + 1) & 63;
+        if (what < 40 || (what < 80 && occ == ~0ULL)) {
+            if (piece)
+                (void)piece(user, s, sq, true, &r);
+            rc = tb_bugmatch_lift(m, b, sq, t);
+        } else if (what < 80) {
+            rc = tb_bugmatch_place(m, b, sq, piece ? piece(user, s, sq, false, &r) : 0, t);
+        } else if (what < 88) {
+            rc = tb_bugmatch_choose(m, b, 1 + (int)(rnd(&r) % 5), t);
+        } else if (what < 96) {
+            rc = tb_bugmatch_press(m, b, t);
+        } else if (what < 99) {
+            rc = tb_bugmatch_button(m, b, t);
+        } else {
+            rc = tb_bugmatch_ask_pool(m, (int)(rnd(&r) % 4), t);
+        }
+        ASSERT_TRUE(rc == TB_OK || rc == TB_ERR_STATE || rc == TB_ERR_ILLEGAL);
+        bugmatch_follow(m, f);
+        bugmatch_in_step(m, f, (int)seed, i);
+    }
+    ASSERT_OK(tb_bugmatch_tick(m, t + 3600000));
+    ASSERT_TRUE(tb_bugmatch_over(m)); /* the clocks end what the moves did not */
+    tb_bugmatch_free(m);
 }

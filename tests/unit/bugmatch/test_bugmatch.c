@@ -468,55 +468,11 @@ TB_TEST(law_5_4_flag_fall_ends_that_game_only)
  * every kind: every input is taken or refused for its state (never a bad argument), every move
  * announced is legal where it stands, and each recogniser holds what the record and the move
  * made since say: the same position, the same hands. */
-static uint64_t rnd(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return *s >> 33;
-}
-
 TB_TEST(random_inputs_keep_boards_hands_and_record_in_step)
 {
-    for (uint64_t seed = 1; seed <= 30; seed++) {
-        tb_bugmatch *m = new_match();
-        tb_bug_pos start[2];
-        for (int b = 0; b < 2; b++)
-            ASSERT_OK(tb_bug_pos_from_fen(
-                &start[b], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[QRBNPqrbnp] w KQkq - 0 1",
-                NULL));
-        ASSERT_OK(tb_bugmatch_set_start(m, start));
-        ASSERT_OK(tb_bugmatch_start(m, 0));
-        uint64_t t = 0, r = seed;
-        struct bugmatch_follow follow = {{false, false}, {0, 0}, 0, 0};
-        for (int i = 0; i < 3000 && !tb_bugmatch_over(m); i++) {
-            int b = (int)(rnd(&r) % 2), what = (int)(rnd(&r) % 100), sq = (int)(rnd(&r) % 64);
-            t += rnd(&r) % 400;
-            const tb_sensor *s = tb_bugmatch_sensor(m, b);
-            uint64_t occ = tb_sensor_occupancy(s);
-            int rc;
-            /* a lift of an occupied square, a placement on an empty one (60: a full board) */
-            for (int k = 0; k < 64 && (what < 40) != !!(occ & TB_CHESS_BIT(sq)); k++)
-                sq = (sq + 1) & 63;
-            if (what < 40 || (what < 80 && occ == ~0ULL)) {
-                rc = tb_bugmatch_lift(m, b, sq, t);
-            } else if (what < 80) {
-                rc = tb_bugmatch_place(m, b, sq, 0, t);
-            } else if (what < 88) {
-                rc = tb_bugmatch_choose(m, b, 1 + (int)(rnd(&r) % 5), t);
-            } else if (what < 96) {
-                rc = tb_bugmatch_press(m, b, t);
-            } else if (what < 99) {
-                rc = tb_bugmatch_button(m, b, t);
-            } else {
-                rc = tb_bugmatch_ask_pool(m, (int)(rnd(&r) % 4), t);
-            }
-            ASSERT_TRUE(rc == TB_OK || rc == TB_ERR_STATE || rc == TB_ERR_ILLEGAL);
-            bugmatch_follow(m, &follow);
-            bugmatch_in_step(m, &follow, (int)seed, i);
-        }
-        ASSERT_OK(tb_bugmatch_tick(m, t + 3600000));
-        ASSERT_TRUE(tb_bugmatch_over(m)); /* the clocks end what the moves did not */
-        tb_bugmatch_free(m);
-    }
+    struct bugmatch_follow follow = {{false, false}, {0, 0}, 0, 0};
+    for (uint64_t seed = 1; seed <= 30; seed++)
+        bugmatch_random_run(NULL, seed, NULL, NULL, &follow);
 }
 
 /* ---- random matches through two simulated boards ----------------------------------------- */
