@@ -59,7 +59,8 @@ struct tb_bugmatch_config {
     struct tb_clock_control control; /* each player's time per game (6.3: 7 minutes) */
     bool typed[TB_BUGMATCH_BOARDS];  /* no sensors: the board's moves are typed (the same as
                                         kind TB_BUGMATCH_TYPED) */
-    enum tb_bugmatch_board_kind kind[TB_BUGMATCH_BOARDS];
+    enum tb_bugmatch_board_kind kind[TB_BUGMATCH_BOARDS]; /* default reed; TB_ERR_ARG for DGT
+                                                             with typed[] set or no such kind */
     bool auto_press; /* no clock button: a move is completed once recognised */
     /* the seat also hears the moves of its partner's board (9.1 forbids telling; default
      * off: a player hears only the opponent's moves and the pieces passed to them) */
@@ -228,9 +229,9 @@ int tb_bugmatch_gen_script(const tb_bug_record *rec, const struct tb_bugmatch_ge
                            uint64_t seed, tb_script_event_fn fn, void *user, struct tb_error *err);
 
 /* Plays rec through two simulated boards: its event script (tb_bugmatch_gen_script with gcfg
- * and seed; pieces named on cfg's DGT boards) fed into a new match of cfg (NULL: defaults),
- * time run on to the end. *out is the
- * match (its record is what the boards showed; the caller compares and frees it); *events
+ * and seed, gcfg's dgt[] set from cfg's DGT boards) fed into a new match of cfg (NULL:
+ * defaults), time run on to the end. *out is the match (its record is what the boards showed;
+ * the caller compares and frees it); *events
  * counts the events fed. An event the match refuses is TB_ERR_STATE with err naming it (a
  * choice nothing can use excepted). */
 int tb_bugmatch_replay(const tb_bug_record *rec, const struct tb_bugmatch_config *cfg,

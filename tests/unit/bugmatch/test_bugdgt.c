@@ -194,7 +194,7 @@ TB_TEST(dgt_board_snapshots_through_the_tracker_make_the_moves)
     tb_bugmatch_free(m);
 }
 
-/* A board cannot be typed and a DGT board at once. */
+/* A board cannot be typed and a DGT board at once, nor of a kind there is not. */
 TB_TEST(dgt_board_that_is_also_typed_is_refused)
 {
     struct tb_bugmatch_config cfg;
@@ -204,7 +204,12 @@ TB_TEST(dgt_board_that_is_also_typed_is_refused)
     cfg.kind[1] = TB_BUGMATCH_DGT;
     cfg.typed[1] = true;
     ASSERT_EQ(tb_bugmatch_new(&cfg, &m, &err), TB_ERR_ARG);
-    ASSERT_STR_CONTAINS(err.msg, "board B");
+    ASSERT_STR_CONTAINS(err.msg, "board B: typed and DGT");
+    ASSERT_NULL(m);
+    cfg.typed[1] = false;
+    cfg.kind[0] = (enum tb_bugmatch_board_kind)7;
+    ASSERT_EQ(tb_bugmatch_new(&cfg, &m, &err), TB_ERR_ARG);
+    ASSERT_STR_CONTAINS(err.msg, "board A: no such kind");
     ASSERT_NULL(m);
 }
 
