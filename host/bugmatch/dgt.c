@@ -1,8 +1,9 @@
 /* dgt.c - a DGT e-board in the match: it names every piece put down. The recogniser reads a
  * piece by what it moves as, but a promoted pawn keeps the pawn's shape (3.1): each piece the
  * board reports is passed on as the piece it stands for. A pawn picked up where a promoted pawn
- * stood moves as its piece; a pawn put on the last rank is a promotion whose piece is chosen
- * (its code withheld, as on a reed board); a piece from beside the board is what it shows. */
+ * stood moves as its piece; a pawn from the board put on the last rank is a promotion whose
+ * piece is chosen (its code withheld, as on a reed board); a piece from beside the board is
+ * what it shows. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,8 +125,10 @@ int tb_bugmatch__dgt_place(tb_bugmatch *m, int b, int square, int piece)
         drop_held(d, found);
     }
     int rank = square >> 3;
-    if (TB_CHESS_PIECE_TYPE(value) == TB_CHESS_PAWN && (rank == 0 || rank == 7))
-        value = 0; /* 3.1: the pawn stays a pawn; its piece is chosen (4.2) */
+    /* 3.1: the pawn from the board stays a pawn on the last rank; its piece is chosen (4.2).
+     * A pawn from beside the board there is a drop 2.5 refuses. */
+    if (found >= 0 && TB_CHESS_PIECE_TYPE(value) == TB_CHESS_PAWN && (rank == 0 || rank == 7))
+        value = 0;
     d->shape[square] = (uint8_t)piece;
     d->value[square] = (uint8_t)value;
     return value;

@@ -67,6 +67,40 @@ TB_TEST(law_2_2_dgt_board_drop_kind_is_the_piece_placed)
     tb_bugmatch_free(m);
 }
 
+/* Each illegal drop a DGT board shows is refused with its article, the kind the one placed
+ * (no choice asked, whatever else is in hand), and is no move; the legal one then is. */
+TB_TEST(law_2_2_to_2_5_dgt_board_refuses_each_illegal_drop_with_its_article)
+{
+    static const struct {
+        const char *sq;
+        int piece;
+        const char *line;
+    } cases[] = {
+        {"a8", W(PAWN),
+         "A White: illegal drop of pawn on a8: 2.5: a pawn may not be placed on "
+         "the 1st or 8th rank"},
+        {"d6", W(KNIGHT), "A White: illegal drop of knight on d6: 2.4: the drop would give check"},
+        {"a8", W(ROOK), "A White: illegal drop of rook on a8: 2.4: the drop would give check"},
+        {"e7", W(QUEEN), "A White: illegal drop of queen on e7: 2.4: the drop would give check"},
+        {"c4", W(KING),
+         "A White: illegal drop of king on c4: 2.1: only a pawn, knight, bishop, "
+         "rook or queen can be placed"},
+    };
+    tb_bugmatch *m = dgt_match("4k3/8/8/8/8/8/8/4K3[QRNP] w - - 0 1", NULL);
+    uint64_t t = 1000;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ASSERT_OK(tb_bugmatch_place(m, 0, SQ(cases[i].sq), cases[i].piece, t += 500));
+        ASSERT_OK(tb_bugmatch_tick(m, t += 4000));
+        ASSERT_STR_EQ(bugmatch_lines(m), cases[i].line);
+        ASSERT_OK(tb_bugmatch_lift(m, 0, SQ(cases[i].sq), t += 500));
+        ASSERT_EQ(tb_bugmatch_record(m)->nplies, 0);
+    }
+    ASSERT_OK(tb_bugmatch_place(m, 0, SQ("a7"), W(ROOK), t += 500));
+    ASSERT_OK(tb_bugmatch_press(m, 0, t += 500));
+    ASSERT_STR_CONTAINS(bugmatch_lines(m), "A White: R@a7|A White: ply 1 completed");
+    tb_bugmatch_free(m);
+}
+
 /* A piece that is not the one the move puts there is no move (the knight lifted, a bishop put
  * on f3; a drop of the wrong colour): reported for the arbiter, made once the right one
  * stands. */
