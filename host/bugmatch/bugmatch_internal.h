@@ -14,7 +14,8 @@ struct tb_bugmatch__game {
     bool ended;
     bool pending; /* a move made, not yet completed */
     tb_bug_move pend_move;
-    int selected; /* the choice button's piece type, 0 if none */
+    int selected;                 /* the choice button's piece type, 0 if none */
+    struct tb_bugmatch__dgt *dgt; /* a DGT board's pieces (dgt.c), NULL for the others */
 };
 
 struct tb_bugmatch {
@@ -45,5 +46,12 @@ void tb_bugmatch__end(tb_bugmatch *m, int b, const struct tb_bug_verdict *v, uin
 void tb_bugmatch__flag(tb_bugmatch *m, int b, uint64_t t);
 void tb_bugmatch__live_pool(const tb_bugmatch *m, int b, int color, uint8_t pool[6]);
 void tb_bugmatch__sensor_out(tb_bugmatch *m, int b, const struct tb_sensor_out *o);
+
+/* dgt.c: a board that names its pieces */
+int tb_bugmatch__dgt_new(tb_bugmatch *m, int b);
+void tb_bugmatch__dgt_reset(tb_bugmatch *m, int b);
+void tb_bugmatch__dgt_lift(tb_bugmatch *m, int b, int square);
+int tb_bugmatch__dgt_place(tb_bugmatch *m, int b, int square, int piece);
+void tb_bugmatch__dgt_moved(tb_bugmatch *m, int b, tb_bug_move move);
 
 #endif /* TB_BUGMATCH_INTERNAL_H */

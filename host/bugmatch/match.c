@@ -14,6 +14,23 @@ void tb_bugmatch_config_default(struct tb_bugmatch_config *cfg)
     (void)tb_clock_control_parse(&cfg->control, "7m", NULL); /* 6.3 */
 }
 
+/* Board b's recogniser; a DGT board's reads pieces too (dgt.c). */
+static int board_new(tb_bugmatch *m, int b, struct tb_error *err)
+{
+    struct tb_bugmatch_config *cfg = &m->cfg;
+    struct tb_sensor_config sc = cfg->sensor;
+    if (cfg->kind[b] != TB_BUGMATCH_REED && cfg->kind[b] != TB_BUGMATCH_DGT)
+        return tb_error_set(err, TB_ERR_ARG, "board %c: no such kind of board", 'A' + b);
+    sc.piece_must_fit = cfg->kind[b] == TB_BUGMATCH_DGT;
+    int rc = tb_sensor_new(&sc, &m->game[b].sensor);
+    if (rc)
+        return tb_error_set(err, rc, "board %c: bad recogniser configuration", 'A' + b);
+    tb_sensor_set_drops(m->game[b].sensor, &tb_bugmatch_drops);
+    if (cfg->kind[b] == TB_BUGMATCH_DGT && tb_bugmatch__dgt_new(m, b))
+        return tb_error_set(err, TB_ERR_MEM, "out of memory");
+    return TB_OK;
+}
+
 int tb_bugmatch_new(const struct tb_bugmatch_config *cfg, tb_bugmatch **out, struct tb_error *err)
 {
     struct tb_bugmatch_config def;
@@ -34,14 +51,11 @@ int tb_bugmatch_new(const struct tb_bugmatch_config *cfg, tb_bugmatch **out, str
     int rc = TB_OK;
     for (int b = 0; b < TB_BUGMATCH_BOARDS && !rc; b++) {
         rc = tb_clock_init(&m->game[b].clock, &cfg->control, err);
-        if (rc || cfg->typed[b])
+        if (!rc && cfg->typed[b] && cfg->kind[b] == TB_BUGMATCH_DGT)
+            rc = tb_error_set(err, TB_ERR_ARG, "board %c: typed and DGT at once", 'A' + b);
+        if (rc || cfg->typed[b] || cfg->kind[b] == TB_BUGMATCH_TYPED)
             continue;
-        rc = tb_sensor_new(&cfg->sensor, &m->game[b].sensor);
-        if (rc) {
-            rc = tb_error_set(err, rc, "board %c: bad recogniser configuration", 'A' + b);
-            continue;
-        }
-        tb_sensor_set_drops(m->game[b].sensor, &tb_bugmatch_drops);
+        rc = board_new(m, b, err);
     }
     if (rc) {
         tb_bugmatch_free(m);
@@ -56,8 +70,10 @@ void tb_bugmatch_free(tb_bugmatch *m)
 {
     if (!m)
         return;
-    for (int b = 0; b < TB_BUGMATCH_BOARDS; b++)
+    for (int b = 0; b < TB_BUGMATCH_BOARDS; b++) {
         tb_sensor_free(m->game[b].sensor);
+        free(m->game[b].dgt);
+    }
     free(m->rec);
     free(m);
 }
@@ -74,6 +90,8 @@ int tb_bugmatch_set_start(tb_bugmatch *m, const tb_bug_pos start[2])
         tb_sensor_reset(s, &start[b].chess, m->now);
         for (int c = 0; c < 2; c++)
             (void)tb_sensor_set_hand(s, c, start[b].pool[c], m->now);
+        if (m->game[b].dgt)
+            tb_bugmatch__dgt_reset(m, b);
     }
     return TB_OK;
 }
@@ -213,15 +231,22 @@ int tb_bugmatch_lift(tb_bugmatch *m, int board, int square, uint64_t ms)
     if (rc || m->game[board].ended)
         return rc;
     rc = tb_sensor_lift(m->game[board].sensor, square, ms);
+    if (!rc && m->game[board].dgt)
+        tb_bugmatch__dgt_lift(m, board, square);
     drain(m, board);
     return rc;
 }
 
 int tb_bugmatch_place(tb_bugmatch *m, int board, int square, int piece, uint64_t ms)
 {
+    int t = TB_CHESS_PIECE_TYPE(piece);
+    if (square < 0 || square > 63 || (piece && (piece < 0 || piece > 14 || t == 0 || t == 7)))
+        return TB_ERR_ARG;
     int rc = begin(m, board, ms, true);
     if (rc || m->game[board].ended)
         return rc;
+    if (m->game[board].dgt) /* the piece it stands for (3.1) */
+        piece = tb_bugmatch__dgt_place(m, board, square, piece);
     rc = tb_sensor_place(m->game[board].sensor, square, piece, ms);
     drain(m, board);
     return rc;
@@ -432,6 +457,12 @@ const tb_bug_record *tb_bugmatch_record(const tb_bugmatch *m)
 void tb_bugmatch_pool(const tb_bugmatch *m, int seat, uint8_t pool[6])
 {
     tb_bugmatch__live_pool(m, (seat >> 1) & 1, seat & 1, pool);
+}
+
+enum tb_bugmatch_board_kind tb_bugmatch_board(const tb_bugmatch *m, int board)
+{
+    const struct tb_bugmatch__game *g = &m->game[board & 1];
+    return !g->sensor ? TB_BUGMATCH_TYPED : g->dgt ? TB_BUGMATCH_DGT : TB_BUGMATCH_REED;
 }
 
 const tb_sensor *tb_bugmatch_sensor(const tb_bugmatch *m, int board)

@@ -167,6 +167,8 @@ void tb_bugmatch__sensor_out(tb_bugmatch *m, int b, const struct tb_sensor_out *
     int side = tb_sensor_position(g->sensor)->side, seat = tb_bugmatch__seat(b, side);
     struct tb_bugmatch_out *o;
     if (s->kind == TB_SENSOR_OUT_MOVE) {
+        if (g->dgt)
+            tb_bugmatch__dgt_moved(m, b, s->move);
         tb_bugmatch__made(m, b, s->move, s->ms);
         return;
     }

@@ -26,10 +26,15 @@ int tb_bugmatch_replay(const tb_bug_record *rec, const struct tb_bugmatch_config
                        long *events, struct tb_error *err)
 {
     struct feed f = {.err = err};
+    struct tb_bugmatch_gen_config named = {.blip_ms = 100, .noise = true};
     int rc = tb_bugmatch_new(cfg, &f.m, err);
     if (rc)
         return rc;
-    rc = tb_bugmatch_gen_script(rec, gcfg, seed, feed, &f, err);
+    if (gcfg)
+        named = *gcfg;
+    for (int b = 0; b < TB_BUGMATCH_BOARDS; b++) /* a DGT board names its pieces */
+        named.dgt[b] = tb_bugmatch_board(f.m, b) == TB_BUGMATCH_DGT;
+    rc = tb_bugmatch_gen_script(rec, &named, seed, feed, &f, err);
     uint64_t end = f.m->now + 24ULL * 3600 * 1000; /* every clock has run out by then */
     if (!rc)
         rc = tb_bugmatch_tick(f.m, end);

@@ -18,6 +18,7 @@ struct gen {
     struct board_events board[TB_BUGMATCH_BOARDS];
     struct tb_script_list move; /* the move being written, times from 0 */
     uint64_t rng;
+    uint8_t shape[TB_BUGMATCH_BOARDS][64]; /* DGT boards: the piece codes they show */
 };
 
 static uint64_t next_rand(struct gen *g)
@@ -52,15 +53,18 @@ static int add(struct gen *g, enum tb_script_kind kind, int sq, char piece, uint
 }
 
 /* A drop (2.2): the piece from beside the board onto its square, its kind chosen before or
- * after when the hand holds more than one kind; with noise a fly-over blip elsewhere and the
- * piece set down and lifted again at once. */
-static int write_drop(struct gen *g, const tb_bug_pos *pos, tb_bug_move m, bool noise)
+ * after when the hand holds more than one kind (never on a board that names its pieces); with
+ * noise a fly-over blip elsewhere and the piece set down and lifted again at once, and on a
+ * board that names its pieces sometimes the piece of the other colour put down first and
+ * taken away (a wrong piece: no move). */
+static int write_drop(struct gen *g, const tb_bug_pos *pos, tb_bug_move m, bool noise, bool named)
 {
     int sq = tb_chess_move_to(m), type = tb_bug_move_drop_type(m), kinds = 0, rc = 0;
     char letter = "?pnbrq"[type];
     for (int t = TB_CHESS_PAWN; t <= TB_CHESS_QUEEN; t++)
         kinds += pos->pool[pos->chess.side][t] != 0;
     int choice = kinds > 1 ? (int)range(g, 1, 2) : (int)range(g, 0, 2); /* 0 none, 1 before */
+    choice = named ? 0 : choice;
     uint64_t t = 0, empty = ~tb_chess_occupancy(&pos->chess) & ~TB_CHESS_BIT(sq);
     if (noise && empty && range(g, 0, 2) == 0) { /* a blip on another empty square */
         int pick = (int)range(g, 0, (uint32_t)__builtin_popcountll(empty) - 1);
@@ -82,10 +86,76 @@ static int write_drop(struct gen *g, const tb_bug_pos *pos, tb_bug_move m, bool 
         rc |= add(g, TB_SCRIPT_LIFT, sq, 0, t);
         t += range(g, 100, 300);
     }
+    if (named && noise && range(g, 0, 4) == 0) { /* first the piece of the other colour */
+        int wrong = TB_CHESS_PIECE(pos->chess.side ^ 1, type);
+        rc |= add(g, TB_SCRIPT_PLACE, sq, tb_chess_piece_to_fen(wrong), t);
+        t += range(g, g->cfg->blip_ms + 50, 600);
+        rc |= add(g, TB_SCRIPT_LIFT, sq, 0, t);
+        t += range(g, 100, 300);
+    }
     rc |= add(g, TB_SCRIPT_PLACE, sq, 0, t);
     if (choice == 2)
         rc |= add(g, TB_SCRIPT_CHOOSE, 0, letter, t + g->cfg->blip_ms + range(g, 20, 400));
     return rc;
+}
+
+/* The piece codes a board shows for pos: a promoted pawn as a pawn (3.1). */
+static void shapes_of(const tb_bug_pos *pos, uint8_t shape[64])
+{
+    for (int sq = 0; sq < 64; sq++) {
+        int p = pos->chess.board[sq];
+        bool pawn = p && (pos->promoted & TB_CHESS_BIT(sq));
+        shape[sq] = (uint8_t)(pawn ? TB_CHESS_PIECE(TB_CHESS_PIECE_COLOR(p), TB_CHESS_PAWN) : p);
+    }
+}
+
+static int take(uint8_t *air, int *nair, int piece)
+{
+    for (int i = *nair - 1; piece && i >= 0; i--)
+        if (air[i] == piece) {
+            memmove(air + i, air + i + 1, (size_t)(*nair - i - 1));
+            (*nair)--;
+            return piece;
+        }
+    return 0;
+}
+
+/* A board that names its pieces: each placement of the move written gets the piece a hand
+ * puts there: the one the move leaves there if held, else the one just lifted from that
+ * square (put back), else the last one lifted (a knocked piece, a fly-over), else the drop's
+ * piece from beside the board. A placement already named is a wrong piece from beside the
+ * board, put aside again when lifted. */
+static void name_pieces(struct gen *g, int b, const tb_bug_pos *pos, tb_bug_move m)
+{
+    uint8_t *shape = g->shape[b], after[64], home[64] = {0}, air[64];
+    uint64_t aside = 0;
+    int nair = 0, side = pos->chess.side;
+    tb_bug_pos next = *pos;
+    tb_bug_undo undo;
+    tb_bug_make(&next, m, &undo);
+    shapes_of(&next, after);
+    int dropped = tb_bug_move_is_drop(m) ? TB_CHESS_PIECE(side, tb_bug_move_drop_type(m)) : 0;
+    for (size_t i = 0; i < g->move.n; i++) {
+        struct tb_script_event *ev = &g->move.ev[i];
+        int sq = ev->square;
+        if (ev->kind == TB_SCRIPT_LIFT && (aside & TB_CHESS_BIT(sq))) {
+            aside &= ~TB_CHESS_BIT(sq);
+            shape[sq] = 0;
+        } else if (ev->kind == TB_SCRIPT_LIFT && shape[sq] && nair < 64) {
+            air[nair++] = home[sq] = shape[sq];
+            shape[sq] = 0;
+        } else if (ev->kind == TB_SCRIPT_PLACE && ev->piece) {
+            aside |= TB_CHESS_BIT(sq);
+            shape[sq] = (uint8_t)tb_chess_piece_from_fen(ev->piece);
+        } else if (ev->kind == TB_SCRIPT_PLACE) {
+            int p = take(air, &nair, after[sq]);
+            p = p ? p : take(air, &nair, home[sq]);
+            p = p ? p : nair ? air[--nair] : dropped;
+            shape[sq] = (uint8_t)p;
+            ev->piece = tb_chess_piece_to_fen(p);
+        }
+    }
+    memcpy(shape, after, sizeof after);
 }
 
 /* When the last event of the move makes the recogniser decide, counted from the move's start:
@@ -110,7 +180,7 @@ static int write_ply(struct gen *g, int b, const tb_bug_pos *pos, tb_bug_move m,
         g->sg.cfg.late_choices = noise;
         g->sg.cfg.fault = noise ? TB_SENSOR_GEN_KNOCKED_PIECE : TB_SENSOR_GEN_NO_FAULT;
         int rc = tb_bug_move_is_drop(m)
-                     ? write_drop(g, pos, m, noise)
+                     ? write_drop(g, pos, m, noise, g->cfg->dgt[b])
                      : tb_sensor_gen_move(&g->sg, &pos->chess, m, collect, g, err);
         if (rc)
             return rc;
@@ -122,6 +192,8 @@ static int write_ply(struct gen *g, int b, const tb_bug_pos *pos, tb_bug_move m,
             continue;
         uint64_t start = at - d - margin;
         struct board_events *be = &g->board[b];
+        if (g->cfg->dgt[b])
+            name_pieces(g, b, pos, m);
         for (size_t i = 0; i < g->move.n; i++) {
             struct tb_script_event ev = g->move.ev[i];
             ev.ms += start;
@@ -192,6 +264,8 @@ int tb_bugmatch_gen_script(const tb_bug_record *rec, const struct tb_bugmatch_ge
         return tb_error_set(err, rc, "bad blip window");
 
     tb_bug_pos pos[2] = {rec->start[0], rec->start[1]};
+    shapes_of(&pos[0], g.shape[0]);
+    shapes_of(&pos[1], g.shape[1]);
     int64_t used[2][2] = {{0, 0}, {0, 0}}; /* [board][colour] time used, ms */
     rc = push_button(&g, 0, "clock", 0);   /* 6.4: the clocks start together */
     for (int k = 0; k < rec->nplies && !rc; k++) {

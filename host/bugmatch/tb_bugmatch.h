@@ -2,11 +2,13 @@
  * players, four clocks (Reglement Doorgeefschaak, cited by article; docs/doorgeefschaak.md).
  *
  * Board A (0) and board B (1) each carry one game; each is a reed board read by its own move
- * recogniser (tb_sensor with the drops of tb_bug) or a board whose moves are typed. A piece
- * put on an empty square with nothing lifted is a drop from the hand of the player to move
- * (2.2): its kind is the only one in hand that may go there, else the player chooses it (a
- * choose event, a typed choice or the choice button cycling through the kinds) and the drop
- * waits meanwhile; a drop no kind in hand may make is refused with its article (2.3-2.5).
+ * recogniser (tb_sensor with the drops of tb_bug), a DGT e-board (the same, with the piece it
+ * names for every placement) or a board whose moves are typed. A piece put on an empty square
+ * with nothing lifted is a drop from the hand of the player to move (2.2): its kind is the
+ * piece a DGT board names, else the only one in hand that may go there, else the player
+ * chooses it (a choose event, a typed choice or the choice button cycling through the kinds)
+ * and the drop waits meanwhile; a drop no kind in hand may make is refused with its article
+ * (2.2-2.5).
  *
  * A move is made when the board shows it (D.2.3) and is then announced to the opponent; it is
  * completed when its player presses the clock (FIDE 6.2.1), or when the opponent moves, or
@@ -44,11 +46,22 @@
  * tb_bug; refusal codes are enum tb_bug_drop_verdict, moves tb_bug_move_drop. */
 extern const struct tb_sensor_drops tb_bugmatch_drops;
 
+/* What a board reports (docs/doorgeefschaak.md, "DGT boards"). */
+enum tb_bugmatch_board_kind {
+    TB_BUGMATCH_REED = 0, /* occupancy only: a drop's kind from the pool or the choice */
+    TB_BUGMATCH_DGT,      /* a DGT e-board: the piece with every placement (the drop's kind,
+                             3.1's pawn shape on the last rank, a wrong piece is no move) */
+    TB_BUGMATCH_TYPED,    /* no sensors: the board's moves are typed */
+};
+
 struct tb_bugmatch_config {
     struct tb_sensor_config sensor;  /* both recognisers */
     struct tb_clock_control control; /* each player's time per game (6.3: 7 minutes) */
-    bool typed[TB_BUGMATCH_BOARDS];  /* no sensors: the board's moves are typed */
-    bool auto_press;                 /* no clock button: a move is completed once recognised */
+    bool typed[TB_BUGMATCH_BOARDS];  /* no sensors: the board's moves are typed (the same as
+                                        kind TB_BUGMATCH_TYPED) */
+    enum tb_bugmatch_board_kind kind[TB_BUGMATCH_BOARDS]; /* default reed; TB_ERR_ARG for DGT
+                                                             with typed[] set or no such kind */
+    bool auto_press; /* no clock button: a move is completed once recognised */
     /* the seat also hears the moves of its partner's board (9.1 forbids telling; default
      * off: a player hears only the opponent's moves and the pieces passed to them) */
     bool hear_other_board[TB_BUGMATCH_SEATS];
@@ -74,9 +87,20 @@ int tb_bugmatch_set_start(tb_bugmatch *m, const tb_bug_pos start[2]);
 /* 6.4: both clocks start together (the two Black players); a clock press before the start
  * does the same. TB_ERR_STATE when already started. */
 int tb_bugmatch_start(tb_bugmatch *m, uint64_t ms);
-/* Board events of a sensor board (TB_ERR_ARG for a typed board or a bad square). */
+/* Board events of a sensor board (TB_ERR_ARG for a typed board or a bad square). piece: on a
+ * DGT board the tb_chess code of the piece placed (0 if the board did not say), on a reed
+ * board 0. A DGT board's pawn put on the last rank is the promoted pawn (3.1): its piece waits
+ * for the choice as on a reed board; a real piece put there is taken as the choice. Its pawn
+ * there stands for the promoted piece from then on. A drop's kind is the piece placed (2.2:
+ * one not in hand is refused); a piece that is not the one a move puts on its square keeps
+ * the move from being made (a BOARD output with the sensor's WRONG_PIECE). */
 int tb_bugmatch_lift(tb_bugmatch *m, int board, int square, uint64_t ms);
 int tb_bugmatch_place(tb_bugmatch *m, int board, int square, int piece, uint64_t ms);
+/* A whole reading of a DGT board: pieces[sq] the tb_chess code on each square (a1 = 0, 0
+ * empty), as tb_dgt_tracker_placement and the DGT link's SNAPSHOT give it. What differs from
+ * what the board's events left is taken as lifts, then placements, at ms. TB_ERR_ARG for a
+ * board that is not a DGT board or a bad code. Returns the number of events taken. */
+int tb_bugmatch_snapshot(tb_bugmatch *m, int board, const uint8_t pieces[64], uint64_t ms);
 /* The piece for the promotion or drop under way on the board (a choose event, a typed
  * choice): TB_CHESS_PAWN (drops only) .. TB_CHESS_QUEEN. TB_ERR_ILLEGAL when a drop waits and
  * that kind may not go there (an ILLEGAL_DROP output names the article), TB_ERR_STATE when
@@ -173,6 +197,8 @@ int tb_bugmatch_out_say(const struct tb_voice_pack *pack, const struct tb_bugmat
 const tb_bug_record *tb_bugmatch_record(const tb_bugmatch *m);
 /* What the seat holds now (moves made but not yet completed count). */
 void tb_bugmatch_pool(const tb_bugmatch *m, int seat, uint8_t pool[6]);
+/* What the board is (reed, DGT, typed). */
+enum tb_bugmatch_board_kind tb_bugmatch_board(const tb_bugmatch *m, int board);
 /* The board's recogniser (its occupancy, strays, what waits for a choice), NULL for a typed
  * board. */
 const tb_sensor *tb_bugmatch_sensor(const tb_bugmatch *m, int board);
@@ -187,6 +213,8 @@ struct tb_bugmatch_gen_config {
     uint32_t blip_ms; /* the recognisers' blip window (default 100) */
     bool noise;       /* fly-over blips, wobbles, hesitations, knocked pieces, blips on the
                          squares a drop could use */
+    bool dgt[TB_BUGMATCH_BOARDS]; /* the board names its pieces: every place line carries its
+                                     piece (a promoted pawn is a pawn, 3.1), a drop no choice */
 };
 
 /* The events the two boards ("A", "B") would report for rec, in time order: each move handled
@@ -201,8 +229,9 @@ int tb_bugmatch_gen_script(const tb_bug_record *rec, const struct tb_bugmatch_ge
                            uint64_t seed, tb_script_event_fn fn, void *user, struct tb_error *err);
 
 /* Plays rec through two simulated boards: its event script (tb_bugmatch_gen_script with gcfg
- * and seed) fed into a new match of cfg (NULL: defaults), time run on to the end. *out is the
- * match (its record is what the boards showed; the caller compares and frees it); *events
+ * and seed, gcfg's dgt[] set from cfg's DGT boards) fed into a new match of cfg (NULL:
+ * defaults), time run on to the end. *out is the match (its record is what the boards showed;
+ * the caller compares and frees it); *events
  * counts the events fed. An event the match refuses is TB_ERR_STATE with err naming it (a
  * choice nothing can use excepted). */
 int tb_bugmatch_replay(const tb_bug_record *rec, const struct tb_bugmatch_config *cfg,

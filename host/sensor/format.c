@@ -16,6 +16,7 @@ static const char *const problem_names[] = {
     [TB_SENSOR_P_PROMOTION_WAITING] = "promotion-waiting",
     [TB_SENSOR_P_DROP_WAITING] = "drop-waiting",
     [TB_SENSOR_P_ILLEGAL_DROP] = "illegal-drop",
+    [TB_SENSOR_P_WRONG_PIECE] = "wrong-piece",
 };
 
 const char *tb_sensor_problem_name(enum tb_sensor_problem p)
@@ -104,6 +105,10 @@ int tb_sensor_out_format(const struct tb_sensor_out *o, char *buf, size_t len)
             n = snprintf(buf, len, "! %s %s %c %s", name, sq(o->square, a),
                          o->piece ? "?pnbrqk"[TB_CHESS_PIECE_TYPE(o->piece)] : '?',
                          o->article && *o->article ? o->article : "-");
+            break;
+        case TB_SENSOR_P_WRONG_PIECE:
+            n = snprintf(buf, len, "! %s %s %c for %s", name, sq(o->square, a),
+                         o->piece ? "?PNBRQK??pnbrqk"[o->piece & 15] : '?', o->uci);
             break;
         case TB_SENSOR_P_WRONG_MOVE:
             n = snprintf(buf, len, "! %s expected %s made %s", name, o->uci2, o->uci);

@@ -209,28 +209,51 @@ int tb_sensor__wanted_promo(const tb_sensor *s, int to)
     return 0;
 }
 
+/* piece_must_fit: a square c fills whose piece the board named holds the piece c puts there;
+ * else *sq is the first that does not. */
+static bool pieces_fit(const tb_sensor *s, const struct tb_sensor_cand *c, int *sq)
+{
+    int side = s->pos.side;
+    int moved = c->drop    ? TB_CHESS_PIECE(side, c->drop)
+                : c->promo ? TB_CHESS_PIECE(side, c->promo)
+                           : s->pos.board[c->from];
+    const int at[2] = {c->to, c->rook_to}, want[2] = {moved, TB_CHESS_PIECE(side, TB_CHESS_ROOK)};
+    for (int i = 0; s->cfg.piece_must_fit && i < 2; i++) {
+        int q = at[i];
+        if (q < 64 && (s->placed & BIT(q)) && s->place_piece[q] && s->place_piece[q] != want[i]) {
+            *sq = q;
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The occupancy is c's and the events fit it, its promotion piece the one wanted. */
+static bool shows(const tb_sensor *s, const struct tb_sensor_cand *c, uint64_t occ)
+{
+    if (c->post != occ || !events_fit(s, c))
+        return false;
+    int want = c->promo ? tb_sensor__wanted_promo(s, c->to) : 0;
+    return !c->promo || c->promo == (want ? want : TB_CHESS_QUEEN);
+}
+
 /* The legal move the occupancy shows and the events fit. Several fit when pieces were touched
  * on the way: the one that moved the most of the lifted pieces, then the one whose far end
  * was filled last (captures by one piece look alike). */
 static const struct tb_sensor_cand *match(tb_sensor *s, uint64_t occ, bool *no_choice)
 {
     const struct tb_sensor_cand *best = NULL;
-    int best_loose = 0;
+    int best_loose = 0, sq;
     *no_choice = false;
     /* a piece from beside the board: no legal move of the board's pieces leaves every square
      * filled, so the two never compete */
     const struct tb_sensor_cand *d = tb_sensor__drop_match(s, occ, no_choice);
     if (d)
-        return d;
+        return pieces_fit(s, d, &sq) ? d : NULL;
     for (int i = 0; i < s->ncand; i++) {
         const struct tb_sensor_cand *c = &s->cand[i];
-        if (c->post != occ || !events_fit(s, c))
+        if (!shows(s, c, occ) || !pieces_fit(s, c, &sq))
             continue;
-        if (c->promo) {
-            int want = tb_sensor__wanted_promo(s, c->to);
-            if (c->promo != (want ? want : TB_CHESS_QUEEN))
-                continue;
-        }
         if (s->mode == TB_SENSOR_REPLICATING && c->move == s->expected)
             return c;
         int loose = __builtin_popcountll(s->lifted & s->base & ~c->touched);
@@ -337,6 +360,37 @@ static enum progress progress(const tb_sensor *s, uint64_t removed, uint64_t add
     return best;
 }
 
+/* piece_must_fit: the board shows a move's occupancy with another piece on one of its squares
+ * (a bishop where the knight goes, a piece of the wrong colour put down from beside the board).
+ * Not that move: reported once, the move waits for the right piece. */
+static bool wrong_piece(tb_sensor *s, uint64_t occ, uint64_t t, uint64_t event_ms)
+{
+    const struct tb_sensor_cand *c = NULL;
+    bool no_choice;
+    int sq = -1;
+    if (!s->cfg.piece_must_fit)
+        return false;
+    const struct tb_sensor_cand *d = tb_sensor__drop_match(s, occ, &no_choice);
+    if (d && !pieces_fit(s, d, &sq))
+        c = d;
+    for (int i = 0; !c && i < s->ncand; i++)
+        if (shows(s, &s->cand[i], occ) && !pieces_fit(s, &s->cand[i], &sq))
+            c = &s->cand[i];
+    if (!c)
+        return false;
+    s->missing_pending = false;
+    if (s->reported && s->reported_occ == s->occ)
+        return true;
+    s->reported = true;
+    s->reported_occ = s->occ;
+    struct tb_sensor_out *o = tb_sensor__problem(s, TB_SENSOR_P_WRONG_PIECE, t, event_ms);
+    o->move = c->move;
+    o->square = (uint8_t)sq;
+    o->piece = s->place_piece[sq];
+    tb_sensor__cand_uci(s, c, o->uci);
+    return true;
+}
+
 void tb_sensor__evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms)
 {
     bool no_choice, was_waiting = s->promo_pending;
@@ -381,6 +435,8 @@ void tb_sensor__evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms)
         decide(s, c, false, t, event_ms);
         return;
     }
+    if (wrong_piece(s, occ, t, event_ms))
+        return;
     uint64_t removed = s->base & ~occ, added = occ & ~s->base, in_hand = 0;
     enum progress p = progress(s, removed, added, &in_hand);
     if (p == UNDER_WAY) {

@@ -12,6 +12,7 @@ void tb_sensor_config_default(struct tb_sensor_config *cfg)
     cfg->wobble_ms = 100;
     cfg->promo_prompt_ms = 3000;
     cfg->settle_ms = 3000;
+    cfg->piece_must_fit = false;
 }
 
 int tb_sensor_new(const struct tb_sensor_config *cfg, tb_sensor **out)

@@ -55,6 +55,9 @@ struct tb_sensor_config {
                                   castling rook first, a Chess960 king on its castling square)
                                   must stand still this long before it is read as the move it
                                   shows; default 3000 */
+    bool piece_must_fit;       /* a board that names its pieces (DGT): a placement whose piece
+                                  code is not the piece a move puts on that square is not that
+                                  move (WRONG_PIECE, the move waits); default off */
 };
 
 void tb_sensor_config_default(struct tb_sensor_config *cfg);
@@ -91,6 +94,9 @@ enum tb_sensor_problem {
     TB_SENSOR_P_ILLEGAL_DROP,         /* square: where the piece was put; piece: its type when
                                          known (chosen, or the only kind in hand), else 0;
                                          kinds: the kinds in hand; reason, article: why not */
+    TB_SENSOR_P_WRONG_PIECE,          /* piece_must_fit: the board shows the occupancy of move
+                                         but square holds piece (code) instead of the move's;
+                                         the move is not made until it does */
 };
 
 /* Flags of a move output. */
@@ -107,7 +113,7 @@ struct tb_sensor_out {
     tb_chess_move move;             /* see the problem list; MOVE: the move */
     tb_chess_move expected;         /* WRONG_MOVE */
     uint8_t square, square2;        /* TB_CHESS_NOSQ when unused */
-    uint8_t piece;                  /* TOUCH: the piece code touched */
+    uint8_t piece;                  /* TOUCH: the piece code touched; WRONG_PIECE: the code shown */
     bool own;                       /* TOUCH: a piece of the side to move */
     unsigned flags;                 /* MOVE: TB_SENSOR_MF_* */
     uint64_t clear, fill;           /* DISPLACED: square sets */

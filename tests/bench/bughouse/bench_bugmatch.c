@@ -2,7 +2,8 @@
  * pieces, turned into the event scripts of two reed boards (lifts, placements in every
  * handling order, drops with their choice before or after, blips, wobbles, knocked pieces),
  * recognised by the match of two boards, and compared with the generated match as BPGN.
- *   bench_bugmatch [N [FIRST]]   (default 1000 from seed 1) */
+ *   bench_bugmatch [N [FIRST [A,B]]]   (default 1000 from seed 1, reed,reed; A and B each
+ *                                       reed or dgt: a DGT board names every piece put down) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,18 @@ int main(int argc, char **argv)
     tb_bug_record *rec = malloc(sizeof *rec);
     size_t cap = 1 << 20;
     char *want = malloc(cap), *got = malloc(cap);
+    struct tb_bugmatch_config cfg;
+    tb_bugmatch_config_default(&cfg);
+    const char *kinds = argc > 3 ? argv[3] : "reed,reed";
+    for (int b = 0; b < 2; b++) {
+        const char *k = b ? strchr(kinds, ',') : kinds;
+        k = k && b ? k + 1 : k;
+        if (!k || (strncmp(k, "reed", 4) != 0 && strncmp(k, "dgt", 3) != 0)) {
+            fprintf(stderr, "bench_bugmatch: boards %s: give reed or dgt for each, A,B\n", kinds);
+            return 2;
+        }
+        cfg.kind[b] = k[0] == 'd' ? TB_BUGMATCH_DGT : TB_BUGMATCH_REED;
+    }
     if (!rec || !want || !got || n <= 0)
         return 2;
     double t_replay = 0;
@@ -37,7 +50,7 @@ int main(int argc, char **argv)
         if (tb_bug_gen_game(&gc, rec) < 0)
             return 2;
         double t0 = now();
-        int rc = tb_bugmatch_replay(rec, NULL, &sc, (uint64_t)s, &m, &k, &err);
+        int rc = tb_bugmatch_replay(rec, &cfg, &sc, (uint64_t)s, &m, &k, &err);
         t_replay += now() - t0;
         if (rc) {
             fprintf(stderr, "seed %ld: %s\n", s, err.msg);
@@ -58,9 +71,9 @@ int main(int argc, char **argv)
             (rec->verdict[0].result != TB_BUG_ONGOING) + (rec->verdict[1].result != TB_BUG_ONGOING);
         tb_bugmatch_free(m);
     }
-    printf("bugmatch: %ld matches, %ld plies (%ld drops), %ld board events, %ld results: "
+    printf("bugmatch (%s): %ld matches, %ld plies (%ld drops), %ld board events, %ld results: "
            "%ld the same as generated, %ld differ\n",
-           n, plies, drops, events, results, n - bad, bad);
+           kinds, n, plies, drops, events, results, n - bad, bad);
     printf("bugmatch: %.2f s recognising, %.1f us per event, %.0f events/s\n", t_replay,
            events ? t_replay * 1e6 / (double)events : 0.0,
            t_replay > 0 ? (double)events / t_replay : 0.0);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "outputs.h"
 #include "tb_bugmatch.h"
 #include "tb_test.h"
 
@@ -266,18 +267,7 @@ static tb_bugmatch *new_match(void)
 /* All outputs so far as lines, "|" between. */
 static const char *drain(tb_bugmatch *m)
 {
-    static char all[4096];
-    char line[256];
-    struct tb_bugmatch_out o;
-    all[0] = '\0';
-    while (tb_bugmatch_poll(m, &o)) {
-        if (o.kind == TB_BUGMATCH_OUT_BOARD && o.sensor.kind == TB_SENSOR_OUT_TOUCH)
-            continue;
-        ASSERT_GT(tb_bugmatch_out_format(&o, line, sizeof line), 0);
-        strncat(all, all[0] ? "|" : "", sizeof all - strlen(all) - 1);
-        strncat(all, line, sizeof all - strlen(all) - 1);
-    }
-    return all;
+    return bugmatch_lines(m);
 }
 
 static void move(tb_bugmatch *m, int b, const char *from, const char *to, bool capture, uint64_t *t)
@@ -478,107 +468,18 @@ TB_TEST(law_5_4_flag_fall_ends_that_game_only)
  * every kind: every input is taken or refused for its state (never a bad argument), every move
  * announced is legal where it stands, and each recogniser holds what the record and the move
  * made since say: the same position, the same hands. */
-static uint64_t rnd(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return *s >> 33;
-}
-
 TB_TEST(random_inputs_keep_boards_hands_and_record_in_step)
 {
-    for (uint64_t seed = 1; seed <= 30; seed++) {
-        tb_bugmatch *m = new_match();
-        tb_bug_pos start[2];
-        for (int b = 0; b < 2; b++)
-            ASSERT_OK(tb_bug_pos_from_fen(
-                &start[b], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[QRBNPqrbnp] w KQkq - 0 1",
-                NULL));
-        ASSERT_OK(tb_bugmatch_set_start(m, start));
-        ASSERT_OK(tb_bugmatch_start(m, 0));
-        uint64_t t = 0, r = seed;
-        bool pending[2] = {false, false};
-        tb_bug_move pend[2] = {0, 0};
-        for (int i = 0; i < 3000 && !tb_bugmatch_over(m); i++) {
-            int b = (int)(rnd(&r) % 2), what = (int)(rnd(&r) % 100), sq = (int)(rnd(&r) % 64);
-            t += rnd(&r) % 400;
-            const tb_sensor *s = tb_bugmatch_sensor(m, b);
-            uint64_t occ = tb_sensor_occupancy(s);
-            int rc;
-            /* a lift of an occupied square, a placement on an empty one (60: a full board) */
-            for (int k = 0; k < 64 && (what < 40) != !!(occ & TB_CHESS_BIT(sq)); k++)
-                sq = (sq + 1) & 63;
-            if (what < 40 || (what < 80 && occ == ~0ULL)) {
-                rc = tb_bugmatch_lift(m, b, sq, t);
-            } else if (what < 80) {
-                rc = tb_bugmatch_place(m, b, sq, 0, t);
-            } else if (what < 88) {
-                rc = tb_bugmatch_choose(m, b, 1 + (int)(rnd(&r) % 5), t);
-            } else if (what < 96) {
-                rc = tb_bugmatch_press(m, b, t);
-            } else if (what < 99) {
-                rc = tb_bugmatch_button(m, b, t);
-            } else {
-                rc = tb_bugmatch_ask_pool(m, (int)(rnd(&r) % 4), t);
-            }
-            ASSERT_TRUE(rc == TB_OK || rc == TB_ERR_STATE || rc == TB_ERR_ILLEGAL);
-            const tb_bug_record *rec = tb_bugmatch_record(m);
-            struct tb_bugmatch_out o;
-            while (tb_bugmatch_poll(m, &o)) {
-                if (o.kind == TB_BUGMATCH_OUT_MOVE) {
-                    ASSERT_FALSE(pending[o.board]);
-                    pending[o.board] = true;
-                    pend[o.board] = o.move;
-                } else if (o.kind == TB_BUGMATCH_OUT_PLY) {
-                    ASSERT_TRUE(pending[o.board]);
-                    ASSERT_EQ(rec->plies[o.ply].move, pend[o.board]);
-                    pending[o.board] = false;
-                } else if (o.kind == TB_BUGMATCH_OUT_RESULT) {
-                    pending[o.board] = false;
-                }
-            }
-            for (int k = 0; k < 2; k++) {
-                if (rec->verdict[k].result != TB_BUG_ONGOING)
-                    continue;
-                tb_bug_pos want = rec->cur[k];
-                tb_bug_undo undo;
-                if (pending[k]) {
-                    ASSERT_TRUE(tb_bug_is_legal(&want, pend[k]));
-                    tb_bug_make(&want, pend[k], &undo);
-                }
-                char a[128], c[128];
-                ASSERT_GT(tb_chess_pos_to_fen(&want.chess, a, sizeof a), 0);
-                ASSERT_GT(
-                    tb_chess_pos_to_fen(tb_sensor_position(tb_bugmatch_sensor(m, k)), c, sizeof c),
-                    0);
-                ASSERT_STR_EQ(c, a);
-                for (int color = 0; color < 2; color++) {
-                    uint8_t pool[6];
-                    tb_bugmatch_pool(m, 2 * k + color, pool);
-                    const uint8_t *hand = tb_sensor_hand(tb_bugmatch_sensor(m, k), color);
-                    for (int type = TB_CHESS_PAWN; type <= TB_CHESS_QUEEN; type++)
-                        if (hand[type] != pool[type])
-                            TB_FAIL("seed %d input %d: board %c colour %d type %d: the "
-                                    "recogniser holds %d, the match %d",
-                                    (int)seed, i, 'A' + k, color, type, hand[type], pool[type]);
-                }
-            }
-        }
-        ASSERT_OK(tb_bugmatch_tick(m, t + 3600000));
-        ASSERT_TRUE(tb_bugmatch_over(m)); /* the clocks end what the moves did not */
-        tb_bugmatch_free(m);
-    }
+    struct bugmatch_follow follow = {{false, false}, {0, 0}, 0, 0};
+    for (uint64_t seed = 1; seed <= 30; seed++)
+        bugmatch_random_run(NULL, seed, NULL, NULL, &follow);
 }
 
 /* ---- random matches through two simulated boards ----------------------------------------- */
 
 static char *bpgn(const tb_bug_record *rec)
 {
-    int n = tb_bug_bpgn_write(rec, NULL, 0);
-    ASSERT_GT(n, 0);
-    char *buf = malloc((size_t)n + 1);
-    ASSERT_TRUE(buf != NULL);
-    ASSERT_EQ(tb_bug_bpgn_write(rec, buf, (size_t)n + 1), n);
-    return buf;
+    return bugmatch_bpgn(rec);
 }
 
 /* One seeded match: generated, turned into two boards' events, recognised. */
