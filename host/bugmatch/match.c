@@ -88,6 +88,7 @@ static void drain_board(tb_bugmatch *m, int b)
     struct tb_sensor_out o;
     while (m->game[b].sensor && tb_sensor_poll(m->game[b].sensor, &o))
         tb_bugmatch__sensor_out(m, b, &o);
+    tb_bugmatch__irr_watch(m, b); /* article 7: a board put back */
 }
 
 static void drain(tb_bugmatch *m, int first)
@@ -192,6 +193,17 @@ static int begin(tb_bugmatch *m, int b, uint64_t ms, bool sensor)
     return TB_OK;
 }
 
+/* article 7 (irregular.c) */
+int tb_bugmatch__begin(tb_bugmatch *m, int b, uint64_t ms, bool sensor)
+{
+    return begin(m, b, ms, sensor);
+}
+
+void tb_bugmatch__drain(tb_bugmatch *m, int b)
+{
+    drain(m, b);
+}
+
 int tb_bugmatch_start(tb_bugmatch *m, uint64_t ms)
 {
     if (m->started)
@@ -212,6 +224,9 @@ int tb_bugmatch_lift(tb_bugmatch *m, int board, int square, uint64_t ms)
     int rc = begin(m, board, ms, true);
     if (rc || m->game[board].ended)
         return rc;
+    if (tb_bugmatch__irr_lift(m, board, square, ms))
+        return TB_OK; /* 7.7: the piece handed back */
+    tb_bugmatch__irr_event(m, board, square, true);
     rc = tb_sensor_lift(m->game[board].sensor, square, ms);
     drain(m, board);
     return rc;
@@ -222,6 +237,7 @@ int tb_bugmatch_place(tb_bugmatch *m, int board, int square, int piece, uint64_t
     int rc = begin(m, board, ms, true);
     if (rc || m->game[board].ended)
         return rc;
+    tb_bugmatch__irr_event(m, board, square, false);
     rc = tb_sensor_place(m->game[board].sensor, square, piece, ms);
     drain(m, board);
     return rc;
@@ -302,7 +318,7 @@ int tb_bugmatch_press(tb_bugmatch *m, int board, uint64_t ms)
         }
     }
     if (!g->pending)
-        return TB_ERR_STATE;
+        return tb_bugmatch__irr_press(m, board, ms); /* 7.4, 7.6 */
     tb_bugmatch__complete(m, board, ms);
     return TB_OK;
 }

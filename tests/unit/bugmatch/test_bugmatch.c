@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bugmatch_drain.h"
 #include "tb_bugmatch.h"
 #include "tb_test.h"
 
@@ -261,23 +262,6 @@ static tb_bugmatch *new_match(void)
     struct tb_error err;
     ASSERT_OK(tb_bugmatch_new(NULL, &m, &err));
     return m;
-}
-
-/* All outputs so far as lines, "|" between. */
-static const char *drain(tb_bugmatch *m)
-{
-    static char all[4096];
-    char line[256];
-    struct tb_bugmatch_out o;
-    all[0] = '\0';
-    while (tb_bugmatch_poll(m, &o)) {
-        if (o.kind == TB_BUGMATCH_OUT_BOARD && o.sensor.kind == TB_SENSOR_OUT_TOUCH)
-            continue;
-        ASSERT_GT(tb_bugmatch_out_format(&o, line, sizeof line), 0);
-        strncat(all, all[0] ? "|" : "", sizeof all - strlen(all) - 1);
-        strncat(all, line, sizeof all - strlen(all) - 1);
-    }
-    return all;
 }
 
 static void move(tb_bugmatch *m, int b, const char *from, const char *to, bool capture, uint64_t *t)

@@ -1,0 +1,417 @@
+/* Article 7 of the club's rules on sensor boards (host/bugmatch irregular.c): an illegal move
+ * put back before the press (7.3), completed with the clock pressed and accepted or replaced
+ * (7.4-7.6), the piece an illegal capture passed taken back from the partner's hand or, once
+ * placed, from the partner's board (7.7); and random matches with illegal moves inserted. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bugmatch_drain.h"
+#include "tb_bugmatch.h"
+#include "tb_test.h"
+
+#define SQ(name) (((name)[1] - '1') * 8 + ((name)[0] - 'a'))
+
+static tb_bugmatch *match_from(const char *fen_a, const char *fen_b)
+{
+    tb_bugmatch *m;
+    struct tb_error err;
+    tb_bug_pos start[2];
+    ASSERT_OK(tb_bugmatch_new(NULL, &m, &err));
+    const char *fen[2] = {fen_a, fen_b};
+    for (int b = 0; b < 2; b++) {
+        if (fen[b])
+            ASSERT_OK(tb_bug_pos_from_fen(&start[b], fen[b], NULL));
+        else
+            tb_bug_pos_startpos(&start[b]);
+    }
+    ASSERT_OK(tb_bugmatch_set_start(m, start));
+    ASSERT_OK(tb_bugmatch_start(m, 0));
+    return m;
+}
+
+static void lift(tb_bugmatch *m, int b, const char *sq, uint64_t *t)
+{
+    ASSERT_OK(tb_bugmatch_lift(m, b, SQ(sq), *t += 300));
+}
+
+static void place(tb_bugmatch *m, int b, const char *sq, uint64_t *t)
+{
+    ASSERT_OK(tb_bugmatch_place(m, b, SQ(sq), 0, *t += 300));
+}
+
+/* A piece moved (a capture: the target lifted first), not pressed. */
+static void shift(tb_bugmatch *m, int b, const char *from, const char *to, bool capture,
+                  uint64_t *t)
+{
+    if (capture)
+        lift(m, b, to, t);
+    lift(m, b, from, t);
+    place(m, b, to, t);
+}
+
+static void press(tb_bugmatch *m, int b, uint64_t *t)
+{
+    ASSERT_OK(tb_bugmatch_press(m, b, *t += 500));
+}
+
+/* A match from the start in which White's knight went g1-g4 and the clock was pressed (7.4),
+ * its outputs read. */
+static tb_bugmatch *knight_to_g4(uint64_t *t)
+{
+    tb_bugmatch *m = match_from(NULL, NULL);
+    shift(m, 0, "g1", "g4", false, t);
+    press(m, 0, t);
+    drain(m);
+    return m;
+}
+
+/* Pieces of each colour and shape over both boards and all hands (3.1: a promoted pawn is a
+ * pawn): what 7.7 must keep, no piece created or lost. */
+static void census(const tb_bugmatch *m, int count[2][7])
+{
+    memset(count, 0, sizeof(int) * 14);
+    const tb_bug_record *rec = tb_bugmatch_record(m);
+    for (int b = 0; b < 2; b++) {
+        const tb_bug_pos *p = &rec->cur[b];
+        for (int sq = 0; sq < 64; sq++) {
+            int pc = p->chess.board[sq];
+            if (pc)
+                count[TB_CHESS_PIECE_COLOR(pc)]
+                     [p->promoted & TB_CHESS_BIT(sq) ? TB_CHESS_PAWN : TB_CHESS_PIECE_TYPE(pc)]++;
+        }
+        for (int c = 0; c < 2; c++)
+            for (int k = TB_CHESS_PAWN; k <= TB_CHESS_QUEEN; k++)
+                count[c][k] += p->pool[c][k];
+    }
+}
+
+/* The BPGN of the match holds text (NULL: anything) and, read back, the same positions and
+ * plies. */
+static void bpgn_round_trip(const tb_bugmatch *m, const char *text)
+{
+    const tb_bug_record *rec = tb_bugmatch_record(m);
+    int n = tb_bug_bpgn_write(rec, NULL, 0);
+    ASSERT_GT(n, 0);
+    char *buf = malloc((size_t)n + 1);
+    ASSERT_TRUE(buf != NULL);
+    ASSERT_EQ(tb_bug_bpgn_write(rec, buf, (size_t)n + 1), n);
+    if (text)
+        ASSERT_STR_CONTAINS(buf, text);
+    static tb_bug_record back;
+    struct tb_error err;
+    if (tb_bug_bpgn_read(&back, buf, (size_t)n, &err) != 0)
+        TB_FAIL("BPGN not read back: %s\n%s", err.msg, buf);
+    ASSERT_EQ(back.nplies, rec->nplies);
+    for (int i = 0; i < rec->nplies; i++) {
+        ASSERT_EQ(back.plies[i].move, rec->plies[i].move);
+        ASSERT_EQ(back.plies[i].irregular, rec->plies[i].irregular);
+    }
+    for (int b = 0; b < 2; b++)
+        ASSERT_TRUE(tb_bug_pos_equal(&back.cur[b], &rec->cur[b]));
+    free(buf);
+}
+
+/* ---- 7.3 --------------------------------------------------------------------------------- */
+
+/* 7.3: an illegal move shown but not pressed may be put back; it is no move and no
+ * irregularity, and the knight it touched must still be moved (FIDE 4.3, reglement 4). */
+TB_TEST(law_7_3_illegal_move_put_back_before_the_press_is_no_move_and_the_touched_piece_must_move)
+{
+    tb_bugmatch *m = match_from(NULL, NULL);
+    uint64_t t = 0;
+    shift(m, 0, "g1", "g4", false, &t);
+    ASSERT_OK(tb_bugmatch_tick(m, t += 500));
+    ASSERT_STR_CONTAINS(drain(m), "! illegal g1 placed g4");
+    shift(m, 0, "g4", "g1", false, &t);
+    ASSERT_OK(tb_bugmatch_tick(m, t += 500));
+    ASSERT_EQ(tb_bugmatch_irregular(m, 0), TB_BUGMATCH_IRR_NONE);
+    ASSERT_EQ(tb_bugmatch_record(m)->nplies, 0);
+    ASSERT_EQ(tb_bugmatch_accept(m, 0, t += 10), TB_ERR_STATE);
+    shift(m, 0, "e2", "e4", false, &t);
+    press(m, 0, &t);
+    const char *out = drain(m);
+    ASSERT_STR_CONTAINS(out, "touch-move touched g1");
+    ASSERT_STR_CONTAINS(out, "A White: e4|");
+    ASSERT_STR_CONTAINS(out, "A White: ply 1 completed");
+    ASSERT_TRUE(strstr(out, "illegal move") == NULL);
+    ASSERT_EQ(tb_bugmatch_record(m)->plies[0].irregular, 0);
+    tb_bugmatch_free(m);
+}
+
+/* ---- 7.4, 7.5 ---------------------------------------------------------------------------- */
+
+/* Nothing waits: accept and replace are refused and change nothing. */
+TB_TEST(law_7_4_accept_and_replace_with_nothing_pending_are_refused)
+{
+    tb_bugmatch *m = match_from(NULL, NULL);
+    uint64_t t = 0;
+    shift(m, 0, "e2", "e4", false, &t);
+    press(m, 0, &t);
+    drain(m);
+    ASSERT_EQ(tb_bugmatch_accept(m, 0, t += 10), TB_ERR_STATE);
+    ASSERT_EQ(tb_bugmatch_replace(m, 0, t += 10), TB_ERR_STATE);
+    ASSERT_EQ(tb_bugmatch_replace(m, 1, t += 10), TB_ERR_STATE);
+    ASSERT_EQ(tb_bugmatch_accept(m, 2, t += 10), TB_ERR_ARG);
+    ASSERT_STR_EQ(drain(m), "");
+    ASSERT_EQ(tb_bugmatch_record(m)->nplies, 1);
+    ASSERT_EQ(tb_bugmatch_clock(m, 0)->turn, TB_CHESS_BLACK);
+    tb_bugmatch_free(m);
+}
+
+/* 7.4: pressed, the illegal move is flagged: the opponent's clock runs, the opponent hears it
+ * and may accept it; the game goes on from the board and the record keeps it. */
+TB_TEST(law_7_4_illegal_move_pressed_is_flagged_and_may_be_accepted)
+{
+    struct tb_voice_pack *de;
+    struct tb_error err;
+    ASSERT_OK(tb_voice_pack_load("de-fide", &de, &err));
+    tb_bugmatch *m = match_from(NULL, NULL);
+    uint64_t t = 0;
+    shift(m, 0, "g1", "g4", false, &t);
+    press(m, 0, &t);
+    struct tb_bugmatch_out o;
+    ASSERT_EQ(tb_bugmatch_poll(m, &o), 1);
+    while (o.kind != TB_BUGMATCH_OUT_ILLEGAL_MOVE)
+        ASSERT_EQ(tb_bugmatch_poll(m, &o), 1);
+    char line[256];
+    ASSERT_GT(tb_bugmatch_out_format(&o, line, sizeof line), 0);
+    ASSERT_STR_EQ(line, "A White: illegal move Ng1g4 (7.4): A Black may accept it or demand a "
+                        "legal move");
+    ASSERT_EQ(o.hear, 1u << 1); /* the opponent */
+    ASSERT_GT(tb_bugmatch_out_say(de, &o, TB_VOICE_SHORT, line, sizeof line), 0);
+    ASSERT_STR_EQ(line, "Regelwidriger Zug: Springer Gustav eins Gustav vier. Annehmen oder "
+                        "Ersatz verlangen, Artikel 7.4");
+    ASSERT_EQ(tb_bugmatch_clock(m, 0)->turn, TB_CHESS_BLACK);
+    ASSERT_EQ(tb_bugmatch_irregular(m, 0), TB_BUGMATCH_IRR_ASKED);
+    ASSERT_EQ(tb_bugmatch_accept(m, 1, t += 10), TB_ERR_STATE); /* not on board B */
+    ASSERT_OK(tb_bugmatch_accept(m, 0, t += 100));
+    ASSERT_STR_EQ(drain(m), "A Black accepts the illegal move g1g4 (7.4)");
+    ASSERT_EQ(tb_bugmatch_accept(m, 0, t += 10), TB_ERR_STATE);
+    shift(m, 0, "e7", "e5", false, &t);
+    press(m, 0, &t);
+    ASSERT_STR_CONTAINS(drain(m), "A Black: e5|A Black: ply 2 completed");
+    /* the knight plays on from g4 */
+    shift(m, 0, "g4", "e5", true, &t);
+    press(m, 0, &t);
+    ASSERT_STR_CONTAINS(drain(m), "A White: Nxe5");
+    const tb_bug_record *rec = tb_bugmatch_record(m);
+    ASSERT_EQ(rec->nplies, 3);
+    ASSERT_EQ(rec->plies[0].irregular, TB_BUG_PLY_ILLEGAL);
+    bpgn_round_trip(m, "{A 7.4: illegal move} 1A. Ng1g4");
+    tb_voice_pack_free(de);
+    tb_bugmatch_free(m);
+}
+
+/* 7.5: the opponent who plays on from the board has accepted the illegal move and can no
+ * longer demand its replacement. */
+TB_TEST(law_7_5_a_move_played_on_accepts_the_illegal_move)
+{
+    uint64_t t = 0;
+    tb_bugmatch *m = knight_to_g4(&t);
+    shift(m, 0, "e7", "e5", false, &t);
+    ASSERT_OK(tb_bugmatch_tick(m, t += 300));
+    ASSERT_STR_CONTAINS(drain(m),
+                        "A Black accepts the illegal move g1g4 (7.5: played on)|A Black: e5");
+    ASSERT_EQ(tb_bugmatch_replace(m, 0, t += 10), TB_ERR_STATE);
+    press(m, 0, &t);
+    ASSERT_STR_CONTAINS(drain(m), "A Black: ply 2 completed");
+    ASSERT_EQ(tb_bugmatch_irregular(m, 0), TB_BUGMATCH_IRR_NONE);
+    tb_bugmatch_free(m);
+}
+
+/* A move the game cannot go on from (the mover's king left in check) cannot be accepted: the
+ * opponent hears why and must demand a legal move; nothing enters the record. */
+TB_TEST(law_7_4_move_leaving_the_king_in_check_cannot_be_accepted)
+{
+    tb_bugmatch *m = match_from("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", NULL);
+    uint64_t t = 0;
+    shift(m, 0, "e1", "e2", false, &t);
+    press(m, 0, &t);
+    ASSERT_STR_CONTAINS(drain(m), "A White: illegal move Ke1e2 (7.4): it cannot stand (it leaves "
+                                  "the mover's king in check (3.9)); A Black may demand a legal "
+                                  "move");
+    ASSERT_EQ(tb_bugmatch_accept(m, 0, t += 10), TB_ERR_ILLEGAL);
+    ASSERT_EQ(tb_bugmatch_record(m)->nplies, 0);
+    ASSERT_OK(tb_bugmatch_replace(m, 0, t += 100));
+    ASSERT_STR_CONTAINS(drain(m), "A White must take back e1e2");
+    shift(m, 0, "e2", "e1", false, &t);
+    ASSERT_OK(tb_bugmatch_tick(m, t += 300));
+    ASSERT_STR_CONTAINS(drain(m), "A: board put back before e1e2");
+    shift(m, 0, "e1", "d2", true, &t);
+    press(m, 0, &t);
+    ASSERT_STR_CONTAINS(drain(m), "A White: Kxd2");
+    ASSERT_EQ(tb_bugmatch_record(m)->nplies, 1);
+    tb_bugmatch_free(m);
+}
+
+/* ---- 7.6 --------------------------------------------------------------------------------- */
+
+/* 7.4, 7.6: the opponent demands a legal move and starts the offender's clock; the board is
+ * put back, the game returns to the position before, and the knight touched must move. */
+TB_TEST(law_7_6_replacement_starts_the_offenders_clock_and_the_touched_piece_must_move)
+{
+    uint64_t t = 0;
+    tb_bugmatch *m = knight_to_g4(&t);
+    ASSERT_OK(tb_bugmatch_replace(m, 0, t += 800));
+    ASSERT_STR_EQ(drain(m), "A White must take back g1g4 and play a legal move, the piece on g1 "
+                            "touched (7.4, 7.6)");
+    ASSERT_EQ(tb_bugmatch_clock(m, 0)->turn, TB_CHESS_WHITE);
+    ASSERT_EQ(tb_bugmatch_irregular(m, 0), TB_BUGMATCH_IRR_PUT_BACK);
+    ASSERT_EQ(tb_bugmatch_replace(m, 0, t += 10), TB_ERR_STATE);
+    shift(m, 0, "g4", "g1", false, &t);
+    ASSERT_OK(tb_bugmatch_tick(m, t += 300));
+    ASSERT_STR_CONTAINS(drain(m), "A: board put back before g1g4");
+    shift(m, 0, "d2", "d4", false, &t);
+    press(m, 0, &t);
+    const char *out = drain(m);
+    ASSERT_STR_CONTAINS(out, "touch-move touched g1");
+    ASSERT_STR_CONTAINS(out, "A White: d4");
+    const tb_bug_record *rec = tb_bugmatch_record(m);
+    ASSERT_EQ(rec->nplies, 3);
+    ASSERT_EQ(rec->plies[1].irregular, TB_BUG_PLY_TAKEBACK);
+    ASSERT_EQ(rec->cur[0].chess.side, TB_CHESS_BLACK);
+    ASSERT_EQ(rec->cur[0].chess.board[SQ("g1")], TB_CHESS_PIECE(0, TB_CHESS_KNIGHT));
+    bpgn_round_trip(m, "{A 7.4: illegal move g1g4 taken back}\n1A. d4");
+    tb_bugmatch_free(m);
+}
+
+/* 7.6 on a board with a clock: the opponent's press without a move is the demand. */
+TB_TEST(law_7_6_the_opponents_press_demands_the_replacement)
+{
+    uint64_t t = 0;
+    tb_bugmatch *m = knight_to_g4(&t);
+    press(m, 0, &t);
+    ASSERT_STR_CONTAINS(drain(m), "A White must take back g1g4");
+    ASSERT_EQ(tb_bugmatch_clock(m, 0)->turn, TB_CHESS_WHITE);
+    tb_bugmatch_free(m);
+}
+
+/* ---- 7.7 --------------------------------------------------------------------------------- */
+
+static const char *const ROOK_TAKES = "4k3/8/8/3n4/8/8/8/R3K3 w - - 0 1";
+
+/* White's rook on A takes the knight on d5 illegally and the clock is pressed (7.4); before:
+ * the pieces counted first. */
+static tb_bugmatch *rook_takes_knight(uint64_t *t, int before[2][7])
+{
+    tb_bugmatch *m = match_from(ROOK_TAKES, NULL);
+    census(m, before);
+    shift(m, 0, "a1", "d5", true, t);
+    press(m, 0, t);
+    return m;
+}
+
+/* The rook back on a1, the knight it took back on d5: the board as before (7.4). */
+static void rook_put_back(tb_bugmatch *m, uint64_t *t)
+{
+    lift(m, 0, "d5", t);
+    place(m, 0, "a1", t);
+    place(m, 0, "d5", t);
+    ASSERT_OK(tb_bugmatch_tick(m, *t += 300));
+    ASSERT_STR_CONTAINS(drain(m), "A: board put back before a1d5");
+}
+
+/* 7.7: the knight an illegal capture passed is taken back from the partner's hand. */
+TB_TEST(law_7_7_piece_still_in_hand_is_taken_back_from_the_partner)
+{
+    struct tb_voice_pack *en;
+    struct tb_error err;
+    ASSERT_OK(tb_voice_pack_load("en", &en, &err));
+    int before[2][7], after[2][7];
+    uint64_t t = 0;
+    tb_bugmatch *m = rook_takes_knight(&t, before);
+    const char *out = drain(m);
+    ASSERT_STR_CONTAINS(out, "A White: illegal move Ra1xd5 (7.4)");
+    ASSERT_STR_CONTAINS(out, "B Black receives: knight"); /* handed over at the press */
+    uint8_t pool[6];
+    tb_bugmatch_pool(m, 3, pool);
+    ASSERT_EQ(pool[TB_CHESS_KNIGHT], 1);
+    ASSERT_OK(tb_bugmatch_replace(m, 0, t += 500));
+    struct tb_bugmatch_out o;
+    int returned = 0;
+    char line[256];
+    while (tb_bugmatch_poll(m, &o))
+        if (o.kind == TB_BUGMATCH_OUT_RETURNED) {
+            returned++;
+            ASSERT_EQ(o.hear, 1u << 3);
+            ASSERT_GT(tb_bugmatch_out_format(&o, line, sizeof line), 0);
+            ASSERT_STR_EQ(line, "B Black gives back: knight (7.7)");
+            ASSERT_GT(tb_bugmatch_out_say(en, &o, TB_VOICE_SHORT, line, sizeof line), 0);
+            ASSERT_STR_EQ(line, "You give back: knight");
+        }
+    ASSERT_EQ(returned, 1);
+    tb_bugmatch_pool(m, 3, pool);
+    ASSERT_EQ(pool[TB_CHESS_KNIGHT], 0);
+    rook_put_back(m, &t);
+    shift(m, 0, "e1", "e2", false, &t);
+    press(m, 0, &t);
+    out = drain(m);
+    ASSERT_STR_CONTAINS(out, "touch-move touched a1");
+    ASSERT_STR_CONTAINS(out, "A White: Ke2");
+    census(m, after);
+    ASSERT_EQ(memcmp(before, after, sizeof before), 0);
+    bpgn_round_trip(m, NULL);
+    tb_voice_pack_free(en);
+    tb_bugmatch_free(m);
+}
+
+/* 7.7: the partner has already placed the knight: the partner may not move until the
+ * offender's opponent takes a black knight off board B (any one) and hands it over; then the
+ * offender puts the board back and plays a legal move. */
+TB_TEST(law_7_7_piece_already_placed_blocks_the_partner_until_one_comes_off_the_other_board)
+{
+    int before[2][7], after[2][7];
+    uint64_t t = 0;
+    tb_bugmatch *m = rook_takes_knight(&t, before);
+    shift(m, 1, "e2", "e4", false, &t);
+    press(m, 1, &t);
+    place(m, 1, "c6", &t); /* Black on B drops the knight */
+    press(m, 1, &t);
+    ASSERT_STR_CONTAINS(drain(m), "B Black: N@c6");
+    ASSERT_OK(tb_bugmatch_replace(m, 0, t += 500));
+    const char *out = drain(m);
+    ASSERT_STR_CONTAINS(out, "A White must take back a1d5");
+    ASSERT_STR_CONTAINS(out, "B Black may not move until a knight is taken off board B (7.7)");
+    ASSERT_EQ(tb_bugmatch_irregular(m, 0), TB_BUGMATCH_IRR_BLOCKED);
+    /* White on B may move; Black on B may not */
+    shift(m, 1, "d2", "d4", false, &t);
+    press(m, 1, &t);
+    ASSERT_STR_CONTAINS(drain(m), "B White: d4");
+    int plies = tb_bugmatch_record(m)->nplies;
+    shift(m, 1, "g7", "g6", false, &t);
+    ASSERT_OK(tb_bugmatch_tick(m, t += 300));
+    ASSERT_STR_CONTAINS(drain(m), "B Black may not move (to g6 refused) until a knight is taken "
+                                  "off board B (7.7)");
+    ASSERT_EQ(tb_bugmatch_record(m)->nplies, plies);
+    shift(m, 1, "g6", "g7", false, &t);
+    ASSERT_OK(tb_bugmatch_tick(m, t += 300));
+    drain(m);
+    /* a white knight is not the piece; a black knight is */
+    lift(m, 1, "g1", &t);
+    place(m, 1, "g1", &t);
+    ASSERT_EQ(tb_bugmatch_irregular(m, 0), TB_BUGMATCH_IRR_BLOCKED);
+    ASSERT_OK(tb_bugmatch_tick(m, t += 300));
+    drain(m);
+    lift(m, 1, "b8", &t);
+    out = drain(m);
+    ASSERT_STR_CONTAINS(out, "B: knight on b8 handed back, B Black may move (7.7)");
+    ASSERT_EQ(tb_bugmatch_irregular(m, 0), TB_BUGMATCH_IRR_PUT_BACK);
+    const tb_bug_record *rec = tb_bugmatch_record(m);
+    ASSERT_EQ(rec->cur[1].chess.board[SQ("b8")], 0);
+    ASSERT_EQ(rec->cur[0].chess.board[SQ("d5")], TB_CHESS_PIECE(1, TB_CHESS_KNIGHT));
+    rook_put_back(m, &t); /* the knight handed over; the rook, touched, moves */
+    shift(m, 0, "a1", "a2", false, &t);
+    press(m, 0, &t);
+    out = drain(m);
+    ASSERT_STR_CONTAINS(out, "A White: Ra2");
+    ASSERT_TRUE(strstr(out, "touch-move") == NULL);
+    /* Black on B plays again */
+    shift(m, 1, "g8", "f6", false, &t);
+    press(m, 1, &t);
+    ASSERT_STR_CONTAINS(drain(m), "B Black: Nf6");
+    census(m, after);
+    ASSERT_EQ(memcmp(before, after, sizeof before), 0);
+    bpgn_round_trip(m, "{B 7.7: piece on b8 handed back}\n"
+                       "{A 7.4: illegal move a1d5 taken back} 1A. Ra2");
+    tb_bugmatch_free(m);
+}
