@@ -415,3 +415,304 @@ TB_TEST(law_7_7_piece_already_placed_blocks_the_partner_until_one_comes_off_the_
                        "{A 7.4: illegal move a1d5 taken back} 1A. Ra2");
     tb_bugmatch_free(m);
 }
+
+/* Every pack with a [bughouse] section says each of article 7's outputs its players hear. */
+TB_TEST(law_7_4_every_pack_says_the_irregularities)
+{
+    static const char *const packs[] = {"de-fide", "en", "nl"};
+    static const enum tb_bugmatch_out_kind kinds[] = {
+        TB_BUGMATCH_OUT_ILLEGAL_MOVE, TB_BUGMATCH_OUT_ACCEPTED, TB_BUGMATCH_OUT_REPLACE,
+        TB_BUGMATCH_OUT_RETURNED,     TB_BUGMATCH_OUT_BLOCKED,  TB_BUGMATCH_OUT_HANDED_BACK};
+    for (size_t i = 0; i < sizeof packs / sizeof packs[0]; i++) {
+        struct tb_voice_pack *pack;
+        struct tb_error err;
+        ASSERT_OK(tb_voice_pack_load(packs[i], &pack, &err));
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            struct tb_bugmatch_out o = {.kind = kinds[k], .board = 1, .seat = 3, .article = "7.7"};
+            o.move = tb_chess_move_new(SQ("a1"), SQ("d5"), 0);
+            o.piece = TB_CHESS_KNIGHT;
+            o.square = SQ("b8");
+            char line[256];
+            int n = tb_bugmatch_out_say(pack, &o, TB_VOICE_SHORT, line, sizeof line);
+            if (n <= 0 || !strstr(line, k == 1 ? "7.7" : ""))
+                TB_FAIL("%s: output %d not said (%d)", packs[i], (int)kinds[k], n);
+        }
+        /* for the arbiter only */
+        struct tb_bugmatch_out o = {.kind = TB_BUGMATCH_OUT_PUT_BACK, .article = ""};
+        char line[64];
+        ASSERT_EQ(tb_bugmatch_out_say(pack, &o, TB_VOICE_SHORT, line, sizeof line), 0);
+        tb_voice_pack_free(pack);
+    }
+}
+
+/* ---- generated: illegal moves inserted into random matches ------------------------------- */
+
+static uint64_t rnd(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *s >> 33;
+}
+
+/* Counts the outputs of a kind since the last call (others read and left). */
+static int outputs(tb_bugmatch *m, enum tb_bugmatch_out_kind kind, tb_bug_move *moves, int cap)
+{
+    struct tb_bugmatch_out o;
+    int n = 0;
+    while (tb_bugmatch_poll(m, &o))
+        if (o.kind == kind) {
+            if (moves && n < cap)
+                moves[n] = o.move;
+            n++;
+        }
+    return n;
+}
+
+/* Move mv, legal on board b, made as a player makes it, and the clock pressed: the match
+ * announces that move and no other, and records it. */
+static void play(tb_bugmatch *m, int b, tb_bug_move mv, uint64_t *t)
+{
+    const tb_bug_record *rec = tb_bugmatch_record(m);
+    int n = rec->nplies, to = tb_chess_move_to(mv);
+    if (tb_bug_move_is_drop(mv)) {
+        ASSERT_OK(tb_bugmatch_choose(m, b, tb_bug_move_drop_type(mv), *t += 300));
+        ASSERT_OK(tb_bugmatch_place(m, b, to, 0, *t += 300));
+    } else {
+        struct tb_chess_move_squares q;
+        tb_chess_move_squares(&rec->cur[b].chess, mv, &q);
+        if (q.captured && q.capture_sq == q.to)
+            ASSERT_OK(tb_bugmatch_lift(m, b, q.to, *t += 300));
+        ASSERT_OK(tb_bugmatch_lift(m, b, q.from, *t += 300));
+        ASSERT_OK(tb_bugmatch_place(m, b, q.to, 0, *t += 300));
+        if (q.captured && q.capture_sq != q.to)
+            ASSERT_OK(tb_bugmatch_lift(m, b, q.capture_sq, *t += 300));
+        if (tb_chess_move_is_castle(mv)) {
+            ASSERT_OK(tb_bugmatch_lift(m, b, q.rook_from, *t += 300));
+            ASSERT_OK(tb_bugmatch_place(m, b, q.rook_to, 0, *t += 300));
+        }
+        if (q.promo)
+            ASSERT_OK(tb_bugmatch_choose(m, b, q.promo, *t += 300));
+    }
+    int rc = tb_bugmatch_press(m, b, *t += 500);
+    /* a move that ends the game is complete without the press */
+    ASSERT_TRUE(rc == TB_OK || (rc == TB_ERR_STATE && rec->verdict[b].result != TB_BUG_ONGOING));
+    ASSERT_EQ(rec->nplies, n + 1);
+    ASSERT_EQ(rec->plies[n].move, mv);
+    tb_bug_move said[4];
+    ASSERT_EQ(outputs(m, TB_BUGMATCH_OUT_MOVE, said, 4), 1);
+    ASSERT_EQ(said[0], mv);
+}
+
+static bool ongoing(const tb_bugmatch *m, int b)
+{
+    return tb_bugmatch_record(m)->verdict[b].result == TB_BUG_ONGOING;
+}
+
+static void random_move(tb_bugmatch *m, int b, uint64_t *r, uint64_t *t)
+{
+    static tb_bug_movelist list;
+    int n = tb_bug_gen_legal(&tb_bugmatch_record(m)->cur[b], &list);
+    if (n > 0)
+        play(m, b, list.moves[rnd(r) % (unsigned)n], t);
+}
+
+/* An illegal move for the side to move on board b: a piece of its own to a square it cannot go
+ * to, empty or holding an enemy piece other than the king (captures half the time). */
+static bool pick_illegal(const tb_bugmatch *m, int b, uint64_t *r, int *from, int *to)
+{
+    const tb_bug_pos *pos = &tb_bugmatch_record(m)->cur[b];
+    static tb_bug_movelist list;
+    int n = tb_bug_gen_legal(pos, &list), us = pos->chess.side;
+    bool capture = rnd(r) % 2;
+    for (int tries = 0; tries < 4000; tries++) {
+        int f = (int)(rnd(r) % 64), g = (int)(rnd(r) % 64), p = pos->chess.board[f],
+            q = pos->chess.board[g];
+        if (!p || TB_CHESS_PIECE_COLOR(p) != us || f == g || (q && TB_CHESS_PIECE_COLOR(q) == us) ||
+            (q && TB_CHESS_PIECE_TYPE(q) == TB_CHESS_KING) || (tries < 3000 && !q == capture))
+            continue;
+        bool legal = false;
+        for (int i = 0; i < n; i++)
+            legal |= !tb_bug_move_is_drop(list.moves[i]) &&
+                     tb_chess_move_from(list.moves[i]) == f && tb_chess_move_to(list.moves[i]) == g;
+        if (!legal) {
+            *from = f;
+            *to = g;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* 7.7 with the piece already placed: the partner (to move on the other board) drops it. */
+static bool partner_drops(tb_bugmatch *m, int b, int piece, uint64_t *r, uint64_t *t)
+{
+    const tb_bug_pos *pos = &tb_bugmatch_record(m)->cur[b ^ 1];
+    static tb_bug_movelist list;
+    if (!ongoing(m, b ^ 1) || pos->chess.side != TB_CHESS_PIECE_COLOR(piece) ||
+        pos->pool[pos->chess.side][TB_CHESS_PIECE_TYPE(piece)] != 1)
+        return false;
+    int n = tb_bug_gen_drops(pos, &list), k = 0;
+    tb_bug_move pick[64];
+    for (int i = 0; i < n && k < 64; i++)
+        if (tb_bug_move_drop_type(list.moves[i]) == TB_CHESS_PIECE_TYPE(piece))
+            pick[k++] = list.moves[i];
+    if (!k)
+        return false;
+    play(m, b ^ 1, pick[rnd(r) % (unsigned)k], t);
+    return true;
+}
+
+/* The square of a piece of piece's kind and colour on board b whose removal leaves a position. */
+static int removable(const tb_bugmatch *m, int b, int piece)
+{
+    const tb_bug_pos *pos = &tb_bugmatch_record(m)->cur[b];
+    for (int sq = 0; sq < 64; sq++) {
+        int p = pos->chess.board[sq];
+        int shape = pos->promoted & TB_CHESS_BIT(sq) ? TB_CHESS_PAWN : TB_CHESS_PIECE_TYPE(p);
+        tb_bug_pos copy = *pos;
+        if (p && TB_CHESS_PIECE_COLOR(p) == TB_CHESS_PIECE_COLOR(piece) &&
+            shape == TB_CHESS_PIECE_TYPE(piece) && tb_bug_pos_remove(&copy, sq) == TB_OK)
+            return sq;
+    }
+    return -1;
+}
+
+/* Boards, recognisers, hands, record and BPGN in step; every piece of the two sets still
+ * there. */
+static void in_step(tb_bugmatch *m, uint64_t seed)
+{
+    static const int sets[7] = {0, 16, 4, 4, 4, 2, 2};
+    const tb_bug_record *rec = tb_bugmatch_record(m);
+    int count[2][7];
+    census(m, count);
+    for (int c = 0; c < 2; c++)
+        for (int k = 1; k < 7; k++)
+            if (count[c][k] != sets[k])
+                TB_FAIL("seed %llu: colour %d has %d of type %d", (unsigned long long)seed, c,
+                        count[c][k], k);
+    for (int b = 0; b < 2; b++) {
+        ASSERT_EQ(tb_bugmatch_irregular(m, b), TB_BUGMATCH_IRR_NONE);
+        if (!ongoing(m, b))
+            continue;
+        const tb_sensor *s = tb_bugmatch_sensor(m, b);
+        char a[128], c[128];
+        ASSERT_GT(tb_chess_pos_to_fen(&rec->cur[b].chess, a, sizeof a), 0);
+        ASSERT_GT(tb_chess_pos_to_fen(tb_sensor_position(s), c, sizeof c), 0);
+        ASSERT_STR_EQ(c, a);
+        ASSERT_EQ(tb_sensor_occupancy(s), tb_chess_occupancy(&rec->cur[b].chess));
+        for (int color = 0; color < 2; color++)
+            ASSERT_EQ(memcmp(tb_sensor_hand(s, color) + 1, rec->cur[b].pool[color] + 1, 5), 0);
+    }
+    tb_bug_pos pos[2];
+    ASSERT_OK(tb_bug_record_replay(rec, rec->nplies, pos));
+    for (int b = 0; b < 2; b++)
+        ASSERT_TRUE(tb_bug_pos_equal(&pos[b], &rec->cur[b]));
+    bpgn_round_trip(m, NULL);
+}
+
+enum resolution { ACCEPT, REPLACE, PRESS, PLACED, RESOLUTIONS };
+
+/* One random match (counts[how] counted when played): the first plies of a generated game, an
+ * illegal move at a random ply on a random board, resolved as asked, then random moves on both
+ * boards. Returns whether the resolution could be played (7.7 with the piece placed needs the
+ * partner to move). */
+static bool illegal_in_match(uint64_t seed, enum resolution how, int counts[RESOLUTIONS + 1])
+{
+    static tb_bug_record gen;
+    struct tb_bug_gen_config gc = {.seed = seed, .min_think_ms = 2000, .pass_ms = 1500};
+    ASSERT_GT(tb_bug_gen_game(&gc, &gen), 0);
+    tb_bugmatch *m = match_from(NULL, NULL);
+    const tb_bug_record *rec = tb_bugmatch_record(m);
+    uint64_t r = seed * 7919 + (uint64_t)how, t = 0;
+    int k = (int)(rnd(&r) % 40);
+    for (int i = 0; i < k && i < gen.nplies && ongoing(m, gen.plies[i].board); i++)
+        play(m, gen.plies[i].board, gen.plies[i].move, &t);
+    int b = (int)(rnd(&r) % 2), from, to;
+    if (!ongoing(m, b))
+        b ^= 1;
+    bool done = false;
+    if (ongoing(m, b) && pick_illegal(m, b, &r, &from, &to)) {
+        const tb_bug_pos before = rec->cur[b];
+        int captured = before.chess.board[to], plies = rec->nplies;
+        if (captured)
+            ASSERT_OK(tb_bugmatch_lift(m, b, to, t += 300));
+        ASSERT_OK(tb_bugmatch_lift(m, b, from, t += 300));
+        ASSERT_OK(tb_bugmatch_place(m, b, to, 0, t += 300));
+        ASSERT_OK(tb_bugmatch_press(m, b, t += 500));
+        /* 7.4: flagged, never read as some other move */
+        ASSERT_EQ(outputs(m, TB_BUGMATCH_OUT_ILLEGAL_MOVE, NULL, 0), 1);
+        ASSERT_EQ(tb_bugmatch_irregular(m, b), TB_BUGMATCH_IRR_ASKED);
+        bool stands = rec->nplies == plies + 1;
+        ASSERT_EQ(stands, tb_bug_illegal_why(&before, tb_chess_move_new(from, to, 0)) == NULL);
+        int passed = 0;
+        if (stands && captured) {
+            int shape =
+                before.promoted & TB_CHESS_BIT(to) ? TB_CHESS_PAWN : TB_CHESS_PIECE_TYPE(captured);
+            passed = TB_CHESS_PIECE(TB_CHESS_PIECE_COLOR(captured), shape);
+        }
+        if (how == PLACED && !(passed && partner_drops(m, b, passed, &r, &t))) {
+            tb_bugmatch_free(m);
+            return false;
+        }
+        if (how == ACCEPT && stands) {
+            ASSERT_OK(tb_bugmatch_accept(m, b, t += 500));
+            ASSERT_EQ(outputs(m, TB_BUGMATCH_OUT_ACCEPTED, NULL, 0), 1);
+        } else {
+            if (how == ACCEPT)
+                ASSERT_EQ(tb_bugmatch_accept(m, b, t += 500), TB_ERR_ILLEGAL);
+            if (how == PRESS)
+                ASSERT_OK(tb_bugmatch_press(m, b, t += 500)); /* 7.6 */
+            else
+                ASSERT_OK(tb_bugmatch_replace(m, b, t += 500));
+            ASSERT_EQ(tb_bugmatch_clock(m, b)->turn, before.chess.side);
+            if (how != PLACED) {
+                int back = outputs(m, TB_BUGMATCH_OUT_RETURNED, NULL, 0);
+                ASSERT_EQ(back, passed ? 1 : 0); /* 7.7: from the partner's hand */
+                counts[RESOLUTIONS] += back;
+            } else {
+                ASSERT_EQ(tb_bugmatch_irregular(m, b), TB_BUGMATCH_IRR_BLOCKED);
+                ASSERT_EQ(outputs(m, TB_BUGMATCH_OUT_BLOCKED, NULL, 0), 1);
+                int sq = removable(m, b ^ 1, passed);
+                ASSERT_GE(sq, 0);
+                ASSERT_OK(tb_bugmatch_lift(m, b ^ 1, sq, t += 300));
+                ASSERT_EQ(outputs(m, TB_BUGMATCH_OUT_HANDED_BACK, NULL, 0), 1);
+            }
+            ASSERT_EQ(tb_bugmatch_irregular(m, b), TB_BUGMATCH_IRR_PUT_BACK);
+            ASSERT_TRUE(tb_bug_pos_equal(&rec->cur[b], &before) || how == PLACED || passed);
+            /* the board put back: the piece home, the piece it took on its square again */
+            ASSERT_OK(tb_bugmatch_lift(m, b, to, t += 300));
+            ASSERT_OK(tb_bugmatch_place(m, b, from, 0, t += 300));
+            if (captured)
+                ASSERT_OK(tb_bugmatch_place(m, b, to, 0, t += 300));
+            ASSERT_OK(tb_bugmatch_tick(m, t += 300));
+            ASSERT_EQ(tb_bugmatch_irregular(m, b), TB_BUGMATCH_IRR_NONE);
+            ASSERT_EQ(outputs(m, TB_BUGMATCH_OUT_MOVE, NULL, 0), 0);
+            ASSERT_TRUE(memcmp(rec->cur[b].chess.board, before.chess.board, 64) == 0);
+        }
+        done = true;
+        counts[how]++;
+    }
+    for (int i = 0; i < 30; i++) {
+        int on = (int)(rnd(&r) % 2);
+        if (!ongoing(m, on))
+            on ^= 1;
+        if (!ongoing(m, on))
+            break;
+        random_move(m, on, &r, &t);
+    }
+    in_step(m, seed);
+    tb_bugmatch_free(m);
+    return done;
+}
+
+TB_TEST(law_7_4_to_7_7_generated_illegal_moves_keep_boards_hands_and_record_in_step)
+{
+    int counts[RESOLUTIONS + 1] = {0}; /* and pieces given back from the hand (7.7) */
+    for (uint64_t seed = 1; seed <= 120; seed++)
+        for (int how = 0; how < RESOLUTIONS; how++)
+            (void)illegal_in_match(seed, (enum resolution)how, counts);
+    printf("accepted %d, replaced %d, replaced by the press %d, 7.7 from the board %d, 7.7 from "
+           "the hand %d\n",
+           counts[ACCEPT], counts[REPLACE], counts[PRESS], counts[PLACED], counts[RESOLUTIONS]);
+    for (int how = 0; how <= RESOLUTIONS; how++)
+        ASSERT_GT(counts[how], 5);
+}
