@@ -62,6 +62,8 @@ int tb_bugmatch__irr_press(tb_bugmatch *m, int b, uint64_t t);
 bool tb_bugmatch__irr_sensor_out(tb_bugmatch *m, int b, const struct tb_sensor_out *s);
 bool tb_bugmatch__irr_made(tb_bugmatch *m, int b, tb_bug_move move, uint64_t t);
 void tb_bugmatch__irr_watch(tb_bugmatch *m, int b);
+/* 7.7: the side to move on b may not move (its partner's illegal capture waits for the piece). */
+bool tb_bugmatch__irr_blocked(const tb_bugmatch *m, int b);
 
 /* An article 7 output as its English line (who: "A White"); TB_ERR_ARG for another kind. */
 int tb_bugmatch__irr_format(const struct tb_bugmatch_out *o, const char *who, char *buf,

@@ -230,6 +230,13 @@ bool tb_bugmatch__irr_sensor_out(tb_bugmatch *m, int b, const struct tb_sensor_o
     return false;
 }
 
+bool tb_bugmatch__irr_blocked(const tb_bugmatch *m, int b)
+{
+    const struct tb_bugmatch__irr *other = &m->game[b ^ 1].irr;
+    return other->state == TB_BUGMATCH_IRR_BLOCKED &&
+           m->rec->cur[b].chess.side == TB_CHESS_PIECE_COLOR(other->passed);
+}
+
 bool tb_bugmatch__irr_made(tb_bugmatch *m, int b, tb_bug_move move, uint64_t t)
 {
     struct tb_bugmatch__irr *irr = &m->game[b].irr;
@@ -237,7 +244,7 @@ bool tb_bugmatch__irr_made(tb_bugmatch *m, int b, tb_bug_move move, uint64_t t)
     int side = pos->chess.side;
     /* 7.7: the offender's partner may not move until the piece is off this board */
     const struct tb_bugmatch__irr *other = &m->game[b ^ 1].irr;
-    if (other->state == TB_BUGMATCH_IRR_BLOCKED && side == TB_CHESS_PIECE_COLOR(other->passed)) {
+    if (tb_bugmatch__irr_blocked(m, b)) {
         struct tb_bugmatch_out *o =
             tb_bugmatch__emit(m, TB_BUGMATCH_OUT_BLOCKED, b, seat_of(b, side), t);
         o->hear = 0xF;

@@ -221,11 +221,16 @@ int tb_bugmatch_start(tb_bugmatch *m, uint64_t ms)
 
 int tb_bugmatch_lift(tb_bugmatch *m, int board, int square, uint64_t ms)
 {
-    int rc = begin(m, board, ms, true);
+    /* article 7: a typed board takes one lift, 7.7's piece handed back */
+    bool hand_back = board >= 0 && board < TB_BUGMATCH_BOARDS &&
+                     m->game[board ^ 1].irr.state == TB_BUGMATCH_IRR_BLOCKED;
+    int rc = begin(m, board, ms, !hand_back);
     if (rc || m->game[board].ended)
         return rc;
     if (tb_bugmatch__irr_lift(m, board, square, ms))
         return TB_OK; /* 7.7: the piece handed back */
+    if (!m->game[board].sensor)
+        return TB_ERR_ARG;
     tb_bugmatch__irr_event(m, board, square, true);
     rc = tb_sensor_lift(m->game[board].sensor, square, ms);
     drain(m, board);
@@ -357,6 +362,10 @@ int tb_bugmatch_typed(tb_bugmatch *m, int board, const char *text, uint64_t ms,
     tb_bugmatch__complete(m, board, ms); /* the opponent's move is complete now */
     if (g->ended)
         return tb_error_set(err, TB_ERR_STATE, "the game on board %c is over", 'A' + board);
+    if (tb_bugmatch__irr_blocked(m, board)) /* article 7 */
+        return tb_error_set(err, TB_ERR_STATE,
+                            "7.7: no move on board %c until the piece is taken off it",
+                            'A' + board);
     tb_bug_move mv;
     struct tb_error uci_err;
     rc = tb_bug_move_from_san(&m->rec->cur[board], text, TB_CHESS_LETTERS_EN, &mv, err);

@@ -74,7 +74,8 @@ int tb_bugmatch_set_start(tb_bugmatch *m, const tb_bug_pos start[2]);
 /* 6.4: both clocks start together (the two Black players); a clock press before the start
  * does the same. TB_ERR_STATE when already started. */
 int tb_bugmatch_start(tb_bugmatch *m, uint64_t ms);
-/* Board events of a sensor board (TB_ERR_ARG for a typed board or a bad square). */
+/* Board events of a sensor board (TB_ERR_ARG for a typed board or a bad square; a typed board
+ * takes the lift of 7.7's piece handed back, tb_bugmatch_replace). */
 int tb_bugmatch_lift(tb_bugmatch *m, int board, int square, uint64_t ms);
 int tb_bugmatch_place(tb_bugmatch *m, int board, int square, int piece, uint64_t ms);
 /* The piece for the promotion or drop under way on the board (a choose event, a typed

@@ -445,6 +445,40 @@ TB_TEST(law_7_4_every_pack_says_the_irregularities)
     }
 }
 
+/* 7.7 with the partner's board typed: the partner's typed move is refused with the article;
+ * the lift of the piece handed back is the one board event a typed board takes. */
+TB_TEST(law_7_7_typed_partner_board_is_refused_until_the_piece_is_handed_back)
+{
+    struct tb_bugmatch_config cfg;
+    struct tb_error err;
+    tb_bugmatch *m;
+    tb_bugmatch_config_default(&cfg);
+    cfg.typed[1] = true;
+    ASSERT_OK(tb_bugmatch_new(&cfg, &m, &err));
+    tb_bug_pos start[2];
+    ASSERT_OK(tb_bug_pos_from_fen(&start[0], ROOK_TAKES, NULL));
+    tb_bug_pos_startpos(&start[1]);
+    ASSERT_OK(tb_bugmatch_set_start(m, start));
+    ASSERT_OK(tb_bugmatch_start(m, 0));
+    uint64_t t = 0;
+    shift(m, 0, "a1", "d5", true, &t);
+    press(m, 0, &t);
+    ASSERT_OK(tb_bugmatch_typed(m, 1, "e4", t += 500, &err));
+    ASSERT_OK(tb_bugmatch_typed(m, 1, "N@c6", t += 500, &err));
+    ASSERT_OK(tb_bugmatch_typed(m, 1, "d4", t += 500, &err));
+    ASSERT_OK(tb_bugmatch_replace(m, 0, t += 500));
+    ASSERT_EQ(tb_bugmatch_typed(m, 1, "Nf6", t += 500, &err), TB_ERR_STATE);
+    ASSERT_STR_CONTAINS(err.msg, "7.7");
+    ASSERT_EQ(tb_bugmatch_lift(m, 1, SQ("e2"), t += 100), TB_ERR_ARG); /* no other lift */
+    ASSERT_OK(tb_bugmatch_lift(m, 1, SQ("c6"), t += 100));
+    ASSERT_STR_CONTAINS(drain(m), "B: knight on c6 handed back");
+    rook_put_back(m, &t);
+    ASSERT_OK(tb_bugmatch_typed(m, 1, "Nf6", t += 500, &err));
+    ASSERT_STR_CONTAINS(drain(m), "B Black: Nf6");
+    bpgn_round_trip(m, NULL);
+    tb_bugmatch_free(m);
+}
+
 /* ---- generated: illegal moves inserted into random matches ------------------------------- */
 
 static uint64_t rnd(uint64_t *s)
