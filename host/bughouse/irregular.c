@@ -134,8 +134,20 @@ int tb_bug__step(tb_bug_pos pos[2], struct tb_bug__open *st, const struct tb_bug
         st->open[b] = false;
         return TB_OK;
     }
-    case TB_BUG_PLY_REMOVED:
-        return tb_bug_pos_remove(&pos[b], tb_chess_move_to(p->move)) ? TB_ERR_STATE : TB_OK;
+    case TB_BUG_PLY_REMOVED: {
+        int sq = tb_chess_move_to(p->move);
+        if (!st->open[b])
+            return tb_bug_pos_remove(&pos[b], sq) ? TB_ERR_STATE : TB_OK;
+        /* the board has an illegal move open: the piece is gone from the board before it too
+         * (a takeback must not bring it back); not one of that move's squares */
+        tb_bug_pos now = pos[b], before = st->before[b];
+        int from = tb_chess_move_from(st->move[b]), to = tb_chess_move_to(st->move[b]);
+        if (sq == from || sq == to || tb_bug_pos_remove(&now, sq) || tb_bug_pos_remove(&before, sq))
+            return TB_ERR_STATE;
+        pos[b] = now;
+        st->before[b] = before;
+        return TB_OK;
+    }
     default:
         return TB_ERR_STATE;
     }

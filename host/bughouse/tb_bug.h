@@ -245,7 +245,9 @@ enum {
                                 board as before it, the piece it passed out of the partner's
                                 hand; the same side moves again */
     TB_BUG_PLY_REMOVED = 3,  /* 7.7: the piece on the to-square of move lifted from this board
-                                into its colour's hand, to be given back for a takeback */
+                                into its colour's hand, to be given back for a takeback (with
+                                an illegal move open on this board: gone from the board before
+                                it too; not from that move's squares) */
 };
 
 /* A match of two games in time order. Large: allocate it. Both boards start from start[] (the

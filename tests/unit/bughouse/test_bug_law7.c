@@ -93,6 +93,25 @@ TB_TEST(law_7_7_takeback_takes_the_piece_from_the_hand_or_after_its_removal)
         ASSERT_TRUE(tb_bug_pos_equal(&copy.cur[b], &rec.cur[b]));
 }
 
+/* 7.7's piece taken off a board whose own illegal move is open: gone from the board before
+ * that move too, so that move's takeback does not bring it back; that move's squares are
+ * refused. */
+TB_TEST(law_7_7_removal_on_a_board_with_an_open_illegal_move_stays_removed)
+{
+    static tb_bug_record rec;
+    record_from(&rec, NULL, "4k3/8/8/3n4/8/8/8/R3K3 w - - 0 1");
+    ASSERT_OK(tb_bug_record_push_illegal(&rec, 1, MV("a1", "b3"), -1)); /* a rook askew */
+    ASSERT_EQ(tb_bug_record_push_removed(&rec, 1, SQ("b3")), TB_ERR_ILLEGAL);
+    ASSERT_OK(tb_bug_record_push_removed(&rec, 1, SQ("d5")));
+    ASSERT_OK(tb_bug_record_push_takeback(&rec, 1, MV("a1", "b3")));
+    ASSERT_EQ(rec.cur[1].chess.board[SQ("d5")], 0);
+    ASSERT_EQ(rec.cur[1].chess.board[SQ("a1")], TB_CHESS_PIECE(0, TB_CHESS_ROOK));
+    ASSERT_EQ(rec.cur[1].pool[TB_CHESS_BLACK][TB_CHESS_KNIGHT], 1);
+    tb_bug_pos pos[2];
+    ASSERT_OK(tb_bug_record_replay(&rec, rec.nplies, pos));
+    ASSERT_TRUE(tb_bug_pos_equal(&pos[1], &rec.cur[1]));
+}
+
 /* 3.2: a promoted pawn taken off the board goes to the hand as a pawn; the e.p. square of a
  * pawn removed is gone with it. */
 TB_TEST(law_7_7_promoted_pawn_off_the_board_is_a_pawn_in_hand)

@@ -595,16 +595,20 @@ static bool partner_drops(tb_bugmatch *m, int b, int piece, uint64_t *r, uint64_
     return true;
 }
 
-/* The square of a piece of piece's kind and colour on board b whose removal leaves a position. */
+/* The square of a piece of piece's kind and colour on board b that the record lets go (a
+ * position is left, and not a square of an illegal move open there). */
 static int removable(const tb_bugmatch *m, int b, int piece)
 {
+    static tb_bug_record copy;
     const tb_bug_pos *pos = &tb_bugmatch_record(m)->cur[b];
     for (int sq = 0; sq < 64; sq++) {
         int p = pos->chess.board[sq];
         int shape = pos->promoted & TB_CHESS_BIT(sq) ? TB_CHESS_PAWN : TB_CHESS_PIECE_TYPE(p);
-        tb_bug_pos copy = *pos;
-        if (p && TB_CHESS_PIECE_COLOR(p) == TB_CHESS_PIECE_COLOR(piece) &&
-            shape == TB_CHESS_PIECE_TYPE(piece) && tb_bug_pos_remove(&copy, sq) == TB_OK)
+        if (!p || TB_CHESS_PIECE_COLOR(p) != TB_CHESS_PIECE_COLOR(piece) ||
+            shape != TB_CHESS_PIECE_TYPE(piece))
+            continue;
+        copy = *tb_bugmatch_record(m);
+        if (tb_bug_record_push_removed(&copy, b, sq) == TB_OK)
             return sq;
     }
     return -1;
@@ -749,4 +753,118 @@ TB_TEST(law_7_4_to_7_7_generated_illegal_moves_keep_boards_hands_and_record_in_s
            counts[ACCEPT], counts[REPLACE], counts[PRESS], counts[PLACED], counts[RESOLUTIONS]);
     for (int how = 0; how <= RESOLUTIONS; how++)
         ASSERT_GT(counts[how], 5);
+}
+
+/* What the test knows of a board's illegal move while it waits. */
+struct pending {
+    int from, to, captured, passed;
+};
+
+/* The board put back as it was before the illegal move. */
+static void put_back(tb_bugmatch *m, int b, const struct pending *p, uint64_t *t)
+{
+    ASSERT_OK(tb_bugmatch_lift(m, b, p->to, *t += 300));
+    ASSERT_OK(tb_bugmatch_place(m, b, p->from, 0, *t += 300));
+    if (p->captured)
+        ASSERT_OK(tb_bugmatch_place(m, b, p->to, 0, *t += 300));
+    ASSERT_OK(tb_bugmatch_tick(m, *t += 300));
+    ASSERT_EQ(tb_bugmatch_irregular(m, b), TB_BUGMATCH_IRR_NONE);
+}
+
+/* Random steps on both boards: legal moves, illegal moves pressed (both boards may wait at
+ * once), accepts, replacements by request and by the press, boards put back, 7.7's piece
+ * lifted, and accepts or replacements where nothing waits (refused, nothing changing). */
+TB_TEST(law_7_4_to_7_7_random_irregularities_on_both_boards_keep_every_piece)
+{
+    long illegal = 0, blocked = 0, settled = 0;
+    for (uint64_t seed = 1; seed <= 100; seed++) {
+        tb_bugmatch *m = match_from(NULL, NULL);
+        const tb_bug_record *rec = tb_bugmatch_record(m);
+        uint64_t t = 0, r = seed * 104729;
+        struct pending p[2];
+        for (int step = 0; step < 150 && !tb_bugmatch_over(m); step++) {
+            int b = (int)(rnd(&r) % 2), what = (int)(rnd(&r) % 10);
+            enum tb_bugmatch_irregular st = tb_bugmatch_irregular(m, b);
+            /* 7.7: the side to move here is the partner waiting for the piece */
+            bool partner_blocked = tb_bugmatch_irregular(m, b ^ 1) == TB_BUGMATCH_IRR_BLOCKED &&
+                                   rec->cur[b].chess.side == TB_CHESS_PIECE_COLOR(p[b ^ 1].passed);
+            if (!ongoing(m, b))
+                continue;
+            if (st == TB_BUGMATCH_IRR_NONE && what < 2) {
+                int from, to;
+                if (partner_blocked || !pick_illegal(m, b, &r, &from, &to))
+                    continue;
+                int plies = rec->nplies, q = rec->cur[b].chess.board[to];
+                bool promoted = rec->cur[b].promoted & TB_CHESS_BIT(to);
+                p[b] = (struct pending){
+                    from, to, q,
+                    q ? TB_CHESS_PIECE(TB_CHESS_PIECE_COLOR(q),
+                                       promoted ? TB_CHESS_PAWN : TB_CHESS_PIECE_TYPE(q))
+                      : 0};
+                bool stands = !tb_bug_illegal_why(&rec->cur[b], tb_chess_move_new(from, to, 0));
+                if (p[b].captured)
+                    ASSERT_OK(tb_bugmatch_lift(m, b, to, t += 300));
+                ASSERT_OK(tb_bugmatch_lift(m, b, from, t += 300));
+                ASSERT_OK(tb_bugmatch_place(m, b, to, 0, t += 300));
+                ASSERT_OK(tb_bugmatch_press(m, b, t += 500));
+                ASSERT_EQ(outputs(m, TB_BUGMATCH_OUT_ILLEGAL_MOVE, NULL, 0), 1);
+                ASSERT_EQ(rec->nplies, plies + stands);
+                illegal++;
+            } else if (st == TB_BUGMATCH_IRR_NONE) {
+                int before = rec->nplies; /* nothing waits here: refused, nothing changes */
+                ASSERT_EQ(tb_bugmatch_accept(m, b, t += 100), TB_ERR_STATE);
+                ASSERT_EQ(rec->nplies, before);
+                if (!partner_blocked)
+                    random_move(m, b, &r, &t);
+            } else if (st == TB_BUGMATCH_IRR_ASKED) {
+                int rc = what < 4   ? tb_bugmatch_accept(m, b, t += 300)
+                         : what < 7 ? tb_bugmatch_replace(m, b, t += 300)
+                                    : tb_bugmatch_press(m, b, t += 300);
+                ASSERT_TRUE(rc == TB_OK || rc == TB_ERR_ILLEGAL);
+                (void)outputs(m, TB_BUGMATCH_OUT_MOVE, NULL, 0);
+            } else if (st == TB_BUGMATCH_IRR_PUT_BACK) {
+                put_back(m, b, &p[b], &t);
+            } else {
+                /* 7.7: the opponent takes a piece of that kind off the partner's board */
+                int sq = removable(m, b ^ 1, p[b].passed);
+                ASSERT_GE(sq, 0);
+                ASSERT_OK(tb_bugmatch_lift(m, b ^ 1, sq, t += 300));
+                ASSERT_EQ(tb_bugmatch_irregular(m, b), TB_BUGMATCH_IRR_PUT_BACK);
+                blocked++;
+            }
+            (void)outputs(m, TB_BUGMATCH_OUT_MOVE, NULL, 0);
+            int count[2][7];
+            census(m, count);
+            for (int c = 0; c < 2; c++)
+                if (count[c][TB_CHESS_PAWN] + count[c][TB_CHESS_KNIGHT] +
+                        count[c][TB_CHESS_BISHOP] + count[c][TB_CHESS_ROOK] +
+                        count[c][TB_CHESS_QUEEN] + count[c][TB_CHESS_KING] !=
+                    32) {
+                    char buf[8192];
+                    tb_bug_bpgn_write(rec, buf, sizeof buf);
+                    TB_FAIL("seed %llu step %d board %d state %d what %d: colour %d\n%s",
+                            (unsigned long long)seed, step, b, st, what, c, buf);
+                }
+        }
+        /* everything resolved and put back, then the same checks as above */
+        for (int b = 0; b < 2; b++) {
+            if (tb_bugmatch_irregular(m, b) == TB_BUGMATCH_IRR_ASKED && ongoing(m, b))
+                (void)tb_bugmatch_replace(m, b, t += 300);
+            if (tb_bugmatch_irregular(m, b) == TB_BUGMATCH_IRR_BLOCKED && ongoing(m, b))
+                ASSERT_OK(tb_bugmatch_lift(m, b ^ 1, removable(m, b ^ 1, p[b].passed), t += 300));
+            if (tb_bugmatch_irregular(m, b) == TB_BUGMATCH_IRR_PUT_BACK && ongoing(m, b))
+                put_back(m, b, &p[b], &t);
+        }
+        if (!tb_bugmatch_irregular(m, 0) && !tb_bugmatch_irregular(m, 1)) {
+            in_step(m, seed);
+            settled++;
+        }
+        tb_bugmatch_free(m);
+    }
+    printf("%ld illegal moves pressed, %ld pieces taken off the other board (7.7), %ld of 100 "
+           "matches settled and checked\n",
+           illegal, blocked, settled);
+    ASSERT_GT(illegal, 500);
+    ASSERT_GT(blocked, 10);
+    ASSERT_GT(settled, 50);
 }
