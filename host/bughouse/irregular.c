@@ -195,7 +195,8 @@ int tb_bug_record_push_removed(tb_bug_record *rec, int board, int sq)
     return push_irregular(rec, &p, TB_ERR_ILLEGAL);
 }
 
-/* ---- BPGN: "{A 7.4: illegal move} 12A. Bc1xh6", "{A 7.4: taken back}", "{B 7.7: e5 off}" -- */
+/* ---- BPGN: "{A 7.4: illegal move} 12A. Bc1xh6", "{A 7.4: illegal move c1h6 taken back}",
+ * "{B 7.7: piece on e5 handed back}" ------------------------------------------------------- */
 
 int tb_bug__irregular_text(const struct tb_bug_ply *p, char *buf, size_t len)
 {

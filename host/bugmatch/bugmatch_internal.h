@@ -51,9 +51,8 @@ static inline int tb_bugmatch__seat(int board, int color)
 struct tb_bugmatch_out *tb_bugmatch__emit(tb_bugmatch *m, enum tb_bugmatch_out_kind kind, int board,
                                           int seat, uint64_t ms);
 
-/* match.c: an input's checks and the time brought to it; the recognisers' outputs taken */
+/* match.c: an input's checks and the time brought to it */
 int tb_bugmatch__begin(tb_bugmatch *m, int b, uint64_t ms, bool sensor);
-void tb_bugmatch__drain(tb_bugmatch *m, int b);
 
 /* irregular.c: article 7 (7.3-7.7). Each hook returns true when it took the input. */
 void tb_bugmatch__irr_event(tb_bugmatch *m, int b, int square, bool lift);

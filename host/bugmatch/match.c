@@ -199,11 +199,6 @@ int tb_bugmatch__begin(tb_bugmatch *m, int b, uint64_t ms, bool sensor)
     return begin(m, b, ms, sensor);
 }
 
-void tb_bugmatch__drain(tb_bugmatch *m, int b)
-{
-    drain(m, b);
-}
-
 int tb_bugmatch_start(tb_bugmatch *m, uint64_t ms)
 {
     if (m->started)

@@ -192,9 +192,9 @@ int tb_bugmatch_out_format(const struct tb_bugmatch_out *o, char *buf, size_t le
 int tb_bugmatch_out_say(const struct tb_voice_pack *pack, const struct tb_bugmatch_out *o,
                         enum tb_voice_form form, char *buf, size_t len);
 
-/* ---- article 7: illegal moves (7.3-7.7; docs/doorgeefschaak.md) --------------------------
+/* ---- article 7: illegal moves (7.3-7.7; docs/doorgeefschaak.md) ------------------------- */
 
- * 7.3: an illegal move shown on a sensor board and put back before the press is no move (the
+/* 7.3: an illegal move shown on a sensor board and put back before the press is no move (the
  * recogniser reports it; the piece touched must still be moved). 7.4: pressed, it is taken as
  * an irregularity (ILLEGAL_MOVE): the opponent's clock runs; when the move can stand it enters
  * the record as the board shows it (tb_bug_record_push_illegal) and a piece it took is passed
