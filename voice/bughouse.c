@@ -123,3 +123,38 @@ int tb_voice_phrase_drop_refused(const struct tb_voice_pack *pack, const char *a
     const char *values[] = {article};
     return expand(pack, K_B_REFUSED, names, values, 1, buf, len);
 }
+
+/* ---- article 7: illegal moves ------------------------------------------------------------ */
+
+int tb_voice_phrase_illegal(const struct tb_voice_pack *pack, int ptype, int from, int to,
+                            const char *article, char *buf, size_t len)
+{
+    char a[TB_VOICE_SQUARE_MAX + 1], b[TB_VOICE_SQUARE_MAX + 1];
+    if (!pack || !article || ptype < TB_CHESS_PAWN || ptype > TB_CHESS_KING ||
+        tb_voice_phrase_square(pack, from, a, sizeof a) < 0 ||
+        tb_voice_phrase_square(pack, to, b, sizeof b) < 0)
+        return TB_ERR_ARG;
+    static const char *const names[] = {"piece", "from", "to", "article"};
+    const char *values[] = {tb_voice__piece_word(pack, ptype), a, b, article};
+    return expand(pack, K_B_ILLEGAL, names, values, 4, buf, len);
+}
+
+int tb_voice_phrase_irregular(const struct tb_voice_pack *pack, enum tb_voice_irregular what,
+                              int ptype, int sq, int board, const char *article, char *buf,
+                              size_t len)
+{
+    static const int key[] = {K_B_ACCEPTED, K_B_REPLACE, K_B_RETURNED, K_B_BLOCKED,
+                              K_B_HANDED_BACK};
+    static const char *const names[] = {"piece", "square", "board", "article"};
+    char square[TB_VOICE_SQUARE_MAX + 1] = "", letter[2] = {(char)board, 0};
+    bool piece = what == TB_VOICE_IRR_RETURNED || what == TB_VOICE_IRR_BLOCKED ||
+                 what == TB_VOICE_IRR_HANDED_BACK;
+    bool at = what == TB_VOICE_IRR_REPLACE || what == TB_VOICE_IRR_HANDED_BACK;
+    if (!pack || (unsigned)what > TB_VOICE_IRR_HANDED_BACK || (piece && !droppable(ptype)) ||
+        (at && tb_voice_phrase_square(pack, sq, square, sizeof square) < 0) ||
+        (what == TB_VOICE_IRR_BLOCKED && board != 'A' && board != 'B'))
+        return TB_ERR_ARG;
+    const char *values[] = {piece ? tb_voice__piece_word(pack, ptype) : "", square, letter,
+                            article ? article : ""};
+    return expand(pack, key[what], names, values, 4, buf, len);
+}

@@ -160,6 +160,12 @@ static const struct keydef keys[K__COUNT] = {
     [K_B_CHOOSE] = {"bughouse", "choose", TEMPLATE, "square pieces", 0, 0},
     [K_B_OR] = {"bughouse", "or", WORD, NULL, 0, 0},
     [K_B_REFUSED] = {"bughouse", "refused", TEMPLATE, "article", 0, 0},
+    [K_B_ILLEGAL] = {"bughouse", "illegal", TEMPLATE, "piece from to article", 0, 0},
+    [K_B_ACCEPTED] = {"bughouse", "accepted", TEMPLATE, "article", 0, 0},
+    [K_B_REPLACE] = {"bughouse", "replace", TEMPLATE, "square article", 0, 0},
+    [K_B_RETURNED] = {"bughouse", "returned", TEMPLATE, "piece", 0, 0},
+    [K_B_BLOCKED] = {"bughouse", "blocked", TEMPLATE, "piece board article", 0, 0},
+    [K_B_HANDED_BACK] = {"bughouse", "handed_back", TEMPLATE, "piece square", 0, 0},
 };
 
 static const char *const sections[] = {"pack",   "voice",    "pieces",  "colour_pieces", "files",

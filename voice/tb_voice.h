@@ -181,6 +181,25 @@ int tb_voice_phrase_drop_choice(const struct tb_voice_pack *pack, int sq, unsign
 int tb_voice_phrase_drop_refused(const struct tb_voice_pack *pack, const char *article, char *buf,
                                  size_t len);
 
+/* Article 7 of doorgeefschaak: an illegal move completed with the clock pressed, as its
+ * opponent hears it: "Regelwidriger Zug: Läufer Cesar eins Hugo sechs. Annehmen oder Ersatz
+ * verlangen, Artikel 7.4" (ptype the piece moved, PAWN..KING). */
+int tb_voice_phrase_illegal(const struct tb_voice_pack *pack, int ptype, int from, int to,
+                            const char *article, char *buf, size_t len);
+/* What follows it: ACCEPTED (article), REPLACE (the touched square, article), RETURNED (ptype
+ * given back from the hand), BLOCKED (ptype to come off board, 'A' or 'B', article),
+ * HANDED_BACK (ptype on the square). */
+enum tb_voice_irregular {
+    TB_VOICE_IRR_ACCEPTED,
+    TB_VOICE_IRR_REPLACE,
+    TB_VOICE_IRR_RETURNED,
+    TB_VOICE_IRR_BLOCKED,
+    TB_VOICE_IRR_HANDED_BACK,
+};
+int tb_voice_phrase_irregular(const struct tb_voice_pack *pack, enum tb_voice_irregular what,
+                              int ptype, int sq, int board, const char *article, char *buf,
+                              size_t len);
+
 /* ---- review: the game by ear (D.2.7), pure functions of the game ------------------------- */
 
 /* Each returns the text's length, TB_ERR_ARG for a bad argument (NULL, a ply or move number

@@ -125,6 +125,12 @@ enum tb_voice__key {
     K_B_CHOOSE,
     K_B_OR,
     K_B_REFUSED,
+    K_B_ILLEGAL, /* article 7 of doorgeefschaak */
+    K_B_ACCEPTED,
+    K_B_REPLACE,
+    K_B_RETURNED,
+    K_B_BLOCKED,
+    K_B_HANDED_BACK,
     K__COUNT
 };
 

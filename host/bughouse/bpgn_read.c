@@ -190,6 +190,7 @@ static bool move_number(const char *t, long *num, int *board, int *color, const 
 static int read_moves(tb_bug_record *rec, struct in *s, struct tb_error *err)
 {
     char tok[256], msg[300];
+    bool illegal = false; /* "{A 7.4: illegal move}" came: the next move is one */
     for (;;) {
         skip_space(s);
         int c = peek(s);
@@ -210,9 +211,16 @@ static int read_moves(tb_bug_record *rec, struct in *s, struct tb_error *err)
             next(s);
             char *end;
             double v = strtod(tok, &end);
-            if (end != tok && !*end && rec->nplies && v >= 0 && v < 86400)
+            if (end != tok && !*end && rec->nplies && v >= 0 && v < 86400) {
                 rec->plies[rec->nplies - 1].clock_ms = (int32_t)(v * 1000 + 0.5);
-            else
+                continue;
+            }
+            int rc = tb_bug__irregular_comment(rec, tok, &illegal); /* article 7 */
+            if (rc < 0) {
+                s->line = line, s->col = col;
+                return fail(s, rc, err, "an article 7 comment that does not play here");
+            }
+            if (!rc)
                 result_comment(rec, tok);
             continue;
         }
@@ -259,6 +267,18 @@ static int read_moves(tb_bug_record *rec, struct in *s, struct tb_error *err)
         }
         tb_bug_move m;
         struct tb_error e;
+        if (illegal) {
+            illegal = false;
+            int rc = tb_bug__illegal_from_text(san, &m);
+            if (!rc)
+                rc = tb_bug_record_push_illegal(rec, board, m, -1);
+            if (rc)
+                return tb_error_set_at(err, rc, line, col,
+                                       "BPGN line %ld, column %ld: illegal move %ld%c '%.24s' "
+                                       "does not play here",
+                                       line, col, num, (board ? 'B' : 'A') + (color ? 32 : 0), san);
+            continue;
+        }
         int rc = tb_bug_move_from_san(pos, san, TB_CHESS_LETTERS_EN, &m, &e);
         if (rc)
             return tb_error_set_at(err, rc, line, col,

@@ -87,23 +87,38 @@ int tb_bug_bpgn_write(const tb_bug_record *rec, char *buf, size_t len)
     put(&o, "\n");
 
     tb_bug_pos pos[2] = {rec->start[0], rec->start[1]};
+    struct tb_bug__open st = {0};
     for (int i = 0; i < rec->nplies; i++) {
         const struct tb_bug_ply *p = &rec->plies[i];
-        if (p->board > 1 || !tb_bug_is_legal(&pos[p->board], p->move))
+        if (p->board > 1)
             return TB_ERR_STATE;
         const tb_chess_pos *c = &pos[p->board].chess;
         char san[24];
+        /* article 7: a comment says what the ply is; a takeback or removal is no move */
+        if (p->irregular) {
+            tb_bug__irregular_text(p, tmp, sizeof tmp);
+            word(&o, tmp);
+        }
+        if (p->irregular == TB_BUG_PLY_TAKEBACK || p->irregular == TB_BUG_PLY_REMOVED) {
+            if (tb_bug__step(pos, &st, p))
+                return TB_ERR_STATE;
+            continue;
+        }
         snprintf(tmp, sizeof tmp, "%u%c.", (unsigned)c->fullmove,
                  (p->board ? 'B' : 'A') + (c->side == TB_CHESS_BLACK ? 32 : 0));
         word(&o, tmp);
-        tb_bug_move_to_san(&pos[p->board], p->move, TB_CHESS_LETTERS_EN, san, sizeof san);
+        if (p->irregular)
+            tb_bug_illegal_san(&pos[p->board], p->move, san, sizeof san);
+        else
+            tb_bug_move_to_san(&pos[p->board], p->move, TB_CHESS_LETTERS_EN, san, sizeof san);
         word(&o, san);
         if (p->clock_ms >= 0) {
             snprintf(tmp, sizeof tmp, "{%ld.%03ld}", (long)(p->clock_ms / 1000),
                      (long)(p->clock_ms % 1000));
             word(&o, tmp);
         }
-        tb_bug__play(pos, p->board, p->move);
+        if (tb_bug__step(pos, &st, p))
+            return TB_ERR_STATE;
     }
     for (int b = 0; b < 2; b++) {
         const struct tb_bug_verdict *v = &rec->verdict[b];

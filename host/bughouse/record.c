@@ -35,12 +35,10 @@ int tb_bug_record_replay(const tb_bug_record *rec, int n, tb_bug_pos pos[2])
     pos[1] = rec->start[1];
     if (n > rec->nplies)
         n = rec->nplies;
-    for (int i = 0; i < n; i++) {
-        const struct tb_bug_ply *p = &rec->plies[i];
-        if (p->board > 1 || !tb_bug_is_legal(&pos[p->board], p->move))
+    struct tb_bug__open st = {0};
+    for (int i = 0; i < n; i++)
+        if (tb_bug__step(pos, &st, &rec->plies[i])) /* article 7's plies too */
             return TB_ERR_STATE;
-        tb_bug__play(pos, p->board, p->move);
-    }
     return TB_OK;
 }
 
@@ -57,6 +55,6 @@ int tb_bug_record_push(tb_bug_record *rec, int board, tb_bug_move m, int32_t clo
     if (!tb_bug_is_legal(&rec->cur[board], m))
         return TB_ERR_ILLEGAL;
     tb_bug__play(rec->cur, board, m);
-    rec->plies[rec->nplies++] = (struct tb_bug_ply){(uint8_t)board, m, clock_ms};
+    rec->plies[rec->nplies++] = (struct tb_bug_ply){(uint8_t)board, m, clock_ms, 0};
     return TB_OK;
 }

@@ -232,7 +232,22 @@ const char *tb_bug_reason_text(enum tb_bug_reason r);
 struct tb_bug_ply {
     uint8_t board; /* 0 = A, 1 = B */
     tb_bug_move move;
-    int32_t clock_ms; /* the mover's time left after the move; < 0: not recorded */
+    int32_t clock_ms;  /* the mover's time left after the move; < 0: not recorded */
+    uint8_t irregular; /* 0, or TB_BUG_PLY_* (article 7) */
+};
+
+/* ---- article 7: irregularities kept in the record ---------------------------------------- */
+
+enum {
+    TB_BUG_PLY_ILLEGAL = 1,  /* 7.4: an illegal move completed with the clock pressed, played as
+                                the board shows it (a piece it took passed to the partner) */
+    TB_BUG_PLY_TAKEBACK = 2, /* 7.4, 7.7: the board's open illegal move (move) taken back: the
+                                board as before it, the piece it passed out of the partner's
+                                hand; the same side moves again */
+    TB_BUG_PLY_REMOVED = 3,  /* 7.7: the piece on the to-square of move lifted from this board
+                                into its colour's hand, to be given back for a takeback (with
+                                an illegal move open on this board: gone from the board before
+                                it too; not from that move's squares) */
 };
 
 /* A match of two games in time order. Large: allocate it. Both boards start from start[] (the
@@ -260,15 +275,40 @@ int tb_bug_record_push(tb_bug_record *rec, int board, tb_bug_move m, int32_t clo
  * is not legal where it stands. */
 int tb_bug_record_replay(const tb_bug_record *rec, int n, tb_bug_pos pos[2]);
 
+/* Why the core cannot play the move m as an illegal move that stands (7.4: accepted), or NULL
+ * when it can: a piece of the side to move goes from one square to another, empty or holding
+ * an enemy piece other than the king, not legal there, and the game can go on after it (no
+ * pawn on the last rank, the mover's king not left in check). */
+const char *tb_bug_illegal_why(const tb_bug_pos *pos, tb_bug_move m);
+/* An illegal move as BPGN writes it: the piece letter (none for a pawn), the squares, "x" for a
+ * capture ("Bc1xh6", "e2d3"). Returns the length (16 bytes always suffice). */
+int tb_bug_illegal_san(const tb_bug_pos *pos, tb_bug_move m, char *buf, size_t len);
+/* 7.7: the piece on sq (not a king) leaves the board into the hand of its colour (a promoted
+ * pawn as a pawn, 3.2). TB_ERR_ARG for an empty square or a king; TB_ERR_ILLEGAL when the
+ * position left is no position (the side not to move in check); pos is then unchanged. */
+int tb_bug_pos_remove(tb_bug_pos *pos, int sq);
+/* Appends an irregular ply (record replayed to check it plays): an illegal move completed with
+ * the clock pressed (TB_ERR_ILLEGAL when tb_bug_illegal_why names a reason); the taking back of
+ * the board's open illegal move m (no move on that board since; TB_ERR_STATE otherwise,
+ * TB_ERR_NOTFOUND when the piece it passed is no longer in the partner's hand: 7.7, remove a
+ * piece of that kind first); the 7.7 removal of the piece on sq (TB_ERR_ILLEGAL as
+ * tb_bug_pos_remove). rec->cur follows. TB_ERR_FULL, TB_ERR_ARG as tb_bug_record_push. */
+int tb_bug_record_push_illegal(tb_bug_record *rec, int board, tb_bug_move m, int32_t clock_ms);
+int tb_bug_record_push_takeback(tb_bug_record *rec, int board, tb_bug_move m);
+int tb_bug_record_push_removed(tb_bug_record *rec, int board, int sq);
+
 /* Writes BPGN: tags Event, Site, Date, WhiteA, BlackA, WhiteB, BlackB, TimeControl (seconds),
  * Result (board A's), ResultA, ResultB, and FEN/FENB when a board does not start from the
  * standard array; then the moves in time order: "1A." White on A, "1a." Black on A, "1B."/"1b."
  * on B, each followed by the mover's clock in seconds "{417.250}"; each ended board gets a
- * comment naming its result, reason and article; then board A's result. snprintf semantics:
+ * comment naming its result, reason and article; then board A's result. Article 7's plies:
+ * "{A 7.4: illegal move} 12A. Bc1xh6" (the move as piece, squares and "x"), "{A 7.4: illegal
+ * move c1h6 taken back}", "{B 7.7: piece on e5 handed back}". snprintf semantics:
  * returns the full length; TB_ERR_STATE if the moves do not replay. */
 int tb_bug_bpgn_write(const tb_bug_record *rec, char *buf, size_t len);
 /* Reads one game of BPGN as written above (tags in any order; unknown tags skipped; clocks
- * optional; "1A. e4" or "1A.e4"; {comments} other than clocks and results skipped). The
+ * optional; "1A. e4" or "1A.e4"; article 7's plies as written above; {comments} other than
+ * clocks and results skipped). The
  * results come from ResultA/ResultB (else Result for A), with reasons from the result comments.
  * TB_ERR_PARSE / TB_ERR_ILLEGAL with err naming the line, column and move; rec then holds the
  * game up to the error. */

@@ -106,6 +106,7 @@ static void drain_board(tb_bugmatch *m, int b)
     struct tb_sensor_out o;
     while (m->game[b].sensor && tb_sensor_poll(m->game[b].sensor, &o))
         tb_bugmatch__sensor_out(m, b, &o);
+    tb_bugmatch__irr_watch(m, b); /* article 7: a board put back */
 }
 
 static void drain(tb_bugmatch *m, int first)
@@ -210,6 +211,12 @@ static int begin(tb_bugmatch *m, int b, uint64_t ms, bool sensor)
     return TB_OK;
 }
 
+/* article 7 (irregular.c) */
+int tb_bugmatch__begin(tb_bugmatch *m, int b, uint64_t ms, bool sensor)
+{
+    return begin(m, b, ms, sensor);
+}
+
 int tb_bugmatch_start(tb_bugmatch *m, uint64_t ms)
 {
     if (m->started)
@@ -227,9 +234,17 @@ int tb_bugmatch_start(tb_bugmatch *m, uint64_t ms)
 
 int tb_bugmatch_lift(tb_bugmatch *m, int board, int square, uint64_t ms)
 {
-    int rc = begin(m, board, ms, true);
+    /* article 7: a typed board takes one lift, 7.7's piece handed back */
+    bool hand_back = board >= 0 && board < TB_BUGMATCH_BOARDS &&
+                     m->game[board ^ 1].irr.state == TB_BUGMATCH_IRR_BLOCKED;
+    int rc = begin(m, board, ms, !hand_back);
     if (rc || m->game[board].ended)
         return rc;
+    if (tb_bugmatch__irr_lift(m, board, square, ms))
+        return TB_OK; /* 7.7: the piece handed back */
+    if (!m->game[board].sensor)
+        return TB_ERR_ARG;
+    tb_bugmatch__irr_event(m, board, square, true);
     rc = tb_sensor_lift(m->game[board].sensor, square, ms);
     if (!rc && m->game[board].dgt)
         tb_bugmatch__dgt_lift(m, board, square);
@@ -245,6 +260,7 @@ int tb_bugmatch_place(tb_bugmatch *m, int board, int square, int piece, uint64_t
     int rc = begin(m, board, ms, true);
     if (rc || m->game[board].ended)
         return rc;
+    tb_bugmatch__irr_event(m, board, square, false);
     if (m->game[board].dgt) /* the piece it stands for (3.1) */
         piece = tb_bugmatch__dgt_place(m, board, square, piece);
     rc = tb_sensor_place(m->game[board].sensor, square, piece, ms);
@@ -327,7 +343,7 @@ int tb_bugmatch_press(tb_bugmatch *m, int board, uint64_t ms)
         }
     }
     if (!g->pending)
-        return TB_ERR_STATE;
+        return tb_bugmatch__irr_press(m, board, ms); /* 7.4, 7.6 */
     tb_bugmatch__complete(m, board, ms);
     return TB_OK;
 }
@@ -366,6 +382,10 @@ int tb_bugmatch_typed(tb_bugmatch *m, int board, const char *text, uint64_t ms,
     tb_bugmatch__complete(m, board, ms); /* the opponent's move is complete now */
     if (g->ended)
         return tb_error_set(err, TB_ERR_STATE, "the game on board %c is over", 'A' + board);
+    if (tb_bugmatch__irr_blocked(m, board)) /* article 7 */
+        return tb_error_set(err, TB_ERR_STATE,
+                            "7.7: no move on board %c until the piece is taken off it",
+                            'A' + board);
     tb_bug_move mv;
     struct tb_error uci_err;
     rc = tb_bug_move_from_san(&m->rec->cur[board], text, TB_CHESS_LETTERS_EN, &mv, err);

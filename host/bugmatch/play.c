@@ -19,7 +19,7 @@ void tb_bugmatch__live_pool(const tb_bugmatch *m, int b, int color, uint8_t pool
 }
 
 /* The recognisers hold what the players hold. */
-static void sync_hands(tb_bugmatch *m)
+void tb_bugmatch__sync_hands(tb_bugmatch *m)
 {
     uint8_t pool[6];
     for (int b = 0; b < TB_BUGMATCH_BOARDS; b++)
@@ -40,7 +40,7 @@ static uint8_t move_hearers(const tb_bugmatch *m, int b, int mover)
     return hear;
 }
 
-static void judge(tb_bugmatch *m, int b, uint64_t t)
+void tb_bugmatch__judge(tb_bugmatch *m, int b, uint64_t t)
 {
     if (m->game[b].ended)
         return;
@@ -58,8 +58,8 @@ void tb_bugmatch__made(tb_bugmatch *m, int b, tb_bug_move move, uint64_t t)
         return;
     tb_bugmatch__complete(m, b, t); /* the opponent moved: the move before is complete */
     tb_bug_pos *pos = &m->rec->cur[b];
-    if (g->ended || !tb_bug_is_legal(pos, move))
-        return;
+    if (g->ended || !tb_bug_is_legal(pos, move) || tb_bugmatch__irr_made(m, b, move, t))
+        return; /* article 7 refused it (7.7) */
     int side = pos->chess.side, seat = tb_bugmatch__seat(b, side);
     struct tb_bugmatch_out *o = tb_bugmatch__emit(m, TB_BUGMATCH_OUT_MOVE, b, seat, t);
     o->hear = move_hearers(m, b, side);
@@ -75,7 +75,7 @@ void tb_bugmatch__made(tb_bugmatch *m, int b, tb_bug_move move, uint64_t t)
     g->pend_move = move;
     g->selected = 0;
     /* the move before, completed above, gave the hands back without this drop's piece */
-    sync_hands(m);
+    tb_bugmatch__sync_hands(m);
     /* 6.2.1: the move that ends the game is complete without a press */
     struct tb_bug_other other = other_of(m, b);
     struct tb_bug_verdict v;
@@ -105,6 +105,12 @@ void tb_bugmatch__complete(tb_bugmatch *m, int b, uint64_t t)
     o->move = g->pend_move;
     o->ply = m->rec->nplies - 1;
     o->clock_ms = left;
+    tb_bugmatch__passed(m, b, before, true, t);
+}
+
+void tb_bugmatch__passed(tb_bugmatch *m, int b, const uint8_t before[2][6], bool judge_board,
+                         uint64_t t)
+{
     /* 2.1, 1.4: a piece taken goes, in its colour, to the partner on the other board */
     bool passed = false;
     for (int c = 0; c < 2; c++)
@@ -112,16 +118,18 @@ void tb_bugmatch__complete(tb_bugmatch *m, int b, uint64_t t)
             if (m->rec->cur[b ^ 1].pool[c][k] <= before[c][k])
                 continue;
             int seat = tb_bugmatch__seat(b ^ 1, c);
-            o = tb_bugmatch__emit(m, TB_BUGMATCH_OUT_RECEIVED, b ^ 1, seat, t);
+            struct tb_bugmatch_out *o =
+                tb_bugmatch__emit(m, TB_BUGMATCH_OUT_RECEIVED, b ^ 1, seat, t);
             o->hear = (uint8_t)(1u << seat);
             o->piece = (uint8_t)k;
             passed = true;
         }
-    sync_hands(m);
+    tb_bugmatch__sync_hands(m);
     /* article 5 after the move, then the other board when this game ended or its hand grew */
-    judge(m, b, t);
-    if (g->ended || passed)
-        judge(m, b ^ 1, t);
+    if (judge_board)
+        tb_bugmatch__judge(m, b, t);
+    if (m->game[b].ended || passed)
+        tb_bugmatch__judge(m, b ^ 1, t);
 }
 
 void tb_bugmatch__end(tb_bugmatch *m, int b, const struct tb_bug_verdict *v, uint64_t t)
@@ -139,7 +147,7 @@ void tb_bugmatch__end(tb_bugmatch *m, int b, const struct tb_bug_verdict *v, uin
     o->hear = 0xF; /* everyone: 9.1 ends the partners' silence too */
     o->result = *v;
     /* 5.3: a stalemate or dead position on the other board is a draw now */
-    judge(m, b ^ 1, t);
+    tb_bugmatch__judge(m, b ^ 1, t);
 }
 
 void tb_bugmatch__flag(tb_bugmatch *m, int b, uint64_t t)
@@ -166,6 +174,8 @@ void tb_bugmatch__sensor_out(tb_bugmatch *m, int b, const struct tb_sensor_out *
     struct tb_bugmatch__game *g = &m->game[b];
     int side = tb_sensor_position(g->sensor)->side, seat = tb_bugmatch__seat(b, side);
     struct tb_bugmatch_out *o;
+    if (tb_bugmatch__irr_sensor_out(m, b, s))
+        return; /* article 7: a board being put back */
     if (s->kind == TB_SENSOR_OUT_MOVE) {
         if (g->dgt)
             tb_bugmatch__dgt_moved(m, b, s->move);

@@ -23,7 +23,6 @@ int tb_bugmatch_out_say(const struct tb_voice_pack *pack, const struct tb_bugmat
     case TB_BUGMATCH_OUT_ILLEGAL_DROP:
         return tb_voice_phrase_drop_refused(pack, o->article, buf, len);
     default:
-        buf[0] = '\0';
-        return 0;
+        return tb_bugmatch__irr_say(pack, o, buf, len); /* article 7 */
     }
 }

@@ -93,7 +93,8 @@ int tb_bugmatch_start(tb_bugmatch *m, uint64_t ms);
  * for the choice as on a reed board; a real piece put there is taken as the choice. Its pawn
  * there stands for the promoted piece from then on. A drop's kind is the piece placed (2.2:
  * one not in hand is refused); a piece that is not the one a move puts on its square keeps
- * the move from being made (a BOARD output with the sensor's WRONG_PIECE). */
+ * the move from being made (a BOARD output with the sensor's WRONG_PIECE). A typed board
+ * takes the lift of 7.7's piece handed back (tb_bugmatch_replace). */
 int tb_bugmatch_lift(tb_bugmatch *m, int board, int square, uint64_t ms);
 int tb_bugmatch_place(tb_bugmatch *m, int board, int square, int piece, uint64_t ms);
 /* A whole reading of a DGT board: pieces[sq] the tb_chess code on each square (a1 = 0, 0
@@ -147,6 +148,26 @@ enum tb_bugmatch_out_kind {
     TB_BUGMATCH_OUT_RESULT,       /* the game on the board is over: result */
     TB_BUGMATCH_OUT_BOARD,        /* anything else a recogniser reports (touch, displaced...),
                                      for the arbiter: sensor */
+    /* article 7 (7.3-7.7): an illegal move completed with the clock pressed, and its outcome */
+    TB_BUGMATCH_OUT_ILLEGAL_MOVE, /* 7.4: seat (the mover) completed an illegal move: move, san
+                                     ("Bc1xh6"), piece, captured (types), square (from),
+                                     article; reason: why it cannot stand ("" if it can); heard
+                                     by the opponent, who may accept it or demand replacement */
+    TB_BUGMATCH_OUT_ACCEPTED,     /* seat (the opponent) accepted it: article "7.4", or "7.5"
+                                     when by playing on; heard by the mover */
+    TB_BUGMATCH_OUT_REPLACE,      /* 7.4, 7.6: seat (the mover) must take it back and play a
+                                     legal move; square: the piece touched (4.3); heard by
+                                     the mover */
+    TB_BUGMATCH_OUT_RETURNED,     /* 7.7: seat (the partner) gives piece (type) back from the
+                                     hand; heard by the partner */
+    TB_BUGMATCH_OUT_BLOCKED,      /* 7.7: seat (the partner) no longer holds piece (type, in the
+                                     partner's colour): no move on board until a piece of that
+                                     kind and colour is lifted from it (square: a move refused
+                                     meanwhile, else none); heard by all four */
+    TB_BUGMATCH_OUT_HANDED_BACK,  /* 7.7: the piece on square of board lifted and handed back;
+                                     seat (the partner) may move again; heard by all four */
+    TB_BUGMATCH_OUT_PUT_BACK,     /* the board shows the position before the illegal move again
+                                     (for the arbiter) */
 };
 
 struct tb_bugmatch_out {
@@ -168,6 +189,8 @@ struct tb_bugmatch_out {
     const char *article;              /* ILLEGAL_DROP: "2.5" ... */
     struct tb_bug_verdict result;     /* RESULT */
     struct tb_sensor_out sensor;      /* BOARD */
+    uint8_t captured;                 /* ILLEGAL_MOVE: the piece type taken, 0 if none */
+    const char *reason;               /* ILLEGAL_MOVE: "" or why it cannot stand */
     tb_chess_pos before;              /* MOVE: the board before it (to phrase it) */
 };
 
@@ -184,11 +207,44 @@ int tb_bugmatch_out_format(const struct tb_bugmatch_out *o, char *buf, size_t le
 /* What the players hear of an output, in the words of pack (D.2.1 and [bughouse]): a move
  * ("Springer Gustav eins Felix drei", form as tb_voice_phrase_move), a drop ("Springer auf
  * Felix drei"), a piece passed ("Du bekommst: Springer"), the pieces in hand, the question a
- * drop waits on, the piece selected, a refused drop with its article. 0 (nothing said) for the
- * outputs that are for the record and the arbiter (PLY, FLAG, RESULT, BOARD); else the length,
+ * drop waits on, the piece selected, a refused drop with its article, and article 7's outputs
+ * (the illegal move to the opponent, its acceptance, the demand to replace it, the piece given
+ * back or waited for). 0 (nothing said) for the
+ * outputs that are for the record and the arbiter (PLY, FLAG, RESULT, BOARD, PUT_BACK); else the
+ * length,
  * or the phrase function's error. */
 int tb_bugmatch_out_say(const struct tb_voice_pack *pack, const struct tb_bugmatch_out *o,
                         enum tb_voice_form form, char *buf, size_t len);
+
+/* ---- article 7: illegal moves (7.3-7.7; docs/doorgeefschaak.md) ------------------------- */
+
+/* 7.3: an illegal move shown on a sensor board and put back before the press is no move (the
+ * recogniser reports it; the piece touched must still be moved). 7.4: pressed, it is taken as
+ * an irregularity (ILLEGAL_MOVE): the opponent's clock runs; when the move can stand it enters
+ * the record as the board shows it (tb_bug_record_push_illegal) and a piece it took is passed
+ * to the partner at once, as players hand it over. Then the opponent: */
+
+/* 7.4: accepts it: the game goes on from the board. Also implied when the opponent's move from
+ * there is made (7.5). TB_ERR_STATE when no illegal move waits on the board, TB_ERR_ILLEGAL
+ * when it cannot stand (the ILLEGAL_MOVE output gave the reason): it must be replaced. */
+int tb_bugmatch_accept(tb_bugmatch *m, int board, uint64_t ms);
+/* 7.4, 7.6: demands its replacement and starts the mover's clock (a press of the clock by the
+ * opponent while it waits does the same). The record takes it back; the piece it passed comes
+ * back from the partner's hand (7.7, RETURNED), or, when the partner no longer holds one, the
+ * partner may not move (BLOCKED) until a piece of that kind and colour is lifted from the
+ * partner's board (HANDED_BACK). The mover puts the board back (PUT_BACK when it shows the
+ * position before) and makes a legal move, with the piece touched (4.3) reported as the
+ * recogniser reports touch-move. TB_ERR_STATE when no illegal move waits on the board. */
+int tb_bugmatch_replace(tb_bugmatch *m, int board, uint64_t ms);
+
+enum tb_bugmatch_irregular {
+    TB_BUGMATCH_IRR_NONE = 0,
+    TB_BUGMATCH_IRR_ASKED,    /* an illegal move waits for the opponent's decision (7.4) */
+    TB_BUGMATCH_IRR_PUT_BACK, /* replacement demanded: the board is being put back */
+    TB_BUGMATCH_IRR_BLOCKED,  /* 7.7: waiting for the piece from the other board */
+};
+/* What the board's game waits for under article 7. */
+enum tb_bugmatch_irregular tb_bugmatch_irregular(const tb_bugmatch *m, int board);
 
 /* ---- state ------------------------------------------------------------------------------- */
 

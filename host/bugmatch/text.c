@@ -6,7 +6,7 @@
 static const char *const piece_names[7] = {"piece", "pawn",  "knight", "bishop",
                                            "rook",  "queen", "king"};
 
-static const char *piece_name(int type)
+const char *tb_bugmatch__piece_name(int type)
 {
     return type >= 1 && type <= 6 ? piece_names[type] : piece_names[0];
 }
@@ -24,7 +24,7 @@ static void kinds_text(unsigned kinds, char *buf, size_t len)
     buf[0] = '\0';
     for (int t = TB_CHESS_QUEEN; t >= TB_CHESS_PAWN; t--)
         if (kinds & (1u << t)) {
-            int w = snprintf(buf + n, len - n, " %s", piece_name(t));
+            int w = snprintf(buf + n, len - n, " %s", tb_bugmatch__piece_name(t));
             if (w < 0 || (size_t)w >= len - n)
                 return;
             n += (size_t)w;
@@ -50,7 +50,7 @@ int tb_bugmatch_out_format(const struct tb_bugmatch_out *o, char *buf, size_t le
             n = snprintf(buf, len, "%s: ply %d completed", who, o->ply + 1);
         break;
     case TB_BUGMATCH_OUT_RECEIVED:
-        n = snprintf(buf, len, "%s receives: %s", who, piece_name(o->piece));
+        n = snprintf(buf, len, "%s receives: %s", who, tb_bugmatch__piece_name(o->piece));
         break;
     case TB_BUGMATCH_OUT_POOL: {
         size_t k = 0;
@@ -58,7 +58,7 @@ int tb_bugmatch_out_format(const struct tb_bugmatch_out *o, char *buf, size_t le
         for (int t = TB_CHESS_QUEEN; t >= TB_CHESS_PAWN; t--)
             if (o->pool[t])
                 k += (size_t)snprintf(line + k, sizeof line - k, "%s%d %s", k ? ", " : "",
-                                      o->pool[t], piece_name(t));
+                                      o->pool[t], tb_bugmatch__piece_name(t));
         n = snprintf(buf, len, "%s holds: %s", who, k ? line : "nothing");
         break;
     }
@@ -68,11 +68,11 @@ int tb_bugmatch_out_format(const struct tb_bugmatch_out *o, char *buf, size_t le
                      o->square < 64 ? tb_chess_square_name(o->square, sq) : "-", more);
         break;
     case TB_BUGMATCH_OUT_SELECTED:
-        n = snprintf(buf, len, "%s selects: %s", who, piece_name(o->piece));
+        n = snprintf(buf, len, "%s selects: %s", who, tb_bugmatch__piece_name(o->piece));
         break;
     case TB_BUGMATCH_OUT_ILLEGAL_DROP:
         n = snprintf(buf, len, "%s: illegal drop of %s on %s: %s: %s", who,
-                     o->piece ? piece_name(o->piece) : "a piece",
+                     o->piece ? tb_bugmatch__piece_name(o->piece) : "a piece",
                      o->square < 64 ? tb_chess_square_name(o->square, sq) : "-", o->article,
                      tb_bug_drop_reason(o->verdict));
         break;
@@ -90,7 +90,10 @@ int tb_bugmatch_out_format(const struct tb_bugmatch_out *o, char *buf, size_t le
         n = snprintf(buf, len, "%c: %s", 'A' + o->board, line);
         break;
     default:
-        return TB_ERR_ARG;
+        n = tb_bugmatch__irr_format(o, who, buf, len); /* article 7 (irregular.c) */
+        if (n == TB_ERR_ARG)
+            return n;
+        break;
     }
     if (n < 0)
         return TB_ERR_ARG;

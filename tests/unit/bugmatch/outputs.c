@@ -9,7 +9,7 @@
 
 const char *bugmatch_lines(tb_bugmatch *m)
 {
-    static char all[4096];
+    static char all[8192];
     char line[256];
     struct tb_bugmatch_out o;
     all[0] = '\0';
@@ -59,7 +59,9 @@ void bugmatch_in_step(tb_bugmatch *m, const struct bugmatch_follow *f, int seed,
 {
     const tb_bug_record *rec = tb_bugmatch_record(m);
     for (int k = 0; k < 2; k++) {
-        if (rec->verdict[k].result != TB_BUG_ONGOING)
+        /* article 7: a board being put back is test_law7.c's */
+        if (rec->verdict[k].result != TB_BUG_ONGOING ||
+            tb_bugmatch_irregular(m, k) >= TB_BUGMATCH_IRR_PUT_BACK)
             continue;
         tb_bug_pos want = rec->cur[k];
         tb_bug_undo undo;
