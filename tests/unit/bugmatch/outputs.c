@@ -7,6 +7,25 @@
 
 #include "tb_test.h"
 
+tb_bugmatch *bugmatch_started(const struct tb_bugmatch_config *cfg, const char *fen_a,
+                              const char *fen_b)
+{
+    tb_bugmatch *m;
+    struct tb_error err;
+    tb_bug_pos start[2];
+    ASSERT_OK(tb_bugmatch_new(cfg, &m, &err));
+    const char *fen[2] = {fen_a, fen_b};
+    for (int b = 0; b < 2; b++) {
+        if (fen[b])
+            ASSERT_OK(tb_bug_pos_from_fen(&start[b], fen[b], NULL));
+        else
+            tb_bug_pos_startpos(&start[b]);
+    }
+    ASSERT_OK(tb_bugmatch_set_start(m, start));
+    ASSERT_OK(tb_bugmatch_start(m, 0));
+    return m;
+}
+
 const char *bugmatch_lines(tb_bugmatch *m)
 {
     static char all[8192];

@@ -5,6 +5,9 @@
 
 #include "tb_bugmatch.h"
 
+/* A match of cfg (NULL: defaults) from the two FENs (NULL: the start), its clocks started. */
+tb_bugmatch *bugmatch_started(const struct tb_bugmatch_config *cfg, const char *fen_a,
+                              const char *fen_b);
 /* All outputs so far as lines, "|" between, touches left out (a static buffer). */
 const char *bugmatch_lines(tb_bugmatch *m);
 /* The record as BPGN (malloc'd). */

@@ -19,22 +19,11 @@
 static tb_bugmatch *dgt_match(const char *fen_a, const char *fen_b)
 {
     struct tb_bugmatch_config cfg;
-    struct tb_error err;
-    tb_bugmatch *m;
-    tb_bug_pos start[2];
     tb_bugmatch_config_default(&cfg);
     cfg.kind[0] = TB_BUGMATCH_DGT;
-    ASSERT_OK(tb_bugmatch_new(&cfg, &m, &err));
+    tb_bugmatch *m = bugmatch_started(&cfg, fen_a, fen_b);
     ASSERT_EQ(tb_bugmatch_board(m, 0), TB_BUGMATCH_DGT);
     ASSERT_EQ(tb_bugmatch_board(m, 1), TB_BUGMATCH_REED);
-    const char *fen[2] = {fen_a, fen_b};
-    for (int b = 0; b < 2; b++)
-        if (fen[b])
-            ASSERT_OK(tb_bug_pos_from_fen(&start[b], fen[b], NULL));
-        else
-            tb_bug_pos_startpos(&start[b]);
-    ASSERT_OK(tb_bugmatch_set_start(m, start));
-    ASSERT_OK(tb_bugmatch_start(m, 0));
     return m;
 }
 

@@ -19,20 +19,7 @@ static const char *drain(tb_bugmatch *m)
 
 static tb_bugmatch *match_from(const char *fen_a, const char *fen_b)
 {
-    tb_bugmatch *m;
-    struct tb_error err;
-    tb_bug_pos start[2];
-    ASSERT_OK(tb_bugmatch_new(NULL, &m, &err));
-    const char *fen[2] = {fen_a, fen_b};
-    for (int b = 0; b < 2; b++) {
-        if (fen[b])
-            ASSERT_OK(tb_bug_pos_from_fen(&start[b], fen[b], NULL));
-        else
-            tb_bug_pos_startpos(&start[b]);
-    }
-    ASSERT_OK(tb_bugmatch_set_start(m, start));
-    ASSERT_OK(tb_bugmatch_start(m, 0));
-    return m;
+    return bugmatch_started(NULL, fen_a, fen_b);
 }
 
 static void lift(tb_bugmatch *m, int b, const char *sq, uint64_t *t)
@@ -289,6 +276,36 @@ TB_TEST(law_7_6_the_opponents_press_demands_the_replacement)
     press(m, 0, &t);
     ASSERT_STR_CONTAINS(drain(m), "A White must take back g1g4");
     ASSERT_EQ(tb_bugmatch_clock(m, 0)->turn, TB_CHESS_WHITE);
+    tb_bugmatch_free(m);
+}
+
+/* 7.4, 7.6 on a DGT board: the illegal knight move is read from the pieces the board names, the
+ * replacement puts the board back, and the board's pieces are the record's again: the knight
+ * then moves legally and is recognised, no wrong piece. */
+TB_TEST(law_7_6_replacement_on_a_dgt_board_keeps_its_pieces_in_step)
+{
+    struct tb_bugmatch_config cfg;
+    tb_bugmatch_config_default(&cfg);
+    cfg.kind[0] = TB_BUGMATCH_DGT;
+    tb_bugmatch *m = bugmatch_started(&cfg, NULL, NULL);
+    uint64_t t = 0;
+    const int knight = TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_KNIGHT);
+    ASSERT_OK(tb_bugmatch_lift(m, 0, SQ("g1"), t += 300));
+    ASSERT_OK(tb_bugmatch_place(m, 0, SQ("g4"), knight, t += 300));
+    press(m, 0, &t);
+    ASSERT_STR_CONTAINS(drain(m), "A White: illegal move Ng1g4 (7.4)");
+    ASSERT_OK(tb_bugmatch_replace(m, 0, t += 800));
+    ASSERT_OK(tb_bugmatch_lift(m, 0, SQ("g4"), t += 300));
+    ASSERT_OK(tb_bugmatch_place(m, 0, SQ("g1"), knight, t += 300));
+    ASSERT_OK(tb_bugmatch_tick(m, t += 300));
+    ASSERT_STR_CONTAINS(drain(m), "A: board put back before g1g4");
+    ASSERT_OK(tb_bugmatch_lift(m, 0, SQ("g1"), t += 300));
+    ASSERT_OK(tb_bugmatch_place(m, 0, SQ("f3"), knight, t += 300));
+    press(m, 0, &t);
+    const char *out = drain(m);
+    ASSERT_STR_CONTAINS(out, "A White: Nf3");
+    ASSERT_TRUE(strstr(out, "wrong-piece") == NULL);
+    ASSERT_EQ(tb_bugmatch_record(m)->cur[0].chess.side, TB_CHESS_BLACK);
     tb_bugmatch_free(m);
 }
 
