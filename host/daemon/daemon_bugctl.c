@@ -23,7 +23,7 @@ static bool bug_only(const struct tb_ctl_request *req)
            req->verb == TB_CTL_CHOOSE || (req->verb == TB_CTL_MOVE && req->bug_board);
 }
 
-/* Requests of either mode: help, games kept, the PIN. */
+/* Requests of either mode: status (tb_daemon__status asks the mode), help, games, the PIN. */
 static bool both_modes(enum tb_ctl_verb v)
 {
     return v == TB_CTL_STATUS || v == TB_CTL_HELP || v == TB_CTL_GAMES || v == TB_CTL_SET_PIN;
@@ -46,7 +46,7 @@ static void hand_text(const uint8_t pool[6], char *buf, size_t len)
 }
 
 /* Both games: positions, side to move, results, clocks, the four hands. */
-static void status(struct tb_daemon *d, struct tb_daemon__buf *out)
+void tb_daemon__bug_status(struct tb_daemon *d, struct tb_daemon__buf *out)
 {
     tb_bugmatch *m = d->bug->m;
     const tb_bug_record *rec = tb_bugmatch_record(m);
@@ -137,9 +137,6 @@ bool tb_daemon__bug_request(struct tb_daemon *d, const struct tb_ctl_request *re
     }
     char text[TB_CTL_TEXT_MAX + 32];
     switch (req->verb) {
-    case TB_CTL_STATUS:
-        status(d, out);
-        return true;
     case TB_CTL_BPGN: {
         char *bpgn = NULL;
         if (tb_daemon__bug_bpgn(d, &bpgn) < 0)

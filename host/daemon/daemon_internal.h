@@ -623,6 +623,8 @@ void tb_daemon__bug_outputs(struct tb_daemon *d);
 uint64_t tb_daemon__bug_deadline(const struct tb_daemon *d); /* UINT64_MAX: none (or no match) */
 void tb_daemon__bug_record(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t);
 void tb_daemon__bug_keep(struct tb_daemon *d); /* NAME.bpgn beside the journal */
+/* status in doorgeefschaak: both games, clocks, the four hands (the status request, SIGHUP) */
+void tb_daemon__bug_status(struct tb_daemon *d, struct tb_daemon__buf *out);
 /* A control request in doorgeefschaak mode, or one meant for it in the twin mode: answered
  * into out (true), or left to the twin game's table (false). */
 bool tb_daemon__bug_request(struct tb_daemon *d, const struct tb_ctl_request *req,

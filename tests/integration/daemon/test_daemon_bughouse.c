@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "fixture.h"
+#include "recorder.h"
 #include "tb_bugmatch.h"
 #include "tb_config.h"
 #include "tb_ctl.h"
@@ -437,5 +438,81 @@ TB_TEST(law_5_2_resign_request_ends_that_game_and_survives_a_restart)
     data_of(fx_req(&f, "bpgn"), bpgn, sizeof bpgn);
     ASSERT_STR_CONTAINS(bpgn, "[ResultA \"1-0\"]");
     ASSERT_STR_CONTAINS(bpgn, "P@e6");
+    fx_free(&f);
+}
+
+/* Four outputs, one per seat, each in its own pack: a move is heard by its opponent alone. */
+TB_TEST(each_seat_hears_on_its_own_output_in_its_own_pack)
+{
+    struct fx f;
+    struct recorder rec[SEATS];
+    fx_init(&f, "ears");
+    fx_script(&f, "0 A press clock\n"
+                  "1000 A lift e2\n1300 A place e4\n1600 A press clock\n"
+                  "2000 B lift d2\n2300 B place d4\n2600 B press clock\n"
+                  "3000 A lift d7\n3300 A place d5\n3600 A press clock\n");
+    fx_options(&f, "script", "script");
+    f.o.cfg.bughouse.enabled = true;
+    snprintf(f.o.cfg.bughouse.pack[1], sizeof f.o.cfg.bughouse.pack[1], "en");
+    f.o.audio = NULL; /* speech on, into the recorders */
+    f.o.sink = &recorder_ops;
+    for (int s = 0; s < SEATS; s++) {
+        recorder_init(&rec[s], UINT64_MAX);
+        f.o.sink_arg[s] = &rec[s];
+    }
+    fx_start(&f);
+    ASSERT_EQ(fx_run(&f, 100000), 0u);
+    fx_stop(&f);
+    ASSERT_STR_CONTAINS(f.log, "info: say to Black A: pawn"); /* Black A's pack: en */
+    ASSERT_STR_CONTAINS(f.log, "info: say to White A: Bauer");
+    ASSERT_STR_CONTAINS(f.log, "info: say to Black B: Bauer");
+    ASSERT_NULL(strstr(f.log, "say to White B"));
+    ASSERT_GT(rec[0].frames, 0u);
+    ASSERT_GT(rec[1].frames, 0u);
+    ASSERT_EQ(rec[2].frames, 0u); /* nobody moved against White B */
+    ASSERT_GT(rec[3].frames, 0u);
+    for (int s = 0; s < SEATS; s++)
+        recorder_destroy(&rec[s]);
+    fx_free(&f);
+}
+
+/* The finished match's BPGN is kept beside its journal, as the twin game's PGN is. */
+TB_TEST(the_finished_match_bpgn_is_kept_beside_the_journal)
+{
+    static char answer[65536], kept[65536];
+    generate(&gm, 7);
+    struct fx f;
+    fx_init(&f, "kept");
+    bug_options(&f, &gm);
+    snprintf(f.o.cfg.bughouse.name[0], sizeof f.o.cfg.bughouse.name[0], "Anna Schmidt");
+    fx_start(&f);
+    fx_run(&f, 1000000);
+    data_of(fx_req(&f, "bpgn"), answer, sizeof answer);
+    ASSERT_STR_CONTAINS(answer, "[WhiteA \"Anna Schmidt\"]");
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "cat %s/*.bpgn", f.journal);
+    FILE *p = popen(cmd, "r");
+    ASSERT_NOT_NULL(p);
+    size_t n = fread(kept, 1, sizeof kept - 1, p);
+    pclose(p);
+    kept[n] = '\0';
+    ASSERT_GT(n, 100u);
+    ASSERT_TRUE(strncmp(kept, answer, strlen(answer) - 1) == 0);
+    fx_free(&f);
+    tb_script_list_free(&gm.script);
+}
+
+/* A seat's pack that does not exist stops the start, naming the key. */
+TB_TEST(an_unknown_seat_pack_stops_the_start_naming_the_key)
+{
+    struct fx f;
+    fx_init(&f, "badpack");
+    fx_options(&f, "null:", "null:");
+    f.o.cfg.bughouse.enabled = true;
+    snprintf(f.o.cfg.bughouse.pack[2], sizeof f.o.cfg.bughouse.pack[2], "xx");
+    struct tb_error err = {0};
+    ASSERT_NE(tb_daemon_new(&f.o, &f.d, &err), TB_OK);
+    ASSERT_NULL(f.d);
+    ASSERT_STR_CONTAINS(err.msg, "[bughouse] pack_white_b = xx");
     fx_free(&f);
 }
