@@ -34,14 +34,11 @@ int tb_daemon__bug_open(struct tb_daemon *d, struct tb_error *err)
     g->mcfg.sensor.blip_ms = d->mcfg.sensor.blip_ms;
     g->mcfg.sensor.wobble_ms = d->mcfg.sensor.wobble_ms;
     g->mcfg.sensor.promo_prompt_ms = d->mcfg.sensor.promo_prompt_ms;
-    if (bh->control[0] && tb_clock_control_parse(&g->mcfg.control, bh->control, err) != TB_OK)
-        return tb_error_set(err, TB_ERR_ARG, "[bughouse] control: %s", err->msg);
-    bool all_typed = true;
-    for (int b = 0; b < TB_BUGMATCH_BOARDS; b++) {
+    struct tb_error e = {0};
+    if (bh->control[0] && tb_clock_control_parse(&g->mcfg.control, bh->control, &e) != TB_OK)
+        return tb_error_set(err, TB_ERR_ARG, "[bughouse] control: %s", e.msg);
+    for (int b = 0; b < TB_BUGMATCH_BOARDS; b++)
         g->mcfg.typed[b] = d->board[b].caps & TB_LINK_CAP_TYPED;
-        all_typed &= g->mcfg.typed[b];
-    }
-    g->mcfg.auto_press = all_typed; /* no board with a clock button: a move is complete at once */
     for (int s = 0; s < TB_BUGMATCH_SEATS; s++)
         g->mcfg.hear_other_board[s] = bh->hear_other_board & (1u << s);
     int rc = tb_bugmatch_new(&g->mcfg, &g->m, err);
@@ -50,17 +47,18 @@ int tb_daemon__bug_open(struct tb_daemon *d, struct tb_error *err)
     /* the seats' packs: before recovery, which phrases (and logs) what was said */
     for (int s = 0; s < TB_BUGMATCH_SEATS; s++) {
         const char *name = bh->pack[s][0] ? bh->pack[s] : d->cfg->player[0].pack;
-        struct tb_error e = {0};
         if (tb_voice_pack_load(name, &g->pack[s], &e) != TB_OK)
             return tb_error_set(err, TB_ERR_ARG, "[bughouse] pack_%s = %s: %s",
                                 tb_config_seat_name(s), name, e.msg);
     }
-    tb_daemon__log(
-        d, TB_CONFIG_LOG_INFO,
-        "doorgeefschaak: board A %s, board B %s; the partner's board heard by: %s%s%s%s%s",
-        d->cfg->player[0].board, d->cfg->player[1].board, bh->hear_other_board ? "" : "nobody",
-        bh->hear_other_board & 1 ? "White A " : "", bh->hear_other_board & 2 ? "Black A " : "",
-        bh->hear_other_board & 4 ? "White B " : "", bh->hear_other_board & 8 ? "Black B" : "");
+    char hear[64] = "";
+    for (int s = 0, u = 0; s < TB_BUGMATCH_SEATS; s++)
+        if (bh->hear_other_board & (1u << s))
+            u += snprintf(hear + u, sizeof hear - (size_t)u, "%s%s", u ? ", " : "",
+                          tb_daemon__bug_seat_name(s));
+    tb_daemon__log(d, TB_CONFIG_LOG_INFO,
+                   "doorgeefschaak: board A %s, board B %s; the partner's board heard by %s",
+                   d->cfg->player[0].board, d->cfg->player[1].board, hear[0] ? hear : "nobody");
     return TB_OK;
 }
 
@@ -296,6 +294,12 @@ int tb_daemon__bug_input(struct tb_daemon *d, const char *text, uint64_t t, stru
             tb_error_set(err, rc, "that piece may not go there (see the log for the article)");
     } else if (!strcmp(verb, "move")) {
         rc = tb_bugmatch_typed(m, a, arg2, t, err);
+        /* D.2.10.1: a typed board has no clock button: its move is complete once typed (the
+         * first one starts both clocks, 6.4) */
+        if (rc == TB_OK && tb_bugmatch_clock(m, a)->state == TB_CLOCK_READY)
+            (void)tb_bugmatch_start(m, t);
+        if (rc == TB_OK)
+            (void)tb_bugmatch_press(m, a, t);
     } else {
         rc = tb_error_set(err, TB_ERR_PARSE, "'%s' is no doorgeefschaak input", text);
     }

@@ -26,7 +26,29 @@ static bool bug_only(const struct tb_ctl_request *req)
 /* Requests of either mode: status (tb_daemon__status asks the mode), help, games, the PIN. */
 static bool both_modes(enum tb_ctl_verb v)
 {
-    return v == TB_CTL_STATUS || v == TB_CTL_HELP || v == TB_CTL_GAMES || v == TB_CTL_SET_PIN;
+    return v == TB_CTL_STATUS || v == TB_CTL_HELP || v == TB_CTL_GAMES || v == TB_CTL_SET_PIN ||
+           v == TB_CTL_NEW_GAME;
+}
+
+/* new-game: the finished match's BPGN and journal kept, a fresh journal, a fresh match from the
+ * standard array with empty hands and clocks not started (the arbiter has set both boards up). */
+static int next_match(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_error *err)
+{
+    struct tb_daemon__bug *g = d->bug;
+    tb_bugmatch *fresh;
+    int rc = tb_bugmatch_new(&g->mcfg, &fresh, err);
+    if (rc != TB_OK)
+        return rc;
+    tb_daemon__bug_keep(d);
+    if ((rc = tb_daemon__game_next(d, req, tb_daemon__match_time(d), err)) != TB_OK) {
+        tb_bugmatch_free(fresh);
+        return rc;
+    }
+    tb_bugmatch_free(g->m);
+    g->m = fresh;
+    g->kept = false;
+    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "doorgeefschaak: a new match (%s)", d->game.name);
+    return TB_OK;
 }
 
 /* "1 knight, 2 pawns" or "nothing". */
@@ -175,6 +197,12 @@ bool tb_daemon__bug_request(struct tb_daemon *d, const struct tb_ctl_request *re
         snprintf(text, sizeof text, "move %d %s", req->board, req->text);
         take(d, text, req->board, out, NULL);
         return true;
+    case TB_CTL_NEW_GAME: {
+        struct tb_error err = {0};
+        int rc = next_match(d, req, &err);
+        reply(out, rc, rc == TB_OK ? NULL : err.msg);
+        return true;
+    }
     default: /* help, games, set-pin: as in the twin mode */
         return false;
     }

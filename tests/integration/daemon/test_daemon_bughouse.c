@@ -438,6 +438,16 @@ TB_TEST(law_5_2_resign_request_ends_that_game_and_survives_a_restart)
     data_of(fx_req(&f, "bpgn"), bpgn, sizeof bpgn);
     ASSERT_STR_CONTAINS(bpgn, "[ResultA \"1-0\"]");
     ASSERT_STR_CONTAINS(bpgn, "P@e6");
+    /* the next match: the finished one kept, a fresh one from the start, also after a restart */
+    ASSERT_STR_EQ(fx_req(&f, "new-game round=2 pin=" FX_PIN), "ok\n");
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "mode: doorgeefschaak (bughouse), 0 plies");
+    ASSERT_STR_CONTAINS(fx_req(&f, "games"), ".tbj");
+    ASSERT_STR_EQ(fx_req(&f, "move b e4"), "ok\n");
+    fx_stop(&f);
+    fx_start(&f);
+    st = fx_req(&f, "status");
+    ASSERT_STR_CONTAINS(st, "mode: doorgeefschaak (bughouse), 1 plies");
+    ASSERT_STR_CONTAINS(st, "board A: White to move");
     fx_free(&f);
 }
 

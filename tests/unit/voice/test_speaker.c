@@ -643,7 +643,7 @@ TB_TEST(review_plays_to_its_end)
     assert_close(len[0], rendered_span(a), a);
     assert_close(len[1], rendered_span(b), b);
     ASSERT_EQ(tb_voice_review(voice, TB_CHESS_BLACK, ""), TB_ERR_ARG);
-    ASSERT_EQ(tb_voice_review(voice, 2, a), TB_ERR_ARG);
+    ASSERT_EQ(tb_voice_review(voice, TB_VOICE_PLAYERS, a), TB_ERR_ARG);
     stop();
 }
 
