@@ -276,6 +276,17 @@ TB_TEST(seats_hear_their_opponent_and_their_pieces_not_the_partners_board_unless
     tb_script_list_free(&gm.script);
 }
 
+/* The status lines of the hands and the clocks. */
+static void hands_of(const char *status, char *buf, size_t len)
+{
+    size_t u = 0;
+    buf[0] = '\0';
+    for (const char *l = status; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+        if (!strncmp(l, "hand ", 5) || !strncmp(l, "clock ", 6))
+            u += (size_t)snprintf(buf + u, u < len ? len - u : 0, "%.*s\n", (int)strcspn(l, "\n"),
+                                  l);
+}
+
 static uint8_t *read_file(const char *path, size_t *len)
 {
     FILE *fp = fopen(path, "rb");
@@ -298,6 +309,8 @@ TB_TEST(restart_mid_match_replays_to_the_same_bpgn_and_says_nothing_twice)
     fx_run(&f, 1000000);
     struct heard all;
     said(&f, "info", &all);
+    static char hands[2][2048];
+    hands_of(fx_req(&f, "status"), hands[0], sizeof hands[0]);
     fx_stop(&f);
     char path[600];
     snprintf(path, sizeof path, "%s/current.tbj", f.journal);
@@ -335,6 +348,9 @@ TB_TEST(restart_mid_match_replays_to_the_same_bpgn_and_says_nothing_twice)
         fprintf(stderr, "%.20000s\n", g.log);
     fx_run(&g, 1000000);
     same_bpgn(&g, &gm);
+    hands_of(fx_req(&g, "status"), hands[1], sizeof hands[1]);
+    ASSERT_GT(strlen(hands[0]), 40u);
+    ASSERT_STR_EQ(hands[1], hands[0]); /* the four hands and both clocks */
     struct heard after;
     said(&g, "info", &after);
     for (int s = 0; s < SEATS; s++) {
