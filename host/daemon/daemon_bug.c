@@ -172,26 +172,50 @@ static void say(struct tb_daemon *d, int seat, const struct tb_bugmatch_out *o)
 
 /* ---- the loop ---------------------------------------------------------------------------- */
 
+/* A decision the match took with no input (a recognition, a flag) at a time after the journal's
+ * latest record: a mark of that time goes on the record first, so a replay lets the time run as
+ * far and takes the same decision quietly instead of saying it again after a restart. */
+static void mark(struct tb_daemon *d, uint64_t ms)
+{
+    struct tb_daemon__bug *g = d->bug;
+    if (ms <= g->marked_ms)
+        return;
+    g->marked_ms = ms;
+    struct tb_journal_decision dec = {.board = TB_JOURNAL_BOARD_NONE};
+    snprintf(dec.who, sizeof dec.who, "daemon");
+    snprintf(dec.text, sizeof dec.text, "time");
+    d->fx->decision(d, TB_JOURNAL_BUG_INPUT, ms, &dec, false);
+}
+
+/* Nothing is said before the input that caused it is on disk: the journal committed, the loop
+ * waiting for the writer thread in real time (a commit takes milliseconds; a disk that cannot be
+ * written stops play as in the twin game, and the records wait in memory). */
+static void durable(struct tb_daemon *d)
+{
+    for (int i = 0; i < 4 && tb_daemon__journal_commit(d) == TB_ERR_AGAIN; i++)
+        tb_daemon__journal_written(d, true);
+}
+
 void tb_daemon__bug_outputs(struct tb_daemon *d)
 {
     struct tb_daemon__bug *g = d->bug;
     struct tb_bugmatch_out o;
     bool committed = false;
     while (tb_bugmatch_poll(g->m, &o) == 1) {
+        mark(d, o.ms);
         char line[256];
         tb_bugmatch_out_format(&o, line, sizeof line);
         bool warn = o.kind == TB_BUGMATCH_OUT_FLAG || o.kind == TB_BUGMATCH_OUT_ILLEGAL_DROP;
         tb_daemon__log(d, warn ? d->fx->warn : d->fx->info, "bughouse: %s", line);
-        /* nothing is said before the input that caused it is on disk */
         if (o.hear && !committed) {
-            tb_daemon__journal_commit(d);
+            durable(d);
             committed = true;
         }
         for (int s = 0; s < TB_BUGMATCH_SEATS; s++)
             if (o.hear & (1u << s))
                 say(d, s, &o);
         if (o.kind == TB_BUGMATCH_OUT_RESULT && tb_bugmatch_over(g->m)) {
-            tb_daemon__journal_commit(d);
+            durable(d);
             tb_daemon__bug_keep(d);
         }
     }
@@ -229,6 +253,8 @@ int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in,
 {
     tb_bugmatch *m = d->bug->m;
     int b = in->board, rc = TB_OK;
+    if (t > d->bug->marked_ms) /* on the record already (daemon_feed.c): no mark up to t */
+        d->bug->marked_ms = t;
     tb_daemon__advance(d, t);
     switch (in->kind) {
     case TB_LINK_EV_LIFT:
@@ -274,9 +300,15 @@ int tb_daemon__bug_input(struct tb_daemon *d, const char *text, uint64_t t, stru
     tb_bugmatch *m = d->bug->m;
     char verb[16] = "", arg2[TB_CTL_TEXT_MAX + 1] = "";
     int a = -1, n = sscanf(text, "%15s %d %100s", verb, &a, arg2);
+    if (!strcmp(verb, "time")) { /* a mark: the time ran this far (recovery) */
+        tb_daemon__advance(d, t);
+        return TB_OK;
+    }
     if (n < 2 || a < 0 || a >= TB_BUGMATCH_SEATS)
         return tb_error_set(err, TB_ERR_PARSE, "'%s' is no doorgeefschaak input", text);
     tb_daemon__advance(d, t);
+    if (t > d->bug->marked_ms) /* its record follows at t (daemon_bugctl.c) */
+        d->bug->marked_ms = t;
     int rc;
     if (!strcmp(verb, "hand")) {
         rc = tb_bugmatch_ask_pool(m, a, t);

@@ -83,7 +83,14 @@ void tb_daemon__bug_status(struct tb_daemon *d, struct tb_daemon__buf *out)
         char fen[TB_BUG_FEN_MAX];
         tb_bug_pos_to_fen(&rec->cur[b], fen, sizeof fen);
         const struct tb_bug_verdict *v = &rec->verdict[b];
-        put("board %c: %s; %s\n", 'A' + b, d->board[b].resource, fen);
+        struct tb_link_stats ls = {0};
+        if (d->board[b].link)
+            tb_link_stats(d->board[b].link, &ls);
+        put("board %c: %s, %s%s; %s\n", 'A' + b, d->board[b].resource,
+            !ls.connected ? "NOT CONNECTED"
+            : ls.unread   ? "connected, waiting for its first reading"
+                          : "connected",
+            ls.ended ? ", script ended" : "", fen);
         if (v->result != TB_BUG_ONGOING)
             put("board %c result: %s (%s, %s)\n", 'A' + b, tb_bug_result_text(v->result),
                 tb_bug_reason_text(v->reason), v->article);

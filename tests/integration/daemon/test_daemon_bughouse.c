@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "fixture.h"
+#include "ptyboard.h"
 #include "recorder.h"
 #include "tb_bugmatch.h"
 #include "tb_config.h"
@@ -344,8 +345,6 @@ TB_TEST(restart_mid_match_replays_to_the_same_bpgn_and_says_nothing_twice)
     fx_start(&g);
     struct heard replayed;
     said(&g, "debug", &replayed); /* recovery: logged, not said */
-    if (getenv("TB_BUG_LOG"))
-        fprintf(stderr, "%.20000s\n", g.log);
     fx_run(&g, 1000000);
     same_bpgn(&g, &gm);
     hands_of(fx_req(&g, "status"), hands[1], sizeof hands[1]);
@@ -540,5 +539,105 @@ TB_TEST(an_unknown_seat_pack_stops_the_start_naming_the_key)
     ASSERT_NE(tb_daemon_new(&f.o, &f.d, &err), TB_OK);
     ASSERT_NULL(f.d);
     ASSERT_STR_CONTAINS(err.msg, "[bughouse] pack_white_b = xx");
+    fx_free(&f);
+}
+
+/* ---- in real time: a simulated reed board (pty) as board A, a keys: board as board B -------- */
+
+static struct ptyboard *the_board;
+
+static bool pumped(struct fx *f, const char *want)
+{
+    ptyboard_pump(the_board);
+    return strstr(fx_req(f, "status"), want) != NULL;
+}
+static bool board_read(struct fx *f)
+{
+    return pumped(f, "board A: pty:") && !strstr(f->answer, "NOT CONNECTED") &&
+           !strstr(f->answer, "waiting for its first reading");
+}
+static bool black_a_told(struct fx *f)
+{
+    ptyboard_pump(the_board);
+    return strstr(f->log, "info: say to Black A: Bauer Eva zwei Eva vier") != NULL;
+}
+static bool white_a_told(struct fx *f)
+{
+    ptyboard_pump(the_board);
+    return strstr(f->log, "info: say to White A: Bauer Eva sieben Eva fünf") != NULL;
+}
+static bool knight_told(struct fx *f)
+{
+    ptyboard_pump(the_board);
+    return strstr(f->log, "info: say to Black A: Springer Gustav eins Felix drei") != NULL;
+}
+static bool third_ply(struct fx *f)
+{
+    return pumped(f, "doorgeefschaak (bughouse), 3 plies");
+}
+static bool second_ply(struct fx *f)
+{
+    /* d4 typed (complete at once), e4 completed by the reply; e5 made, not yet complete */
+    return pumped(f, "doorgeefschaak (bughouse), 2 plies");
+}
+
+static void square(struct ptyboard *b, const char *name, int placed)
+{
+    int sq = tb_chess_square_parse(name);
+    ASSERT_GE(sq, 0);
+    ASSERT_OK(ptyboard_square(b, sq, placed, true));
+}
+
+static void start_pty(struct fx *f, struct ptyboard *b, const char *name, bool fresh)
+{
+    char res[600];
+    if (fresh) {
+        char link[512];
+        snprintf(link, sizeof link, "%s/%s-board", tb_test_tmp_dir(), name);
+        ASSERT_OK(ptyboard_init(b, link));
+        fx_init(f, name);
+    }
+    the_board = b;
+    snprintf(res, sizeof res, "pty:%s", b->link);
+    fx_options(f, res, "keys:");
+    f->o.speed = TB_DAEMON_SPEED_CONFIG;
+    f->o.exit_when_done = false;
+    f->o.cfg.bughouse.enabled = true;
+    fx_start(f);
+    ASSERT_TRUE(fx_run_until(f, 5000, board_read));
+}
+
+/* A move made on the reed board is announced to its opponent on the wall clock; the opponent's
+ * reply completes it (6.2.1 without a press); a restart goes on from the journal. */
+TB_TEST(a_reed_board_in_real_time_is_board_a_of_the_match_and_survives_a_restart)
+{
+    struct fx f;
+    struct ptyboard b;
+    start_pty(&f, &b, "realtime", true);
+    square(&b, "e2", 0);
+    square(&b, "e4", 1);
+    ASSERT_TRUE(fx_run_until(&f, 5000, black_a_told));
+    ASSERT_STR_EQ(fx_req(&f, "move b d4"), "ok\n");
+    square(&b, "e7", 0);
+    square(&b, "e5", 1);
+    ASSERT_TRUE(fx_run_until(&f, 5000, white_a_told));
+    ASSERT_TRUE(fx_run_until(&f, 5000, second_ply));
+    ASSERT_NULL(strstr(f.log, "say to White B")); /* Black B has not moved */
+    fx_stop(&f);
+    free(f.log);
+    f.log = NULL;
+    f.log_len = f.log_cap = 0;
+    start_pty(&f, &b, "realtime", false);
+    const char *st = fx_req(&f, "status");
+    ASSERT_STR_CONTAINS(st, "doorgeefschaak (bughouse), 2 plies");
+    ASSERT_STR_CONTAINS(st, "board B: Black to move");
+    ASSERT_NULL(strstr(f.log, "info: say to")); /* heard before the restart */
+    square(&b, "g1", 0);
+    square(&b, "f3", 1);
+    ASSERT_TRUE(fx_run_until(&f, 5000, knight_told));
+    ASSERT_TRUE(fx_run_until(&f, 5000, third_ply)); /* e5 completed by Nf3 */
+    /* e5 was recognised and said before the restart (its time marked): never said again */
+    ASSERT_NULL(strstr(f.log, "info: say to White A: Bauer Eva sieben Eva fünf"));
+    ASSERT_STR_CONTAINS(f.log, "debug: say to White A: Bauer Eva sieben Eva fünf");
     fx_free(&f);
 }
