@@ -322,7 +322,9 @@ int tb_voice_portaudio_resolve(const char *target, char *name, size_t len, struc
 
 /* ---- the speaker ------------------------------------------------------------------------- */
 
-#define TB_VOICE_PLAYERS 2 /* index: TB_CHESS_WHITE, TB_CHESS_BLACK (the player whose ears) */
+/* index: TB_CHESS_WHITE, TB_CHESS_BLACK (the player whose ears); doorgeefschaak's four seats
+ * use all four (0 White A, 1 Black A, 2 White B, 3 Black B) */
+#define TB_VOICE_PLAYERS 4
 
 struct tb_voice_player_config {
     const struct tb_voice_sink_ops *sink; /* NULL = tb_voice_sink_null */

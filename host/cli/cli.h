@@ -56,8 +56,8 @@
       "the games kept: the running one, then each game's journal and PGN")                         \
     X(set_position, "set-position", "FEN [--pin-file F] [--socket PATH]",                          \
       "arbiter: set up a position on both boards")                                                 \
-    X(move, "move", "vi|sighted SAN|UCI [--socket PATH]",                                          \
-      "a move typed by the assistant for a keys: board (D.2.10.1)")                                \
+    X(move, "move", "vi|sighted|a|b SAN|UCI [--socket PATH]",                                      \
+      "a move typed by the assistant for a keys: board (D.2.10.1; a|b: doorgeefschaak)")           \
     X(review, "review",                                                                            \
       "vi|sighted [last [N]|from N|position|to-move|material|scoresheet] [--socket PATH]",         \
       "say the game back to a player (D.2.7); prints what was said")                               \
@@ -73,7 +73,14 @@
       "doorgeefschaak: two boards' events through the match; what the arbiter or a seat hears")    \
     X(bughouse_events, "bughouse-events",                                                          \
       "FILE [--seed N] [--noise] [--blip-ms N] [--out-a FILE] [--out-b FILE]",                     \
-      "doorgeefschaak: a BPGN game as the event scripts of its two boards")
+      "doorgeefschaak: a BPGN game as the event scripts of its two boards")                        \
+    X(hand, "hand", "white-a|black-a|white-b|black-b [--socket PATH]",                             \
+      "doorgeefschaak: what that player holds, also said to them (2.6)")                           \
+    X(bpgn, "bpgn", "[--socket PATH]", "doorgeefschaak: both games as BPGN")                       \
+    X(resign, "resign", "a|b white|black [--pin-file F] [--socket PATH]",                          \
+      "doorgeefschaak, arbiter: that player resigns (5.2)")                                        \
+    X(choose, "choose", "a|b q|r|b|n|p [--socket PATH]",                                           \
+      "doorgeefschaak: the piece of the drop or promotion waiting on that board")
 
 #define TB_CLI_DECLARE(fn, name, args, summary) int tb_cli_cmd_##fn(int argc, char **argv);
 TB_CLI_COMMANDS(TB_CLI_DECLARE)

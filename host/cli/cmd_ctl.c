@@ -347,3 +347,21 @@ int tb_cli_cmd_set_pin(int argc, char **argv)
 {
     return run(argc, argv, "set-pin", 0, 0, NEEDS_PIN | NEW_PIN);
 }
+
+/* doorgeefschaak ([bughouse]; docs/doorgeefschaak.md) */
+int tb_cli_cmd_hand(int argc, char **argv)
+{
+    return run(argc, argv, "hand", 1, 1, 0);
+}
+int tb_cli_cmd_bpgn(int argc, char **argv)
+{
+    return run(argc, argv, "bpgn", 0, 0, 0);
+}
+int tb_cli_cmd_resign(int argc, char **argv)
+{
+    return run(argc, argv, "resign", 2, 2, NEEDS_PIN);
+}
+int tb_cli_cmd_choose(int argc, char **argv)
+{
+    return run(argc, argv, "choose", 2, 2, 0);
+}

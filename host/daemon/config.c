@@ -26,6 +26,7 @@ enum section {
     SEC_BROADCAST, /* broadcast */
     SEC_HALL,      /* hall */
     SEC_CLOCK,     /* the game's clock */
+    SEC_BUGHOUSE,  /* doorgeefschaak */
     SEC_UNKNOWN
 };
 
@@ -39,6 +40,7 @@ static const char *const section_names[] = {
     [SEC_BROADCAST] = "broadcast", /* broadcast */
     [SEC_HALL] = "hall",           /* hall */
     [SEC_CLOCK] = "clock",         /* the game's clock */
+    [SEC_BUGHOUSE] = "bughouse",   /* doorgeefschaak */
 };
 /* clang-format on */
 
@@ -457,15 +459,22 @@ static void set_hall_path(struct parse *ps, long line, const char *key, const ch
 
 /* ---- [clock] (the game's clock, daemon_clock.c) -------------------------------------------- */
 
-static void set_clock_control(struct parse *ps, long line, const char *key, const char *v, int role)
+/* A time control as tb_clock_control_parse reads it, into dst ([clock], [bughouse]). */
+static void set_control(struct parse *ps, long line, const char *key, const char *v, char *dst,
+                        size_t cap)
 {
-    (void)role;
     struct tb_clock_control c;
     struct tb_error e = {0};
     if (tb_clock_control_parse(&c, v, &e) != TB_OK)
         problem(ps, line, "%s: %s", key, e.msg);
-    else if (!copy(ps->cfg.clock.control, sizeof ps->cfg.clock.control, v))
-        problem(ps, line, "%s is longer than %zu bytes", key, sizeof ps->cfg.clock.control - 1);
+    else if (!copy(dst, cap, v))
+        problem(ps, line, "%s is longer than %zu bytes", key, cap - 1);
+}
+
+static void set_clock_control(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    set_control(ps, line, key, v, ps->cfg.clock.control, sizeof ps->cfg.clock.control);
 }
 
 static void set_clock_source(struct parse *ps, long line, const char *key, const char *v, int role)
@@ -490,6 +499,82 @@ static void set_clock_warn(struct parse *ps, long line, const char *key, const c
         problem(ps, line, "%s: %s", key, e.msg);
     else
         ps->cfg.clock.nwarn[r] = n;
+}
+
+/* ---- [bughouse] (doorgeefschaak, daemon_bug.c) ------------------------------------------ */
+
+const char *tb_config_seat_name(int seat)
+{
+    static const char *const names[TB_CONFIG_SEATS] = {"white_a", "black_a", "white_b", "black_b"};
+    return seat >= 0 && seat < TB_CONFIG_SEATS ? names[seat] : NULL;
+}
+
+/* The seat a key names after its prefix ("pack_white_a": 0), or -1. */
+static int seat_of(const char *key, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(key, prefix, n) != 0)
+        return -1;
+    for (int s = 0; s < TB_CONFIG_SEATS; s++)
+        if (!strcmp(key + n, tb_config_seat_name(s)))
+            return s;
+    return -1;
+}
+
+static void set_bug_enabled(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1"))
+        ps->cfg.bughouse.enabled = true;
+    else if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0"))
+        ps->cfg.bughouse.enabled = false;
+    else
+        problem(ps, line, "%s '%s' is not yes or no", key, v);
+}
+
+static void set_bug_control(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role; /* 6.3: 7 minutes unless set */
+    set_control(ps, line, key, v, ps->cfg.bughouse.control, sizeof ps->cfg.bughouse.control);
+}
+
+/* "none" or seats separated by commas or spaces: white_a, black_b ... */
+static void set_bug_hear(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    uint8_t mask = 0;
+    char buf[256];
+    if (!copy(buf, sizeof buf, v)) {
+        problem(ps, line, "%s is longer than %zu bytes", key, sizeof buf - 1);
+        return;
+    }
+    for (char *save = NULL, *w = strtok_r(buf, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
+        int s = seat_of(w, "");
+        if (s < 0 && strcmp(w, "none") != 0) {
+            problem(ps, line, "%s: '%s' is not a seat (white_a, black_a, white_b, black_b) or none",
+                    key, w);
+            return;
+        }
+        if (s >= 0)
+            mask |= (uint8_t)(1u << s);
+    }
+    ps->cfg.bughouse.hear_other_board = mask;
+}
+
+static void set_bug_seat(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    struct tb_config_bughouse *bh = &ps->cfg.bughouse;
+    int s;
+    if ((s = seat_of(key, "pack_")) >= 0) {
+        if (!copy(bh->pack[s], sizeof bh->pack[s], v) || strchr(v, '/'))
+            problem(ps, line, "%s '%s' is not a pack name (docs/voice.md)", key, v);
+    } else if ((s = seat_of(key, "audio_")) >= 0) {
+        if (!copy(bh->audio[s], sizeof bh->audio[s], v))
+            problem(ps, line, "%s is longer than %zu bytes", key, sizeof bh->audio[s] - 1);
+    } else if ((s = seat_of(key, "")) >= 0 && !copy(bh->name[s], sizeof bh->name[s], v)) {
+        problem(ps, line, "%s is longer than %zu bytes", key, sizeof bh->name[s] - 1);
+    }
 }
 
 static const struct key {
@@ -542,6 +627,22 @@ static const struct key {
     {SEC_CLOCK, "source", set_clock_source},
     {SEC_CLOCK, "warn_vi", set_clock_warn},
     {SEC_CLOCK, "warn_sighted", set_clock_warn},
+    /* doorgeefschaak (daemon_bug.c) */
+    {SEC_BUGHOUSE, "enabled", set_bug_enabled},
+    {SEC_BUGHOUSE, "control", set_bug_control},
+    {SEC_BUGHOUSE, "hear_other_board", set_bug_hear},
+    {SEC_BUGHOUSE, "white_a", set_bug_seat},
+    {SEC_BUGHOUSE, "black_a", set_bug_seat},
+    {SEC_BUGHOUSE, "white_b", set_bug_seat},
+    {SEC_BUGHOUSE, "black_b", set_bug_seat},
+    {SEC_BUGHOUSE, "pack_white_a", set_bug_seat},
+    {SEC_BUGHOUSE, "pack_black_a", set_bug_seat},
+    {SEC_BUGHOUSE, "pack_white_b", set_bug_seat},
+    {SEC_BUGHOUSE, "pack_black_b", set_bug_seat},
+    {SEC_BUGHOUSE, "audio_white_a", set_bug_seat},
+    {SEC_BUGHOUSE, "audio_black_a", set_bug_seat},
+    {SEC_BUGHOUSE, "audio_white_b", set_bug_seat},
+    {SEC_BUGHOUSE, "audio_black_b", set_bug_seat},
 };
 
 static int handler(void *user, const char *section, const char *name, const char *value)

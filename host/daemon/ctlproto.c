@@ -52,6 +52,14 @@ static const struct verb {
      "1:20:30 (D.2.9, 6.10.2)"},
     /* games kept */
     {"games", TB_CTL_GAMES, 0, 0, false, true, "games  the games kept: journal and PGN of each"},
+    /* doorgeefschaak */
+    {"hand", TB_CTL_HAND, 1, 1, false, false,
+     "hand white-a|black-a|white-b|black-b  what that player holds, also said to them (2.6)"},
+    {"bpgn", TB_CTL_BPGN, 0, 0, false, true, "bpgn  both doorgeefschaak games as BPGN"},
+    {"resign", TB_CTL_RESIGN, 2, 2, true, false,
+     "resign a|b white|black pin=NNNN  that player resigns (doorgeefschaak 5.2)"},
+    {"choose", TB_CTL_CHOOSE, 2, 2, false, false,
+     "choose a|b q|r|b|n|p  the piece of the drop or promotion waiting on that board"},
 };
 
 #define NVERBS (sizeof verbs / sizeof verbs[0])
@@ -155,6 +163,28 @@ static int parse_board(const char *s, int *board)
     else
         return TB_ERR_PARSE;
     return TB_OK;
+}
+
+/* doorgeefschaak: board a or b */
+static int parse_bug_board(const char *s, struct tb_ctl_request *req)
+{
+    if ((s[0] != 'a' && s[0] != 'b') || s[1])
+        return TB_ERR_PARSE;
+    req->board = s[0] - 'a';
+    req->bug_board = true;
+    return TB_OK;
+}
+
+/* doorgeefschaak: a seat by name or number (0 White A, 1 Black A, 2 White B, 3 Black B) */
+static int parse_seat(const char *s, int *seat)
+{
+    static const char *const names[] = {"white-a", "black-a", "white-b", "black-b"};
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(s, names[i]) || (s[0] == '0' + i && !s[1])) {
+            *seat = i;
+            return TB_OK;
+        }
+    return TB_ERR_PARSE;
 }
 
 static const char *const tag_names[TB_CTL_TAGS] = {"event", "site",  "date",
@@ -329,12 +359,14 @@ static int parse_args(const struct verb *v, char **words, int nargs, struct tb_c
         }
         break;
     }
-    case TB_CTL_MOVE:
-        if (parse_board(a, &req->board) != TB_OK)
-            return tb_error_set(err, TB_ERR_PARSE, "move: board must be vi or sighted, not '%.20s'",
+    case TB_CTL_MOVE: /* doorgeefschaak: a|b, and drops (N@f3) */
+        if (parse_board(a, &req->board) != TB_OK && parse_bug_board(a, req) != TB_OK)
+            return tb_error_set(err, TB_ERR_PARSE,
+                                "move: board must be vi or sighted (a or b in doorgeefschaak), "
+                                "not '%.20s'",
                                 a);
         if (strlen(words[2]) < 2 || strlen(words[2]) > 10 ||
-            strspn(words[2], "abcdefgh12345678KQRBNOqrbnx+#=-0") != strlen(words[2]))
+            strspn(words[2], "abcdefgh12345678KQRBNPOqrbnpx+#=-0@") != strlen(words[2]))
             return tb_error_set(err, TB_ERR_PARSE,
                                 "move: '%.20s' is not a move in SAN (Nf3, O-O, exd8=Q) or UCI "
                                 "(g1f3)",
@@ -375,6 +407,25 @@ static int parse_args(const struct verb *v, char **words, int nargs, struct tb_c
         return parse_result(words, nargs, req, err);
     case TB_CTL_NEW_GAME:
         return parse_tags(words, nargs, req, err);
+    case TB_CTL_HAND: /* doorgeefschaak */
+        if (parse_seat(a, &req->seat) != TB_OK)
+            return tb_error_set(err, TB_ERR_PARSE,
+                                "hand: '%.20s' is not white-a, black-a, white-b, black-b or 0..3",
+                                a);
+        break;
+    case TB_CTL_RESIGN:
+    case TB_CTL_CHOOSE:
+        if (parse_bug_board(a, req) != TB_OK)
+            return tb_error_set(err, TB_ERR_PARSE, "%s: board must be a or b, not '%.20s'", v->name,
+                                a);
+        if (v->verb == TB_CTL_RESIGN && parse_side(words[2], &req->side) != TB_OK)
+            return tb_error_set(err, TB_ERR_PARSE, "resign: '%.20s' is not white or black",
+                                words[2]);
+        if (v->verb == TB_CTL_CHOOSE && (strlen(words[2]) != 1 || !strchr("qrbnp", words[2][0])))
+            return tb_error_set(err, TB_ERR_PARSE, "choose takes q, r, b, n or p, not '%.20s'",
+                                words[2]);
+        req->piece = words[2][0];
+        break;
     case TB_CTL_CLOCK_SET: /* the game's clock: two times, read by the daemon's clock */
         for (int i = 1; i <= 2; i++)
             if (strlen(words[i]) > 12 || strspn(words[i], "0123456789:hms") != strlen(words[i]))

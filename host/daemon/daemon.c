@@ -117,6 +117,8 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     if ((rc = tb_daemon__boards_plan(d, err)) != TB_OK)
         goto fail;
     match_config(d);
+    if ((rc = tb_daemon__bug_open(d, err)) != TB_OK) /* doorgeefschaak: before recovery */
+        goto fail;
     tb_daemon__game_tags(d, NULL); /* broadcast: the first game's tags */
     tb_daemon__result_clear(d);
     if (pipe2(d->wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
@@ -170,6 +172,7 @@ void tb_daemon_free(struct tb_daemon *d)
     if (d->journal && tb_journal_close(d->journal) != TB_OK)
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal %s: closing failed: %s", d->journal_path,
                        strerror(errno));
+    tb_daemon__bug_free(d); /* doorgeefschaak: its BPGN kept */
     tb_match_free(d->match);
     tb_daemon__journal_free(d);
     tb_daemon__clock_free(d);
@@ -223,6 +226,13 @@ static void handle_signals(struct tb_daemon *d)
     }
 }
 
+/* The match's next decision: the twin game's, or doorgeefschaak's (daemon_bug.c). */
+static uint64_t game_deadline(const struct tb_daemon *d)
+{
+    uint64_t md = tb_match_deadline(d->match), bd = tb_daemon__bug_deadline(d);
+    return bd < md ? bd : md;
+}
+
 /* Done: every script has ended and been fed, the match has nothing pending, speech drained. */
 static bool finished(struct tb_daemon *d)
 {
@@ -230,7 +240,7 @@ static bool finished(struct tb_daemon *d)
         return false;
     if (tb_daemon__journal_held(d) || d->writer.busy)
         return false; /* play resumes once the journal can be written */
-    if (tb_match_deadline(d->match) != UINT64_MAX || tb_daemon__vi_deadline(d) != UINT64_MAX)
+    if (game_deadline(d) != UINT64_MAX || tb_daemon__vi_deadline(d) != UINT64_MAX)
         return false;
     struct tb_match_status st;
     tb_match_status(d->match, &st);
@@ -246,7 +256,7 @@ static int timeout_ms(struct tb_daemon *d, uint64_t now, int max_wait)
     if (tb_daemon__journal_held(d)) {
         /* the match is frozen until the journal is written: only the retry is due */
     } else if (!d->virtual_time) {
-        uint64_t md = tb_match_deadline(d->match);
+        uint64_t md = game_deadline(d);
         if (md < dl)
             dl = md;
         if (tb_daemon__vi_deadline(d) < dl) /* a promote button's choice to take */
@@ -257,8 +267,7 @@ static int timeout_ms(struct tb_daemon *d, uint64_t now, int max_wait)
     } else if (tb_daemon__boards_pending(d) && !tb_daemon__boards_paused(d)) {
         dl = 0;
     } else if (tb_daemon__boards_all_ended(d) && !tb_daemon__boards_pending(d) &&
-               (tb_match_deadline(d->match) != UINT64_MAX ||
-                tb_daemon__vi_deadline(d) != UINT64_MAX)) {
+               (game_deadline(d) != UINT64_MAX || tb_daemon__vi_deadline(d) != UINT64_MAX)) {
         dl = 0; /* virtual time runs on to the match's last decision */
     }
     if (tb_daemon__braille_deadline(d) < dl) /* a braille display to try again */
@@ -284,7 +293,7 @@ static void virtual_drain(struct tb_daemon *d)
         tb_daemon__boards_pending(d))
         return;
     for (int i = 0; i < 64; i++) {
-        uint64_t md = tb_match_deadline(d->match);
+        uint64_t md = game_deadline(d);
         if (tb_daemon__vi_deadline(d) < md) /* a promote button's choice to take */
             md = tb_daemon__vi_deadline(d);
         if (md == UINT64_MAX)

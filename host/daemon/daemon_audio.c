@@ -75,7 +75,7 @@ void tb_daemon__audio_status(struct tb_daemon *d, char *buf, size_t len)
 {
     size_t u = 0;
     buf[0] = '\0';
-    for (int c = 0; c < TB_VOICE_PLAYERS && d->voice && u < len; c++) {
+    for (int c = 0; c < TBD_BOARDS && d->voice && u < len; c++) { /* the twin game's two */
         char why[256];
         double since;
         int b = d->board_of_color[c];

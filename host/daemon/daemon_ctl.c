@@ -181,6 +181,8 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
         return;
     }
     tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "control: %s", tb_ctl_verb_name(req.verb));
+    if (tb_daemon__bug_request(d, &req, out)) /* doorgeefschaak, or its requests refused */
+        return;
     d->ticket_wanted = changes_game(req.verb); /* journal writer: answered once on disk */
     switch (req.verb) {
     case TB_CTL_STATUS:
@@ -241,6 +243,11 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
     }
     case TB_CTL_GAMES: /* games kept */
         tb_daemon__games(d, out);
+        return;
+    case TB_CTL_HAND: /* doorgeefschaak: answered by tb_daemon__bug_request */
+    case TB_CTL_BPGN:
+    case TB_CTL_RESIGN:
+    case TB_CTL_CHOOSE:
         return;
     }
     d->ticket_wanted = false;

@@ -62,6 +62,10 @@ int tb_daemon__journal_health(const struct tb_daemon *d, char *buf, size_t len)
 
 void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
 {
+    if (d->bug) { /* doorgeefschaak: both games (daemon_bugctl.c) */
+        tb_daemon__bug_status(d, out);
+        return;
+    }
     /* what the outputs carried out tell (the match may be a write ahead) */
     struct tb_match_status st = d->shown;
     const tb_chess_game *g = tb_match_game(d->match);

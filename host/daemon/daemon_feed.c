@@ -113,7 +113,11 @@ const struct tb_daemon__effects tb_daemon__replay = {
 void tb_daemon__advance(struct tb_daemon *d, uint64_t t)
 {
     if (tb_daemon__journal_held(d))
-        return; /* the match is frozen until the journal is written */
+        return;   /* the match is frozen until the journal is written */
+    if (d->bug) { /* doorgeefschaak (daemon_bug.c) */
+        tb_daemon__bug_tick(d, t);
+        return;
+    }
     /* the VI player on their own: the promote button's choices taken meanwhile */
     tb_daemon__vi_due(d, t);
     tb_match_tick(d->match, t);
@@ -169,6 +173,8 @@ int tb_daemon__feed(struct tb_daemon *d, const struct tb_journal_event *in, uint
 
 int tb_daemon__apply(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t)
 {
+    if (d->bug) /* doorgeefschaak: into the match of two games (daemon_bug.c) */
+        return tb_daemon__bug_apply(d, in, t);
     tb_daemon__advance(d, t);
     struct tb_match_event ev;
     int rc = TB_OK;

@@ -288,6 +288,9 @@ struct tb_daemon {
 
     /* hall (daemon_hall.c): the table on the MQTT broker; NULL when [hall] is off */
     struct tb_daemon__hall *hall;
+
+    /* doorgeefschaak (daemon_bug.c): the match of two games; NULL unless [bughouse] enabled */
+    struct tb_daemon__bug *bug;
 };
 
 /* daemon.c */
@@ -609,5 +612,28 @@ bool tb_daemon__clock_now(struct tb_daemon *d, int64_t left[2], int *running);
 int tb_daemon__clock_set(struct tb_daemon *d, const char *text, uint64_t ms[2], uint64_t t,
                          bool apply, struct tb_error *err);
 void tb_daemon__clock_pgn(struct tb_daemon *d, tb_chess_pgn_game *pg);
+
+/* daemon_bug.c, daemon_bugctl.c: doorgeefschaak ([bughouse]; docs/doorgeefschaak.md). While
+ * d->bug is set the board inputs, the deadlines, the ears and the control requests are the
+ * match's of two games; the twin game (d->match) stands idle. */
+struct tb_daemon__bug;
+int tb_daemon__bug_open(struct tb_daemon *d, struct tb_error *err);
+void tb_daemon__bug_free(struct tb_daemon *d);
+int tb_daemon__bug_voice_open(struct tb_daemon *d, struct tb_error *err);
+void tb_daemon__bug_voice_event(struct tb_daemon *d, const struct tb_voice_event *ev);
+int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
+void tb_daemon__bug_tick(struct tb_daemon *d, uint64_t t); /* time to t, outputs carried out */
+void tb_daemon__bug_outputs(struct tb_daemon *d);
+uint64_t tb_daemon__bug_deadline(const struct tb_daemon *d); /* UINT64_MAX: none (or no match) */
+void tb_daemon__bug_record(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t);
+void tb_daemon__bug_keep(struct tb_daemon *d); /* NAME.bpgn beside the journal */
+/* status in doorgeefschaak: both games, clocks, the four hands (the status request, SIGHUP) */
+void tb_daemon__bug_status(struct tb_daemon *d, struct tb_daemon__buf *out);
+/* A control request in doorgeefschaak mode, or one meant for it in the twin mode: answered
+ * into out (true), or left to the twin game's table (false). */
+bool tb_daemon__bug_request(struct tb_daemon *d, const struct tb_ctl_request *req,
+                            struct tb_daemon__buf *out);
+/* daemon_games.c: text written whole as JOURNAL_DIR/file (a temporary file renamed, synced). */
+int tb_daemon__game_write(struct tb_daemon *d, const char *file, const char *text);
 
 #endif /* TB_DAEMON_INTERNAL_H */

@@ -262,6 +262,10 @@ static void replay_record(struct tb_daemon *d, const struct tb_journal_record *r
             tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: typed move %s refused: %s",
                            (unsigned long long)rec->seq, dec.text, err.msg);
         return;
+    case TB_JOURNAL_BUG_INPUT: /* doorgeefschaak: a request the match took */
+        if (d->bug)
+            tb_daemon__bug_record(d, rec, t);
+        return;
     case TB_JOURNAL_CLOCK:
         tb_daemon__clock_record(d, rec); /* the game's clock: a journal stop's time given back */
         return;

@@ -56,6 +56,8 @@ static int player_sink(struct tb_daemon *d, int b, struct tb_voice_player_config
 
 int tb_daemon__voice_open(struct tb_daemon *d, struct tb_error *err)
 {
+    if (d->bug) /* doorgeefschaak: four seats, each its own pack and output (daemon_bug.c) */
+        return tb_daemon__bug_voice_open(d, err);
     for (int b = 0; b < TBD_BOARDS; b++) {
         int rc = tb_voice_pack_load(d->cfg->player[b].pack, &d->pack[b], err);
         if (rc != TB_OK)
@@ -213,6 +215,10 @@ void tb_daemon__voice_events(struct tb_daemon *d)
     int n;
     while (d->voice && (n = tb_voice_events(d->voice, ev, 16)) > 0) {
         for (int i = 0; i < n; i++) {
+            if (d->bug) { /* doorgeefschaak: four seats' ears (daemon_bug.c) */
+                tb_daemon__bug_voice_event(d, &ev[i]);
+                continue;
+            }
             tb_daemon__vi_voice_event(d, &ev[i]);
             if (ev[i].status == TB_VOICE_DEVICE_LOST || ev[i].status == TB_VOICE_DEVICE_BACK)
                 tb_daemon__audio_event(d, &ev[i]);

@@ -12,6 +12,8 @@
  *   [broadcast]       dgt, tcp, max_clients, pgn_dir, serial
  *   [hall]            broker, port, tournament, table, username, password_file, cafile
  *   [clock]           control, source, warn_vi, warn_sighted (the game's clock: daemon_clock.c)
+ *   [bughouse]        enabled, control, hear_other_board, white_a, black_a, white_b, black_b,
+ *                     pack_SEAT, audio_SEAT (doorgeefschaak: daemon_bug.c)
  *
  * docs/configuration.md describes every key. Without a file the defaults run the demo: two
  * simulated boards, no sound card. A file must set the arbiter PIN: game-changing requests
@@ -108,6 +110,21 @@ struct tb_config_clock {
     uint64_t warn_ms[2][TB_CONFIG_CLOCK_WARN_MAX];
 };
 
+/* [bughouse] (doorgeefschaak, docs/doorgeefschaak.md): the two boards ([player vi] board A,
+ * [player sighted] board B) carry two games of four players. Seats: 0 White A, 1 Black A,
+ * 2 White B, 3 Black B. */
+#define TB_CONFIG_SEATS 4
+struct tb_config_bughouse {
+    bool enabled;
+    char control[64];         /* each player's time (tb_clock_control_parse); "" = 7m (6.3) */
+    uint8_t hear_other_board; /* bit 1 << seat: also hears the partner's board; default none */
+    char name[TB_CONFIG_SEATS][48];                  /* the BPGN's WhiteA ... BlackB; "" = "?" */
+    char pack[TB_CONFIG_SEATS][32];                  /* "" = [player vi] pack */
+    char audio[TB_CONFIG_SEATS][TB_CONFIG_PATH_MAX]; /* as [player] audio; "" = null */
+};
+/* "white_a", "black_a", "white_b", "black_b" (seat 0..3); NULL otherwise. */
+const char *tb_config_seat_name(int seat);
+
 struct tb_config {
     struct tb_config_player player[2]; /* indexed by enum tb_config_role */
     struct tb_config_game game;        /* [game]: the game's tags */
@@ -122,6 +139,7 @@ struct tb_config {
     enum tb_config_log log_level;
     struct tb_config_broadcast broadcast; /* [broadcast] */
     struct tb_config_hall hall;           /* [hall] */
+    struct tb_config_bughouse bughouse;   /* [bughouse] (doorgeefschaak) */
 };
 
 /* [broadcast] or [hall] is on. */

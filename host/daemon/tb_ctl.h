@@ -52,6 +52,11 @@ enum tb_ctl_verb {
     TB_CTL_RESULT,       /* <how> [...] pin=: the game's result (docs/broadcast.md) */
     TB_CTL_CLOCK_SET,    /* <white> <black> pin=: the arbiter sets the clocks' time left (clock) */
     TB_CTL_GAMES,        /* ok+: the games kept, the journal and PGN of each */
+    /* doorgeefschaak ([bughouse]): board a|b, seat white-a|black-a|white-b|black-b or 0..3 */
+    TB_CTL_HAND,   /* <seat>: what the seat holds (2.6), also said to it */
+    TB_CTL_BPGN,   /* ok+: both games as BPGN */
+    TB_CTL_RESIGN, /* <board> white|black pin=: that player resigns (5.2) */
+    TB_CTL_CHOOSE, /* <board> q|r|b|n|p: the piece of the drop or promotion waiting there */
 };
 
 /* result: how the game ended by the players' or the arbiter's word */
@@ -94,6 +99,10 @@ struct tb_ctl_request {
     int side;                                  /* result resign|flag: 0 = white, 1 = black */
     char result[8];                            /* result arbiter: "1-0", "0-1", "1/2-1/2" */
     char tag[TB_CTL_TAGS][TB_CTL_TAG_MAX + 1]; /* new-game: key=value words */
+    /* doorgeefschaak: board is 0 = a, 1 = b (move, resign, choose; bug_board says a board was
+     * named a or b); seat 0..3 (hand); side (resign); piece 'q' 'r' 'b' 'n' 'p' (choose) */
+    bool bug_board;
+    int seat;
 };
 
 /* The tag names new-game takes: "event", "site", "date", "round", "white", "black". */

@@ -69,6 +69,10 @@ enum tb_journal_type {
                                     clocks ran while the journal stood, given back) */
     TB_JOURNAL_CLOCK_SET = 14,   /* decision: who, text = the arbiter's clock-set times as
                                     given ("1:25:00 1:20:30"; D.2.9, 6.10.2) */
+    TB_JOURNAL_BUG_INPUT = 15,   /* decision: who, text = a doorgeefschaak input taken from a
+                                    request: "hand SEAT", "resign BOARD COLOUR", "choose BOARD
+                                    PIECE", "move BOARD TEXT"; or "time": the match decided
+                                    something at this time (daemon_bug.c) */
     /* Notes only the log and the PGN need (recovery passes over them): */
     TB_JOURNAL_TOUCH = 100, /* decision: board, text = a touch-move report (4.3, 4.4) */
     TB_JOURNAL_HELD = 101,  /* decision: board, text = a move made while play was stopped */

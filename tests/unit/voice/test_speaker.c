@@ -169,7 +169,7 @@ TB_TEST(players_hear_their_own)
     assert_close(lw[0], rendered_span(w), w);
     assert_close(lb[0], rendered_span(b), b);
     ASSERT_GT(lw[0], lb[0] * 2);
-    ASSERT_EQ(tb_voice_announce(voice, 2, w, 0, 0), TB_ERR_ARG);
+    ASSERT_EQ(tb_voice_announce(voice, TB_VOICE_PLAYERS, w, 0, 0), TB_ERR_ARG);
     ASSERT_EQ(tb_voice_announce(voice, 0, "", 0, 0), TB_ERR_ARG);
     ASSERT_EQ(tb_voice_announce(voice, 0, w, 64, 0), TB_ERR_ARG);
     stop();
@@ -643,7 +643,7 @@ TB_TEST(review_plays_to_its_end)
     assert_close(len[0], rendered_span(a), a);
     assert_close(len[1], rendered_span(b), b);
     ASSERT_EQ(tb_voice_review(voice, TB_CHESS_BLACK, ""), TB_ERR_ARG);
-    ASSERT_EQ(tb_voice_review(voice, 2, a), TB_ERR_ARG);
+    ASSERT_EQ(tb_voice_review(voice, TB_VOICE_PLAYERS, a), TB_ERR_ARG);
     stop();
 }
 

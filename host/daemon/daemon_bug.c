@@ -1,0 +1,401 @@
+/* daemon_bug.c - doorgeefschaak in the daemon ([bughouse] enabled; docs/doorgeefschaak.md,
+ * "Running a match with twinboardd"). The daemon's two boards are board A ([player vi] board)
+ * and board B ([player sighted] board) of one tb_bugmatch; four seats (0 White A, 1 Black A,
+ * 2 White B, 3 Black B) each hear their own output in their own pack.
+ *
+ * The board inputs take the twin game's road (daemon_boards.c merges both boards in the order
+ * they happened, daemon_feed.c journals each before it is applied) and turn off into the match
+ * here; a restart replays the journal through the same road with the replay effects, so the
+ * match is rebuilt and nothing is said again. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon_bug.h"
+
+const char *tb_daemon__bug_seat_name(int seat)
+{
+    static const char *const names[TB_BUGMATCH_SEATS] = {"White A", "Black A", "White B",
+                                                         "Black B"};
+    return seat >= 0 && seat < TB_BUGMATCH_SEATS ? names[seat] : "nobody";
+}
+
+int tb_daemon__bug_open(struct tb_daemon *d, struct tb_error *err)
+{
+    const struct tb_config_bughouse *bh = &d->cfg->bughouse;
+    if (!bh->enabled)
+        return TB_OK;
+    struct tb_daemon__bug *g = calloc(1, sizeof *g);
+    if (!g)
+        return tb_error_set(err, TB_ERR_MEM, "out of memory");
+    d->bug = g;
+    tb_bugmatch_config_default(&g->mcfg);
+    /* the recognisers' blip window and choice prompt: the [daemon] keys, as in the twin game */
+    g->mcfg.sensor.blip_ms = d->mcfg.sensor.blip_ms;
+    g->mcfg.sensor.wobble_ms = d->mcfg.sensor.wobble_ms;
+    g->mcfg.sensor.promo_prompt_ms = d->mcfg.sensor.promo_prompt_ms;
+    struct tb_error e = {0};
+    if (bh->control[0] && tb_clock_control_parse(&g->mcfg.control, bh->control, &e) != TB_OK)
+        return tb_error_set(err, TB_ERR_ARG, "[bughouse] control: %s", e.msg);
+    for (int b = 0; b < TB_BUGMATCH_BOARDS; b++)
+        g->mcfg.typed[b] = d->board[b].caps & TB_LINK_CAP_TYPED;
+    for (int s = 0; s < TB_BUGMATCH_SEATS; s++)
+        g->mcfg.hear_other_board[s] = bh->hear_other_board & (1u << s);
+    int rc = tb_bugmatch_new(&g->mcfg, &g->m, err);
+    if (rc != TB_OK)
+        return rc;
+    /* the seats' packs: before recovery, which phrases (and logs) what was said */
+    for (int s = 0; s < TB_BUGMATCH_SEATS; s++) {
+        const char *name = bh->pack[s][0] ? bh->pack[s] : d->cfg->player[0].pack;
+        if (tb_voice_pack_load(name, &g->pack[s], &e) != TB_OK)
+            return tb_error_set(err, TB_ERR_ARG, "[bughouse] pack_%s = %s: %s",
+                                tb_config_seat_name(s), name, e.msg);
+    }
+    char hear[64] = "";
+    for (int s = 0, u = 0; s < TB_BUGMATCH_SEATS; s++)
+        if (bh->hear_other_board & (1u << s))
+            u += snprintf(hear + u, sizeof hear - (size_t)u, "%s%s", u ? ", " : "",
+                          tb_daemon__bug_seat_name(s));
+    tb_daemon__log(d, TB_CONFIG_LOG_INFO,
+                   "doorgeefschaak: board A %s, board B %s; the partner's board heard by %s",
+                   d->cfg->player[0].board, d->cfg->player[1].board, hear[0] ? hear : "nobody");
+    return TB_OK;
+}
+
+void tb_daemon__bug_free(struct tb_daemon *d)
+{
+    struct tb_daemon__bug *g = d->bug;
+    if (!g)
+        return;
+    tb_daemon__bug_keep(d); /* the BPGN as the match stands */
+    tb_bugmatch_free(g->m);
+    for (int s = 0; s < TB_BUGMATCH_SEATS; s++)
+        tb_voice_pack_free(g->pack[s]);
+    free(g);
+    d->bug = NULL;
+}
+
+/* ---- the seats' ears --------------------------------------------------------------------- */
+
+/* A seat's output: an override (--audio, a test's sink) or its audio_SEAT entry. */
+static int seat_sink(struct tb_daemon *d, int s, struct tb_voice_player_config *pc,
+                     struct tb_error *err)
+{
+    struct tb_daemon__bug *g = d->bug;
+    const char *key = tb_config_seat_name(s);
+    const char *audio = d->opt.audio ? d->opt.audio : d->cfg->bughouse.audio[s];
+    if (d->opt.sink) {
+        pc->sink = d->opt.sink;
+        pc->sink_arg = d->opt.sink_arg[s];
+    } else if (!audio[0] || !strcmp(audio, "null")) {
+        pc->sink = &tb_voice_sink_null;
+    } else if (!strncmp(audio, "wav:", 4)) {
+        pc->sink = &tb_voice_sink_wav;
+        if (d->opt.audio) /* --audio wav:DIR: one file per seat */
+            snprintf(g->wav[s], sizeof g->wav[s], "%s/%s.wav", audio + 4, key);
+        else
+            snprintf(g->wav[s], sizeof g->wav[s], "%s", audio + 4);
+        pc->target = g->wav[s];
+    } else if (tb_daemon__audio_target(audio)) {
+        char name[256];
+        if (tb_voice_portaudio_resolve(tb_daemon__audio_target(audio), name, sizeof name, err) !=
+            TB_OK)
+            return tb_error_set(err, TB_ERR_ARG, "[bughouse] audio_%s = %s: %s", key, audio,
+                                err->msg);
+        pc->sink = &tb_voice_sink_portaudio;
+        pc->target = tb_daemon__audio_target(audio);
+    } else {
+        return tb_error_set(err, TB_ERR_ARG, "[bughouse] audio_%s: no audio output", key);
+    }
+    return TB_OK;
+}
+
+int tb_daemon__bug_voice_open(struct tb_daemon *d, struct tb_error *err)
+{
+    struct tb_daemon__bug *g = d->bug;
+    if (d->opt.audio && !strcmp(d->opt.audio, "none")) {
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "speech off: announcements are only logged");
+        return TB_OK;
+    }
+    struct tb_voice_config vc = {.pack = g->pack[0], .rate = d->cfg->player[0].rate};
+    for (int s = 0; s < TB_BUGMATCH_SEATS; s++) {
+        vc.player[s].pack = g->pack[s];
+        vc.player[s].rate = d->cfg->player[0].rate;
+        int rc = seat_sink(d, s, &vc.player[s], err);
+        if (rc != TB_OK)
+            return rc;
+    }
+    struct tb_error e = {0};
+    int rc = tb_voice_new(&vc, &d->voice, &e);
+    if (rc != TB_OK) {
+        d->voice = NULL; /* no match where a player would hear nothing */
+        return tb_error_set(err, rc, "speech: %s", e.msg);
+    }
+    for (int s = 0; s < TB_BUGMATCH_SEATS; s++)
+        if (g->wav[s][0])
+            tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s hears %s", tb_daemon__bug_seat_name(s),
+                           g->wav[s]);
+    return TB_OK;
+}
+
+void tb_daemon__bug_voice_event(struct tb_daemon *d, const struct tb_voice_event *ev)
+{
+    const char *who = tb_daemon__bug_seat_name(ev->player);
+    if (ev->status == TB_VOICE_DEVICE_LOST)
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR,
+                       "audio: %s hears nothing: the output is lost; trying it again every second",
+                       who);
+    else if (ev->status == TB_VOICE_DEVICE_BACK)
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "audio: %s hears speech again", who);
+    else if (ev->status == TB_VOICE_FAILED)
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "speech: announcement %ld for %s failed", ev->id,
+                       who);
+}
+
+/* What a seat is told, in its pack; queued for its output live, only logged in a replay. */
+static void say(struct tb_daemon *d, int seat, const struct tb_bugmatch_out *o)
+{
+    struct tb_daemon__bug *g = d->bug;
+    char text[512];
+    if (!g->pack[seat] ||
+        tb_bugmatch_out_say(g->pack[seat], o, TB_VOICE_LONG, text, sizeof text) <= 0)
+        return;
+    tb_daemon__log(d, d->fx->info, "say to %s: %s", tb_daemon__bug_seat_name(seat), text);
+    if (!d->voice || d->fx == &tb_daemon__replay) /* recovery: the seat has heard it */
+        return;
+    long id = tb_voice_announce(d->voice, seat, text,
+                                o->kind == TB_BUGMATCH_OUT_MOVE ? TB_VOICE_MOVE : 0, 0);
+    if (id < 0)
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "speech: cannot queue for %s (%ld)",
+                       tb_daemon__bug_seat_name(seat), id);
+}
+
+/* ---- the loop ---------------------------------------------------------------------------- */
+
+/* A decision the match took with no input (a recognition, a flag) at a time after the journal's
+ * latest record: a mark of that time goes on the record first, so a replay lets the time run as
+ * far and takes the same decision quietly instead of saying it again after a restart. */
+static void mark(struct tb_daemon *d, uint64_t ms)
+{
+    struct tb_daemon__bug *g = d->bug;
+    if (ms <= g->marked_ms)
+        return;
+    g->marked_ms = ms;
+    struct tb_journal_decision dec = {.board = TB_JOURNAL_BOARD_NONE};
+    snprintf(dec.who, sizeof dec.who, "daemon");
+    snprintf(dec.text, sizeof dec.text, "time");
+    d->fx->decision(d, TB_JOURNAL_BUG_INPUT, ms, &dec, false);
+}
+
+/* Nothing is said before the input that caused it is on disk: the journal committed, the loop
+ * waiting for the writer thread in real time (a commit takes milliseconds; a disk that cannot be
+ * written stops play as in the twin game, and the records wait in memory). */
+static void durable(struct tb_daemon *d)
+{
+    for (int i = 0; i < 4 && tb_daemon__journal_commit(d) == TB_ERR_AGAIN; i++)
+        tb_daemon__journal_written(d, true);
+}
+
+void tb_daemon__bug_outputs(struct tb_daemon *d)
+{
+    struct tb_daemon__bug *g = d->bug;
+    struct tb_bugmatch_out o;
+    bool committed = false;
+    while (tb_bugmatch_poll(g->m, &o) == 1) {
+        mark(d, o.ms);
+        char line[256];
+        tb_bugmatch_out_format(&o, line, sizeof line);
+        bool warn = o.kind == TB_BUGMATCH_OUT_FLAG || o.kind == TB_BUGMATCH_OUT_ILLEGAL_DROP;
+        tb_daemon__log(d, warn ? d->fx->warn : d->fx->info, "bughouse: %s", line);
+        if (o.hear && !committed) {
+            durable(d);
+            committed = true;
+        }
+        for (int s = 0; s < TB_BUGMATCH_SEATS; s++)
+            if (o.hear & (1u << s))
+                say(d, s, &o);
+        if (o.kind == TB_BUGMATCH_OUT_RESULT && tb_bugmatch_over(g->m)) {
+            durable(d);
+            tb_daemon__bug_keep(d);
+        }
+    }
+    if (tb_bugmatch_dropped(g->m))
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "bughouse: %lu outputs lost (queue full)",
+                       tb_bugmatch_dropped(g->m));
+}
+
+void tb_daemon__bug_tick(struct tb_daemon *d, uint64_t t)
+{
+    tb_bugmatch_tick(d->bug->m, t);
+    tb_daemon__bug_outputs(d);
+}
+
+uint64_t tb_daemon__bug_deadline(const struct tb_daemon *d)
+{
+    return d->bug ? tb_bugmatch_deadline(d->bug->m) : UINT64_MAX;
+}
+
+/* The seat whose clock runs on board b (the player to move there). */
+static int seat_to_move(const struct tb_daemon *d, int b)
+{
+    return 2 * b + tb_bugmatch_record(d->bug->m)->cur[b].chess.side;
+}
+
+/* A piece letter of a choice ('q' ... 'n', 'p' for a dropped pawn) as a piece type, 0 if none. */
+static int ptype_of(char c)
+{
+    int piece = tb_chess_piece_from_fen((char)(c | 0x20));
+    return piece > 0 && strchr("qrbnp", c | 0x20) ? TB_CHESS_PIECE_TYPE(piece) : 0;
+}
+
+/* One board input (already journaled) into the match at t. */
+int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t)
+{
+    tb_bugmatch *m = d->bug->m;
+    int b = in->board, rc = TB_OK;
+    if (t > d->bug->marked_ms) /* on the record already (daemon_feed.c): no mark up to t */
+        d->bug->marked_ms = t;
+    tb_daemon__advance(d, t);
+    switch (in->kind) {
+    case TB_LINK_EV_LIFT:
+        rc = tb_bugmatch_lift(m, b, in->arg, t);
+        break;
+    case TB_LINK_EV_PLACE:
+        rc = tb_bugmatch_place(m, b, in->arg, in->piece, t);
+        break;
+    case TB_LINK_EV_CHOICE:
+        rc = tb_bugmatch_choose(m, b, ptype_of((char)in->arg), t);
+        break;
+    case TB_LINK_EV_BUTTON_DOWN:
+        tb_daemon__log(d, d->fx->info, "board %c: %s button", 'A' + b,
+                       tb_link_button_name(in->arg));
+        if (in->arg == TB_LINK_BUTTON_CLOCK) /* 6.2.1: the move is complete; 6.4: the start */
+            rc = tb_bugmatch_press(m, b, t);
+        else if (in->arg == TB_LINK_BUTTON_PROMOTE) /* the choice button: the next kind */
+            rc = tb_bugmatch_button(m, b, t);
+        else if (in->arg == TB_LINK_BUTTON_REPEAT) /* 2.6: the player to move asks the hand */
+            rc = tb_bugmatch_ask_pool(m, seat_to_move(d, b), t);
+        else if (in->arg == TB_LINK_BUTTON_ARBITER)
+            tb_daemon__log(d, d->fx->warn, "ARBITER called from board %c", 'A' + b);
+        break;
+    default: /* releases; losses, returns, faults: on the record only; a whole-board reading is
+                not taken (the match has no snapshot input) */
+        break;
+    }
+    if (rc != TB_OK && rc != TB_ERR_STATE)
+        tb_daemon__log(d, d->fx->warn, "board %c: %s %u refused by the match (%d)", 'A' + b,
+                       tb_link_event_name(in->kind), in->arg, rc);
+    if (rc == TB_OK && (in->kind == TB_LINK_EV_LIFT || in->kind == TB_LINK_EV_PLACE)) {
+        d->board[b].events++;
+        d->events++;
+    }
+    tb_daemon__bug_outputs(d);
+    return rc;
+}
+
+/* ---- inputs that are no board event: journaled as TB_JOURNAL_BUG_INPUT --------------------- */
+
+int tb_daemon__bug_input(struct tb_daemon *d, const char *text, uint64_t t, struct tb_error *err)
+{
+    tb_bugmatch *m = d->bug->m;
+    char verb[16] = "", arg2[TB_CTL_TEXT_MAX + 1] = "";
+    int a = -1, n = sscanf(text, "%15s %d %100s", verb, &a, arg2);
+    if (!strcmp(verb, "time")) { /* a mark: the time ran this far (recovery) */
+        tb_daemon__advance(d, t);
+        return TB_OK;
+    }
+    if (n < 2 || a < 0 || a >= TB_BUGMATCH_SEATS)
+        return tb_error_set(err, TB_ERR_PARSE, "'%s' is no doorgeefschaak input", text);
+    tb_daemon__advance(d, t);
+    if (t > d->bug->marked_ms) /* its record follows at t (daemon_bugctl.c) */
+        d->bug->marked_ms = t;
+    int rc;
+    if (!strcmp(verb, "hand")) {
+        rc = tb_bugmatch_ask_pool(m, a, t);
+    } else if (a >= TB_BUGMATCH_BOARDS || n < 3) {
+        rc = tb_error_set(err, TB_ERR_PARSE, "'%s' is no doorgeefschaak input", text);
+    } else if (!strcmp(verb, "resign")) {
+        rc = tb_bugmatch_resign(m, a, arg2[0] == '1' ? TB_CHESS_BLACK : TB_CHESS_WHITE, t);
+        if (rc == TB_ERR_STATE)
+            tb_error_set(err, rc, "the game on board %c is over", 'A' + a);
+    } else if (!strcmp(verb, "choose")) {
+        rc = tb_bugmatch_choose(m, a, ptype_of(arg2[0]), t);
+        if (rc == TB_ERR_STATE)
+            tb_error_set(err, rc, "no drop or promotion waits for its piece on board %c", 'A' + a);
+        else if (rc == TB_ERR_ILLEGAL)
+            tb_error_set(err, rc, "that piece may not go there (see the log for the article)");
+    } else if (!strcmp(verb, "move")) {
+        rc = tb_bugmatch_typed(m, a, arg2, t, err);
+        /* D.2.10.1: a typed board has no clock button: its move is complete once typed (the
+         * first one starts both clocks, 6.4) */
+        if (rc == TB_OK && tb_bugmatch_clock(m, a)->state == TB_CLOCK_READY)
+            (void)tb_bugmatch_start(m, t);
+        if (rc == TB_OK)
+            (void)tb_bugmatch_press(m, a, t);
+    } else {
+        rc = tb_error_set(err, TB_ERR_PARSE, "'%s' is no doorgeefschaak input", text);
+    }
+    return rc;
+}
+
+/* Recovery: a TB_JOURNAL_BUG_INPUT record taken again (its outputs quiet). */
+void tb_daemon__bug_record(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t)
+{
+    struct tb_journal_decision dec;
+    struct tb_error err = {0};
+    if (tb_journal_decision_decode(&dec, rec, &err) != TB_OK ||
+        tb_daemon__bug_input(d, dec.text, t, &err) != TB_OK)
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: %s refused again: %s",
+                       (unsigned long long)rec->seq, dec.text, err.msg);
+    tb_daemon__bug_outputs(d);
+}
+
+/* ---- the record -------------------------------------------------------------------------- */
+
+int tb_daemon__bug_bpgn(struct tb_daemon *d, char **text)
+{
+    tb_bug_record *rec = malloc(sizeof *rec);
+    if (!rec)
+        return TB_ERR_MEM;
+    *rec = *tb_bugmatch_record(d->bug->m);
+    const struct tb_config_game *gm = &d->cfg->game;
+    for (int s = 0; s < TB_BUGMATCH_SEATS; s++)
+        if (d->cfg->bughouse.name[s][0])
+            snprintf(rec->names[s], sizeof rec->names[s], "%s", d->cfg->bughouse.name[s]);
+    if (gm->event[0])
+        snprintf(rec->event, sizeof rec->event, "%s", gm->event);
+    if (gm->site[0])
+        snprintf(rec->site, sizeof rec->site, "%s", gm->site);
+    if (gm->date[0])
+        snprintf(rec->date, sizeof rec->date, "%s", gm->date);
+    int n = tb_bug_bpgn_write(rec, NULL, 0);
+    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (buf)
+        n = tb_bug_bpgn_write(rec, buf, (size_t)n + 1);
+    free(rec);
+    if (!buf)
+        return n < 0 ? n : TB_ERR_MEM;
+    *text = buf;
+    return n;
+}
+
+/* The match's BPGN kept beside its journal (NAME.bpgn, as the twin game's NAME.pgn), live only. */
+void tb_daemon__bug_keep(struct tb_daemon *d)
+{
+    struct tb_daemon__bug *g = d->bug;
+    if (!g || !d->journal || !d->game.name[0] || d->fx == &tb_daemon__replay || g->kept ||
+        tb_bugmatch_record(g->m)->nplies == 0)
+        return;
+    char *text = NULL, file[sizeof d->game.name + 8];
+    if (tb_daemon__bug_bpgn(d, &text) < 0) {
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "games: the BPGN of %s cannot be made",
+                       d->game.name);
+        return;
+    }
+    snprintf(file, sizeof file, "%s.bpgn", d->game.name);
+    if (tb_daemon__game_write(d, file, text) == TB_OK) {
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "games: %s/%s written", d->cfg->journal_dir, file);
+        g->kept = tb_bugmatch_over(g->m);
+    }
+    free(text);
+}

@@ -1,0 +1,28 @@
+/* daemon_bug.h - doorgeefschaak in the daemon (docs/doorgeefschaak.md, "Running a match with
+ * twinboardd"): the state shared by daemon_bug.c (the match, the seats' ears, the BPGN kept) and
+ * daemon_bugctl.c (the control requests). Private to the daemon library. */
+#ifndef TB_DAEMON_BUG_H
+#define TB_DAEMON_BUG_H
+
+#include "daemon_internal.h"
+#include "tb_bugmatch.h"
+
+struct tb_daemon__bug {
+    tb_bugmatch *m;
+    struct tb_bugmatch_config mcfg;
+    struct tb_voice_pack *pack[TB_BUGMATCH_SEATS];
+    char wav[TB_BUGMATCH_SEATS][TB_CONFIG_PATH_MAX + 32];
+    bool kept;          /* the finished match's BPGN written */
+    uint64_t marked_ms; /* the journal's latest time: an input's, or a mark's */
+};
+
+/* "White A" ... "Black B". */
+const char *tb_daemon__bug_seat_name(int seat);
+/* An input the match took, on the record before its outputs are carried out: the journal's
+ * TB_JOURNAL_BUG_INPUT text ("hand 2", "resign 0 1", "choose 1 n", "move 0 N@f3"). */
+int tb_daemon__bug_input(struct tb_daemon *d, const char *text, uint64_t t, struct tb_error *err);
+/* The BPGN of both games so far, with the configured names and the game's tags; malloc'd into
+ * *text. Its length or an error. */
+int tb_daemon__bug_bpgn(struct tb_daemon *d, char **text);
+
+#endif /* TB_DAEMON_BUG_H */

@@ -1,0 +1,216 @@
+/* daemon_bugctl.c - the control requests of doorgeefschaak ([bughouse] enabled;
+ * docs/doorgeefschaak.md, "Running a match with twinboardd"): status of both games, hand, bpgn,
+ * resign, choose and move a|b. The twin game's requests are refused in this mode, and these in
+ * the twin mode, each with what to do instead. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon_bug.h"
+
+static void reply(struct tb_daemon__buf *out, int rc, const char *text)
+{
+    char line[TB_CTL_LINE_MAX + 600];
+    int n = rc == TB_OK ? tb_ctl_format_ok(line, sizeof line, text)
+                        : tb_ctl_format_error(line, sizeof line, rc, text);
+    if (n > 0)
+        tb_daemon__buf_put(out, line, (size_t)n);
+}
+
+static bool bug_only(const struct tb_ctl_request *req)
+{
+    return req->verb == TB_CTL_HAND || req->verb == TB_CTL_BPGN || req->verb == TB_CTL_RESIGN ||
+           req->verb == TB_CTL_CHOOSE || (req->verb == TB_CTL_MOVE && req->bug_board);
+}
+
+/* Requests of either mode: status (tb_daemon__status asks the mode), help, games, the PIN. */
+static bool both_modes(enum tb_ctl_verb v)
+{
+    return v == TB_CTL_STATUS || v == TB_CTL_HELP || v == TB_CTL_GAMES || v == TB_CTL_SET_PIN ||
+           v == TB_CTL_NEW_GAME;
+}
+
+/* new-game: the finished match's BPGN and journal kept, a fresh journal, a fresh match from the
+ * standard array with empty hands and clocks not started (the arbiter has set both boards up). */
+static int next_match(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_error *err)
+{
+    struct tb_daemon__bug *g = d->bug;
+    tb_bugmatch *fresh;
+    int rc = tb_bugmatch_new(&g->mcfg, &fresh, err);
+    if (rc != TB_OK)
+        return rc;
+    tb_daemon__bug_keep(d);
+    if ((rc = tb_daemon__game_next(d, req, tb_daemon__match_time(d), err)) != TB_OK) {
+        tb_bugmatch_free(fresh);
+        return rc;
+    }
+    tb_bugmatch_free(g->m);
+    g->m = fresh;
+    g->kept = false;
+    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "doorgeefschaak: a new match (%s)", d->game.name);
+    return TB_OK;
+}
+
+/* "1 knight, 2 pawns" or "nothing". */
+static void hand_text(const uint8_t pool[6], char *buf, size_t len)
+{
+    static const char *const names[6][2] = {
+        {"", ""},          {"pawn", "pawns"},  {"knight", "knights"}, {"bishop", "bishops"},
+        {"rook", "rooks"}, {"queen", "queens"}};
+    size_t u = 0;
+    buf[0] = '\0';
+    for (int p = TB_CHESS_QUEEN; p >= TB_CHESS_PAWN && u < len; p--)
+        if (pool[p])
+            u += (size_t)snprintf(buf + u, len - u, "%s%u %s", u ? ", " : "", pool[p],
+                                  names[p][pool[p] > 1]);
+    if (!u)
+        snprintf(buf, len, "nothing");
+}
+
+/* Both games: positions, side to move, results, clocks, the four hands. */
+void tb_daemon__bug_status(struct tb_daemon *d, struct tb_daemon__buf *out)
+{
+    tb_bugmatch *m = d->bug->m;
+    const tb_bug_record *rec = tb_bugmatch_record(m);
+    uint64_t now = tb_daemon__match_time(d);
+    char t[4096];
+    size_t u = 0;
+/* appends to t, never past its end */
+#define put(...) (u += (size_t)snprintf(t + u, u < sizeof t ? sizeof t - u : 0, __VA_ARGS__))
+    put("mode: doorgeefschaak (bughouse), %d plies, %s\n", rec->nplies,
+        tb_bugmatch_over(m) ? "both games over" : "playing");
+    for (int b = 0; b < TB_BUGMATCH_BOARDS; b++) {
+        char fen[TB_BUG_FEN_MAX];
+        tb_bug_pos_to_fen(&rec->cur[b], fen, sizeof fen);
+        const struct tb_bug_verdict *v = &rec->verdict[b];
+        struct tb_link_stats ls = {0};
+        if (d->board[b].link)
+            tb_link_stats(d->board[b].link, &ls);
+        put("board %c: %s, %s%s; %s\n", 'A' + b, d->board[b].resource,
+            !ls.connected ? "NOT CONNECTED"
+            : ls.unread   ? "connected, waiting for its first reading"
+                          : "connected",
+            ls.ended ? ", script ended" : "", fen);
+        if (v->result != TB_BUG_ONGOING)
+            put("board %c result: %s (%s, %s)\n", 'A' + b, tb_bug_result_text(v->result),
+                tb_bug_reason_text(v->reason), v->article);
+        else
+            put("board %c: %s to move\n", 'A' + b, tb_daemon__color_name(rec->cur[b].chess.side));
+        const tb_clock *c = tb_bugmatch_clock(m, b);
+        char w[32], k[32];
+        tb_clock_format_clk(tb_clock_remaining(c, TB_CHESS_WHITE, now), w, sizeof w);
+        tb_clock_format_clk(tb_clock_remaining(c, TB_CHESS_BLACK, now), k, sizeof k);
+        put("clock %c: White %s, Black %s, %s\n", 'A' + b, w, k,
+            c->state == TB_CLOCK_RUNNING ? (c->turn ? "Black's runs" : "White's runs")
+            : c->state == TB_CLOCK_READY ? "not started"
+                                         : "stopped");
+    }
+    for (int s = 0; s < TB_BUGMATCH_SEATS; s++) {
+        uint8_t pool[6];
+        char hand[128];
+        tb_bugmatch_pool(m, s, pool);
+        hand_text(pool, hand, sizeof hand);
+        const char *name = d->cfg->bughouse.name[s];
+        put("hand %s%s%s%s: %s\n", tb_daemon__bug_seat_name(s), name[0] ? " (" : "", name,
+            name[0] ? ")" : "", hand);
+    }
+    struct tb_error err = {0};
+    put("journal: %s\n", tb_daemon__journal_stopped(d, &err) ? err.msg : "ok");
+#undef put
+    tb_daemon__data(out, "status", t);
+}
+
+/* An input from a request: taken by the match, on the journal before its outputs are carried
+ * out (a refused one changes nothing and is not journaled). */
+static void take(struct tb_daemon *d, const char *text, int board, struct tb_daemon__buf *out,
+                 const char *answer)
+{
+    struct tb_error err = {0};
+    if (tb_daemon__journal_stopped(d, &err)) {
+        reply(out, TB_ERR_STATE, err.msg);
+        return;
+    }
+    uint64_t t = tb_daemon__match_time(d);
+    int rc = tb_daemon__bug_input(d, text, t, &err);
+    if (rc == TB_OK) {
+        struct tb_journal_decision dec = {.board = (uint8_t)board};
+        snprintf(dec.who, sizeof dec.who, "control");
+        snprintf(dec.text, sizeof dec.text, "%s", text);
+        d->fx->decision(d, TB_JOURNAL_BUG_INPUT, t, &dec, true);
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "control: %s", text);
+    }
+    tb_daemon__bug_outputs(d);
+    if (rc != TB_OK)
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "control: %s refused: %s", text, err.msg);
+    reply(out, rc, rc == TB_OK ? answer : err.msg[0] ? err.msg : "not possible now");
+}
+
+bool tb_daemon__bug_request(struct tb_daemon *d, const struct tb_ctl_request *req,
+                            struct tb_daemon__buf *out)
+{
+    char msg[300];
+    bool mine = bug_only(req);
+    if (!d->bug && !mine)
+        return false;
+    if (!d->bug || (!mine && !both_modes(req->verb))) { /* a request of the other mode */
+        snprintf(msg, sizeof msg, "%s%s is for %s: this daemon runs %s ([bughouse] enabled = %s)%s",
+                 tb_ctl_verb_name(req->verb),
+                 req->verb != TB_CTL_MOVE ? ""
+                 : mine                   ? " a|b"
+                                          : " vi|sighted",
+                 mine ? "doorgeefschaak" : "the twin game",
+                 d->bug ? "doorgeefschaak" : "the twin game", d->bug ? "yes" : "no",
+                 d->bug ? "; its requests: status, hand, bpgn, resign, choose, move a|b" : "");
+        reply(out, TB_ERR_STATE, msg);
+        return true;
+    }
+    char text[TB_CTL_TEXT_MAX + 32];
+    switch (req->verb) {
+    case TB_CTL_BPGN: {
+        char *bpgn = NULL;
+        if (tb_daemon__bug_bpgn(d, &bpgn) < 0)
+            reply(out, TB_ERR_STATE, "the BPGN cannot be written");
+        else
+            tb_daemon__data(out, "bpgn", bpgn);
+        free(bpgn);
+        return true;
+    }
+    case TB_CTL_HAND: { /* 2.6: answered here and said to the seat */
+        uint8_t pool[6];
+        char hand[128], answer[200];
+        tb_bugmatch_pool(d->bug->m, req->seat, pool);
+        hand_text(pool, hand, sizeof hand);
+        snprintf(answer, sizeof answer, "%s holds %s", tb_daemon__bug_seat_name(req->seat), hand);
+        snprintf(text, sizeof text, "hand %d", req->seat);
+        take(d, text, TB_JOURNAL_BOARD_NONE, out, answer);
+        return true;
+    }
+    case TB_CTL_RESIGN: /* 5.2 */
+    case TB_CTL_CHOOSE:
+        if (req->verb == TB_CTL_RESIGN)
+            snprintf(text, sizeof text, "resign %d %d", req->board, req->side);
+        else
+            snprintf(text, sizeof text, "choose %d %c", req->board, req->piece);
+        take(d, text, req->board, out, NULL);
+        return true;
+    case TB_CTL_MOVE:
+        if (!(d->board[req->board].caps & TB_LINK_CAP_TYPED)) {
+            snprintf(msg, sizeof msg,
+                     "board %c is %s, it has sensors: only a keys: board takes typed moves",
+                     'A' + req->board, d->board[req->board].resource);
+            reply(out, TB_ERR_SUPP, msg);
+            return true;
+        }
+        snprintf(text, sizeof text, "move %d %s", req->board, req->text);
+        take(d, text, req->board, out, NULL);
+        return true;
+    case TB_CTL_NEW_GAME: {
+        struct tb_error err = {0};
+        int rc = next_match(d, req, &err);
+        reply(out, rc, rc == TB_OK ? NULL : err.msg);
+        return true;
+    }
+    default: /* help, games, set-pin: as in the twin mode */
+        return false;
+    }
+}

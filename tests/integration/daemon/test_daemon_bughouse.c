@@ -1,0 +1,643 @@
+/* Doorgeefschaak in twinboardd ([bughouse]): random matches (tb_bug_gen) played on two simulated
+ * boards (tb_bugmatch_gen_script) through the daemon end to the generator's BPGN; each of the
+ * four seats hears exactly what the match tells it, in its pack (the partner's board only when
+ * configured); a restart mid-match replays the journal to the same match and says nothing
+ * twice; control requests of the other mode are refused; bad [bughouse] entries are named. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fixture.h"
+#include "ptyboard.h"
+#include "recorder.h"
+#include "tb_bugmatch.h"
+#include "tb_config.h"
+#include "tb_ctl.h"
+#include "tb_journal.h"
+#include "tb_test.h"
+
+#define SEATS   4
+#define MATCHES 40 /* seeded random matches through the daemon */
+static const char *const seat_names[SEATS] = {"White A", "Black A", "White B", "Black B"};
+
+/* ---- a generated match and its script ---------------------------------------------------- */
+
+static int collect(void *user, const struct tb_script_event *ev, long line)
+{
+    (void)line;
+    return tb_script_list_push(user, ev);
+}
+
+struct game {
+    tb_bug_record rec;
+    struct tb_script_list script;
+    uint64_t seed;
+};
+
+static void generate(struct game *g, uint64_t seed)
+{
+    memset(g, 0, sizeof *g);
+    g->seed = seed;
+    /* no resignation: the boards have no resign button (resign is a control request) */
+    struct tb_bug_gen_config gc = {.seed = seed, .min_think_ms = 2000, .pass_ms = 1500};
+    ASSERT_GT(tb_bug_gen_game(&gc, &g->rec), 0);
+    struct tb_bugmatch_gen_config sc = {.blip_ms = 100, .noise = true};
+    struct tb_error err = {0};
+    if (tb_bugmatch_gen_script(&g->rec, &sc, seed, collect, &g->script, &err) != TB_OK)
+        TB_FAIL("seed %llu: %s", (unsigned long long)seed, err.msg);
+}
+
+static void write_script(struct fx *f, const struct game *g)
+{
+    FILE *out = fopen(f->script, "w");
+    ASSERT_NOT_NULL(out);
+    for (size_t i = 0; i < g->script.n; i++) {
+        char line[256];
+        ASSERT_GT(tb_script_format(&g->script.ev[i], line, sizeof line), 0);
+        fprintf(out, "%s\n", line);
+    }
+    ASSERT_OK(fclose(out));
+}
+
+static char *bpgn_of(const tb_bug_record *rec)
+{
+    int n = tb_bug_bpgn_write(rec, NULL, 0);
+    ASSERT_GT(n, 0);
+    char *buf = malloc((size_t)n + 1);
+    ASSERT_NOT_NULL(buf);
+    ASSERT_EQ(tb_bug_bpgn_write(rec, buf, (size_t)n + 1), n);
+    return buf;
+}
+
+/* ---- what each seat should hear: the pure match fed the same script ---------------------- */
+
+struct heard {
+    char *text[SEATS]; /* one phrase a line */
+    size_t len[SEATS];
+    int lines[SEATS];
+};
+
+static void heard_add(struct heard *h, int s, const char *text)
+{
+    size_t n = strlen(text);
+    h->text[s] = realloc(h->text[s], h->len[s] + n + 2);
+    ASSERT_NOT_NULL(h->text[s]);
+    memcpy(h->text[s] + h->len[s], text, n);
+    h->len[s] += n;
+    h->text[s][h->len[s]++] = '\n';
+    h->text[s][h->len[s]] = '\0';
+    h->lines[s]++;
+}
+
+static void heard_free(struct heard *h)
+{
+    for (int s = 0; s < SEATS; s++)
+        free(h->text[s]);
+    memset(h, 0, sizeof *h);
+}
+
+static void drain(tb_bugmatch *m, const struct tb_voice_pack *pack, struct heard *h)
+{
+    struct tb_bugmatch_out o;
+    while (tb_bugmatch_poll(m, &o) == 1)
+        for (int s = 0; s < SEATS; s++) {
+            char text[512];
+            if (o.hear & (1u << s) &&
+                tb_bugmatch_out_say(pack, &o, TB_VOICE_LONG, text, sizeof text) > 0)
+                heard_add(h, s, text);
+        }
+}
+
+static void expected(const struct game *g, uint8_t hear_other, struct heard *h)
+{
+    struct tb_bugmatch_config cfg;
+    tb_bugmatch_config_default(&cfg);
+    cfg.sensor.blip_ms = cfg.sensor.wobble_ms = 100; /* the fixture's blip window */
+    cfg.sensor.promo_prompt_ms = 3000;               /* the daemon's default */
+    for (int s = 0; s < SEATS; s++)
+        cfg.hear_other_board[s] = hear_other & (1u << s);
+    tb_bugmatch *m;
+    struct tb_error err = {0};
+    ASSERT_OK(tb_bugmatch_new(&cfg, &m, &err));
+    struct tb_voice_pack *pack;
+    ASSERT_OK(tb_voice_pack_load("de-fide", &pack, &err));
+    memset(h, 0, sizeof *h);
+    for (size_t i = 0; i < g->script.n; i++) {
+        const struct tb_script_event *ev = &g->script.ev[i];
+        tb_bugmatch_tick(m, ev->ms);
+        drain(m, pack, h);
+        tb_bugmatch_feed_script(m, ev->board[0] == 'B', ev);
+        drain(m, pack, h);
+    }
+    for (uint64_t dl; (dl = tb_bugmatch_deadline(m)) != UINT64_MAX;) {
+        tb_bugmatch_tick(m, dl);
+        drain(m, pack, h);
+    }
+    tb_bugmatch_free(m);
+    tb_voice_pack_free(pack);
+}
+
+/* What the daemon said to each seat (level "info": live; "debug": replayed in recovery). */
+static void said(const struct fx *f, const char *level, struct heard *h)
+{
+    memset(h, 0, sizeof *h);
+    char head[64];
+    snprintf(head, sizeof head, "twinboardd: %s: say to ", level);
+    for (const char *l = f->log; l && *l;) {
+        const char *nl = strchr(l, '\n');
+        size_t n = nl ? (size_t)(nl - l) : strlen(l);
+        if (!strncmp(l, head, strlen(head)))
+            for (int s = 0; s < SEATS; s++) {
+                size_t k = strlen(head), sn = strlen(seat_names[s]);
+                if (n > k + sn + 2 && !strncmp(l + k, seat_names[s], sn) && l[k + sn] == ':') {
+                    char text[600];
+                    snprintf(text, sizeof text, "%.*s", (int)(n - k - sn - 2), l + k + sn + 2);
+                    heard_add(h, s, text);
+                }
+            }
+        l = nl ? nl + 1 : l + n;
+    }
+}
+
+/* ---- the daemon -------------------------------------------------------------------------- */
+
+static void bug_options(struct fx *f, const struct game *g)
+{
+    write_script(f, g);
+    fx_options(f, "script", "script");
+    f->o.cfg.bughouse.enabled = true;
+}
+
+/* The data lines of an ok+ answer. */
+static const char *data_of(const char *answer, char *buf, size_t len)
+{
+    ASSERT_EQ(tb_ctl_answer_text(answer, buf, len), 0);
+    return buf;
+}
+
+static void same_bpgn(struct fx *f, const struct game *g)
+{
+    static char got[65536];
+    char *want = bpgn_of(&g->rec);
+    data_of(fx_req(f, "bpgn"), got, sizeof got);
+    size_t n = strlen(want);
+    while (n && want[n - 1] == '\n')
+        want[--n] = '\0';
+    n = strlen(got);
+    while (n && got[n - 1] == '\n')
+        got[--n] = '\0';
+    if (strcmp(want, got) != 0)
+        TB_FAIL("seed %llu: the daemon's BPGN differs\n--- generated\n%s\n--- daemon\n%s",
+                (unsigned long long)g->seed, want, got);
+    free(want);
+}
+
+static void same_heard(const struct heard *want, const struct heard *got, uint64_t seed)
+{
+    for (int s = 0; s < SEATS; s++)
+        if (strcmp(want->text[s] ? want->text[s] : "", got->text[s] ? got->text[s] : "") != 0)
+            TB_FAIL(
+                "seed %llu: %s heard otherwise\n--- the match says\n%s\n--- the daemon said\n%s",
+                (unsigned long long)seed, seat_names[s], want->text[s], got->text[s]);
+}
+
+static struct game gm; /* large: one at a time */
+
+TB_TEST(random_matches_play_through_the_daemon_to_the_generators_bpgn)
+{
+    long plies = 0, drops = 0;
+    for (uint64_t seed = 1; seed <= MATCHES; seed++) {
+        generate(&gm, seed);
+        struct fx f;
+        char name[32];
+        snprintf(name, sizeof name, "match%llu", (unsigned long long)seed);
+        fx_init(&f, name);
+        bug_options(&f, &gm);
+        fx_start(&f);
+        ASSERT_EQ(fx_run(&f, 1000000), 0u);
+        same_bpgn(&f, &gm);
+        struct heard want, got;
+        expected(&gm, 0, &want);
+        said(&f, "info", &got);
+        same_heard(&want, &got, seed);
+        heard_free(&want);
+        heard_free(&got);
+        ASSERT_STR_CONTAINS(fx_req(&f, "status"), "both games over");
+        plies += gm.rec.nplies;
+        for (int i = 0; i < gm.rec.nplies; i++)
+            drops += tb_bug_move_is_drop(gm.rec.plies[i].move);
+        fx_free(&f);
+        tb_script_list_free(&gm.script);
+    }
+    ASSERT_GT(drops, MATCHES * 5);
+    printf("%d matches, %ld plies, %ld drops\n", MATCHES, plies, drops);
+}
+
+/* 9.1: partners do not talk; the partner's board is heard only when configured. Each seat
+ * hears the opponent's moves and "Du bekommst" for the pieces passed. */
+TB_TEST(seats_hear_their_opponent_and_their_pieces_not_the_partners_board_unless_configured)
+{
+    generate(&gm, 21);
+    struct heard base, with, want;
+    struct fx f;
+    fx_init(&f, "quiet");
+    bug_options(&f, &gm);
+    fx_start(&f);
+    fx_run(&f, 1000000);
+    said(&f, "info", &base);
+    fx_free(&f);
+    int received = 0;
+    for (int s = 0; s < SEATS; s++) {
+        ASSERT_GT(base.lines[s], 10);
+        received += strstr(base.text[s], "Du bekommst: ") != NULL;
+    }
+    ASSERT_GT(received, 1);
+
+    fx_init(&f, "partner");
+    bug_options(&f, &gm);
+    f.o.cfg.bughouse.hear_other_board = 1u << 0; /* White A also hears board B */
+    fx_start(&f);
+    fx_run(&f, 1000000);
+    said(&f, "info", &with);
+    expected(&gm, 1u << 0, &want);
+    same_heard(&want, &with, gm.seed);
+    ASSERT_GT(with.lines[0], base.lines[0] + 10); /* board B's moves too */
+    for (int s = 1; s < SEATS; s++)
+        ASSERT_STR_EQ(with.text[s], base.text[s]);
+
+    /* 2.6: the hand asked for: answered and said to that seat alone */
+    const char *a = fx_req(&f, "hand black-b");
+    ASSERT_STR_CONTAINS(a, "ok Black B holds ");
+    ASSERT_STR_CONTAINS(f.log, "info: say to Black B: Du ha");
+    heard_free(&base);
+    heard_free(&with);
+    heard_free(&want);
+    fx_free(&f);
+    tb_script_list_free(&gm.script);
+}
+
+/* The status lines of the hands and the clocks. */
+static void hands_of(const char *status, char *buf, size_t len)
+{
+    size_t u = 0;
+    buf[0] = '\0';
+    for (const char *l = status; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+        if (!strncmp(l, "hand ", 5) || !strncmp(l, "clock ", 6))
+            u += (size_t)snprintf(buf + u, u < len ? len - u : 0, "%.*s\n", (int)strcspn(l, "\n"),
+                                  l);
+}
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    ASSERT_NOT_NULL(fp);
+    static uint8_t buf[16 << 20];
+    *len = fread(buf, 1, sizeof buf, fp);
+    fclose(fp);
+    return buf;
+}
+
+/* Killed mid-match: the journal's prefix replayed into a fresh match reaches the same state;
+ * the match goes on to the same BPGN; what was said before the cut is not said again. */
+TB_TEST(restart_mid_match_replays_to_the_same_bpgn_and_says_nothing_twice)
+{
+    generate(&gm, 33);
+    struct fx f;
+    fx_init(&f, "whole");
+    bug_options(&f, &gm);
+    fx_start(&f);
+    fx_run(&f, 1000000);
+    struct heard all;
+    said(&f, "info", &all);
+    static char hands[2][2048];
+    hands_of(fx_req(&f, "status"), hands[0], sizeof hands[0]);
+    fx_stop(&f);
+    char path[600];
+    snprintf(path, sizeof path, "%s/current.tbj", f.journal);
+    size_t len;
+    uint8_t *buf = read_file(path, &len);
+    /* cut after half of the board events: a record boundary, as a kill between two writes */
+    struct tb_journal_iter it;
+    struct tb_journal_record rec;
+    int events = 0, half = 0;
+    tb_journal_iter_init(&it, buf, len);
+    while (tb_journal_iter_next(&it, &rec, NULL) == 1)
+        events += rec.type == TB_JOURNAL_BOARD_EVENT;
+    size_t cut = 0;
+    tb_journal_iter_init(&it, buf, len);
+    while (tb_journal_iter_next(&it, &rec, NULL) == 1)
+        if (rec.type == TB_JOURNAL_BOARD_EVENT && ++half == events / 2) {
+            cut = it.pos;
+            break;
+        }
+    ASSERT_GT(cut, 0u);
+
+    struct fx g;
+    fx_init(&g, "restarted");
+    mkdir(g.journal, 0755);
+    snprintf(path, sizeof path, "%s/current.tbj", g.journal);
+    FILE *out = fopen(path, "wb");
+    ASSERT_NOT_NULL(out);
+    ASSERT_EQ(fwrite(buf, 1, cut, out), cut);
+    ASSERT_OK(fclose(out));
+    bug_options(&g, &gm);
+    fx_start(&g);
+    struct heard replayed;
+    said(&g, "debug", &replayed); /* recovery: logged, not said */
+    fx_run(&g, 1000000);
+    same_bpgn(&g, &gm);
+    hands_of(fx_req(&g, "status"), hands[1], sizeof hands[1]);
+    ASSERT_GT(strlen(hands[0]), 40u);
+    ASSERT_STR_EQ(hands[1], hands[0]); /* the four hands and both clocks */
+    struct heard after;
+    said(&g, "info", &after);
+    for (int s = 0; s < SEATS; s++) {
+        ASSERT_GT(replayed.lines[s], 0);
+        ASSERT_GT(after.lines[s], 0);
+        /* the past was heard once: what is said now is exactly the rest */
+        ASSERT_EQ(replayed.lines[s] + after.lines[s], all.lines[s]);
+        ASSERT_EQ(replayed.len[s] + after.len[s], all.len[s]);
+        ASSERT_STR_EQ(after.text[s], all.text[s] + replayed.len[s]);
+    }
+    heard_free(&all);
+    heard_free(&replayed);
+    heard_free(&after);
+    fx_free(&f);
+    fx_free(&g);
+    tb_script_list_free(&gm.script);
+}
+
+struct ask {
+    const char *request, *answer; /* the answer begins with or holds this */
+};
+
+static void ask_all(struct fx *f, const struct ask *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        ASSERT_STR_CONTAINS(fx_req(f, a[i].request), a[i].answer);
+}
+
+/* Requests of the other mode are refused with what to do instead; resign is PIN-guarded. */
+TB_TEST(requests_of_the_other_mode_are_refused)
+{
+    static const struct ask twin[] = {
+        {"bpgn", "error state bpgn is for doorgeefschaak"},
+        {"hand white-a", "error state hand is for doorgeefschaak"},
+        {"choose a n", "error state choose is for doorgeefschaak"},
+        {"move b Nf3", "error state move a|b is for doorgeefschaak"},
+        {"resign a white pin=" FX_PIN, "error state resign is for doorgeefschaak"},
+    };
+    static const struct ask bug[] = {
+        {"pgn", "error state pgn is for the twin game"},
+        {"move vi e4", "error state move vi|sighted is for the twin game"},
+        {"takeback pin=" FX_PIN, "error state takeback is for the twin game"},
+        {"promote q", "error state promote is for the twin game"},
+        {"review vi", "error state review is for the twin game"},
+        {"resign a white", "error denied"}, /* 5.2: the arbiter's request */
+        {"resign a white pin=9999", "error denied"},
+        {"resign c white pin=" FX_PIN, "error syntax resign: board must be a or b"},
+        {"hand white-c", "error syntax hand: 'white-c' is not"},
+        {"move a e4", "error unsupported board A is sim:"},
+        {"choose a n", "error state no drop or promotion waits"},
+        {"help", "bpgn"},
+        {"status", "mode: doorgeefschaak"},
+    };
+    struct fx f;
+    fx_init(&f, "twin");
+    fx_options(&f, "null:", "null:");
+    fx_start(&f);
+    ask_all(&f, twin, sizeof twin / sizeof twin[0]);
+    fx_free(&f);
+
+    generate(&gm, 5);
+    fx_init(&f, "bug");
+    bug_options(&f, &gm);
+    fx_start(&f);
+    ask_all(&f, bug, sizeof bug / sizeof bug[0]);
+    fx_free(&f);
+    tb_script_list_free(&gm.script);
+}
+
+/* 5.2 by the arbiter's request: the game on that board ends, the other plays on; journaled, so a
+ * restart has the result too. Typed boards take moves and drops as `move a|b`. */
+TB_TEST(law_5_2_resign_request_ends_that_game_and_survives_a_restart)
+{
+    struct fx f;
+    fx_init(&f, "typed");
+    fx_options(&f, "keys:", "keys:");
+    f.o.cfg.bughouse.enabled = true;
+    f.o.exit_when_done = false;
+    fx_start(&f);
+    static const struct ask play[] = {
+        {"move a e4", "ok"},
+        {"move b d4", "ok"},
+        {"move a d5", "ok"},
+        {"move a exd5", "ok"}, /* 2.1: the black pawn goes to Black B */
+        {"hand black-b", "ok Black B holds 1 pawn"},
+        {"move b P@e6", "ok"},
+        {"move b Q@e5", "error"}, /* 2.2: no queen in hand */
+        {"resign a black pin=" FX_PIN, "ok"},
+        {"resign a black pin=" FX_PIN, "error state the game on board A is over"},
+    };
+    ask_all(&f, play, sizeof play / sizeof play[0]);
+    const char *st = fx_req(&f, "status");
+    ASSERT_STR_CONTAINS(st, "board A result: 1-0");
+    ASSERT_STR_CONTAINS(st, "board B: White to move");
+    fx_stop(&f);
+    fx_start(&f);
+    st = fx_req(&f, "status");
+    ASSERT_STR_CONTAINS(st, "board A result: 1-0");
+    ASSERT_STR_CONTAINS(st, "hand Black B: nothing");
+    char bpgn[8192];
+    data_of(fx_req(&f, "bpgn"), bpgn, sizeof bpgn);
+    ASSERT_STR_CONTAINS(bpgn, "[ResultA \"1-0\"]");
+    ASSERT_STR_CONTAINS(bpgn, "P@e6");
+    /* the next match: the finished one kept, a fresh one from the start, also after a restart */
+    ASSERT_STR_EQ(fx_req(&f, "new-game round=2 pin=" FX_PIN), "ok\n");
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "mode: doorgeefschaak (bughouse), 0 plies");
+    ASSERT_STR_CONTAINS(fx_req(&f, "games"), ".tbj");
+    ASSERT_STR_EQ(fx_req(&f, "move b e4"), "ok\n");
+    fx_stop(&f);
+    fx_start(&f);
+    st = fx_req(&f, "status");
+    ASSERT_STR_CONTAINS(st, "mode: doorgeefschaak (bughouse), 1 plies");
+    ASSERT_STR_CONTAINS(st, "board A: White to move");
+    fx_free(&f);
+}
+
+/* Four outputs, one per seat, each in its own pack: a move is heard by its opponent alone. */
+TB_TEST(each_seat_hears_on_its_own_output_in_its_own_pack)
+{
+    struct fx f;
+    struct recorder rec[SEATS];
+    fx_init(&f, "ears");
+    fx_script(&f, "0 A press clock\n"
+                  "1000 A lift e2\n1300 A place e4\n1600 A press clock\n"
+                  "2000 B lift d2\n2300 B place d4\n2600 B press clock\n"
+                  "3000 A lift d7\n3300 A place d5\n3600 A press clock\n");
+    fx_options(&f, "script", "script");
+    f.o.cfg.bughouse.enabled = true;
+    snprintf(f.o.cfg.bughouse.pack[1], sizeof f.o.cfg.bughouse.pack[1], "en");
+    f.o.audio = NULL; /* speech on, into the recorders */
+    f.o.sink = &recorder_ops;
+    for (int s = 0; s < SEATS; s++) {
+        recorder_init(&rec[s], UINT64_MAX);
+        f.o.sink_arg[s] = &rec[s];
+    }
+    fx_start(&f);
+    ASSERT_EQ(fx_run(&f, 100000), 0u);
+    fx_stop(&f);
+    ASSERT_STR_CONTAINS(f.log, "info: say to Black A: pawn"); /* Black A's pack: en */
+    ASSERT_STR_CONTAINS(f.log, "info: say to White A: Bauer");
+    ASSERT_STR_CONTAINS(f.log, "info: say to Black B: Bauer");
+    ASSERT_NULL(strstr(f.log, "say to White B"));
+    ASSERT_GT(rec[0].frames, 0u);
+    ASSERT_GT(rec[1].frames, 0u);
+    ASSERT_EQ(rec[2].frames, 0u); /* nobody moved against White B */
+    ASSERT_GT(rec[3].frames, 0u);
+    for (int s = 0; s < SEATS; s++)
+        recorder_destroy(&rec[s]);
+    fx_free(&f);
+}
+
+/* The finished match's BPGN is kept beside its journal, as the twin game's PGN is. */
+TB_TEST(the_finished_match_bpgn_is_kept_beside_the_journal)
+{
+    static char answer[65536], kept[65536];
+    generate(&gm, 7);
+    struct fx f;
+    fx_init(&f, "kept");
+    bug_options(&f, &gm);
+    snprintf(f.o.cfg.bughouse.name[0], sizeof f.o.cfg.bughouse.name[0], "Anna Schmidt");
+    fx_start(&f);
+    fx_run(&f, 1000000);
+    data_of(fx_req(&f, "bpgn"), answer, sizeof answer);
+    ASSERT_STR_CONTAINS(answer, "[WhiteA \"Anna Schmidt\"]");
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "cat %s/*.bpgn", f.journal);
+    FILE *p = popen(cmd, "r");
+    ASSERT_NOT_NULL(p);
+    size_t n = fread(kept, 1, sizeof kept - 1, p);
+    pclose(p);
+    kept[n] = '\0';
+    ASSERT_GT(n, 100u);
+    ASSERT_TRUE(strncmp(kept, answer, strlen(answer) - 1) == 0);
+    fx_free(&f);
+    tb_script_list_free(&gm.script);
+}
+
+/* A seat's pack that does not exist stops the start, naming the key. */
+TB_TEST(an_unknown_seat_pack_stops_the_start_naming_the_key)
+{
+    struct fx f;
+    fx_init(&f, "badpack");
+    fx_options(&f, "null:", "null:");
+    f.o.cfg.bughouse.enabled = true;
+    snprintf(f.o.cfg.bughouse.pack[2], sizeof f.o.cfg.bughouse.pack[2], "xx");
+    struct tb_error err = {0};
+    ASSERT_NE(tb_daemon_new(&f.o, &f.d, &err), TB_OK);
+    ASSERT_NULL(f.d);
+    ASSERT_STR_CONTAINS(err.msg, "[bughouse] pack_white_b = xx");
+    fx_free(&f);
+}
+
+/* ---- in real time: a simulated reed board (pty) as board A, a keys: board as board B -------- */
+
+static struct ptyboard *the_board;
+
+static bool pumped(struct fx *f, const char *want)
+{
+    ptyboard_pump(the_board);
+    return strstr(fx_req(f, "status"), want) != NULL;
+}
+static bool board_read(struct fx *f)
+{
+    return pumped(f, "board A: pty:") && !strstr(f->answer, "NOT CONNECTED") &&
+           !strstr(f->answer, "waiting for its first reading");
+}
+static bool black_a_told(struct fx *f)
+{
+    ptyboard_pump(the_board);
+    return strstr(f->log, "info: say to Black A: Bauer Eva zwei Eva vier") != NULL;
+}
+static bool white_a_told(struct fx *f)
+{
+    ptyboard_pump(the_board);
+    return strstr(f->log, "info: say to White A: Bauer Eva sieben Eva fünf") != NULL;
+}
+static bool knight_told(struct fx *f)
+{
+    ptyboard_pump(the_board);
+    return strstr(f->log, "info: say to Black A: Springer Gustav eins Felix drei") != NULL;
+}
+static bool third_ply(struct fx *f)
+{
+    return pumped(f, "doorgeefschaak (bughouse), 3 plies");
+}
+static bool second_ply(struct fx *f)
+{
+    /* d4 typed (complete at once), e4 completed by the reply; e5 made, not yet complete */
+    return pumped(f, "doorgeefschaak (bughouse), 2 plies");
+}
+
+static void square(struct ptyboard *b, const char *name, int placed)
+{
+    int sq = tb_chess_square_parse(name);
+    ASSERT_GE(sq, 0);
+    ASSERT_OK(ptyboard_square(b, sq, placed, true));
+}
+
+static void start_pty(struct fx *f, struct ptyboard *b, const char *name, bool fresh)
+{
+    char res[600];
+    if (fresh) {
+        char link[512];
+        snprintf(link, sizeof link, "%s/%s-board", tb_test_tmp_dir(), name);
+        ASSERT_OK(ptyboard_init(b, link));
+        fx_init(f, name);
+    }
+    the_board = b;
+    snprintf(res, sizeof res, "pty:%s", b->link);
+    fx_options(f, res, "keys:");
+    f->o.speed = TB_DAEMON_SPEED_CONFIG;
+    f->o.exit_when_done = false;
+    f->o.cfg.bughouse.enabled = true;
+    fx_start(f);
+    ASSERT_TRUE(fx_run_until(f, 5000, board_read));
+}
+
+/* A move made on the reed board is announced to its opponent on the wall clock; the opponent's
+ * reply completes it (6.2.1 without a press); a restart goes on from the journal. */
+TB_TEST(a_reed_board_in_real_time_is_board_a_of_the_match_and_survives_a_restart)
+{
+    struct fx f;
+    struct ptyboard b;
+    start_pty(&f, &b, "realtime", true);
+    square(&b, "e2", 0);
+    square(&b, "e4", 1);
+    ASSERT_TRUE(fx_run_until(&f, 5000, black_a_told));
+    ASSERT_STR_EQ(fx_req(&f, "move b d4"), "ok\n");
+    square(&b, "e7", 0);
+    square(&b, "e5", 1);
+    ASSERT_TRUE(fx_run_until(&f, 5000, white_a_told));
+    ASSERT_TRUE(fx_run_until(&f, 5000, second_ply));
+    ASSERT_NULL(strstr(f.log, "say to White B")); /* Black B has not moved */
+    fx_stop(&f);
+    free(f.log);
+    f.log = NULL;
+    f.log_len = f.log_cap = 0;
+    start_pty(&f, &b, "realtime", false);
+    const char *st = fx_req(&f, "status");
+    ASSERT_STR_CONTAINS(st, "doorgeefschaak (bughouse), 2 plies");
+    ASSERT_STR_CONTAINS(st, "board B: Black to move");
+    ASSERT_NULL(strstr(f.log, "info: say to")); /* heard before the restart */
+    square(&b, "g1", 0);
+    square(&b, "f3", 1);
+    ASSERT_TRUE(fx_run_until(&f, 5000, knight_told));
+    ASSERT_TRUE(fx_run_until(&f, 5000, third_ply)); /* e5 completed by Nf3 */
+    /* e5 was recognised and said before the restart (its time marked): never said again */
+    ASSERT_NULL(strstr(f.log, "info: say to White A: Bauer Eva sieben Eva fünf"));
+    ASSERT_STR_CONTAINS(f.log, "debug: say to White A: Bauer Eva sieben Eva fünf");
+    fx_free(&f);
+}

@@ -1,0 +1,83 @@
+/* The [bughouse] section (doorgeefschaak in the daemon): the mode, the time control (6.3), who
+ * hears the partner's board (default nobody), the seats' names, packs and outputs; every bad
+ * entry named with its line and key, nothing changed. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tb_config.h"
+#include "tb_test.h"
+
+static const struct tb_config_place user_place = {.runtime_dir = "/run/user/1000",
+                                                  .home = "/home/a"};
+
+static int parse(const char *text, struct tb_config *c, struct tb_config_report *rep)
+{
+    tb_config_defaults(c, &user_place, NULL);
+    return tb_config_parse(c, text, strlen(text), rep);
+}
+
+TB_TEST(bughouse_section_sets_mode_control_hearing_and_seats)
+{
+    struct tb_config c;
+    struct tb_config_report rep;
+    ASSERT_OK(parse("[arbiter]\npin=1234\n", &c, &rep));
+    ASSERT_FALSE(c.bughouse.enabled); /* the twin game unless asked */
+    ASSERT_EQ(c.bughouse.hear_other_board, 0);
+    ASSERT_OK(parse("[arbiter]\npin=1234\n[bughouse]\nenabled = yes\n", &c, &rep));
+    ASSERT_TRUE(c.bughouse.enabled);
+    ASSERT_STR_EQ(c.bughouse.control, "");     /* 6.3: 7 minutes */
+    ASSERT_EQ(c.bughouse.hear_other_board, 0); /* the partner's board: nobody by default */
+    ASSERT_OK(parse("[arbiter]\npin=1234\n[bughouse]\nenabled = yes\ncontrol = 5m+2s\n"
+                    "hear_other_board = white_a, black_b\nwhite_a = Anna\nblack_b = Bert Meier\n"
+                    "pack_black_a = en\naudio_white_b = wav:/tmp/wb.wav\naudio_black_b = null\n",
+                    &c, &rep));
+    ASSERT_STR_EQ(c.bughouse.control, "5m+2s");
+    ASSERT_EQ(c.bughouse.hear_other_board, (1u << 0) | (1u << 3));
+    ASSERT_STR_EQ(c.bughouse.name[0], "Anna");
+    ASSERT_STR_EQ(c.bughouse.name[3], "Bert Meier");
+    ASSERT_STR_EQ(c.bughouse.pack[1], "en");
+    ASSERT_STR_EQ(c.bughouse.audio[2], "wav:/tmp/wb.wav");
+    ASSERT_STR_EQ(c.bughouse.audio[3], "null");
+    ASSERT_OK(parse("[arbiter]\npin=1234\n[bughouse]\nenabled = no\nhear_other_board = none\n", &c,
+                    &rep));
+    ASSERT_FALSE(c.bughouse.enabled);
+    ASSERT_STR_EQ(tb_config_seat_name(2), "white_b");
+    ASSERT_NULL(tb_config_seat_name(4));
+}
+
+TB_TEST(bughouse_bad_entries_name_line_and_key)
+{
+    static const struct {
+        const char *text;
+        long line;
+        const char *msg;
+    } bad[] = {
+        {"[arbiter]\npin=1234\n[bughouse]\nenabled = maybe\n", 4,
+         "enabled 'maybe' is not yes or no"},
+        {"[arbiter]\npin=1234\n[bughouse]\ncontrol = 7 minutes\n", 4, "control: time control"},
+        {"[arbiter]\npin=1234\n[bughouse]\nhear_other_board = white_c\n", 4,
+         "hear_other_board: 'white_c' is not a seat"},
+        {"[arbiter]\npin=1234\n[bughouse]\npack_white_a = ../x\n", 4,
+         "pack_white_a '../x' is not a pack name"},
+        {"[arbiter]\npin=1234\n[bughouse]\naudio_black_c = null\n", 4,
+         "unknown key 'audio_black_c' in [bughouse]"},
+        {"[arbiter]\npin=1234\n[bughouse]\nwhite_a = A\nwhite_a = B\n", 5,
+         "white_a is set twice in [bughouse] (first at line 4)"},
+        {"[arbiter]\npin=1234\n[bughouse]\nblack_b = "
+         "a name much longer than the forty-seven bytes a BPGN tag may hold here\n",
+         4, "black_b is longer than 47 bytes"},
+        {"[arbiter]\npin=1234\n[bughouse]\nenabled =\n", 4, "enabled has no value"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct tb_config c, before;
+        struct tb_config_report rep;
+        tb_config_defaults(&c, &user_place, NULL);
+        before = c;
+        ASSERT_EQ(tb_config_parse(&c, bad[i].text, strlen(bad[i].text), &rep), TB_ERR_PARSE);
+        ASSERT_EQ(rep.count, 1);
+        if (rep.problem[0].line != bad[i].line || !strstr(rep.problem[0].msg, bad[i].msg))
+            TB_FAIL("bad file %zu: line %ld: %s (want line %ld: %s)", i, rep.problem[0].line,
+                    rep.problem[0].msg, bad[i].line, bad[i].msg);
+        ASSERT_EQ(memcmp(&c, &before, sizeof c), 0); /* nothing changed */
+    }
+}
