@@ -158,3 +158,18 @@ int tb_voice_phrase_irregular(const struct tb_voice_pack *pack, enum tb_voice_ir
                             article ? article : ""};
     return expand(pack, key[what], names, values, 4, buf, len);
 }
+
+int tb_voice_phrase_game_over(const struct tb_voice_pack *pack, int board,
+                              enum tb_voice_game_end why, int result, char *buf, size_t len)
+{
+    static const int because[] = {K_B_WHY_MATE,      K_B_WHY_RESIGN, K_B_WHY_FLAG,  K_B_WHY_FLAGS,
+                                  K_B_WHY_STALEMATE, K_B_WHY_DEAD,   K_B_WHY_AGREED};
+    static const int outcome[] = {K_R_RESULT_DRAW, K_R_RESULT_WHITE, K_R_RESULT_BLACK};
+    static const char *const names[] = {"board", "why", "result"};
+    char letter[2] = {(char)board, 0};
+    if (!pack || (board != 'A' && board != 'B') || (unsigned)why > TB_VOICE_END_AGREED ||
+        result < 0 || result > 2)
+        return TB_ERR_ARG;
+    const char *values[] = {letter, pack->value[because[why]], pack->value[outcome[result]]};
+    return expand(pack, K_B_OVER, names, values, 3, buf, len);
+}

@@ -166,6 +166,14 @@ static const struct keydef keys[K__COUNT] = {
     [K_B_RETURNED] = {"bughouse", "returned", TEMPLATE, "piece", 0, 0},
     [K_B_BLOCKED] = {"bughouse", "blocked", TEMPLATE, "piece board article", 0, 0},
     [K_B_HANDED_BACK] = {"bughouse", "handed_back", TEMPLATE, "piece square", 0, 0},
+    [K_B_OVER] = {"bughouse", "over", TEMPLATE, "board why result", 0, 0},
+    [K_B_WHY_MATE] = {"bughouse", "why_mate", TEMPLATE, "", 0, 0},
+    [K_B_WHY_RESIGN] = {"bughouse", "why_resign", TEMPLATE, "", 0, 0},
+    [K_B_WHY_FLAG] = {"bughouse", "why_flag", TEMPLATE, "", 0, 0},
+    [K_B_WHY_FLAGS] = {"bughouse", "why_flags", TEMPLATE, "", 0, 0},
+    [K_B_WHY_STALEMATE] = {"bughouse", "why_stalemate", TEMPLATE, "", 0, 0},
+    [K_B_WHY_DEAD] = {"bughouse", "why_dead", TEMPLATE, "", 0, 0},
+    [K_B_WHY_AGREED] = {"bughouse", "why_agreed", TEMPLATE, "", 0, 0},
 };
 
 static const char *const sections[] = {"pack",   "voice",    "pieces",  "colour_pieces", "files",

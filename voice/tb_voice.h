@@ -200,6 +200,22 @@ int tb_voice_phrase_irregular(const struct tb_voice_pack *pack, enum tb_voice_ir
                               int ptype, int sq, int board, const char *article, char *buf,
                               size_t len);
 
+/* Why a game of the match ended (article 5 of doorgeefschaak). */
+enum tb_voice_game_end {
+    TB_VOICE_END_MATE,      /* FIDE 5.1.1 */
+    TB_VOICE_END_RESIGN,    /* 5.2 */
+    TB_VOICE_END_FLAG,      /* 5.4: one flag fell */
+    TB_VOICE_END_FLAGS,     /* 5.6: both flags */
+    TB_VOICE_END_STALEMATE, /* 5.3 */
+    TB_VOICE_END_DEAD,      /* 5.3 */
+    TB_VOICE_END_AGREED,    /* 5.5 */
+};
+/* The end of the game on board ('A' or 'B'), said to all four players: "Brett A: Schachmatt,
+ * Weiß gewinnt". result: 0 a draw, 1 White wins, 2 Black wins. TB_ERR_ARG for a bad board,
+ * reason or result. */
+int tb_voice_phrase_game_over(const struct tb_voice_pack *pack, int board,
+                              enum tb_voice_game_end why, int result, char *buf, size_t len);
+
 /* ---- review: the game by ear (D.2.7), pure functions of the game ------------------------- */
 
 /* Each returns the text's length, TB_ERR_ARG for a bad argument (NULL, a ply or move number

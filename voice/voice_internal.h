@@ -131,6 +131,14 @@ enum tb_voice__key {
     K_B_RETURNED,
     K_B_BLOCKED,
     K_B_HANDED_BACK,
+    K_B_OVER, /* the end of a game of the match, and why */
+    K_B_WHY_MATE,
+    K_B_WHY_RESIGN,
+    K_B_WHY_FLAG,
+    K_B_WHY_FLAGS,
+    K_B_WHY_STALEMATE,
+    K_B_WHY_DEAD,
+    K_B_WHY_AGREED,
     K__COUNT
 };
 

@@ -207,12 +207,12 @@ int tb_bugmatch_out_format(const struct tb_bugmatch_out *o, char *buf, size_t le
 /* What the players hear of an output, in the words of pack (D.2.1 and [bughouse]): a move
  * ("Springer Gustav eins Felix drei", form as tb_voice_phrase_move), a drop ("Springer auf
  * Felix drei"), a piece passed ("Du bekommst: Springer"), the pieces in hand, the question a
- * drop waits on, the piece selected, a refused drop with its article, and article 7's outputs
- * (the illegal move to the opponent, its acceptance, the demand to replace it, the piece given
- * back or waited for). 0 (nothing said) for the
- * outputs that are for the record and the arbiter (PLY, FLAG, RESULT, BOARD, PUT_BACK); else the
- * length,
- * or the phrase function's error. */
+ * drop waits on, the piece selected, a refused drop with its article, article 7's outputs (the
+ * illegal move to the opponent, its acceptance, the demand to replace it, the piece given back
+ * or waited for), and the end of a game ("Brett A: Zeitüberschreitung, Schwarz gewinnt", to
+ * all four). 0 (nothing said) for the outputs that are for the record and the arbiter (PLY,
+ * BOARD, PUT_BACK) and for FLAG (the RESULT at the same moment says it); else the length, or
+ * the phrase function's error. */
 int tb_bugmatch_out_say(const struct tb_voice_pack *pack, const struct tb_bugmatch_out *o,
                         enum tb_voice_form form, char *buf, size_t len);
 

@@ -123,7 +123,9 @@ TB_TEST(law_2_1_seat_0_hears_in_german_what_the_match_tells_them)
     int lines = 0;
     for (const char *p = out; (p = strchr(p, '\n')) != NULL; p++)
         lines++;
-    ASSERT_EQ(lines, 4); /* three moves of Black on A and one piece passed */
+    ASSERT_EQ(lines, 6); /* three moves of Black on A, one piece passed, both games' ends */
+    ASSERT_STR_CONTAINS(out, "48000 Brett B: Aufgabe, Schwarz gewinnt\n"); /* 0-1 resigned (5.2) */
+    ASSERT_STR_CONTAINS(out, "444000 Brett A: Zeitüberschreitung, Weiß gewinnt\n");
     /* hear-other-board: board B's moves too */
     ASSERT_EQ(tb_run(out, OUT_MAX,
                      "'%s' bughouse-replay '%s' --seat 0 --say de-fide --hear-other-board 0 2>&1",

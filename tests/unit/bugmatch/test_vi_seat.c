@@ -240,6 +240,27 @@ struct outcome {
     int moves, received, pools, questions, drops_heard, own_drops, own_promotions;
 };
 
+/* Why the generator ended a game, in the voice's terms. */
+static enum tb_voice_game_end end_of(enum tb_bug_reason r)
+{
+    switch (r) {
+    case TB_BUG_CHECKMATE:
+        return TB_VOICE_END_MATE;
+    case TB_BUG_RESIGNED:
+        return TB_VOICE_END_RESIGN;
+    case TB_BUG_BOTH_FLAGS:
+        return TB_VOICE_END_FLAGS;
+    case TB_BUG_STALEMATE:
+        return TB_VOICE_END_STALEMATE;
+    case TB_BUG_DEAD:
+        return TB_VOICE_END_DEAD;
+    case TB_BUG_AGREED:
+        return TB_VOICE_END_AGREED;
+    default:
+        return TB_VOICE_END_FLAG;
+    }
+}
+
 /* One seeded match: what seat 0 heard, against the reckoning. */
 static void vi_match(uint64_t seed, const struct tb_voice_pack *pack, bool hear_b,
                      struct outcome *sum)
@@ -294,7 +315,7 @@ static void vi_match(uint64_t seed, const struct tb_voice_pack *pack, bool hear_
     ASSERT_EQ((long)tb_bugmatch_dropped(m), 0);
 
     /* walk the heard list kind by kind against the reckoning */
-    int im[2] = {0, 0}, ir = 0, ip = 0, questions = 0;
+    int im[2] = {0, 0}, ir = 0, ip = 0, questions = 0, ends[2] = {0, 0};
     tb_bug_pos pos[2] = {rec.start[0], rec.start[1]};
     int next_ply = 0;
     for (int h = 0; h < heard.n; h++) {
@@ -362,6 +383,19 @@ static void vi_match(uint64_t seed, const struct tb_voice_pack *pack, bool hear_
             questions++;
             break;
         }
+        case TB_BUGMATCH_OUT_RESULT: { /* 5.1: each game's end, told to all four */
+            const struct tb_bug_verdict *v = &rec.verdict[x->board];
+            char want[WORD];
+            ASSERT_GT(tb_voice_phrase_game_over(pack, 'A' + x->board, end_of(v->reason),
+                                                v->result == TB_BUG_WHITE_WINS   ? 1
+                                                : v->result == TB_BUG_BLACK_WINS ? 2
+                                                                                 : 0,
+                                                want, WORD),
+                      0);
+            ASSERT_STR_EQ(what, want);
+            ends[x->board]++;
+            break;
+        }
         default:
             TB_FAIL("seed %llu: seat 0 heard '%s' (output kind %d)", (unsigned long long)seed, what,
                     x->kind);
@@ -370,6 +404,9 @@ static void vi_match(uint64_t seed, const struct tb_voice_pack *pack, bool hear_
     int moves = 0;
     for (int e = 0; e < r.moves.n; e++)
         moves += e < im[r.moves.h[e].board];
+    if (ends[0] != 1 || ends[1] != 1) /* both games end, each heard once */
+        TB_FAIL("seed %llu: heard the end of A %d times, of B %d times", (unsigned long long)seed,
+                ends[0], ends[1]);
     int want_questions = questions_of(&rec, &r, &script);
     if (moves != r.moves.n || ir != r.received.n || ip != asked.n || questions != want_questions)
         TB_FAIL("seed %llu: heard %d of %d moves, %d of %d pieces passed, %d of %d answers, %d "
