@@ -92,12 +92,16 @@ int tb_cli_getopt(int argc, char **argv, const char *shorts, const struct option
 
 static void list_commands(FILE *to)
 {
+    int w = 4; /* "help"; the summaries in one column after the longest name */
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        w = (int)strlen(commands[i].name) > w ? (int)strlen(commands[i].name) : w;
     fputs("usage: twinboard COMMAND [ARGS...]\n\ncommands:\n", to);
     for (size_t i = 0; i < NCOMMANDS; i++)
-        fprintf(to, "  %-12s %s\n", commands[i].name, commands[i].summary);
-    fputs("  help         list the commands, or show how to use one: help COMMAND\n\n"
-          "Exit status: 0 success, 1 problems found in the input, 2 usage or file error.\n",
-          to);
+        fprintf(to, "  %-*s %s\n", w, commands[i].name, commands[i].summary);
+    fprintf(to,
+            "  %-*s list the commands, or show how to use one: help COMMAND\n\n"
+            "Exit status: 0 success, 1 problems found in the input, 2 usage or file error.\n",
+            w, "help");
 }
 
 static int help(int argc, char **argv)
