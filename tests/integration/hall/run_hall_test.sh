@@ -399,14 +399,20 @@ cdp wait "(document.querySelector('#game-A .result') || {textContent: ''}).textC
           !document.querySelector('#game-B .result') &&
           document.getElementById('news').textContent.includes('0-1')" 5000 >/dev/null ||
     fail "b1's result is not on the page: $(cdp eval "document.getElementById('detail').innerText")"
+# 7.4: on B White's knight g1-g3, not a knight's move, completed with the clock: the opponent
+# decides; the page alerts as for a mismatch
+bug "move sighted g1g3" "clock sighted"
+cdp wait "!!document.querySelector('#game-B .irregular') &&
+          document.getElementById('alerts').textContent.includes('Board B: an illegal move waits')" 5000 \
+    >/dev/null || fail "the illegal move on b1's board B is not alerted: $(cdp eval "document.getElementById('detail').innerText") $(tstatus b1)"
 cdp shot "$docs/hall-bughouse.png" || fail "no screenshot"
 mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/b1/cmd \
     -m '{"action":"takeback","request":"bt","mismatch":0,"n":1,"pin":"4242"}'
 wait_line "$tmp/b1.log" 'hall: takeback \(request bt\) refused: not for a doorgeefschaak table' 5 ||
     fail "b1 did not refuse the hall's takeback"
-wait_status b1 'board A result: 0-1' 1 && wait_status b1 'mode: doorgeefschaak \(bughouse\), 5 plies' 1 ||
+wait_status b1 'board A result: 0-1' 1 && wait_status b1 'mode: doorgeefschaak \(bughouse\), 6 plies' 1 ||
     fail "b1 changed: $(tstatus b1)"
-say "doorgeefschaak b1: both move lists (exd5, P@d4), the hand emptied by the drop, A's result after the resignation on the page; the hall's takeback refused"
+say "doorgeefschaak b1: both move lists (exd5, P@d4), the hand emptied by the drop, A's result after the resignation and B's illegal move (7.4) alerted on the page; the hall's takeback refused"
 
 # ---- TLS: a broker with a CA made here; the daemon checks the broker's certificate ------------
 (
