@@ -2,8 +2,9 @@
  *
  * Each table publishes, through an MQTT broker, its state (retained: a new viewer sees it at
  * once), its events (moves, mismatches, resolutions, touch reports, arbiter calls, command
- * outcomes) and receives the arbiter's commands (resolve, takeback) sent from the hall
- * dashboard. Topics, per tournament and table (docs/hall.md):
+ * outcomes; a doorgeefschaak table's results and irregularities) and receives the arbiter's
+ * commands (resolve, takeback) sent from the hall dashboard. Topics, per tournament and table
+ * (docs/hall.md):
  *
  *     twinboard/<tournament>/<table>/state   retained, QoS 1, the whole state (JSON)
  *     twinboard/<tournament>/<table>/event   QoS 1, one event (JSON), in order
@@ -98,7 +99,7 @@ struct tb_hall_game {
     int made_ply;
 };
 
-/* The whole state of a table. Large (about 120 KB): allocate it. A twin table (mode "twin")
+/* The whole state of a table. Large (about 70 KB): allocate it. A twin table (mode "twin")
  * has no games; a doorgeefschaak table (mode "bughouse") has two, its boards[] carrying only
  * the boards' names, links and occupancy, and its twin fields (state "bughouse", fen "",
  * plies the moves of both games, result "*", mismatches and touch empty). */
