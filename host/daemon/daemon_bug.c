@@ -218,6 +218,7 @@ void tb_daemon__bug_outputs(struct tb_daemon *d)
             durable(d);
             tb_daemon__bug_keep(d);
         }
+        tb_daemon__hall_bug_output(d, &o); /* hall: the table's two games */
     }
     if (tb_bugmatch_dropped(g->m))
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "bughouse: %lu outputs lost (queue full)",

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_bug.h" /* doorgeefschaak: its match, for the hall's two games */
 #include "daemon_internal.h"
 #include "tb_hall.h"
 
@@ -145,6 +146,21 @@ void tb_daemon__hall_output(struct tb_daemon *d, const struct tb_match_out *o)
         h->dirty = true;
 }
 
+/* doorgeefschaak: a match output carried out, noted in its game (log, the move made) and, live,
+ * published as an event (moves completed, results, irregularities); the state follows. */
+void tb_daemon__hall_bug_output(struct tb_daemon *d, const struct tb_bugmatch_out *o)
+{
+    struct tb_daemon__hall *h = d->hall;
+    if (!h)
+        return;
+    struct tb_hall_event ev;
+    if (tb_hall_state_note_bug(h->st, o, &ev) == 1 && d->fx != &tb_daemon__replay) {
+        ev.ms = o->ms;
+        event(d, &ev);
+    }
+    h->dirty = true;
+}
+
 void tb_daemon__hall_arbiter_call(struct tb_daemon *d, int board)
 {
     struct tb_daemon__hall *h = d->hall;
@@ -166,8 +182,9 @@ void tb_daemon__hall_arbiter_call(struct tb_daemon *d, int board)
 static void table_notes(const struct tb_daemon *d, char result[NOTE_RESULT],
                         char ending[NOTE_ENDING], char journal[NOTE_JOURNAL])
 {
-    snprintf(result, NOTE_RESULT, "%s", d->result[0] ? d->result : "*");
-    snprintf(ending, NOTE_ENDING, "%s", d->end.ply >= 0 ? d->end.why : "");
+    bool twin = !d->bug; /* doorgeefschaak: each game carries its own result */
+    snprintf(result, NOTE_RESULT, "%s", twin && d->result[0] ? d->result : "*");
+    snprintf(ending, NOTE_ENDING, "%s", twin && d->end.ply >= 0 ? d->end.why : "");
     tb_daemon__journal_health(d, journal, NOTE_JOURNAL);
 }
 
@@ -175,10 +192,13 @@ static void table_notes(const struct tb_daemon *d, char result[NOTE_RESULT],
 static void publish(struct tb_daemon *d, struct tb_daemon__hall *h)
 {
     struct tb_hall_state *st = h->st;
-    tb_hall_state_from_match(st, d->match);
+    st->ms = tb_daemon__match_time(d);
+    if (d->bug) /* doorgeefschaak: the two games, not the (idle) twin match */
+        tb_hall_state_from_bugmatch(st, d->bug->m, st->ms);
+    else
+        tb_hall_state_from_match(st, d->match);
     table_notes(d, st->result, st->ending, st->journal);
     st->seq++;
-    st->ms = tb_daemon__match_time(d);
     struct tb_hall_pub_stats ps;
     tb_hall_pub_stats(h->pub, &ps);
     st->dropped = ps.dropped;
@@ -276,6 +296,16 @@ static void command(struct tb_daemon *d, struct tb_daemon__hall *h, const struct
 {
     uint64_t now = now_ms(d), at;
     h->cmds++;
+    if (d->bug) { /* doorgeefschaak: no D.2.9 mismatch to resolve, no twin move to take back */
+        static const char why[] =
+            "not for a doorgeefschaak table: resolve and takeback are the twin game's; the arbiter "
+            "acts at the table (twinboard resign, choose, move)";
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "hall: %s (request %s) refused: %s",
+                       tb_hall_cmd_name(c->action), c->request, why);
+        h->refused++;
+        answer(d, c, false, why);
+        return;
+    }
     int w = tb_ctl_guard_when(&d->guard, TBD_HALL_UID, now, &at);
     if (w == TB_ERR_PERM || (w == 1 && (h->has_held || h->has_answer))) {
         char msg[160];

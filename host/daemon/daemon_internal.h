@@ -585,6 +585,8 @@ void tb_daemon__hall_close(struct tb_daemon *d);
 void tb_daemon__hall_output(struct tb_daemon *d, const struct tb_match_out *o);
 /* The ARBITER button at a board. */
 void tb_daemon__hall_arbiter_call(struct tb_daemon *d, int board);
+struct tb_bugmatch_out; /* hall: a doorgeefschaak output carried out (daemon_bug.c) */
+void tb_daemon__hall_bug_output(struct tb_daemon *d, const struct tb_bugmatch_out *o);
 int tb_daemon__hall_pollfds(struct tb_daemon *d, struct pollfd *p, int max, uint64_t *deadline);
 /* After poll: the broker served, commands taken (PIN-checked), the state published if changed. */
 void tb_daemon__hall_handle(struct tb_daemon *d, const struct pollfd *p, int n);

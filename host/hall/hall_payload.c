@@ -8,13 +8,14 @@
 
 #define JSON_INT_MAX 9007199254740991LL /* the largest integer every JSON reader keeps exact */
 
-static const char *const event_names[] = {NULL,    "move",         "mismatch", "resolved",
-                                          "touch", "arbiter-call", "command"};
+static const char *const event_names[] = {NULL,       "move",   "mismatch",
+                                          "resolved", "touch",  "arbiter-call",
+                                          "command",  "result", "irregular"};
 static const char *const cmd_names[] = {NULL, "resolve", "takeback"};
 
 const char *tb_hall_event_name(enum tb_hall_event_kind k)
 {
-    return k >= TB_HALL_EV_MOVE && k <= TB_HALL_EV_COMMAND ? event_names[k] : "?";
+    return k >= TB_HALL_EV_MOVE && k <= TB_HALL_EV_IRREGULAR ? event_names[k] : "?";
 }
 
 const char *tb_hall_cmd_name(enum tb_hall_cmd_action a)
@@ -70,6 +71,37 @@ static bool put_board(cJSON *arr, const struct tb_hall_board *b)
     return sheet != NULL;
 }
 
+/* A string array of n items; false when out of memory. */
+static bool put_strs(cJSON *o, const char *name, const char *items, size_t stride, int n)
+{
+    cJSON *arr = cJSON_AddArrayToObject(o, name);
+    for (int i = 0; arr && i < n; i++) {
+        cJSON *s = cJSON_CreateString(items + (size_t)i * stride);
+        if (!s || !cJSON_AddItemToArray(arr, s))
+            return cJSON_Delete(s), false;
+    }
+    return arr != NULL;
+}
+
+static bool put_game(cJSON *arr, const struct tb_hall_game *g)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o || !cJSON_AddItemToArray(arr, o))
+        return cJSON_Delete(o), false;
+    return tb_hall__put_str(o, "name", g->name) && tb_hall__put_str(o, "fen", g->fen) &&
+           tb_hall__put_str(o, "hand_white", g->hand[0]) &&
+           tb_hall__put_str(o, "hand_black", g->hand[1]) &&
+           tb_hall__put_num(o, "clock_white_ms", (double)g->clock_ms[0]) &&
+           tb_hall__put_num(o, "clock_black_ms", (double)g->clock_ms[1]) &&
+           tb_hall__put_str(o, "running", g->running) && tb_hall__put_str(o, "result", g->result) &&
+           tb_hall__put_str(o, "ending", g->ending) &&
+           tb_hall__put_str(o, "irregular", g->irregular) &&
+           tb_hall__put_num(o, "plies", g->plies) &&
+           tb_hall__put_num(o, "sheet_from", g->sheet_from) &&
+           put_strs(o, "sheet", g->sheet[0], sizeof g->sheet[0], g->nsheet) &&
+           put_strs(o, "log", g->log[0], sizeof g->log[0], g->nlog);
+}
+
 /* The results a PGN's Result tag takes, "*" while playing. */
 static bool result_ok(const char *r)
 {
@@ -88,6 +120,17 @@ static int check_state(const struct tb_hall_state *s, struct tb_error *err)
     for (int b = 0; b < 2; b++)
         if (s->board[b].nsheet < 0 || s->board[b].nsheet > TB_HALL_MAX_PLIES)
             return tb_error_set(err, TB_ERR_ARG, "board[%d].sheet: count out of range", b);
+    if (s->ngames != (s->bughouse ? 2 : 0))
+        return tb_error_set(err, TB_ERR_ARG, "games: %d games in mode %s", s->ngames,
+                            s->bughouse ? "bughouse" : "twin");
+    for (int b = 0; b < s->ngames; b++) {
+        const struct tb_hall_game *g = &s->game[b];
+        if (g->nsheet < 0 || g->nsheet > TB_HALL_BUG_PLIES || g->nlog < 0 ||
+            g->nlog > TB_HALL_BUG_LOG)
+            return tb_error_set(err, TB_ERR_ARG, "games[%d]: sheet/log count out of range", b);
+        if (!result_ok(g->result))
+            return tb_error_set(err, TB_ERR_ARG, "games[%d].result: not a result", b);
+    }
     if ((long long)s->seq > JSON_INT_MAX || (long long)s->ms > JSON_INT_MAX)
         return tb_error_set(err, TB_ERR_ARG, "seq/ms: too large");
     return TB_OK;
@@ -108,7 +151,8 @@ int tb_hall_state_encode(const struct tb_hall_state *s, char *buf, size_t cap, s
         tb_hall__put_bool(o, "arbiter_call", s->arbiter_call) &&
         tb_hall__put_num(o, "dropped", (double)s->dropped) &&
         tb_hall__put_str(o, "result", s->result) && tb_hall__put_str(o, "ending", s->ending) &&
-        tb_hall__put_str(o, "journal", s->journal);
+        tb_hall__put_str(o, "journal", s->journal) &&
+        tb_hall__put_str(o, "mode", s->bughouse ? "bughouse" : "twin");
     cJSON *boards = ok ? cJSON_AddArrayToObject(o, "boards") : NULL;
     ok = boards && put_board(boards, &s->board[0]) && put_board(boards, &s->board[1]);
     cJSON *touch = ok ? cJSON_AddArrayToObject(o, "touch") : NULL;
@@ -123,6 +167,10 @@ int tb_hall_state_encode(const struct tb_hall_state *s, char *buf, size_t cap, s
     ok = hist != NULL;
     for (int i = 0; ok && i < s->nhistory; i++)
         ok = put_mismatch(hist, &s->history[i]);
+    cJSON *games = ok ? cJSON_AddArrayToObject(o, "games") : NULL;
+    ok = games != NULL;
+    for (int i = 0; ok && i < s->ngames; i++)
+        ok = put_game(games, &s->game[i]);
     rc = tb_hall__print(o, ok, buf, cap);
     if (rc == TB_ERR_FULL)
         tb_error_set(err, rc, "state: more than %zu bytes", cap);
@@ -131,10 +179,12 @@ int tb_hall_state_encode(const struct tb_hall_state *s, char *buf, size_t cap, s
 
 int tb_hall_event_encode(const struct tb_hall_event *e, char *buf, size_t cap, struct tb_error *err)
 {
-    if (e->kind < TB_HALL_EV_MOVE || e->kind > TB_HALL_EV_COMMAND)
+    if (e->kind < TB_HALL_EV_MOVE || e->kind > TB_HALL_EV_IRREGULAR)
         return tb_error_set(err, TB_ERR_ARG, "event.kind: %d is no event", (int)e->kind);
     if ((long long)e->seq > JSON_INT_MAX || (long long)e->ms > JSON_INT_MAX)
         return tb_error_set(err, TB_ERR_ARG, "event.seq/ms: too large");
+    if (e->board[0] && (strcmp(e->board, "A") && strcmp(e->board, "B")))
+        return tb_error_set(err, TB_ERR_ARG, "event.board: not A, B or empty");
     cJSON *o = cJSON_CreateObject();
     bool ok = o && tb_hall__put_str(o, "kind", tb_hall_event_name(e->kind)) &&
               tb_hall__put_num(o, "seq", (double)e->seq) &&
@@ -142,7 +192,7 @@ int tb_hall_event_encode(const struct tb_hall_event *e, char *buf, size_t cap, s
               tb_hall__put_num(o, "mismatch", e->mismatch) && tb_hall__put_bool(o, "ok", e->ok) &&
               tb_hall__put_str(o, "request", e->request) && tb_hall__put_str(o, "san", e->san) &&
               tb_hall__put_str(o, "uci", e->uci) && tb_hall__put_str(o, "text", e->text) &&
-              tb_hall__put_str(o, "detail", e->detail);
+              tb_hall__put_str(o, "detail", e->detail) && tb_hall__put_str(o, "board", e->board);
     int rc = tb_hall__print(o, ok, buf, cap);
     if (rc == TB_ERR_FULL)
         tb_error_set(err, rc, "event: more than %zu bytes", cap);
@@ -206,6 +256,28 @@ static int read_mismatch(struct tb_hall__rd *rd, const cJSON *o, struct tb_hall_
     return TB_OK;
 }
 
+/* The moves of a sheet in SAN. */
+#define SAN_CHARS "abcdefghKQRBNOx12345678=+#-"
+
+/* The strings of arr into items (stride bytes each), each non-empty and of chars only (NULL:
+ * any text); errors name rd->path.name[i]. */
+static int read_strs(struct tb_hall__rd *rd, const cJSON *arr, const char *name, const char *chars,
+                     char *items, size_t stride)
+{
+    size_t base = strlen(rd->path);
+    int i = 0;
+    for (const cJSON *it = arr->child; it; it = it->next, i++) {
+        snprintf(rd->path + base, sizeof rd->path - base, ".%s[%d]", name, i);
+        if (!cJSON_IsString(it) || strlen(it->valuestring) >= stride || !*it->valuestring ||
+            (chars && strspn(it->valuestring, chars) != strlen(it->valuestring)))
+            return tb_error_set(rd->err, TB_ERR_PARSE, "%s: %s", rd->path,
+                                chars ? "not a move in SAN" : "not a line of text");
+        tb_hall__copy(items + (size_t)i * stride, stride, it->valuestring);
+    }
+    rd->path[base] = '\0';
+    return TB_OK;
+}
+
 static int read_board(struct tb_hall__rd *rd, const cJSON *o, struct tb_hall_board *b)
 {
     static const char *const keys[] = {"name",      "vi",       "white",      "link_up", "fen",
@@ -228,27 +300,85 @@ static int read_board(struct tb_hall__rd *rd, const cJSON *o, struct tb_hall_boa
     b->clock_ms = clock;
     b->sheet_from = (int)from;
     b->nsheet = n;
-    size_t base = strlen(rd->path);
-    int i = 0;
-    for (const cJSON *it = sheet->child; it; it = it->next, i++) {
-        snprintf(rd->path + base, sizeof rd->path - base, ".sheet[%d]", i);
-        if (!cJSON_IsString(it) || strlen(it->valuestring) >= TB_HALL_SAN_MAX ||
-            strspn(it->valuestring, "abcdefghKQRBNOx12345678=+#-") != strlen(it->valuestring) ||
-            !*it->valuestring)
-            return tb_error_set(rd->err, TB_ERR_PARSE, "%s: not a move in SAN", rd->path);
-        tb_hall__copy(b->sheet[i], sizeof b->sheet[i], it->valuestring);
-    }
-    rd->path[base] = '\0';
-    return TB_OK;
+    return read_strs(rd, sheet, "sheet", SAN_CHARS, b->sheet[0], sizeof b->sheet[0]);
+}
+
+/* A bughouse FEN's characters: the board with "~" for promoted pawns, the hands in brackets. */
+#define BUG_FEN_CHARS "pnbrqkPNBRQK12345678/[]~ wabcdefgh-0123456789"
+static const char *const irregular_names[] = {"none", "asked", "put-back", "blocked", NULL};
+
+static bool one_of(const char *s, const char *const *names)
+{
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(s, names[i]))
+            return true;
+    return false;
+}
+
+static int read_game(struct tb_hall__rd *rd, const cJSON *o, int index, struct tb_hall_game *g)
+{
+    static const char *const keys[] = {
+        "name",           "fen",        "hand_white", "hand_black", "clock_white_ms",
+        "clock_black_ms", "running",    "result",     "ending",     "irregular",
+        "plies",          "sheet_from", "sheet",      "log",        NULL};
+    static const char *const running[] = {"", "white", "black", NULL};
+    long long cw, cb, plies, from;
+    int n = 0, nlog = 0;
+    const cJSON *sheet, *log;
+    if (!cJSON_IsObject(o))
+        return tb_error_set(rd->err, TB_ERR_PARSE, "%s: not an object", rd->path);
+    if (tb_hall__only(rd, o, keys) || tb_hall__str(rd, o, "name", g->name, sizeof g->name) ||
+        tb_hall__str(rd, o, "fen", g->fen, sizeof g->fen) ||
+        tb_hall__str(rd, o, "hand_white", g->hand[0], sizeof g->hand[0]) ||
+        tb_hall__str(rd, o, "hand_black", g->hand[1], sizeof g->hand[1]) ||
+        tb_hall__int(rd, o, "clock_white_ms", -1, JSON_INT_MAX, &cw) ||
+        tb_hall__int(rd, o, "clock_black_ms", -1, JSON_INT_MAX, &cb) ||
+        tb_hall__str(rd, o, "running", g->running, sizeof g->running) ||
+        tb_hall__str(rd, o, "result", g->result, sizeof g->result) ||
+        tb_hall__str(rd, o, "ending", g->ending, sizeof g->ending) ||
+        tb_hall__str(rd, o, "irregular", g->irregular, sizeof g->irregular) ||
+        tb_hall__int(rd, o, "plies", 0, TB_CHESS_GAME_MAX_PLIES, &plies) ||
+        tb_hall__int(rd, o, "sheet_from", 1, TB_CHESS_GAME_MAX_PLIES + 1, &from) ||
+        !(sheet = tb_hall__arr(rd, o, "sheet", TB_HALL_BUG_PLIES, &n)) ||
+        !(log = tb_hall__arr(rd, o, "log", TB_HALL_BUG_LOG, &nlog)))
+        return TB_ERR_PARSE;
+    const char *bad = NULL;
+    if (strcmp(g->name, index ? "B" : "A"))
+        bad = index ? "name: not \"B\"" : "name: not \"A\"";
+    else if (strspn(g->fen, BUG_FEN_CHARS) != strlen(g->fen))
+        bad = "fen: not a bughouse FEN";
+    else if (strspn(g->hand[0], "QRBNP") != strlen(g->hand[0]))
+        bad = "hand_white: not piece letters QRBNP";
+    else if (strspn(g->hand[1], "QRBNP") != strlen(g->hand[1]))
+        bad = "hand_black: not piece letters QRBNP";
+    else if (!one_of(g->running, running))
+        bad = "running: not \"white\", \"black\" or \"\"";
+    else if (!result_ok(g->result))
+        bad = "result: not *, 1-0, 0-1 or 1/2-1/2";
+    else if (!one_of(g->irregular, irregular_names))
+        bad = "irregular: not none, asked, put-back or blocked";
+    else if (n > plies || from != plies - n + 1)
+        bad = "sheet_from: does not fit plies and the sheet";
+    if (bad)
+        return tb_error_set(rd->err, TB_ERR_PARSE, "%s.%s", rd->path, bad);
+    g->clock_ms[0] = cw;
+    g->clock_ms[1] = cb;
+    g->plies = (int)plies;
+    g->sheet_from = (int)from;
+    g->nsheet = n;
+    g->nlog = nlog;
+    if (read_strs(rd, sheet, "sheet", SAN_CHARS "@P", g->sheet[0], sizeof g->sheet[0]))
+        return TB_ERR_PARSE;
+    return read_strs(rd, log, "log", NULL, g->log[0], sizeof g->log[0]);
 }
 
 int tb_hall_state_decode(const char *json, size_t len, struct tb_hall_state *s,
                          struct tb_error *err)
 {
     static const char *const keys[] = {
-        "tournament", "table",         "seq",          "ms",         "state",  "plies",
-        "fen",        "clock_running", "arbiter_call", "dropped",    "result", "ending",
-        "journal",    "boards",        "touch",        "mismatches", NULL};
+        "tournament",    "table",        "seq",     "ms",     "state",  "plies",   "fen",
+        "clock_running", "arbiter_call", "dropped", "result", "ending", "journal", "boards",
+        "touch",         "mismatches",   "mode",    "games",  NULL};
     cJSON *root = tb_hall__parse(json, len, err);
     if (!root)
         return TB_ERR_PARSE;
@@ -256,7 +386,8 @@ int tb_hall_state_decode(const char *json, size_t len, struct tb_hall_state *s,
     struct tb_hall__rd rd = {err, ""};
     long long seq, ms, plies, dropped;
     int nb = 0, rc = TB_ERR_PARSE;
-    const cJSON *boards, *touch, *hist;
+    const cJSON *boards, *touch, *hist, *games;
+    char mode[12];
     if (tb_hall__only(&rd, root, keys) ||
         tb_hall__str(&rd, root, "tournament", s->tournament, sizeof s->tournament) ||
         tb_hall__str(&rd, root, "table", s->table, sizeof s->table) ||
@@ -273,8 +404,20 @@ int tb_hall_state_decode(const char *json, size_t len, struct tb_hall_state *s,
         tb_hall__str(&rd, root, "journal", s->journal, sizeof s->journal) ||
         !(boards = tb_hall__arr(&rd, root, "boards", 2, &nb)) ||
         !(touch = tb_hall__arr(&rd, root, "touch", TB_HALL_MAX_TOUCH, &s->ntouch)) ||
-        !(hist = tb_hall__arr(&rd, root, "mismatches", TB_HALL_MAX_HISTORY, &s->nhistory)))
+        !(hist = tb_hall__arr(&rd, root, "mismatches", TB_HALL_MAX_HISTORY, &s->nhistory)) ||
+        tb_hall__str(&rd, root, "mode", mode, sizeof mode) ||
+        !(games = tb_hall__arr(&rd, root, "games", 2, &s->ngames)))
         goto out;
+    if (strcmp(mode, "twin") && strcmp(mode, "bughouse")) {
+        tb_error_set(err, TB_ERR_PARSE, "mode: \"%s\" is not \"twin\" or \"bughouse\"", mode);
+        goto out;
+    }
+    s->bughouse = !strcmp(mode, "bughouse");
+    if (s->ngames != (s->bughouse ? 2 : 0)) {
+        tb_error_set(err, TB_ERR_PARSE, "games: %d games in mode %s, not %d", s->ngames, mode,
+                     s->bughouse ? 2 : 0);
+        goto out;
+    }
     if (!tb_hall_name_ok(s->tournament) || !tb_hall_name_ok(s->table)) {
         tb_error_set(err, TB_ERR_PARSE, "tournament/table: not a name ([A-Za-z0-9_-], 1-31)");
         goto out;
@@ -312,6 +455,12 @@ int tb_hall_state_decode(const char *json, size_t len, struct tb_hall_state *s,
         if (read_mismatch(&rd, it, &s->history[i]))
             goto out;
     }
+    i = 0;
+    for (const cJSON *it = games->child; it; it = it->next, i++) {
+        snprintf(rd.path, sizeof rd.path, "games[%d]", i);
+        if (read_game(&rd, it, i, &s->game[i]))
+            goto out;
+    }
     rc = TB_OK;
 out:
     cJSON_Delete(root);
@@ -329,8 +478,9 @@ static int lookup(const char *const *names, int n, const char *s)
 int tb_hall_event_decode(const char *json, size_t len, struct tb_hall_event *e,
                          struct tb_error *err)
 {
-    static const char *const keys[] = {"kind",    "seq", "ms",  "ply",  "mismatch", "ok",
-                                       "request", "san", "uci", "text", "detail",   NULL};
+    static const char *const keys[] = {"kind", "seq", "ms",   "ply",    "mismatch", "ok", "request",
+                                       "san",  "uci", "text", "detail", "board",    NULL};
+    static const char *const boards[] = {"", "A", "B", NULL};
     cJSON *root = tb_hall__parse(json, len, err);
     if (!root)
         return TB_ERR_PARSE;
@@ -349,11 +499,17 @@ int tb_hall_event_decode(const char *json, size_t len, struct tb_hall_event *e,
         tb_hall__str(&rd, root, "san", e->san, sizeof e->san) ||
         tb_hall__str(&rd, root, "uci", e->uci, sizeof e->uci) ||
         tb_hall__str(&rd, root, "text", e->text, sizeof e->text) ||
-        tb_hall__str(&rd, root, "detail", e->detail, sizeof e->detail))
+        tb_hall__str(&rd, root, "detail", e->detail, sizeof e->detail) ||
+        tb_hall__str(&rd, root, "board", e->board, sizeof e->board))
         goto out;
-    e->kind = (enum tb_hall_event_kind)lookup(event_names, 7, kind);
+    e->kind = (enum tb_hall_event_kind)lookup(event_names, 9, kind);
     if (!e->kind) {
         tb_error_set(err, TB_ERR_PARSE, "event.kind: \"%s\" is no event", kind);
+        goto out;
+    }
+    if (!one_of(e->board, boards)) {
+        tb_error_set(err, TB_ERR_PARSE, "event.board: \"%s\" is not \"A\", \"B\" or \"\"",
+                     e->board);
         goto out;
     }
     e->seq = (uint64_t)seq;

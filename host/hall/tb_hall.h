@@ -2,8 +2,9 @@
  *
  * Each table publishes, through an MQTT broker, its state (retained: a new viewer sees it at
  * once), its events (moves, mismatches, resolutions, touch reports, arbiter calls, command
- * outcomes) and receives the arbiter's commands (resolve, takeback) sent from the hall
- * dashboard. Topics, per tournament and table (docs/hall.md):
+ * outcomes; a doorgeefschaak table's results and irregularities) and receives the arbiter's
+ * commands (resolve, takeback) sent from the hall dashboard. Topics, per tournament and table
+ * (docs/hall.md):
  *
  *     twinboard/<tournament>/<table>/state   retained, QoS 1, the whole state (JSON)
  *     twinboard/<tournament>/<table>/event   QoS 1, one event (JSON), in order
@@ -41,6 +42,11 @@
 #define TB_HALL_TEXT_MAX    512   /* one line of English */
 #define TB_HALL_PIN_MAX     16    /* a PIN: 1..15 digits */
 #define TB_HALL_PAYLOAD_MAX 65536 /* no payload is longer; the decoder refuses longer ones */
+/* doorgeefschaak (bughouse) tables */
+#define TB_HALL_BUG_FEN_MAX 192 /* a bughouse FEN with the hands in brackets */
+#define TB_HALL_HAND_MAX    32  /* one player's hand as piece letters ("QRBNP" order) */
+#define TB_HALL_BUG_PLIES   200 /* moves kept of each game (the newest) */
+#define TB_HALL_BUG_LOG     8   /* latest lines kept of each game (passes, article 7, results) */
 
 /* ---- payloads ----------------------------------------------------------------------------- */
 
@@ -70,7 +76,33 @@ struct tb_hall_mismatch {
     char outcome[TB_HALL_TEXT_MAX / 2]; /* how it ended ("" while open) */
 };
 
-/* The whole state of a table. Large (about 60 KB): allocate it. */
+/* One game of a doorgeefschaak table (docs/doorgeefschaak.md): board A or B. */
+struct tb_hall_game {
+    char name[4];                      /* "A", "B" */
+    char fen[TB_HALL_BUG_FEN_MAX];     /* bughouse FEN: the position and both hands */
+    char hand[2][TB_HALL_HAND_MAX];    /* [colour] the pieces in hand (2.1), "QRBNP" letters */
+    int64_t clock_ms[2];               /* [colour] remaining time, -1 if no clock */
+    char running[8];                   /* whose clock runs: "white", "black", "" (none) */
+    char result[8];                    /* "*", "1-0", "0-1", "1/2-1/2" */
+    char ending[TB_HALL_TEXT_MAX / 4]; /* how it ended ("White resigns (5.2)"), "" playing */
+    char irregular[16]; /* article 7 waiting: "none", "asked", "put-back", "blocked" */
+    int plies;          /* moves played in this game */
+    int sheet_from;     /* this game's move number of sheet[0], from 1 */
+    int nsheet;
+    char sheet[TB_HALL_BUG_PLIES][TB_HALL_SAN_MAX]; /* its moves, SAN with drops "N@f3" */
+    int nlog;
+    char log[TB_HALL_BUG_LOG][TB_HALL_TEXT_MAX / 2]; /* latest lines, oldest first */
+    /* not in the payload: the move made on the board and not yet completed (D.2.3), its SAN,
+     * UCI and ply in this game, for the move event when its clock is pressed */
+    char made_san[TB_HALL_SAN_MAX];
+    char made_uci[8];
+    int made_ply;
+};
+
+/* The whole state of a table. Large (about 70 KB): allocate it. A twin table (mode "twin")
+ * has no games; a doorgeefschaak table (mode "bughouse") has two, its boards[] carrying only
+ * the boards' names, links and occupancy, and its twin fields (state "bughouse", fen "",
+ * plies the moves of both games, result "*", mismatches and touch empty). */
 struct tb_hall_state {
     char tournament[TB_HALL_NAME_MAX];
     char table[TB_HALL_NAME_MAX];
@@ -90,6 +122,9 @@ struct tb_hall_state {
     char touch[TB_HALL_MAX_TOUCH][TB_HALL_TEXT_MAX / 2]; /* touch reports, oldest first */
     int nhistory; /* mismatches, oldest first; the open one (if any) is the last */
     struct tb_hall_mismatch history[TB_HALL_MAX_HISTORY];
+    bool bughouse; /* mode: "twin" (false) or "bughouse" */
+    int ngames;    /* 0 (twin) or 2 (bughouse) */
+    struct tb_hall_game game[2];
 };
 
 enum tb_hall_event_kind {
@@ -99,6 +134,9 @@ enum tb_hall_event_kind {
     TB_HALL_EV_TOUCH,        /* touch report: text */
     TB_HALL_EV_ARBITER_CALL, /* the ARBITER button: text */
     TB_HALL_EV_COMMAND,      /* outcome of a command: request, ok, text */
+    /* doorgeefschaak: board names the game ("A", "B"; "" in a twin table's events) */
+    TB_HALL_EV_RESULT,    /* a game is over: text ("A: 0-1, White resigns (5.2)") */
+    TB_HALL_EV_IRREGULAR, /* article 7 or a refused drop: text */
 };
 
 struct tb_hall_event {
@@ -106,6 +144,7 @@ struct tb_hall_event {
     uint64_t seq; /* event number of the table, from 1 (a viewer drops repeats) */
     uint64_t ms;
     int ply;
+    char board[4]; /* doorgeefschaak: the game, "A" or "B"; "" for a twin table */
     uint32_t mismatch;
     bool ok;
     char request[TB_HALL_NAME_MAX]; /* COMMAND: the command's request id */
@@ -146,8 +185,8 @@ int tb_hall_cmd_decode(const char *json, size_t len, struct tb_hall_cmd *out, st
  * authorises nothing. */
 bool tb_hall_cmd_pin_ok(const struct tb_hall_cmd *c, const char *arbiter_pin);
 
-/* Names: "move", "mismatch", "resolved", "touch", "arbiter-call", "command"; "resolve",
- * "takeback". */
+/* Names: "move", "mismatch", "resolved", "touch", "arbiter-call", "command", "result",
+ * "irregular"; "resolve", "takeback". */
 const char *tb_hall_event_name(enum tb_hall_event_kind k);
 const char *tb_hall_cmd_name(enum tb_hall_cmd_action a);
 
@@ -166,6 +205,20 @@ void tb_hall_state_from_match(struct tb_hall_state *s, const tb_match *m);
  * Returns 1 if ev was filled, else 0. */
 int tb_hall_state_note(struct tb_hall_state *s, const struct tb_match_out *o,
                        struct tb_hall_event *ev);
+
+/* ---- a doorgeefschaak table's state from its match (hall_bug.c) ------------------------- */
+
+struct tb_bugmatch;
+/* Makes s a bughouse state (mode, two games) and fills both games from the match: positions,
+ * hands, clocks at now_ms, results, moves, article 7's wait. Names, links, the logs are kept. */
+void tb_hall_state_from_bugmatch(struct tb_hall_state *s, const struct tb_bugmatch *m,
+                                 uint64_t now_ms);
+struct tb_bugmatch_out;
+/* Notes a match output in its game's log and, for a completed move (PLY, with the MOVE before
+ * it remembered in s), a result or an irregularity, fills ev (seq and ms left to the caller).
+ * Returns 1 if ev was filled, else 0. */
+int tb_hall_state_note_bug(struct tb_hall_state *s, const struct tb_bugmatch_out *o,
+                           struct tb_hall_event *ev);
 
 /* ---- topics ------------------------------------------------------------------------------ */
 

@@ -25,6 +25,11 @@ static void check_state(const uint8_t *data, size_t size)
     TB_FUZZ_CHECK(state.nhistory >= 0 && state.nhistory <= TB_HALL_MAX_HISTORY);
     for (int b = 0; b < 2; b++)
         TB_FUZZ_CHECK(state.board[b].nsheet >= 0 && state.board[b].nsheet <= TB_HALL_MAX_PLIES);
+    /* a doorgeefschaak table has its two games, a twin table none */
+    TB_FUZZ_CHECK(state.ngames == (state.bughouse ? 2 : 0));
+    for (int g = 0; g < state.ngames; g++)
+        TB_FUZZ_CHECK(state.game[g].nsheet >= 0 && state.game[g].nsheet <= TB_HALL_BUG_PLIES &&
+                      state.game[g].nlog >= 0 && state.game[g].nlog <= TB_HALL_BUG_LOG);
     int n = tb_hall_state_encode(&state, out, sizeof out, &err);
     TB_FUZZ_CHECK(n > 0);
     TB_FUZZ_CHECK(tb_hall_state_decode(out, (size_t)n, &state2, &err) == TB_OK);
@@ -42,6 +47,7 @@ static void check_event(const uint8_t *data, size_t size)
         return;
     }
     TB_FUZZ_CHECK(memchr(e.text, '\0', sizeof e.text) && memchr(e.detail, '\0', sizeof e.detail));
+    TB_FUZZ_CHECK(!e.board[0] || !strcmp(e.board, "A") || !strcmp(e.board, "B"));
     int n = tb_hall_event_encode(&e, out, sizeof out, &err);
     TB_FUZZ_CHECK(n > 0);
     TB_FUZZ_CHECK(tb_hall_event_decode(out, (size_t)n, &e2, &err) == TB_OK);

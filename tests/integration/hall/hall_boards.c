@@ -5,9 +5,10 @@
  *   hall_boards DIR
  *
  * stdin, one per line: "move vi|sighted FROMTO" (a quiet move by hand: lift, then place),
- * "arbiter vi|sighted" (the ARBITER button pressed and released), "quit". stdout: "ready" once
- * both boards are plugged in, "done LINE" after each line. The boards answer the daemon's
- * requests (INFO, SNAPSHOT, PING) all the time. */
+ * "lift vi|sighted SQ" and "place vi|sighted SQ" (one hand at a time: a capture, a drop),
+ * "arbiter vi|sighted" and "clock vi|sighted" (the button pressed and released), "quit". stdout:
+ * "ready" once both boards are plugged in, "done LINE" after each line. The boards answer the
+ * daemon's requests (INFO, SNAPSHOT, PING) all the time. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -52,11 +53,11 @@ static int board_of(const char *name)
     return !strcmp(name, "vi") ? 0 : !strcmp(name, "sighted") ? 1 : -1;
 }
 
-static void button(struct ptyboard *b, int down)
+static void button(struct ptyboard *b, int which, int down)
 {
     uint8_t buf[RB_PROTO_MAX_FRAME];
     struct rb_proto_button e = {
-        .seq = ++b->seq, .ms = b->ms += 100, .button = RB_PROTO_BTN_ARBITER, .down = (uint8_t)down};
+        .seq = ++b->seq, .ms = b->ms += 100, .button = (uint8_t)which, .down = (uint8_t)down};
     ptyboard_write(b, buf, rb_proto_encode_button(buf, sizeof buf, &e));
 }
 
@@ -71,10 +72,15 @@ static void line(char *s)
         serve(150); /* a hand between lift and place */
         ptyboard_square(&boards[b], square(mv + 2), 1, true);
         serve(50);
-    } else if (!strcmp(word, "arbiter") && b >= 0) {
-        button(&boards[b], 1);
+    } else if ((!strcmp(word, "lift") || !strcmp(word, "place")) && b >= 0 && square(mv) >= 0) {
+        ptyboard_square(&boards[b], square(mv), !strcmp(word, "place"), true);
+        serve(150); /* a hand's pace */
+    } else if ((!strcmp(word, "arbiter") || !strcmp(word, "clock")) && b >= 0) {
+        int which = word[0] == 'a' ? RB_PROTO_BTN_ARBITER : RB_PROTO_BTN_CLOCK;
+        serve(150); /* the move is seen before its clock is pressed */
+        button(&boards[b], which, 1);
         serve(100);
-        button(&boards[b], 0);
+        button(&boards[b], which, 0);
     } else {
         printf("error %s\n", s);
         fflush(stdout);

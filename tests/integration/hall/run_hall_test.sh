@@ -11,7 +11,8 @@
 # killed and restarted mid-game loses nothing and the page catches up; malformed payloads,
 # forged commands and HTTP garbage change nothing; wrong PINs from the broker wait out the control
 # socket's guard delays; the ARBITER button calls the arbiter on the
-# page; a table with a wrong password stays out. TLS: a second broker with a test CA made here by
+# page; a table with a wrong password stays out; a doorgeefschaak table shows both games, the
+# hands, the moves with a drop and a result, and refuses the hall's commands. TLS: a second broker with a test CA made here by
 # openssl; a table whose [hall] names that CA connects and publishes, one naming another CA does
 # not. The screenshots (hall-mismatch.png, hall-table.png) are made here, into the directory
 # given (the build tree); TB_UPDATE_SCREENSHOTS=1 writes them into docs/ instead, to refresh the
@@ -108,7 +109,7 @@ url="http://127.0.0.1:$http_port"
 
 # tables: a twinboardd each, on two simulated reed boards moved from a fifo this script writes
 declare -A tfd
-start_table() { # name pin [password [extra [hall] lines [broker port]]]
+start_table() { # name pin [password [extra lines [broker port [status when ready]]]]
     local t=$1 dir=$tmp/$1
     mkdir -p "$dir/journal"
     mkfifo "$dir/boards.in"
@@ -143,7 +144,7 @@ ${4:-}
 EOF
     "$tbd" -c "$dir/twinboard.ini" --audio none >"$tmp/$t.log" 2>&1 &
     pids+=("$!")
-    wait_status "$t" 'sighted: Black, pty:[^,]*, connected,' 10 || fail "table $t did not start"
+    wait_status "$t" "${6:-sighted: Black, pty:[^,]*, connected,}" 10 || fail "table $t did not start"
 }
 tstatus() { "$tb" status --socket "$tmp/$1/control" 2>&1; }
 # waits until `twinboard status` of table $1 matches $2 (at most $3 s)
@@ -369,6 +370,49 @@ cdp wait "(document.querySelector('#tile-open-2026--t3 .result') || {textContent
 [ "$(cdp eval "!!document.querySelector('#tile-open-2026--t1 .result')")" = false ] ||
     fail "t1, still playing, shows a result"
 say "the arbiter's result at t3 is on the page; t1, still playing, shows none"
+
+# ---- a doorgeefschaak table: both games, the hands (2.1), the moves with a drop, a result -----
+start_table b1 4242 hall-secret "
+[bughouse]
+enabled = yes" "" 'board B: pty:[^,]*, connected;'
+bug() { for m in "$@"; do to b1 "$m"; done; }
+# 6.4: the first press starts both clocks; A: 1.e4 d5 2.exd5 (d5 lifted, then e4, put on d5)
+bug "clock vi" "move vi e2e4" "clock vi" "move vi d7d5" "clock vi" \
+    "lift vi d5" "lift vi e4" "place vi d5" "clock vi" "move sighted e2e4" "clock sighted"
+hand="document.querySelector('#tile-open-2026--b1 [data-seat=\"Black B\"]')"
+cdp wait "!!$hand && $hand.textContent.includes('(pawn)') &&
+          tables.get('open-2026/b1').state.games[0].sheet.join(' ') === 'e4 d5 exd5' &&
+          document.querySelectorAll('#tile-open-2026--b1 svg').length === 2" 10000 >/dev/null ||
+    fail "b1's tile does not show the pawn passed to Black B: $(cdp eval "document.getElementById('tile-open-2026--b1').innerText") $(tstatus b1)"
+say "doorgeefschaak b1: board A 1.e4 d5 2.exd5, the pawn in Black B's hand on the tile"
+bug "place sighted d4" "clock sighted" # 2.2: the pawn dropped, B: 1.e4 P@d4
+cdp goto "$url/table/open-2026/b1" || fail "no table page of b1"
+cdp wait "document.getElementById('sheet-A').textContent.includes('exd5') &&
+          document.getElementById('sheet-B').textContent.includes('P@d4') &&
+          document.querySelector('#game-B [data-seat=\"Black B\"]').textContent.includes('nothing') &&
+          document.querySelector('#game-B svg').getAttribute('aria-label').split('Black')[1].includes('d4') &&
+          !document.getElementById('cmd')" 10000 >/dev/null ||
+    fail "b1's page lacks the moves or the drop: $(cdp eval "document.getElementById('detail').innerText") $(tstatus b1)"
+TB_PIN=4242 "$tb" resign a white --socket "$tmp/b1/control" >"$tmp/b1.resign.log" 2>&1 ||
+    fail "resign on b1 refused: $(cat "$tmp/b1.resign.log")"
+cdp wait "(document.querySelector('#game-A .result') || {textContent: ''}).textContent.startsWith('Result 0-1') &&
+          !document.querySelector('#game-B .result') &&
+          document.getElementById('news').textContent.includes('0-1')" 5000 >/dev/null ||
+    fail "b1's result is not on the page: $(cdp eval "document.getElementById('detail').innerText")"
+# 7.4: on B White's knight g1-g3, not a knight's move, completed with the clock: the opponent
+# decides; the page alerts as for a mismatch
+bug "move sighted g1g3" "clock sighted"
+cdp wait "!!document.querySelector('#game-B .irregular') &&
+          document.getElementById('alerts').textContent.includes('Board B: an illegal move waits')" 5000 \
+    >/dev/null || fail "the illegal move on b1's board B is not alerted: $(cdp eval "document.getElementById('detail').innerText") $(tstatus b1)"
+cdp shot "$docs/hall-bughouse.png" || fail "no screenshot"
+mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/b1/cmd \
+    -m '{"action":"takeback","request":"bt","mismatch":0,"n":1,"pin":"4242"}'
+wait_line "$tmp/b1.log" 'hall: takeback \(request bt\) refused: not for a doorgeefschaak table' 5 ||
+    fail "b1 did not refuse the hall's takeback"
+wait_status b1 'board A result: 0-1' 1 && wait_status b1 'mode: doorgeefschaak \(bughouse\), 6 plies' 1 ||
+    fail "b1 changed: $(tstatus b1)"
+say "doorgeefschaak b1: both move lists (exd5, P@d4), the hand emptied by the drop, A's result after the resignation and B's illegal move (7.4) alerted on the page; the hall's takeback refused"
 
 # ---- TLS: a broker with a CA made here; the daemon checks the broker's certificate ------------
 (

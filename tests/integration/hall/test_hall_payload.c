@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tb_bugmatch.h"
 #include "tb_hall.h"
 #include "tb_test.h"
 
@@ -104,10 +105,11 @@ TB_TEST(law_5_1_2_result_and_a_stopped_journal_round_trip)
     free(s);
 }
 
-/* A decoder error names the field; replacing one piece of a valid payload is enough. */
-static void expect_refused(const char *from, const char *to, const char *field)
+/* A decoder error names the field; replacing one piece of s's valid payload is enough (s is
+ * freed). */
+static void refused_in(struct tb_hall_state *s, const char *from, const char *to, const char *field)
 {
-    struct tb_hall_state *s = sample(), *back = calloc(1, sizeof *back);
+    struct tb_hall_state *back = calloc(1, sizeof *back);
     char *buf = malloc(TB_HALL_PAYLOAD_MAX), *bad = malloc(TB_HALL_PAYLOAD_MAX + 64);
     int n = tb_hall_state_encode(s, buf, TB_HALL_PAYLOAD_MAX, NULL);
     ASSERT_GT(n, 0);
@@ -125,6 +127,11 @@ static void expect_refused(const char *from, const char *to, const char *field)
     free(s);
 }
 
+static void expect_refused(const char *from, const char *to, const char *field)
+{
+    refused_in(sample(), from, to, field);
+}
+
 TB_TEST(decoder_names_the_bad_field)
 {
     expect_refused("\"seq\":3", "\"seq\":-3", "seq");
@@ -138,7 +145,137 @@ TB_TEST(decoder_names_the_bad_field)
     expect_refused("\"clock_running\":true", "\"clock_running\":1", "clock_running");
     expect_refused("\"result\":\"*\"", "\"result\":\"2-0\"", "result");
     expect_refused("\"journal\":\"\"", "\"journal\":7", "journal");
-    expect_refused("\"outcome\":\"\"}]}", "\"outcome\":\"\"}]} x", "text after the JSON value");
+    expect_refused("\"games\":[]}", "\"games\":[]} x", "text after the JSON value");
+    expect_refused("\"mode\":\"twin\"", "\"mode\":\"chess\"", "mode");
+    expect_refused("\"mode\":\"twin\"", "\"mode\":\"bughouse\"", "games: 0 games");
+}
+
+/* A doorgeefschaak table: board A 1.e4 d5 2.exd5 (the pawn goes to Black on B, 2.1), board B
+ * 1.e4 P@d4 (the drop), then White resigns on A (5.2). Moves typed: no boards needed. */
+static struct tb_hall_state *bug_sample(struct tb_hall_event *evs, int *nev)
+{
+    struct tb_hall_state *s = calloc(1, sizeof *s);
+    ASSERT_NOT_NULL(s);
+    struct tb_bugmatch_config cfg;
+    tb_bugmatch_config_default(&cfg);
+    cfg.typed[0] = cfg.typed[1] = true;
+    tb_bugmatch *m;
+    ASSERT_OK(tb_bugmatch_new(&cfg, &m, NULL));
+    const struct {
+        int board;
+        const char *san;
+    } moves[] = {{0, "e4"}, {0, "d5"}, {1, "e4"}, {0, "exd5"}, {1, "P@d4"}};
+    uint64_t t = 1000;
+    ASSERT_OK(tb_bugmatch_start(m, t));
+    *nev = 0;
+    for (size_t i = 0; i < sizeof moves / sizeof *moves; i++) {
+        struct tb_error err = {0};
+        t += 2000;
+        if (tb_bugmatch_typed(m, moves[i].board, moves[i].san, t, &err) != TB_OK)
+            TB_FAIL("%s refused: %s", moves[i].san, err.msg);
+        ASSERT_OK(tb_bugmatch_press(m, moves[i].board, t));
+    }
+    t += 1000;
+    ASSERT_OK(tb_bugmatch_resign(m, 0, TB_CHESS_WHITE, t));
+    struct tb_bugmatch_out o;
+    while (tb_bugmatch_poll(m, &o) == 1)
+        if (tb_hall_state_note_bug(s, &o, &evs[*nev]) == 1 && *nev < 15)
+            ++*nev;
+    tb_hall_state_from_bugmatch(s, m, t);
+    snprintf(s->tournament, sizeof s->tournament, "open-2026");
+    snprintf(s->table, sizeof s->table, "bug1");
+    s->seq = 9;
+    snprintf(s->board[0].name, sizeof s->board[0].name, "vi");
+    snprintf(s->board[1].name, sizeof s->board[1].name, "sighted");
+    tb_bugmatch_free(m);
+    return s;
+}
+
+TB_TEST(law_2_1_bughouse_table_round_trips_with_hands_moves_and_result)
+{
+    struct tb_hall_event evs[16];
+    int nev = 0;
+    struct tb_hall_state *s = bug_sample(evs, &nev), *back = calloc(1, sizeof *back);
+    char *buf = malloc(TB_HALL_PAYLOAD_MAX), *again = malloc(TB_HALL_PAYLOAD_MAX);
+    struct tb_error err = {0};
+    int n = tb_hall_state_encode(s, buf, TB_HALL_PAYLOAD_MAX, &err);
+    ASSERT_GT(n, 0);
+    if (tb_hall_state_decode(buf, (size_t)n, back, &err) != TB_OK)
+        TB_FAIL("%s: %s", err.msg, buf);
+    ASSERT_TRUE(back->bughouse);
+    ASSERT_EQ(back->ngames, 2);
+    ASSERT_STR_CONTAINS(buf, "\"mode\":\"bughouse\"");
+    const struct tb_hall_game *a = &back->game[0], *b = &back->game[1];
+    ASSERT_STR_EQ(a->name, "A");
+    ASSERT_EQ(a->plies, 3);
+    ASSERT_EQ(a->nsheet, 3);
+    ASSERT_STR_EQ(a->sheet[2], "exd5");
+    ASSERT_STR_EQ(a->result, "0-1"); /* 5.2: White resigned on A */
+    ASSERT_STR_CONTAINS(a->ending, "5.2");
+    ASSERT_STR_EQ(b->result, "*");
+    ASSERT_EQ(b->nsheet, 2);
+    ASSERT_STR_EQ(b->sheet[1], "P@d4");    /* 2.2: the pawn passed, dropped */
+    ASSERT_STR_EQ(b->hand[1], "");         /* and no longer in hand */
+    ASSERT_STR_CONTAINS(b->fen, "/3pP3/"); /* the pawn on d4 */
+    ASSERT_STR_EQ(b->irregular, "none");
+    ASSERT_TRUE(b->clock_ms[0] > 0 && b->clock_ms[0] <= 7 * 60 * 1000);
+    ASSERT_STR_EQ(a->running, ""); /* game A is over: its clock stopped */
+    bool received = false;
+    for (int i = 0; i < b->nlog; i++)
+        received |= strstr(b->log[i], "receives: pawn") != NULL;
+    ASSERT_TRUE(received);
+    ASSERT_EQ(tb_hall_state_encode(back, again, TB_HALL_PAYLOAD_MAX, &err), n);
+    ASSERT_TRUE(memcmp(buf, again, (size_t)n) == 0);
+    /* the events: five moves completed (each with its game), then A's result */
+    ASSERT_EQ(nev, 6);
+    ASSERT_EQ(evs[4].kind, TB_HALL_EV_MOVE);
+    ASSERT_STR_EQ(evs[4].board, "B");
+    ASSERT_STR_EQ(evs[4].san, "P@d4");
+    ASSERT_STR_EQ(evs[4].uci, "P@d4");
+    ASSERT_EQ(evs[4].ply, 2);
+    ASSERT_STR_EQ(evs[4].text, "B: 1... P@d4");
+    ASSERT_EQ(evs[5].kind, TB_HALL_EV_RESULT);
+    ASSERT_STR_EQ(evs[5].board, "A");
+    evs[5].seq = 12;
+    n = tb_hall_event_encode(&evs[5], buf, TB_HALL_PAYLOAD_MAX, &err);
+    ASSERT_GT(n, 0);
+    struct tb_hall_event ev;
+    ASSERT_OK(tb_hall_event_decode(buf, (size_t)n, &ev, &err));
+    ASSERT_EQ(ev.kind, TB_HALL_EV_RESULT);
+    ASSERT_STR_EQ(ev.board, "A");
+    free(again);
+    free(buf);
+    free(back);
+    free(s);
+}
+
+static void expect_bug_refused(const char *from, const char *to, const char *field)
+{
+    struct tb_hall_event evs[16];
+    int nev;
+    refused_in(bug_sample(evs, &nev), from, to, field);
+}
+
+TB_TEST(bughouse_decoder_names_the_bad_field)
+{
+    expect_bug_refused("\"mode\":\"bughouse\"", "\"mode\":\"twin\"", "games: 2 games");
+    expect_bug_refused("\"name\":\"A\"", "\"name\":\"C\"", "games[0].name");
+    expect_bug_refused("\"hand_black\":\"\"", "\"hand_black\":\"K\"", "hand_black");
+    expect_bug_refused("\"irregular\":\"none\"", "\"irregular\":\"maybe\"", "games[0].irregular");
+    expect_bug_refused("\"P@d4\"", "\"P@d4<b>\"", "games[1].sheet[1]");
+    expect_bug_refused("\"running\":\"\"", "\"running\":\"red\"", "games[0].running");
+    expect_bug_refused("\"result\":\"0-1\"", "\"result\":\"2-0\"", "games[0].result");
+    expect_bug_refused("\"clock_white_ms\":", "\"clock_white_ms\":-5,\"x\":", "games[0].x");
+    expect_bug_refused("\"plies\":3", "\"plies\":4", "games[0].sheet_from");
+    expect_bug_refused("\"log\":[", "\"log\":[7,", "games[0].log[0]");
+    /* an event names its game A or B, or none */
+    const char *ev = "{\"kind\":\"result\",\"seq\":1,\"ms\":0,\"ply\":0,\"mismatch\":0,"
+                     "\"ok\":false,\"request\":\"\",\"san\":\"\",\"uci\":\"\",\"text\":\"\","
+                     "\"detail\":\"\",\"board\":\"C\"}";
+    struct tb_hall_event e;
+    struct tb_error err = {0};
+    ASSERT_EQ(tb_hall_event_decode(ev, strlen(ev), &e, &err), TB_ERR_PARSE);
+    ASSERT_STR_CONTAINS(err.msg, "event.board");
 }
 
 TB_TEST(decoder_refuses_oversized_and_broken_payloads)
