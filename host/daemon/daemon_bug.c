@@ -205,7 +205,8 @@ void tb_daemon__bug_outputs(struct tb_daemon *d)
         mark(d, o.ms);
         char line[256];
         tb_bugmatch_out_format(&o, line, sizeof line);
-        bool warn = o.kind == TB_BUGMATCH_OUT_FLAG || o.kind == TB_BUGMATCH_OUT_ILLEGAL_DROP;
+        bool warn = o.kind == TB_BUGMATCH_OUT_FLAG || o.kind == TB_BUGMATCH_OUT_ILLEGAL_DROP ||
+                    tb_daemon__bug_irregular_out(&o); /* article 7: for the arbiter */
         tb_daemon__log(d, warn ? d->fx->warn : d->fx->info, "bughouse: %s", line);
         if (o.hear && !committed) {
             durable(d);
@@ -312,6 +313,8 @@ int tb_daemon__bug_input(struct tb_daemon *d, const char *text, uint64_t t, stru
     int rc;
     if (!strcmp(verb, "hand")) {
         rc = tb_bugmatch_ask_pool(m, a, t);
+    } else if (a < TB_BUGMATCH_BOARDS && (!strcmp(verb, "accept") || !strcmp(verb, "replace"))) {
+        rc = tb_daemon__bug_irregular_input(d, verb, a, t, err); /* article 7 (daemon_bugirr.c) */
     } else if (a >= TB_BUGMATCH_BOARDS || n < 3) {
         rc = tb_error_set(err, TB_ERR_PARSE, "'%s' is no doorgeefschaak input", text);
     } else if (!strcmp(verb, "resign")) {

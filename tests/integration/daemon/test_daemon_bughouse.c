@@ -641,3 +641,156 @@ TB_TEST(a_reed_board_in_real_time_is_board_a_of_the_match_and_survives_a_restart
     ASSERT_STR_CONTAINS(f.log, "debug: say to White A: Bauer Eva sieben Eva fünf");
     fx_free(&f);
 }
+
+/* ---- article 7 on the simulated reed board: the opponent's decision by request or press --- */
+
+static const char *awaited; /* what the log must come to hold */
+static bool logged(struct fx *f)
+{
+    ptyboard_pump(the_board);
+    return strstr(f->log, awaited) != NULL;
+}
+static void await_log(struct fx *f, const char *text)
+{
+    awaited = text;
+    if (!fx_run_until(f, 5000, logged))
+        TB_FAIL("the log never held '%s'\n%s", text, f->log);
+}
+
+static bool status_has(struct fx *f)
+{
+    ptyboard_pump(the_board);
+    return strstr(fx_req(f, "status"), awaited) != NULL;
+}
+
+/* A button of the board pressed and let go (the board's clock, 300 ms after its last event). */
+static void button(struct ptyboard *b, int id)
+{
+    for (int down = 1; down >= 0; down--) {
+        uint8_t buf[RB_PROTO_MAX_FRAME];
+        struct rb_proto_button e = {
+            .seq = ++b->seq, .ms = b->ms += 300, .button = (uint8_t)id, .down = (uint8_t)down};
+        ASSERT_OK(ptyboard_write(b, buf, rb_proto_encode_button(buf, sizeof buf, &e)));
+    }
+}
+
+static const char illegal_said[] =
+    "info: say to Black A: Regelwidriger Zug: Springer Gustav eins Gustav vier";
+
+/* White A's knight g1 to g4 (no knight move) on board A, the clock pressed after it: the 7.4
+ * irregularity, the opponent told and asked. The first press started both clocks (6.4). */
+static void illegal_knight(struct fx *f, struct ptyboard *b)
+{
+    button(b, RB_PROTO_BTN_CLOCK);
+    square(b, "g1", 0);
+    square(b, "g4", 1);
+    await_log(f, "bughouse: A: ! illegal g1 placed g4"); /* 7.3: seen, not yet pressed */
+    ASSERT_NULL(strstr(f->log, "say to Black A: Regelwidriger"));
+    button(b, RB_PROTO_BTN_CLOCK);
+    await_log(f, illegal_said);
+    ASSERT_STR_CONTAINS(f->log, "warn: bughouse: A White: illegal move Ng1g4 (7.4): A Black may "
+                                "accept it or demand a legal move");
+    ASSERT_STR_CONTAINS(fx_req(f, "status"),
+                        "board A irregular: White A pressed an illegal move; Black A may accept "
+                        "it or demand a legal move (accept a, replace a; 7.4)");
+}
+
+static int count_of(const char *text, const char *what)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, what)) != NULL; p += strlen(what))
+        n++;
+    return n;
+}
+
+/* 7.4: the opponent accepts by request: the mover is told, the game goes on from the board. */
+TB_TEST(law_7_4_illegal_move_pressed_on_a_reed_board_is_accepted_by_request)
+{
+    struct fx f;
+    struct ptyboard b;
+    start_pty(&f, &b, "accept7", true);
+    illegal_knight(&f, &b);
+    static const struct ask asks[] = {
+        {"replace b", "error state no illegal move waits for the opponent's decision on board B"},
+        {"accept c", "error syntax accept: board must be a or b"},
+        {"accept a", "ok"},
+        {"accept a", "error state no illegal move waits"},
+    };
+    ask_all(&f, asks, sizeof asks / sizeof asks[0]);
+    ASSERT_STR_CONTAINS(f.log, "info: say to White A: Regelwidriger Zug angenommen, Artikel 7.4");
+    ASSERT_STR_CONTAINS(f.log, "info: control: accept 0");
+    const char *st = fx_req(&f, "status");
+    ASSERT_NULL(strstr(st, "irregular"));
+    ASSERT_STR_CONTAINS(st, "board A: Black to move");
+    /* the game goes on from the board: Black's reply is a move */
+    square(&b, "e7", 0);
+    square(&b, "e5", 1);
+    await_log(&f, "info: say to White A: Bauer Eva sieben Eva fünf");
+    ASSERT_EQ(count_of(f.log, "say to White A: Regelwidriger Zug angenommen"), 1);
+    fx_free(&f);
+}
+
+/* 7.4: the opponent demands a legal move by request; the mover puts the board back and plays a
+ * legal move with the knight touched (4.3); the record keeps the illegal move taken back. */
+TB_TEST(law_7_4_illegal_move_pressed_on_a_reed_board_is_replaced_by_request)
+{
+    struct fx f;
+    struct ptyboard b;
+    start_pty(&f, &b, "replace7", true);
+    illegal_knight(&f, &b);
+    ASSERT_STR_EQ(fx_req(&f, "replace a"), "ok\n");
+    ASSERT_STR_CONTAINS(f.log, "info: say to White A: Zug zurücknehmen und regelgemäß ersetzen, "
+                               "die Figur auf Gustav eins ist berührt, Artikel 7.4");
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"),
+                        "board A irregular: White A takes the illegal move back and plays a legal "
+                        "move with the piece touched (7.4)");
+    ASSERT_STR_CONTAINS(fx_req(&f, "accept a"), "error state no illegal move waits");
+    square(&b, "g4", 0);
+    square(&b, "g1", 1);
+    await_log(&f, "warn: bughouse: A: board put back before g1g4");
+    square(&b, "g1", 0);
+    square(&b, "f3", 1);
+    await_log(&f, "info: say to Black A: Springer Gustav eins Felix drei");
+    button(&b, RB_PROTO_BTN_CLOCK);
+    awaited = "board A: Black to move";
+    ASSERT_TRUE(fx_run_until(&f, 5000, status_has));
+    ASSERT_NULL(strstr(f.answer, "irregular"));
+    char bpgn[8192];
+    data_of(fx_req(&f, "bpgn"), bpgn, sizeof bpgn);
+    ASSERT_STR_CONTAINS(bpgn, "{A 7.4: illegal move g1g4 taken back}");
+    ASSERT_STR_CONTAINS(bpgn, "1A. Nf3");
+    fx_free(&f);
+}
+
+/* 7.6: the opponent presses the clock instead of moving: the replacement is demanded. Killed
+ * while the decision waits, the daemon comes back to the same state from its journal and says
+ * nothing of the past again. */
+TB_TEST(law_7_6_opponents_press_demands_replacement_and_a_restart_keeps_the_irregularity)
+{
+    struct fx f;
+    struct ptyboard b;
+    start_pty(&f, &b, "press7", true);
+    illegal_knight(&f, &b);
+    fx_stop(&f);
+    free(f.log);
+    f.log = NULL;
+    f.log_len = f.log_cap = 0;
+    start_pty(&f, &b, "press7", false);
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"),
+                        "board A irregular: White A pressed an illegal move; Black A may accept");
+    ASSERT_NULL(strstr(f.log, "info: say to")); /* heard before the restart */
+    ASSERT_STR_CONTAINS(f.log, "debug: say to Black A: Regelwidriger Zug: Springer");
+    button(&b, RB_PROTO_BTN_CLOCK); /* Black A's press, 7.6 */
+    await_log(&f, "info: say to White A: Zug zurücknehmen und regelgemäß ersetzen");
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "board A irregular: White A takes the illegal move");
+    ASSERT_EQ(count_of(f.log, "info: say to"), 1);
+    /* and once more: the demand is on the journal too */
+    fx_stop(&f);
+    free(f.log);
+    f.log = NULL;
+    f.log_len = f.log_cap = 0;
+    start_pty(&f, &b, "press7", false);
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "board A irregular: White A takes the illegal move");
+    ASSERT_NULL(strstr(f.log, "info: say to"));
+    fx_free(&f);
+}
