@@ -37,8 +37,11 @@ int tb_daemon__bug_open(struct tb_daemon *d, struct tb_error *err)
     struct tb_error e = {0};
     if (bh->control[0] && tb_clock_control_parse(&g->mcfg.control, bh->control, &e) != TB_OK)
         return tb_error_set(err, TB_ERR_ARG, "[bughouse] control: %s", e.msg);
-    for (int b = 0; b < TB_BUGMATCH_BOARDS; b++)
+    for (int b = 0; b < TB_BUGMATCH_BOARDS; b++) {
         g->mcfg.typed[b] = d->board[b].caps & TB_LINK_CAP_TYPED;
+        if (d->board[b].caps & TB_LINK_CAP_PIECES) /* dgt: names the piece of every placement */
+            g->mcfg.kind[b] = TB_BUGMATCH_DGT;
+    }
     for (int s = 0; s < TB_BUGMATCH_SEATS; s++)
         g->mcfg.hear_other_board[s] = bh->hear_other_board & (1u << s);
     int rc = tb_bugmatch_new(&g->mcfg, &g->m, err);
@@ -279,8 +282,19 @@ int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in,
         else if (in->arg == TB_LINK_BUTTON_ARBITER)
             tb_daemon__log(d, d->fx->warn, "ARBITER called from board %c", 'A' + b);
         break;
-    default: /* releases; losses, returns, faults: on the record only; a whole-board reading is
-                not taken (the match has no snapshot input) */
+    case TB_LINK_EV_SNAPSHOT: /* a DGT board's whole reading (a connect): what differs from its
+                                 events are lifts, then placements; a reed board's is logged */
+        if (in->has_pieces && tb_bugmatch_board(m, b) == TB_BUGMATCH_DGT) {
+            int n = tb_bugmatch_snapshot(m, b, in->pieces, t);
+            rc = n < 0 ? n : TB_OK;
+            if (n > 0)
+                tb_daemon__log(d, d->fx->warn,
+                               "board %c: its reading differs from the match in %d squares, "
+                               "taken as lifts and placements",
+                               'A' + b, n);
+        }
+        break;
+    default: /* releases; losses, returns, faults: on the record only */
         break;
     }
     if (rc != TB_OK && rc != TB_ERR_STATE)

@@ -2,18 +2,25 @@
  * boards (tb_bugmatch_gen_script) through the daemon end to the generator's BPGN; each of the
  * four seats hears exactly what the match tells it, in its pack (the partner's board only when
  * configured); a restart mid-match replays the journal to the same match and says nothing
- * twice; control requests of the other mode are refused; bad [bughouse] entries are named. */
+ * twice; control requests of the other mode are refused; bad [bughouse] entries are named;
+ * article 7 on a simulated reed board (accept, replace, the opponent's press, restarts); a DGT
+ * board naming a drop's piece and its reading after a restart.
+ *
+ * style: real-time wait: pty boards and a daemon in real time, with timeouts. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
+#include "dgtpty.h"
 #include "fixture.h"
 #include "ptyboard.h"
 #include "recorder.h"
 #include "tb_bugmatch.h"
 #include "tb_config.h"
 #include "tb_ctl.h"
+#include "tb_dgt.h"
 #include "tb_journal.h"
 #include "tb_test.h"
 
@@ -792,5 +799,108 @@ TB_TEST(law_7_6_opponents_press_demands_replacement_and_a_restart_keeps_the_irre
     start_pty(&f, &b, "press7", false);
     ASSERT_STR_CONTAINS(fx_req(&f, "status"), "board A irregular: White A takes the illegal move");
     ASSERT_NULL(strstr(f.log, "info: say to"));
+    fx_free(&f);
+}
+
+/* ---- a DGT e-board (dgtboard-sim in-process) as board B, a keys: board as board A ---------- */
+
+static struct dgtpty the_dgt;
+
+static uint64_t wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static bool dgt_logged(struct fx *f)
+{
+    dgtpty_pump(&the_dgt, wall_ms());
+    return strstr(f->log, awaited) != NULL;
+}
+static void dgt_await(struct fx *f, const char *text)
+{
+    awaited = text;
+    if (!fx_run_until(f, 5000, dgt_logged))
+        TB_FAIL("the log never held '%s'\n%s", text, f->log);
+}
+static bool dgt_read(struct fx *f)
+{
+    dgtpty_pump(&the_dgt, wall_ms());
+    const char *st = fx_req(f, "status");
+    /* the link has read the board and asked for its field updates */
+    return strstr(st, "board B: dgt:") && !strstr(st, "NOT CONNECTED") &&
+           !strstr(st, "waiting for its first reading") &&
+           (the_dgt.sim.mode == DGTSIM_UPDATE || the_dgt.sim.mode == DGTSIM_UPDATE_NICE ||
+            the_dgt.sim.mode == DGTSIM_UPDATE_BRD);
+}
+
+/* A piece (tb_chess code, 0: lifted) on a square of the DGT board. */
+static void dgt_field(const char *square, int piece)
+{
+    int sq = tb_chess_square_parse(square);
+    ASSERT_GE(sq, 0);
+    dgtsim_field(&the_dgt.sim, tb_dgt_square_to_field(sq, TB_DGT_ORIENT_NORMAL),
+                 tb_dgt_piece_from_chess(piece));
+    dgtpty_pump(&the_dgt, wall_ms());
+}
+
+static void start_dgt(struct fx *f, const char *name, bool fresh)
+{
+    char link[512], res[600];
+    snprintf(link, sizeof link, "%s/%s-dgt", tb_test_tmp_dir(), name);
+    if (fresh) {
+        ASSERT_OK(dgtpty_init(&the_dgt, link));
+        fx_init(f, name);
+    }
+    snprintf(res, sizeof res, "dgt:%s", link);
+    fx_options(f, "keys:", res);
+    f->o.speed = TB_DAEMON_SPEED_CONFIG;
+    f->o.exit_when_done = false;
+    f->o.cfg.bughouse.enabled = true;
+    fx_start(f);
+    ASSERT_TRUE(fx_run_until(f, 5000, dgt_read));
+}
+
+/* 2.2 on a DGT board: Black B holds a pawn and a knight; the knight put on c6 is the drop, no
+ * choice asked (a reed board would ask: both kinds may go there). Its piece is on the journal:
+ * a restart replays it, and the board's whole reading then (a move made on it meanwhile) is
+ * taken as its lifts and placements. */
+TB_TEST(law_2_2_a_dgt_board_names_the_dropped_piece_and_its_reading_after_a_restart_is_taken)
+{
+    struct fx f;
+    start_dgt(&f, "dgt22", true);
+    static const struct ask play[] = {
+        {"move a Nc3", "ok"},  {"move a d5", "ok"},
+        {"move a Nxd5", "ok"},                         /* a pawn to Black B */
+        {"move a Nf6", "ok"},  {"move a Nxf6+", "ok"}, /* a knight to Black B */
+        {"move a exf6", "ok"}, {"hand black-b", "ok Black B holds 1 knight, 1 pawn"},
+    };
+    ask_all(&f, play, sizeof play / sizeof play[0]);
+    ASSERT_STR_CONTAINS(f.log, "doorgeefschaak: board A keys:");
+    dgt_field("e2", 0); /* White B: e4 */
+    dgt_field("e4", TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_PAWN));
+    dgt_await(&f, "info: say to Black B: Bauer Eva zwei Eva vier");
+    dgt_field("c6", TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_KNIGHT)); /* Black B's drop */
+    dgt_await(&f, "info: say to White B: Springer auf Cesar sechs");
+    ASSERT_NULL(strstr(f.log, "say to Black B: Welche Figur")); /* the board said which */
+    ASSERT_STR_CONTAINS(fx_req(&f, "hand black-b"), "ok Black B holds 1 pawn");
+    fx_stop(&f);
+
+    /* the journal keeps the drop's piece; White B plays d4 while the daemon is down */
+    dgt_field("d2", 0);
+    dgt_field("d4", TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_PAWN));
+    free(f.log);
+    f.log = NULL;
+    f.log_len = f.log_cap = 0;
+    start_dgt(&f, "dgt22", false);
+    ASSERT_STR_CONTAINS(f.log, "debug: say to White B: Springer auf Cesar sechs");
+    dgt_await(&f, "info: say to Black B: Bauer David zwei David vier");
+    ASSERT_STR_CONTAINS(f.log, "board B: its reading differs from the match in 2 squares");
+    ASSERT_NULL(strstr(f.log, "info: say to White B: Springer auf")); /* said once, before */
+    char bpgn[8192];
+    data_of(fx_req(&f, "bpgn"), bpgn, sizeof bpgn);
+    ASSERT_STR_CONTAINS(bpgn, "N@c6");
+    dgtpty_close(&the_dgt);
     fx_free(&f);
 }
