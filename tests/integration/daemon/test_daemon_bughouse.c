@@ -595,6 +595,26 @@ static void square(struct ptyboard *b, const char *name, int placed)
     ASSERT_OK(ptyboard_square(b, sq, placed, true));
 }
 
+/* The daemon in real time on boards a and b (resources), once ready(f) holds. */
+static void start_live(struct fx *f, const char *a, const char *b, bool (*ready)(struct fx *f))
+{
+    fx_options(f, a, b);
+    f->o.speed = TB_DAEMON_SPEED_CONFIG;
+    f->o.exit_when_done = false;
+    f->o.cfg.bughouse.enabled = true;
+    fx_start(f);
+    ASSERT_TRUE(fx_run_until(f, 5000, ready));
+}
+
+/* Stopped: the log of the next start begins empty. */
+static void stop_and_forget(struct fx *f)
+{
+    fx_stop(f);
+    free(f->log);
+    f->log = NULL;
+    f->log_len = f->log_cap = 0;
+}
+
 static void start_pty(struct fx *f, struct ptyboard *b, const char *name, bool fresh)
 {
     char res[600];
@@ -606,12 +626,7 @@ static void start_pty(struct fx *f, struct ptyboard *b, const char *name, bool f
     }
     the_board = b;
     snprintf(res, sizeof res, "pty:%s", b->link);
-    fx_options(f, res, "keys:");
-    f->o.speed = TB_DAEMON_SPEED_CONFIG;
-    f->o.exit_when_done = false;
-    f->o.cfg.bughouse.enabled = true;
-    fx_start(f);
-    ASSERT_TRUE(fx_run_until(f, 5000, board_read));
+    start_live(f, res, "keys:", board_read);
 }
 
 /* A move made on the reed board is announced to its opponent on the wall clock; the opponent's
@@ -630,10 +645,7 @@ TB_TEST(a_reed_board_in_real_time_is_board_a_of_the_match_and_survives_a_restart
     ASSERT_TRUE(fx_run_until(&f, 5000, white_a_told));
     ASSERT_TRUE(fx_run_until(&f, 5000, second_ply));
     ASSERT_NULL(strstr(f.log, "say to White B")); /* Black B has not moved */
-    fx_stop(&f);
-    free(f.log);
-    f.log = NULL;
-    f.log_len = f.log_cap = 0;
+    stop_and_forget(&f);
     start_pty(&f, &b, "realtime", false);
     const char *st = fx_req(&f, "status");
     ASSERT_STR_CONTAINS(st, "doorgeefschaak (bughouse), 2 plies");
@@ -778,10 +790,7 @@ TB_TEST(law_7_6_opponents_press_demands_replacement_and_a_restart_keeps_the_irre
     struct ptyboard b;
     start_pty(&f, &b, "press7", true);
     illegal_knight(&f, &b);
-    fx_stop(&f);
-    free(f.log);
-    f.log = NULL;
-    f.log_len = f.log_cap = 0;
+    stop_and_forget(&f);
     start_pty(&f, &b, "press7", false);
     ASSERT_STR_CONTAINS(fx_req(&f, "status"),
                         "board A irregular: White A pressed an illegal move; Black A may accept");
@@ -792,10 +801,7 @@ TB_TEST(law_7_6_opponents_press_demands_replacement_and_a_restart_keeps_the_irre
     ASSERT_STR_CONTAINS(fx_req(&f, "status"), "board A irregular: White A takes the illegal move");
     ASSERT_EQ(count_of(f.log, "info: say to"), 1);
     /* and once more: the demand is on the journal too */
-    fx_stop(&f);
-    free(f.log);
-    f.log = NULL;
-    f.log_len = f.log_cap = 0;
+    stop_and_forget(&f);
     start_pty(&f, &b, "press7", false);
     ASSERT_STR_CONTAINS(fx_req(&f, "status"), "board A irregular: White A takes the illegal move");
     ASSERT_NULL(strstr(f.log, "info: say to"));
@@ -854,12 +860,7 @@ static void start_dgt(struct fx *f, const char *name, bool fresh)
         fx_init(f, name);
     }
     snprintf(res, sizeof res, "dgt:%s", link);
-    fx_options(f, "keys:", res);
-    f->o.speed = TB_DAEMON_SPEED_CONFIG;
-    f->o.exit_when_done = false;
-    f->o.cfg.bughouse.enabled = true;
-    fx_start(f);
-    ASSERT_TRUE(fx_run_until(f, 5000, dgt_read));
+    start_live(f, "keys:", res, dgt_read);
 }
 
 /* 2.2 on a DGT board: Black B holds a pawn and a knight; the knight put on c6 is the drop, no
@@ -885,14 +886,11 @@ TB_TEST(law_2_2_a_dgt_board_names_the_dropped_piece_and_its_reading_after_a_rest
     dgt_await(&f, "info: say to White B: Springer auf Cesar sechs");
     ASSERT_NULL(strstr(f.log, "say to Black B: Welche Figur")); /* the board said which */
     ASSERT_STR_CONTAINS(fx_req(&f, "hand black-b"), "ok Black B holds 1 pawn");
-    fx_stop(&f);
+    stop_and_forget(&f);
 
     /* the journal keeps the drop's piece; White B plays d4 while the daemon is down */
     dgt_field("d2", 0);
     dgt_field("d4", TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_PAWN));
-    free(f.log);
-    f.log = NULL;
-    f.log_len = f.log_cap = 0;
     start_dgt(&f, "dgt22", false);
     ASSERT_STR_CONTAINS(f.log, "debug: say to White B: Springer auf Cesar sechs");
     dgt_await(&f, "info: say to Black B: Bauer David zwei David vier");
