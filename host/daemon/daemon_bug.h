@@ -12,8 +12,10 @@ struct tb_daemon__bug {
     struct tb_bugmatch_config mcfg;
     struct tb_voice_pack *pack[TB_BUGMATCH_SEATS];
     char wav[TB_BUGMATCH_SEATS][TB_CONFIG_PATH_MAX + 32];
-    bool kept;          /* the finished match's BPGN written */
-    uint64_t marked_ms; /* the journal's latest time: an input's, or a mark's */
+    bool kept;                  /* the finished match's BPGN written */
+    uint64_t marked_ms;         /* the journal's latest time: an input's, or a mark's */
+    struct tb_bugmatch_out out; /* held: polled, waiting for the journal (tb_daemon__bug_outputs) */
+    bool held;
 };
 
 /* "White A" ... "Black B". */

@@ -7,11 +7,13 @@
  * board naming a drop's piece and its reading after a restart.
  *
  * style: real-time wait: pty boards and a daemon in real time, with timeouts. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "dgtpty.h"
 #include "fixture.h"
@@ -736,7 +738,8 @@ TB_TEST(law_7_4_illegal_move_pressed_on_a_reed_board_is_accepted_by_request)
         {"accept a", "error state no illegal move waits"},
     };
     ask_all(&f, asks, sizeof asks / sizeof asks[0]);
-    ASSERT_STR_CONTAINS(f.log, "info: say to White A: Regelwidriger Zug angenommen, Artikel 7.4");
+    /* said once its record is on disk (the journal's writer) */
+    await_log(&f, "info: say to White A: Regelwidriger Zug angenommen, Artikel 7.4");
     ASSERT_STR_CONTAINS(f.log, "info: control: accept 0");
     const char *st = fx_req(&f, "status");
     ASSERT_NULL(strstr(st, "irregular"));
@@ -758,8 +761,8 @@ TB_TEST(law_7_4_illegal_move_pressed_on_a_reed_board_is_replaced_by_request)
     start_pty(&f, &b, "replace7", true);
     illegal_knight(&f, &b);
     ASSERT_STR_EQ(fx_req(&f, "replace a"), "ok\n");
-    ASSERT_STR_CONTAINS(f.log, "info: say to White A: Zug zurücknehmen und regelgemäß ersetzen, "
-                               "die Figur auf Gustav eins ist berührt, Artikel 7.4");
+    await_log(&f, "info: say to White A: Zug zurücknehmen und regelgemäß ersetzen, die Figur auf "
+                  "Gustav eins ist berührt, Artikel 7.4");
     ASSERT_STR_CONTAINS(fx_req(&f, "status"),
                         "board A irregular: White A takes the illegal move back and plays a legal "
                         "move with the piece touched (7.4)");
@@ -901,4 +904,129 @@ TB_TEST(law_2_2_a_dgt_board_names_the_dropped_piece_and_its_reading_after_a_rest
     ASSERT_STR_CONTAINS(bpgn, "N@c6");
     dgtpty_close(&the_dgt);
     fx_free(&f);
+}
+
+/* ---- a disk that cannot be written (tb_journal_io): play stops, nothing said off the record -- */
+
+struct disk {
+    struct fx *f;
+    void (*log)(void *arg, enum tb_config_log level, const char *line);
+    int error;       /* every write and sync fails with it while set */
+    int fail_after;  /* lines said before the disk fails */
+    int said;        /* lines said with the journal working */
+    int notices;     /* lines said while play is stopped */
+    int not_durable; /* lines said before their cause was on disk */
+};
+
+/* true (errno set) while the disk fails */
+static bool fails(void *user)
+{
+    const struct disk *k = user;
+    errno = k->error;
+    return k->error != 0;
+}
+static ssize_t disk_pwrite(void *user, int fd, const void *buf, size_t len, off_t off)
+{
+    return fails(user) ? -1 : pwrite(fd, buf, len, off);
+}
+static int disk_fdatasync(void *user, int fd)
+{
+    return fails(user) ? -1 : fdatasync(fd);
+}
+
+static void disk_log(void *arg, enum tb_config_log level, const char *line)
+{
+    struct disk *k = arg;
+    k->log(k->f, level, line);
+    if (!k->f->d || !strstr(line, "info: say to "))
+        return;
+    struct tb_daemon_counters c;
+    tb_daemon_counters(k->f->d, &c);
+    if (c.journal_stopped) {
+        k->notices++; /* the stop itself: please wait, the arbiter has been called */
+        return;
+    }
+    if (c.journal_durable_seq != c.journal_last_seq)
+        k->not_durable++;
+    if (++k->said == k->fail_after)
+        k->error = ENOSPC;
+}
+
+static bool journal_stopped(struct fx *f)
+{
+    struct tb_daemon_counters c;
+    tb_daemon_counters(f->d, &c);
+    return c.journal_stopped;
+}
+
+/* The lines of h without those holding text. */
+static void without(struct heard *h, const char *text)
+{
+    for (int s = 0; s < SEATS; s++) {
+        char *in = h->text[s] ? h->text[s] : "", *out = in;
+        h->lines[s] = 0;
+        for (char *l = in; *l;) {
+            size_t n = strcspn(l, "\n") + 1;
+            char line[600];
+            snprintf(line, sizeof line, "%.*s", (int)n, l);
+            if (!strstr(line, text)) {
+                memmove(out, l, n);
+                out += n;
+                h->lines[s]++;
+            }
+            l += n;
+        }
+        *out = '\0';
+        h->len[s] = (size_t)(out - in);
+    }
+}
+
+/* The disk fails mid-match: play stops, all four seats hear "please wait" and "the arbiter has
+ * been called" once, status says why, requests are refused; nothing is said before its cause is
+ * on disk. Writing again, the match resumes by itself and ends as generated, each seat having
+ * heard exactly what the match tells it. */
+TB_TEST(a_disk_that_cannot_be_written_stops_the_match_and_it_resumes_with_nothing_lost)
+{
+    generate(&gm, 12);
+    struct fx f;
+    fx_init(&f, "disk");
+    bug_options(&f, &gm);
+    struct disk k = {.f = &f, .log = f.o.log, .fail_after = 40};
+    struct tb_journal_io io = {.pwrite = disk_pwrite, .fdatasync = disk_fdatasync, .user = &k};
+    f.o.journal_io = &io;
+    f.o.log = disk_log;
+    f.o.log_arg = &k;
+    fx_start(&f);
+    ASSERT_TRUE(fx_run_until(&f, 20000, journal_stopped));
+    int before = k.said;
+    ASSERT_EQ(before, 40);
+    ASSERT_TRUE(fx_run_until(&f, 1500, NULL)); /* retried meanwhile, still failing */
+    ASSERT_TRUE(journal_stopped(&f));
+    ASSERT_EQ(k.said, before); /* nothing said while the disk fails */
+    ASSERT_EQ(k.notices, 2 * SEATS);
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "journal: the journal cannot be written (No space");
+    ASSERT_STR_CONTAINS(fx_req(&f, "hand white-a"), "error state the journal cannot be written");
+    ASSERT_EQ(count_of(f.log, "play stopped, ARBITER called"), 1);
+    for (int s = 0; s < SEATS; s++) {
+        char want[64];
+        snprintf(want, sizeof want, "info: say to %s: Bitte warten", seat_names[s]);
+        ASSERT_STR_CONTAINS(f.log, want);
+    }
+
+    k.error = 0;
+    fx_run(&f, 1000000);
+    ASSERT_FALSE(journal_stopped(&f));
+    ASSERT_STR_CONTAINS(f.log, "writing again");
+    same_bpgn(&f, &gm);
+    ASSERT_EQ(k.not_durable, 0);
+    struct heard want, got;
+    expected(&gm, 0, &want);
+    said(&f, "info", &got);
+    without(&got, "Bitte warten"); /* the stop's two notices */
+    without(&got, "Schiedsrichter");
+    same_heard(&want, &got, gm.seed);
+    heard_free(&want);
+    heard_free(&got);
+    fx_free(&f);
+    tb_script_list_free(&gm.script);
 }
