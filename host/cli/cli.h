@@ -80,7 +80,11 @@
     X(resign, "resign", "a|b white|black [--pin-file F] [--socket PATH]",                          \
       "doorgeefschaak, arbiter: that player resigns (5.2)")                                        \
     X(choose, "choose", "a|b q|r|b|n|p [--socket PATH]",                                           \
-      "doorgeefschaak: the piece of the drop or promotion waiting on that board")
+      "doorgeefschaak: the piece of the drop or promotion waiting on that board")                  \
+    X(accept, "accept", "a|b [--socket PATH]",                                                     \
+      "doorgeefschaak: the illegal move pressed on that board stands (7.4)")                       \
+    X(replace, "replace", "a|b [--socket PATH]",                                                   \
+      "doorgeefschaak: the illegal move pressed on that board is replaced (7.4, 7.6)")
 
 #define TB_CLI_DECLARE(fn, name, args, summary) int tb_cli_cmd_##fn(int argc, char **argv);
 TB_CLI_COMMANDS(TB_CLI_DECLARE)

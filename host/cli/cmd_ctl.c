@@ -365,3 +365,11 @@ int tb_cli_cmd_choose(int argc, char **argv)
 {
     return run(argc, argv, "choose", 2, 2, 0);
 }
+int tb_cli_cmd_accept(int argc, char **argv)
+{
+    return run(argc, argv, "accept", 1, 1, 0);
+}
+int tb_cli_cmd_replace(int argc, char **argv)
+{
+    return run(argc, argv, "replace", 1, 1, 0);
+}

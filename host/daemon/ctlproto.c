@@ -60,6 +60,12 @@ static const struct verb {
      "resign a|b white|black pin=NNNN  that player resigns (doorgeefschaak 5.2)"},
     {"choose", TB_CTL_CHOOSE, 2, 2, false, false,
      "choose a|b q|r|b|n|p  the piece of the drop or promotion waiting on that board"},
+    /* doorgeefschaak, article 7: the opponent's decision (7.4), no PIN as for choose */
+    {"accept", TB_CTL_ACCEPT, 1, 1, false, false,
+     "accept a|b  the illegal move pressed on that board stands (doorgeefschaak 7.4)"},
+    {"replace", TB_CTL_REPLACE, 1, 1, false, false,
+     "replace a|b  the illegal move pressed on that board is taken back and replaced "
+     "(doorgeefschaak 7.4, 7.6)"},
 };
 
 #define NVERBS (sizeof verbs / sizeof verbs[0])
@@ -425,6 +431,12 @@ static int parse_args(const struct verb *v, char **words, int nargs, struct tb_c
             return tb_error_set(err, TB_ERR_PARSE, "choose takes q, r, b, n or p, not '%.20s'",
                                 words[2]);
         req->piece = words[2][0];
+        break;
+    case TB_CTL_ACCEPT: /* doorgeefschaak, article 7 */
+    case TB_CTL_REPLACE:
+        if (parse_bug_board(a, req) != TB_OK)
+            return tb_error_set(err, TB_ERR_PARSE, "%s: board must be a or b, not '%.20s'", v->name,
+                                a);
         break;
     case TB_CTL_CLOCK_SET: /* the game's clock: two times, read by the daemon's clock */
         for (int i = 1; i <= 2; i++)

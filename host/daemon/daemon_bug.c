@@ -37,8 +37,11 @@ int tb_daemon__bug_open(struct tb_daemon *d, struct tb_error *err)
     struct tb_error e = {0};
     if (bh->control[0] && tb_clock_control_parse(&g->mcfg.control, bh->control, &e) != TB_OK)
         return tb_error_set(err, TB_ERR_ARG, "[bughouse] control: %s", e.msg);
-    for (int b = 0; b < TB_BUGMATCH_BOARDS; b++)
+    for (int b = 0; b < TB_BUGMATCH_BOARDS; b++) {
         g->mcfg.typed[b] = d->board[b].caps & TB_LINK_CAP_TYPED;
+        if (d->board[b].caps & TB_LINK_CAP_PIECES) /* dgt: names the piece of every placement */
+            g->mcfg.kind[b] = TB_BUGMATCH_DGT;
+    }
     for (int s = 0; s < TB_BUGMATCH_SEATS; s++)
         g->mcfg.hear_other_board[s] = bh->hear_other_board & (1u << s);
     int rc = tb_bugmatch_new(&g->mcfg, &g->m, err);
@@ -187,42 +190,67 @@ static void mark(struct tb_daemon *d, uint64_t ms)
     d->fx->decision(d, TB_JOURNAL_BUG_INPUT, ms, &dec, false);
 }
 
-/* Nothing is said before the input that caused it is on disk: the journal committed, the loop
- * waiting for the writer thread in real time (a commit takes milliseconds; a disk that cannot be
- * written stops play as in the twin game, and the records wait in memory). */
-static void durable(struct tb_daemon *d)
+/* One output carried out: logged (article 7's and flags as warnings, for the arbiter), said to
+ * the seats in its hear mask, the BPGN kept when both games are over. */
+static void carry_out(struct tb_daemon *d, const struct tb_bugmatch_out *o)
 {
-    for (int i = 0; i < 4 && tb_daemon__journal_commit(d) == TB_ERR_AGAIN; i++)
-        tb_daemon__journal_written(d, true);
+    char line[256];
+    tb_bugmatch_out_format(o, line, sizeof line);
+    bool warn = o->kind == TB_BUGMATCH_OUT_FLAG || o->kind == TB_BUGMATCH_OUT_ILLEGAL_DROP ||
+                tb_daemon__bug_irregular_out(o); /* article 7: for the arbiter */
+    tb_daemon__log(d, warn ? d->fx->warn : d->fx->info, "bughouse: %s", line);
+    for (int s = 0; s < TB_BUGMATCH_SEATS; s++)
+        if (o->hear & (1u << s))
+            say(d, s, o);
+    tb_daemon__hall_bug_output(d, o); /* hall: the table's two games */
+    if (o->kind == TB_BUGMATCH_OUT_RESULT && tb_bugmatch_over(d->bug->m))
+        tb_daemon__bug_keep(d);
 }
 
+/* Nothing is carried out before its cause is on disk (docs/journal.md, as the twin game's
+ * tb_daemon__outputs): each output waits, held with the match frozen (jstop.held), until the
+ * journal is committed; the writer thread's outcome carries it out (tb_daemon__outputs calls
+ * here), and a disk that cannot be written stops play with every output still held. */
 void tb_daemon__bug_outputs(struct tb_daemon *d)
 {
     struct tb_daemon__bug *g = d->bug;
-    struct tb_bugmatch_out o;
-    bool committed = false;
-    while (tb_bugmatch_poll(g->m, &o) == 1) {
-        mark(d, o.ms);
-        char line[256];
-        tb_bugmatch_out_format(&o, line, sizeof line);
-        bool warn = o.kind == TB_BUGMATCH_OUT_FLAG || o.kind == TB_BUGMATCH_OUT_ILLEGAL_DROP;
-        tb_daemon__log(d, warn ? d->fx->warn : d->fx->info, "bughouse: %s", line);
-        if (o.hear && !committed) {
-            durable(d);
-            committed = true;
+    struct tb_daemon__jstop *js = &d->jstop;
+    while (!js->on) {
+        if (!g->held) {
+            if (tb_bugmatch_poll(g->m, &g->out) != 1)
+                break;
+            mark(d, g->out.ms);
+            g->held = js->held = true;
         }
-        for (int s = 0; s < TB_BUGMATCH_SEATS; s++)
-            if (o.hear & (1u << s))
-                say(d, s, &o);
-        if (o.kind == TB_BUGMATCH_OUT_RESULT && tb_bugmatch_over(g->m)) {
-            durable(d);
-            tb_daemon__bug_keep(d);
-        }
-        tb_daemon__hall_bug_output(d, &o); /* hall: the table's two games */
+        if (tb_daemon__journal_commit(d) != TB_OK)
+            return; /* the writer has it (TB_ERR_AGAIN), or play stopped (TB_ERR_SYS) */
+        g->held = js->held = false;
+        carry_out(d, &g->out);
     }
     if (tb_bugmatch_dropped(g->m))
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "bughouse: %lu outputs lost (queue full)",
                        tb_bugmatch_dropped(g->m));
+    tb_daemon__journal_drain(d); /* the inputs that waited for the journal, if not held now */
+}
+
+/* The journal cannot be written: all four seats hear "please wait" and "the arbiter has been
+ * called", each in its pack (daemon_journal.c says it once). */
+void tb_daemon__bug_tell_wait(struct tb_daemon *d)
+{
+    struct tb_daemon__bug *g = d->bug;
+    static const enum tb_voice_msg msgs[] = {TB_VOICE_MSG_WAIT, TB_VOICE_MSG_ARBITER};
+    for (int s = 0; s < TB_BUGMATCH_SEATS; s++)
+        for (size_t i = 0; i < sizeof msgs / sizeof msgs[0]; i++) {
+            struct tb_voice_msg_args a = {.board = s & 1};
+            char text[512];
+            if (!g->pack[s] || tb_voice_phrase_msg(g->pack[s], msgs[i], &a, text, sizeof text) < 0)
+                continue;
+            tb_daemon__log(d, d->fx->info, "say to %s: %s", tb_daemon__bug_seat_name(s), text);
+            if (d->voice && d->fx != &tb_daemon__replay &&
+                tb_voice_announce(d->voice, s, text, 0, 0) < 0)
+                tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "speech: cannot queue for %s",
+                               tb_daemon__bug_seat_name(s));
+        }
 }
 
 void tb_daemon__bug_tick(struct tb_daemon *d, uint64_t t)
@@ -279,8 +307,19 @@ int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in,
         else if (in->arg == TB_LINK_BUTTON_ARBITER)
             tb_daemon__log(d, d->fx->warn, "ARBITER called from board %c", 'A' + b);
         break;
-    default: /* releases; losses, returns, faults: on the record only; a whole-board reading is
-                not taken (the match has no snapshot input) */
+    case TB_LINK_EV_SNAPSHOT: /* a DGT board's whole reading (a connect): what differs from its
+                                 events are lifts, then placements; a reed board's is logged */
+        if (in->has_pieces && tb_bugmatch_board(m, b) == TB_BUGMATCH_DGT) {
+            int n = tb_bugmatch_snapshot(m, b, in->pieces, t);
+            rc = n < 0 ? n : TB_OK;
+            if (n > 0)
+                tb_daemon__log(d, d->fx->warn,
+                               "board %c: its reading differs from the match in %d squares, "
+                               "taken as lifts and placements",
+                               'A' + b, n);
+        }
+        break;
+    default: /* releases; losses, returns, faults: on the record only */
         break;
     }
     if (rc != TB_OK && rc != TB_ERR_STATE)
@@ -313,6 +352,8 @@ int tb_daemon__bug_input(struct tb_daemon *d, const char *text, uint64_t t, stru
     int rc;
     if (!strcmp(verb, "hand")) {
         rc = tb_bugmatch_ask_pool(m, a, t);
+    } else if (a < TB_BUGMATCH_BOARDS && (!strcmp(verb, "accept") || !strcmp(verb, "replace"))) {
+        rc = tb_daemon__bug_irregular_input(d, verb, a, t, err); /* article 7 (daemon_bugirr.c) */
     } else if (a >= TB_BUGMATCH_BOARDS || n < 3) {
         rc = tb_error_set(err, TB_ERR_PARSE, "'%s' is no doorgeefschaak input", text);
     } else if (!strcmp(verb, "resign")) {

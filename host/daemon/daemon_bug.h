@@ -12,15 +12,27 @@ struct tb_daemon__bug {
     struct tb_bugmatch_config mcfg;
     struct tb_voice_pack *pack[TB_BUGMATCH_SEATS];
     char wav[TB_BUGMATCH_SEATS][TB_CONFIG_PATH_MAX + 32];
-    bool kept;          /* the finished match's BPGN written */
-    uint64_t marked_ms; /* the journal's latest time: an input's, or a mark's */
+    bool kept;                  /* the finished match's BPGN written */
+    uint64_t marked_ms;         /* the journal's latest time: an input's, or a mark's */
+    struct tb_bugmatch_out out; /* held: polled, waiting for the journal (tb_daemon__bug_outputs) */
+    bool held;
 };
 
 /* "White A" ... "Black B". */
 const char *tb_daemon__bug_seat_name(int seat);
 /* An input the match took, on the record before its outputs are carried out: the journal's
- * TB_JOURNAL_BUG_INPUT text ("hand 2", "resign 0 1", "choose 1 n", "move 0 N@f3"). */
+ * TB_JOURNAL_BUG_INPUT text ("hand 2", "resign 0 1", "choose 1 n", "move 0 N@f3", "accept 0",
+ * "replace 1"). */
 int tb_daemon__bug_input(struct tb_daemon *d, const char *text, uint64_t t, struct tb_error *err);
+/* Article 7 (daemon_bugirr.c): "accept" or "replace" the illegal move pressed on board b, the
+ * opponent's decision (7.4), err saying why when refused. */
+int tb_daemon__bug_irregular_input(struct tb_daemon *d, const char *verb, int b, uint64_t t,
+                                   struct tb_error *err);
+/* The status line of board b's article 7 state ("" when nothing waits). */
+void tb_daemon__bug_irregular_status(struct tb_daemon *d, int b, char *buf, size_t len);
+/* Article 7's outputs are for the arbiter: logged as warnings. */
+bool tb_daemon__bug_irregular_out(const struct tb_bugmatch_out *o);
+
 /* The BPGN of both games so far, with the configured names and the game's tags; malloc'd into
  * *text. Its length or an error. */
 int tb_daemon__bug_bpgn(struct tb_daemon *d, char **text);

@@ -1,7 +1,7 @@
 /* daemon_bugctl.c - the control requests of doorgeefschaak ([bughouse] enabled;
  * docs/doorgeefschaak.md, "Running a match with twinboardd"): status of both games, hand, bpgn,
- * resign, choose and move a|b. The twin game's requests are refused in this mode, and these in
- * the twin mode, each with what to do instead. */
+ * resign, choose, accept, replace (article 7, daemon_bugirr.c) and move a|b. The twin game's
+ * requests are refused in this mode, and these in the twin mode, each with what to do instead. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +20,8 @@ static void reply(struct tb_daemon__buf *out, int rc, const char *text)
 static bool bug_only(const struct tb_ctl_request *req)
 {
     return req->verb == TB_CTL_HAND || req->verb == TB_CTL_BPGN || req->verb == TB_CTL_RESIGN ||
-           req->verb == TB_CTL_CHOOSE || (req->verb == TB_CTL_MOVE && req->bug_board);
+           req->verb == TB_CTL_CHOOSE || req->verb == TB_CTL_ACCEPT ||
+           req->verb == TB_CTL_REPLACE || (req->verb == TB_CTL_MOVE && req->bug_board);
 }
 
 /* Requests of either mode: status (tb_daemon__status asks the mode), help, games, the PIN. */
@@ -96,6 +97,10 @@ void tb_daemon__bug_status(struct tb_daemon *d, struct tb_daemon__buf *out)
                 tb_bug_reason_text(v->reason), v->article);
         else
             put("board %c: %s to move\n", 'A' + b, tb_daemon__color_name(rec->cur[b].chess.side));
+        char irr[300]; /* article 7 (daemon_bugirr.c) */
+        tb_daemon__bug_irregular_status(d, b, irr, sizeof irr);
+        if (irr[0])
+            put("%s\n", irr);
         const tb_clock *c = tb_bugmatch_clock(m, b);
         char w[32], k[32];
         tb_clock_format_clk(tb_clock_remaining(c, TB_CHESS_WHITE, now), w, sizeof w);
@@ -160,7 +165,9 @@ bool tb_daemon__bug_request(struct tb_daemon *d, const struct tb_ctl_request *re
                                           : " vi|sighted",
                  mine ? "doorgeefschaak" : "the twin game",
                  d->bug ? "doorgeefschaak" : "the twin game", d->bug ? "yes" : "no",
-                 d->bug ? "; its requests: status, hand, bpgn, resign, choose, move a|b" : "");
+                 d->bug ? "; its requests: status, hand, bpgn, resign, choose, accept, replace, "
+                          "move a|b"
+                        : "");
         reply(out, TB_ERR_STATE, msg);
         return true;
     }
@@ -191,6 +198,12 @@ bool tb_daemon__bug_request(struct tb_daemon *d, const struct tb_ctl_request *re
             snprintf(text, sizeof text, "resign %d %d", req->board, req->side);
         else
             snprintf(text, sizeof text, "choose %d %c", req->board, req->piece);
+        take(d, text, req->board, out, NULL);
+        return true;
+    case TB_CTL_ACCEPT: /* 7.4: the opponent's decision on the illegal move pressed */
+    case TB_CTL_REPLACE:
+        snprintf(text, sizeof text, "%s %d", req->verb == TB_CTL_ACCEPT ? "accept" : "replace",
+                 req->board);
         take(d, text, req->board, out, NULL);
         return true;
     case TB_CTL_MOVE:

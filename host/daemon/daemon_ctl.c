@@ -248,6 +248,8 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
     case TB_CTL_BPGN:
     case TB_CTL_RESIGN:
     case TB_CTL_CHOOSE:
+    case TB_CTL_ACCEPT: /* doorgeefschaak, article 7 */
+    case TB_CTL_REPLACE:
         return;
     }
     d->ticket_wanted = false;

@@ -626,6 +626,7 @@ void tb_daemon__bug_voice_event(struct tb_daemon *d, const struct tb_voice_event
 int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
 void tb_daemon__bug_tick(struct tb_daemon *d, uint64_t t); /* time to t, outputs carried out */
 void tb_daemon__bug_outputs(struct tb_daemon *d);
+void tb_daemon__bug_tell_wait(struct tb_daemon *d); /* journal stopped: the four seats told */
 uint64_t tb_daemon__bug_deadline(const struct tb_daemon *d); /* UINT64_MAX: none (or no match) */
 void tb_daemon__bug_record(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t);
 void tb_daemon__bug_keep(struct tb_daemon *d); /* NAME.bpgn beside the journal */

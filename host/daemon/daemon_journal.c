@@ -24,6 +24,10 @@ static void tell_players(struct tb_daemon *d)
     if (d->jstop.told)
         return;
     d->jstop.told = true;
+    if (d->bug) { /* doorgeefschaak: the four seats (daemon_bug.c) */
+        tb_daemon__bug_tell_wait(d);
+        return;
+    }
     for (int b = 0; b < TBD_BOARDS; b++) {
         struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color};
         tb_daemon__say_msg(d, b, TB_VOICE_MSG_WAIT, &a, 0);

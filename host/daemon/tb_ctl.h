@@ -57,6 +57,9 @@ enum tb_ctl_verb {
     TB_CTL_BPGN,   /* ok+: both games as BPGN */
     TB_CTL_RESIGN, /* <board> white|black pin=: that player resigns (5.2) */
     TB_CTL_CHOOSE, /* <board> q|r|b|n|p: the piece of the drop or promotion waiting there */
+    /* doorgeefschaak, article 7: the opponent's decision on an illegal move pressed (7.4) */
+    TB_CTL_ACCEPT,  /* <board>: the illegal move stands (7.4) */
+    TB_CTL_REPLACE, /* <board>: the illegal move is taken back and replaced (7.4, 7.6, 7.7) */
 };
 
 /* result: how the game ended by the players' or the arbiter's word */
@@ -99,8 +102,9 @@ struct tb_ctl_request {
     int side;                                  /* result resign|flag: 0 = white, 1 = black */
     char result[8];                            /* result arbiter: "1-0", "0-1", "1/2-1/2" */
     char tag[TB_CTL_TAGS][TB_CTL_TAG_MAX + 1]; /* new-game: key=value words */
-    /* doorgeefschaak: board is 0 = a, 1 = b (move, resign, choose; bug_board says a board was
-     * named a or b); seat 0..3 (hand); side (resign); piece 'q' 'r' 'b' 'n' 'p' (choose) */
+    /* doorgeefschaak: board is 0 = a, 1 = b (move, resign, choose, accept, replace; bug_board says
+     * a board was named a or b); seat 0..3 (hand); side (resign); piece 'q' 'r' 'b' 'n' 'p'
+     * (choose) */
     bool bug_board;
     int seat;
 };

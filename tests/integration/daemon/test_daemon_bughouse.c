@@ -2,18 +2,27 @@
  * boards (tb_bugmatch_gen_script) through the daemon end to the generator's BPGN; each of the
  * four seats hears exactly what the match tells it, in its pack (the partner's board only when
  * configured); a restart mid-match replays the journal to the same match and says nothing
- * twice; control requests of the other mode are refused; bad [bughouse] entries are named. */
+ * twice; control requests of the other mode are refused; bad [bughouse] entries are named;
+ * article 7 on a simulated reed board (accept, replace, the opponent's press, restarts); a DGT
+ * board naming a drop's piece and its reading after a restart.
+ *
+ * style: real-time wait: pty boards and a daemon in real time, with timeouts. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "dgtpty.h"
 #include "fixture.h"
 #include "ptyboard.h"
 #include "recorder.h"
 #include "tb_bugmatch.h"
 #include "tb_config.h"
 #include "tb_ctl.h"
+#include "tb_dgt.h"
 #include "tb_journal.h"
 #include "tb_test.h"
 
@@ -590,6 +599,26 @@ static void square(struct ptyboard *b, const char *name, int placed)
     ASSERT_OK(ptyboard_square(b, sq, placed, true));
 }
 
+/* The daemon in real time on boards a and b (resources), once ready(f) holds. */
+static void start_live(struct fx *f, const char *a, const char *b, bool (*ready)(struct fx *f))
+{
+    fx_options(f, a, b);
+    f->o.speed = TB_DAEMON_SPEED_CONFIG;
+    f->o.exit_when_done = false;
+    f->o.cfg.bughouse.enabled = true;
+    fx_start(f);
+    ASSERT_TRUE(fx_run_until(f, 5000, ready));
+}
+
+/* Stopped: the log of the next start begins empty. */
+static void stop_and_forget(struct fx *f)
+{
+    fx_stop(f);
+    free(f->log);
+    f->log = NULL;
+    f->log_len = f->log_cap = 0;
+}
+
 static void start_pty(struct fx *f, struct ptyboard *b, const char *name, bool fresh)
 {
     char res[600];
@@ -601,12 +630,7 @@ static void start_pty(struct fx *f, struct ptyboard *b, const char *name, bool f
     }
     the_board = b;
     snprintf(res, sizeof res, "pty:%s", b->link);
-    fx_options(f, res, "keys:");
-    f->o.speed = TB_DAEMON_SPEED_CONFIG;
-    f->o.exit_when_done = false;
-    f->o.cfg.bughouse.enabled = true;
-    fx_start(f);
-    ASSERT_TRUE(fx_run_until(f, 5000, board_read));
+    start_live(f, res, "keys:", board_read);
 }
 
 /* A move made on the reed board is announced to its opponent on the wall clock; the opponent's
@@ -625,10 +649,7 @@ TB_TEST(a_reed_board_in_real_time_is_board_a_of_the_match_and_survives_a_restart
     ASSERT_TRUE(fx_run_until(&f, 5000, white_a_told));
     ASSERT_TRUE(fx_run_until(&f, 5000, second_ply));
     ASSERT_NULL(strstr(f.log, "say to White B")); /* Black B has not moved */
-    fx_stop(&f);
-    free(f.log);
-    f.log = NULL;
-    f.log_len = f.log_cap = 0;
+    stop_and_forget(&f);
     start_pty(&f, &b, "realtime", false);
     const char *st = fx_req(&f, "status");
     ASSERT_STR_CONTAINS(st, "doorgeefschaak (bughouse), 2 plies");
@@ -642,4 +663,372 @@ TB_TEST(a_reed_board_in_real_time_is_board_a_of_the_match_and_survives_a_restart
     ASSERT_NULL(strstr(f.log, "info: say to White A: Bauer Eva sieben Eva fünf"));
     ASSERT_STR_CONTAINS(f.log, "debug: say to White A: Bauer Eva sieben Eva fünf");
     fx_free(&f);
+}
+
+/* ---- article 7 on the simulated reed board: the opponent's decision by request or press --- */
+
+static const char *awaited; /* what the log must come to hold */
+static bool logged(struct fx *f)
+{
+    ptyboard_pump(the_board);
+    return strstr(f->log, awaited) != NULL;
+}
+static void await_log(struct fx *f, const char *text)
+{
+    awaited = text;
+    if (!fx_run_until(f, 5000, logged))
+        TB_FAIL("the log never held '%s'\n%s", text, f->log);
+}
+
+static bool status_has(struct fx *f)
+{
+    ptyboard_pump(the_board);
+    return strstr(fx_req(f, "status"), awaited) != NULL;
+}
+
+/* A button of the board pressed and let go (the board's clock, 300 ms after its last event). */
+static void button(struct ptyboard *b, int id)
+{
+    for (int down = 1; down >= 0; down--) {
+        uint8_t buf[RB_PROTO_MAX_FRAME];
+        struct rb_proto_button e = {
+            .seq = ++b->seq, .ms = b->ms += 300, .button = (uint8_t)id, .down = (uint8_t)down};
+        ASSERT_OK(ptyboard_write(b, buf, rb_proto_encode_button(buf, sizeof buf, &e)));
+    }
+}
+
+static const char illegal_said[] =
+    "info: say to Black A: Regelwidriger Zug: Springer Gustav eins Gustav vier";
+
+/* White A's knight g1 to g4 (no knight move) on board A, the clock pressed after it: the 7.4
+ * irregularity, the opponent told and asked. The first press started both clocks (6.4). */
+static void illegal_knight(struct fx *f, struct ptyboard *b)
+{
+    button(b, RB_PROTO_BTN_CLOCK);
+    square(b, "g1", 0);
+    square(b, "g4", 1);
+    await_log(f, "bughouse: A: ! illegal g1 placed g4"); /* 7.3: seen, not yet pressed */
+    ASSERT_NULL(strstr(f->log, "say to Black A: Regelwidriger"));
+    button(b, RB_PROTO_BTN_CLOCK);
+    await_log(f, illegal_said);
+    ASSERT_STR_CONTAINS(f->log, "warn: bughouse: A White: illegal move Ng1g4 (7.4): A Black may "
+                                "accept it or demand a legal move");
+    ASSERT_STR_CONTAINS(fx_req(f, "status"),
+                        "board A irregular: White A pressed an illegal move; Black A may accept "
+                        "it or demand a legal move (accept a, replace a; 7.4)");
+}
+
+static int count_of(const char *text, const char *what)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, what)) != NULL; p += strlen(what))
+        n++;
+    return n;
+}
+
+/* 7.4: the opponent accepts by request: the mover is told, the game goes on from the board. */
+TB_TEST(law_7_4_illegal_move_pressed_on_a_reed_board_is_accepted_by_request)
+{
+    struct fx f;
+    struct ptyboard b;
+    start_pty(&f, &b, "accept7", true);
+    illegal_knight(&f, &b);
+    static const struct ask asks[] = {
+        {"replace b", "error state no illegal move waits for the opponent's decision on board B"},
+        {"accept c", "error syntax accept: board must be a or b"},
+        {"accept a", "ok"},
+        {"accept a", "error state no illegal move waits"},
+    };
+    ask_all(&f, asks, sizeof asks / sizeof asks[0]);
+    /* said once its record is on disk (the journal's writer) */
+    await_log(&f, "info: say to White A: Regelwidriger Zug angenommen, Artikel 7.4");
+    ASSERT_STR_CONTAINS(f.log, "info: control: accept 0");
+    const char *st = fx_req(&f, "status");
+    ASSERT_NULL(strstr(st, "irregular"));
+    ASSERT_STR_CONTAINS(st, "board A: Black to move");
+    /* the game goes on from the board: Black's reply is a move */
+    square(&b, "e7", 0);
+    square(&b, "e5", 1);
+    await_log(&f, "info: say to White A: Bauer Eva sieben Eva fünf");
+    ASSERT_EQ(count_of(f.log, "say to White A: Regelwidriger Zug angenommen"), 1);
+    fx_free(&f);
+}
+
+/* 7.4: the opponent demands a legal move by request; the mover puts the board back and plays a
+ * legal move with the knight touched (4.3); the record keeps the illegal move taken back. */
+TB_TEST(law_7_4_illegal_move_pressed_on_a_reed_board_is_replaced_by_request)
+{
+    struct fx f;
+    struct ptyboard b;
+    start_pty(&f, &b, "replace7", true);
+    illegal_knight(&f, &b);
+    ASSERT_STR_EQ(fx_req(&f, "replace a"), "ok\n");
+    await_log(&f, "info: say to White A: Zug zurücknehmen und regelgemäß ersetzen, die Figur auf "
+                  "Gustav eins ist berührt, Artikel 7.4");
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"),
+                        "board A irregular: White A takes the illegal move back and plays a legal "
+                        "move with the piece touched (7.4)");
+    ASSERT_STR_CONTAINS(fx_req(&f, "accept a"), "error state no illegal move waits");
+    square(&b, "g4", 0);
+    square(&b, "g1", 1);
+    await_log(&f, "warn: bughouse: A: board put back before g1g4");
+    square(&b, "g1", 0);
+    square(&b, "f3", 1);
+    await_log(&f, "info: say to Black A: Springer Gustav eins Felix drei");
+    button(&b, RB_PROTO_BTN_CLOCK);
+    awaited = "board A: Black to move";
+    ASSERT_TRUE(fx_run_until(&f, 5000, status_has));
+    ASSERT_NULL(strstr(f.answer, "irregular"));
+    char bpgn[8192];
+    data_of(fx_req(&f, "bpgn"), bpgn, sizeof bpgn);
+    ASSERT_STR_CONTAINS(bpgn, "{A 7.4: illegal move g1g4 taken back}");
+    ASSERT_STR_CONTAINS(bpgn, "1A. Nf3");
+    fx_free(&f);
+}
+
+/* 7.6: the opponent presses the clock instead of moving: the replacement is demanded. Killed
+ * while the decision waits, the daemon comes back to the same state from its journal and says
+ * nothing of the past again. */
+TB_TEST(law_7_6_opponents_press_demands_replacement_and_a_restart_keeps_the_irregularity)
+{
+    struct fx f;
+    struct ptyboard b;
+    start_pty(&f, &b, "press7", true);
+    illegal_knight(&f, &b);
+    stop_and_forget(&f);
+    start_pty(&f, &b, "press7", false);
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"),
+                        "board A irregular: White A pressed an illegal move; Black A may accept");
+    ASSERT_NULL(strstr(f.log, "info: say to")); /* heard before the restart */
+    ASSERT_STR_CONTAINS(f.log, "debug: say to Black A: Regelwidriger Zug: Springer");
+    button(&b, RB_PROTO_BTN_CLOCK); /* Black A's press, 7.6 */
+    await_log(&f, "info: say to White A: Zug zurücknehmen und regelgemäß ersetzen");
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "board A irregular: White A takes the illegal move");
+    ASSERT_EQ(count_of(f.log, "info: say to"), 1);
+    /* and once more: the demand is on the journal too */
+    stop_and_forget(&f);
+    start_pty(&f, &b, "press7", false);
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "board A irregular: White A takes the illegal move");
+    ASSERT_NULL(strstr(f.log, "info: say to"));
+    fx_free(&f);
+}
+
+/* ---- a DGT e-board (dgtboard-sim in-process) as board B, a keys: board as board A ---------- */
+
+static struct dgtpty the_dgt;
+
+static uint64_t wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static bool dgt_logged(struct fx *f)
+{
+    dgtpty_pump(&the_dgt, wall_ms());
+    return strstr(f->log, awaited) != NULL;
+}
+static void dgt_await(struct fx *f, const char *text)
+{
+    awaited = text;
+    if (!fx_run_until(f, 5000, dgt_logged))
+        TB_FAIL("the log never held '%s'\n%s", text, f->log);
+}
+static bool dgt_read(struct fx *f)
+{
+    dgtpty_pump(&the_dgt, wall_ms());
+    const char *st = fx_req(f, "status");
+    /* the link has read the board and asked for its field updates */
+    return strstr(st, "board B: dgt:") && !strstr(st, "NOT CONNECTED") &&
+           !strstr(st, "waiting for its first reading") &&
+           (the_dgt.sim.mode == DGTSIM_UPDATE || the_dgt.sim.mode == DGTSIM_UPDATE_NICE ||
+            the_dgt.sim.mode == DGTSIM_UPDATE_BRD);
+}
+
+/* A piece (tb_chess code, 0: lifted) on a square of the DGT board. */
+static void dgt_field(const char *square, int piece)
+{
+    int sq = tb_chess_square_parse(square);
+    ASSERT_GE(sq, 0);
+    dgtsim_field(&the_dgt.sim, tb_dgt_square_to_field(sq, TB_DGT_ORIENT_NORMAL),
+                 tb_dgt_piece_from_chess(piece));
+    dgtpty_pump(&the_dgt, wall_ms());
+}
+
+static void start_dgt(struct fx *f, const char *name, bool fresh)
+{
+    char link[512], res[600];
+    snprintf(link, sizeof link, "%s/%s-dgt", tb_test_tmp_dir(), name);
+    if (fresh) {
+        ASSERT_OK(dgtpty_init(&the_dgt, link));
+        fx_init(f, name);
+    }
+    snprintf(res, sizeof res, "dgt:%s", link);
+    start_live(f, "keys:", res, dgt_read);
+}
+
+/* 2.2 on a DGT board: Black B holds a pawn and a knight; the knight put on c6 is the drop, no
+ * choice asked (a reed board would ask: both kinds may go there). Its piece is on the journal:
+ * a restart replays it, and the board's whole reading then (a move made on it meanwhile) is
+ * taken as its lifts and placements. */
+TB_TEST(law_2_2_a_dgt_board_names_the_dropped_piece_and_its_reading_after_a_restart_is_taken)
+{
+    struct fx f;
+    start_dgt(&f, "dgt22", true);
+    static const struct ask play[] = {
+        {"move a Nc3", "ok"},  {"move a d5", "ok"},
+        {"move a Nxd5", "ok"},                         /* a pawn to Black B */
+        {"move a Nf6", "ok"},  {"move a Nxf6+", "ok"}, /* a knight to Black B */
+        {"move a exf6", "ok"}, {"hand black-b", "ok Black B holds 1 knight, 1 pawn"},
+    };
+    ask_all(&f, play, sizeof play / sizeof play[0]);
+    ASSERT_STR_CONTAINS(f.log, "doorgeefschaak: board A keys:");
+    dgt_field("e2", 0); /* White B: e4 */
+    dgt_field("e4", TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_PAWN));
+    dgt_await(&f, "info: say to Black B: Bauer Eva zwei Eva vier");
+    dgt_field("c6", TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_KNIGHT)); /* Black B's drop */
+    dgt_await(&f, "info: say to White B: Springer auf Cesar sechs");
+    ASSERT_NULL(strstr(f.log, "say to Black B: Welche Figur")); /* the board said which */
+    ASSERT_STR_CONTAINS(fx_req(&f, "hand black-b"), "ok Black B holds 1 pawn");
+    stop_and_forget(&f);
+
+    /* the journal keeps the drop's piece; White B plays d4 while the daemon is down */
+    dgt_field("d2", 0);
+    dgt_field("d4", TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_PAWN));
+    start_dgt(&f, "dgt22", false);
+    ASSERT_STR_CONTAINS(f.log, "debug: say to White B: Springer auf Cesar sechs");
+    dgt_await(&f, "info: say to Black B: Bauer David zwei David vier");
+    ASSERT_STR_CONTAINS(f.log, "board B: its reading differs from the match in 2 squares");
+    ASSERT_NULL(strstr(f.log, "info: say to White B: Springer auf")); /* said once, before */
+    char bpgn[8192];
+    data_of(fx_req(&f, "bpgn"), bpgn, sizeof bpgn);
+    ASSERT_STR_CONTAINS(bpgn, "N@c6");
+    dgtpty_close(&the_dgt);
+    fx_free(&f);
+}
+
+/* ---- a disk that cannot be written (tb_journal_io): play stops, nothing said off the record -- */
+
+struct disk {
+    struct fx *f;
+    void (*log)(void *arg, enum tb_config_log level, const char *line);
+    int error;       /* every write and sync fails with it while set */
+    int fail_after;  /* lines said before the disk fails */
+    int said;        /* lines said with the journal working */
+    int notices;     /* lines said while play is stopped */
+    int not_durable; /* lines said before their cause was on disk */
+};
+
+/* true (errno set) while the disk fails */
+static bool fails(void *user)
+{
+    const struct disk *k = user;
+    errno = k->error;
+    return k->error != 0;
+}
+static ssize_t disk_pwrite(void *user, int fd, const void *buf, size_t len, off_t off)
+{
+    return fails(user) ? -1 : pwrite(fd, buf, len, off);
+}
+static int disk_fdatasync(void *user, int fd)
+{
+    return fails(user) ? -1 : fdatasync(fd);
+}
+
+static void disk_log(void *arg, enum tb_config_log level, const char *line)
+{
+    struct disk *k = arg;
+    k->log(k->f, level, line);
+    if (!k->f->d || !strstr(line, "info: say to "))
+        return;
+    struct tb_daemon_counters c;
+    tb_daemon_counters(k->f->d, &c);
+    if (c.journal_stopped) {
+        k->notices++; /* the stop itself: please wait, the arbiter has been called */
+        return;
+    }
+    if (c.journal_durable_seq != c.journal_last_seq)
+        k->not_durable++;
+    if (++k->said == k->fail_after)
+        k->error = ENOSPC;
+}
+
+static bool journal_stopped(struct fx *f)
+{
+    struct tb_daemon_counters c;
+    tb_daemon_counters(f->d, &c);
+    return c.journal_stopped;
+}
+
+/* The lines of h without those holding text. */
+static void without(struct heard *h, const char *text)
+{
+    for (int s = 0; s < SEATS; s++) {
+        char *in = h->text[s] ? h->text[s] : "", *out = in;
+        h->lines[s] = 0;
+        for (char *l = in; *l;) {
+            size_t n = strcspn(l, "\n") + 1;
+            char line[600];
+            snprintf(line, sizeof line, "%.*s", (int)n, l);
+            if (!strstr(line, text)) {
+                memmove(out, l, n);
+                out += n;
+                h->lines[s]++;
+            }
+            l += n;
+        }
+        *out = '\0';
+        h->len[s] = (size_t)(out - in);
+    }
+}
+
+/* The disk fails mid-match: play stops, all four seats hear "please wait" and "the arbiter has
+ * been called" once, status says why, requests are refused; nothing is said before its cause is
+ * on disk. Writing again, the match resumes by itself and ends as generated, each seat having
+ * heard exactly what the match tells it. */
+TB_TEST(a_disk_that_cannot_be_written_stops_the_match_and_it_resumes_with_nothing_lost)
+{
+    generate(&gm, 12);
+    struct fx f;
+    fx_init(&f, "disk");
+    bug_options(&f, &gm);
+    struct disk k = {.f = &f, .log = f.o.log, .fail_after = 40};
+    struct tb_journal_io io = {.pwrite = disk_pwrite, .fdatasync = disk_fdatasync, .user = &k};
+    f.o.journal_io = &io;
+    f.o.log = disk_log;
+    f.o.log_arg = &k;
+    fx_start(&f);
+    ASSERT_TRUE(fx_run_until(&f, 20000, journal_stopped));
+    int before = k.said;
+    ASSERT_EQ(before, 40);
+    ASSERT_TRUE(fx_run_until(&f, 1500, NULL)); /* retried meanwhile, still failing */
+    ASSERT_TRUE(journal_stopped(&f));
+    ASSERT_EQ(k.said, before); /* nothing said while the disk fails */
+    ASSERT_EQ(k.notices, 2 * SEATS);
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "journal: the journal cannot be written (No space");
+    ASSERT_STR_CONTAINS(fx_req(&f, "hand white-a"), "error state the journal cannot be written");
+    ASSERT_EQ(count_of(f.log, "play stopped, ARBITER called"), 1);
+    for (int s = 0; s < SEATS; s++) {
+        char want[64];
+        snprintf(want, sizeof want, "info: say to %s: Bitte warten", seat_names[s]);
+        ASSERT_STR_CONTAINS(f.log, want);
+    }
+
+    k.error = 0;
+    fx_run(&f, 1000000);
+    ASSERT_FALSE(journal_stopped(&f));
+    ASSERT_STR_CONTAINS(f.log, "writing again");
+    same_bpgn(&f, &gm);
+    ASSERT_EQ(k.not_durable, 0);
+    struct heard want, got;
+    expected(&gm, 0, &want);
+    said(&f, "info", &got);
+    without(&got, "Bitte warten"); /* the stop's two notices */
+    without(&got, "Schiedsrichter");
+    same_heard(&want, &got, gm.seed);
+    heard_free(&want);
+    heard_free(&got);
+    fx_free(&f);
+    tb_script_list_free(&gm.script);
 }

@@ -115,6 +115,9 @@ TB_TEST(malformed_requests_get_a_clear_error_and_leave_the_request_alone)
         {"resign c white pin=1234", TB_ERR_PARSE, "resign: board must be a or b, not 'c'"},
         {"resign a red pin=1234", TB_ERR_PARSE, "resign: 'red' is not white or black"},
         {"choose a k", TB_ERR_PARSE, "choose takes q, r, b, n or p, not 'k'"},
+        {"accept", TB_ERR_PARSE, "accept takes more arguments"},
+        {"accept c", TB_ERR_PARSE, "accept: board must be a or b, not 'c'"},
+        {"replace a b", TB_ERR_PARSE, "replace takes fewer arguments"},
         {"hand 4", TB_ERR_PARSE, "hand: '4' is not white-a, black-a, white-b, black-b or 0..3"},
         {"move c e4", TB_ERR_PARSE, "move: board must be vi or sighted (a or b in doorgeefschaak)"},
         {"STATUS", TB_ERR_NOTFOUND, "unknown request 'STATUS'"},
@@ -315,9 +318,10 @@ TB_TEST(responses_are_single_lines)
 TB_TEST(help_lists_every_request)
 {
     static const char *const names[] = {
-        "status", "moves",     "pgn",          "scoresheet", "resolve", "takeback", "promote",
-        "repeat", "new-game",  "set-position", "move",       "help",    "review",   "set-pin",
-        "result", "clock-set", "games",        "hand",       "bpgn",    "resign",   "choose"};
+        "status",  "moves",   "pgn",      "scoresheet",   "resolve", "takeback",
+        "promote", "repeat",  "new-game", "set-position", "move",    "help",
+        "review",  "set-pin", "result",   "clock-set",    "games",   "hand",
+        "bpgn",    "resign",  "choose",   "accept",       "replace"};
     int n = 0;
     while (tb_ctl_help_line(n))
         n++;
