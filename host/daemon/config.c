@@ -185,11 +185,6 @@ static void set_board(struct parse *ps, long line, const char *key, const char *
     struct tb_error e;
     if (tb_link_resource_parse(v, &res, &e) != TB_OK)
         problem(ps, line, "%s: %s", key, e.msg);
-    else if (role == TB_CONFIG_VI && res.kind == TB_LINK_DGT) /* DGT */
-        problem(ps, line,
-                "%s: a DGT e-board cannot be the VI player's board: it has no holes to hold "
-                "the pieces (D.2) and no buttons (repeat, clock, promote, arbiter)",
-                key);
     else if (!copy(ps->cfg.player[role].board, TB_CONFIG_PATH_MAX, v))
         problem(ps, line, "%s is longer than %d bytes", key, TB_CONFIG_PATH_MAX - 1);
     else
@@ -776,6 +771,15 @@ static void check_whole(struct parse *ps)
         long line = ps->seen[SEC_SIGHTED][0] ? ps->seen[SEC_SIGHTED][0] : ps->seen[SEC_VI][0];
         problem(ps, line ? line : 1, "both players' boards are %s", c->player[0].board);
     }
+    /* D.2: the VI player's board holds the pegged pieces; in [bughouse] it is only board A */
+    struct tb_link_resource vi;
+    if (!c->bughouse.enabled &&
+        tb_link_resource_parse(c->player[TB_CONFIG_VI].board, &vi, NULL) == TB_OK &&
+        vi.kind == TB_LINK_DGT)
+        problem(ps, c->player[TB_CONFIG_VI].board_line ? c->player[TB_CONFIG_VI].board_line : 1,
+                "board: a DGT e-board cannot be the VI player's board: it has no holes to hold "
+                "the pieces (D.2) and no buttons (repeat, clock, promote, arbiter); in "
+                "[bughouse] mode it may be board A");
     /* [clock]: a control alone means the built-in clock; the built-in clock needs one */
     if (c->clock.control[0] && !ps->clock_source_line)
         c->clock.source = TB_CONFIG_CLOCK_BUILTIN;

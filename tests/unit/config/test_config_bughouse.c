@@ -45,6 +45,24 @@ TB_TEST(bughouse_section_sets_mode_control_hearing_and_seats)
     ASSERT_NULL(tb_config_seat_name(4));
 }
 
+/* D.2 keeps a DGT e-board from the VI player's side of a twin game; in doorgeefschaak the
+ * [player vi] board is only board A, and a club may play on two DGT boards. */
+TB_TEST(law_d_2_dgt_board_a_only_in_bughouse_mode)
+{
+    struct tb_config c;
+    struct tb_config_report rep;
+    ASSERT_OK(parse("[arbiter]\npin=1234\n[player vi]\nboard = dgt:/dev/ttyACM0\n"
+                    "[player sighted]\nboard = dgt:/dev/ttyACM1\n[bughouse]\nenabled = yes\n",
+                    &c, &rep));
+    ASSERT_STR_EQ(c.player[TB_CONFIG_VI].board, "dgt:/dev/ttyACM0");
+    ASSERT_EQ(parse("[arbiter]\npin=1234\n[bughouse]\nenabled = no\n[player vi]\n"
+                    "board = dgt:/dev/ttyACM0\n",
+                    &c, &rep),
+              TB_ERR_PARSE);
+    ASSERT_EQ(rep.problem[0].line, 6);
+    ASSERT_STR_CONTAINS(rep.problem[0].msg, "a DGT e-board cannot be the VI player's board");
+}
+
 TB_TEST(bughouse_bad_entries_name_line_and_key)
 {
     static const struct {
