@@ -48,3 +48,12 @@ char *tb_run_read_file(const char *path, size_t *len)
         *len = n;
     return buf;
 }
+
+void tb_run_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        TB_FAIL("cannot write %s", path);
+    fputs(text, f);
+    ASSERT_OK(fclose(f));
+}

@@ -17,4 +17,7 @@ int tb_run(char *out, size_t len, const char *fmt, ...) __attribute__((format(pr
  * when len is not NULL. Fails when the file cannot be read. */
 char *tb_run_read_file(const char *path, size_t *len);
 
+/* Writes text to the file at path (created or truncated). Fails when it cannot. */
+void tb_run_write_file(const char *path, const char *text);
+
 #endif

@@ -26,6 +26,15 @@ const char *tb_test_tmp_dir(void)
     return dir;
 }
 
+const char *tb_test_tmp(const char *name)
+{
+    static char path[8][600];
+    static int next;
+    char *p = path[next++ % 8];
+    snprintf(p, sizeof path[0], "%s/%s", tb_test_tmp_dir(), name);
+    return p;
+}
+
 double tb_test_time_multiplier(void)
 {
     const char *env = getenv("TB_TIME_MULTIPLIER");

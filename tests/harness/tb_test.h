@@ -89,6 +89,8 @@ const char *tb_test_data_dir(void);
  * everything in it when the cases pass; a failing case leaves it for a look (its path is on the
  * failure's first line). */
 const char *tb_test_tmp_dir(void);
+/* name's path in that directory; the last eight paths given stay valid. */
+const char *tb_test_tmp(const char *name);
 
 /* Real-time limits scaled for a loaded machine: TB_TIME_MULTIPLIER (a number >= 1, default 1;
  * docs/testing.md) times ms. Every wait on the wall clock in a test goes through it; ctest's

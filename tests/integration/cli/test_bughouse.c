@@ -13,23 +13,6 @@
 #define OUT_MAX (1 << 20)
 static char out[OUT_MAX];
 
-static const char *tmp(const char *name)
-{
-    static char path[8][600];
-    static int next;
-    char *p = path[next++ % 8];
-    snprintf(p, sizeof path[0], "%s/%s", tb_test_tmp_dir(), name);
-    return p;
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ASSERT_NOT_NULL(f);
-    fputs(text, f);
-    ASSERT_OK(fclose(f));
-}
-
 static char *bpgn_of(const tb_bug_record *rec)
 {
     int n = tb_bug_bpgn_write(rec, NULL, 0);
@@ -44,15 +27,15 @@ static char *bpgn_of(const tb_bug_record *rec)
 static char *round_trip(const char *bpgn_path, long seed, const char *events_opts)
 {
     ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-events %s --seed %ld %s > '%s' 2>&1",
-                     TB_TWINBOARD, bpgn_path, seed, events_opts, tmp("rt.events")),
+                     TB_TWINBOARD, bpgn_path, seed, events_opts, tb_test_tmp("rt.events")),
               0);
     int rc =
         tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' --bpgn '%s' 2>&1 | grep -v '^[0-9]* [AB]'",
-               TB_TWINBOARD, tmp("rt.events"), tmp("rt.bpgn"));
+               TB_TWINBOARD, tb_test_tmp("rt.events"), tb_test_tmp("rt.bpgn"));
     if (strcmp(out, "") != 0)
         TB_FAIL("%s seed %ld: the replay reports problems:\n%s", bpgn_path, seed, out);
     (void)rc;
-    return tb_run_read_file(tmp("rt.bpgn"), NULL);
+    return tb_run_read_file(tb_test_tmp("rt.bpgn"), NULL);
 }
 
 TB_TEST(random_matches_round_trip_through_bughouse_events_and_bughouse_replay)
@@ -64,8 +47,8 @@ TB_TEST(random_matches_round_trip_through_bughouse_events_and_bughouse_replay)
             .seed = seed, .resign_permille = 4, .min_think_ms = 2000, .pass_ms = 1500};
         ASSERT_GT(tb_bug_gen_game(&gc, &rec), 0);
         char *want = bpgn_of(&rec);
-        write_file(tmp("gen.bpgn"), want);
-        char *got = round_trip(tmp("gen.bpgn"), (long)seed, seed % 2 ? "--noise" : "");
+        tb_run_write_file(tb_test_tmp("gen.bpgn"), want);
+        char *got = round_trip(tb_test_tmp("gen.bpgn"), (long)seed, seed % 2 ? "--noise" : "");
         if (strcmp(want, got) != 0)
             TB_FAIL("seed %llu: the replayed game differs\n--- BPGN\n%s\n--- replayed\n%s",
                     (unsigned long long)seed, want, got);
@@ -96,9 +79,9 @@ TB_TEST(law_5_4_hand_written_match_with_drops_promotion_resignation_and_flag_rou
     }
     /* the flag falls 402 s after Black's last move on A (5.4); B resigned a second after its
      * last move (BPGN does not say when) */
-    ASSERT_EQ(
-        tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' | tail -4", TB_TWINBOARD, tmp("rt.events")),
-        0);
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' | tail -4", TB_TWINBOARD,
+                     tb_test_tmp("rt.events")),
+              0);
     ASSERT_STR_CONTAINS(out, "48000 B: 0-1 resigned (5.2)\n");
     ASSERT_STR_CONTAINS(out, "444000 A Black: flag fell\n444000 A: 1-0 flag fell (5.4)\n");
     free(want);
@@ -107,10 +90,10 @@ TB_TEST(law_5_4_hand_written_match_with_drops_promotion_resignation_and_flag_rou
 TB_TEST(law_2_1_seat_0_hears_in_german_what_the_match_tells_them)
 {
     ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-events %s --seed 2 > '%s'", TB_TWINBOARD,
-                     TB_CLI_DATA "/doorgeefschaak.bpgn", tmp("h.events")),
+                     TB_CLI_DATA "/doorgeefschaak.bpgn", tb_test_tmp("h.events")),
               0);
     ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' --seat 0 --say de-fide 2>&1",
-                     TB_TWINBOARD, tmp("h.events")),
+                     TB_TWINBOARD, tb_test_tmp("h.events")),
               0);
     /* Black's moves on A, the pawn from Black on B (2.1), Black's drop (2.2); nothing of B's
      * moves, nothing of their own */
@@ -129,7 +112,7 @@ TB_TEST(law_2_1_seat_0_hears_in_german_what_the_match_tells_them)
     /* hear-other-board: board B's moves too */
     ASSERT_EQ(tb_run(out, OUT_MAX,
                      "'%s' bughouse-replay '%s' --seat 0 --say de-fide --hear-other-board 0 2>&1",
-                     TB_TWINBOARD, tmp("h.events")),
+                     TB_TWINBOARD, tb_test_tmp("h.events")),
               0);
     ASSERT_STR_CONTAINS(out, "Bauer David sieben David fünf");
     ASSERT_STR_CONTAINS(out, "Springer auf David vier");
@@ -137,17 +120,18 @@ TB_TEST(law_2_1_seat_0_hears_in_german_what_the_match_tells_them)
 
 TB_TEST(two_files_one_board_each_replay_as_one)
 {
-    ASSERT_EQ(
-        tb_run(out, OUT_MAX, "'%s' bughouse-events %s --seed 4 --noise --out-a '%s' --out-b '%s'",
-               TB_TWINBOARD, TB_CLI_DATA "/doorgeefschaak.bpgn", tmp("a.events"), tmp("b.events")),
-        0);
+    ASSERT_EQ(tb_run(out, OUT_MAX,
+                     "'%s' bughouse-events %s --seed 4 --noise --out-a '%s' --out-b '%s'",
+                     TB_TWINBOARD, TB_CLI_DATA "/doorgeefschaak.bpgn", tb_test_tmp("a.events"),
+                     tb_test_tmp("b.events")),
+              0);
     ASSERT_STR_EQ(out, "");
-    ASSERT_EQ(tb_run(out, OUT_MAX, "grep -c ' B ' '%s'; grep -c ' A ' '%s'", tmp("a.events"),
-                     tmp("b.events")),
+    ASSERT_EQ(tb_run(out, OUT_MAX, "grep -c ' B ' '%s'; grep -c ' A ' '%s'",
+                     tb_test_tmp("a.events"), tb_test_tmp("b.events")),
               1);
     ASSERT_STR_EQ(out, "0\n0\n");
     ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' '%s' --bpgn - | tail -3",
-                     TB_TWINBOARD, tmp("b.events"), tmp("a.events")),
+                     TB_TWINBOARD, tb_test_tmp("b.events"), tb_test_tmp("a.events")),
               0);
     ASSERT_STR_CONTAINS(out, "4A. axb8=Q {396.000} 4b. N@d4 {392.000} {A: 1-0 flag fell (5.4)}");
 }
@@ -158,8 +142,9 @@ static void answer(const char *cmd, const char *name, const char *text, const ch
                    int status, const char *message)
 {
     if (text)
-        write_file(tmp(name), text);
-    int rc = tb_run(out, OUT_MAX, "'%s' %s '%s' %s 2>&1", TB_TWINBOARD, cmd, tmp(name), opts);
+        tb_run_write_file(tb_test_tmp(name), text);
+    int rc =
+        tb_run(out, OUT_MAX, "'%s' %s '%s' %s 2>&1", TB_TWINBOARD, cmd, tb_test_tmp(name), opts);
     if (rc != status || !strstr(out, message))
         TB_FAIL("%s %s %s: exit %d, expected %d with '%s':\n%s", cmd, name, opts, rc, status,
                 message, out);
@@ -169,10 +154,10 @@ TB_TEST(bad_input_is_named_by_file_and_line_and_changes_nothing)
 {
     const char *r = "bughouse-replay";
     char opts[700];
-    snprintf(opts, sizeof opts, "--bpgn '%s'", tmp("none.bpgn"));
+    snprintf(opts, sizeof opts, "--bpgn '%s'", tb_test_tmp("none.bpgn"));
     answer(r, "bad.events", "0 A press clock\n100 A lift e2\n50 A place e4\n", opts, 2,
            "bad.events:3: time 50 goes back");
-    ASSERT_EQ(tb_run(out, OUT_MAX, "test -e '%s'", tmp("none.bpgn")), 1);
+    ASSERT_EQ(tb_run(out, OUT_MAX, "test -e '%s'", tb_test_tmp("none.bpgn")), 1);
     answer(r, "board.events", "0 A press clock\n100 C lift e2\n", "", 2,
            "board.events:2: board 'C' is neither board A");
     answer(r, "board.events", NULL, "--typed B", 2, "board.events:2:");
@@ -224,7 +209,7 @@ TB_TEST(damaged_scripts_are_refused_or_replayed_never_a_crash)
     uint64_t s = 12345;
     int status[3] = {0, 0, 0};
     for (int run = 0; run < 40; run++) {
-        FILE *f = fopen(tmp("damaged.events"), "w");
+        FILE *f = fopen(tb_test_tmp("damaged.events"), "w");
         ASSERT_NOT_NULL(f);
         for (int i = 0; i < n; i++) {
             s = s * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -252,7 +237,7 @@ TB_TEST(damaged_scripts_are_refused_or_replayed_never_a_crash)
         }
         ASSERT_OK(fclose(f));
         int rc = tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' --seat 0 2>&1", TB_TWINBOARD,
-                        tmp("damaged.events"));
+                        tb_test_tmp("damaged.events"));
         if (rc < 0 || rc > 2)
             TB_FAIL("run %d: exit %d\n%s", run, rc, out);
         if (rc == 2)

@@ -17,23 +17,6 @@
 #define OUT_MAX (1 << 16)
 static char out[OUT_MAX];
 
-static const char *tmp(const char *name)
-{
-    static char path[4][600];
-    static int next;
-    char *p = path[next++ % 4];
-    snprintf(p, sizeof path[0], "%s/%s", tb_test_tmp_dir(), name);
-    return p;
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ASSERT_NOT_NULL(f);
-    fputs(text, f);
-    ASSERT_OK(fclose(f));
-}
-
 TB_TEST(every_long_option_takes_its_value_after_an_equals_sign)
 {
     /* twinboard's tools */
@@ -41,23 +24,25 @@ TB_TEST(every_long_option_takes_its_value_after_an_equals_sign)
     ASSERT_STR_EQ(out, "Eva four\n");
     ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' say --pack en --short e2e4 2>&1", TB_TWINBOARD), 0);
     ASSERT_STR_EQ(out, "Eva four\n");
-    write_file(tmp("e4.script"), "0 vi lift e2\n100 vi place e4\n");
+    tb_run_write_file(tb_test_tmp("e4.script"), "0 vi lift e2\n100 vi place e4\n");
     ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' replay --events=%s --blip-ms=50 2>&1", TB_TWINBOARD,
-                     tmp("e4.script")),
+                     tb_test_tmp("e4.script")),
               0);
     ASSERT_STR_CONTAINS(out, "e2e4");
-    write_file(tmp("g.pgn"), "[Event \"t\"]\n\n1. e4 e5 2. Nf3 *\n");
+    tb_run_write_file(tb_test_tmp("g.pgn"), "[Event \"t\"]\n\n1. e4 e5 2. Nf3 *\n");
     ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' scoresheet --letters=de --game=1 %s 2>&1", TB_TWINBOARD,
-                     tmp("g.pgn")),
+                     tb_test_tmp("g.pgn")),
               0);
     ASSERT_STR_CONTAINS(out, "Sf3");
     ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' events-from-pgn --seed=3 --board=vi %s 2>&1", TB_TWINBOARD,
-                     tmp("g.pgn")),
+                     tb_test_tmp("g.pgn")),
               0);
     ASSERT_STR_CONTAINS(out, "vi lift e2");
     /* the daemon */
-    write_file(tmp("ok.ini"), "[arbiter]\npin = 1234\n");
-    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' --check-config=%s 2>&1", TB_TWINBOARDD, tmp("ok.ini")), 0);
+    tb_run_write_file(tb_test_tmp("ok.ini"), "[arbiter]\npin = 1234\n");
+    ASSERT_EQ(
+        tb_run(out, OUT_MAX, "'%s' --check-config=%s 2>&1", TB_TWINBOARDD, tb_test_tmp("ok.ini")),
+        0);
     ASSERT_STR_CONTAINS(out, ": ok");
 }
 
@@ -105,7 +90,7 @@ static void start_daemon(const char *ini, const char *socket)
     daemon_pid = fork();
     ASSERT_GE(daemon_pid, 0);
     if (daemon_pid == 0) {
-        freopen(tmp("daemon.log"), "w", stderr);
+        freopen(tb_test_tmp("daemon.log"), "w", stderr);
         execl(TB_TWINBOARDD, TB_TWINBOARDD, "-c", ini, (char *)NULL);
         _exit(127);
     }
@@ -123,13 +108,13 @@ static void start_daemon(const char *ini, const char *socket)
 TB_TEST(control_commands_take_the_socket_from_the_configuration)
 {
     char ini_text[2048];
-    const char *socket = tmp("ctl.sock"), *ini = tmp("daemon.ini");
+    const char *socket = tb_test_tmp("ctl.sock"), *ini = tb_test_tmp("daemon.ini");
     snprintf(ini_text, sizeof ini_text,
              "[daemon]\nsocket = %s\njournal_dir = %s\n[arbiter]\npin = 1234\n"
              "[player vi]\nboard = null:\naudio = null\n[player sighted]\nboard = null:\n"
              "audio = null\n",
-             socket, tmp("journal"));
-    write_file(ini, ini_text);
+             socket, tb_test_tmp("journal"));
+    tb_run_write_file(ini, ini_text);
     start_daemon(ini, socket);
     /* nothing else names a socket: the configuration's is used */
     int rc =
@@ -140,7 +125,7 @@ TB_TEST(control_commands_take_the_socket_from_the_configuration)
     /* TWINBOARD_SOCKET still works; --socket wins over the configuration */
     int rc3 = tb_run(out, OUT_MAX, "TWINBOARD_SOCKET=%s '%s' moves 2>&1", socket, TB_TWINBOARD);
     int rc4 = tb_run(out, OUT_MAX, "'%s' status -c %s --socket=%s 2>&1", TB_TWINBOARD, ini,
-                     tmp("no-such.sock"));
+                     tb_test_tmp("no-such.sock"));
     char wrong[OUT_MAX];
     snprintf(wrong, sizeof wrong, "%s", out);
     stop_daemon();
@@ -153,9 +138,11 @@ TB_TEST(control_commands_take_the_socket_from_the_configuration)
 
 TB_TEST(a_bad_configuration_for_the_socket_is_named)
 {
-    write_file(tmp("bad.ini"), "[daemon]\nsocket = relative\n");
-    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' status -c %s 2>&1", TB_TWINBOARD, tmp("bad.ini")), 2);
+    tb_run_write_file(tb_test_tmp("bad.ini"), "[daemon]\nsocket = relative\n");
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' status -c %s 2>&1", TB_TWINBOARD, tb_test_tmp("bad.ini")),
+              2);
     ASSERT_STR_CONTAINS(out, "bad.ini:2: socket must be an absolute path");
-    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' status -c %s 2>&1", TB_TWINBOARD, tmp("none.ini")), 2);
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' status -c %s 2>&1", TB_TWINBOARD, tb_test_tmp("none.ini")),
+              2);
     ASSERT_STR_CONTAINS(out, "none.ini");
 }

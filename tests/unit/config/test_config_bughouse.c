@@ -4,33 +4,26 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config_check.h"
 #include "tb_config.h"
 #include "tb_test.h"
-
-static const struct tb_config_place user_place = {.runtime_dir = "/run/user/1000",
-                                                  .home = "/home/a"};
-
-static int parse(const char *text, struct tb_config *c, struct tb_config_report *rep)
-{
-    tb_config_defaults(c, &user_place, NULL);
-    return tb_config_parse(c, text, strlen(text), rep);
-}
 
 TB_TEST(bughouse_section_sets_mode_control_hearing_and_seats)
 {
     struct tb_config c;
     struct tb_config_report rep;
-    ASSERT_OK(parse("[arbiter]\npin=1234\n", &c, &rep));
+    ASSERT_OK(config_check_parse("[arbiter]\npin=1234\n", &c, &rep));
     ASSERT_FALSE(c.bughouse.enabled); /* the twin game unless asked */
     ASSERT_EQ(c.bughouse.hear_other_board, 0);
-    ASSERT_OK(parse("[arbiter]\npin=1234\n[bughouse]\nenabled = yes\n", &c, &rep));
+    ASSERT_OK(config_check_parse("[arbiter]\npin=1234\n[bughouse]\nenabled = yes\n", &c, &rep));
     ASSERT_TRUE(c.bughouse.enabled);
     ASSERT_STR_EQ(c.bughouse.control, "");     /* 6.3: 7 minutes */
     ASSERT_EQ(c.bughouse.hear_other_board, 0); /* the partner's board: nobody by default */
-    ASSERT_OK(parse("[arbiter]\npin=1234\n[bughouse]\nenabled = yes\ncontrol = 5m+2s\n"
-                    "hear_other_board = white_a, black_b\nwhite_a = Anna\nblack_b = Bert Meier\n"
-                    "pack_black_a = en\naudio_white_b = wav:/tmp/wb.wav\naudio_black_b = null\n",
-                    &c, &rep));
+    ASSERT_OK(config_check_parse(
+        "[arbiter]\npin=1234\n[bughouse]\nenabled = yes\ncontrol = 5m+2s\n"
+        "hear_other_board = white_a, black_b\nwhite_a = Anna\nblack_b = Bert Meier\n"
+        "pack_black_a = en\naudio_white_b = wav:/tmp/wb.wav\naudio_black_b = null\n",
+        &c, &rep));
     ASSERT_STR_EQ(c.bughouse.control, "5m+2s");
     ASSERT_EQ(c.bughouse.hear_other_board, (1u << 0) | (1u << 3));
     ASSERT_STR_EQ(c.bughouse.name[0], "Anna");
@@ -38,8 +31,8 @@ TB_TEST(bughouse_section_sets_mode_control_hearing_and_seats)
     ASSERT_STR_EQ(c.bughouse.pack[1], "en");
     ASSERT_STR_EQ(c.bughouse.audio[2], "wav:/tmp/wb.wav");
     ASSERT_STR_EQ(c.bughouse.audio[3], "null");
-    ASSERT_OK(parse("[arbiter]\npin=1234\n[bughouse]\nenabled = no\nhear_other_board = none\n", &c,
-                    &rep));
+    ASSERT_OK(config_check_parse(
+        "[arbiter]\npin=1234\n[bughouse]\nenabled = no\nhear_other_board = none\n", &c, &rep));
     ASSERT_FALSE(c.bughouse.enabled);
     ASSERT_STR_EQ(tb_config_seat_name(2), "white_b");
     ASSERT_NULL(tb_config_seat_name(4));
@@ -51,13 +44,14 @@ TB_TEST(law_d_2_dgt_board_a_only_in_bughouse_mode)
 {
     struct tb_config c;
     struct tb_config_report rep;
-    ASSERT_OK(parse("[arbiter]\npin=1234\n[player vi]\nboard = dgt:/dev/ttyACM0\n"
-                    "[player sighted]\nboard = dgt:/dev/ttyACM1\n[bughouse]\nenabled = yes\n",
-                    &c, &rep));
+    ASSERT_OK(config_check_parse(
+        "[arbiter]\npin=1234\n[player vi]\nboard = dgt:/dev/ttyACM0\n"
+        "[player sighted]\nboard = dgt:/dev/ttyACM1\n[bughouse]\nenabled = yes\n",
+        &c, &rep));
     ASSERT_STR_EQ(c.player[TB_CONFIG_VI].board, "dgt:/dev/ttyACM0");
-    ASSERT_EQ(parse("[arbiter]\npin=1234\n[bughouse]\nenabled = no\n[player vi]\n"
-                    "board = dgt:/dev/ttyACM0\n",
-                    &c, &rep),
+    ASSERT_EQ(config_check_parse("[arbiter]\npin=1234\n[bughouse]\nenabled = no\n[player vi]\n"
+                                 "board = dgt:/dev/ttyACM0\n",
+                                 &c, &rep),
               TB_ERR_PARSE);
     ASSERT_EQ(rep.problem[0].line, 6);
     ASSERT_STR_CONTAINS(rep.problem[0].msg, "a DGT e-board cannot be the VI player's board");
@@ -65,11 +59,7 @@ TB_TEST(law_d_2_dgt_board_a_only_in_bughouse_mode)
 
 TB_TEST(bughouse_bad_entries_name_line_and_key)
 {
-    static const struct {
-        const char *text;
-        long line;
-        const char *msg;
-    } bad[] = {
+    static const struct config_check_bad bad[] = {
         {"[arbiter]\npin=1234\n[bughouse]\nenabled = maybe\n", 4,
          "enabled 'maybe' is not yes or no"},
         {"[arbiter]\npin=1234\n[bughouse]\ncontrol = 7 minutes\n", 4, "control: time control"},
@@ -86,16 +76,5 @@ TB_TEST(bughouse_bad_entries_name_line_and_key)
          4, "black_b is longer than 47 bytes"},
         {"[arbiter]\npin=1234\n[bughouse]\nenabled =\n", 4, "enabled has no value"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        struct tb_config c, before;
-        struct tb_config_report rep;
-        tb_config_defaults(&c, &user_place, NULL);
-        before = c;
-        ASSERT_EQ(tb_config_parse(&c, bad[i].text, strlen(bad[i].text), &rep), TB_ERR_PARSE);
-        ASSERT_EQ(rep.count, 1);
-        if (rep.problem[0].line != bad[i].line || !strstr(rep.problem[0].msg, bad[i].msg))
-            TB_FAIL("bad file %zu: line %ld: %s (want line %ld: %s)", i, rep.problem[0].line,
-                    rep.problem[0].msg, bad[i].line, bad[i].msg);
-        ASSERT_EQ(memcmp(&c, &before, sizeof c), 0); /* nothing changed */
-    }
+    config_check_refused(bad, sizeof bad / sizeof bad[0]);
 }

@@ -3,25 +3,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config_check.h"
 #include "tb_config.h"
 #include "tb_test.h"
-
-static const struct tb_config_place user_place = {.runtime_dir = "/run/user/1000",
-                                                  .home = "/home/a"};
-
-static int parse(const char *text, struct tb_config *c, struct tb_config_report *rep)
-{
-    tb_config_defaults(c, &user_place, NULL);
-    return tb_config_parse(c, text, strlen(text), rep);
-}
 
 TB_TEST(clock_section_sets_control_source_and_warnings)
 {
     struct tb_config c;
     struct tb_config_report rep;
-    ASSERT_OK(parse("[arbiter]\npin=1234\n[clock]\ncontrol = club\nwarn_vi = 5m, 1m\n"
-                    "warn_sighted = 30\n",
-                    &c, &rep));
+    ASSERT_OK(config_check_parse("[arbiter]\npin=1234\n[clock]\ncontrol = club\nwarn_vi = 5m, 1m\n"
+                                 "warn_sighted = 30\n",
+                                 &c, &rep));
     ASSERT_STR_EQ(c.clock.control, "club");
     ASSERT_EQ(c.clock.source, TB_CONFIG_CLOCK_BUILTIN); /* a control alone: the built-in clock */
     ASSERT_EQ(c.clock.nwarn[TB_CONFIG_VI], 2);
@@ -29,13 +21,14 @@ TB_TEST(clock_section_sets_control_source_and_warnings)
     ASSERT_U64_EQ(c.clock.warn_ms[TB_CONFIG_VI][1], 60000);
     ASSERT_EQ(c.clock.nwarn[TB_CONFIG_SIGHTED], 1);
     ASSERT_U64_EQ(c.clock.warn_ms[TB_CONFIG_SIGHTED][0], 30000);
-    ASSERT_OK(parse("[arbiter]\npin=1234\n[clock]\nsource = board\ncontrol = 40/120m+30s, 30m\n",
-                    &c, &rep));
+    ASSERT_OK(config_check_parse(
+        "[arbiter]\npin=1234\n[clock]\nsource = board\ncontrol = 40/120m+30s, 30m\n", &c, &rep));
     ASSERT_EQ(c.clock.source, TB_CONFIG_CLOCK_BOARD);
     ASSERT_STR_EQ(c.clock.control, "40/120m+30s, 30m");
-    ASSERT_OK(parse("[arbiter]\npin=1234\n[clock]\nsource = none\ncontrol = 7m\n", &c, &rep));
+    ASSERT_OK(config_check_parse("[arbiter]\npin=1234\n[clock]\nsource = none\ncontrol = 7m\n", &c,
+                                 &rep));
     ASSERT_EQ(c.clock.source, TB_CONFIG_CLOCK_NONE);
-    ASSERT_OK(parse("[arbiter]\npin=1234\n", &c, &rep)); /* no section: no clock */
+    ASSERT_OK(config_check_parse("[arbiter]\npin=1234\n", &c, &rep)); /* no section: no clock */
     ASSERT_EQ(c.clock.source, TB_CONFIG_CLOCK_NONE);
     ASSERT_STR_EQ(c.clock.control, "");
     ASSERT_STR_EQ(tb_config_clock_source_name(TB_CONFIG_CLOCK_BUILTIN), "builtin");
@@ -43,11 +36,7 @@ TB_TEST(clock_section_sets_control_source_and_warnings)
 
 TB_TEST(clock_bad_values_name_line_and_key)
 {
-    static const struct {
-        const char *text;
-        long line;
-        const char *msg;
-    } bad[] = {
+    static const struct config_check_bad bad[] = {
         {"[arbiter]\npin=1234\n[clock]\ncontrol = 1h30\n", 4,
          "control: time control \"1h30\": column 5: expected a unit"},
         {"[arbiter]\npin=1234\n[clock]\ncontrol = clubs\n", 4,
@@ -66,16 +55,5 @@ TB_TEST(clock_bad_values_name_line_and_key)
          "unknown key 'increment' in [clock]"},
         {"[arbiter]\npin=1234\n[clocks]\n", 3, "unknown section [clocks]"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        struct tb_config c, before;
-        struct tb_config_report rep;
-        tb_config_defaults(&c, &user_place, NULL);
-        before = c;
-        ASSERT_EQ(tb_config_parse(&c, bad[i].text, strlen(bad[i].text), &rep), TB_ERR_PARSE);
-        ASSERT_EQ(rep.count, 1);
-        if (rep.problem[0].line != bad[i].line || !strstr(rep.problem[0].msg, bad[i].msg))
-            TB_FAIL("bad file %zu: line %ld: %s (want line %ld: %s)", i, rep.problem[0].line,
-                    rep.problem[0].msg, bad[i].line, bad[i].msg);
-        ASSERT_EQ(memcmp(&c, &before, sizeof c), 0); /* nothing changed */
-    }
+    config_check_refused(bad, sizeof bad / sizeof bad[0]);
 }
