@@ -24,6 +24,7 @@
 #include "tb_ctl.h"
 #include "tb_dgt.h"
 #include "tb_journal.h"
+#include "tb_run.h"
 #include "tb_test.h"
 
 #define SEATS   4
@@ -525,14 +526,8 @@ TB_TEST(the_finished_match_bpgn_is_kept_beside_the_journal)
     fx_run(&f, 1000000);
     data_of(fx_req(&f, "bpgn"), answer, sizeof answer);
     ASSERT_STR_CONTAINS(answer, "[WhiteA \"Anna Schmidt\"]");
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "cat %s/*.bpgn", f.journal);
-    FILE *p = popen(cmd, "r");
-    ASSERT_NOT_NULL(p);
-    size_t n = fread(kept, 1, sizeof kept - 1, p);
-    pclose(p);
-    kept[n] = '\0';
-    ASSERT_GT(n, 100u);
+    ASSERT_EQ(tb_run(kept, sizeof kept, "cat %s/*.bpgn", f.journal), 0);
+    ASSERT_GT(strlen(kept), 100u);
     ASSERT_TRUE(strncmp(kept, answer, strlen(answer) - 1) == 0);
     fx_free(&f);
     tb_script_list_free(&gm.script);
