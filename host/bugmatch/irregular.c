@@ -63,8 +63,6 @@ static void resync(tb_bugmatch *m, int b, uint64_t t)
     tb_sensor *s = m->game[b].sensor;
     if (s)
         tb_sensor_reset(s, &m->rec->cur[b].chess, t);
-    if (m->game[b].dgt) /* a DGT board's pieces: what each stands for, from the record */
-        tb_bugmatch__dgt_reset(m, b);
     m->game[b].irr.lifted = 0;
     m->game[b].irr.last_place = 0;
     tb_bugmatch__sync_hands(m);

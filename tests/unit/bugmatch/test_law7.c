@@ -279,33 +279,82 @@ TB_TEST(law_7_6_the_opponents_press_demands_the_replacement)
     tb_bugmatch_free(m);
 }
 
+/* A match with board A a DGT board from fen (NULL: the start). */
+static tb_bugmatch *dgt_a(const char *fen)
+{
+    struct tb_bugmatch_config cfg;
+    tb_bugmatch_config_default(&cfg);
+    cfg.kind[0] = TB_BUGMATCH_DGT;
+    return bugmatch_started(&cfg, fen, NULL);
+}
+
+/* On DGT board A: the piece on from lifted and put on to, named as piece, the clock pressed. */
+static void dgt_move(tb_bugmatch *m, const char *from, const char *to, int piece, uint64_t *t)
+{
+    ASSERT_OK(tb_bugmatch_lift(m, 0, SQ(from), *t += 300));
+    ASSERT_OK(tb_bugmatch_place(m, 0, SQ(to), piece, *t += 300));
+    press(m, 0, t);
+}
+
 /* 7.4, 7.6 on a DGT board: the illegal knight move is read from the pieces the board names, the
  * replacement puts the board back, and the board's pieces are the record's again: the knight
  * then moves legally and is recognised, no wrong piece. */
 TB_TEST(law_7_6_replacement_on_a_dgt_board_keeps_its_pieces_in_step)
 {
-    struct tb_bugmatch_config cfg;
-    tb_bugmatch_config_default(&cfg);
-    cfg.kind[0] = TB_BUGMATCH_DGT;
-    tb_bugmatch *m = bugmatch_started(&cfg, NULL, NULL);
+    tb_bugmatch *m = dgt_a(NULL);
     uint64_t t = 0;
     const int knight = TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_KNIGHT);
-    ASSERT_OK(tb_bugmatch_lift(m, 0, SQ("g1"), t += 300));
-    ASSERT_OK(tb_bugmatch_place(m, 0, SQ("g4"), knight, t += 300));
-    press(m, 0, &t);
+    dgt_move(m, "g1", "g4", knight, &t);
     ASSERT_STR_CONTAINS(drain(m), "A White: illegal move Ng1g4 (7.4)");
     ASSERT_OK(tb_bugmatch_replace(m, 0, t += 800));
     ASSERT_OK(tb_bugmatch_lift(m, 0, SQ("g4"), t += 300));
     ASSERT_OK(tb_bugmatch_place(m, 0, SQ("g1"), knight, t += 300));
     ASSERT_OK(tb_bugmatch_tick(m, t += 300));
     ASSERT_STR_CONTAINS(drain(m), "A: board put back before g1g4");
-    ASSERT_OK(tb_bugmatch_lift(m, 0, SQ("g1"), t += 300));
-    ASSERT_OK(tb_bugmatch_place(m, 0, SQ("f3"), knight, t += 300));
-    press(m, 0, &t);
+    dgt_move(m, "g1", "f3", knight, &t);
     const char *out = drain(m);
     ASSERT_STR_CONTAINS(out, "A White: Nf3");
     ASSERT_TRUE(strstr(out, "wrong-piece") == NULL);
     ASSERT_EQ(tb_bugmatch_record(m)->cur[0].chess.side, TB_CHESS_BLACK);
+    tb_bugmatch_free(m);
+}
+
+/* 7.4 accepted on a DGT board: the knight that went g1-g4 stands for a knight on g4 from then
+ * on, and its next move from there is recognised, no wrong piece. */
+TB_TEST(law_7_4_accepted_on_a_dgt_board_the_piece_moves_on_from_where_it_stands)
+{
+    tb_bugmatch *m = dgt_a(NULL);
+    uint64_t t = 0;
+    const int knight = TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_KNIGHT);
+    const int pawn = TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_PAWN);
+    dgt_move(m, "g1", "g4", knight, &t);
+    ASSERT_STR_CONTAINS(drain(m), "A White: illegal move Ng1g4 (7.4)");
+    ASSERT_OK(tb_bugmatch_accept(m, 0, t += 800));
+    dgt_move(m, "e7", "e6", pawn, &t);
+    dgt_move(m, "g4", "e5", knight, &t);
+    const char *out = drain(m);
+    ASSERT_STR_CONTAINS(out, "A White: Ne5");
+    ASSERT_TRUE(strstr(out, "wrong-piece") == NULL);
+    tb_bugmatch_free(m);
+}
+
+/* 7.4 accepted on a DGT board after an illegal capture: the rook stands on d5 for the board's
+ * reckoning of pieces, the taken knight is off it, and the rook's next move is recognised. */
+TB_TEST(law_7_4_accepted_illegal_capture_on_a_dgt_board_keeps_its_pieces_in_step)
+{
+    tb_bugmatch *m = dgt_a("4k3/8/8/3n4/8/8/8/R3K3 w - - 0 1");
+    uint64_t t = 0;
+    const int rook = TB_CHESS_PIECE(TB_CHESS_WHITE, TB_CHESS_ROOK);
+    const int king = TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_KING);
+    ASSERT_OK(tb_bugmatch_lift(m, 0, SQ("d5"), t += 300));
+    dgt_move(m, "a1", "d5", rook, &t);
+    ASSERT_STR_CONTAINS(drain(m), "illegal move Ra1xd5 (7.4)");
+    ASSERT_OK(tb_bugmatch_accept(m, 0, t += 800));
+    dgt_move(m, "e8", "f7", king, &t);
+    dgt_move(m, "d5", "d1", rook, &t);
+    const char *out = drain(m);
+    ASSERT_STR_CONTAINS(out, "A White: Rd1");
+    ASSERT_TRUE(strstr(out, "wrong-piece") == NULL);
     tb_bugmatch_free(m);
 }
 
