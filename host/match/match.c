@@ -409,7 +409,10 @@ int tb_match_typed_move(tb_match *m, int board, const char *text, uint64_t now_m
     int rc = typed_turn(m, board, err);
     if (rc == TB_OK) {
         tb_match__line_pos(m, &m->extra[board], m->extra[board].n, &pos);
-        rc = typed_copy(m, board, tb_chess_move_parse(&pos, text, &mv, err), mv, err);
+        /* parse first, then compare: one call reading mv while another writes it would
+         * leave the order to the compiler */
+        int parsed = tb_chess_move_parse(&pos, text, &mv, err);
+        rc = typed_copy(m, board, parsed, mv, err);
     }
     if (rc == TB_OK) {
         tb_match__typed_move_at(m, board, mv);
