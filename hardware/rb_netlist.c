@@ -16,17 +16,15 @@ struct parser {
     struct tb_error *err;
 };
 
-static int grow(void **arr, int n, size_t elem)
+/* Capacity is 8, 16, 32 ...: the array grown when the count reaches it, else arr itself; NULL
+ * when out of memory (arr kept). The caller stores it in its own typed pointer: writing a T *
+ * through a void ** would be a read of one type through another, which -O2 may reorder. */
+static void *grow(void *arr, int n, size_t elem)
 {
-    /* Capacity is 8, 16, 32 ...: grow when the count reaches it. */
     if (n != 0 && (n < 8 || (n & (n - 1)) != 0))
-        return 0;
+        return arr;
     size_t cap = n ? (size_t)n * 2 : 8;
-    void *p = realloc(*arr, cap * elem);
-    if (!p)
-        return TB_ERR_MEM;
-    *arr = p;
-    return 0;
+    return realloc(arr, cap * elem);
 }
 
 static int copy_name(struct parser *p, char *dst, size_t cap, const char *src, const char *what)
@@ -99,8 +97,10 @@ static int do_comp(struct parser *p, char **tok, int ntok, const char *rest)
         return tb_error_set_at(p->err, TB_ERR_PARSE, p->line, 0,
                                "%s:%ld: component %s is declared twice", p->source, p->line,
                                tok[1]);
-    if (grow((void **)&nl->comps, nl->ncomps, sizeof *nl->comps))
+    struct rb_netlist_comp *comps = grow(nl->comps, nl->ncomps, sizeof *nl->comps);
+    if (!comps)
         return tb_error_set(p->err, TB_ERR_MEM, "out of memory");
+    nl->comps = comps;
     struct rb_netlist_comp *c = &nl->comps[nl->ncomps];
     memset(c, 0, sizeof *c);
     int rc;
@@ -131,9 +131,13 @@ static int do_pins(struct parser *p, char **tok, int ntok)
             return tb_error_set_at(p->err, TB_ERR_PARSE, p->line, 0,
                                    "%s:%ld: pin %s.%s is declared twice", p->source, p->line,
                                    c->ref, tok[t]);
-        if (grow((void **)&c->pins, c->npins, sizeof *c->pins) ||
-            grow((void **)&c->pin_net, c->npins, sizeof *c->pin_net))
+        char(*pins)[RB_NETLIST_NAME_MAX] = grow(c->pins, c->npins, sizeof *c->pins);
+        if (pins)
+            c->pins = pins;
+        int *pin_net = pins ? grow(c->pin_net, c->npins, sizeof *c->pin_net) : NULL;
+        if (!pin_net)
             return tb_error_set(p->err, TB_ERR_MEM, "out of memory");
+        c->pin_net = pin_net;
         int rc = copy_name(p, c->pins[c->npins], sizeof c->pins[0], tok[t], "pin");
         if (rc)
             return rc;
@@ -151,8 +155,10 @@ static int do_net(struct parser *p, char **tok, int ntok)
                                p->line);
     int ni = rb_netlist__net_find(nl, tok[1]);
     if (ni < 0) {
-        if (grow((void **)&nl->nets, nl->nnets, sizeof *nl->nets))
+        struct rb_netlist_net *nets = grow(nl->nets, nl->nnets, sizeof *nl->nets);
+        if (!nets)
             return tb_error_set(p->err, TB_ERR_MEM, "out of memory");
+        nl->nets = nets;
         struct rb_netlist_net *n = &nl->nets[nl->nnets];
         memset(n, 0, sizeof *n);
         int rc = copy_name(p, n->name, sizeof n->name, tok[1], "net name");
@@ -182,8 +188,10 @@ static int do_net(struct parser *p, char **tok, int ntok)
             return tb_error_set_at(
                 p->err, TB_ERR_PARSE, p->line, 0, "%s:%ld: pin %s.%s is on both net %s and net %s",
                 p->source, p->line, c->ref, dot + 1, nl->nets[c->pin_net[pi]].name, n->name);
-        if (grow((void **)&n->members, n->nmembers, sizeof *n->members))
+        struct rb_netlist_member *members = grow(n->members, n->nmembers, sizeof *n->members);
+        if (!members)
             return tb_error_set(p->err, TB_ERR_MEM, "out of memory");
+        n->members = members;
         n->members[n->nmembers++] = (struct rb_netlist_member){ci, pi};
         c->pin_net[pi] = ni;
     }

@@ -68,7 +68,7 @@ struct player {
     double retry_at; /* while lost: when to open the sink again (speech thread) */
     /* Under the mutex (written by the speech thread only, so it reads them without): */
     bool lost;
-    char lost_why[200];
+    char lost_why[sizeof((struct tb_error *)0)->msg]; /* the sink's own words, whole */
     double lost_since;
     char *last_move;
     int pending; /* announcements not yet done, cut or failed */

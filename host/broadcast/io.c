@@ -93,20 +93,23 @@ static int open_tcp(tb_broadcast *bc, struct tb_error *err)
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     /* Loopback only: a broadcast program on this machine, never the tournament hall's net. */
-    struct sockaddr_in a;
+    union { /* the address as bind() takes it, with no cast between object types */
+        struct sockaddr sa;
+        struct sockaddr_in in;
+    } a;
     memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)bc->cfg.tcp_port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t al = sizeof a;
-    if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, 8) != 0 ||
-        set_nonblock(fd) != 0 || getsockname(fd, (struct sockaddr *)&a, &al) != 0) {
+    a.in.sin_family = AF_INET;
+    a.in.sin_port = htons((uint16_t)bc->cfg.tcp_port);
+    a.in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t al = sizeof a.in;
+    if (bind(fd, &a.sa, sizeof a.in) != 0 || listen(fd, 8) != 0 || set_nonblock(fd) != 0 ||
+        getsockname(fd, &a.sa, &al) != 0) {
         int rc = sys_fail(err, "listen on", where);
         close(fd);
         return rc;
     }
     bc->listen_fd = fd;
-    bc->port = ntohs(a.sin_port);
+    bc->port = ntohs(a.in.sin_port);
     return TB_OK;
 }
 

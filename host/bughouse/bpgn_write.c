@@ -56,7 +56,7 @@ static bool is_start(const tb_bug_pos *pos)
 {
     tb_bug_pos s;
     tb_bug_pos_startpos(&s);
-    return memcmp(&s, pos, sizeof s) == 0;
+    return tb_bug_pos_equal(&s, pos); /* field by field: padding bytes are not the position */
 }
 
 int tb_bug_bpgn_write(const tb_bug_record *rec, char *buf, size_t len)

@@ -15,15 +15,20 @@
 
 int tb_ctl_client_connect(const char *path, bool nonblock, struct tb_error *err)
 {
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    if (!path || strlen(path) >= sizeof sa.sun_path)
+    /* the union passes the address as the struct sockaddr connect() takes, with no cast
+     * between object types */
+    union {
+        struct sockaddr sa;
+        struct sockaddr_un un;
+    } addr = {.un.sun_family = AF_UNIX};
+    if (!path || strlen(path) >= sizeof addr.un.sun_path)
         return tb_error_set(err, TB_ERR_ARG, "control socket path too long: %s",
                             path ? path : "(none)");
-    memcpy(sa.sun_path, path, strlen(path) + 1);
+    memcpy(addr.un.sun_path, path, strlen(path) + 1);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | (nonblock ? SOCK_NONBLOCK : 0), 0);
     if (fd < 0)
         return tb_error_set(err, TB_ERR_SYS, "socket: %s", strerror(errno));
-    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+    if (connect(fd, &addr.sa, sizeof addr.un) != 0) {
         int e = errno;
         close(fd);
         int rc =

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "daemon_internal.h"
+#include "tb_str.h"
 
 struct action {
     enum tb_ctl_verb verb;
@@ -172,7 +173,7 @@ static void clock_set_record(const struct tb_daemon *d, const struct tb_ctl_requ
 }
 static void clock_set_request(const struct tb_journal_decision *dec, struct tb_ctl_request *req)
 {
-    snprintf(req->text, sizeof req->text, "%s", dec->text);
+    tb_str_copy(req->text, sizeof req->text, dec->text); /* journaled from a request: it fits */
 }
 
 static const struct action actions[] = {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "daemon_bug.h"
+#include "tb_str.h"
 
 const char *tb_daemon__bug_seat_name(int seat)
 {
@@ -403,11 +404,11 @@ int tb_daemon__bug_bpgn(struct tb_daemon *d, char **text)
     const struct tb_config_game *gm = &d->cfg->game;
     for (int s = 0; s < TB_BUGMATCH_SEATS; s++)
         if (d->cfg->bughouse.name[s][0])
-            snprintf(rec->names[s], sizeof rec->names[s], "%s", d->cfg->bughouse.name[s]);
+            tb_str_copy(rec->names[s], sizeof rec->names[s], d->cfg->bughouse.name[s]);
     if (gm->event[0])
-        snprintf(rec->event, sizeof rec->event, "%s", gm->event);
+        tb_str_copy(rec->event, sizeof rec->event, gm->event);
     if (gm->site[0])
-        snprintf(rec->site, sizeof rec->site, "%s", gm->site);
+        tb_str_copy(rec->site, sizeof rec->site, gm->site);
     if (gm->date[0])
         snprintf(rec->date, sizeof rec->date, "%s", gm->date);
     int n = tb_bug_bpgn_write(rec, NULL, 0);

@@ -364,10 +364,13 @@ int tb_daemon__ctl_open(struct tb_daemon *d, struct tb_error *err)
     tb_ctl_guard_init(&d->guard);
     if (!d->socket_path[0])
         return TB_OK;
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    if (strlen(d->socket_path) >= sizeof sa.sun_path)
+    union { /* the address as bind() takes it, with no cast between object types */
+        struct sockaddr sa;
+        struct sockaddr_un un;
+    } addr = {.un.sun_family = AF_UNIX};
+    if (strlen(d->socket_path) >= sizeof addr.un.sun_path)
         return tb_error_set(err, TB_ERR_ARG, "control socket %s: path too long", d->socket_path);
-    strcpy(sa.sun_path, d->socket_path);
+    strcpy(addr.un.sun_path, d->socket_path);
     int rc = take_lock(d, err);
     if (rc != TB_OK)
         return rc;
@@ -383,7 +386,7 @@ int tb_daemon__ctl_open(struct tb_daemon *d, struct tb_error *err)
     if (fd < 0)
         return tb_error_set(err, TB_ERR_SYS, "socket: %s", strerror(errno));
     mode_t old = umask(0117);
-    rc = bind(fd, (struct sockaddr *)&sa, sizeof sa);
+    rc = bind(fd, &addr.sa, sizeof addr.un);
     umask(old);
     if (rc != 0 || chmod(d->socket_path, 0660) != 0 || listen(fd, 64) != 0) {
         int e = errno;

@@ -19,9 +19,11 @@
 
 #define NAME_FILE "current.name"
 
+/* A file in the journal directory; "" (which opens nothing) when the path would not fit. */
 static void dir_path(const struct tb_daemon *d, const char *file, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s/%s", d->cfg->journal_dir, file);
+    if (snprintf(buf, len, "%s/%s", d->cfg->journal_dir, file) >= (int)len)
+        buf[0] = '\0';
 }
 
 /* The journal directory's entries are durable once it is synced. */
@@ -302,7 +304,7 @@ void tb_daemon__games(struct tb_daemon *d, struct tb_daemon__buf *out)
                  k[i].journal ? " journal" : "", k[i].pgn ? " pgn" : "");
         tb_daemon__buf_put(&t, line, strlen(line));
     }
-    char head[64];
+    char head[sizeof d->cfg->journal_dir + 32];
     snprintf(head, sizeof head, "%zu games in %s", n, d->cfg->journal_dir);
     tb_daemon__data(out, head, t.p);
     free(t.p);

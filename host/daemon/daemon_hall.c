@@ -13,6 +13,7 @@
 
 #include "daemon_bug.h" /* doorgeefschaak: its match, for the hall's two games */
 #include "daemon_internal.h"
+#include "tb_str.h"
 #include "tb_hall.h"
 
 /* The guard's peer for commands from the broker: no uid of a real user. */
@@ -184,7 +185,8 @@ static void table_notes(const struct tb_daemon *d, char result[NOTE_RESULT],
 {
     bool twin = !d->bug; /* doorgeefschaak: each game carries its own result */
     snprintf(result, NOTE_RESULT, "%s", twin && d->result[0] ? d->result : "*");
-    snprintf(ending, NOTE_ENDING, "%s", twin && d->end.ply >= 0 ? d->end.why : "");
+    tb_str_copy(ending, NOTE_ENDING,
+                twin && d->end.ply >= 0 ? d->end.why : ""); /* the hall's field */
     tb_daemon__journal_health(d, journal, NOTE_JOURNAL);
 }
 

@@ -19,6 +19,7 @@
 #define TBD_MAX_CLIENTS     64    /* connections in total (docs/control-protocol.md, "Limits") */
 #define TBD_MAX_CLIENTS_UID 16    /* connections of one peer uid */
 #define TBD_REQUEST_MS      10000 /* a connection sends a whole request within this, or is dropped */
+#define TBD_WHY_MAX         160   /* why a game ended: "the arbiter's decision: " and the reason */
 #define TBD_OUT_MAX         (1u << 20) /* a client that lets this much answer pile up is dropped */
 #define TBD_NOTES           256
 #define TBD_NOTE_TEXT       300
@@ -194,7 +195,7 @@ struct tb_daemon__braille; /* daemon_braille.c */
 struct tb_daemon__end {
     bool by_request;           /* else by the rules */
     struct tb_ctl_request req; /* the result request (by_request) */
-    char why[96];              /* "checkmate (5.1.1)", "White resigns (5.1.2)" ... */
+    char why[TBD_WHY_MAX];     /* "checkmate (5.1.1)", "White resigns (5.1.2)" ... */
     int ply;                   /* plies of the game when it ended; -1 while playing */
 };
 

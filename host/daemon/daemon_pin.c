@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "daemon_internal.h"
+#include "tb_str.h"
 
 #define PIN_FILE "arbiter-pin"
 
@@ -153,7 +154,7 @@ int tb_daemon__set_pin(struct tb_daemon *d, const struct tb_ctl_request *req, ui
                        (int)pid, err->msg);
         return rc;
     }
-    snprintf(d->cfg->arbiter_pin, sizeof d->cfg->arbiter_pin, "%s", req->text);
+    tb_str_copy(d->cfg->arbiter_pin, sizeof d->cfg->arbiter_pin, req->text); /* checked by keep() */
     char warn[200];
     tb_config_pin_warning(req->text, warn, sizeof warn);
     tb_daemon__log(d, TB_CONFIG_LOG_WARN,

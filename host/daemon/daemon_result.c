@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "daemon_internal.h"
+#include "tb_str.h"
 #include "tb_clock.h"
 
 void tb_daemon__result_clear(struct tb_daemon *d)
@@ -117,7 +118,7 @@ static int judge(struct tb_daemon *d, const struct tb_ctl_request *req, char *re
         snprintf(why, len, "draw claimed: fifty moves (9.3)");
         return TB_OK;
     case TB_CTL_RESULT_ARBITER:
-        snprintf(result, 8, "%s", req->result);
+        tb_str_copy(result, 8, req->result);
         snprintf(why, len, "the arbiter's decision%s%s", req->text[0] ? ": " : "", req->text);
         return TB_OK;
     default:
@@ -128,7 +129,7 @@ static int judge(struct tb_daemon *d, const struct tb_ctl_request *req, char *re
 int tb_daemon__result_check(struct tb_daemon *d, const struct tb_ctl_request *req,
                             struct tb_error *err)
 {
-    char result[8], why[96];
+    char result[8], why[TBD_WHY_MAX];
     if (d->end.ply >= 0)
         return tb_error_set(err, TB_ERR_STATE, "the game is over already: %s, %s; new-game first",
                             d->result, d->end.why);
@@ -138,7 +139,7 @@ int tb_daemon__result_check(struct tb_daemon *d, const struct tb_ctl_request *re
 int tb_daemon__result_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
                             struct tb_error *err)
 {
-    char result[8], why[96];
+    char result[8], why[TBD_WHY_MAX];
     int rc = judge(d, req, result, why, sizeof why, err);
     if (rc != TB_OK)
         return rc;
@@ -173,7 +174,7 @@ void tb_daemon__result_request(const struct tb_journal_decision *dec, struct tb_
 {
     req->how = dec->count;
     req->side = dec->id ? 1 : 0;
-    snprintf(req->result, sizeof req->result, "%s", dec->fen);
+    tb_str_copy(req->result, sizeof req->result, dec->fen);
     /* the reason: what follows "result arbiter RESULT " */
     const char *r = req->how == TB_CTL_RESULT_ARBITER ? strstr(dec->text, req->result) : NULL;
     if (r && r[strlen(req->result)] == ' ')

@@ -161,14 +161,22 @@ void tb_daemon__say(struct tb_daemon *d, const struct tb_match_announce *a)
         tb_daemon__vi_told(d, a, move); /* the mover's confirmation, braille */
         return;
     }
+    /* the match's squares copied into the voice's own type: one struct is not read as another */
+    struct tb_voice_square_action lift[TB_MATCH_MAX_SQUARES], place[TB_MATCH_MAX_SQUARES];
+    int nlift = a->nlift < TB_MATCH_MAX_SQUARES ? a->nlift : TB_MATCH_MAX_SQUARES;
+    int nplace = a->nplace < TB_MATCH_MAX_SQUARES ? a->nplace : TB_MATCH_MAX_SQUARES;
+    for (int i = 0; i < nlift; i++)
+        lift[i] = (struct tb_voice_square_action){a->lift[i].sq, a->lift[i].piece};
+    for (int i = 0; i < nplace; i++)
+        place[i] = (struct tb_voice_square_action){a->place[i].sq, a->place[i].piece};
     struct tb_voice_msg_args args = {
         .board = a->about_color,
         .move = move,
         .n = (a->ply + 1) / 2,
-        .lift = (const struct tb_voice_square_action *)a->lift,
-        .nlift = a->nlift,
-        .place = (const struct tb_voice_square_action *)a->place,
-        .nplace = a->nplace,
+        .lift = lift,
+        .nlift = nlift,
+        .place = place,
+        .nplace = nplace,
     };
     if (a->msg == TB_MATCH_MSG_PUT_RIGHT) {
         put_right(d, b, &args);

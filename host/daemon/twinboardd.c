@@ -198,18 +198,21 @@ static int demo_defaults(struct tb_config *cfg, char *dir, size_t dlen, char *sc
 static void notify_ready(void)
 {
     const char *path = getenv("NOTIFY_SOCKET");
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    if (!path || (path[0] != '/' && path[0] != '@') || strlen(path) >= sizeof sa.sun_path)
+    union { /* the address as sendto() takes it, with no cast between object types */
+        struct sockaddr sa;
+        struct sockaddr_un un;
+    } addr = {.un.sun_family = AF_UNIX};
+    if (!path || (path[0] != '/' && path[0] != '@') || strlen(path) >= sizeof addr.un.sun_path)
         return;
-    memcpy(sa.sun_path, path, strlen(path));
+    memcpy(addr.un.sun_path, path, strlen(path));
     if (path[0] == '@')
-        sa.sun_path[0] = '\0';
+        addr.un.sun_path[0] = '\0';
     socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(path));
     int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return;
     static const char msg[] = "READY=1";
-    if (sendto(fd, msg, sizeof msg - 1, 0, (struct sockaddr *)&sa, len) < 0)
+    if (sendto(fd, msg, sizeof msg - 1, 0, &addr.sa, len) < 0)
         fprintf(stderr, "twinboardd: warning: cannot tell systemd it is ready: %s\n",
                 strerror(errno));
     close(fd);

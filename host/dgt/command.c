@@ -173,7 +173,8 @@ int tb_dgt_cmd_decoder_push(struct tb_dgt_cmd_decoder *d, uint8_t b, struct tb_d
     d->buf[d->have++] = b;
     if (d->have == 2) {
         /* CLOCK_MESSAGE: 3..16 bytes follow; SET_LEDS: exactly 4. */
-        bool ok = d->buf[0] == TB_DGT_CMD_SET_LEDS ? b == 4 : b >= 3 && b + 2 <= sizeof d->buf;
+        bool ok =
+            d->buf[0] == TB_DGT_CMD_SET_LEDS ? b == 4 : b >= 3 && (size_t)b + 2 <= sizeof d->buf;
         if (!ok) {
             d->garbage += d->have;
             d->have = 0;

@@ -148,7 +148,7 @@ int tb_hall_state_note_bug(struct tb_hall_state *s, const struct tb_bugmatch_out
     case TB_BUGMATCH_OUT_MOVE: /* D.2.3: made; an event once completed (6.2.1) */
         tb_hall__copy(g->made_san, sizeof g->made_san, o->san);
         if (tb_bug_move_is_drop(o->move))
-            snprintf(g->made_uci, sizeof g->made_uci, "%s", o->san); /* "N@f3" in both */
+            tb_hall__copy(g->made_uci, sizeof g->made_uci, o->san); /* "N@f3" in both */
         else if (tb_chess_move_to_uci(&o->before, o->move, g->made_uci, sizeof g->made_uci) < 0)
             g->made_uci[0] = '\0';
         g->made_ply = 2 * (o->before.fullmove - 1) + o->before.side + 1;

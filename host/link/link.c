@@ -6,11 +6,11 @@
 #include "link_internal.h"
 #include "rb_proto.h"
 
-_Static_assert(TB_LINK_BUTTON_PROMOTE == RB_PROTO_BTN_PROMOTE &&
-                   TB_LINK_BUTTON_REPEAT == RB_PROTO_BTN_REPEAT &&
-                   TB_LINK_BUTTON_CLOCK == RB_PROTO_BTN_CLOCK &&
-                   TB_LINK_BUTTON_ARBITER == RB_PROTO_BTN_ARBITER &&
-                   TB_LINK_BUTTONS == RB_PROTO_BUTTONS,
+_Static_assert((int)TB_LINK_BUTTON_PROMOTE == (int)RB_PROTO_BTN_PROMOTE &&
+                   (int)TB_LINK_BUTTON_REPEAT == (int)RB_PROTO_BTN_REPEAT &&
+                   (int)TB_LINK_BUTTON_CLOCK == (int)RB_PROTO_BTN_CLOCK &&
+                   (int)TB_LINK_BUTTON_ARBITER == (int)RB_PROTO_BTN_ARBITER &&
+                   (int)TB_LINK_BUTTONS == (int)RB_PROTO_BUTTONS,
                "the link's buttons are the board's");
 
 static const char *const button_names[TB_LINK_BUTTONS] = {

@@ -574,7 +574,9 @@ int tb_sensor_gen_move(struct tb_sensor_gen *g, const tb_chess_pos *pos, tb_ches
     if (rc)
         return rc;
     /* a knocked piece still off its square goes back now */
-    for (int i = 0; i < o.nhook; i++)
-        emit(&o, o.hook[i].place ? TB_SCRIPT_PLACE : TB_SCRIPT_LIFT, o.hook[i].sq, 0, within(&o));
+    for (int i = 0; i < o.nhook; i++) {
+        uint32_t wait = within(&o); /* drawn before o is read, in the generator's order */
+        emit(&o, o.hook[i].place ? TB_SCRIPT_PLACE : TB_SCRIPT_LIFT, o.hook[i].sq, 0, wait);
+    }
     return o.rc;
 }

@@ -38,23 +38,28 @@ static uint64_t now_us(void)
 static int free_port(void)
 {
     int s = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t len = sizeof a;
-    if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof a) ||
-        getsockname(s, (struct sockaddr *)&a, &len))
+    union { /* the address as bind() takes it, with no cast between object types */
+        struct sockaddr sa;
+        struct sockaddr_in in;
+    } a = {.in = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)}};
+    socklen_t len = sizeof a.in;
+    if (s < 0 || bind(s, &a.sa, sizeof a.in) || getsockname(s, &a.sa, &len))
         exit(1);
     close(s);
-    return ntohs(a.sin_port);
+    return ntohs(a.in.sin_port);
 }
 
 static int dial(int port)
 {
     for (int i = 0; i < 200; i++) {
         int s = socket(AF_INET, SOCK_STREAM, 0);
-        struct sockaddr_in a = {.sin_family = AF_INET,
-                                .sin_port = htons((uint16_t)port),
-                                .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-        if (connect(s, (struct sockaddr *)&a, sizeof a) == 0)
+        union {
+            struct sockaddr sa;
+            struct sockaddr_in in;
+        } a = {.in = {.sin_family = AF_INET,
+                      .sin_port = htons((uint16_t)port),
+                      .sin_addr.s_addr = htonl(INADDR_LOOPBACK)}};
+        if (connect(s, &a.sa, sizeof a.in) == 0)
             return s;
         close(s);
         struct timespec d = {0, 50 * 1000000};

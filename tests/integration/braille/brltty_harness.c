@@ -165,12 +165,16 @@ void start_brltty(struct brltty *b)
     }
     /* Be the display: connect to the driver's socket and give the width. */
     double end = now() + 15;
-    struct sockaddr_un addr = {.sun_family = AF_UNIX};
-    snprintf(addr.sun_path, sizeof addr.sun_path, "%s", b->sock);
+    union { /* the address as connect() takes it, with no cast between object types */
+        struct sockaddr sa;
+        struct sockaddr_un un;
+    } addr = {.un.sun_family = AF_UNIX};
+    ASSERT_LT(snprintf(addr.un.sun_path, sizeof addr.un.sun_path, "%s", b->sock),
+              (int)sizeof addr.un.sun_path);
     for (;;) {
         b->disp = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
         ASSERT_GE(b->disp, 0);
-        if (connect(b->disp, (struct sockaddr *)&addr, sizeof addr) == 0)
+        if (connect(b->disp, &addr.sa, sizeof addr.un) == 0)
             break;
         close(b->disp);
         if (now() > end || waitpid(b->pid, NULL, WNOHANG) == b->pid)

@@ -51,12 +51,15 @@ static void prog_open_pty(struct prog *p, const char *link, bool bus)
 /* Connects fd to 127.0.0.1:port. */
 static void loopback(int fd, int port)
 {
-    struct sockaddr_in a;
+    union { /* the address as connect() takes it, with no cast between object types */
+        struct sockaddr sa;
+        struct sockaddr_in in;
+    } a;
     memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_OK(connect(fd, (struct sockaddr *)&a, sizeof a));
+    a.in.sin_family = AF_INET;
+    a.in.sin_port = htons((uint16_t)port);
+    a.in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_OK(connect(fd, &a.sa, sizeof a.in));
 }
 
 static void prog_connect(struct prog *p, int port, bool bus)

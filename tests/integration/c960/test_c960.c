@@ -173,7 +173,7 @@ static int feed(void *user, const struct tb_script_event *ev, long line)
     (void)line;
     if (ev->kind == TB_SCRIPT_EXPECT) {
         ASSERT_LT(r->expects, PLIES + 8);
-        snprintf(r->want[r->expects++], 8, "%s", ev->text);
+        ASSERT_LT(snprintf(r->want[r->expects++], 8, "%s", ev->text), 8);
         return 0;
     }
     ASSERT_OK(tb_sensor_feed(r->s, ev));

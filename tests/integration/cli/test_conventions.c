@@ -90,7 +90,8 @@ static void start_daemon(const char *ini, const char *socket)
     daemon_pid = fork();
     ASSERT_GE(daemon_pid, 0);
     if (daemon_pid == 0) {
-        freopen(tb_test_tmp("daemon.log"), "w", stderr);
+        if (!freopen(tb_test_tmp("daemon.log"), "w", stderr))
+            _exit(126);
         execl(TB_TWINBOARDD, TB_TWINBOARDD, "-c", ini, (char *)NULL);
         _exit(127);
     }

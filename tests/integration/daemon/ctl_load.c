@@ -25,13 +25,16 @@ static double now_ms(void)
 
 static int connect_to(const char *sock)
 {
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", sock);
+    union { /* the address as connect() takes it, with no cast between object types */
+        struct sockaddr sa;
+        struct sockaddr_un un;
+    } addr = {.un.sun_family = AF_UNIX};
+    snprintf(addr.un.sun_path, sizeof addr.un.sun_path, "%s", sock);
     for (int tries = 0; tries < 200; tries++) { /* a full backlog says EAGAIN: try again */
         int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
         if (fd < 0)
             return -1;
-        if (connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0)
+        if (connect(fd, &addr.sa, sizeof addr.un) == 0)
             return fd;
         int e = errno;
         close(fd);

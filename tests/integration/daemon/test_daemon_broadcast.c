@@ -128,9 +128,9 @@ static void bus_cmd(struct prog *p, int cmd)
 static void configure(struct fx *f)
 {
     struct tb_config_broadcast *b = &f->o.cfg.broadcast;
-    snprintf(b->dgt, sizeof b->dgt, "%s/dgt", f->dir);
+    ASSERT_LT(snprintf(b->dgt, sizeof b->dgt, "%s/dgt", f->dir), (int)sizeof b->dgt);
     b->tcp_port = 0; /* a free port */
-    snprintf(b->pgn_dir, sizeof b->pgn_dir, "%s/pgn", f->dir);
+    ASSERT_LT(snprintf(b->pgn_dir, sizeof b->pgn_dir, "%s/pgn", f->dir), (int)sizeof b->pgn_dir);
     struct tb_config_game *g = &f->o.cfg.game; /* the game's tags: [game] */
     snprintf(g->event, sizeof g->event, "Club championship");
     snprintf(g->site, sizeof g->site, "Hall 2");
@@ -326,10 +326,13 @@ TB_TEST(dgt_programs_see_only_agreed_positions_in_order_and_the_live_pgn_is_the_
     send_bytes(&progs[0], single, sizeof single);
 
     progs[1].fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET};
-    a.sin_port = htons((uint16_t)tcp_port(&f));
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_OK(connect(progs[1].fd, (struct sockaddr *)&a, sizeof a));
+    union { /* the address as connect() takes it, with no cast between object types */
+        struct sockaddr sa;
+        struct sockaddr_in in;
+    } a = {.in.sin_family = AF_INET};
+    a.in.sin_port = htons((uint16_t)tcp_port(&f));
+    a.in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_OK(connect(progs[1].fd, &a.sa, sizeof a.in));
     fcntl(progs[1].fd, F_SETFL, fcntl(progs[1].fd, F_GETFL) | O_NONBLOCK);
     bcast_client_init(&progs[1].c, true);
     memcpy(progs[1].fields, e.want[0], 64);

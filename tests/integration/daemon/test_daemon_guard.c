@@ -20,6 +20,7 @@
 #include "ctl_load.h"
 #include "tb_ctl.h"
 #include "tb_test.h"
+#include "tb_sock.h"
 
 struct daemon {
     char dir[600], script[700], config[700], sock[700], log[700];
@@ -257,9 +258,8 @@ TB_TEST(cli_times_out_and_refuses_a_pin_on_the_command_line)
     ASSERT_TRUE(mkdir(dir, 0700) == 0 || errno == EEXIST);
     snprintf(sock, sizeof sock, "%s/control", dir);
     int l = socket(AF_UNIX, SOCK_STREAM, 0);
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", sock);
-    ASSERT_OK(bind(l, (struct sockaddr *)&sa, sizeof sa));
+    union tb_test_unix_addr sa;
+    ASSERT_OK(bind(l, &sa.sa, tb_test_unix_addr(&sa, sock)));
     ASSERT_OK(listen(l, 4)); /* accepted by the kernel, never answered */
     snprintf(cmd, sizeof cmd, "%s status --socket %s --timeout 0.3 2>&1", TB_TWINBOARD, sock);
     uint64_t t0 = mono_ms();
@@ -402,7 +402,7 @@ TB_TEST(default_places_are_the_users_own_never_tmp)
  * others may write to (like /tmp) is refused, each with the path and what is wrong. */
 TB_TEST(a_symlinked_or_shared_directory_is_refused)
 {
-    char dir[600], real[700], link_[700], cfg[700], text[2400], out[8192], want[900];
+    char dir[600], real[700], link_[700], cfg[700], text[2400], out[8192], want[1600];
     snprintf(dir, sizeof dir, "%s/unsafe", tb_test_tmp_dir());
     ASSERT_TRUE(mkdir(dir, 0700) == 0 || errno == EEXIST);
     snprintf(real, sizeof real, "%s/real", dir);
@@ -592,9 +592,8 @@ TB_TEST(a_squatters_socket_is_replaced_and_never_gets_the_pin)
     ASSERT_TRUE(mkdir(dir, 0700) == 0 || errno == EEXIST);
     snprintf(sock, sizeof sock, "%s/control", dir);
     int l = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", sock);
-    ASSERT_OK(bind(l, (struct sockaddr *)&sa, sizeof sa));
+    union tb_test_unix_addr sa;
+    ASSERT_OK(bind(l, &sa.sa, tb_test_unix_addr(&sa, sock)));
     ASSERT_OK(listen(l, 4));
     start(&d, "squatter", game); /* the same directory, the same socket path */
     for (int a; (a = accept4(l, NULL, NULL, SOCK_NONBLOCK)) >= 0;)
@@ -624,9 +623,8 @@ TB_TEST(a_squatters_socket_is_replaced_and_never_gets_the_pin)
         if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
             _exit(1);
         int s = socket(AF_UNIX, SOCK_STREAM, 0);
-        struct sockaddr_un o = {.sun_family = AF_UNIX};
-        snprintf(o.sun_path, sizeof o.sun_path, "%s", other);
-        if (bind(s, (struct sockaddr *)&o, sizeof o) != 0 || chmod(other, 0666) != 0 ||
+        union tb_test_unix_addr o;
+        if (bind(s, &o.sa, tb_test_unix_addr(&o, other)) != 0 || chmod(other, 0666) != 0 ||
             listen(s, 4) != 0)
             _exit(1);
         char c = 'r', buf[256];

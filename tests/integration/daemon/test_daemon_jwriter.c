@@ -111,10 +111,10 @@ struct asker {
     const char *socket;
     struct disk *disk;
     atomic_bool stop;
-    int answers;      /* answered while the disk stalled */
-    long worst_ms;    /* the slowest of them */
-    bool saw_writing; /* status said "journal: writing, N s" */
-    char failure[200];
+    int answers;       /* answered while the disk stalled */
+    long worst_ms;     /* the slowest of them */
+    bool saw_writing;  /* status said "journal: writing, N s" */
+    char failure[300]; /* "connect: " and an error message whole */
 };
 
 static void *ask_status(void *arg)

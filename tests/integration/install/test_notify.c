@@ -18,6 +18,7 @@
 
 #include "tb_run.h"
 #include "tb_test.h"
+#include "tb_sock.h"
 
 struct fixture {
     char dir[64], ini[128], control[128], notify[128];
@@ -72,26 +73,22 @@ static void stop(pid_t pid)
     ASSERT_EQ(WEXITSTATUS(status), 0);
 }
 
-static int bind_dgram(const char *path, bool abstract)
+static int bind_dgram(const char *path) /* "@name": an abstract name, as systemd gives it */
 {
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    size_t n = strlen(path);
-    memcpy(sa.sun_path, path, n);
-    if (abstract)
-        sa.sun_path[0] = '\0';
+    union tb_test_unix_addr sa;
+    socklen_t len = tb_test_unix_addr(&sa, path);
     int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     ASSERT_TRUE(fd >= 0);
-    ASSERT_OK(
-        bind(fd, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n)));
+    ASSERT_OK(bind(fd, &sa.sa, len));
     return fd;
 }
 
 static bool control_listens(const char *path)
 {
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+    union tb_test_unix_addr sa;
+    socklen_t len = tb_test_unix_addr(&sa, path);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    bool ok = fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+    bool ok = fd >= 0 && connect(fd, &sa.sa, len) == 0;
     if (fd >= 0)
         close(fd);
     return ok;
@@ -116,7 +113,7 @@ static void ready_is_sent_when_the_control_socket_listens(bool abstract)
         snprintf(name, sizeof name, "@tb-notify-%ld", (long)getpid());
     else
         snprintf(name, sizeof name, "%s", f.notify);
-    int fd = bind_dgram(name, abstract);
+    int fd = bind_dgram(name);
     pid_t pid = start(&f, name);
     char msg[256];
     receive(fd, msg, sizeof msg);

@@ -6,12 +6,18 @@
 # under /var/lib/twinboard and the installed twinboard reads its PGN, man -w finds the pages, and
 # dpkg --purge leaves nothing behind; udev reads the rules without refusing a line. systemd
 # need not be running (the daemon is run directly).
+# The installed daemon also runs under the unit's own RestrictAddressFamilies= (applied by
+# UNIT_SANDBOX, the same seccomp filter systemd installs, since systemd need not be PID 1 here)
+# with a [hall] broker (a real mosquitto on loopback) and a [broadcast] TCP listener: the table
+# is seen on the broker and a DGT client reads the board from the port; the unit's old line
+# (no AF_INET) is refused the same way, so the filter is shown to bite.
 # Skips (exit 77) when not root, or dpkg, systemd-analyze or man is missing, or twinboard is
-# already installed. Usage: test_package.sh SOURCE_DIR WORK_DIR [C_COMPILER]
+# already installed. Usage: test_package.sh SOURCE_DIR WORK_DIR [C_COMPILER [UNIT_SANDBOX]]
 set -euo pipefail
 src=$1
 work=$2
 cc=${3:-cc}
+sandbox=${4:-}
 skip() {
     echo "install_package: SKIPPED: $*"
     exit 77
@@ -45,6 +51,7 @@ deb=$(ls "$work"/build/twinboard_*.deb)
 
 cleanup() {
     if [ -n "${pid:-}" ]; then kill "$pid" 2>/dev/null || true; fi
+    if [ -n "${broker:-}" ]; then kill "$broker" 2>/dev/null || true; fi
     dpkg --purge twinboard >>"$log" 2>&1 || true
 }
 trap cleanup EXIT
@@ -99,10 +106,12 @@ man -w 8 twinboardd | grep -q /usr/share/man/man8/ || fail "twinboardd(8) is not
 game=/var/lib/twinboard/install-test
 install -d -o twinboard -g twinboard "$game" "$game/journal"
 install -m 0644 "$src/tests/integration/install/mate.script" "$game/mate.script"
-cat >"$game/test.ini" <<INI
+# The game's configuration: the mate on two sim: boards, journaled in the directory $1.
+game_ini() {
+    cat <<INI
 [daemon]
 socket = /run/twinboard/control
-journal_dir = $game/journal
+journal_dir = $1
 [arbiter]
 pin = 2468
 [player vi]
@@ -112,6 +121,8 @@ audio = null
 board = sim:$game/mate.script?speed=fast
 audio = null
 INI
+}
+game_ini "$game/journal" >"$game/test.ini"
 [ -d /run/twinboard ] || fail "systemd-tmpfiles did not make /run/twinboard"
 setpriv --reuid=twinboard --regid=twinboard --init-groups -- twinboardd -c "$game/test.ini" >"$work/daemon.out" 2>&1 &
 pid=$!
@@ -143,6 +154,79 @@ pid=
 [ -n "$(find "$game/journal" -type f -user twinboard -name current.tbj)" ] ||
     fail "no journal written by the twinboard user in $game/journal"
 grep -q 'Qxf7#' "$game/game.pgn" || fail "no PGN kept under /var/lib/twinboard"
+
+# The service's sandbox with the hall and the broadcast configured.
+if [ -z "$sandbox" ]; then
+    echo "install_package: no unit sandbox given, the unit's address families are not checked"
+elif ! command -v mosquitto >/dev/null || ! command -v mosquitto_sub >/dev/null; then
+    echo "install_package: mosquitto missing, the unit's address families are not checked"
+else
+    install -m 0755 "$sandbox" "$game/unit_sandbox"
+    bport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    mport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$mport" >"$work/mosquitto.conf"
+    mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.out" 2>&1 &
+    broker=$!
+    {
+        game_ini "$game/journal-hall"
+        cat <<INI
+[hall]
+broker = 127.0.0.1
+port = $mport
+tournament = install
+table = t1
+[broadcast]
+tcp = 127.0.0.1:$bport
+INI
+    } >"$game/hall.ini"
+    install -d -o twinboard -g twinboard "$game/journal-hall"
+    # The unit's old line (no AF_INET): the daemon cannot open the broadcast's listener.
+    sed 's/^RestrictAddressFamilies=.*/RestrictAddressFamilies=AF_UNIX AF_NETLINK/' "$unit" >"$work/old.service"
+    if setpriv --reuid=twinboard --regid=twinboard --init-groups -- "$game/unit_sandbox" \
+        "$work/old.service" twinboardd -c "$game/hall.ini" >"$work/daemon-old.out" 2>&1; then
+        fail "the daemon started without AF_INET: the sandbox does not bite: $(cat "$work/daemon-old.out")"
+    fi
+    grep -q "Address family not supported" "$work/daemon-old.out" ||
+        fail "without AF_INET the daemon fails otherwise: $(cat "$work/daemon-old.out")"
+    # The packaged unit as it is.
+    setpriv --reuid=twinboard --regid=twinboard --init-groups -- "$game/unit_sandbox" "$unit" \
+        twinboardd -c "$game/hall.ini" >"$work/daemon-hall.out" 2>&1 &
+    pid=$!
+    for _ in $(seq 1 300); do
+        runuser -u twinboard -- env TWINBOARD_SOCKET=$TWINBOARD_SOCKET twinboard status \
+            >"$work/status.out" 2>/dev/null && grep -q "broker connected" "$work/status.out" && break
+        kill -0 "$pid" 2>/dev/null || fail "the sandboxed daemon stopped: $(cat "$work/daemon-hall.out")"
+        sleep 0.1
+    done
+    grep -q "hall: install/t1, broker connected" "$work/status.out" ||
+        fail "the sandboxed daemon does not reach the broker: $(cat "$work/status.out" "$work/daemon-hall.out")"
+    grep -q "socket families allowed: AF_UNIX AF_INET AF_INET6 AF_NETLINK" "$work/daemon-hall.out" ||
+        fail "the unit's families were not applied: $(cat "$work/daemon-hall.out")"
+    mosquitto_sub -h 127.0.0.1 -p "$mport" -t twinboard/install/t1/state -C 1 -W 10 \
+        >"$work/state.json" || fail "no table state on the broker"
+    grep -q '"table":"t1"' "$work/state.json" || fail "the broker's table state is not the table's: $(cat "$work/state.json")"
+    # A DGT client on the broadcast's port: DGT_SEND_BRD (0x42) answered by DGT_BOARD_DUMP
+    # (0x86, 67 bytes).
+    python3 - "$bport" >"$work/dgt.out" 2>&1 <<'PY' || fail "no DGT board on the broadcast port: $(cat "$work/dgt.out")"
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+s.sendall(b"\x42")
+got = b""
+while len(got) < 67:
+    chunk = s.recv(67 - len(got))
+    if not chunk:
+        break
+    got += chunk
+assert len(got) == 67 and got[0] == 0x86, got.hex()
+print("board dump", got.hex())
+PY
+    kill "$pid"
+    wait "$pid" || fail "the sandboxed daemon did not stop cleanly: $(cat "$work/daemon-hall.out")"
+    pid=
+    kill "$broker"
+    wait "$broker" 2>/dev/null || true
+    broker=
+fi
 
 # The installed programs find the installed packs first.
 out=$(env -u TB_VOICE_PACKS twinboard say --pack no-such-pack e2e4 2>&1 || true)

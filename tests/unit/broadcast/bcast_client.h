@@ -43,7 +43,7 @@ struct bcast_looper {
     const char *path;
     atomic_bool stop;
     long reads, bad;
-    char why[256];
+    char why[320]; /* "read N bytes: " and an error message whole */
 };
 void *bcast_loop_reader(void *arg);
 

@@ -344,8 +344,10 @@ TB_TEST(law_2_1_the_partner_hears_du_bekommst_springer)
         ASSERT_GE(n, 0);
         for (int seat = 0; n > 0 && seat < 4; seat++)
             if (o.hear & (1u << seat)) {
-                strncat(heard[seat], heard[seat][0] ? "|" : "", 1);
-                strncat(heard[seat], line, sizeof heard[0] - strlen(heard[seat]) - 1);
+                size_t h = strlen(heard[seat]);
+                ASSERT_LT(
+                    snprintf(heard[seat] + h, sizeof heard[0] - h, "%s%s", h ? "|" : "", line),
+                    (int)(sizeof heard[0] - h));
             }
     }
     ASSERT_STR_EQ(heard[0], "Springer Felix sechs|Springer schlägt Eva vier");

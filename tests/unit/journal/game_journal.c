@@ -138,8 +138,10 @@ int game_journal_make(struct game_journal *gj, const char *pgn, long game, const
         rc = tb_journal_close(j);
     else
         tb_journal_close(j);
+    char *text = NULL; /* read as char, kept as bytes: no pointer written through another type */
     if (rc == TB_OK)
-        rc = tb_read_file(path, (char **)&gj->buf, &gj->len, err);
+        rc = tb_read_file(path, &text, &gj->len, err);
+    gj->buf = (uint8_t *)text;
     if (rc == TB_OK) {
         gj->plies = g->game.plies;
         struct tb_journal_iter it;

@@ -450,7 +450,7 @@ TB_TEST(append_is_buffered_until_sync)
 
 TB_TEST(open_reports_an_unwritable_path)
 {
-    struct tb_journal *j = (struct tb_journal *)&j;
+    struct tb_journal *j = (struct tb_journal *)(uintptr_t)1; /* not NULL, never read */
     struct tb_error e;
     ASSERT_EQ(tb_journal_open(&j, "/nonexistent-dir/x/game.tbj", NULL, &e), TB_ERR_SYS);
     ASSERT_NULL(j);

@@ -402,7 +402,7 @@ TB_TEST(guideline_ii_pgn_writer_chess960_game_reads_back)
         for (int i = 0; i < played.plies; i++)
             ASSERT_OK(tb_chess_game_push(&g->game, played.moves[i]));
         ASSERT_GT(tb_chess_pgn_write(g, buf, sizeof buf), 0);
-        char fen[100], tag[140];
+        char fen[100], tag[160];
         tb_chess_pos_to_fen(&start, fen, sizeof fen);
         snprintf(tag, sizeof tag, "[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n", fen);
         ASSERT_STR_CONTAINS(buf, tag);

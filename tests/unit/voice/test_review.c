@@ -362,13 +362,14 @@ TB_TEST(any_pack_file_can_be_named)
     char *name = strstr(en, "name = en");
     ASSERT_NOT_NULL(name);
     memcpy(name, "name = xy", 9);
-    snprintf(path, sizeof path, "%s/en-gb.pack", dir2);
+    ASSERT_LT(snprintf(path, sizeof path, "%s/en-gb.pack", dir2), (int)sizeof path);
     write_file(path, en);
-    snprintf(path, sizeof path, "%s/README", dir2);
+    ASSERT_LT(snprintf(path, sizeof path, "%s/README", dir2), (int)sizeof path);
     write_file(path, "not a pack\n");
-    snprintf(path, sizeof path, "%s/en.pack", dir1); /* shadows dir2's, if it had one */
+    ASSERT_LT(snprintf(path, sizeof path, "%s/en.pack", dir1),
+              (int)sizeof path); /* shadows dir2's, if it had one */
     write_file(path, en);
-    snprintf(path, sizeof path, "%s/en.pack", dir2);
+    ASSERT_LT(snprintf(path, sizeof path, "%s/en.pack", dir2), (int)sizeof path);
     write_file(path, "broken\n");
     snprintf(dirs, sizeof dirs, "%s:%s", dir1, dir2);
 
