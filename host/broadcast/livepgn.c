@@ -55,16 +55,16 @@ static size_t safe(char *out, const char *s, size_t max)
     if (!s[0] || !strcmp(s, "?"))
         s = "unknown";
     size_t n = 0;
-    for (; s[n] && n < max; n++) {
+    for (; n < max && s[n]; n++) {
         char c = s[n];
         bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                   c == '.' || c == '-';
         out[n] = ok ? c : '_';
     }
+    out[n] = '\0';
     /* A leading dot would hide the file. */
     if (out[0] == '.')
         out[0] = '_';
-    out[n] = '\0';
     return n;
 }
 

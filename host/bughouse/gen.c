@@ -28,9 +28,9 @@ static uint64_t rnd(struct sim *s)
     return z ^ (z >> 31);
 }
 
-static int below(struct sim *s, int n)
+static int below(struct sim *s, int n) /* 0 for n <= 0: no choice to make */
 {
-    return (int)(rnd(s) % (uint64_t)n);
+    return n > 0 ? (int)(rnd(s) % (uint64_t)n) : 0;
 }
 
 static void finish(struct sim *s, int b, const struct tb_bug_verdict *v, int64_t now)

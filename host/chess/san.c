@@ -125,7 +125,7 @@ struct san_spec {
 /* Parses the body after signs and e.p. marks are gone. False for text that is no move. */
 static bool parse_body(const char *t, enum tb_chess_letters letters, struct san_spec *sp)
 {
-    int files[4], ranks[4], kinds[4], ntok = 0; /* kinds: 'f' file, 'r' rank */
+    int files[4] = {0}, ranks[4] = {0}, kinds[4] = {0}, ntok = 0; /* kinds: 'f' file, 'r' rank */
     sp->ptype = TB_CHESS_PAWN;
     sp->from_file = sp->from_rank = sp->to = -1;
     sp->promo = 0;

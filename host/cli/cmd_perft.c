@@ -78,7 +78,7 @@ int tb_cli_cmd_perft(int argc, char **argv)
     }
     tb_chess_move moves[TB_CHESS_MAX_MOVES];
     uint64_t counts[TB_CHESS_MAX_MOVES], total = 0;
-    struct root roots[TB_CHESS_MAX_MOVES];
+    struct root roots[TB_CHESS_MAX_MOVES] = {0};
     int n = tb_chess_perft_divide(&pos, (int)depth, moves, counts, TB_CHESS_MAX_MOVES);
     if (n < 0) {
         tb_cli_error("perft: divide failed: %s", tb_strerror(n));

@@ -8,6 +8,7 @@
 #   style_check.sh internal SRC                           habit 2: no foreign *_internal.h
 #   style_check.sh sleep   SRC                            habit 8: unit tests do not sleep
 #   style_check.sh format  SRC SKIP                       every .c/.h as .clang-format says
+#   style_check.sh cppcheck SRC SUPPRESS                  cppcheck's warnings: none left
 #
 # LIB=ARCHIVE=DIR names a static library, its archive and its source directory (CMake passes
 # every library built outside tests/). SRC is the source tree; ALLOW and SKIP are the
@@ -253,6 +254,31 @@ check_sleep() {
 
 # Every .c/.h under host/, firmware/, hardware/, voice/ and tests/ formatted per .clang-format,
 # except the files SKIP lists.
+# cppcheck (Debian's) on the program sources: its warnings (uninitialised reads, division by
+# zero, leaks, an expression whose value depends on the order of its side effects ...) and
+# portability findings. SUPPRESS lists the findings judged wrong, ID:FILE with a reason each.
+check_cppcheck() {
+    local src=$1 supp=$2
+    need cppcheck
+    cd "$src" || exit 2
+    local dirs=() d incs=()
+    for d in host voice firmware/core firmware/protocol hardware; do
+        [ -d "$d" ] && dirs+=("$d")
+    done
+    [ ${#dirs[@]} -gt 0 ] || exit 2
+    while IFS= read -r d; do
+        incs+=("-I$d")
+    done < <(find "${dirs[@]}" -name '*.h' -printf '%h\n' | sort -u)
+    local out
+    out=$(cppcheck -q -j 2 --std=c11 --enable=warning,portability --inline-suppr \
+        --suppress=missingIncludeSystem --suppressions-list=<(entries "$supp") \
+        --template='{file}:{line}: {severity}: {message} [{id}]' \
+        -D__GNUC__ '-DTB_VERSION="0"' "${incs[@]}" "${dirs[@]}" 2>&1)
+    while IFS= read -r line; do
+        [ -n "$line" ] && bad "$line"
+    done <<<"$out"
+}
+
 check_format() {
     local src=$1 skip=$2
     need clang-format
@@ -287,6 +313,7 @@ globals) check_globals "$@" ;;
 internal) check_internal "$@" ;;
 sleep) check_sleep "$@" ;;
 format) check_format "$@" ;;
+cppcheck) check_cppcheck "$@" ;;
 *)
     printf 'style: unknown check %s\n' "$check" >&2
     exit 2
