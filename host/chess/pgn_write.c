@@ -13,6 +13,7 @@ static const char *const roster_default[7] = {"?", "?", "????.??.??", "?", "?", 
 struct writer {
     struct tb_chess__out o;
     size_t col;
+    bool comment; /* writing a comment's words: a '}' in them is written as ')' */
 };
 
 static void put_tag(struct tb_chess__out *o, const char *name, const char *value)
@@ -64,13 +65,15 @@ static void put_tags(const tb_chess_pgn_game *g, struct tb_chess__out *o)
 }
 
 /* One token, after a space or (when it would pass the limit) a line break. `sep` forces a
- * separator even at the start of a line, for the words inside a comment. */
+ * separator even at the start of a line, for the words inside a comment. A token starting with
+ * '%' never starts a line: a reader takes such a line for an escape and skips it. */
 static void token(struct writer *w, const char *pre, const char *s, size_t n, const char *post,
                   bool sep)
 {
     size_t len = strlen(pre) + n + strlen(post);
+    bool escape = (pre[0] ? pre[0] : n ? s[0] : post[0]) == '%';
     if (w->col > 0 || sep) {
-        if (w->col + 1 + len > LINE_MAX_COLS) {
+        if (w->col + 1 + len > LINE_MAX_COLS && !escape) {
             tb_chess__putc(&w->o, '\n');
             w->col = 0;
         } else {
@@ -79,46 +82,88 @@ static void token(struct writer *w, const char *pre, const char *s, size_t n, co
         }
     }
     tb_chess__puts(&w->o, pre);
-    tb_chess__putn(&w->o, s, n);
+    for (size_t k = 0; k < n; k++)
+        tb_chess__putc(&w->o, w->comment && s[k] == '}' ? ')' : s[k]);
     tb_chess__puts(&w->o, post);
     w->col += len;
 }
 
-/* A {comment} broken into lines at single spaces only, which a reader turns back into the
- * same spaces: the text survives a round trip. */
-static void put_comment(struct writer *w, const char *text)
+/* The words of one comment's text, broken into lines at single spaces only, which a reader
+ * turns back into the same spaces: the text survives a round trip. open: the first word opens
+ * the brace; post: after the last word ("}" or a joint). A '}' in the text (a ;comment read
+ * from a file may hold one) is written as ')': it would end the comment early. */
+static void put_words(struct writer *w, const char *text, bool open, const char *post)
 {
     bool first = true;
+    w->comment = true;
     for (;;) {
         const char *sp = strchr(text, ' ');
         size_t n = sp ? (size_t)(sp - text) : strlen(text);
-        token(w, first ? "{" : "", text, n, sp ? "" : "}", !first);
+        token(w, first && open ? "{" : "", text, n, sp ? "" : post, !(first && open));
         if (!sp)
-            return;
+            break;
         text = sp + 1;
         first = false;
     }
+    w->comment = false;
 }
 
-/* The notes after ply `ply`; returns the index of the first note of a later ply. */
+/* An embedded command such as [%clk 0:04:58]: joined to its neighbour by a space alone. */
+static bool command(const char *text, bool at_end)
+{
+    size_t n = strlen(text);
+    return at_end ? n && text[n - 1] == ']' : text[0] == '[';
+}
+
+static bool is_comment(const struct tb_chess_pgn_note *n)
+{
+    return n->kind != TB_CHESS_PGN_NAG;
+}
+
+/* The notes after ply `ply`, from index i on; returns the index of the first note of a later
+ * ply. As the export format and the readers want them: the NAGs first, right after the move
+ * (chess.js refuses a NAG after a comment), then every comment of the place as one {comment}
+ * (many readers, chess.js among them and so the web viewers built on it, refuse two comments in
+ * a row, and pgn-extract a ;comment): the texts joined by "; ", or by a space beside an embedded
+ * command ([%clk ...]), empty ones left out. */
 static int put_notes(const tb_chess_pgn_game *g, int i, int ply, struct writer *w, bool *any)
 {
-    for (; i < g->nnotes && g->notes[i].ply <= ply; i++) {
-        const struct tb_chess_pgn_note *n = &g->notes[i];
+    int end = i;
+    while (end < g->nnotes && g->notes[end].ply <= ply)
+        end++;
+    int last = -1;
+    bool comment = false;
+    for (int k = i; k < end; k++) {
+        const struct tb_chess_pgn_note *n = &g->notes[k];
         *any = true;
-        if (n->kind == TB_CHESS_PGN_NAG) {
+        if (!is_comment(n)) {
             char nag[8];
             int len = snprintf(nag, sizeof nag, "$%u", n->nag);
             token(w, "", nag, (size_t)len, "", false);
-        } else if (n->kind == TB_CHESS_PGN_LINE_COMMENT) {
-            token(w, ";", g->text + n->text, strlen(g->text + n->text), "", false);
-            tb_chess__putc(&w->o, '\n');
-            w->col = 0;
         } else {
-            put_comment(w, g->text + n->text);
+            comment = true;
+            if (g->text[n->text])
+                last = k;
         }
     }
-    return i;
+    if (comment && last < 0)
+        token(w, "{", "", 0, "}", false);
+    bool open = true;
+    for (int k = i; k <= last; k++) {
+        const char *text = g->text + g->notes[k].text;
+        if (!is_comment(&g->notes[k]) || !text[0])
+            continue;
+        const char *post = "}";
+        if (k != last) {
+            int next = k + 1;
+            while (!is_comment(&g->notes[next]) || !g->text[g->notes[next].text])
+                next++;
+            post = command(text, true) || command(g->text + g->notes[next].text, false) ? "" : ";";
+        }
+        put_words(w, text, open, post);
+        open = false;
+    }
+    return end;
 }
 
 int tb_chess_pgn_write(const tb_chess_pgn_game *g, char *buf, size_t len)
