@@ -200,11 +200,16 @@ static void gen_promotion(struct out *o, const struct tb_chess_move_squares *ms)
             place(o, ms->to, range(g, capture ? g->cfg.blip_ms + 20 : 50, 400));
             break;
         }
-        emit(o, TB_SCRIPT_CHOOSE, 0, choice, 0);
+        /* the choice before the piece, or after the pawn has left (4.6: either) */
+        bool choose_after = chance(g, 0.5);
+        if (!choose_after)
+            emit(o, TB_SCRIPT_CHOOSE, 0, choice, 0);
         if (capture) /* victim off, new piece on: slower than a wobble in the hole (D.2.2) */
-            lift(o, ms->to, within(o));
+            lift(o, ms->to, choose_after ? 0 : within(o));
         place(o, ms->to, range(g, capture ? g->cfg.blip_ms + 20 : 50, 400));
         lift(o, ms->from, range(g, g->cfg.blip_ms + 20, 500));
+        if (choose_after)
+            emit(o, TB_SCRIPT_CHOOSE, 0, choice, range(g, 100, 900));
         break;
     }
 }
@@ -479,8 +484,15 @@ static void stray(struct out *o, const tb_chess_pos *pos, tb_chess_move next, in
         tb_chess_move_squares(pos, list.moves[i], &ms);
         if (ms.from == ns.from)
             reach |= BIT(ms.to);
+        /* a piece on the empty square a pawn of the mover may promote to can be the
+         * promotion's new piece, put down first (4.6): not a stray until it has stood there */
+        if (ms.promo && !ms.captured)
+            empty &= ~BIT(ms.to);
     }
-    uint64_t pool = (reach & empty) ? reach & empty : empty;
+    reach &= empty;
+    if (!empty)
+        return;
+    uint64_t pool = reach ? reach : empty;
     int pick = (int)range(g, 0, (uint32_t)__builtin_popcountll(pool) - 1);
     for (; pick > 0; pick--)
         pool &= pool - 1;
