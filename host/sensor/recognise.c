@@ -447,7 +447,11 @@ void tb_sensor__evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms)
         s->illegal = false;
         return;
     }
+    uint64_t extra;
     const struct tb_sensor_cand *c = match(s, occ, &no_choice);
+    if (c && s->mode == TB_SENSOR_REPLICATING && c->move != s->expected &&
+        capture_and_stray(s, occ, &extra))
+        c = NULL; /* the copy, its victim dropped into a hole, explains the board (D.2.9) */
     if (c) {
         s->missing_pending = false;
         if (no_choice) {
@@ -475,7 +479,6 @@ void tb_sensor__evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms)
     }
     if (wrong_piece(s, occ, t, event_ms))
         return;
-    uint64_t extra;
     if ((c = capture_and_stray(s, occ, &extra)) != NULL && !c->promo) {
         /* the move first, then the stray it left (7.4): each square explained */
         s->stray |= extra;
