@@ -303,6 +303,10 @@ int tb_match_board_event(tb_match *m, int board, const struct tb_match_event *ev
     case TB_MATCH_EV_CHOOSE:
         m->choice_since[board] = ev->piece;
         rc = tb_sensor_choose(s, ev->piece, now_ms);
+        /* the copier's own reply made first may be a promotion its recogniser, copying,
+         * does not look for: the choice is kept for it (reply.c, 4.6) */
+        if (rc == TB_ERR_STATE && m->lead >= 0 && board != m->lead)
+            rc = TB_OK;
         break;
     case TB_MATCH_EV_SNAPSHOT:
         tb_sensor_set_occupancy(s, ev->occupancy, now_ms);

@@ -165,6 +165,10 @@ TB_TEST(law_7_5_1_capturing_piece_released_on_a_wrong_square)
 {
     check("law_7_5_1_capturing_piece_released_on_a_wrong_square", NULL);
 }
+TB_TEST(law_7_4_en_passant_victim_dropped_into_a_hole)
+{
+    check("law_7_4_en_passant_victim_dropped_into_a_hole", NULL);
+}
 TB_TEST(law_7_5_2_promotion_no_choice)
 {
     check("law_7_5_2_promotion_no_choice", NULL);
