@@ -237,6 +237,7 @@ static void follow(struct corpus *c, int board)
         if (!told)
             fail(c, "the slipping player was not told how to put the board right");
         struct tb_match_announce said = *told;
+
         /* D.2.9: the words as heard, followed literally: every piece named is the piece there,
          * and the board ends where a scoresheet allows, never with a move both have undone */
         const char *wrong = put_right_follow(&said, &c->phys[board], &c->st->put_right);
@@ -340,7 +341,10 @@ static bool copy_with_stray(struct corpus *c, int board, const tb_chess_pos *pos
     tb_chess_move_squares(pos, mv, &ms);
     int x = hole_for_stray(c, pos, after);
     bool during = ms.captured && !ms.promo && next(c) % 2;
-    uint8_t piece = ms.captured ? ms.captured : (c->ntaken ? c->taken[c->ntaken - 1] : 0);
+    /* a castling copy takes nothing: a piece taken earlier in the game (which, the board
+     * cannot tell: it is "the piece") */
+    bool castle = tb_chess_move_is_castle(mv);
+    uint8_t piece = ms.captured ? ms.captured : castle && c->ntaken ? c->taken[c->ntaken - 1] : 0;
     if (x < 0 || !piece || ms.promo || (pos->board[x] != 0))
         return false;
     uint64_t pause = 50 + next(c) % 300;
