@@ -778,6 +778,7 @@ void tb_match__drain(tb_match *m)
             while (tb_sensor_poll(m->sensor[b], &o)) {
                 any = true;
                 if (o.kind == TB_SENSOR_OUT_MOVE) {
+                    m->promoted[b] = (uint8_t)tb_chess_move_promo(o.move);
                     m->swap_live[b] = m->swap_sq[b]; /* for the reports that follow the move */
                     m->swap_sq[b] = 0;
                     tb_match__events_read(m, b);
