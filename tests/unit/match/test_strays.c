@@ -157,3 +157,27 @@ TB_TEST(law_4_7_capture_announced_when_made_though_a_stray_lies_on_the_board)
     ASSERT_EQ(mm->u.mismatch.fix[0].nplace, 0);
     fx_free(&f);
 }
+
+/* 4.6, D.2.9: the copier replies first (1...g1=N announced, 2.Kb1 made on the VI board), then
+ * copies the promotion putting the knight down first and naming it after the pawn left: the
+ * choice names the piece of the promotion just made and is taken, not refused, though the copy
+ * completed the board's line and moved its recogniser on. */
+TB_TEST(law_4_6_copier_names_the_piece_after_copying_the_promotion_behind_their_own_reply)
+{
+    struct fixture f;
+    fx_init(&f, "4k3/8/8/8/8/8/6p1/K7 b - - 0 1", false);
+    fx_move(&f, 1, "g2g1n");
+    ev(&f, 0, true, "a1", 300); /* the reply before the copy */
+    ev(&f, 0, false, "b1", 300);
+    fx_wait(&f, 500);
+    ev(&f, 0, false, "g1", 300);
+    ev(&f, 0, true, "g2", 300);
+    fx_wait(&f, 200);
+    struct tb_match_event e = {.kind = TB_MATCH_EV_CHOOSE, .piece = TB_CHESS_KNIGHT};
+    f.t += 200;
+    ASSERT_OK(tb_match_board_event(f.m, 0, &e, f.t));
+    fx_wait(&f, 500);
+    ASSERT_EQ(tb_match_game(f.m)->plies, 1);
+    ASSERT_EQ(tb_chess_move_promo(tb_match_game(f.m)->moves[0]), TB_CHESS_KNIGHT);
+    fx_free(&f);
+}
