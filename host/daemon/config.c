@@ -865,7 +865,7 @@ void tb_config_defaults(struct tb_config *cfg, const struct tb_config_place *pla
         p->review_repeat_hold = TB_VOICE_REVIEW_LAST;
         p->review_promote_hold = TB_VOICE_REVIEW_POSITION;
     }
-    cfg->blip_window_ms = 300;
+    cfg->blip_window_ms = 100; /* docs/benchmarks.md, "Blip window": no false move from 90 ms */
     cfg->promotion_prompt_ms = 3000;
     cfg->log_level = TB_CONFIG_LOG_INFO;
     cfg->broadcast.tcp_port = -1; /* [broadcast]: off until configured */

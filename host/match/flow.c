@@ -282,7 +282,12 @@ static bool move_stands(const tb_match *m, int b, tb_chess_move mv)
 {
     const struct tb_match_restore *r = &m->r;
     tb_chess_pos pos;
-    if (!r->open || !r->is_mismatch || r->dirty[b] || b == r->mm.board || r->mm.fix[b].ntakeback ||
+    /* the board in dispute is not when its pieces are all where the game has them and its
+     * player was told only to lift pieces nobody put there (7.4: strays never take part in a
+     * move, so a move made around them is read as made) */
+    bool disputed =
+        b == r->mm.board && (r->complete || !r->said[b] || r->said_fill[b] || !r->said_lift[b]);
+    if (!r->open || !r->is_mismatch || r->dirty[b] || disputed || r->mm.fix[b].ntakeback ||
         m->copy_due[b] || m->cfg.board[b].typed || m->extra[b].n >= TB_MATCH_MAX_EXTRA - 1)
         return false;
     if (m->lead >= 0 && b != m->lead && m->extra[b].n == 0)
@@ -299,8 +304,21 @@ static void blocked_move(tb_match *m, int b, const struct tb_sensor_out *o)
     struct tb_match_restore *r = &m->r;
     if (!r->dirty[b] && !r->dirty[1 - b] && r->is_mismatch && !r->mm.needs_arbiter &&
         !r->confirmed && r->mm.boards == (1u << b) && move_expected(m, b, o->move)) {
-        tb_match__close(m, false, "put right on the board: the move was made");
-        on_move(m, b, o);
+        const tb_sensor *s = m->sensor[b];
+        if (r->mm.kind != TB_MATCH_MM_DISPLACED || r->complete ||
+            tb_sensor_occupancy(s) == tb_chess_occupancy(tb_sensor_position(s))) {
+            tb_match__close(m, false, "put right on the board: the move was made");
+            on_move(m, b, o);
+            return;
+        }
+        /* D.2.3: the move is made and stands, but a piece still lies where nobody put it
+         * (7.4: a captured piece dropped into a hole): the instruction now asks for that
+         * alone, never to take the move back */
+        tb_match__line_push(&m->extra[b], o->move);
+        r->hist[b] = *tb_sensor_position(s);
+        r->hint_board = -1;
+        tb_match__reresolve(m);
+        still_wrong(m, b);
         return;
     }
     if (move_stands(m, b, o->move)) {
@@ -730,9 +748,11 @@ static void act_on_problem(tb_match *m, int b, const struct tb_sensor_out *o)
         break;
     }
     case TB_SENSOR_P_SAME_SIDE_TWICE:
-        /* the side that is not to move on this board moved */
+        /* the side that is not to move on this board moved. Its own player, not to move,
+         * makes no move (1.2): a piece of theirs taken to another square is displaced (7.4),
+         * knocked or pushed, whatever move it looks like */
         if (m->lead < 0 && board_side(m, b) != owner(m, b))
-            tb_match__raise(m, TB_MATCH_MM_OUT_OF_TURN, b, o->move, 0, o->square, o->square2, 0);
+            tb_match__raise(m, TB_MATCH_MM_DISPLACED, b, 0, 0, o->square, o->square2, 0);
         else if (m->lead < 0)
             tb_match__raise(m, TB_MATCH_MM_ILLEGAL, b, o->move, 0, o->square, o->square2, 0);
         else
@@ -758,6 +778,7 @@ void tb_match__drain(tb_match *m)
             while (tb_sensor_poll(m->sensor[b], &o)) {
                 any = true;
                 if (o.kind == TB_SENSOR_OUT_MOVE) {
+                    m->promoted[b] = (uint8_t)tb_chess_move_promo(o.move);
                     m->swap_live[b] = m->swap_sq[b]; /* for the reports that follow the move */
                     m->swap_sq[b] = 0;
                     tb_match__events_read(m, b);

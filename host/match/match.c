@@ -292,10 +292,12 @@ int tb_match_board_event(tb_match *m, int board, const struct tb_match_event *ev
     int rc = TB_OK;
     switch (ev->kind) {
     case TB_MATCH_EV_LIFT:
+        m->promoted[board] = 0;
         m->lifted_since[board] |= TB_CHESS_BIT(ev->square);
         rc = tb_sensor_lift(s, ev->square, now_ms);
         break;
     case TB_MATCH_EV_PLACE:
+        m->promoted[board] = 0;
         m->placed_since[board] |= TB_CHESS_BIT(ev->square);
         m->place_code[board][ev->square] = ev->piece;
         rc = tb_sensor_place(s, ev->square, ev->piece, now_ms);
@@ -303,6 +305,13 @@ int tb_match_board_event(tb_match *m, int board, const struct tb_match_event *ev
     case TB_MATCH_EV_CHOOSE:
         m->choice_since[board] = ev->piece;
         rc = tb_sensor_choose(s, ev->piece, now_ms);
+        /* the copier's own reply made first may be a promotion its recogniser, copying,
+         * does not look for: the choice is kept for it (reply.c, 4.6); the piece of the
+         * promotion just made named after it changes nothing (the recogniser may have been
+         * moved on since, the copy completing the copier's line) */
+        if (rc == TB_ERR_STATE &&
+            ((m->lead >= 0 && board != m->lead) || ev->piece == m->promoted[board]))
+            rc = TB_OK;
         break;
     case TB_MATCH_EV_SNAPSHOT:
         tb_sensor_set_occupancy(s, ev->occupancy, now_ms);

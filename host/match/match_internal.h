@@ -81,6 +81,8 @@ struct tb_match {
      * the switches: the square taken on tells them apart) */
     uint64_t lifted_since[TB_MATCH_BOARDS], placed_since[TB_MATCH_BOARDS];
     uint8_t choice_since[TB_MATCH_BOARDS];   /* promotion piece chosen since then */
+    uint8_t promoted[TB_MATCH_BOARDS];       /* the piece of the promotion the board's last event
+                                                completed, until its next lift or place */
     uint8_t place_code[TB_MATCH_BOARDS][64]; /* piece code of each square's last place */
     bool recheck[TB_MATCH_BOARDS];
     /* squares of a swap the last put-right asked for (tb_match__close): touching them is no

@@ -105,7 +105,56 @@ static void pair_up(struct tb_match_fix *fix)
     fix->npairs = np;
 }
 
-void tb_match__build_fix(const tb_match *m, int b, const tb_chess_pos *hist,
+/* The piece the move into hist took (0 if none, or if hist is no position of the target's
+ * line or the agreed game): a piece that arrived on the board where none went missing is the
+ * captured one dropped into a hole (7.4). When the board already shows the target's next move
+ * beyond hist (its squares emptied and filled as the move does, with pieces to spare), that
+ * move stands and *hist becomes the position after it: the board's player made it (a copy
+ * made while play was stopped), and it is no piece to put back. */
+static int move_into(const tb_match *m, const struct tb_match_line *target, uint64_t phys,
+                     tb_chess_pos *hist)
+{
+    tb_chess_pos pos;
+    tb_chess_undo undo;
+    for (int j = 0; j < target->n; j++) {
+        tb_match__line_pos(m, target, j, &pos);
+        if (pos.key != hist->key)
+            continue;
+        tb_chess_make(&pos, target->moves[j], &undo);
+        uint64_t before = tb_chess_occupancy(hist), after = tb_chess_occupancy(&pos);
+        if ((before & ~phys) && !(after & ~phys) && !(before & ~after & phys)) {
+            *hist = pos;
+            return undo.captured;
+        }
+        break;
+    }
+    for (int j = target->n; j >= 1; j--) {
+        tb_match__line_pos(m, target, j, &pos);
+        if (pos.key != hist->key)
+            continue;
+        tb_match__line_pos(m, target, j - 1, &pos);
+        tb_chess_make(&pos, target->moves[j - 1], &undo);
+        return undo.captured;
+    }
+    if (hist->key == m->game.pos.key && m->game.plies > 0)
+        return m->game.undo[m->game.plies - 1].captured;
+    return 0;
+}
+
+/* The piece the open mismatch's instruction named on sq as one to lift (0 if none): a piece
+ * that has not moved keeps its name while moves are made around it. */
+static int named_before(const tb_match *m, int b, int sq)
+{
+    const struct tb_match_fix *f = &m->r.mm.fix[b];
+    if (!m->r.open || !m->r.is_mismatch || !(m->r.fix_occ[b] & TB_CHESS_BIT(sq)))
+        return 0;
+    for (int i = 0; i < f->nlift; i++)
+        if (f->lift_list[i].sq == sq && f->lift_list[i].piece != UNKNOWN_PIECE)
+            return f->lift_list[i].piece;
+    return 0;
+}
+
+void tb_match__build_fix(const tb_match *m, int b, const tb_chess_pos *hist_in,
                          const struct tb_match_line *target, int hint_from, int hint_to,
                          struct tb_match_fix *fix)
 {
@@ -113,16 +162,18 @@ void tb_match__build_fix(const tb_match *m, int b, const tb_chess_pos *hist,
     uint8_t guess[64];
 
     memset(fix, 0, sizeof *fix);
-    if (!hist) {
+    if (hist_in)
+        own = *hist_in;
+    else
         tb_match__line_pos(m, &m->extra[b], m->extra[b].n, &own);
-        hist = &own;
-    }
+    const tb_chess_pos *hist = &own;
     tb_match__line_pos(m, target, target->n, &fix->target);
     fix->target_ply = m->game.plies + target->n;
 
     /* What stands where: the scoresheet's position, with the pieces the board shows out of
      * place guessed where one piece can only have gone one way. */
     uint64_t phys = tb_sensor_occupancy(m->sensor[b]);
+    int taken = move_into(m, target, phys, &own);
     uint64_t hocc = tb_chess_occupancy(hist);
     uint64_t missing = hocc & ~phys, arrived = phys & ~hocc;
     /* the one kind of piece missing, if every missing piece is of one kind (two white pawns
@@ -138,12 +189,16 @@ void tb_match__build_fix(const tb_match *m, int b, const tb_chess_pos *hist,
     if (tb_match__ident_board(m, b, guess))
         arrived = 0;
     for (uint64_t s = arrived; s; s &= s - 1) {
-        int sq = lowest(s);
+        int sq = lowest(s), named = named_before(m, b, sq);
         if (sq == hint_to && hint_from >= 0 && hint_from < 64 &&
             (missing & TB_CHESS_BIT(hint_from)))
             guess[sq] = hist->board[hint_from];
+        else if (named)
+            guess[sq] = (uint8_t)named; /* it lies where it lay: the same piece as told */
         else if (kind && __builtin_popcountll(arrived) <= __builtin_popcountll(missing))
             guess[sq] = (uint8_t)kind;
+        else if (!missing && taken && __builtin_popcountll(arrived) == 1)
+            guess[sq] = (uint8_t)taken; /* the captured piece, dropped into a hole (7.4) */
         else
             guess[sq] = UNKNOWN_PIECE;
     }

@@ -25,7 +25,7 @@ int tb_sensor_gen_init(struct tb_sensor_gen *g, const struct tb_sensor_gen_confi
     const char *board = cfg->board ? cfg->board : "vi";
     if (!tb_script_name_valid(board) || !(cfg->fault_rate >= 0 && cfg->fault_rate <= 1) ||
         cfg->fault < TB_SENSOR_GEN_NO_FAULT || cfg->fault > TB_SENSOR_GEN_SAME_SIDE_TWICE ||
-        cfg->blip_ms < 20)
+        cfg->blip_ms < 20 || (cfg->noise_ms && (cfg->noise_ms < 20 || cfg->noise_ms > 1000)))
         return TB_ERR_ARG;
     memset(g, 0, sizeof *g);
     g->cfg = *cfg;
@@ -67,6 +67,7 @@ struct out {
         uint8_t sq;
     } hook[2];
     int nhook;
+    int drop_at; /* quick strays: the square the victim is dropped on before the capture lands */
 };
 
 static void emit(struct out *o, enum tb_script_kind kind, int sq, char piece, uint32_t wait)
@@ -138,6 +139,48 @@ static void maybe_blip(struct out *o, int from, int to, uint64_t empty)
     lift(o, sq, range(g, 5, g->cfg.blip_ms * 7 / 10));
 }
 
+/* The firmware reports a square only once it has stood changed for its debounce window. */
+#define DEBOUNCE_MS 20
+
+/* A dwell of physical noise: inside the blip window, or 5 ms to noise_ms when measuring it. */
+static uint32_t noise_dwell(struct tb_sensor_gen *g, uint32_t share_of_blip)
+{
+    if (g->cfg.noise_ms)
+        return range(g, 5, g->cfg.noise_ms);
+    return range(g, 5, g->cfg.blip_ms * share_of_blip / 10);
+}
+
+/* The square the piece passes over first on its way from from to to: the next one along the
+ * line, or for a knight the square one step along its longer leg. -1 if none. */
+static int next_on_way(int from, int to)
+{
+    int df = TB_CHESS_FILE(to) - TB_CHESS_FILE(from), dr = TB_CHESS_RANK(to) - TB_CHESS_RANK(from);
+    int sf = (df > 0) - (df < 0), sr = (dr > 0) - (dr < 0);
+    int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
+    if (adf && adr && adf != adr) /* a knight: along its longer leg */
+        adf > adr ? (sr = 0) : (sf = 0);
+    int sq = TB_CHESS_SQ(TB_CHESS_FILE(from) + sf, TB_CHESS_RANK(from) + sr);
+    return sq == to ? -1 : sq;
+}
+
+/* The piece carried low from from to to closes each empty square on its way for a dwell of
+ * 5 ms to noise_ms; the firmware reports those that last its debounce. */
+static void carry(struct out *o, int from, int to, uint64_t empty)
+{
+    struct tb_sensor_gen *g = o->g;
+    if (!g->cfg.carry)
+        return;
+    for (int sq = next_on_way(from, to); sq >= 0; sq = next_on_way(sq, to)) {
+        uint32_t dwell = noise_dwell(g, 7), travel = range(g, 20, 120);
+        if (!(empty & ~o->extra & BIT(sq)) || dwell < DEBOUNCE_MS) {
+            g->t += travel + dwell;
+            continue;
+        }
+        place(o, sq, travel);
+        lift(o, sq, dwell);
+    }
+}
+
 static void hesitate(struct out *o, int from)
 {
     if (!o->g->cfg.hesitations || !chance(o->g, 0.08))
@@ -173,7 +216,10 @@ static void gen_promotion(struct out *o, const struct tb_chess_move_squares *ms)
         late_choice(o, ms, choice);
         return;
     }
-    switch (range(g, 0, 3)) {
+    uint32_t order = range(g, 0, 3);
+    if (g->cfg.new_piece_first && !g->cfg.pawn_stays)
+        order = 2;
+    switch (order) {
     case 0: /* choose first, pawn off, new piece on (4.6.2: either order) */
         emit(o, TB_SCRIPT_CHOOSE, 0, choice, 0);
         if (capture)
@@ -200,11 +246,16 @@ static void gen_promotion(struct out *o, const struct tb_chess_move_squares *ms)
             place(o, ms->to, range(g, capture ? g->cfg.blip_ms + 20 : 50, 400));
             break;
         }
-        emit(o, TB_SCRIPT_CHOOSE, 0, choice, 0);
+        /* the choice before the piece, or after the pawn has left (4.6: either) */
+        bool choose_after = chance(g, 0.5);
+        if (!choose_after)
+            emit(o, TB_SCRIPT_CHOOSE, 0, choice, 0);
         if (capture) /* victim off, new piece on: slower than a wobble in the hole (D.2.2) */
-            lift(o, ms->to, within(o));
+            lift(o, ms->to, choose_after ? 0 : within(o));
         place(o, ms->to, range(g, capture ? g->cfg.blip_ms + 20 : 50, 400));
         lift(o, ms->from, range(g, g->cfg.blip_ms + 20, 500));
+        if (choose_after)
+            emit(o, TB_SCRIPT_CHOOSE, 0, choice, range(g, 100, 900));
         break;
     }
 }
@@ -302,12 +353,18 @@ static void gen_move(struct out *o, const tb_chess_pos *pos, tb_chess_move m)
             hesitate(o, ms.from);
             lift(o, ms.to, within(o));
         }
+        if (o->drop_at >= 0) { /* the victim dropped into a hole, the capture still to land */
+            place(o, o->drop_at, within(o));
+            o->extra |= BIT(o->drop_at);
+        }
         maybe_blip(o, ms.from, ms.to, empty);
+        carry(o, ms.from, ms.to, empty);
         place(o, ms.to, within(o));
     } else {
         lift(o, ms.from, 0);
         hesitate(o, ms.from);
         maybe_blip(o, ms.from, ms.to, empty);
+        carry(o, ms.from, ms.to, empty);
         place(o, ms.to, range(g, 80, 400));
     }
 }
@@ -455,22 +512,24 @@ static void wobble(struct out *o, const tb_chess_pos *pos)
     for (; pick > 0; pick--)
         occ &= occ - 1;
     int sq = __builtin_ctzll(occ);
-    emit(o, TB_SCRIPT_LIFT, sq, 0, 0);
-    emit(o, TB_SCRIPT_PLACE, sq, 0, range(g, 5, g->cfg.blip_ms * 6 / 10));
+    uint32_t dwell = noise_dwell(g, 6);
+    if (!g->cfg.noise_ms || dwell >= DEBOUNCE_MS) { /* shorter: the firmware saw nothing */
+        emit(o, TB_SCRIPT_LIFT, sq, 0, 0);
+        emit(o, TB_SCRIPT_PLACE, sq, 0, dwell);
+    }
     g->t += range(g, 200, 800);
 }
 
 /* 7.4: after a capture the taken piece is dropped into an empty hole (one the next mover's
  * piece could reach, when there is one); it is reported at once and taken away before, during
  * or after the next move, which must be read as made. */
-static void stray(struct out *o, const tb_chess_pos *pos, tb_chess_move next, int *lift_after)
+static int pick_stray(struct out *o, const tb_chess_pos *pos, tb_chess_move next, uint64_t avoid)
 {
     struct tb_sensor_gen *g = o->g;
     struct tb_chess_move_squares ns, ms;
     tb_chess_movelist list;
-    char a[3];
     tb_chess_move_squares(pos, next, &ns);
-    uint64_t empty = ~tb_chess_occupancy(pos) & ~BIT(ns.to);
+    uint64_t empty = ~tb_chess_occupancy(pos) & ~BIT(ns.to) & ~avoid;
     if (ns.rook_to != TB_CHESS_NOSQ)
         empty &= ~BIT(ns.rook_to);
     uint64_t reach = 0;
@@ -479,13 +538,26 @@ static void stray(struct out *o, const tb_chess_pos *pos, tb_chess_move next, in
         tb_chess_move_squares(pos, list.moves[i], &ms);
         if (ms.from == ns.from)
             reach |= BIT(ms.to);
+        /* a piece on the empty square a pawn of the mover may promote to can be the
+         * promotion's new piece, put down first (4.6): not a stray until it has stood there */
+        if (ms.promo && !ms.captured)
+            empty &= ~BIT(ms.to);
     }
-    uint64_t pool = (reach & empty) ? reach & empty : empty;
+    reach &= empty;
+    if (!empty)
+        return -1;
+    uint64_t pool = reach ? reach : empty;
     int pick = (int)range(g, 0, (uint32_t)__builtin_popcountll(pool) - 1);
     for (; pick > 0; pick--)
         pool &= pool - 1;
-    int x = __builtin_ctzll(pool);
-    place(o, x, range(g, 200, 600));
+    return __builtin_ctzll(pool);
+}
+
+/* The stray on x is reported, then taken away before, during or after the next move. */
+static void stray_lies(struct out *o, int x, int *lift_after)
+{
+    struct tb_sensor_gen *g = o->g;
+    char a[3];
     expect(o, "! displaced clear %s", name(x, a));
     o->extra |= BIT(x);
     switch (range(g, 0, 2)) {
@@ -502,6 +574,16 @@ static void stray(struct out *o, const tb_chess_pos *pos, tb_chess_move next, in
         *lift_after = x;
         break;
     }
+}
+
+static void stray(struct out *o, const tb_chess_pos *pos, tb_chess_move next, uint64_t avoid,
+                  int *lift_after)
+{
+    int x = pick_stray(o, pos, next, avoid);
+    if (x < 0)
+        return;
+    place(o, x, o->g->cfg.quick_strays ? range(o->g, 20, 90) : range(o->g, 200, 600));
+    stray_lies(o, x, lift_after);
 }
 
 /* One move with its noise and faults; ply counts the moves written before it. */
@@ -539,7 +621,7 @@ int tb_sensor_gen_moves(struct tb_sensor_gen *g, const tb_chess_pos *start,
                         const tb_chess_move *moves, int n, tb_sensor_gen_fn fn, void *user,
                         struct tb_error *err)
 {
-    struct out o = {.g = g, .fn = fn, .user = user};
+    struct out o = {.g = g, .fn = fn, .user = user, .drop_at = -1};
     tb_chess_pos pos = *start;
     tb_chess_undo undo;
     struct tb_chess_move_squares ms;
@@ -548,18 +630,39 @@ int tb_sensor_gen_moves(struct tb_sensor_gen *g, const tb_chess_pos *start,
     for (int ply = 0; ply < n && !o.rc; ply++) {
         tb_chess_move_squares(&pos, moves[ply], &ms);
         g->t += range(g, 300, 3000); /* thinking */
+        if (g->cfg.strays && g->cfg.quick_strays && ms.captured && ms.capture_sq == ms.to &&
+            !ms.promo && ply + 1 < n && lift_after < 0 && !o.extra && chance(g, 0.5)) {
+            /* not where the capturing piece could go: that would be its move, the victim
+             * lifted and put back (the board cannot tell) */
+            tb_chess_pos after = pos;
+            tb_chess_movelist list;
+            uint64_t avoid = BIT(ms.from);
+            int nl = tb_chess_gen_legal(&pos, &list);
+            for (int i = 0; i < nl; i++)
+                if (tb_chess_move_from(list.moves[i]) == ms.from)
+                    avoid |= BIT(tb_chess_move_to(list.moves[i]));
+            tb_chess_make(&after, moves[ply], &undo);
+            if (tb_chess_is_legal(&after, moves[ply + 1]))
+                o.drop_at = pick_stray(&o, &after, moves[ply + 1], avoid);
+        }
         int rc = one_move(&o, &pos, moves[ply], ply, err);
         if (rc)
             return rc;
         tb_chess_make(&pos, moves[ply], &undo);
+        uint64_t just_lifted = 0; /* a stray dropped there now would be a wobble (D.2.2) */
         if (lift_after >= 0) {
             lift(&o, lift_after, range(g, 300, 1000));
+            just_lifted = BIT(lift_after);
             lift_after = -1;
             o.extra = 0;
         }
-        if (g->cfg.strays && ms.captured && ply + 1 < n &&
-            tb_chess_is_legal(&pos, moves[ply + 1]) && chance(g, 0.5)) {
-            stray(&o, &pos, moves[ply + 1], &lift_after);
+        if (o.drop_at >= 0) {
+            stray_lies(&o, o.drop_at, &lift_after);
+            o.drop_at = -1;
+            g->faults++;
+        } else if (g->cfg.strays && ms.captured && ply + 1 < n &&
+                   tb_chess_is_legal(&pos, moves[ply + 1]) && chance(g, 0.5)) {
+            stray(&o, &pos, moves[ply + 1], just_lifted, &lift_after);
             g->faults++;
         }
     }
@@ -569,7 +672,7 @@ int tb_sensor_gen_moves(struct tb_sensor_gen *g, const tb_chess_pos *start,
 int tb_sensor_gen_move(struct tb_sensor_gen *g, const tb_chess_pos *pos, tb_chess_move m,
                        tb_sensor_gen_fn fn, void *user, struct tb_error *err)
 {
-    struct out o = {.g = g, .fn = fn, .user = user};
+    struct out o = {.g = g, .fn = fn, .user = user, .drop_at = -1};
     int rc = one_move(&o, pos, m, 1, err);
     if (rc)
         return rc;

@@ -136,6 +136,19 @@ static bool same_side_twice(tb_sensor *s, uint64_t occ, uint64_t t, uint64_t eve
     return false;
 }
 
+/* The squares a capture may empty (in REPLICATING mode the expected one's): a piece lifted
+ * there and dropped elsewhere is a victim taken off the board, not a knocked piece whose home
+ * still counts as filled (an e.p. victim's square is never filled again by the capture). */
+static uint64_t victims(const tb_sensor *s)
+{
+    uint64_t set = 0;
+    for (int i = 0; i < s->ncand; i++)
+        if (s->cand[i].capture_sq < 64 &&
+            (s->mode != TB_SENSOR_REPLICATING || s->cand[i].move == s->expected))
+            set |= BIT(s->cand[i].capture_sq);
+    return set;
+}
+
 /* The board shows neither the game position, nor a legal move, nor a move under way. */
 void tb_sensor__report_unexplained(tb_sensor *s, uint64_t t, uint64_t event_ms)
 {
@@ -171,7 +184,7 @@ void tb_sensor__report_unexplained(tb_sensor *s, uint64_t t, uint64_t event_ms)
      * piece of the side to move in the hand is a stray: no move may use its square. */
     s->stray |= added;
     if (added)
-        s->gone |= removed;
+        s->gone |= removed & ~victims(s);
     struct tb_sensor_out *o = tb_sensor__problem(s, TB_SENSOR_P_DISPLACED, t, event_ms);
     o->clear = s->stray;
     o->fill = removed | s->gone;

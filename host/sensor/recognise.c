@@ -331,13 +331,27 @@ static const struct tb_sensor_cand *swap_castling(const tb_sensor *s)
     return NULL;
 }
 
-enum progress { NO_MOVE, IN_HAND, UNDER_WAY };
+enum progress { NO_MOVE, IN_HAND, UNSURE, UNDER_WAY };
+
+/* A capture whose pieces are both off the board (the capturing piece in the hand, the victim
+ * lifted) and one piece put down on an empty square no move fills: the victim dropped into a
+ * hole (7.4) while the capture goes on, or the capturing piece released there (7.5.1). */
+static bool victim_dropped(const struct tb_sensor_cand *c, uint64_t removed, uint64_t added)
+{
+    uint64_t both = BIT(c->from) | (c->capture_sq < 64 ? BIT(c->capture_sq) : 0);
+    return c->capture_sq < 64 && c->from != c->capture_sq && (removed & both) == both &&
+           !(removed & ~c->touched) && __builtin_popcountll(added) == 1 && !(added & c->added);
+}
 
 /* UNDER_WAY: the board is part way through some legal move (pieces lifted, some placed on its
  * squares). IN_HAND: it would be, but for other own pieces held in the air at the same time.
  * Pieces placed for a move none of whose pieces has left its square are on nobody's way (7.4),
- * except the new piece of a promotion put down before the pawn leaves (4.6), once its piece is
- * known (a choice before it; without one it is a stray like any other). */
+ * except the new piece of a promotion put down before the pawn leaves (4.6): under way when
+ * its piece is known (a choice before it). UNSURE: a placement that may be lawful or not,
+ * told apart as a piece in the hand is, by what comes next or by lifted_report_ms passing:
+ * the new piece of a promotion put down first without a choice (the choice may come after,
+ * 4.6; else a stray), or a piece put down while a capture's two pieces are in the air (the
+ * victim dropped, the capture still to land; else an illegal placement). */
 static enum progress progress(const tb_sensor *s, uint64_t removed, uint64_t added,
                               uint64_t *in_hand)
 {
@@ -345,10 +359,14 @@ static enum progress progress(const tb_sensor *s, uint64_t removed, uint64_t add
     enum progress best = NO_MOVE;
     for (int i = 0; i < s->ncand; i++) {
         const struct tb_sensor_cand *c = &s->cand[i];
+        bool new_piece = c->promo && added == BIT(c->to);
+        bool known = new_piece && tb_sensor__wanted_promo(s, c->to);
+        if (((new_piece && !removed && !known) || victim_dropped(c, removed, added)) &&
+            best < UNSURE)
+            best = UNSURE;
         if (added & ~c->added)
             continue;
-        if (added && !(removed & c->touched) &&
-            !(c->promo && added == BIT(c->to) && tb_sensor__wanted_promo(s, c->to)))
+        if (added && !(removed & c->touched) && !known)
             continue;
         if (!(removed & ~c->touched))
             return UNDER_WAY;
@@ -358,6 +376,26 @@ static enum progress progress(const tb_sensor *s, uint64_t removed, uint64_t add
         }
     }
     return best;
+}
+
+/* The board shows a capture made and one piece more on a square nobody moved to: the victim
+ * dropped into an empty hole (7.4). The capture is made (D.2.3, 4.7: its piece is released
+ * on its square); *extra is the stray. */
+static const struct tb_sensor_cand *capture_and_stray(const tb_sensor *s, uint64_t occ,
+                                                      uint64_t *extra)
+{
+    for (int i = 0; i < s->ncand; i++) {
+        const struct tb_sensor_cand *c = &s->cand[i];
+        uint64_t x = occ & ~c->post;
+        int sq;
+        if (c->capture_sq >= 64 || c->drop || (c->post & ~occ) || __builtin_popcountll(x) != 1 ||
+            (x & s->base) || !shows(s, c, c->post) || !pieces_fit(s, c, &sq) ||
+            (s->mode == TB_SENSOR_REPLICATING && c->move != s->expected))
+            continue;
+        *extra = x;
+        return c;
+    }
+    return NULL;
 }
 
 /* piece_must_fit: the board shows a move's occupancy with another piece on one of its squares
@@ -409,7 +447,11 @@ void tb_sensor__evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms)
         s->illegal = false;
         return;
     }
+    uint64_t extra;
     const struct tb_sensor_cand *c = match(s, occ, &no_choice);
+    if (c && s->mode == TB_SENSOR_REPLICATING && c->move != s->expected &&
+        capture_and_stray(s, occ, &extra))
+        c = NULL; /* the copy, its victim dropped into a hole, explains the board (D.2.9) */
     if (c) {
         s->missing_pending = false;
         if (no_choice) {
@@ -437,6 +479,15 @@ void tb_sensor__evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms)
     }
     if (wrong_piece(s, occ, t, event_ms))
         return;
+    if ((c = capture_and_stray(s, occ, &extra)) != NULL && !c->promo) {
+        /* the move first, then the stray it left (7.4): each square explained */
+        s->stray |= extra;
+        decide(s, c, false, t, event_ms);
+        s->reported = true;
+        s->reported_occ = s->occ;
+        tb_sensor__problem(s, TB_SENSOR_P_DISPLACED, t, event_ms)->clear = s->stray;
+        return;
+    }
     uint64_t removed = s->base & ~occ, added = occ & ~s->base, in_hand = 0;
     enum progress p = progress(s, removed, added, &in_hand);
     if (p == UNDER_WAY) {
@@ -447,9 +498,9 @@ void tb_sensor__evaluate(tb_sensor *s, uint64_t t, uint64_t event_ms)
     }
     if (tb_sensor__illegal_drop(s, occ, t, event_ms))
         return;
-    if (!added || p == IN_HAND) {
-        /* pieces missing (in a hand, or knocked off) with nothing misplaced: report if it
-         * lasts */
+    if (!added || p == IN_HAND || p == UNSURE) {
+        /* pieces missing (in a hand, or knocked off) with nothing misplaced, or a promotion's
+         * new piece put down first (4.6): report if it lasts */
         if (!s->missing_pending) {
             s->missing_pending = true;
             s->missing_since = t;

@@ -266,16 +266,25 @@ struct tb_sensor_gen_config {
     bool blips;        /* fly-over blips on empty squares along the path */
     bool hesitations;  /* lift, put back, lift again */
     enum tb_sensor_gen_fault fault;
-    double fault_rate; /* chance per move, 0..1 */
-    uint32_t blip_ms;  /* the recogniser's blip window; blips stay well inside it */
-    bool wobbles;      /* pieces wobbling in their holes within the blip window: no touch */
-    bool strays;       /* after a capture, the taken piece dropped into an empty hole (7.4,
-                          `# expect: ! displaced clear x`) and taken away before, during or
-                          after the next move */
-    bool late_choices; /* half the promotions chosen 0.1-0.9 s or 2 s after the placement */
-    bool copy;         /* the board copies the moves (REPLICATING): castling rook first too */
-    bool pawn_stays;   /* the pawn itself goes to the promotion square and stays (doorgeefschaak
-                          3.1): no new piece is put down before the pawn leaves */
+    double fault_rate;    /* chance per move, 0..1 */
+    uint32_t blip_ms;     /* the recogniser's blip window; blips stay well inside it */
+    bool wobbles;         /* pieces wobbling in their holes within the blip window: no touch */
+    bool strays;          /* after a capture, the taken piece dropped into an empty hole (7.4,
+                             `# expect: ! displaced clear x`) and taken away before, during or
+                             after the next move */
+    bool late_choices;    /* half the promotions chosen 0.1-0.9 s or 2 s after the placement */
+    bool copy;            /* the board copies the moves (REPLICATING): castling rook first too */
+    bool pawn_stays;      /* the pawn itself goes to the promotion square and stays (doorgeefschaak
+                             3.1): no new piece is put down before the pawn leaves */
+    bool new_piece_first; /* every promotion puts the new piece down before the pawn leaves
+                             (4.6), the choice before or after */
+    bool quick_strays;    /* strays (above) dropped 20-90 ms after the capture's last event, or
+                             while both of its pieces are in the air, before it lands */
+    bool carry;           /* the moving piece carried low over the squares on its way: each
+                             closes for a dwell of 5 ms to noise_ms, reported by the firmware
+                             only when it lasts its debounce (20 ms) */
+    uint32_t noise_ms;    /* 0: blips and wobbles stay inside blip_ms; else their dwell is 5 ms
+                             to noise_ms whatever the window (measuring the window, 20..1000) */
 };
 
 struct tb_sensor_gen {

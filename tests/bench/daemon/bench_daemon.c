@@ -183,6 +183,7 @@ static void report(const char *what, double *lat, int n)
 int main(int argc, char **argv)
 {
     int n = 200;
+    char title[256];
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--dgt") == 0)
             with_dgt = true;
@@ -212,7 +213,8 @@ int main(int argc, char **argv)
     }
     snprintf(o.cfg.arbiter_pin, sizeof o.cfg.arbiter_pin, "1234");
     snprintf(o.cfg.broadcast.dgt, sizeof o.cfg.broadcast.dgt, "%s/dgt", dir);
-    o.cfg.blip_window_ms = 100;
+    /* the shipped blip window (tb_config_defaults): the latency a player gets as installed */
+    int blip = o.cfg.blip_window_ms;
     o.cfg.log_level = TB_CONFIG_LOG_WARN;
     o.journal_dir = journal;
     o.socket_path = "";
@@ -304,23 +306,31 @@ int main(int argc, char **argv)
         return 1;
     }
     if (with_dgt) {
-        report("DGT board (dgt:), last field update of a move -> first audio frame for the VI "
-               "player\n(real loop, eSpeak NG, blip window 100 ms included)",
-               by[1], nby[1]);
+        snprintf(title, sizeof title,
+                 "DGT board (dgt:), last field update of a move -> first audio frame for the VI "
+                 "player\n(real loop, eSpeak NG, shipped blip window %d ms included)",
+                 blip);
+        report(title, by[1], nby[1]);
         report("reed board (pty:), same run, last event of a move -> first audio frame for the "
                "sighted player",
                by[0], nby[0]);
         dgtpty_close(&dgt);
     } else {
-        report("daemon latency, last event of a move on one board -> first audio frame for the "
-               "other player\n(pty boards, real loop, eSpeak NG, blip window 100 ms included)",
-               lat, n);
+        snprintf(title, sizeof title,
+                 "daemon latency, last event of a move on one board -> first audio frame for the "
+                 "other player\n(pty boards, real loop, eSpeak NG, shipped blip window %d ms "
+                 "included)",
+                 blip);
+        report(title, lat, n);
     }
-    if (nshown > 0)
-        report("broadcast latency, last event of the copy on the other board (the move agreed) -> "
-               "first FIELD_UPDATE\non the virtual DGT board's pty (blip window 100 ms, journal "
-               "sync included)",
-               shown, nshown);
+    if (nshown > 0) {
+        snprintf(title, sizeof title,
+                 "broadcast latency, last event of the copy on the other board (the move agreed) "
+                 "-> first FIELD_UPDATE\non the virtual DGT board's pty (blip window %d ms, "
+                 "journal sync included)",
+                 blip);
+        report(title, shown, nshown);
+    }
     free(shown);
     close(dgt_fd);
     free(lat);

@@ -1,8 +1,10 @@
 /* bench_match_corpus - the match-level corpus (tests/unit/match/corpus.c) at benchmark size:
  * SCRIPTS seeded games per class (plain, own reply first, slip on the other board, slip on the
- * board ahead, slip before the copy), each checked as in ctest (the agreed game exact, no report
- * for lawful handling, one mismatch per slip, each put right by following its instruction, the
- * other player's moves standing). Prints the figures per class and the time.
+ * board ahead, slip before the copy, a stray on the copying board, a stray after a capture, a
+ * piece moved by the player not to move), each checked as in ctest (the agreed game exact, no
+ * report for lawful handling, one mismatch per slip, each put right by following its
+ * instruction as said in words, every piece named truly, the other player's moves standing). Prints
+ * the figures per class and the time.
  *
  *   bench_match_corpus [SCRIPTS] [PLIES] [FIRST_SEED]
  *
@@ -29,9 +31,11 @@ int main(int argc, char **argv)
         for (long s = 0; s < scripts; s++)
             corpus_run((enum corpus_class)cls, first + (unsigned long long)s, plies, &st);
         printf("%-10s %6ld scripts %7ld plies %6ld own replies first %6ld slips %6ld mismatches "
-               "%6ld put right %ld arbiter\n",
+               "%6ld put right %ld arbiter; %ld instructions followed as said, %ld pieces named "
+               "(all true)\n",
                corpus_class_name((enum corpus_class)cls), st.scripts, st.plies, st.own_first,
-               st.slips, st.mismatches, st.resolved, st.arbiter);
+               st.slips, st.mismatches, st.resolved, st.arbiter, st.put_right.instructions,
+               st.put_right.named);
         if (st.mismatches != st.slips || st.resolved != st.mismatches || st.arbiter) {
             printf("FAIL: %s\n", corpus_class_name((enum corpus_class)cls));
             return 1;

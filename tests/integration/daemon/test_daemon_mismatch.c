@@ -81,8 +81,9 @@ TB_TEST(d29_wrong_move_replicated)
     fx_free(&f);
 }
 
-/* The player not to move (Black, on the sighted board) moves first: out of turn (D.2.9). */
-TB_TEST(d29_out_of_turn)
+/* The player not to move (Black, on the sighted board) takes a pawn of theirs forward: no
+ * move (1.2), a displaced piece (7.4), put back by its player. */
+TB_TEST(law_7_4_piece_moved_by_the_player_not_to_move_is_displaced)
 {
     struct fx f;
     start(&f, "turn",
@@ -90,7 +91,7 @@ TB_TEST(d29_out_of_turn)
           "800 sighted lift e5\n900 sighted place e7\n" OPENING);
     unsigned id = fx_run(&f, 1000);
     ASSERT_EQ(id, 1u);
-    expect_view(&f, 1, "MISMATCH 1 (out-of-turn) on the sighted board (Black)", "squares e5 e7",
+    expect_view(&f, 1, "MISMATCH 1 (displaced) on the sighted board (Black)", "squares e5 e7",
                 "since:  move 1, White (ply 1)");
     ASSERT_STR_CONTAINS(f.answer, "sighted player (Black): move the piece on e5 to e7");
     resolve(&f, 1);

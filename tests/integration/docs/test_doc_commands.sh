@@ -143,8 +143,13 @@ summary=$("$tbd" --check-config "$work/min.ini")
 blip=$(grep -o '`blip_window_ms` | 10\.\.2000:[^|]*| `[0-9]*`' "$src/docs/configuration.md" | grep -o '[0-9]*`$')
 [[ $summary == *"blip=${blip%\`}ms"* ]] ||
     fail "configuration.md: blip_window_ms default ${blip%\`} but the daemon uses: $summary"
-grep -q 'blip window: 300 ms' "$src/docs/guide-vi-player.md" && [[ $summary == *"blip=300ms"* ]] ||
+grep -q 'blip window: 100 ms' "$src/docs/guide-vi-player.md" && [[ $summary == *"blip=100ms"* ]] ||
     fail "guide-vi-player.md: the blip window it names is not the daemon's default ($summary)"
+# the packaged configuration and its manual page ship the daemon's default too
+grep -qx "blip_window_ms = ${blip%\`}" "$src/host/packaging/twinboard.ini.in" ||
+    fail "packaging/twinboard.ini.in: blip_window_ms is not the daemon's default ${blip%\`}"
+grep -qx "touch. Default ${blip%\`}." "$src/host/packaging/man/twinboard.ini.5" ||
+    fail "man/twinboard.ini.5: the blip_window_ms default is not the daemon's ${blip%\`}"
 rates=$(grep -o 'words per minute, [0-9]*\.\.[0-9]*' "$src/docs/configuration.md" | grep -o '[0-9]*\.\.[0-9]*')
 lo=${rates%..*} hi=${rates#*..}
 for r in "$lo" "$hi"; do

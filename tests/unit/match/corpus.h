@@ -14,11 +14,20 @@ enum corpus_class {
     CORPUS_SLIP_OTHER, /* a piece knocked over on the board not to move; the move is made */
     CORPUS_SLIP_AHEAD, /* the board whose move waits knocks a piece; the copier copies, replies */
     CORPUS_SLIP_COPY,  /* the copier knocks a piece before copying */
+    CORPUS_STRAY_COPY, /* the copier drops a captured piece into a hole during or after the
+                          copy (capture, e.p., castling), then replies (7.4: both stand) */
+    CORPUS_STRAY_MOVE, /* the mover drops the captured piece into a hole right after the
+                          capture, or before it lands: the move is announced when made */
+    CORPUS_KNOCK_TURN, /* the player not to move takes a piece of theirs to a square it could
+                          go to (1.2, 7.4: displaced, never a move) while the mover moves */
     CORPUS_CLASSES
 };
 
+#include "put_right.h"
+
 struct corpus_stats {
     long scripts, plies, own_first, slips, mismatches, resolved, arbiter;
+    struct put_right_stats put_right; /* instructions heard, followed and checked */
 };
 
 /* One seeded game of up to max_plies with handling of class cls now and then (PLAIN: none),

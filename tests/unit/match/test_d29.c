@@ -191,17 +191,20 @@ TB_TEST(law_D_2_9_scoresheets_differ_out_of_turn_opponent_move_taken_back_by_the
     fx_free(&f);
 }
 
-TB_TEST(law_D_2_9_out_of_turn_own_piece_put_back)
+/* 1.2, 7.4: the player not to move makes no move: their own piece taken to a square it could
+ * go to is displaced (knocked or pushed), put back by its player; nothing is recorded. */
+TB_TEST(law_7_4_own_piece_moved_by_the_player_not_to_move_is_displaced)
 {
     struct fixture f;
     fx_init(&f, NULL, false);
     /* White to move; Black moves on the sighted board */
     fx_hand(&f, 1, "g8", "f6");
-    const struct tb_match_mismatch *mm = expect_mismatch(&f, TB_MATCH_MM_OUT_OF_TURN, 1, 1);
+    const struct tb_match_mismatch *mm = expect_mismatch(&f, TB_MATCH_MM_DISPLACED, 1, 1);
     ASSERT_TRUE(mm->sheets_agree);
     ASSERT_FALSE(mm->needs_arbiter);
     assert_pair(&mm->fix[1], 0, "f6", "g8", TB_CHESS_PIECE(TB_CHESS_BLACK, TB_CHESS_KNIGHT));
-    ASSERT_STR_CONTAINS(mm->text, "not to move");
+    ASSERT_STR_CONTAINS(mm->text, "move the black knight on f6 to g8");
+    ASSERT_EQ(mm->fix[1].ntakeback, 0);
     fx_mark(&f);
     fx_hand(&f, 1, "f6", "g8");
     ASSERT_NOT_NULL(fx_find(&f, TB_MATCH_OUT_RESOLVED));

@@ -219,3 +219,80 @@ void corpus_run_960(uint64_t seed, long ngames, const struct tb_sensor_gen_confi
     tb_script_list_free(&sc);
     tb_sensor_free(s);
 }
+
+/* One trial: the events of mv alone from pos, through s. */
+static void move_trial(tb_sensor *s, struct tb_sensor_gen *gen, const tb_chess_pos *pos,
+                       tb_chess_move mv, struct tb_script_list *sc, struct trial_stats *st)
+{
+    struct tb_sensor_out o;
+    char line[200];
+    int moves = 0, right = 0, reports = 0;
+    sc->n = 0;
+    gen->t = 1000;
+    if (tb_sensor_gen_move(gen, pos, mv, push, sc, NULL) < 0)
+        return;
+    tb_sensor_reset(s, pos, 0);
+    for (size_t i = 0; i <= sc->n; i++) {
+        if (i == sc->n)
+            tb_sensor_flush(s);
+        else if (sc->ev[i].kind != TB_SCRIPT_EXPECT)
+            tb_sensor_feed(s, &sc->ev[i]);
+        while (tb_sensor_poll(s, &o)) {
+            if (o.kind == TB_SENSOR_OUT_MOVE) {
+                moves++;
+                right += o.move == mv;
+            } else if (o.kind == TB_SENSOR_OUT_PROBLEM) {
+                reports++;
+            } else {
+                continue;
+            }
+            if ((o.kind == TB_SENSOR_OUT_MOVE && o.move != mv) || o.kind == TB_SENSOR_OUT_PROBLEM)
+                if (!st->first[0] && tb_sensor_out_format(&o, line, sizeof line) > 0)
+                    snprintf(st->first, sizeof st->first, "move %ld: %s", st->moves + 1, line);
+        }
+    }
+    st->moves++;
+    st->false_moves += moves - right;
+    st->missed += right == 0;
+    st->false_reports += reports > 0;
+}
+
+int corpus_move_trials(const char *path, const struct tb_sensor_gen_config *cfg, uint32_t window_ms,
+                       long max_moves, uint64_t seed, struct trial_stats *st)
+{
+    char *text;
+    size_t len;
+    struct tb_error err;
+    if (tb_read_file(path, &text, &len, &err) != TB_OK) {
+        snprintf(st->first, sizeof st->first, "%s", err.msg);
+        return err.code;
+    }
+    struct tb_sensor_config scfg;
+    struct tb_sensor_gen gen;
+    struct tb_script_list sc = {0};
+    tb_sensor *s = NULL;
+    tb_chess_pgn_game *g = malloc(sizeof *g);
+    tb_sensor_config_default(&scfg);
+    scfg.blip_ms = scfg.wobble_ms = window_ms;
+    int rc = !g || tb_sensor_new(&scfg, &s) < 0 ? TB_ERR_MEM : tb_sensor_gen_init(&gen, cfg, seed);
+    tb_chess_pgn_reader rd;
+    tb_chess_pgn_reader_init(&rd, text, len);
+    while (rc == TB_OK && (max_moves == 0 || st->moves < max_moves)) {
+        int r = tb_chess_pgn_read(&rd, g, &err);
+        if (r <= 0) {
+            rc = r;
+            break;
+        }
+        tb_chess_pos pos = g->game.start;
+        for (int i = 0; i < g->game.plies && (max_moves == 0 || st->moves < max_moves); i++) {
+            tb_chess_undo undo;
+            move_trial(s, &gen, &pos, g->game.moves[i], &sc, st);
+            tb_chess_make(&pos, g->game.moves[i], &undo);
+        }
+    }
+    tb_script_list_free(&sc);
+    tb_sensor_free(s);
+    free(g);
+    free(text);
+    return rc < 0 ? rc : TB_OK;
+}

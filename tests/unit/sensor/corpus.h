@@ -47,4 +47,21 @@ int corpus_run_file(const char *path, uint64_t seed, const struct tb_sensor_gen_
 void corpus_run_960(uint64_t seed, long ngames, const struct tb_sensor_gen_config *cfg,
                     bool replicate, struct corpus_stats *st);
 
+/* Each move of a PGN file's games as its own trial: its events generated alone (the
+ * generator's noise, the same scripts whatever the window) and replayed through a fresh
+ * recogniser with blip and wobble windows window_ms (as the daemon sets both), from the
+ * position before it. A trial is right when exactly that move is output and nothing is
+ * reported; touches are not counted. */
+struct trial_stats {
+    long moves;
+    long false_moves;   /* a move output that is not the one made (or one too many) */
+    long missed;        /* the move made never output */
+    long false_reports; /* a problem reported (touch-move, displaced, illegal ...) */
+    char first[256];    /* the first wrong trial */
+};
+
+/* Up to max_moves trials (0: every move of the file). Returns TB_OK or a read error. */
+int corpus_move_trials(const char *path, const struct tb_sensor_gen_config *cfg, uint32_t window_ms,
+                       long max_moves, uint64_t seed, struct trial_stats *st);
+
 #endif

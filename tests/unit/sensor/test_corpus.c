@@ -237,3 +237,75 @@ TB_TEST(korchnoi_pawn_left_standing_until_choice)
     run_with("Korchnoi.pgn", 4, &cfg, 0, &st);
     ASSERT_GT(st.games, 4000);
 }
+
+/* 4.6: every promotion with the new piece put down before the pawn leaves (with and without
+ * capture, both colours, under-promotions as played), the choice before or after: played and
+ * copied */
+TB_TEST(law_4_6_new_piece_first_in_every_promotion)
+{
+    struct tb_sensor_gen_config cfg = hard_cfg();
+    cfg.new_piece_first = true;
+    struct corpus_stats st = run_class("new piece first", "Korchnoi.pgn", 31, cfg,
+                                       (struct corpus_opts){.max_games = 80, .promo_only = true});
+    ASSERT_EQ(st.games, 80);
+    cfg.copy = true;
+    run_class("new piece first, copied", "Korchnoi.pgn", 32, cfg,
+              (struct corpus_opts){.max_games = 80, .promo_only = true, .replicate = true});
+}
+
+/* 7.4, 4.7: the taken piece dropped into a hole 20-90 ms after the capture, or while both of
+ * its pieces are in the air: the capture is output when made, then the stray; played and
+ * copied */
+TB_TEST(law_7_4_stray_at_once_after_or_during_a_capture)
+{
+    struct tb_sensor_gen_config cfg = hard_cfg();
+    cfg.strays = cfg.quick_strays = true;
+    struct corpus_stats st =
+        run_class("strays at once", "Carlsen.pgn", 33, cfg, (struct corpus_opts){.max_games = 300});
+    ASSERT_GT(st.problems, 1000);
+    cfg.copy = true;
+    st = run_class("strays on copies", "Kasparov.pgn", 34, cfg,
+                   (struct corpus_opts){.max_games = 300, .replicate = true});
+    ASSERT_GT(st.problems, 1000);
+}
+
+/* 4.7: a piece carried low over the holes on its way closes each for 5-80 ms (reported when it
+ * lasts the firmware's 20 ms debounce): never a move, never a report, at the default window */
+TB_TEST(law_4_7_piece_carried_over_holes_is_not_released_there)
+{
+    struct tb_sensor_gen_config cfg = hard_cfg();
+    cfg.carry = true;
+    cfg.noise_ms = 80;
+    struct corpus_stats st =
+        run_class("carried", "twic0920.pgn", 35, cfg, (struct corpus_opts){.max_games = 300});
+    ASSERT_EQ(st.problems, 0);
+    ASSERT_GT(st.events, st.plies * 3); /* the carries were reported: more than lift and place */
+}
+
+/* 4.7, D.2.2: the blip window against physical noise, each move a trial of its own on the same
+ * scripts: pieces carried over holes and pegs wobbling for 5-80 ms give no false move, missed
+ * move or report at the default window, and do at 50 ms (the measurement has teeth). The full
+ * table, 50-300 ms, is tests/bench/sensor/bench_blip. */
+TB_TEST(law_4_7_default_blip_window_outlasts_pieces_carried_and_wobbling)
+{
+    struct tb_sensor_config def;
+    tb_sensor_config_default(&def);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/games/Carlsen.pgn", tb_test_data_dir());
+    for (int c = 0; c < 2; c++) {
+        struct tb_sensor_gen_config cfg;
+        tb_sensor_gen_config_default(&cfg);
+        cfg.carry = c == 0;
+        cfg.wobbles = c == 1;
+        cfg.noise_ms = 80;
+        struct trial_stats at_default = {0}, short_window = {0};
+        ASSERT_OK(corpus_move_trials(path, &cfg, def.blip_ms, 1500, 40 + (uint64_t)c, &at_default));
+        ASSERT_OK(corpus_move_trials(path, &cfg, 50, 1500, 40 + (uint64_t)c, &short_window));
+        if (at_default.false_moves || at_default.missed || at_default.false_reports)
+            TB_FAIL("%s at %u ms: %ld false moves, %ld missed, %ld reports; first: %s",
+                    c ? "wobbles" : "carried", def.blip_ms, at_default.false_moves,
+                    at_default.missed, at_default.false_reports, at_default.first);
+        ASSERT_EQ(at_default.moves, 1500);
+        ASSERT_GT(short_window.false_moves + short_window.false_reports, 10);
+    }
+}

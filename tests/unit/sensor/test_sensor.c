@@ -137,6 +137,38 @@ TB_TEST(law_4_6_2_promotion_new_piece_before_pawn)
 {
     check("law_4_6_2_promotion_new_piece_before_pawn", NULL);
 }
+TB_TEST(law_4_6_new_piece_first_choice_after)
+{
+    check("law_4_6_new_piece_first_choice_after", NULL);
+}
+TB_TEST(law_4_6_new_piece_first_no_choice)
+{
+    check("law_4_6_new_piece_first_no_choice", NULL);
+}
+TB_TEST(law_4_6_new_piece_first_black_underpromotion)
+{
+    check("law_4_6_new_piece_first_black_underpromotion", NULL);
+}
+TB_TEST(law_7_4_piece_on_promotion_square_left_there)
+{
+    check("law_7_4_piece_on_promotion_square_left_there", NULL);
+}
+TB_TEST(law_7_4_victim_dropped_before_the_capture_lands)
+{
+    check("law_7_4_victim_dropped_before_the_capture_lands", NULL);
+}
+TB_TEST(law_7_4_stray_right_after_a_capture)
+{
+    check("law_7_4_stray_right_after_a_capture", NULL);
+}
+TB_TEST(law_7_5_1_capturing_piece_released_on_a_wrong_square)
+{
+    check("law_7_5_1_capturing_piece_released_on_a_wrong_square", NULL);
+}
+TB_TEST(law_7_4_en_passant_victim_dropped_into_a_hole)
+{
+    check("law_7_4_en_passant_victim_dropped_into_a_hole", NULL);
+}
 TB_TEST(law_7_5_2_promotion_no_choice)
 {
     check("law_7_5_2_promotion_no_choice", NULL);
