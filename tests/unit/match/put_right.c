@@ -109,10 +109,17 @@ const char *put_right_follow(const struct tb_match_announce *a, struct phys_boar
     char text[1024];
     if (!w)
         return "the English pack does not load";
-    struct tb_voice_msg_args args = {.lift = (const struct tb_voice_square_action *)a->lift,
-                                     .nlift = a->nlift,
-                                     .place = (const struct tb_voice_square_action *)a->place,
-                                     .nplace = a->nplace};
+    /* the match's squares in the voice's own type, as the daemon passes them */
+    struct tb_voice_square_action say_lift[TB_MATCH_MAX_SQUARES], say_place[TB_MATCH_MAX_SQUARES];
+    for (int i = 0; i < a->nlift && i < TB_MATCH_MAX_SQUARES; i++)
+        say_lift[i] = (struct tb_voice_square_action){a->lift[i].sq, a->lift[i].piece};
+    for (int i = 0; i < a->nplace && i < TB_MATCH_MAX_SQUARES; i++)
+        say_place[i] = (struct tb_voice_square_action){a->place[i].sq, a->place[i].piece};
+    struct tb_voice_msg_args args = {
+        .lift = say_lift,
+        .nlift = a->nlift < TB_MATCH_MAX_SQUARES ? a->nlift : TB_MATCH_MAX_SQUARES,
+        .place = say_place,
+        .nplace = a->nplace < TB_MATCH_MAX_SQUARES ? a->nplace : TB_MATCH_MAX_SQUARES};
     if (tb_voice_phrase_msg(w->pack, TB_VOICE_MSG_PUT_RIGHT, &args, text, sizeof text) < 0)
         return "the instruction cannot be said";
     st->instructions++;
