@@ -69,6 +69,14 @@ TB_TEST(unknown_options_and_missing_values_are_usage_errors)
     ASSERT_STR_CONTAINS(out, "twinboardd ");
     ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' --version", TB_TWINBOARD), 0);
     ASSERT_STR_CONTAINS(out, "twinboard ");
+#ifdef TB_TWINBOARD_HALL
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' --version", TB_TWINBOARD_HALL), 0);
+    ASSERT_STR_EQ(out, "twinboard-hall " TB_VERSION "\n");
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' --help", TB_TWINBOARD_HALL), 0);
+    ASSERT_STR_CONTAINS(out, "--tournament NAME");
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' --port 2>&1", TB_TWINBOARD_HALL), 2);
+    ASSERT_STR_CONTAINS(out, "usage: twinboard-hall");
+#endif
 }
 
 /* ---- the socket from the configuration ---- */
@@ -128,12 +136,28 @@ TB_TEST(control_commands_take_the_socket_from_the_configuration)
                      tb_test_tmp("no-such.sock"));
     char wrong[OUT_MAX];
     snprintf(wrong, sizeof wrong, "%s", out);
+    /* twinboard(1): the control commands' options before the command too */
+    static const char *const before[] = {"--socket S status", "--socket=S status",
+                                         "--timeout 3 --socket S moves", "status --socket S"};
+    int rcs[4];
+    char said[4][256];
+    for (int i = 0; i < 4; i++) {
+        char cmd[512];
+        size_t at = strcspn(before[i], "S"); /* S: the socket */
+        snprintf(cmd, sizeof cmd, "%.*s%s%s", (int)at, before[i], socket, before[i] + at + 1);
+        rcs[i] = tb_run(out, OUT_MAX, "env -u TWINBOARD_SOCKET '%s' %s 2>&1", TB_TWINBOARD, cmd);
+        snprintf(said[i], sizeof said[i], "%s", out);
+    }
     stop_daemon();
     ASSERT_EQ(rc, 0);
     ASSERT_EQ(rc2, 0);
     ASSERT_EQ(rc3, 0);
     ASSERT_EQ(rc4, 2);
     ASSERT_STR_CONTAINS(wrong, "no-such.sock");
+    for (int i = 0; i < 4; i++)
+        if (rcs[i] != 0 || strstr(said[i], "no command") || strstr(said[i], "usage:"))
+            TB_FAIL("twinboard %s: exit %d, %s", before[i], rcs[i], said[i]);
+    ASSERT_STR_CONTAINS(said[0], "state: ");
 }
 
 TB_TEST(a_bad_configuration_for_the_socket_is_named)

@@ -135,7 +135,7 @@ kept=$(find "$game/journal" -name '*_VI_player-sighted_player.pgn' -user twinboa
     fail "the daemon kept no PGN of the game in $game/journal: $(ls -l "$game/journal")"
 runuser -u twinboard -- env TWINBOARD_SOCKET=$TWINBOARD_SOCKET twinboard games >"$work/games.out" ||
     fail "twinboard games: $(cat "$work/games.out")"
-grep -q "_VI_player-sighted_player  running, 7 plies, result 1-0" "$work/games.out" ||
+grep -q "_VI_player-sighted_player  finished, 7 plies, result 1-0" "$work/games.out" ||
     fail "twinboard games does not list the game: $(cat "$work/games.out")"
 kill "$pid"
 wait "$pid" || fail "the daemon did not stop cleanly on SIGTERM: $(cat "$work/daemon.out")"
