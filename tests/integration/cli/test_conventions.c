@@ -39,7 +39,7 @@ TB_TEST(every_long_option_takes_its_value_after_an_equals_sign)
               0);
     ASSERT_STR_CONTAINS(out, "vi lift e2");
     /* the daemon */
-    tb_run_write_file(tb_test_tmp("ok.ini"), "[arbiter]\npin = 1234\n");
+    tb_run_write_file(tb_test_tmp("ok.ini"), "[arbiter]\npin = 371946\n");
     ASSERT_EQ(
         tb_run(out, OUT_MAX, "'%s' --check-config=%s 2>&1", TB_TWINBOARDD, tb_test_tmp("ok.ini")),
         0);
@@ -118,7 +118,7 @@ TB_TEST(control_commands_take_the_socket_from_the_configuration)
     char ini_text[2048];
     const char *socket = tb_test_tmp("ctl.sock"), *ini = tb_test_tmp("daemon.ini");
     snprintf(ini_text, sizeof ini_text,
-             "[daemon]\nsocket = %s\njournal_dir = %s\n[arbiter]\npin = 1234\n"
+             "[daemon]\nsocket = %s\njournal_dir = %s\n[arbiter]\npin = 371946\n"
              "[player vi]\nboard = null:\naudio = null\n[player sighted]\nboard = null:\n"
              "audio = null\n",
              socket, tb_test_tmp("journal"));

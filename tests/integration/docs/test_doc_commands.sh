@@ -17,7 +17,7 @@ tbd=$3
 work=$4
 rm -rf "$work"
 mkdir -p "$work/journal"
-pin=2468
+pin=246813
 failures=0
 fail() {
     echo "FAIL: $*" >&2
@@ -95,7 +95,10 @@ while IFS=$'\t' read -r where kind line; do
         done
         continue
     fi
-    [ "${words[1]:-}" = -c ] && words=("${words[0]}" "${words[@]:3}") # twinboard -c FILE CMD
+    # twinboard -c FILE CMD, --socket PATH CMD ...: the control commands' options before it
+    while [[ ${words[1]:-} =~ ^(-c|--config|--socket|--timeout|--pin-file)$ ]]; do
+        words=("${words[0]}" "${words[@]:3}")
+    done
     [ ${#words[@]} -lt 2 ] && continue # the option alone, as prose names it
     cmd=${words[1]:-}
     if ! usage=$("$tb" help "$cmd" 2>&1); then
@@ -199,7 +202,7 @@ done
 [ "$transcripts" -ge 6 ] || fail "only $transcripts transcript lines found in the docs"
 
 # ---- facts the docs state, checked against the programs ----
-printf '[arbiter]\npin = 1234\n' >"$work/min.ini"
+printf '[arbiter]\npin = 371946\n' >"$work/min.ini"
 summary=$("$tbd" --check-config "$work/min.ini")
 blip=$(grep -o '`blip_window_ms` | 10\.\.2000:[^|]*| `[0-9]*`' "$src/docs/configuration.md" | grep -o '[0-9]*`$')
 [[ $summary == *"blip=${blip%\`}ms"* ]] ||
@@ -209,17 +212,17 @@ grep -q 'blip window: 300 ms' "$src/docs/guide-vi-player.md" && [[ $summary == *
 rates=$(grep -o 'words per minute, [0-9]*\.\.[0-9]*' "$src/docs/configuration.md" | grep -o '[0-9]*\.\.[0-9]*')
 lo=${rates%..*} hi=${rates#*..}
 for r in "$lo" "$hi"; do
-    printf '[arbiter]\npin = 1234\n[player vi]\nrate = %s\n' "$r" >"$work/rate.ini"
+    printf '[arbiter]\npin = 371946\n[player vi]\nrate = %s\n' "$r" >"$work/rate.ini"
     "$tbd" --check-config "$work/rate.ini" >/dev/null ||
         fail "configuration.md: rate $r (of $rates) is refused"
 done
-printf '[arbiter]\npin = 1234\n[player vi]\nrate = %s\n' "$((hi + 1))" >"$work/rate.ini"
+printf '[arbiter]\npin = 371946\n[player vi]\nrate = %s\n' "$((hi + 1))" >"$work/rate.ini"
 "$tbd" --check-config "$work/rate.ini" >/dev/null && fail "rate $((hi + 1)) is accepted, docs: $rates"
 "$tb" say --rate "$hi" e2e4 >/dev/null 2>&1 || fail "say --rate $hi refused, docs: $rates"
 # "a new language is a new file": a pack file es.pack is taken by the configuration
 mkdir -p "$work/packs"
 sed 's/^name *=.*/name = es/' "$src/voice/packs/en.pack" >"$work/packs/es.pack"
-printf '[arbiter]\npin = 1234\n[player vi]\npack = es\n' >"$work/es.ini"
+printf '[arbiter]\npin = 371946\n[player vi]\npack = es\n' >"$work/es.ini"
 TB_VOICE_PACKS="$work/packs:$TB_VOICE_PACKS" "$tbd" --check-config "$work/es.ini" >"$work/es.out" ||
     fail "pack = es refused although es.pack is there: $(cat "$work/es.out")"
 "$tbd" --check-config "$work/es.ini" >"$work/es.out" &&

@@ -75,9 +75,17 @@ grep -qx /etc/twinboard/twinboard.ini /var/lib/dpkg/info/twinboard.conffiles ||
     fail "/etc/twinboard/twinboard.ini is $(stat -c %a:%U:%G /etc/twinboard/twinboard.ini), not 640:root:twinboard"
 runuser -u nobody -- cat /etc/twinboard/twinboard.ini >/dev/null 2>&1 &&
     fail "another user reads the PIN in /etc/twinboard/twinboard.ini"
-# The packaged configuration gives the VI player the sound system's default device: checked
-# against a sound system that has one (ALSA, no sound card needed: voice-notes 3.5) ...
+# The packaged configuration sets no PIN: refused as shipped, naming what to do ...
 printf 'pcm.!default { type null }\n' >"$work/alsa.conf"
+if ALSA_CONFIG_PATH="$work/alsa.conf" twinboardd --check-config /etc/twinboard/twinboard.ini \
+    >"$work/check.out"; then
+    fail "the packaged configuration without a PIN passes --check-config"
+fi
+grep -q "no arbiter PIN: the daemon does not start without one" "$work/check.out" ||
+    fail "the missing PIN is not named: $(cat "$work/check.out")"
+# ... and with the organiser's PIN it gives the VI player the sound system's default device:
+# checked against a sound system that has one (ALSA, no sound card needed: voice-notes 3.5) ...
+sed -i 's/^\[arbiter\]$/[arbiter]\npin = 583920/' /etc/twinboard/twinboard.ini
 ALSA_CONFIG_PATH="$work/alsa.conf" twinboardd --check-config /etc/twinboard/twinboard.ini \
     >"$work/check.out" || fail "the packaged configuration is refused: $(cat "$work/check.out")"
 # ... and refused, loudly, where there is no audio device at all (no headset, no sound card).
@@ -89,7 +97,7 @@ if [ ! -e /dev/snd ]; then
     grep -q "audio = default: no default audio output device" "$work/check-nosound.out" ||
         fail "no audio device is not named: $(cat "$work/check-nosound.out")"
 fi
-for page in twinboardd twinboard twinboard.ini; do
+for page in twinboardd twinboard twinboard.ini twinboard-hall; do
     man -w "$page" >/dev/null 2>&1 || fail "man -w $page finds no page"
 done
 man -w 8 twinboardd | grep -q /usr/share/man/man8/ || fail "twinboardd(8) is not in man8"
@@ -104,7 +112,7 @@ cat >"$game/test.ini" <<INI
 socket = /run/twinboard/control
 journal_dir = $game/journal
 [arbiter]
-pin = 2468
+pin = 246813
 [player vi]
 board = sim:$game/mate.script?speed=fast
 audio = null
