@@ -1,6 +1,7 @@
 #!/bin/bash
 # install_package: the Debian package as an organiser gets it. Builds it (Release, CPack DEB),
-# installs it with dpkg, and checks: systemd-analyze verify accepts the unit, the twinboard user
+# runs lintian on it (no error; each warning explained in docs/install.md), installs it with
+# dpkg, and checks: systemd-analyze verify accepts the unit, the twinboard user
 # and /var/lib/twinboard exist, the packaged configuration passes --check-config, the installed
 # daemon run as the twinboard user plays a simulated game from a sim: board with its journal
 # under /var/lib/twinboard and the installed twinboard reads its PGN, man -w finds the pages, and
@@ -22,7 +23,7 @@ fail() {
 }
 [ "$(id -u)" -eq 0 ] || skip "needs root to install a package"
 for tool in dpkg dpkg-deb cpack systemd-analyze systemd-sysusers systemd-tmpfiles man runuser setpriv \
-    flock; do
+    flock lintian; do
     command -v "$tool" >/dev/null || skip "$tool is missing (host/tools/dev deps test installs it)"
 done
 # One install test at a time on a machine; dpkg would refuse a second one anyway.
@@ -37,11 +38,25 @@ log=$work/log
 : >"$log"
 run() { "$@" >>"$log" 2>&1 || fail "$* (see $log)"; }
 
+# The Maintainer field from the packager's configuration as host/tools/dev package takes it
+# ($DEBEMAIL, else git's user), else the test's own name.
+email=${DEBEMAIL:-$(git -C "$src" config user.email 2>/dev/null || true)}
+name=${DEBFULLNAME:-$(git -C "$src" config user.name 2>/dev/null || true)}
+maintainer="${name:-twinboard install test} <${email:-install-test@twinboard.example.org}>"
 run cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
-    -DTB_FIRMWARE=OFF -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_C_COMPILER="$cc"
+    -DTB_FIRMWARE=OFF -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_C_COMPILER="$cc" \
+    -DTB_MAINTAINER="$maintainer"
 run cmake --build "$work/build" -j "${TB_JOBS:-2}"
 (cd "$work/build" && run cpack -G DEB)
 deb=$(ls "$work"/build/twinboard_*.deb)
+
+# Debian's checker: no error, and every warning one docs/install.md names with its reason.
+lintian "$deb" >"$work/lintian.out" 2>&1
+grep -q '^E: ' "$work/lintian.out" && fail "lintian finds errors: $(grep '^[EW]: ' "$work/lintian.out")"
+for tag in $(sed -n 's/^W: twinboard[^:]*: \([a-z0-9-]*\).*/\1/p' "$work/lintian.out" | sort -u); do
+    grep -q "| \`$tag\` |" "$src/docs/install.md" ||
+        fail "lintian warns $tag, and docs/install.md gives no reason: $(grep "$tag" "$work/lintian.out")"
+done
 
 cleanup() {
     if [ -n "${pid:-}" ]; then kill "$pid" 2>/dev/null || true; fi
