@@ -53,11 +53,12 @@ void rb_simcli_request_stop(void)
 
 static void usage(FILE *f)
 {
-    fprintf(
-        f, "usage: reedboard-sim --elf FILE --script FILE [--bounce-ms N] [--initial "
-           "start|empty|FEN]\n"
-           "                     [--board NAME] [--tail-ms N] [--seed N] [--netlist FILE]\n"
-           "       reedboard-sim --elf FILE --pty [--link PATH] [--script FILE | --stdin] [...]\n");
+    fprintf(f,
+            "usage: reedboard-sim --elf FILE --script FILE [--bounce-ms N] [--initial "
+            "start|empty|FEN]\n"
+            "                     [--board NAME] [--tail-ms N] [--seed N] [--netlist FILE]\n"
+            "       reedboard-sim --elf FILE --pty [--link PATH] [--script FILE | --stdin] [...]\n"
+            "       reedboard-sim --help | --version\n");
 }
 
 static void square_name(int sq, char buf[3])
@@ -128,7 +129,7 @@ static int parse_number(const char *opt, const char *s, double max, double *out)
     return 0;
 }
 
-/* Returns 0 when parsed, 2 on a usage error (reported), 1 for --help. */
+/* Returns 0 when parsed, 2 on a usage error (reported), 1 for --help, 3 for --version. */
 static int parse_args(int argc, char **argv, struct rb_simcli_opts *o)
 {
     enum {
@@ -146,6 +147,7 @@ static int parse_args(int argc, char **argv, struct rb_simcli_opts *o)
     };
     static const struct option longs[] = {
         {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
         {"pty", no_argument, NULL, O_PTY},
         {"stdin", no_argument, NULL, O_STDIN},
         {"elf", required_argument, NULL, O_ELF},
@@ -167,6 +169,8 @@ static int parse_args(int argc, char **argv, struct rb_simcli_opts *o)
         switch (c) {
         case 'h':
             return 1;
+        case 'V':
+            return 3;
         case O_PTY:
             o->pty = 1;
             break;
@@ -302,8 +306,11 @@ int main(int argc, char **argv)
 {
     struct rb_simcli_opts o = {.tail_ms = 1500, .seed = 1};
     int rc = parse_args(argc, argv, &o);
-    if (rc == 1) {
-        usage(stdout);
+    if (rc == 1 || rc == 3) {
+        if (rc == 1)
+            usage(stdout);
+        else
+            puts("reedboard-sim " TB_VERSION);
         return 0;
     }
     if (rc)

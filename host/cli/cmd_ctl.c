@@ -116,13 +116,13 @@ static int new_pin(struct ctl_args *a)
             return -1;
         }
     }
-    size_t n = strlen(a->new_pin);
-    if (strspn(a->new_pin, "0123456789") != n || n < TB_CTL_PIN_MIN || n > TB_CTL_PIN_MAX) {
-        tb_cli_error("set-pin: the new PIN (%s) must be %d to %d digits",
+    const char *weak = tb_ctl_pin_weakness(a->new_pin);
+    if (weak) {
+        tb_cli_error("set-pin: the new PIN (%s) %s",
                      a->new_pin_file ? a->new_pin_file
                      : env           ? "TB_NEW_PIN"
                                      : "typed; without a terminal use TB_NEW_PIN or --new-pin-file",
-                     TB_CTL_PIN_MIN, TB_CTL_PIN_MAX);
+                     weak);
         return -1;
     }
     return 0;

@@ -31,7 +31,7 @@
 #define TB_BUILD_DIR "."
 #endif
 
-#define DEMO_PIN       "2468"
+#define DEMO_PIN       "246813"
 #define DEMO_WRONG_PLY 7  /* 4. d4, made on the VI board; the sighted board replicates it wrong */
 #define DEMO_LIMIT_S   90 /* --limit: a slow or busy machine may need more */
 

@@ -95,7 +95,9 @@ static void list_commands(FILE *to)
     int w = 4; /* "help"; the summaries in one column after the longest name */
     for (size_t i = 0; i < NCOMMANDS; i++)
         w = (int)strlen(commands[i].name) > w ? (int)strlen(commands[i].name) : w;
-    fputs("usage: twinboard COMMAND [ARGS...]\n\ncommands:\n", to);
+    fputs("usage: twinboard [-c FILE|--socket PATH] [--timeout S] [--pin-file F] COMMAND "
+          "[ARGS...]\n\ncommands:\n",
+          to);
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(to, "  %-*s %s\n", w, commands[i].name, commands[i].summary);
     fprintf(to,
@@ -119,28 +121,41 @@ static int help(int argc, char **argv)
     return TB_CLI_OK;
 }
 
-/* "twinboard -c FILE COMMAND ..." (or --config=FILE, --config FILE): the configuration is an
- * option of the control commands, given before the command; it is moved behind it. */
-static void config_first(int *argc, char **argv)
+/* The options every control command takes, given before the command ("twinboard --socket P
+ * status", "twinboard -c FILE games"): how many words the option at argv[i] takes, 0 if it is
+ * none of them. */
+static int global_words(const char *a)
 {
-    const char *a = *argc > 1 ? argv[1] : "";
-    int take = !strcmp(a, "-c") || !strcmp(a, "--config")                      ? 2
-               : !strncmp(a, "--config=", 9) || (!strncmp(a, "-c", 2) && a[2]) ? 1
-                                                                               : 0;
-    if (!take || *argc < 1 + take + 1)
+    static const char *const longs[] = {"--config", "--socket", "--timeout", "--pin-file"};
+    if (!strcmp(a, "-c"))
+        return 2;
+    if (!strncmp(a, "-c", 2) && a[2])
+        return 1;
+    for (size_t i = 0; i < sizeof longs / sizeof longs[0]; i++) {
+        size_t n = strlen(longs[i]);
+        if (!strncmp(a, longs[i], n) && (!a[n] || a[n] == '='))
+            return a[n] ? 1 : 2;
+    }
+    return 0;
+}
+
+/* Moves the global options given before the command behind it, where the command parses them
+ * with its own; an option without its value is left for the command to report. */
+static void globals_after_command(int argc, char **argv)
+{
+    int i = 1, take;
+    while (i < argc && (take = global_words(argv[i])) > 0 && i + take <= argc)
+        i += take;
+    if (i == 1 || i >= argc)
         return;
-    char *opt[2] = {argv[1], take == 2 ? argv[2] : NULL};
-    memmove(argv + 1, argv + 1 + take, sizeof *argv * (size_t)(*argc - 1 - take));
-    char *cmd = argv[1]; /* the command, then the option, then the rest */
-    memmove(argv + 2 + take, argv + 2, sizeof *argv * (size_t)(*argc - 2 - take));
+    char *cmd = argv[i]; /* the command, then the options, then the rest */
+    memmove(argv + 2, argv + 1, sizeof *argv * (size_t)(i - 1));
     argv[1] = cmd;
-    for (int i = 0; i < take; i++)
-        argv[2 + i] = opt[i];
 }
 
 int main(int argc, char **argv)
 {
-    config_first(&argc, argv);
+    globals_after_command(argc, argv);
     if (argc < 2) {
         list_commands(stderr);
         return TB_CLI_USAGE;

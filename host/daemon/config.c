@@ -10,6 +10,7 @@
 #include "tb_chess.h"
 #include "tb_clock.h"
 #include "tb_config.h"
+#include "tb_ctl.h"
 #include "tb_file.h"
 #include "tb_link.h"
 #include "tb_voice.h"
@@ -29,6 +30,8 @@ enum section {
     SEC_BUGHOUSE,  /* doorgeefschaak */
     SEC_UNKNOWN
 };
+
+_Static_assert(SEC_UNKNOWN == TB_CONFIG_SECTIONS, "tb_config keeps a line for every section");
 
 /* clang-format off */
 static const char *const section_names[] = {
@@ -51,7 +54,7 @@ struct parse {
     const char *p, *end;
     long line; /* line last handed to inih */
     long section_line[SEC_UNKNOWN];
-    long seen[SEC_UNKNOWN][16]; /* line where each key was set, 0 = not set */
+    long seen[SEC_UNKNOWN][TB_CONFIG_SECTION_KEYS]; /* line where each key was set, 0 = not set */
     long colour_line[2];
     long clock_source_line; /* [clock] source set explicitly */
 };
@@ -150,10 +153,9 @@ static void set_blip(struct parse *ps, long line, const char *key, const char *v
 static void set_pin(struct parse *ps, long line, const char *key, const char *v, int role)
 {
     (void)role;
-    size_t n = strlen(v);
-    if (strspn(v, "0123456789") != n || n < TB_CONFIG_PIN_MIN || n > TB_CONFIG_PIN_MAX)
-        problem(ps, line, "%s must be %d to %d digits", key, TB_CONFIG_PIN_MIN,
-                TB_CONFIG_PIN_MAX); /* never echo a PIN */
+    const char *weak = tb_ctl_pin_weakness(v); /* as set-pin asks; never echo a PIN */
+    if (weak)
+        problem(ps, line, "%s %s", key, weak);
     else
         strcpy(ps->cfg.arbiter_pin, v);
 }
@@ -789,8 +791,9 @@ static void check_whole(struct parse *ps)
                 "club, blitz)");
     if (!c->arbiter_pin[0] && !ps->seen[SEC_ARBITER][0])
         problem(ps, ps->section_line[SEC_ARBITER] ? ps->section_line[SEC_ARBITER] : 1,
-                "no arbiter PIN: set pin in [arbiter] (resolve, takeback, set-position and "
-                "new-game need it)");
+                "no arbiter PIN: the daemon does not start without one; write pin = and 6 to 8 "
+                "digits of your own (no 000000, no 123456) in [arbiter] of this file "
+                "(twinboard set-pin changes it once the daemon runs)");
     /* [hall]: a table publishes under its tournament and table names, both needed */
     const struct tb_config_hall *h = &c->hall;
     bool hall_keys = false; /* an empty [hall] (the packaged file's) leaves the hall off */
@@ -818,6 +821,8 @@ int tb_config_parse(struct tb_config *cfg, const char *text, size_t len,
     ini_parse_stream(reader, ps, handler, ps); /* every problem is already in rep */
     check_whole(ps);
     int rc = rep->count ? TB_ERR_PARSE : TB_OK;
+    memcpy(ps->cfg.key_line, ps->seen, sizeof ps->cfg.key_line);
+    memcpy(ps->cfg.section_line, ps->section_line, sizeof ps->cfg.section_line);
     if (rc == TB_OK)
         *cfg = ps->cfg;
     free(ps);
@@ -875,22 +880,6 @@ void tb_config_defaults(struct tb_config *cfg, const struct tb_config_place *pla
         tb_config_default_paths(cfg, place);
 }
 
-/* The PIN length warning (docs/control-protocol.md, "The PIN") */
-const char *tb_config_pin_warning(const char *pin, char *buf, size_t len)
-{
-    size_t n = pin ? strlen(pin) : 0;
-    if (!n || n >= TB_CONFIG_PIN_ADVISED) {
-        if (len)
-            buf[0] = '\0';
-        return buf;
-    }
-    snprintf(buf, len,
-             "the arbiter PIN has %zu digits: %d or more are advised (wrong PINs are delayed and "
-             "locked out, but a short PIN is still the easier guess)",
-             n, TB_CONFIG_PIN_ADVISED);
-    return buf;
-}
-
 bool tb_config_broadcast_on(const struct tb_config *cfg)
 {
     return cfg->broadcast.dgt[0] || cfg->broadcast.tcp_port >= 0 || cfg->broadcast.pgn_dir[0];
@@ -923,15 +912,89 @@ const char *tb_config_log_name(enum tb_config_log level)
     return (unsigned)level < 4 ? names[level] : "info";
 }
 
+long tb_config_line(const struct tb_config *cfg, const char *section, const char *key)
+{
+    for (int sec = SEC_DAEMON; sec < SEC_UNKNOWN; sec++) {
+        if (strcmp(section_names[sec], section) != 0)
+            continue;
+        enum section table_sec = sec == SEC_SIGHTED ? SEC_VI : (enum section)sec;
+        int slot = 0;
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+            if (keys[i].section != table_sec)
+                continue;
+            if (!strcmp(keys[i].name, key) && cfg->key_line[sec][slot])
+                return cfg->key_line[sec][slot];
+            slot++;
+        }
+        return cfg->section_line[sec] ? cfg->section_line[sec] : 1;
+    }
+    return 1;
+}
+
+/* snprintf at buf + *used, never past len; *used counts what would have been written. */
+static void put(char *buf, size_t len, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void put(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(*used < len ? buf + *used : NULL, *used < len ? len - *used : 0, fmt, ap);
+    va_end(ap);
+    *used += n > 0 ? (size_t)n : 0;
+}
+
+/* The game's parts beyond the players: the mode's own, then [clock], [broadcast], [hall]. */
+static void summary_parts(const struct tb_config *cfg, char *buf, size_t len, size_t *u)
+{
+    const struct tb_config_clock *k = &cfg->clock;
+    if (cfg->bughouse.enabled)
+        put(buf, len, u, "; clock: each player %s", /* 6.3: 7 minutes unless set */
+            cfg->bughouse.control[0] ? cfg->bughouse.control : "7m");
+    else
+        put(buf, len, u, "; clock: %s%s%s", tb_config_clock_source_name(k->source),
+            k->control[0] ? " " : "", k->control);
+    const struct tb_config_broadcast *b = &cfg->broadcast;
+    put(buf, len, u, "; broadcast:%s", tb_config_broadcast_on(cfg) ? "" : " off");
+    if (b->dgt[0])
+        put(buf, len, u, " dgt=pty:%s", b->dgt);
+    if (b->tcp_port >= 0)
+        put(buf, len, u, " tcp=127.0.0.1:%d", b->tcp_port);
+    if (b->pgn_dir[0])
+        put(buf, len, u, " pgn_dir=%s", b->pgn_dir);
+    const struct tb_config_hall *h = &cfg->hall;
+    if (tb_config_hall_on(cfg))
+        put(buf, len, u, "; hall: %s/%s on %s%s", h->tournament, h->table, h->broker,
+            h->cafile[0] ? " (TLS)" : "");
+    else
+        put(buf, len, u, "; hall: off");
+}
+
 int tb_config_summary(const struct tb_config *cfg, char *buf, size_t len)
 {
-    const struct tb_config_player *v = &cfg->player[0], *s = &cfg->player[1];
-    return snprintf(buf, len,
-                    "vi: %s %s pack=%s voice=%s rate=%d audio=%s; sighted: %s %s pack=%s "
-                    "voice=%s rate=%d audio=%s; blip=%dms pin=%s journal=%s socket=%s",
-                    v->board, tb_config_colour_name(v->colour), v->pack,
-                    v->voice[0] ? v->voice : "(pack)", v->rate, v->audio, s->board,
-                    tb_config_colour_name(s->colour), s->pack, s->voice[0] ? s->voice : "(pack)",
-                    s->rate, s->audio, cfg->blip_window_ms, cfg->arbiter_pin[0] ? "set" : "none",
-                    cfg->journal_dir, cfg->socket_path);
+    size_t u = 0;
+    if (len)
+        buf[0] = '\0';
+    if (cfg->bughouse.enabled) { /* doorgeefschaak: two boards, four seats (D.2 is not played) */
+        const struct tb_config_bughouse *bh = &cfg->bughouse;
+        put(buf, len, &u, "doorgeefschaak: board A %s, board B %s", cfg->player[0].board,
+            cfg->player[1].board);
+        for (int s = 0; s < TB_CONFIG_SEATS; s++)
+            put(buf, len, &u, "; %s: %s pack=%s audio=%s", tb_config_seat_name(s),
+                bh->name[s][0] ? bh->name[s] : "?",
+                bh->pack[s][0] ? bh->pack[s] : cfg->player[0].pack,
+                bh->audio[s][0] ? bh->audio[s] : "null");
+    } else {
+        const struct tb_config_player *v = &cfg->player[0], *s = &cfg->player[1];
+        put(buf, len, &u,
+            "vi: %s %s pack=%s voice=%s rate=%d audio=%s; sighted: %s %s pack=%s voice=%s "
+            "rate=%d audio=%s",
+            v->board, tb_config_colour_name(v->colour), v->pack, v->voice[0] ? v->voice : "(pack)",
+            v->rate, v->audio, s->board, tb_config_colour_name(s->colour), s->pack,
+            s->voice[0] ? s->voice : "(pack)", s->rate, s->audio);
+    }
+    summary_parts(cfg, buf, len, &u);
+    put(buf, len, &u, "; blip=%dms pin=%s journal=%s socket=%s", cfg->blip_window_ms,
+        cfg->arbiter_pin[0] ? "set" : "none", cfg->journal_dir, cfg->socket_path);
+    return (int)u;
 }

@@ -404,9 +404,9 @@ static int parse_args(const struct verb *v, char **words, int nargs, struct tb_c
         break;
     }
     case TB_CTL_SET_PIN: /* the new PIN is never echoed, not even in an error */
-        if (!all_digits(a) || strlen(a) < TB_CTL_PIN_MIN || strlen(a) > TB_CTL_PIN_MAX)
-            return tb_error_set(err, TB_ERR_PARSE, "set-pin: the new PIN must be %d to %d digits",
-                                TB_CTL_PIN_MIN, TB_CTL_PIN_MAX);
+        if (tb_ctl_pin_weakness(a))
+            return tb_error_set(err, TB_ERR_PARSE, "set-pin: the new PIN %s",
+                                tb_ctl_pin_weakness(a));
         strcpy(req->text, a);
         break;
     case TB_CTL_RESULT:
@@ -508,6 +508,27 @@ int tb_ctl_parse(const char *line, size_t len, struct tb_ctl_request *out, struc
         return rc;
     *out = req;
     return TB_OK;
+}
+
+_Static_assert(TB_CTL_PIN_MIN == 6 && TB_CTL_PIN_MAX == 8, "the reason below names 6 to 8");
+
+const char *tb_ctl_pin_weakness(const char *pin)
+{
+    size_t n = strlen(pin);
+    if (!all_digits(pin) || n < TB_CTL_PIN_MIN || n > TB_CTL_PIN_MAX)
+        return "must be 6 to 8 digits";
+    bool same = true, up = true, down = true; /* a run wraps: 890123, 210987 */
+    for (size_t i = 1; i < n; i++) {
+        int step = (pin[i] - pin[i - 1] + 10) % 10;
+        same &= step == 0;
+        up &= step == 1;
+        down &= step == 9;
+    }
+    if (same)
+        return "is one digit repeated (like 000000): the first guess of anyone";
+    if (up || down)
+        return "is a run of digits (like 123456 or 654321): the first guess of anyone";
+    return NULL;
 }
 
 bool tb_ctl_pin_equal(const char *expected, const char *given)

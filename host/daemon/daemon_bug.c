@@ -102,10 +102,10 @@ static int seat_sink(struct tb_daemon *d, int s, struct tb_voice_player_config *
         pc->target = g->wav[s];
     } else if (tb_daemon__audio_target(audio)) {
         char name[256];
-        if (tb_voice_portaudio_resolve(tb_daemon__audio_target(audio), name, sizeof name, err) !=
+        struct tb_error e = {0}; /* its own message: err's would be read while written */
+        if (tb_voice_portaudio_resolve(tb_daemon__audio_target(audio), name, sizeof name, &e) !=
             TB_OK)
-            return tb_error_set(err, TB_ERR_ARG, "[bughouse] audio_%s = %s: %s", key, audio,
-                                err->msg);
+            return tb_error_set(err, TB_ERR_ARG, "[bughouse] audio_%s = %s: %s", key, audio, e.msg);
         pc->sink = &tb_voice_sink_portaudio;
         pc->target = tb_daemon__audio_target(audio);
     } else {

@@ -292,8 +292,9 @@ void tb_daemon__games(struct tb_daemon *d, struct tb_daemon__buf *out)
     struct tb_daemon__buf t = {0};
     char line[600];
     int plies = tb_match_game(d->match)->plies;
-    snprintf(line, sizeof line, "%s  running, %d plies, result %s, journal current.tbj\n",
-             d->game.name, plies, d->result);
+    bool over = d->result[0] && strcmp(d->result, "*"); /* decided: new-game starts the next */
+    snprintf(line, sizeof line, "%s  %s, %d plies, result %s, journal current.tbj\n", d->game.name,
+             over ? "finished" : "running", plies, d->result);
     tb_daemon__buf_put(&t, line, strlen(line));
     for (size_t i = 0; i < n; i++) {
         if (!strcmp(k[i].name, d->game.name) && !k[i].journal)

@@ -95,9 +95,6 @@ void tb_daemon__pin_start(struct tb_daemon *d)
                        "replaced: the configuration's is used (%s removed)",
                        path);
     }
-    char warn[200];
-    if (tb_config_pin_warning(d->cfg->arbiter_pin, warn, sizeof warn)[0])
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s", warn);
 }
 
 /* Writes the kept PIN: a new file, synced, renamed over the old one, the directory synced. */
@@ -155,12 +152,9 @@ int tb_daemon__set_pin(struct tb_daemon *d, const struct tb_ctl_request *req, ui
         return rc;
     }
     tb_str_copy(d->cfg->arbiter_pin, sizeof d->cfg->arbiter_pin, req->text); /* checked by keep() */
-    char warn[200];
-    tb_config_pin_warning(req->text, warn, sizeof warn);
     tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                   "arbiter PIN changed by uid %u pid %d (%zu digits), kept in %s/" PIN_FILE "%s%s",
-                   (unsigned)uid, (int)pid, strlen(req->text), d->cfg->journal_dir,
-                   warn[0] ? "; " : "", warn);
-    snprintf(note, len, "the arbiter PIN is changed%s%s", warn[0] ? "; " : "", warn);
+                   "arbiter PIN changed by uid %u pid %d (%zu digits), kept in %s/" PIN_FILE,
+                   (unsigned)uid, (int)pid, strlen(req->text), d->cfg->journal_dir);
+    snprintf(note, len, "the arbiter PIN is changed");
     return TB_OK;
 }

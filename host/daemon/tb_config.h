@@ -40,7 +40,7 @@ enum tb_config_log {
     TB_CONFIG_LOG_DEBUG
 };
 
-#define TB_CONFIG_PIN_MIN  4
+#define TB_CONFIG_PIN_MIN  6 /* and no 000000 or 123456 (tb_ctl_pin_weakness) */
 #define TB_CONFIG_PIN_MAX  8
 #define TB_CONFIG_PATH_MAX 256
 
@@ -125,6 +125,9 @@ struct tb_config_bughouse {
 /* "white_a", "black_a", "white_b", "black_b" (seat 0..3); NULL otherwise. */
 const char *tb_config_seat_name(int seat);
 
+#define TB_CONFIG_SECTIONS     10 /* the sections a file may have, and room for the keys' lines */
+#define TB_CONFIG_SECTION_KEYS 16
+
 struct tb_config {
     struct tb_config_player player[2]; /* indexed by enum tb_config_role */
     struct tb_config_game game;        /* [game]: the game's tags */
@@ -140,6 +143,8 @@ struct tb_config {
     struct tb_config_broadcast broadcast; /* [broadcast] */
     struct tb_config_hall hall;           /* [hall] */
     struct tb_config_bughouse bughouse;   /* [bughouse] (doorgeefschaak) */
+    /* where the file set each key and section (tb_config_line); 0 = not in the file */
+    long key_line[TB_CONFIG_SECTIONS][TB_CONFIG_SECTION_KEYS], section_line[TB_CONFIG_SECTIONS];
 };
 
 /* [broadcast] or [hall] is on. */
@@ -150,7 +155,7 @@ bool tb_config_hall_on(const struct tb_config *cfg);
 
 struct tb_config_problem {
     long line; /* 1-based */
-    char msg[200];
+    char msg[512];
 };
 
 struct tb_config_report {
@@ -200,11 +205,6 @@ long tb_config_service_uid(void);
 int tb_config_make_dir(const char *path, bool is_dir, unsigned mode, const char *what,
                        struct tb_error *err);
 
-/* The PIN's length: under TB_CONFIG_PIN_ADVISED digits a warning (in --check-config and the
- * daemon's start-up log), not an error. "" when the PIN is long enough or none is set. */
-#define TB_CONFIG_PIN_ADVISED 6
-const char *tb_config_pin_warning(const char *pin, char *buf, size_t len);
-
 /* Applies an INI text (len bytes; name is used in messages only) on top of *cfg. Returns 0, or
  * TB_ERR_PARSE with every problem in rep (cfg untouched then). */
 int tb_config_parse(struct tb_config *cfg, const char *text, size_t len,
@@ -214,6 +214,10 @@ int tb_config_parse(struct tb_config *cfg, const char *text, size_t len,
  * when the file cannot be read; TB_ERR_PARSE for a file larger than 1 MiB. */
 int tb_config_load(struct tb_config *cfg, const char *path, struct tb_config_report *rep,
                    struct tb_error *err);
+
+/* The line of the file that set key in [section] ("player vi", "bughouse"), else the line of the
+ * section's header, else 1: where a problem found after reading the file is named. */
+long tb_config_line(const struct tb_config *cfg, const char *section, const char *key);
 
 /* One line describing the configuration (for the log and the journal's game start);
  * returns the length snprintf would have written. */

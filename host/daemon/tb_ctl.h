@@ -30,7 +30,7 @@
 #include "tb_err.h"
 
 #define TB_CTL_LINE_MAX 512 /* bytes of one request line, newline included */
-#define TB_CTL_PIN_MIN  4   /* set-pin: the new PIN's digits, as a configuration's */
+#define TB_CTL_PIN_MIN  6   /* set-pin: the new PIN's digits, as a configuration's */
 #define TB_CTL_PIN_MAX  8
 #define TB_CTL_TEXT_MAX 100 /* set-position FEN, typed move */
 
@@ -123,6 +123,11 @@ int tb_ctl_parse(const char *line, size_t len, struct tb_ctl_request *req, struc
  * NULL or "" (none configured). */
 int tb_ctl_authorise(const struct tb_ctl_request *req, const char *configured_pin,
                      struct tb_error *err);
+
+/* Why a PIN may not be the arbiter's: NULL when it may; else the reason (never the PIN), to
+ * follow "the new PIN" or "pin": not 6 to 8 digits, one digit repeated (000000), or a run up or
+ * down (123456, 987654, 890123). The configuration and set-pin ask the same. */
+const char *tb_ctl_pin_weakness(const char *pin);
 
 /* Compares two PINs in time independent of where they differ. */
 bool tb_ctl_pin_equal(const char *expected, const char *given);

@@ -58,6 +58,16 @@ struct tb_daemon_options {
  * names the devices there are. For --check-config and start-up. */
 int tb_daemon_audio_device(const char *audio, char *name, size_t len, struct tb_error *err);
 
+/* The check of a configuration file before the start, for --check-config and for the start
+ * itself (one decision for both): reads path over o->cfg, then checks what it names (sim:
+ * scripts, the socket's and journal's directories, the packs and headsets in use, [broadcast]
+ * and [hall] files) with o's command-line overrides (--socket, --journal, --speed; --audio
+ * skips the headsets). Every problem in rep, its line and "[section] key = value: why".
+ * Returns 0, TB_ERR_PARSE (rep filled, err "PATH: N problems") or TB_ERR_SYS (the file cannot
+ * be read: err). */
+int tb_daemon_check(struct tb_daemon_options *o, const char *path, struct tb_config_report *rep,
+                    struct tb_error *err);
+
 /* Zeroes o and fills the demo defaults (tb_config_defaults from the environment). */
 void tb_daemon_options_default(struct tb_daemon_options *o);
 

@@ -37,36 +37,14 @@ static void usage(FILE *out)
           out);
 }
 
-/* A sim: board's script is read and parsed now, so its problems show before the game; serial,
- * pty and USB boards are not opened: they may not be plugged in yet. */
-static int check_scripts(const char *path, const struct tb_config *cfg)
-{
-    int bad = 0;
-    for (int r = 0; r < 2; r++) {
-        const struct tb_config_player *p = &cfg->player[r];
-        struct tb_link_resource res;
-        if (tb_link_resource_parse(p->board, &res, NULL) != TB_OK ||
-            !(tb_link_resource_caps(&res) & TB_LINK_CAP_REPLAYS)) /* a script file */
-            continue;
-        struct tb_link *link;
-        struct tb_error err = {0};
-        if (tb_link_open(&link, p->board, tb_config_role_name((enum tb_config_role)r), 0, &err) !=
-            TB_OK) {
-            printf("%s:%ld: board %s: %s\n", path, p->board_line, p->board, err.msg);
-            bad = 1;
-        }
-        tb_link_close(link);
-    }
-    return bad;
-}
-
-static int load(struct tb_config *cfg, const char *path, bool check)
+/* The configuration checked as the start checks it (tb_daemon_check): every problem as
+ * "FILE:LINE: ..." on out. 0, or 1 with the problems shown. */
+static int check_file(struct tb_daemon_options *o, const char *path, FILE *out)
 {
     struct tb_config_report rep;
     struct tb_error err = {0};
-    int rc = tb_config_load(cfg, path, &rep, &err);
+    int rc = tb_daemon_check(o, path, &rep, &err);
     if (rc == TB_ERR_PARSE && rep.count) {
-        FILE *out = check ? stdout : stderr;
         int shown = rep.count < TB_CONFIG_MAX_PROBLEMS ? rep.count : TB_CONFIG_MAX_PROBLEMS;
         for (int i = 0; i < shown; i++)
             fprintf(out, "%s:%ld: %s\n", path, rep.problem[i].line, rep.problem[i].msg);
@@ -81,86 +59,19 @@ static int load(struct tb_config *cfg, const char *path, bool check)
     return 0;
 }
 
-/* Where the socket and the journals go, and whether their directories are safe; a directory
- * not made yet is made at start. 0, or 1 with the problem printed. */
-static int check_places(const char *path, const struct tb_config *cfg)
-{
-    struct tb_error err = {0};
-    if (tb_config_require_paths(cfg, &err) != TB_OK) {
-        printf("%s: %s\n", path, err.msg);
-        return 1;
-    }
-    static const char *const what[2] = {"control socket", "journal"};
-    const char *where[2] = {cfg->socket_path, cfg->journal_dir};
-    long also = geteuid() == 0 ? tb_config_service_uid() : -1; /* root checks for the service */
-    int bad = 0;
-    for (int i = 0; i < 2; i++) {
-        int rc = tb_config_check_dir(where[i], i == 1, what[i], also, &err);
-        if (rc == TB_ERR_NOTFOUND) /* missing: made at start (0700; 0750 for the service) */
-            printf("%s: %s\n", what[i], where[i]);
-        else if (rc != TB_OK)
-            printf("%s: %s\n", path, err.msg), bad = 1;
-        else
-            printf("%s: %s\n", what[i], where[i]);
-    }
-    return bad;
-}
-
-/* Each player's headset is probed: a name no device has, or several have, is named with the
- * devices there are (twinboard devices lists them too). */
-static int check_audio(const char *path, const struct tb_config *cfg)
-{
-    int bad = 0;
-    for (int r = 0; r < 2; r++) {
-        const struct tb_config_player *p = &cfg->player[r];
-        char name[256];
-        struct tb_error err = {0};
-        if (tb_daemon_audio_device(p->audio, name, sizeof name, &err) != TB_OK) {
-            printf("%s:%ld: [player %s] audio = %s: %s\n", path, p->audio_line ? p->audio_line : 1,
-                   tb_config_role_name((enum tb_config_role)r), p->audio, err.msg);
-            bad = 1;
-        }
-    }
-    return bad;
-}
-
-/* Each player's phrase pack is found and loads (a new language is a new file). */
-static int check_packs(const char *path, const struct tb_config *cfg)
-{
-    int bad = 0;
-    for (int r = 0; r < 2; r++) {
-        const struct tb_config_player *p = &cfg->player[r];
-        struct tb_voice_pack *pack = NULL;
-        struct tb_error err = {0};
-        if (tb_voice_pack_load(p->pack, &pack, &err) != TB_OK) {
-            printf("%s:%ld: [player %s] pack = %s: %s\n", path, p->pack_line ? p->pack_line : 1,
-                   tb_config_role_name((enum tb_config_role)r), p->pack, err.msg);
-            bad = 1;
-        }
-        tb_voice_pack_free(pack);
-    }
-    return bad;
-}
-
 static int check_config(const char *path)
 {
-    struct tb_config cfg;
-    struct tb_config_place place;
-    tb_config_place_from_env(&place);
-    tb_config_defaults(&cfg, &place, NULL);
-    if (load(&cfg, path, true))
+    struct tb_daemon_options o;
+    tb_daemon_options_default(&o);
+    if (check_file(&o, path, stdout))
         return 1;
-    int bad = check_scripts(path, &cfg);
-    bad |= check_places(path, &cfg);
-    bad |= check_packs(path, &cfg);
-    bad |= check_audio(path, &cfg);
-    if (bad)
-        return 1;
-    char summary[1024], warn[200];
-    tb_config_summary(&cfg, summary, sizeof summary);
+    const struct tb_config *cfg = &o.cfg;
+    if (cfg->socket_path[0])
+        printf("control socket: %s\n", cfg->socket_path);
+    printf("journal: %s\n", cfg->journal_dir);
+    char summary[2048];
+    tb_config_summary(cfg, summary, sizeof summary);
     printf("%s: ok\n%s\n", path, summary);
-    if (tb_config_pin_warning(cfg.arbiter_pin, warn, sizeof warn)[0])
-        printf("%s: warning: %s\n", path, warn);
     return 0;
 }
 
@@ -354,7 +265,7 @@ int main(int argc, char **argv)
     }
     if (stderr_is_journal())
         o.log = journal_log;
-    if (config ? load(&o.cfg, config, false) != 0
+    if (config ? check_file(&o, config, stderr) != 0
                : demo_defaults(&o.cfg, demo_dir, sizeof demo_dir, script, sizeof script)) {
         if (demo_dir[0])
             unlink(script), rmdir(demo_dir);

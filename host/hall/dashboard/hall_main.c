@@ -32,7 +32,8 @@ static void usage(FILE *to)
           "  --username NAME       broker user; the password is read from $TB_HALL_PASSWORD\n"
           "  --cafile FILE         TLS to the broker, trusting this CA\n"
           "  --listen ADDR         the web page's address (default 127.0.0.1)\n"
-          "  --port N              the web page's port (default 8080)\n",
+          "  --port N              the web page's port (default 8080)\n"
+          "  --help, --version     this text; the version\n",
           to);
 }
 
@@ -102,6 +103,7 @@ int main(int argc, char **argv)
     enum { O_BROKER = 256, O_BROKER_PORT, O_PORT, O_LISTEN, O_TOURNAMENT, O_USERNAME, O_CAFILE };
     static const struct option longs[] = {
         {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
         {"broker", required_argument, NULL, O_BROKER},
         {"broker-port", required_argument, NULL, O_BROKER_PORT},
         {"port", required_argument, NULL, O_PORT},
@@ -117,6 +119,9 @@ int main(int argc, char **argv)
         const char *v = optarg;
         if (c == 'h') {
             usage(stdout);
+            return 0;
+        } else if (c == 'V') {
+            puts("twinboard-hall " TB_VERSION);
             return 0;
         } else if (c == O_BROKER) {
             broker = v;

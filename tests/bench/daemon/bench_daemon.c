@@ -211,7 +211,7 @@ int main(int argc, char **argv)
             return 2;
         o.sink_arg[b] = &ears[b];
     }
-    snprintf(o.cfg.arbiter_pin, sizeof o.cfg.arbiter_pin, "1234");
+    snprintf(o.cfg.arbiter_pin, sizeof o.cfg.arbiter_pin, "371946");
     snprintf(o.cfg.broadcast.dgt, sizeof o.cfg.broadcast.dgt, "%s/dgt", dir);
     /* the shipped blip window (tb_config_defaults): the latency a player gets as installed */
     int blip = o.cfg.blip_window_ms;
@@ -289,7 +289,7 @@ int main(int argc, char **argv)
             tb_chess_make(&pos, moves[ply], &u);
         }
         /* a new game: the boards are set up again and read */
-        req("new-game pin=1234");
+        req("new-game pin=371946");
         for (int b = 0; b < 2; b++) {
             if (b == 1 && with_dgt) {
                 dgtpty_setup(&dgt, now_us() / 1000u);

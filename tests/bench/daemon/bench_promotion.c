@@ -109,7 +109,7 @@ static double one(enum kind kind)
 {
     tb_chess_pos pos;
     tb_chess_pos_from_fen(&pos, FEN, 0, NULL);
-    req("set-position r7/1P5p/7k/8/8/8/8/4K3 w - - 0 1 pin=1234");
+    req("set-position r7/1P5p/7k/8/8/8/8/4K3 w - - 0 1 pin=371946");
     uint64_t occ = 0;
     for (int sq = 0; sq < 64; sq++)
         if (pos.board[sq])
@@ -181,7 +181,7 @@ int main(int argc, char **argv)
         if (snprintf(o.cfg.player[b].board, sizeof o.cfg.player[b].board, "pty:%s", link[b]) >=
             (int)sizeof o.cfg.player[b].board)
             return 2;
-    snprintf(o.cfg.arbiter_pin, sizeof o.cfg.arbiter_pin, "1234");
+    snprintf(o.cfg.arbiter_pin, sizeof o.cfg.arbiter_pin, "371946");
     o.cfg.blip_window_ms = 100;
     o.cfg.log_level = TB_CONFIG_LOG_INFO;
     o.journal_dir = journal;

@@ -6,6 +6,7 @@
  * use (terminated strings, a PIN of digits, two colours, values in their ranges, boards that
  * parse) and applying it again must change nothing. */
 #include "tb_config.h"
+#include "tb_ctl.h"
 #include "tb_fuzz.h"
 #include "tb_link.h"
 
@@ -20,6 +21,7 @@ static void check_config(const struct tb_config *c)
     size_t pin = strlen(c->arbiter_pin);
     TB_FUZZ_CHECK(pin >= TB_CONFIG_PIN_MIN && pin <= TB_CONFIG_PIN_MAX);
     TB_FUZZ_CHECK(strspn(c->arbiter_pin, "0123456789") == pin);
+    TB_FUZZ_CHECK(tb_ctl_pin_weakness(c->arbiter_pin) == NULL); /* as set-pin would take */
     TB_FUZZ_CHECK(c->blip_window_ms >= 10 && c->blip_window_ms <= 2000);
     TB_FUZZ_CHECK(terminated(c->journal_dir, sizeof c->journal_dir) && c->journal_dir[0] == '/');
     TB_FUZZ_CHECK(terminated(c->socket_path, sizeof c->socket_path) && c->socket_path[0] == '/');
@@ -67,7 +69,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int stored = rep.count < TB_CONFIG_MAX_PROBLEMS ? rep.count : TB_CONFIG_MAX_PROBLEMS;
         for (int i = 0; i < stored; i++) {
             TB_FUZZ_CHECK(rep.problem[i].line >= 1 && rep.problem[i].line <= lines);
-            TB_FUZZ_CHECK(rep.problem[i].msg[0] && terminated(rep.problem[i].msg, 200));
+            TB_FUZZ_CHECK(rep.problem[i].msg[0] &&
+                          terminated(rep.problem[i].msg, sizeof rep.problem[i].msg));
         }
     } else {
         TB_FUZZ_CHECK(rep.count == 0);

@@ -78,10 +78,10 @@ static void check_parse(const char *line, size_t len)
     if (req.verb == TB_CTL_PROMOTE)
         TB_FUZZ_CHECK(req.piece && strchr("qrbn", req.piece));
     struct tb_error aerr;
-    int arc = tb_ctl_authorise(&req, "1234", &aerr);
+    int arc = tb_ctl_authorise(&req, "371946", &aerr);
     TB_FUZZ_CHECK(arc == TB_OK || arc == TB_ERR_PERM);
     if (arc == TB_OK && req.needs_pin)
-        TB_FUZZ_CHECK(req.has_pin && strcmp(req.pin, "1234") == 0);
+        TB_FUZZ_CHECK(req.has_pin && strcmp(req.pin, "371946") == 0);
     TB_FUZZ_CHECK(tb_ctl_authorise(&req, "", &aerr) == (req.needs_pin ? TB_ERR_PERM : TB_OK));
     check_formatters(req.text);
 }

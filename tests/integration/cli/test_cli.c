@@ -79,7 +79,8 @@ TB_TEST(help_lists_commands_and_unknown_command_fails)
     ASSERT_EQ(run("--help", out), 0);
     ASSERT_STR_CONTAINS(out, "pgn-check ");
     ASSERT_EQ(run("2>&1", out), 2);
-    ASSERT_STR_CONTAINS(out, "usage: twinboard COMMAND");
+    ASSERT_STR_CONTAINS(
+        out, "usage: twinboard [-c FILE|--socket PATH] [--timeout S] [--pin-file F] COMMAND");
     ASSERT_EQ(run("frobnicate 2>&1", out), 2);
     ASSERT_STR_EQ(out, "twinboard: no command 'frobnicate'; 'twinboard help' lists them\n");
 }

@@ -39,7 +39,7 @@ TB_TEST(every_long_option_takes_its_value_after_an_equals_sign)
               0);
     ASSERT_STR_CONTAINS(out, "vi lift e2");
     /* the daemon */
-    tb_run_write_file(tb_test_tmp("ok.ini"), "[arbiter]\npin = 1234\n");
+    tb_run_write_file(tb_test_tmp("ok.ini"), "[arbiter]\npin = 371946\n");
     ASSERT_EQ(
         tb_run(out, OUT_MAX, "'%s' --check-config=%s 2>&1", TB_TWINBOARDD, tb_test_tmp("ok.ini")),
         0);
@@ -65,10 +65,34 @@ TB_TEST(unknown_options_and_missing_values_are_usage_errors)
         if (rc != 2 || !strstr(out, "usage: twinboardd"))
             TB_FAIL("twinboardd %s: exit %d, %s", dbad[i], rc, out);
     }
-    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' --version", TB_TWINBOARDD), 0);
-    ASSERT_STR_CONTAINS(out, "twinboardd ");
-    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' --version", TB_TWINBOARD), 0);
-    ASSERT_STR_CONTAINS(out, "twinboard ");
+    static const struct {
+        const char *path, *name;
+    } programs[] = {
+        {TB_TWINBOARDD, "twinboardd"},         {TB_TWINBOARD, "twinboard"},
+#ifdef TB_TWINBOARD_HALL
+        {TB_TWINBOARD_HALL, "twinboard-hall"},
+#endif
+    /* the simulators of the test suite too */
+#ifdef TB_REEDBOARD_SIM
+        {TB_REEDBOARD_SIM, "reedboard-sim"},
+#endif
+#ifdef TB_DGTBOARD_SIM
+        {TB_DGTBOARD_SIM, "dgtboard-sim"},
+#endif
+    };
+    for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "%s " TB_VERSION "\n", programs[i].name);
+        ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' --version", programs[i].path), 0);
+        ASSERT_STR_EQ(out, want);
+        snprintf(want, sizeof want, "usage: %s", programs[i].name);
+        ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' --help", programs[i].path), 0);
+        ASSERT_STR_CONTAINS(out, want);
+    }
+#ifdef TB_TWINBOARD_HALL
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' --port 2>&1", TB_TWINBOARD_HALL), 2);
+    ASSERT_STR_CONTAINS(out, "usage: twinboard-hall");
+#endif
 }
 
 /* ---- the socket from the configuration ---- */
@@ -111,7 +135,7 @@ TB_TEST(control_commands_take_the_socket_from_the_configuration)
     char ini_text[2048];
     const char *socket = tb_test_tmp("ctl.sock"), *ini = tb_test_tmp("daemon.ini");
     snprintf(ini_text, sizeof ini_text,
-             "[daemon]\nsocket = %s\njournal_dir = %s\n[arbiter]\npin = 1234\n"
+             "[daemon]\nsocket = %s\njournal_dir = %s\n[arbiter]\npin = 371946\n"
              "[player vi]\nboard = null:\naudio = null\n[player sighted]\nboard = null:\n"
              "audio = null\n",
              socket, tb_test_tmp("journal"));
@@ -129,12 +153,28 @@ TB_TEST(control_commands_take_the_socket_from_the_configuration)
                      tb_test_tmp("no-such.sock"));
     char wrong[OUT_MAX];
     snprintf(wrong, sizeof wrong, "%s", out);
+    /* twinboard(1): the control commands' options before the command too */
+    static const char *const before[] = {"--socket S status", "--socket=S status",
+                                         "--timeout 3 --socket S moves", "status --socket S"};
+    int rcs[4];
+    char said[4][256];
+    for (int i = 0; i < 4; i++) {
+        char cmd[512];
+        size_t at = strcspn(before[i], "S"); /* S: the socket */
+        snprintf(cmd, sizeof cmd, "%.*s%s%s", (int)at, before[i], socket, before[i] + at + 1);
+        rcs[i] = tb_run(out, OUT_MAX, "env -u TWINBOARD_SOCKET '%s' %s 2>&1", TB_TWINBOARD, cmd);
+        snprintf(said[i], sizeof said[i], "%.*s", (int)sizeof said[i] - 1, out); /* the start */
+    }
     stop_daemon();
     ASSERT_EQ(rc, 0);
     ASSERT_EQ(rc2, 0);
     ASSERT_EQ(rc3, 0);
     ASSERT_EQ(rc4, 2);
     ASSERT_STR_CONTAINS(wrong, "no-such.sock");
+    for (int i = 0; i < 4; i++)
+        if (rcs[i] != 0 || strstr(said[i], "no command") || strstr(said[i], "usage:"))
+            TB_FAIL("twinboard %s: exit %d, %s", before[i], rcs[i], said[i]);
+    ASSERT_STR_CONTAINS(said[0], "state: ");
 }
 
 TB_TEST(a_bad_configuration_for_the_socket_is_named)

@@ -9,7 +9,7 @@
 #include "tb_chess.h"
 #include "tb_daemon.h"
 
-#define FX_PIN "1234"
+#define FX_PIN "371946"
 
 struct fx {
     struct tb_daemon *d;

@@ -44,7 +44,7 @@ static void write_ini(const char *path, const char *vi_audio, const char *sighte
     FILE *f = fopen(path, "w");
     ASSERT_NOT_NULL(f);
     fprintf(f,
-            "[arbiter]\npin = 1234\n[player vi]\nboard = null:\naudio = %s\n"
+            "[arbiter]\npin = 371946\n[player vi]\nboard = null:\naudio = %s\n"
             "[player sighted]\nboard = null:\naudio = %s\n",
             vi_audio, sighted_audio);
     fclose(f);

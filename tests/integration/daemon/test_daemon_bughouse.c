@@ -405,7 +405,7 @@ TB_TEST(requests_of_the_other_mode_are_refused)
         {"promote q", "error state promote is for the twin game"},
         {"review vi", "error state review is for the twin game"},
         {"resign a white", "error denied"}, /* 5.2: the arbiter's request */
-        {"resign a white pin=9999", "error denied"},
+        {"resign a white pin=958273", "error denied"},
         {"resign c white pin=" FX_PIN, "error syntax resign: board must be a or b"},
         {"hand white-c", "error syntax hand: 'white-c' is not"},
         {"move a e4", "error unsupported board A is sim:"},

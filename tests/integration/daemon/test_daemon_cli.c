@@ -38,7 +38,7 @@ static void demo(const char *mode, const char *name)
         TB_FAIL("demo %s: exit %d\n%s", mode, rc, out);
     ASSERT_STR_CONTAINS(out, "MISMATCH 1 (wrong-move) on the sighted board (Black)");
     ASSERT_STR_CONTAINS(out, "since:  move 4, White (ply 7)");
-    ASSERT_STR_CONTAINS(out, "demo (arbiter): TB_PIN=2468 twinboard resolve 1");
+    ASSERT_STR_CONTAINS(out, "demo (arbiter): TB_PIN=246813 twinboard resolve 1");
     ASSERT_STR_CONTAINS(out, "demo (arbiter): ok");
     ASSERT_STR_CONTAINS(out, "RESOLVED 1");
     /* D.2.9: the board is put right as the instruction says (the pawn from d3 on to d4), so the
@@ -92,7 +92,7 @@ TB_TEST(control_commands_against_the_daemon)
     ASSERT_NOT_NULL(f);
     fprintf(f,
             "[daemon]\nsocket = %s\njournal_dir = %s/journal\nblip_window_ms = 100\n"
-            "[arbiter]\npin = 4711\n[player vi]\nboard = sim:%s?speed=fast\n"
+            "[arbiter]\npin = 471193\n[player vi]\nboard = sim:%s?speed=fast\n"
             "[player sighted]\nboard = sim:%s?speed=fast\n",
             sock, dir, script, script);
     ASSERT_OK(fclose(f));
@@ -125,7 +125,7 @@ TB_TEST(control_commands_against_the_daemon)
     snprintf(cmd, sizeof cmd, "TB_PIN= %s takeback 1 --socket %s", TB_TWINBOARD, sock);
     ASSERT_EQ(run(cmd), 1);
     ASSERT_STR_CONTAINS(out, "PIN");
-    snprintf(cmd, sizeof cmd, "TB_PIN=4711 %s takeback 1 --socket %s", TB_TWINBOARD, sock);
+    snprintf(cmd, sizeof cmd, "TB_PIN=471193 %s takeback 1 --socket %s", TB_TWINBOARD, sock);
     ASSERT_EQ(run(cmd), 0);
     snprintf(cmd, sizeof cmd, "%s moves --socket %s", TB_TWINBOARD, sock);
     ASSERT_EQ(run(cmd), 0);

@@ -399,7 +399,7 @@ TB_TEST(law_D_2_9_arbiter_sets_the_clocks)
     clock_options(&f, "90m+15s");
     fx_start(&f);
     char line[96];
-    snprintf(line, sizeof line, "clock-set 1:00:00 1h pin=%s", "9999");
+    snprintf(line, sizeof line, "clock-set 1:00:00 1h pin=%s", "958273");
     ASSERT_STR_CONTAINS(fx_req(&f, line), "err"); /* the arbiter's PIN */
     snprintf(line, sizeof line, "clock-set 1:00:00 1:61:00 pin=%s", FX_PIN);
     ASSERT_STR_CONTAINS(fx_req(&f, line), "is not White's and Black's time left");

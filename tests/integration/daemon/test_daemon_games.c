@@ -78,10 +78,10 @@ TB_TEST(pgn_kept_as_the_game_ends_named_by_date_round_and_players)
     ASSERT_STR_CONTAINS(pgn, "[Result \"1-0\"]");
     ASSERT_STR_CONTAINS(pgn, "4. Qxf7# 1-0");
     free(pgn);
-    ASSERT_TRUE(exists(&f, "current.tbj")); /* the running (finished) game's journal */
+    ASSERT_TRUE(exists(&f, "current.tbj")); /* the finished game's journal until new-game */
     const char *games = fx_req(&f, "games");
     ASSERT_STR_CONTAINS(games, name);
-    ASSERT_STR_CONTAINS(games, "running, 7 plies, result 1-0, journal current.tbj");
+    ASSERT_STR_CONTAINS(games, "finished, 7 plies, result 1-0, journal current.tbj");
     fx_free(&f);
 }
 

@@ -55,7 +55,7 @@ static void launch(struct daemon *d)
     TB_FAIL("twinboardd did not answer on %s: %s", d->sock, err.msg);
 }
 
-/* A configuration with both boards on the script (sim:, fast), PIN 4711, then the daemon. */
+/* A configuration with both boards on the script (sim:, fast), PIN 471193, then the daemon. */
 static void start(struct daemon *d, const char *name, const char *script)
 {
     snprintf(d->dir, sizeof d->dir, "%s/%s", tb_test_tmp_dir(), name);
@@ -72,7 +72,7 @@ static void start(struct daemon *d, const char *name, const char *script)
     ASSERT_NOT_NULL(f);
     fprintf(f,
             "[daemon]\nsocket = %s\njournal_dir = %s/journal\nblip_window_ms = 100\n"
-            "[arbiter]\npin = 4711\n[player vi]\nboard = sim:%s?speed=fast\n"
+            "[arbiter]\npin = 471193\n[player vi]\nboard = sim:%s?speed=fast\n"
             "[player sighted]\nboard = sim:%s?speed=fast\n",
             d->sock, d->dir, d->script, d->script);
     ASSERT_OK(fclose(f));
@@ -165,21 +165,21 @@ TB_TEST(wrong_pins_are_held_back_and_logged_with_uid_and_pid)
     char answer[4096];
     struct tb_error err = {0};
     uint64_t t0 = mono_ms();
-    ASSERT_EQ(tb_ctl_request(d.sock, "new-game pin=0000", answer, sizeof answer, &err), 1);
+    ASSERT_EQ(tb_ctl_request(d.sock, "new-game pin=604127", answer, sizeof answer, &err), 1);
     uint64_t t1 = mono_ms();
     ASSERT_STR_CONTAINS(answer, "error denied wrong arbiter PIN");
     ASSERT_GE(t1 - t0, 950u);
-    ASSERT_EQ(tb_ctl_request(d.sock, "new-game pin=1111", answer, sizeof answer, &err), 1);
+    ASSERT_EQ(tb_ctl_request(d.sock, "new-game pin=118624", answer, sizeof answer, &err), 1);
     uint64_t t2 = mono_ms();
     ASSERT_GE(t2 - t1, 1950u);
     /* others are served meanwhile: the loop is not blocked by a held answer */
     ASSERT_EQ(tb_ctl_request(d.sock, "status", answer, sizeof answer, &err), 0);
-    ASSERT_EQ(tb_ctl_request(d.sock, "new-game pin=4711", answer, sizeof answer, &err), 0);
+    ASSERT_EQ(tb_ctl_request(d.sock, "new-game pin=471193", answer, sizeof answer, &err), 0);
     char want[120];
     snprintf(want, sizeof want, "wrong arbiter PIN from uid %u pid ", (unsigned)getuid());
     ASSERT_STR_CONTAINS(slurp(d.log), want);
     ASSERT_STR_CONTAINS(slurp(d.log), "(2 in a row)");
-    ASSERT_NULL(strstr(slurp(d.log), "4711"));
+    ASSERT_NULL(strstr(slurp(d.log), "471193"));
     stop_with(&d, SIGTERM);
 }
 
@@ -191,7 +191,7 @@ TB_TEST(a_held_wrong_pin_does_not_delay_other_clients)
     struct tb_error err = {0};
     int fd = tb_ctl_client_connect(d.sock, false, &err);
     ASSERT_GE(fd, 0);
-    static const char wrong[] = "takeback 1 pin=9999\n";
+    static const char wrong[] = "takeback 1 pin=958273\n";
     ASSERT_EQ(write(fd, wrong, sizeof wrong - 1), (ssize_t)(sizeof wrong - 1));
     sleep_ms(50);
     char answer[8192];
@@ -266,7 +266,7 @@ TB_TEST(cli_times_out_and_refuses_a_pin_on_the_command_line)
     ASSERT_EQ(run_out(cmd, out, sizeof out), 2);
     ASSERT_LT(mono_ms() - t0, (uint64_t)tb_test_ms(3000));
     ASSERT_STR_CONTAINS(out, "did not answer within 300 ms");
-    snprintf(cmd, sizeof cmd, "%s takeback 1 --pin 4711 --socket %s 2>&1", TB_TWINBOARD, sock);
+    snprintf(cmd, sizeof cmd, "%s takeback 1 --pin 471193 --socket %s 2>&1", TB_TWINBOARD, sock);
     ASSERT_EQ(run_out(cmd, out, sizeof out), 2);
     ASSERT_STR_CONTAINS(out, "--pin is gone");
     close(l);
@@ -347,7 +347,7 @@ TB_TEST(default_places_are_the_users_own_never_tmp)
     snprintf(state, sizeof state, "%s/state", dir);
     snprintf(home, sizeof home, "%s/home", dir);
     snprintf(cfg, sizeof cfg, "%s/twinboard.ini", dir);
-    write_file(cfg, "[arbiter]\npin = 4711\n[player vi]\nboard = keys:\n[player sighted]\n"
+    write_file(cfg, "[arbiter]\npin = 471193\n[player vi]\nboard = keys:\n[player sighted]\n"
                     "board = keys:\n");
     for (int i = 0; i < 2; i++) {
         const char *d = i ? state : run;
@@ -478,15 +478,6 @@ TB_TEST(a_symlinked_or_shared_directory_is_refused)
     ASSERT_STR_CONTAINS(out, "control socket directory /tmp is not safe: every user may write");
 }
 
-/* How often needle occurs in hay. */
-static int count(const char *hay, const char *needle)
-{
-    int n = 0;
-    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
-        n++;
-    return n;
-}
-
 /* ---- the PIN changed without a restart ---------------------------------------------------- */
 
 /* set-pin takes the current PIN as every arbiter request does and the new one from TB_NEW_PIN
@@ -504,12 +495,12 @@ TB_TEST(set_pin_changes_the_pin_without_a_restart)
         const char *says;
     } runs[] = {
         /* argv and malformed new PINs are refused before anything is sent */
-        {"TB_PIN=4711", "--new-pin 135790", 2, "--new-pin: a PIN on the command line is seen"},
-        {"TB_PIN=4711 TB_NEW_PIN=12x", "", 2, "the new PIN (TB_NEW_PIN) must be 4 to 8 digits"},
+        {"TB_PIN=471193", "--new-pin 135790", 2, "--new-pin: a PIN on the command line is seen"},
+        {"TB_PIN=471193 TB_NEW_PIN=12x", "", 2, "the new PIN (TB_NEW_PIN) must be 6 to 8 digits"},
         /* the wrong current PIN: refused, counted as a wrong PIN, nothing changes */
-        {"TB_PIN=0000 TB_NEW_PIN=135790", "", 1, "wrong arbiter PIN"},
+        {"TB_PIN=604127 TB_NEW_PIN=135790", "", 1, "wrong arbiter PIN"},
         /* the right one: changed, and the old PIN is wrong from now on */
-        {"TB_PIN=4711 TB_NEW_PIN=135790", "", 0, "the arbiter PIN is changed"},
+        {"TB_PIN=471193 TB_NEW_PIN=135790", "", 0, "the arbiter PIN is changed"},
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         snprintf(cmd, sizeof cmd, "%s %s set-pin %s --socket %s 2>&1", runs[i].env, TB_TWINBOARD,
@@ -517,7 +508,7 @@ TB_TEST(set_pin_changes_the_pin_without_a_restart)
         ASSERT_EQ(run_out(cmd, out, sizeof out), runs[i].exit);
         ASSERT_STR_CONTAINS(out, runs[i].says);
     }
-    ASSERT_EQ(tb_ctl_request(d.sock, "new-game pin=4711", answer, sizeof answer, &err), 1);
+    ASSERT_EQ(tb_ctl_request(d.sock, "new-game pin=471193", answer, sizeof answer, &err), 1);
     ASSERT_STR_CONTAINS(answer, "wrong arbiter PIN");
     ASSERT_EQ(tb_ctl_request(d.sock, "new-game pin=135790", answer, sizeof answer, &err), 0);
     char want[200], kept[800];
@@ -528,55 +519,61 @@ TB_TEST(set_pin_changes_the_pin_without_a_restart)
     struct stat st;
     ASSERT_OK(lstat(kept, &st));
     ASSERT_EQ(st.st_mode & 0777, 0600u);
-    /* a shorter one is taken with the warning */
-    ASSERT_EQ(tb_ctl_request(d.sock, "set-pin 24680 pin=135790", answer, sizeof answer, &err), 0);
-    ASSERT_STR_CONTAINS(answer, "the arbiter PIN has 5 digits: 6 or more are advised");
+    /* a short or guessable one is refused, nothing changed; a good one is taken */
+    ASSERT_EQ(tb_ctl_request(d.sock, "set-pin 24680 pin=135790", answer, sizeof answer, &err), 1);
+    ASSERT_STR_CONTAINS(answer, "the new PIN must be 6 to 8 digits");
+    ASSERT_EQ(tb_ctl_request(d.sock, "set-pin 111111 pin=135790", answer, sizeof answer, &err), 1);
+    ASSERT_STR_CONTAINS(answer, "one digit repeated");
+    ASSERT_EQ(tb_ctl_request(d.sock, "set-pin 246809 pin=135790", answer, sizeof answer, &err), 0);
+    ASSERT_STR_CONTAINS(answer, "the arbiter PIN is changed");
     stop_with(&d, SIGTERM);
 
     /* a restart keeps it */
     launch(&d);
-    ASSERT_EQ(tb_ctl_request(d.sock, "new-game pin=24680", answer, sizeof answer, &err), 0);
+    ASSERT_EQ(tb_ctl_request(d.sock, "new-game pin=246809", answer, sizeof answer, &err), 0);
     stop_with(&d, SIGTERM);
     ASSERT_STR_CONTAINS(slurp(d.log), "the one set with set-pin");
     /* until the configuration names another PIN: then the configuration's holds */
     char config[4096];
     snprintf(config, sizeof config, "%s", slurp(d.config));
-    char *pin = strstr(config, "pin = 4711");
+    char *pin = strstr(config, "pin = 471193");
     ASSERT_NOT_NULL(pin);
-    memcpy(pin, "pin = 9753", 10);
+    memcpy(pin, "pin = 975318", 12);
     write_file(d.config, config);
     launch(&d);
-    ASSERT_EQ(tb_ctl_request(d.sock, "new-game pin=9753", answer, sizeof answer, &err), 0);
+    ASSERT_EQ(tb_ctl_request(d.sock, "new-game pin=975318", answer, sizeof answer, &err), 0);
     stop_with(&d, SIGTERM);
     ASSERT_STR_CONTAINS(slurp(d.log), "the configuration names another PIN");
     ASSERT_NE(lstat(kept, &st), 0);
 }
 
-/* A PIN under 6 digits is warned about once: in --check-config and in the start-up log. */
-TB_TEST(a_pin_under_six_digits_is_warned_about_once)
+/* A PIN under 6 digits, one digit repeated or a run is refused by --check-config, and the daemon
+ * does not start with it: the same line, on stdout for the check and on stderr for the start. */
+TB_TEST(a_short_or_guessable_pin_keeps_the_daemon_from_starting)
 {
     struct daemon d;
-    start(&d, "pinwarn", game);
-    char answer[4096];
-    struct tb_error err = {0};
-    ASSERT_EQ(tb_ctl_request(d.sock, "status", answer, sizeof answer, &err), 0);
-    ASSERT_OK(kill(d.pid, SIGHUP)); /* the status in the log: no second warning */
-    sleep_ms(100);
+    start(&d, "pinweak", game);
     stop_with(&d, SIGTERM);
-    ASSERT_EQ(count(slurp(d.log), "the arbiter PIN has 4 digits: 6 or more are advised"), 1);
-    char cmd[2048], out[8192];
-    snprintf(cmd, sizeof cmd, "%s --check-config %s 2>&1", TB_TWINBOARDD, d.config);
-    ASSERT_EQ(run_out(cmd, out, sizeof out), 0);
-    ASSERT_EQ(count(out, "warning: the arbiter PIN has 4 digits"), 1);
-    char config[4096], longer[4200];
+    char config[4096], weak[4200], cmd[2048], out[8192], want[800];
     snprintf(config, sizeof config, "%s", slurp(d.config));
-    char *pin = strstr(config, "pin = 4711\n");
+    char *pin = strstr(config, "pin = 471193\n");
     ASSERT_NOT_NULL(pin);
     *pin = '\0';
-    snprintf(longer, sizeof longer, "%spin = 471100\n%s", config, pin + 11);
-    write_file(d.config, longer);
-    ASSERT_EQ(run_out(cmd, out, sizeof out), 0);
-    ASSERT_NULL(strstr(out, "warning"));
+    static const char *const pins[] = {"4711", "000000", "345678", "76543210"};
+    static const char *const says[] = {"pin must be 6 to 8 digits", "pin is one digit repeated",
+                                       "pin is a run of digits", "pin is a run of digits"};
+    for (size_t i = 0; i < sizeof pins / sizeof pins[0]; i++) {
+        snprintf(weak, sizeof weak, "%spin = %s\n%s", config, pins[i], pin + 13);
+        write_file(d.config, weak);
+        snprintf(want, sizeof want, "%s:6: %s", d.config, says[i]);
+        snprintf(cmd, sizeof cmd, "%s --check-config %s 2>/dev/null", TB_TWINBOARDD, d.config);
+        ASSERT_EQ(run_out(cmd, out, sizeof out), 1);
+        ASSERT_STR_CONTAINS(out, want);
+        snprintf(cmd, sizeof cmd, "%s -c %s 2>&1 >/dev/null", TB_TWINBOARDD, d.config);
+        ASSERT_EQ(run_out(cmd, out, sizeof out), 1);
+        ASSERT_STR_CONTAINS(out, want);
+        ASSERT_NULL(strstr(out, "state: ")); /* it never ran */
+    }
 }
 
 /* ---- the socket: squatters ----------------------------------------------------------------- */
@@ -598,7 +595,7 @@ TB_TEST(a_squatters_socket_is_replaced_and_never_gets_the_pin)
     start(&d, "squatter", game); /* the same directory, the same socket path */
     for (int a; (a = accept4(l, NULL, NULL, SOCK_NONBLOCK)) >= 0;)
         close(a); /* start()'s first tries, made before the daemon was there */
-    snprintf(cmd, sizeof cmd, "TB_PIN=4711 %s takeback 1 --socket %s 2>&1", TB_TWINBOARD, sock);
+    snprintf(cmd, sizeof cmd, "TB_PIN=471193 %s takeback 1 --socket %s 2>&1", TB_TWINBOARD, sock);
     run_out(cmd, out, sizeof out);
     ASSERT_NULL(strstr(out, "cannot reach")); /* the daemon answered, whatever it said */
     struct pollfd p = {.fd = l, .events = POLLIN};
@@ -642,7 +639,7 @@ TB_TEST(a_squatters_socket_is_replaced_and_never_gets_the_pin)
     }
     char c;
     ASSERT_EQ(read(ready[0], &c, 1), 1);
-    snprintf(cmd, sizeof cmd, "TB_PIN=4711 %s resolve 1 --socket %s 2>&1", TB_TWINBOARD, other);
+    snprintf(cmd, sizeof cmd, "TB_PIN=471193 %s resolve 1 --socket %s 2>&1", TB_TWINBOARD, other);
     ASSERT_EQ(run_out(cmd, out, sizeof out), 2);
     ASSERT_STR_CONTAINS(out, "uid 65534, not of this user, root or the user twinboard: the PIN "
                              "is not sent");

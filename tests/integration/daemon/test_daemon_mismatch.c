@@ -227,7 +227,7 @@ TB_TEST(d29_takeback_by_the_arbiter)
     ASSERT_EQ(fx_run(&f, 200), 0u);
     ASSERT_EQ(fx_plies(&f), 3);
     ASSERT_STR_CONTAINS(fx_req(&f, "takeback 1"), "error denied");
-    ASSERT_STR_CONTAINS(fx_req(&f, "takeback 1 pin=9999"), "error denied");
+    ASSERT_STR_CONTAINS(fx_req(&f, "takeback 1 pin=958273"), "error denied");
     ASSERT_STR_CONTAINS(fx_req(&f, "takeback 9 pin=" FX_PIN), "error state");
     ASSERT_EQ(fx_plies(&f), 3);
     ASSERT_STR_EQ(fx_req(&f, "takeback 1 pin=" FX_PIN), "ok\n");

@@ -17,7 +17,7 @@ tbd=$3
 work=$4
 rm -rf "$work"
 mkdir -p "$work/journal"
-pin=2468
+pin=246813
 failures=0
 fail() {
     echo "FAIL: $*" >&2
@@ -95,7 +95,10 @@ while IFS=$'\t' read -r where kind line; do
         done
         continue
     fi
-    [ "${words[1]:-}" = -c ] && words=("${words[0]}" "${words[@]:3}") # twinboard -c FILE CMD
+    # twinboard -c FILE CMD, --socket PATH CMD ...: the control commands' options before it
+    while [[ ${words[1]:-} =~ ^(-c|--config|--socket|--timeout|--pin-file)$ ]]; do
+        words=("${words[0]}" "${words[@]:3}")
+    done
     [ ${#words[@]} -lt 2 ] && continue # the option alone, as prose names it
     cmd=${words[1]:-}
     if ! usage=$("$tb" help "$cmd" 2>&1); then
@@ -137,8 +140,69 @@ while IFS=$'\t' read -r where kind line; do
     fi
 done <"$work/lines"
 
+# ---- transcripts: "$ twinboard ..." lines and the output shown under them ----
+# In a code block, a line "$ twinboard ARGS" is followed by what the program prints (standard
+# output and error together) up to the next "$ " line or the block's end. Each doc's transcript
+# runs in order against a daemon of its own (two keys: boards, a game just begun), and the output
+# must be exactly the lines shown: a refusal as the CLI prints it, with a non-zero exit status;
+# a line with no "twinboard: " message must exit 0.
+transcripts=0
+for doc in "$src"/docs/*.md "$src/README.md"; do
+    awk '
+        /^ *```/ { fence = !fence; if (cmd) { print "END"; cmd = 0 } next }
+        {
+            code = fence || $0 ~ /^    /
+            line = $0
+            sub(/^    /, "", line)
+            if (code && line ~ /^\$ twinboard /) {
+                if (cmd) print "END"
+                print "CMD\t" substr(line, 3); cmd = 1; next
+            }
+            if (cmd && code && line !~ /^ *$/) { print "OUT\t" line; next }
+            if (cmd) { print "END"; cmd = 0 }
+        }
+        END { if (cmd) print "END" }' "$doc" >"$work/transcript"
+    [ -s "$work/transcript" ] || continue
+    name=$(basename "$doc" .md)
+    tdir=$work/t-$name
+    mkdir -p "$tdir/journal"
+    sed -e "s#^socket = .*#socket = $tdir/control#" -e "s#^journal_dir = .*#journal_dir = $tdir/journal#" \
+        "$work/test.ini" >"$tdir/test.ini"
+    "$tbd" -c "$tdir/test.ini" 2>"$tdir/daemon.log" &
+    tpid=$!
+    for _ in $(seq 1 100); do
+        TWINBOARD_SOCKET=$tdir/control "$tb" status >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    want=
+    run_one() {
+        local -a args
+        read -ra args <<<"${cmd#twinboard }"
+        got=$(TWINBOARD_SOCKET=$tdir/control "$tb" "${args[@]}" 2>&1 </dev/null)
+        local rc=$?
+        transcripts=$((transcripts + 1))
+        [ "$got" = "$want" ] ||
+            fail "docs/$name.md: '\$ $cmd' prints:"$'\n'"$got"$'\n'"the doc shows:"$'\n'"$want"
+        if [[ $'\n'$want == *$'\n'"twinboard: "* ]]; then
+            [ "$rc" -ne 0 ] || fail "docs/$name.md: '\$ $cmd': a refusal shown, but exit 0"
+        else
+            [ "$rc" -eq 0 ] || fail "docs/$name.md: '\$ $cmd': exit $rc"
+        fi
+    }
+    while IFS=$'\t' read -r kind text; do
+        case $kind in
+        CMD) cmd=$text want= ;;
+        OUT) want=${want:+$want$'\n'}$text ;;
+        END) run_one ;;
+        esac
+    done <"$work/transcript"
+    kill "$tpid" 2>/dev/null
+    wait "$tpid" 2>/dev/null
+done
+[ "$transcripts" -ge 6 ] || fail "only $transcripts transcript lines found in the docs"
+
 # ---- facts the docs state, checked against the programs ----
-printf '[arbiter]\npin = 1234\n' >"$work/min.ini"
+printf '[arbiter]\npin = 371946\n' >"$work/min.ini"
 summary=$("$tbd" --check-config "$work/min.ini")
 blip=$(grep -o '`blip_window_ms` | 10\.\.2000:[^|]*| `[0-9]*`' "$src/docs/configuration.md" | grep -o '[0-9]*`$')
 [[ $summary == *"blip=${blip%\`}ms"* ]] ||
@@ -153,23 +217,23 @@ grep -qx "touch. Default ${blip%\`}." "$src/host/packaging/man/twinboard.ini.5" 
 rates=$(grep -o 'words per minute, [0-9]*\.\.[0-9]*' "$src/docs/configuration.md" | grep -o '[0-9]*\.\.[0-9]*')
 lo=${rates%..*} hi=${rates#*..}
 for r in "$lo" "$hi"; do
-    printf '[arbiter]\npin = 1234\n[player vi]\nrate = %s\n' "$r" >"$work/rate.ini"
+    printf '[arbiter]\npin = 371946\n[player vi]\nrate = %s\n' "$r" >"$work/rate.ini"
     "$tbd" --check-config "$work/rate.ini" >/dev/null ||
         fail "configuration.md: rate $r (of $rates) is refused"
 done
-printf '[arbiter]\npin = 1234\n[player vi]\nrate = %s\n' "$((hi + 1))" >"$work/rate.ini"
+printf '[arbiter]\npin = 371946\n[player vi]\nrate = %s\n' "$((hi + 1))" >"$work/rate.ini"
 "$tbd" --check-config "$work/rate.ini" >/dev/null && fail "rate $((hi + 1)) is accepted, docs: $rates"
 "$tb" say --rate "$hi" e2e4 >/dev/null 2>&1 || fail "say --rate $hi refused, docs: $rates"
 # "a new language is a new file": a pack file es.pack is taken by the configuration
 mkdir -p "$work/packs"
 sed 's/^name *=.*/name = es/' "$src/voice/packs/en.pack" >"$work/packs/es.pack"
-printf '[arbiter]\npin = 1234\n[player vi]\npack = es\n' >"$work/es.ini"
+printf '[arbiter]\npin = 371946\n[player vi]\npack = es\n' >"$work/es.ini"
 TB_VOICE_PACKS="$work/packs:$TB_VOICE_PACKS" "$tbd" --check-config "$work/es.ini" >"$work/es.out" ||
     fail "pack = es refused although es.pack is there: $(cat "$work/es.out")"
 "$tbd" --check-config "$work/es.ini" >"$work/es.out" &&
     fail "pack = es accepted without es.pack"
 grep -q '\[player vi\] pack = es:' "$work/es.out" || fail "a missing pack is not named: $(cat "$work/es.out")"
 
-echo "doc_commands: $n lines checked, $failures failed"
+echo "doc_commands: $n lines checked, $transcripts transcript lines compared, $failures failed"
 [ "$failures" -eq 0 ] && rm -rf "$work"
 [ "$failures" -eq 0 ]

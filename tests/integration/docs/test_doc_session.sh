@@ -20,7 +20,7 @@ cat >"$work/twinboard.ini" <<INI
 socket = $work/control
 journal_dir = $work/journal
 [arbiter]
-pin = 2468
+pin = 246813
 [player vi]
 board = sim:$work/game.txt
 audio = null

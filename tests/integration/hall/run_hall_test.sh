@@ -166,9 +166,9 @@ to() { # table "move vi e2e4" | "arbiter vi": by hand on the table's boards
     done
     fail "the boards of $1 did not do: $2"
 }
-start_table t1 2468
-start_table t2 1357
-start_table t3 9999
+start_table t1 246813
+start_table t2 135792
+start_table t3 958273
 
 chromium --headless=new --no-sandbox --disable-gpu --no-first-run --disable-extensions \
     --user-data-dir="$tmp/chromium" --remote-debugging-port="$cdp_port" \
@@ -225,7 +225,7 @@ send() { # pin
               document.getElementById('pin').value = '$1';
               document.getElementById('send').click(); true" >/dev/null
 }
-send 1111
+send 118624
 cdp wait "document.getElementById('outcome').textContent.startsWith('Refused by the table: wrong PIN')" 5000 \
     >/dev/null || fail "wrong PIN: the page shows '$(cdp eval "document.getElementById('outcome').textContent")'"
 wait_line "$tmp/t1.log" 'hall: resolve \(request [^)]*\) refused: wrong arbiter PIN' 5 ||
@@ -235,7 +235,7 @@ wait_status t1 'state: blocked: mismatch 1 open' 1 || fail "a wrong PIN changed 
 [ "$(cdp eval "document.getElementById('detail-state').textContent")" = '"blocked"' ] ||
     fail "a wrong PIN changed the table's state"
 say "resolve with a wrong PIN refused by the table; nothing changed"
-send 2468
+send 246813
 cdp wait "document.getElementById('outcome').textContent.startsWith('Accepted by the table')" 5000 \
     >/dev/null || fail "right PIN: the page shows '$(cdp eval "document.getElementById('outcome').textContent")'"
 wait_line "$tmp/t1.log" 'hall: resolve \(request [^)]*\) done' 5 || fail "t1 did not take the resolve"
@@ -281,7 +281,7 @@ head -c 200000 /dev/zero | tr '\0' '{' >"$tmp/huge"
 mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t2/state -f "$tmp/huge"
 mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t2/event -m '{"kind":"move","seq":1e400}'
 mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t1/cmd -m '{"action":"takeback","request":"x","mismatch":0,"n":2}'
-mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t1/cmd -m '{"action":"takeback","request":"x","mismatch":0,"n":2,"pin":"0000"}'
+mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t1/cmd -m '{"action":"takeback","request":"x","mismatch":0,"n":2,"pin":"604127"}'
 sleep 1
 refused=$(curl -s "$url/api/state" | python3 -c 'import json,sys; print(json.load(sys.stdin)["refused"])')
 [ "$refused" -ge 4 ] || fail "the dashboard counted $refused refused payloads, expected at least 4"
@@ -302,7 +302,7 @@ form=(-H 'Content-Type: application/x-www-form-urlencoded')
 [ "$(code "${form[@]}" --data "tournament=open-2026&table=t1&action=takeback&n=1&pin=1%0a" "$url/api/cmd")" = 400 ] || fail "a control character was taken"
 [ "$(code "${form[@]}" --data "$(head -c 5000 /dev/zero | tr '\0' a)" "$url/api/cmd")" = 413 ] || fail "an oversized body was taken"
 [ "$(code -H 'Content-Type: text/plain' --data "x" "$url/api/cmd")" = 415 ] || fail "a body of another type was taken"
-[ "$(code "${form[@]}" -H 'Origin: http://evil.example' --data "tournament=open-2026&table=t1&action=takeback&n=1&pin=2468" "$url/api/cmd")" = 403 ] || fail "a command from another site's page was taken"
+[ "$(code "${form[@]}" -H 'Origin: http://evil.example' --data "tournament=open-2026&table=t1&action=takeback&n=1&pin=246813" "$url/api/cmd")" = 403 ] || fail "a command from another site's page was taken"
 [ "$(code -X PUT "$url/")" = 405 ] || fail "PUT answered"
 [ "$(code "$url/etc/passwd")" = 404 ] || fail "an unknown page answered"
 [ "$(code "$url/events?from=-1")" = 400 ] || fail "a bad stream position answered"
@@ -333,13 +333,13 @@ answered() { # request: when its answer came (waits up to 10 s)
     at=$(grep "\"request\":\"$1\"" "$tmp/t2.events" | head -1 | cut -d' ' -f1)
     echo "${at%.*}${at#*.}" | cut -c1-13 # in ms
 }
-sent1=$(cmd g1 0000)
-sent2=$(cmd g2 0000) # while the first wrong PIN's answer is held: refused unchecked
+sent1=$(cmd g1 604127)
+sent2=$(cmd g2 604127) # while the first wrong PIN's answer is held: refused unchecked
 at1=$(answered g1)
 grep '"request":"g2"' "$tmp/t2.events" | grep -q 'busy' || fail "a command during the delay was not refused as busy"
-sent3=$(cmd g3 0000)
+sent3=$(cmd g3 604127)
 at3=$(answered g3)
-sent4=$(cmd g4 1357) # the right PIN, once the delay has passed: the daemon's own answer
+sent4=$(cmd g4 135792) # the right PIN, once the delay has passed: the daemon's own answer
 at4=$(answered g4)
 [ $((at1 - sent1)) -ge 1000 ] || fail "the first wrong PIN was answered after $((at1 - sent1)) ms (at least 1000)"
 [ $((at3 - sent3)) -ge 2000 ] || fail "the second wrong PIN was answered after $((at3 - sent3)) ms (at least 2000)"
@@ -354,7 +354,7 @@ to t3 "arbiter vi"
 cdp wait "!!document.querySelector('#tile-open-2026--t3.alert') &&
           document.getElementById('alerts').textContent.includes('t3: the arbiter is called')" 5000 \
     >/dev/null || fail "the ARBITER button at t3 did not call the arbiter on the page"
-start_table t4 1111 wrong-password
+start_table t4 118624 wrong-password
 to t4 "move vi e2e4"
 sleep 1.5
 wait_status t4 'broker NOT CONNECTED, 0 connects' 5 || fail "a table with a wrong password connected: $(tstatus t4)"
@@ -363,7 +363,7 @@ wait_status t4 'state: waiting' 5 || fail "t4 does not play on without the broke
 say "the ARBITER button calls the arbiter; a table with a wrong password is kept out"
 
 # ---- the result reaches the page (5.1, the arbiter's decision) --------------------------------
-TB_PIN=9999 "$tb" result arbiter 1-0 "the hall test decides" --socket "$tmp/t3/control" \
+TB_PIN=958273 "$tb" result arbiter 1-0 "the hall test decides" --socket "$tmp/t3/control" \
     >"$tmp/t3.result.log" 2>&1 || fail "the arbiter's result at t3 refused: $(cat "$tmp/t3.result.log")"
 cdp wait "(document.querySelector('#tile-open-2026--t3 .result') || {textContent: ''}).textContent.startsWith('Result 1-0')" 5000 \
     >/dev/null || fail "t3's result is not on the page: $(cdp eval "document.getElementById('tile-open-2026--t3').innerText")"
@@ -372,7 +372,7 @@ cdp wait "(document.querySelector('#tile-open-2026--t3 .result') || {textContent
 say "the arbiter's result at t3 is on the page; t1, still playing, shows none"
 
 # ---- a doorgeefschaak table: both games, the hands (2.1), the moves with a drop, a result -----
-start_table b1 4242 hall-secret "
+start_table b1 424281 hall-secret "
 [bughouse]
 enabled = yes" "" 'board B: pty:[^,]*, connected;'
 bug() { for m in "$@"; do to b1 "$m"; done; }
@@ -393,7 +393,7 @@ cdp wait "document.getElementById('sheet-A').textContent.includes('exd5') &&
           document.querySelector('#game-B svg').getAttribute('aria-label').split('Black')[1].includes('d4') &&
           !document.getElementById('cmd')" 10000 >/dev/null ||
     fail "b1's page lacks the moves or the drop: $(cdp eval "document.getElementById('detail').innerText") $(tstatus b1)"
-TB_PIN=4242 "$tb" resign a white --socket "$tmp/b1/control" >"$tmp/b1.resign.log" 2>&1 ||
+TB_PIN=424281 "$tb" resign a white --socket "$tmp/b1/control" >"$tmp/b1.resign.log" 2>&1 ||
     fail "resign on b1 refused: $(cat "$tmp/b1.resign.log")"
 cdp wait "(document.querySelector('#game-A .result') || {textContent: ''}).textContent.startsWith('Result 0-1') &&
           !document.querySelector('#game-B .result') &&
@@ -407,7 +407,7 @@ cdp wait "!!document.querySelector('#game-B .irregular') &&
     >/dev/null || fail "the illegal move on b1's board B is not alerted: $(cdp eval "document.getElementById('detail').innerText") $(tstatus b1)"
 cdp shot "$docs/hall-bughouse.png" || fail "no screenshot"
 mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/b1/cmd \
-    -m '{"action":"takeback","request":"bt","mismatch":0,"n":1,"pin":"4242"}'
+    -m '{"action":"takeback","request":"bt","mismatch":0,"n":1,"pin":"424281"}'
 wait_line "$tmp/b1.log" 'hall: takeback \(request bt\) refused: not for a doorgeefschaak table' 5 ||
     fail "b1 did not refuse the hall's takeback"
 wait_status b1 'board A result: 0-1' 1 && wait_status b1 'mode: doorgeefschaak \(bughouse\), 6 plies' 1 ||
@@ -444,8 +444,8 @@ if ! wait_port "$tls_port"; then
     say "ok"
     exit 0
 fi
-start_table t5 5555 hall-secret "cafile = $tmp/ca.crt" "$tls_port"
-start_table t6 6666 hall-secret "cafile = $tmp/other.crt" "$tls_port"
+start_table t5 555561 hall-secret "cafile = $tmp/ca.crt" "$tls_port"
+start_table t6 666671 hall-secret "cafile = $tmp/other.crt" "$tls_port"
 to t5 "move vi e2e4"
 wait_status t5 'broker connected, 1 connects' 10 || fail "t5 did not connect over TLS: $(tstatus t5 | grep '^hall:')"
 state=$(timeout 10 mosquitto_sub -h 127.0.0.1 -p "$tls_port" --cafile "$tmp/ca.crt" -u hall \

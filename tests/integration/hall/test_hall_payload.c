@@ -301,7 +301,7 @@ TB_TEST(decoder_refuses_oversized_and_broken_payloads)
 
 TB_TEST(command_acts_only_with_the_arbiter_pin)
 {
-    struct tb_hall_cmd c = {TB_HALL_CMD_RESOLVE, "hall-1", 4, 0, "2468"}, back;
+    struct tb_hall_cmd c = {TB_HALL_CMD_RESOLVE, "hall-1", 4, 0, "246813"}, back;
     char buf[256];
     struct tb_error err;
     int n = tb_hall_cmd_encode(&c, buf, sizeof buf, &err);
@@ -309,7 +309,7 @@ TB_TEST(command_acts_only_with_the_arbiter_pin)
     ASSERT_OK(tb_hall_cmd_decode(buf, (size_t)n, &back, &err));
     ASSERT_EQ(back.action, TB_HALL_CMD_RESOLVE);
     ASSERT_EQ(back.mismatch, 4u);
-    ASSERT_TRUE(tb_hall_cmd_pin_ok(&back, "2468"));
+    ASSERT_TRUE(tb_hall_cmd_pin_ok(&back, "246813"));
     ASSERT_FALSE(tb_hall_cmd_pin_ok(&back, "2469"));
     ASSERT_FALSE(tb_hall_cmd_pin_ok(&back, "24680"));
     ASSERT_FALSE(tb_hall_cmd_pin_ok(&back, "246"));

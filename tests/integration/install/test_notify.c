@@ -42,7 +42,7 @@ static void setup(struct fixture *f)
     fp = fopen(f->ini, "w");
     ASSERT_TRUE(fp != NULL);
     fprintf(fp,
-            "[daemon]\nsocket = %s\njournal_dir = %s\n[arbiter]\npin = 2468\n"
+            "[daemon]\nsocket = %s\njournal_dir = %s\n[arbiter]\npin = 246813\n"
             "[player vi]\nboard = keys:\naudio = null\n[player sighted]\nboard = sim:%s\n"
             "audio = null\n",
             f->control, f->dir, script);

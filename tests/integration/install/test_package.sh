@@ -1,6 +1,7 @@
 #!/bin/bash
 # install_package: the Debian package as an organiser gets it. Builds it (Release, CPack DEB),
-# installs it with dpkg, and checks: systemd-analyze verify accepts the unit, the twinboard user
+# runs lintian on it (no error; each warning explained in docs/install.md), installs it with
+# dpkg, and checks: systemd-analyze verify accepts the unit, the twinboard user
 # and /var/lib/twinboard exist, the packaged configuration passes --check-config, the installed
 # daemon run as the twinboard user plays a simulated game from a sim: board with its journal
 # under /var/lib/twinboard and the installed twinboard reads its PGN, man -w finds the pages, and
@@ -28,7 +29,7 @@ fail() {
 }
 [ "$(id -u)" -eq 0 ] || skip "needs root to install a package"
 for tool in dpkg dpkg-deb cpack systemd-analyze systemd-sysusers systemd-tmpfiles man runuser setpriv \
-    flock; do
+    flock lintian; do
     command -v "$tool" >/dev/null || skip "$tool is missing (host/tools/dev deps test installs it)"
 done
 # One install test at a time on a machine; dpkg would refuse a second one anyway.
@@ -43,11 +44,27 @@ log=$work/log
 : >"$log"
 run() { "$@" >>"$log" 2>&1 || fail "$* (see $log)"; }
 
-run cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
-    -DTB_FIRMWARE=OFF -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_C_COMPILER="$cc"
+# The Maintainer field from the packager's configuration as host/tools/dev package takes it
+# ($DEBEMAIL, else git's user), else the test's own name.
+email=${DEBEMAIL:-$(git -C "$src" config user.email 2>/dev/null || true)}
+name=${DEBFULLNAME:-$(git -C "$src" config user.name 2>/dev/null || true)}
+maintainer="${name:-twinboard install test} <${email:-install-test@twinboard.example.org}>"
+# The package's own build flags (dpkg-buildflags), as host/tools/dev package builds it.
+mapfile -t shipped < <(TB_SHIPPED_CC=$cc "$src/host/tools/dev" shipped-args)
+[ ${#shipped[@]} -gt 0 ] || fail "host/tools/dev shipped-args gives no flags"
+run cmake -S "$src" -B "$work/build" "${shipped[@]}" -DBUILD_TESTING=OFF \
+    -DTB_FIRMWARE=OFF -DCMAKE_INSTALL_PREFIX=/usr -DTB_MAINTAINER="$maintainer"
 run cmake --build "$work/build" -j "${TB_JOBS:-2}"
 (cd "$work/build" && run cpack -G DEB)
 deb=$(ls "$work"/build/twinboard_*.deb)
+
+# Debian's checker: no error, and every warning one docs/install.md names with its reason.
+lintian "$deb" >"$work/lintian.out" 2>&1
+grep -q '^E: ' "$work/lintian.out" && fail "lintian finds errors: $(grep '^[EW]: ' "$work/lintian.out")"
+for tag in $(sed -n 's/^W: twinboard[^:]*: \([a-z0-9-]*\).*/\1/p' "$work/lintian.out" | sort -u); do
+    grep -q "| \`$tag\` |" "$src/docs/install.md" ||
+        fail "lintian warns $tag, and docs/install.md gives no reason: $(grep "$tag" "$work/lintian.out")"
+done
 
 cleanup() {
     if [ -n "${pid:-}" ]; then kill "$pid" 2>/dev/null || true; fi
@@ -82,9 +99,17 @@ grep -qx /etc/twinboard/twinboard.ini /var/lib/dpkg/info/twinboard.conffiles ||
     fail "/etc/twinboard/twinboard.ini is $(stat -c %a:%U:%G /etc/twinboard/twinboard.ini), not 640:root:twinboard"
 runuser -u nobody -- cat /etc/twinboard/twinboard.ini >/dev/null 2>&1 &&
     fail "another user reads the PIN in /etc/twinboard/twinboard.ini"
-# The packaged configuration gives the VI player the sound system's default device: checked
-# against a sound system that has one (ALSA, no sound card needed: voice-notes 3.5) ...
+# The packaged configuration sets no PIN: refused as shipped, naming what to do ...
 printf 'pcm.!default { type null }\n' >"$work/alsa.conf"
+if ALSA_CONFIG_PATH="$work/alsa.conf" twinboardd --check-config /etc/twinboard/twinboard.ini \
+    >"$work/check.out"; then
+    fail "the packaged configuration without a PIN passes --check-config"
+fi
+grep -q "no arbiter PIN: the daemon does not start without one" "$work/check.out" ||
+    fail "the missing PIN is not named: $(cat "$work/check.out")"
+# ... and with the organiser's PIN it gives the VI player the sound system's default device:
+# checked against a sound system that has one (ALSA, no sound card needed: voice-notes 3.5) ...
+sed -i 's/^\[arbiter\]$/[arbiter]\npin = 583920/' /etc/twinboard/twinboard.ini
 ALSA_CONFIG_PATH="$work/alsa.conf" twinboardd --check-config /etc/twinboard/twinboard.ini \
     >"$work/check.out" || fail "the packaged configuration is refused: $(cat "$work/check.out")"
 # ... and refused, loudly, where there is no audio device at all (no headset, no sound card).
@@ -96,7 +121,7 @@ if [ ! -e /dev/snd ]; then
     grep -q "audio = default: no default audio output device" "$work/check-nosound.out" ||
         fail "no audio device is not named: $(cat "$work/check-nosound.out")"
 fi
-for page in twinboardd twinboard twinboard.ini; do
+for page in twinboardd twinboard twinboard.ini twinboard-hall; do
     man -w "$page" >/dev/null 2>&1 || fail "man -w $page finds no page"
 done
 man -w 8 twinboardd | grep -q /usr/share/man/man8/ || fail "twinboardd(8) is not in man8"
@@ -113,7 +138,7 @@ game_ini() {
 socket = /run/twinboard/control
 journal_dir = $1
 [arbiter]
-pin = 2468
+pin = 246813
 [player vi]
 board = sim:$game/mate.script?speed=fast
 audio = null
@@ -146,7 +171,7 @@ kept=$(find "$game/journal" -name '*_VI_player-sighted_player.pgn' -user twinboa
     fail "the daemon kept no PGN of the game in $game/journal: $(ls -l "$game/journal")"
 runuser -u twinboard -- env TWINBOARD_SOCKET=$TWINBOARD_SOCKET twinboard games >"$work/games.out" ||
     fail "twinboard games: $(cat "$work/games.out")"
-grep -q "_VI_player-sighted_player  running, 7 plies, result 1-0" "$work/games.out" ||
+grep -q "_VI_player-sighted_player  finished, 7 plies, result 1-0" "$work/games.out" ||
     fail "twinboard games does not list the game: $(cat "$work/games.out")"
 kill "$pid"
 wait "$pid" || fail "the daemon did not stop cleanly on SIGTERM: $(cat "$work/daemon.out")"

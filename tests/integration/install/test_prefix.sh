@@ -47,9 +47,10 @@ fi
 grep -q "$work/empty/packs" "$work/override.out" ||
     fail "the error does not name the overriding directory: $(cat "$work/override.out")"
 
-# The installed configuration is valid.
-# (audio = default: a sound system with a default device, no sound card needed)
+# The installed configuration is valid once the organiser has written a PIN into it (it ships
+# none). (audio = default: a sound system with a default device, no sound card needed)
 printf 'pcm.!default { type null }\n' >"$work/alsa.conf"
+sed -i 's/^\[arbiter\]$/[arbiter]\npin = 583920/' "$root/etc/twinboard/twinboard.ini"
 ALSA_CONFIG_PATH="$work/alsa.conf" "$root/sbin/twinboardd" --check-config \
     "$root/etc/twinboard/twinboard.ini" >"$work/check.out" ||
     fail "installed twinboard.ini refused: $(cat "$work/check.out")"

@@ -473,17 +473,23 @@ static bool num(const char *s, long lo, long hi, long *out)
     return true;
 }
 
-static int usage(void)
+static int usage_to(FILE *to)
 {
-    fprintf(stderr,
+    fprintf(to,
             "usage: dgtboard-sim --link PATH (--script FILE [--board NAME] | --pgn FILE "
             "[--game N])\n"
             "       [--rotated] [--out-of-order] [--garbage PERMILLE] [--unplug AT_MS:FOR_MS]...\n"
             "       [--clock xl|3000|none] [--time S] [--increment S] [--move-ms MS]\n"
             "       [--speed F] [--no-wait] [--lead MS] [--linger MS] [--drop-acks N]\n"
             "       [--ack-ms MS] [--revelation] [--display-log FILE] [--seed N] [--forever]\n"
-            "       [-v]\n");
+            "       [-v]\n"
+            "       dgtboard-sim --help | --version\n");
     return 1;
+}
+
+static int usage(void)
+{
+    return usage_to(stderr);
 }
 
 static int parse(int argc, char **argv, struct opts *o)
@@ -523,6 +529,8 @@ static int parse(int argc, char **argv, struct opts *o)
         {"clock", required_argument, NULL, 0},
         {"unplug", required_argument, NULL, 0},
         {"display-log", required_argument, NULL, 0}, /* the clock's display */
+        {"help", no_argument, NULL, 0},
+        {"version", no_argument, NULL, 0},
         {NULL, 0, NULL, 0},
     };
     opterr = 0;
@@ -540,7 +548,13 @@ static int parse(int argc, char **argv, struct opts *o)
             snprintf(a, sizeof a, "-v");
         else
             snprintf(a, sizeof a, "--%s", longs[idx].name);
-        if (strcmp(a, "--rotated") == 0) {
+        if (strcmp(a, "--help") == 0) { /* parse's 2: nothing more to do */
+            usage_to(stdout);
+            return 2;
+        } else if (strcmp(a, "--version") == 0) {
+            puts("dgtboard-sim " TB_VERSION);
+            return 2;
+        } else if (strcmp(a, "--rotated") == 0) {
             o->rotated = true;
         } else if (strcmp(a, "--out-of-order") == 0) {
             o->out_of_order = true;
@@ -607,8 +621,9 @@ static int parse(int argc, char **argv, struct opts *o)
 int main(int argc, char **argv)
 {
     struct opts o;
-    if (parse(argc, argv, &o) != 0)
-        return 1;
+    int parsed = parse(argc, argv, &o);
+    if (parsed != 0)
+        return parsed == 2 ? 0 : 1;
     struct sigaction sa = {.sa_handler = on_signal};
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);

@@ -14,7 +14,7 @@ static const char good_full[] = "; a full configuration\n"
                                 "blip_window_ms = 250\n"
                                 "\n"
                                 "[arbiter]\n"
-                                "pin = 4711 ; inline comment\n"
+                                "pin = 471193 ; inline comment\n"
                                 "\n"
                                 "[player vi]\n"
                                 "board = usb:2341:0043:95635333231351F0E1A1\n"
@@ -90,14 +90,36 @@ TB_TEST(default_places_are_never_in_tmp)
     ASSERT_STR_EQ(c.socket_path, "");
 }
 
-TB_TEST(a_pin_under_six_digits_is_warned_about)
+/* "[arbiter] pin = PIN" read over the defaults. */
+static int parse_pin(const char *pin, struct tb_config *c, struct tb_config_report *rep)
 {
-    char buf[200];
-    ASSERT_STR_CONTAINS(tb_config_pin_warning("4711", buf, sizeof buf), "has 4 digits");
-    ASSERT_STR_CONTAINS(buf, "6 or more are advised");
-    ASSERT_STR_CONTAINS(tb_config_pin_warning("47110", buf, sizeof buf), "has 5 digits");
-    ASSERT_STR_EQ(tb_config_pin_warning("471100", buf, sizeof buf), "");
-    ASSERT_STR_EQ(tb_config_pin_warning("", buf, sizeof buf), "");
+    char text[64];
+    snprintf(text, sizeof text, "[arbiter]\npin = %s\n", pin);
+    tb_config_defaults(c, NULL, NULL);
+    return tb_config_parse(c, text, strlen(text), rep);
+}
+
+/* A PIN anyone would try first is no PIN: the file is refused, as set-pin refuses it. */
+TB_TEST(a_short_or_guessable_pin_is_refused)
+{
+    static const char *const weak[] = {"4711",     "47110",  "555555", "77777777", "234567",
+                                       "12345678", "987654", "890123", "210987"};
+    struct tb_config c;
+    struct tb_config_report rep;
+    for (size_t i = 0; i < sizeof weak / sizeof weak[0]; i++) {
+        ASSERT_EQ(parse_pin(weak[i], &c, &rep), TB_ERR_PARSE);
+        ASSERT_EQ(rep.count, 1);
+        ASSERT_EQ(rep.problem[0].line, 2);
+        ASSERT_STR_CONTAINS(rep.problem[0].msg, "pin ");
+        ASSERT_NULL(strstr(rep.problem[0].msg, weak[i])); /* never echoed */
+        ASSERT_STR_CONTAINS(rep.problem[0].msg, strlen(weak[i]) < 6 ? "must be 6 to 8 digits"
+                                                                    : "the first guess of anyone");
+    }
+    static const char *const strong[] = {"471193", "135790", "20261124", "0147258", "112233"};
+    for (size_t i = 0; i < sizeof strong / sizeof strong[0]; i++) {
+        ASSERT_OK(parse_pin(strong[i], &c, &rep));
+        ASSERT_STR_EQ(c.arbiter_pin, strong[i]);
+    }
 }
 
 TB_TEST(full_file_sets_every_key)
@@ -111,7 +133,7 @@ TB_TEST(full_file_sets_every_key)
     ASSERT_STR_EQ(c.journal_dir, "/var/lib/twinboard");
     ASSERT_EQ(c.log_level, TB_CONFIG_LOG_DEBUG);
     ASSERT_EQ(c.blip_window_ms, 250);
-    ASSERT_STR_EQ(c.arbiter_pin, "4711");
+    ASSERT_STR_EQ(c.arbiter_pin, "471193");
     const struct tb_config_player *vi = &c.player[TB_CONFIG_VI], *si = &c.player[TB_CONFIG_SIGHTED];
     ASSERT_STR_EQ(vi->board, "usb:2341:0043:95635333231351F0E1A1");
     ASSERT_EQ(vi->board_line, 12);
@@ -129,14 +151,14 @@ TB_TEST(full_file_sets_every_key)
     ASSERT_GT(tb_config_summary(&c, sum, sizeof sum), 0);
     ASSERT_STR_CONTAINS(sum, "vi: usb:2341:0043:95635333231351F0E1A1 black pack=nl");
     ASSERT_STR_CONTAINS(sum, "pin=set");
-    ASSERT_TRUE(strstr(sum, "4711") == NULL); /* the PIN never appears */
+    ASSERT_TRUE(strstr(sum, "471193") == NULL); /* the PIN never appears */
 }
 
 /* The VI player on their own: any pack found, confirmation, promotion and review timings, review
  * keys and braille, per player. */
 TB_TEST(vi_player_keys_are_read_per_player)
 {
-    static const char text[] = "[arbiter]\npin=1234\n[daemon]\npromotion_prompt_ms=5000\n"
+    static const char text[] = "[arbiter]\npin=371946\n[daemon]\npromotion_prompt_ms=5000\n"
                                "[player vi]\npack=en\nconfirm=earcon\npromote_settle_ms=2000\n"
                                "review_hold_ms=800\nreview_repeat_hold=material\n"
                                "review_promote_hold=off\nbraille=brltty:127.0.0.1:1\n"
@@ -169,20 +191,20 @@ TB_TEST(vi_player_keys_are_read_per_player)
 TB_TEST(good_files_table)
 {
     static const char *const good[] = {
-        "[arbiter]\npin=1234\n",
-        "[arbiter]\r\npin = 12345678\r\n",   /* CRLF, 8 digits */
-        "\xef\xbb\xbf[arbiter]\npin=0000\n", /* UTF-8 BOM */
-        "# comment\n[arbiter]\n  pin = 1234\n[daemon]\nblip_window_ms=10\n",
-        "[arbiter]\npin=1234\n[player vi]\ncolour=black\n[player sighted]\ncolour=white\n",
-        "[arbiter]\npin=1234\n[player vi]\nboard=serial:/dev/ttyUSB0\n[player sighted]\n"
+        "[arbiter]\npin=371946\n",
+        "[arbiter]\r\npin = 13572468\r\n",     /* CRLF, 8 digits */
+        "\xef\xbb\xbf[arbiter]\npin=604127\n", /* UTF-8 BOM */
+        "# comment\n[arbiter]\n  pin = 371946\n[daemon]\nblip_window_ms=10\n",
+        "[arbiter]\npin=371946\n[player vi]\ncolour=black\n[player sighted]\ncolour=white\n",
+        "[arbiter]\npin=371946\n[player vi]\nboard=serial:/dev/ttyUSB0\n[player sighted]\n"
         "board=serial:/dev/ttyUSB1\n",
-        "[arbiter]\npin=1234\n[player vi]\nboard=sim:a.script?speed=fast\n[player sighted]\n"
+        "[arbiter]\npin=371946\n[player vi]\nboard=sim:a.script?speed=fast\n[player sighted]\n"
         "board=sim:a.script?speed=fast\n", /* one script plays both boards */
-        "[arbiter]\npin: 1234\n",          /* name: value */
-        "[arbiter]\npin=1234\n[player sighted]\nboard=dgt:auto\n", /* a DGT e-board */
+        "[arbiter]\npin: 371946\n",        /* name: value */
+        "[arbiter]\npin=371946\n[player sighted]\nboard=dgt:auto\n", /* a DGT e-board */
         /* a new language is a new file: any pack name (--check-config finds the file) */
-        "[arbiter]\npin=1234\n[player vi]\npack=es\nrate=800\n",
-        "[arbiter]\npin=1234\n[game]\nevent=Club championship\nsite=Utrecht\nround=3.1\n"
+        "[arbiter]\npin=371946\n[player vi]\npack=es\nrate=800\n",
+        "[arbiter]\npin=371946\n[game]\nevent=Club championship\nsite=Utrecht\nround=3.1\n"
         "white=Anna Schmidt\nblack=Bert Meier\n",
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
@@ -201,53 +223,55 @@ TB_TEST(bad_files_table_names_line_and_problem)
         long line;
         const char *msg;
     } bad[] = {
-        {"[arbiter]\npin=1234\n[boards]\n", 3, "unknown section [boards]"},
-        {"[arbiter]\npin=1234\n[player  vi]\n", 3, "unknown section [player  vi]"},
-        {"[arbiter]\npin=1234\nfoo=1\n", 3, "unknown key 'foo' in [arbiter]"},
-        {"pin=1234\n", 1, "outside any section"},
-        {"[arbiter]\npin=123\n", 2, "pin must be 4 to 8 digits"},
-        {"[arbiter]\npin=123456789\n", 2, "pin must be 4 to 8 digits"},
-        {"[arbiter]\npin=12a4\n", 2, "pin must be 4 to 8 digits"},
+        {"[arbiter]\npin=371946\n[boards]\n", 3, "unknown section [boards]"},
+        {"[arbiter]\npin=371946\n[player  vi]\n", 3, "unknown section [player  vi]"},
+        {"[arbiter]\npin=371946\nfoo=1\n", 3, "unknown key 'foo' in [arbiter]"},
+        {"pin=371946\n", 1, "outside any section"},
+        {"[arbiter]\npin=123\n", 2, "pin must be 6 to 8 digits"},
+        {"[arbiter]\npin=123456789\n", 2, "pin must be 6 to 8 digits"},
+        {"[arbiter]\npin=12a4\n", 2, "pin must be 6 to 8 digits"},
         {"[arbiter]\npin=\n", 2, "pin has no value"},
         {"[daemon]\nlog_level=info\n", 1, "no arbiter PIN"},
-        {"[arbiter]\npin=1234\npin=5678\n", 3, "pin is set twice in [arbiter] (first at line 2)"},
-        {"[arbiter]\npin=1234\n[player vi]\ncolour=red\n", 4, "colour 'red' is not white or black"},
-        {"[arbiter]\npin=1234\n[player sighted]\ncolour=white\n", 4,
+        {"[arbiter]\npin=371946\npin=567192\n", 3,
+         "pin is set twice in [arbiter] (first at line 2)"},
+        {"[arbiter]\npin=371946\n[player vi]\ncolour=red\n", 4,
+         "colour 'red' is not white or black"},
+        {"[arbiter]\npin=371946\n[player sighted]\ncolour=white\n", 4,
          "both players have the colour white"},
-        {"[arbiter]\npin=1234\n[player vi]\nboard=tty:/dev/x\n", 4, "unknown kind 'tty'"},
-        {"[arbiter]\npin=1234\n[player vi]\nboard=usb:12:34\n", 4, "vendor id"},
+        {"[arbiter]\npin=371946\n[player vi]\nboard=tty:/dev/x\n", 4, "unknown kind 'tty'"},
+        {"[arbiter]\npin=371946\n[player vi]\nboard=usb:12:34\n", 4, "vendor id"},
         /* D.2: the VI player's board holds the pieces in holes; a DGT board has none */
-        {"[arbiter]\npin=1234\n[player vi]\nboard=dgt:/dev/ttyACM0\n", 4,
+        {"[arbiter]\npin=371946\n[player vi]\nboard=dgt:/dev/ttyACM0\n", 4,
          "a DGT e-board cannot be the VI player's board"},
-        {"[arbiter]\npin=1234\n[player vi]\nboard=serial:/dev/ttyUSB0\n[player sighted]\n"
+        {"[arbiter]\npin=371946\n[player vi]\nboard=serial:/dev/ttyUSB0\n[player sighted]\n"
          "board=serial:/dev/ttyUSB0\n",
          6, "both players' boards are serial:/dev/ttyUSB0"},
-        {"[arbiter]\npin=1234\n[player vi]\npack=../fr\n", 4, "pack '../fr' is not a pack name"},
-        {"[arbiter]\npin=1234\n[player vi]\nconfirm=beep\n", 4, "not off, earcon or word"},
-        {"[arbiter]\npin=1234\n[player vi]\npromote_settle_ms=100\n", 4, "from 300 to 10000"},
-        {"[arbiter]\npin=1234\n[player vi]\nreview_hold_ms=9000\n", 4, "from 300 to 5000"},
-        {"[arbiter]\npin=1234\n[player vi]\nreview_repeat_hold=from\n", 4,
+        {"[arbiter]\npin=371946\n[player vi]\npack=../fr\n", 4, "pack '../fr' is not a pack name"},
+        {"[arbiter]\npin=371946\n[player vi]\nconfirm=beep\n", 4, "not off, earcon or word"},
+        {"[arbiter]\npin=371946\n[player vi]\npromote_settle_ms=100\n", 4, "from 300 to 10000"},
+        {"[arbiter]\npin=371946\n[player vi]\nreview_hold_ms=9000\n", 4, "from 300 to 5000"},
+        {"[arbiter]\npin=371946\n[player vi]\nreview_repeat_hold=from\n", 4,
          "not one of last, position"},
-        {"[arbiter]\npin=1234\n[player vi]\nbraille=usb:\n", 4, "not off, brltty or brltty:HOST"},
-        {"[arbiter]\npin=1234\n[player vi]\nbraille=brltty:\n", 4, "brltty:HOST"},
-        {"[arbiter]\npin=1234\n[player vi]\nbraille_auth=secret\n", 4, "none or keyfile"},
-        {"[arbiter]\npin=1234\n[daemon]\npromotion_prompt_ms=100\n", 4, "from 500 to 60000"},
-        {"[arbiter]\npin=1234\n[game]\nwhite=A\"B\n", 4, "white must be shorter than"},
-        {"[arbiter]\npin=1234\n[game]\nopponent=B\n", 4, "unknown key 'opponent' in [game]"},
-        {"[arbiter]\npin=1234\n[player vi]\nrate=fast\n", 4, "rate 'fast' must be words per"},
-        {"[arbiter]\npin=1234\n[player vi]\nrate=1000\n", 4, "rate '1000'"},
-        {"[arbiter]\npin=1234\n[player vi]\nrate=801\n", 4, "from 80 to 800"},
-        {"[arbiter]\npin=1234\n[player vi]\nvoice=de;rm\n", 4, "not an eSpeak NG voice"},
-        {"[arbiter]\npin=1234\n[player vi]\naudio=wav:\n", 4, "'wav:' needs a file path"},
-        {"[arbiter]\npin=1234\n[daemon]\nblip_window_ms=5\n", 4, "from 10 to 2000"},
-        {"[arbiter]\npin=1234\n[daemon]\nblip_window_ms=300ms\n", 4, "from 10 to 2000"},
-        {"[arbiter]\npin=1234\n[daemon]\nlog_level=loud\n", 4, "not one of error, warn"},
-        {"[arbiter]\npin=1234\n[daemon]\nsocket=relative.sock\n", 4, "absolute path"},
-        {"[arbiter]\npin=1234\n[daemon]\njournal_dir=var/lib\n", 4, "absolute path"},
-        {"[arbiter\npin=1234\n", 1, "closing ']'"},
-        {"[arbiter]\npin 1234\n", 2, "expected 'key = value'"},
-        {"[arbiter]\n= 1234\n", 2, "a value without a key"},
-        {"[arbiter]\npin=1234\n[daemon]\nsocket=/tmp/a\x01\n", 4, "control characters"},
+        {"[arbiter]\npin=371946\n[player vi]\nbraille=usb:\n", 4, "not off, brltty or brltty:HOST"},
+        {"[arbiter]\npin=371946\n[player vi]\nbraille=brltty:\n", 4, "brltty:HOST"},
+        {"[arbiter]\npin=371946\n[player vi]\nbraille_auth=secret\n", 4, "none or keyfile"},
+        {"[arbiter]\npin=371946\n[daemon]\npromotion_prompt_ms=100\n", 4, "from 500 to 60000"},
+        {"[arbiter]\npin=371946\n[game]\nwhite=A\"B\n", 4, "white must be shorter than"},
+        {"[arbiter]\npin=371946\n[game]\nopponent=B\n", 4, "unknown key 'opponent' in [game]"},
+        {"[arbiter]\npin=371946\n[player vi]\nrate=fast\n", 4, "rate 'fast' must be words per"},
+        {"[arbiter]\npin=371946\n[player vi]\nrate=1000\n", 4, "rate '1000'"},
+        {"[arbiter]\npin=371946\n[player vi]\nrate=801\n", 4, "from 80 to 800"},
+        {"[arbiter]\npin=371946\n[player vi]\nvoice=de;rm\n", 4, "not an eSpeak NG voice"},
+        {"[arbiter]\npin=371946\n[player vi]\naudio=wav:\n", 4, "'wav:' needs a file path"},
+        {"[arbiter]\npin=371946\n[daemon]\nblip_window_ms=5\n", 4, "from 10 to 2000"},
+        {"[arbiter]\npin=371946\n[daemon]\nblip_window_ms=300ms\n", 4, "from 10 to 2000"},
+        {"[arbiter]\npin=371946\n[daemon]\nlog_level=loud\n", 4, "not one of error, warn"},
+        {"[arbiter]\npin=371946\n[daemon]\nsocket=relative.sock\n", 4, "absolute path"},
+        {"[arbiter]\npin=371946\n[daemon]\njournal_dir=var/lib\n", 4, "absolute path"},
+        {"[arbiter\npin=371946\n", 1, "closing ']'"},
+        {"[arbiter]\npin 371946\n", 2, "expected 'key = value'"},
+        {"[arbiter]\n= 371946\n", 2, "a value without a key"},
+        {"[arbiter]\npin=371946\n[daemon]\nsocket=/tmp/a\x01\n", 4, "control characters"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct tb_config c, before;
@@ -274,14 +298,15 @@ TB_TEST(guideline_ii_start_position_from_fen_or_chess960_number)
     static const struct {
         const char *text, *fen;
     } good[] = {
-        {"[arbiter]\npin=1234\n", ""},
-        {"[arbiter]\npin=1234\nstart = chess960 0\n",
+        {"[arbiter]\npin=371946\n", ""},
+        {"[arbiter]\npin=371946\nstart = chess960 0\n",
          "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"},
-        {"[arbiter]\npin=1234\nstart = chess960 518\n",
+        {"[arbiter]\npin=371946\nstart = chess960 518\n",
          "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"},
-        {"[arbiter]\npin=1234\nstart = nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1\n",
+        {"[arbiter]\npin=371946\nstart = nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 "
+         "1\n",
          "nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w KQkq - 0 1"},
-        {"[arbiter]\npin=1234\nstart = 4k3/8/8/8/8/8/8/4K2R w K - 0 1\n",
+        {"[arbiter]\npin=371946\nstart = 4k3/8/8/8/8/8/8/4K2R w K - 0 1\n",
          "4k3/8/8/8/8/8/8/4K2R w K - 0 1"},
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
@@ -295,10 +320,11 @@ TB_TEST(guideline_ii_start_position_from_fen_or_chess960_number)
     static const struct {
         const char *text, *msg;
     } bad[] = {
-        {"[arbiter]\npin=1234\nstart = chess960 960\n", "from 0 to 959"},
-        {"[arbiter]\npin=1234\nstart = chess960\n", "the Chess960 number must be from 0 to 959"},
-        {"[arbiter]\npin=1234\nstart = standard\n", "start: FEN has 1 fields"},
-        {"[arbiter]\npin=1234\nstart = nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GCgb - 0 1\n",
+        {"[arbiter]\npin=371946\nstart = chess960 960\n", "from 0 to 959"},
+        {"[arbiter]\npin=371946\nstart = chess960\n", "the Chess960 number must be from 0 to 959"},
+        {"[arbiter]\npin=371946\nstart = standard\n", "start: FEN has 1 fields"},
+        {"[arbiter]\npin=371946\nstart = nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GCgb - 0 "
+         "1\n",
          "start: FEN castling field: 'C' but no white rook on rank 1 on that file (column 48)"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -338,7 +364,7 @@ TB_TEST(every_problem_is_named_not_only_the_first)
 TB_TEST(long_lines_and_nul_bytes_are_problems_not_crashes)
 {
     char text[600];
-    int n = snprintf(text, sizeof text, "[arbiter]\npin=1234\n[daemon]\nsocket=/%0300d\n", 0);
+    int n = snprintf(text, sizeof text, "[arbiter]\npin=371946\n[daemon]\nsocket=/%0300d\n", 0);
     struct tb_config c;
     struct tb_config_report rep;
     defaults(&c);
@@ -376,7 +402,7 @@ TB_TEST(check_config_prints_file_line_message_and_fails)
     fclose(f);
     ASSERT_EQ(run_check(path, out, sizeof out), 1);
     char want[600];
-    snprintf(want, sizeof want, "%s:2: pin must be 4 to 8 digits", path);
+    snprintf(want, sizeof want, "%s:2: pin must be 6 to 8 digits", path);
     ASSERT_STR_CONTAINS(out, want);
     snprintf(want, sizeof want, "%s:4: colour 'blue' is not white or black", path);
     ASSERT_STR_CONTAINS(out, want);
@@ -415,11 +441,11 @@ TB_TEST(check_config_reads_the_event_scripts_of_sim_boards)
     snprintf(ini, sizeof ini, "%s/sim.ini", tb_test_tmp_dir());
     f = fopen(ini, "w");
     ASSERT_NOT_NULL(f);
-    fprintf(f, "[arbiter]\npin=1234\n[player vi]\nboard = sim:%s\n", script);
+    fprintf(f, "[arbiter]\npin=371946\n[player vi]\nboard = sim:%s\n", script);
     fclose(f);
     ASSERT_EQ(run_check(ini, out, sizeof out), 1);
     char want[1600];
-    snprintf(want, sizeof want, "%s:4: board sim:%s: %s:2:", ini, script, script);
+    snprintf(want, sizeof want, "%s:4: [player vi] board = sim:%s: %s:2:", ini, script, script);
     ASSERT_STR_CONTAINS(out, want);
     f = fopen(script, "w");
     fputs("0 vi lift e2\n400 vi place e4\n", f);

@@ -12,15 +12,15 @@ TB_TEST(bughouse_section_sets_mode_control_hearing_and_seats)
 {
     struct tb_config c;
     struct tb_config_report rep;
-    ASSERT_OK(config_check_parse("[arbiter]\npin=1234\n", &c, &rep));
+    ASSERT_OK(config_check_parse("[arbiter]\npin=371946\n", &c, &rep));
     ASSERT_FALSE(c.bughouse.enabled); /* the twin game unless asked */
     ASSERT_EQ(c.bughouse.hear_other_board, 0);
-    ASSERT_OK(config_check_parse("[arbiter]\npin=1234\n[bughouse]\nenabled = yes\n", &c, &rep));
+    ASSERT_OK(config_check_parse("[arbiter]\npin=371946\n[bughouse]\nenabled = yes\n", &c, &rep));
     ASSERT_TRUE(c.bughouse.enabled);
     ASSERT_STR_EQ(c.bughouse.control, "");     /* 6.3: 7 minutes */
     ASSERT_EQ(c.bughouse.hear_other_board, 0); /* the partner's board: nobody by default */
     ASSERT_OK(config_check_parse(
-        "[arbiter]\npin=1234\n[bughouse]\nenabled = yes\ncontrol = 5m+2s\n"
+        "[arbiter]\npin=371946\n[bughouse]\nenabled = yes\ncontrol = 5m+2s\n"
         "hear_other_board = white_a, black_b\nwhite_a = Anna\nblack_b = Bert Meier\n"
         "pack_black_a = en\naudio_white_b = wav:/tmp/wb.wav\naudio_black_b = null\n",
         &c, &rep));
@@ -32,7 +32,7 @@ TB_TEST(bughouse_section_sets_mode_control_hearing_and_seats)
     ASSERT_STR_EQ(c.bughouse.audio[2], "wav:/tmp/wb.wav");
     ASSERT_STR_EQ(c.bughouse.audio[3], "null");
     ASSERT_OK(config_check_parse(
-        "[arbiter]\npin=1234\n[bughouse]\nenabled = no\nhear_other_board = none\n", &c, &rep));
+        "[arbiter]\npin=371946\n[bughouse]\nenabled = no\nhear_other_board = none\n", &c, &rep));
     ASSERT_FALSE(c.bughouse.enabled);
     ASSERT_STR_EQ(tb_config_seat_name(2), "white_b");
     ASSERT_NULL(tb_config_seat_name(4));
@@ -45,11 +45,11 @@ TB_TEST(law_d_2_dgt_board_a_only_in_bughouse_mode)
     struct tb_config c;
     struct tb_config_report rep;
     ASSERT_OK(config_check_parse(
-        "[arbiter]\npin=1234\n[player vi]\nboard = dgt:/dev/ttyACM0\n"
+        "[arbiter]\npin=371946\n[player vi]\nboard = dgt:/dev/ttyACM0\n"
         "[player sighted]\nboard = dgt:/dev/ttyACM1\n[bughouse]\nenabled = yes\n",
         &c, &rep));
     ASSERT_STR_EQ(c.player[TB_CONFIG_VI].board, "dgt:/dev/ttyACM0");
-    ASSERT_EQ(config_check_parse("[arbiter]\npin=1234\n[bughouse]\nenabled = no\n[player vi]\n"
+    ASSERT_EQ(config_check_parse("[arbiter]\npin=371946\n[bughouse]\nenabled = no\n[player vi]\n"
                                  "board = dgt:/dev/ttyACM0\n",
                                  &c, &rep),
               TB_ERR_PARSE);
@@ -60,21 +60,21 @@ TB_TEST(law_d_2_dgt_board_a_only_in_bughouse_mode)
 TB_TEST(bughouse_bad_entries_name_line_and_key)
 {
     static const struct config_check_bad bad[] = {
-        {"[arbiter]\npin=1234\n[bughouse]\nenabled = maybe\n", 4,
+        {"[arbiter]\npin=371946\n[bughouse]\nenabled = maybe\n", 4,
          "enabled 'maybe' is not yes or no"},
-        {"[arbiter]\npin=1234\n[bughouse]\ncontrol = 7 minutes\n", 4, "control: time control"},
-        {"[arbiter]\npin=1234\n[bughouse]\nhear_other_board = white_c\n", 4,
+        {"[arbiter]\npin=371946\n[bughouse]\ncontrol = 7 minutes\n", 4, "control: time control"},
+        {"[arbiter]\npin=371946\n[bughouse]\nhear_other_board = white_c\n", 4,
          "hear_other_board: 'white_c' is not a seat"},
-        {"[arbiter]\npin=1234\n[bughouse]\npack_white_a = ../x\n", 4,
+        {"[arbiter]\npin=371946\n[bughouse]\npack_white_a = ../x\n", 4,
          "pack_white_a '../x' is not a pack name"},
-        {"[arbiter]\npin=1234\n[bughouse]\naudio_black_c = null\n", 4,
+        {"[arbiter]\npin=371946\n[bughouse]\naudio_black_c = null\n", 4,
          "unknown key 'audio_black_c' in [bughouse]"},
-        {"[arbiter]\npin=1234\n[bughouse]\nwhite_a = A\nwhite_a = B\n", 5,
+        {"[arbiter]\npin=371946\n[bughouse]\nwhite_a = A\nwhite_a = B\n", 5,
          "white_a is set twice in [bughouse] (first at line 4)"},
-        {"[arbiter]\npin=1234\n[bughouse]\nblack_b = "
+        {"[arbiter]\npin=371946\n[bughouse]\nblack_b = "
          "a name much longer than the forty-seven bytes a BPGN tag may hold here\n",
          4, "black_b is longer than 47 bytes"},
-        {"[arbiter]\npin=1234\n[bughouse]\nenabled =\n", 4, "enabled has no value"},
+        {"[arbiter]\npin=371946\n[bughouse]\nenabled =\n", 4, "enabled has no value"},
     };
     config_check_refused(bad, sizeof bad / sizeof bad[0]);
 }

@@ -11,7 +11,7 @@ TB_TEST(clock_section_sets_control_source_and_warnings)
 {
     struct tb_config c;
     struct tb_config_report rep;
-    ASSERT_OK(config_check_parse("[arbiter]\npin=1234\n[clock]\ncontrol = club\nwarn_vi = 5m, 1m\n"
+    ASSERT_OK(config_check_parse("[arbiter]\npin=371946\n[clock]\ncontrol = club\nwarn_vi = 5m, 1m\n"
                                  "warn_sighted = 30\n",
                                  &c, &rep));
     ASSERT_STR_EQ(c.clock.control, "club");
@@ -22,13 +22,13 @@ TB_TEST(clock_section_sets_control_source_and_warnings)
     ASSERT_EQ(c.clock.nwarn[TB_CONFIG_SIGHTED], 1);
     ASSERT_U64_EQ(c.clock.warn_ms[TB_CONFIG_SIGHTED][0], 30000);
     ASSERT_OK(config_check_parse(
-        "[arbiter]\npin=1234\n[clock]\nsource = board\ncontrol = 40/120m+30s, 30m\n", &c, &rep));
+        "[arbiter]\npin=371946\n[clock]\nsource = board\ncontrol = 40/120m+30s, 30m\n", &c, &rep));
     ASSERT_EQ(c.clock.source, TB_CONFIG_CLOCK_BOARD);
     ASSERT_STR_EQ(c.clock.control, "40/120m+30s, 30m");
-    ASSERT_OK(config_check_parse("[arbiter]\npin=1234\n[clock]\nsource = none\ncontrol = 7m\n", &c,
+    ASSERT_OK(config_check_parse("[arbiter]\npin=371946\n[clock]\nsource = none\ncontrol = 7m\n", &c,
                                  &rep));
     ASSERT_EQ(c.clock.source, TB_CONFIG_CLOCK_NONE);
-    ASSERT_OK(config_check_parse("[arbiter]\npin=1234\n", &c, &rep)); /* no section: no clock */
+    ASSERT_OK(config_check_parse("[arbiter]\npin=371946\n", &c, &rep)); /* no section: no clock */
     ASSERT_EQ(c.clock.source, TB_CONFIG_CLOCK_NONE);
     ASSERT_STR_EQ(c.clock.control, "");
     ASSERT_STR_EQ(tb_config_clock_source_name(TB_CONFIG_CLOCK_BUILTIN), "builtin");
@@ -37,23 +37,23 @@ TB_TEST(clock_section_sets_control_source_and_warnings)
 TB_TEST(clock_bad_values_name_line_and_key)
 {
     static const struct config_check_bad bad[] = {
-        {"[arbiter]\npin=1234\n[clock]\ncontrol = 1h30\n", 4,
+        {"[arbiter]\npin=371946\n[clock]\ncontrol = 1h30\n", 4,
          "control: time control \"1h30\": column 5: expected a unit"},
-        {"[arbiter]\npin=1234\n[clock]\ncontrol = clubs\n", 4,
+        {"[arbiter]\npin=371946\n[clock]\ncontrol = clubs\n", 4,
          "control: time control \"clubs\": column 1: unknown preset"},
-        {"[arbiter]\npin=1234\n[clock]\ncontrol = *180\n", 4, "control: time control \"*180\""},
-        {"[arbiter]\npin=1234\n[clock]\nsource = dgt\n", 4,
+        {"[arbiter]\npin=371946\n[clock]\ncontrol = *180\n", 4, "control: time control \"*180\""},
+        {"[arbiter]\npin=371946\n[clock]\nsource = dgt\n", 4,
          "source 'dgt' is not one of builtin, board, none"},
-        {"[arbiter]\npin=1234\n[clock]\nsource = builtin\n", 4,
+        {"[arbiter]\npin=371946\n[clock]\nsource = builtin\n", 4,
          "source builtin needs a time control"},
-        {"[arbiter]\npin=1234\n[clock]\ncontrol = 7m\nwarn_vi = 5 minutes\n", 5, "warn_vi: "},
-        {"[arbiter]\npin=1234\n[clock]\ncontrol = 7m\nwarn_sighted = 1m,1m,1m,1m,1m,1m,1m,1m,1m\n",
+        {"[arbiter]\npin=371946\n[clock]\ncontrol = 7m\nwarn_vi = 5 minutes\n", 5, "warn_vi: "},
+        {"[arbiter]\npin=371946\n[clock]\ncontrol = 7m\nwarn_sighted = 1m,1m,1m,1m,1m,1m,1m,1m,1m\n",
          5, "warn_sighted: "},
-        {"[arbiter]\npin=1234\n[clock]\ncontrol = 7m\ncontrol = 5m\n", 5,
+        {"[arbiter]\npin=371946\n[clock]\ncontrol = 7m\ncontrol = 5m\n", 5,
          "control is set twice in [clock] (first at line 4)"},
-        {"[arbiter]\npin=1234\n[clock]\nincrement = 15s\n", 4,
+        {"[arbiter]\npin=371946\n[clock]\nincrement = 15s\n", 4,
          "unknown key 'increment' in [clock]"},
-        {"[arbiter]\npin=1234\n[clocks]\n", 3, "unknown section [clocks]"},
+        {"[arbiter]\npin=371946\n[clocks]\n", 3, "unknown section [clocks]"},
     };
     config_check_refused(bad, sizeof bad / sizeof bad[0]);
 }

@@ -10,7 +10,7 @@
 #include "tb_config.h"
 #include "tb_test.h"
 
-#define BASE "[arbiter]\npin = 4711\n"
+#define BASE "[arbiter]\npin = 471193\n"
 
 static int parse(struct tb_config *c, const char *text, struct tb_config_report *rep)
 {

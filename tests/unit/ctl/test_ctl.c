@@ -24,15 +24,15 @@ TB_TEST(good_requests_parse)
     ASSERT_STR_EQ(r.lang, "");
     OK("scoresheet nl");
     ASSERT_STR_EQ(r.lang, "nl");
-    OK("  resolve   3\tpin=4711 ");
+    OK("  resolve   3\tpin=471193 ");
     ASSERT_EQ(r.verb, TB_CTL_RESOLVE);
     ASSERT_EQ(r.number, 3);
     ASSERT_TRUE(r.needs_pin);
     ASSERT_TRUE(r.has_pin);
-    ASSERT_STR_EQ(r.pin, "4711");
-    OK("takeback pin=4711");
+    ASSERT_STR_EQ(r.pin, "471193");
+    OK("takeback pin=471193");
     ASSERT_EQ(r.number, 1);
-    OK("takeback 4 pin=4711");
+    OK("takeback 4 pin=471193");
     ASSERT_EQ(r.number, 4);
     OK("promote n");
     ASSERT_EQ(r.piece, 'n');
@@ -45,16 +45,16 @@ TB_TEST(good_requests_parse)
     ASSERT_EQ(r.verb, TB_CTL_NEW_GAME);
     ASSERT_STR_EQ(r.tag[TB_CTL_WHITE], "");
     /* games kept: the tags name the game, a value with spaces in double quotes */
-    OK("new-game round=3 white=\"Anna Schmidt\" black=Bert pin=4711");
+    OK("new-game round=3 white=\"Anna Schmidt\" black=Bert pin=471193");
     ASSERT_STR_EQ(r.tag[TB_CTL_ROUND], "3");
     ASSERT_STR_EQ(r.tag[TB_CTL_WHITE], "Anna Schmidt");
     ASSERT_STR_EQ(r.tag[TB_CTL_BLACK], "Bert");
-    ASSERT_EQ(parse("new-game colour=white pin=4711", &r, &e), TB_ERR_PARSE);
+    ASSERT_EQ(parse("new-game colour=white pin=471193", &r, &e), TB_ERR_PARSE);
     ASSERT_STR_CONTAINS(e.msg, "is not event=, site=, date=, round=, white= or black=");
     OK("games");
     ASSERT_EQ(r.verb, TB_CTL_GAMES);
     ASSERT_FALSE(r.needs_pin);
-    OK("set-position r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 pin=4711");
+    OK("set-position r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 pin=471193");
     ASSERT_EQ(r.verb, TB_CTL_SET_POSITION);
     ASSERT_STR_EQ(r.text, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     OK("move sighted Nf3");
@@ -112,8 +112,8 @@ TB_TEST(malformed_requests_get_a_clear_error_and_leave_the_request_alone)
         {"abandon", TB_ERR_NOTFOUND, "unknown request 'abandon'"},
         /* doorgeefschaak */
         {"resign", TB_ERR_PARSE, "resign takes more arguments"},
-        {"resign c white pin=1234", TB_ERR_PARSE, "resign: board must be a or b, not 'c'"},
-        {"resign a red pin=1234", TB_ERR_PARSE, "resign: 'red' is not white or black"},
+        {"resign c white pin=371946", TB_ERR_PARSE, "resign: board must be a or b, not 'c'"},
+        {"resign a red pin=371946", TB_ERR_PARSE, "resign: 'red' is not white or black"},
         {"choose a k", TB_ERR_PARSE, "choose takes q, r, b, n or p, not 'k'"},
         {"accept", TB_ERR_PARSE, "accept takes more arguments"},
         {"accept c", TB_ERR_PARSE, "accept: board must be a or b, not 'c'"},
@@ -122,24 +122,24 @@ TB_TEST(malformed_requests_get_a_clear_error_and_leave_the_request_alone)
         {"move c e4", TB_ERR_PARSE, "move: board must be vi or sighted (a or b in doorgeefschaak)"},
         {"STATUS", TB_ERR_NOTFOUND, "unknown request 'STATUS'"},
         {"status now", TB_ERR_PARSE, "status takes fewer arguments"},
-        {"resolve pin=4711", TB_ERR_PARSE, "usage: resolve <id> pin=NNNN"},
-        {"resolve x pin=4711", TB_ERR_PARSE, "mismatch number"},
-        {"resolve 0 pin=4711", TB_ERR_PARSE, "mismatch number"},
-        {"resolve -1 pin=4711", TB_ERR_PARSE, "mismatch number"},
-        {"resolve 007 pin=4711", TB_ERR_PARSE, "mismatch number"},
-        {"takeback 1000 pin=4711", TB_ERR_PARSE, "number of plies"},
+        {"resolve pin=471193", TB_ERR_PARSE, "usage: resolve <id> pin=NNNN"},
+        {"resolve x pin=471193", TB_ERR_PARSE, "mismatch number"},
+        {"resolve 0 pin=471193", TB_ERR_PARSE, "mismatch number"},
+        {"resolve -1 pin=471193", TB_ERR_PARSE, "mismatch number"},
+        {"resolve 007 pin=471193", TB_ERR_PARSE, "mismatch number"},
+        {"takeback 1000 pin=471193", TB_ERR_PARSE, "number of plies"},
         {"promote k", TB_ERR_PARSE, "promote takes q, r, b or n"},
         {"promote", TB_ERR_PARSE, "promote takes more arguments"},
-        {"promote q pin=4711", TB_ERR_PARSE, "promote takes no PIN"},
+        {"promote q pin=471193", TB_ERR_PARSE, "promote takes no PIN"},
         {"repeat both", TB_ERR_PARSE, "repeat takes vi or sighted"},
         {"scoresheet fr", TB_ERR_PARSE, "not en, nl or de"},
-        {"set-position pin=4711", TB_ERR_PARSE, "set-position takes more arguments"},
-        {"set-position rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR;ls w pin=4711", TB_ERR_PARSE,
+        {"set-position pin=471193", TB_ERR_PARSE, "set-position takes more arguments"},
+        {"set-position rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR;ls w pin=471193", TB_ERR_PARSE,
          "not part of a FEN"},
         {"move white e4", TB_ERR_PARSE, "board must be vi or sighted"},
         {"move vi hello", TB_ERR_PARSE, "not a move"},
         {"move vi", TB_ERR_PARSE, "move takes more arguments"},
-        {"resolve 3 pin=4711 now", TB_ERR_PARSE, "pin= must come last"},
+        {"resolve 3 pin=471193 now", TB_ERR_PARSE, "pin= must come last"},
         {"resolve 3 pin=47a1", TB_ERR_PARSE, "pin= takes up to 8 digits"},
         {"resolve 3 pin=", TB_ERR_PARSE, "pin= takes up to 8 digits"},
         {"resolve 3 pin=123456789", TB_ERR_PARSE, "pin= takes up to 8 digits"},
@@ -171,7 +171,7 @@ TB_TEST(embedded_nul_is_rejected_not_cut_short)
 {
     struct tb_ctl_request r;
     struct tb_error e;
-    const char line[] = "resolve 3\0 pin=4711\n";
+    const char line[] = "resolve 3\0 pin=471193\n";
     ASSERT_EQ(tb_ctl_parse(line, sizeof line - 1, &r, &e), TB_ERR_PARSE);
     ASSERT_STR_CONTAINS(e.msg, "NUL byte at column 10");
 }
@@ -199,7 +199,7 @@ TB_TEST(law_d_2_9_game_changing_requests_need_the_pin)
         struct tb_error e;
         ASSERT_OK(parse(need[i], &r, NULL));
         ASSERT_TRUE(r.needs_pin);
-        ASSERT_EQ(tb_ctl_authorise(&r, "4711", &e), TB_ERR_PERM);
+        ASSERT_EQ(tb_ctl_authorise(&r, "471193", &e), TB_ERR_PERM);
         ASSERT_STR_CONTAINS(e.msg, "needs the arbiter PIN: add pin=NNNN");
     }
     static const char *const free_[] = {"status",    "moves",     "pgn",        "scoresheet de",
@@ -208,7 +208,7 @@ TB_TEST(law_d_2_9_game_changing_requests_need_the_pin)
         struct tb_ctl_request r;
         ASSERT_OK(parse(free_[i], &r, NULL));
         ASSERT_FALSE(r.needs_pin);
-        ASSERT_OK(tb_ctl_authorise(&r, "4711", NULL));
+        ASSERT_OK(tb_ctl_authorise(&r, "471193", NULL));
         ASSERT_OK(tb_ctl_authorise(&r, NULL, NULL));
     }
 }
@@ -217,15 +217,15 @@ TB_TEST(wrong_or_unconfigured_pin_is_denied)
 {
     struct tb_ctl_request r;
     struct tb_error e;
-    ASSERT_OK(parse("takeback 1 pin=4712", &r, NULL));
-    ASSERT_EQ(tb_ctl_authorise(&r, "4711", &e), TB_ERR_PERM);
+    ASSERT_OK(parse("takeback 1 pin=471194", &r, NULL));
+    ASSERT_EQ(tb_ctl_authorise(&r, "471193", &e), TB_ERR_PERM);
     ASSERT_STR_EQ(e.msg, "wrong arbiter PIN");
-    ASSERT_OK(parse("takeback 1 pin=47111", &r, NULL)); /* a longer PIN with the same start */
-    ASSERT_EQ(tb_ctl_authorise(&r, "4711", &e), TB_ERR_PERM);
+    ASSERT_OK(parse("takeback 1 pin=4711930", &r, NULL)); /* a longer PIN with the same start */
+    ASSERT_EQ(tb_ctl_authorise(&r, "471193", &e), TB_ERR_PERM);
     ASSERT_OK(parse("takeback 1 pin=471", &r, NULL));
-    ASSERT_EQ(tb_ctl_authorise(&r, "4711", &e), TB_ERR_PERM);
-    ASSERT_OK(parse("takeback 1 pin=4711", &r, NULL));
-    ASSERT_OK(tb_ctl_authorise(&r, "4711", &e));
+    ASSERT_EQ(tb_ctl_authorise(&r, "471193", &e), TB_ERR_PERM);
+    ASSERT_OK(parse("takeback 1 pin=471193", &r, NULL));
+    ASSERT_OK(tb_ctl_authorise(&r, "471193", &e));
     ASSERT_EQ(tb_ctl_authorise(&r, "", &e), TB_ERR_PERM);
     ASSERT_STR_CONTAINS(e.msg, "none is configured");
     ASSERT_EQ(tb_ctl_authorise(&r, NULL, &e), TB_ERR_PERM);
@@ -233,12 +233,12 @@ TB_TEST(wrong_or_unconfigured_pin_is_denied)
 
 TB_TEST(pin_compare)
 {
-    ASSERT_TRUE(tb_ctl_pin_equal("4711", "4711"));
+    ASSERT_TRUE(tb_ctl_pin_equal("471193", "471193"));
     ASSERT_TRUE(tb_ctl_pin_equal("12345678", "12345678"));
-    ASSERT_FALSE(tb_ctl_pin_equal("4711", "4712"));
-    ASSERT_FALSE(tb_ctl_pin_equal("4711", "471"));
-    ASSERT_FALSE(tb_ctl_pin_equal("4711", "47110"));
-    ASSERT_FALSE(tb_ctl_pin_equal("4711", ""));
+    ASSERT_FALSE(tb_ctl_pin_equal("471193", "471194"));
+    ASSERT_FALSE(tb_ctl_pin_equal("471193", "471"));
+    ASSERT_FALSE(tb_ctl_pin_equal("471193", "4711930"));
+    ASSERT_FALSE(tb_ctl_pin_equal("471193", ""));
     ASSERT_FALSE(tb_ctl_pin_equal("", ""));
     ASSERT_FALSE(tb_ctl_pin_equal("12345678", "123456789"));
 }
@@ -461,19 +461,27 @@ TB_TEST(set_pin_takes_the_new_pin_and_needs_the_current_one)
 {
     struct tb_ctl_request r;
     struct tb_error err = {0};
-    const char *ok = "set-pin 20261124 pin=4711\n";
+    const char *ok = "set-pin 20261124 pin=471193\n";
     ASSERT_OK(tb_ctl_parse(ok, strlen(ok), &r, &err));
     ASSERT_EQ(r.verb, TB_CTL_SET_PIN);
     ASSERT_TRUE(r.needs_pin);
     ASSERT_STR_EQ(r.text, "20261124");
-    ASSERT_STR_EQ(r.pin, "4711");
-    static const char *const bad[] = {"set-pin 123 pin=4711", "set-pin 123456789 pin=4711",
-                                      "set-pin 12a456 pin=4711", "set-pin pin=4711"};
+    ASSERT_STR_EQ(r.pin, "471193");
+    static const char *const bad[] = {"set-pin 123 pin=471193", "set-pin 123456789 pin=471193",
+                                      "set-pin 12a456 pin=471193", "set-pin pin=471193"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ASSERT_EQ(tb_ctl_parse(bad[i], strlen(bad[i]), &r, &err), TB_ERR_PARSE);
         ASSERT_NULL(strstr(err.msg, "123"));
     }
-    ASSERT_OK(tb_ctl_parse("set-pin 654321", 14, &r, &err));
-    ASSERT_EQ(tb_ctl_authorise(&r, "4711", &err), TB_ERR_PERM);
+    /* one digit repeated, a run up or down (wrapping past 9): the first guesses, refused */
+    static const char *const weak[] = {"set-pin 000000 pin=471193", "set-pin 99999999 pin=471193",
+                                       "set-pin 123456 pin=471193", "set-pin 6543210 pin=471193",
+                                       "set-pin 890123 pin=471193"};
+    for (size_t i = 0; i < sizeof weak / sizeof weak[0]; i++) {
+        ASSERT_EQ(tb_ctl_parse(weak[i], strlen(weak[i]), &r, &err), TB_ERR_PARSE);
+        ASSERT_STR_CONTAINS(err.msg, "the first guess of anyone");
+    }
+    ASSERT_OK(tb_ctl_parse("set-pin 654312", 14, &r, &err));
+    ASSERT_EQ(tb_ctl_authorise(&r, "471193", &err), TB_ERR_PERM);
     ASSERT_STR_CONTAINS(err.msg, "set-pin needs the arbiter PIN");
 }
