@@ -191,12 +191,15 @@ static void check_broadcast(struct check *c)
         check_dir_of(c, "pgn_dir", b->pgn_dir, true);
     if (b->tcp_port > 0) {
         int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)b->tcp_port)};
-        sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        union { /* the address as bind() takes it, with no cast between object types */
+            struct sockaddr sa;
+            struct sockaddr_in in;
+        } a = {.in = {.sin_family = AF_INET, .sin_port = htons((uint16_t)b->tcp_port)}};
+        a.in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         int one = 1;
         if (fd >= 0)
             setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        if (fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        if (fd >= 0 && bind(fd, &a.sa, sizeof a.in) != 0) {
             char value[32], why[128];
             snprintf(value, sizeof value, "127.0.0.1:%d", b->tcp_port);
             snprintf(why, sizeof why, "the port cannot be taken: %s", strerror(errno));

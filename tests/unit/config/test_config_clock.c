@@ -11,9 +11,10 @@ TB_TEST(clock_section_sets_control_source_and_warnings)
 {
     struct tb_config c;
     struct tb_config_report rep;
-    ASSERT_OK(config_check_parse("[arbiter]\npin=371946\n[clock]\ncontrol = club\nwarn_vi = 5m, 1m\n"
-                                 "warn_sighted = 30\n",
-                                 &c, &rep));
+    ASSERT_OK(
+        config_check_parse("[arbiter]\npin=371946\n[clock]\ncontrol = club\nwarn_vi = 5m, 1m\n"
+                           "warn_sighted = 30\n",
+                           &c, &rep));
     ASSERT_STR_EQ(c.clock.control, "club");
     ASSERT_EQ(c.clock.source, TB_CONFIG_CLOCK_BUILTIN); /* a control alone: the built-in clock */
     ASSERT_EQ(c.clock.nwarn[TB_CONFIG_VI], 2);
@@ -25,8 +26,8 @@ TB_TEST(clock_section_sets_control_source_and_warnings)
         "[arbiter]\npin=371946\n[clock]\nsource = board\ncontrol = 40/120m+30s, 30m\n", &c, &rep));
     ASSERT_EQ(c.clock.source, TB_CONFIG_CLOCK_BOARD);
     ASSERT_STR_EQ(c.clock.control, "40/120m+30s, 30m");
-    ASSERT_OK(config_check_parse("[arbiter]\npin=371946\n[clock]\nsource = none\ncontrol = 7m\n", &c,
-                                 &rep));
+    ASSERT_OK(config_check_parse("[arbiter]\npin=371946\n[clock]\nsource = none\ncontrol = 7m\n",
+                                 &c, &rep));
     ASSERT_EQ(c.clock.source, TB_CONFIG_CLOCK_NONE);
     ASSERT_OK(config_check_parse("[arbiter]\npin=371946\n", &c, &rep)); /* no section: no clock */
     ASSERT_EQ(c.clock.source, TB_CONFIG_CLOCK_NONE);
@@ -47,7 +48,8 @@ TB_TEST(clock_bad_values_name_line_and_key)
         {"[arbiter]\npin=371946\n[clock]\nsource = builtin\n", 4,
          "source builtin needs a time control"},
         {"[arbiter]\npin=371946\n[clock]\ncontrol = 7m\nwarn_vi = 5 minutes\n", 5, "warn_vi: "},
-        {"[arbiter]\npin=371946\n[clock]\ncontrol = 7m\nwarn_sighted = 1m,1m,1m,1m,1m,1m,1m,1m,1m\n",
+        {"[arbiter]\npin=371946\n[clock]\ncontrol = 7m\nwarn_sighted = "
+         "1m,1m,1m,1m,1m,1m,1m,1m,1m\n",
          5, "warn_sighted: "},
         {"[arbiter]\npin=371946\n[clock]\ncontrol = 7m\ncontrol = 5m\n", 5,
          "control is set twice in [clock] (first at line 4)"},
