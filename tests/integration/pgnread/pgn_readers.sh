@@ -37,9 +37,9 @@ if [ -s "$tmp/pe.err" ]; then
     cat "$tmp/pe.err"
     exit 1
 fi
-awk 'body && NF { moves = moves sep $0; sep = " " }
-     /^\[/ { if (moves != "") { printf "pgn-extract %d: %s\n", ++n, moves }; moves = ""; sep = ""; body = 0 }
-     /^$/ { body = 1 }
+awk '/^\[/ { if (moves != "") { printf "pgn-extract %d: %s\n", ++n, moves }; moves = ""; sep = ""; body = 0; next }
+     /^$/ { body = 1; next }
+     body { moves = moves sep $0; sep = " " }
      END { if (moves != "") printf "pgn-extract %d: %s\n", ++n, moves }' "$tmp/pe.out" |
     sed 's/\([a-h][18]\)\([QRBN]\)\b/\1\L\2/g' >"$tmp/pe.games"
 

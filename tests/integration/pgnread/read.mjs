@@ -24,18 +24,20 @@ const { parseSan } = await mod('chessops/dist/esm/san.js');
 const { makeUci } = await mod('chessops/dist/esm/util.js');
 const text = fs.readFileSync(process.argv[3], 'utf8');
 
-// The file's games, split where a tag section follows movetext: chess.js reads one at a time.
+// The file's games, split where a tag pair follows movetext (a comment's line may start with
+// an embedded command such as [%clk ...], which is no tag): chess.js reads one at a time.
 function games(all) {
     const out = [];
     let cur = [];
     let moves = false;
+    const tag = /^\[[A-Za-z0-9_]+\s+"/;
     for (const line of all.split(/\r?\n/)) {
-        if (line.startsWith('[') && moves) {
+        if (tag.test(line) && moves) {
             out.push(cur.join('\n'));
             cur = [];
             moves = false;
         }
-        if (line.trim() && !line.startsWith('[')) moves = true;
+        if (line.trim() && !tag.test(line)) moves = true;
         cur.push(line);
     }
     if (cur.join('').trim()) out.push(cur.join('\n'));
