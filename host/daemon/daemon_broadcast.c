@@ -48,21 +48,64 @@ void tb_daemon__game_tags(struct tb_daemon *d, const struct tb_ctl_request *req)
             set(by_tag[i], req->tag[i], "");
 }
 
-/* The game shown becomes the first n plies of g. */
+/* The game's clock as the broadcast shows it (the virtual board's clock, the PGN's [%clk]):
+ * both times now, the running side's counting down; unknown without a clock. */
+static struct tb_broadcast_clock clock_now(struct tb_daemon *d)
+{
+    struct tb_broadcast_clock c = {.known = false, .running = TB_BROADCAST_NO_SIDE};
+    int64_t left[2];
+    int running;
+    if (!tb_daemon__clock_now(d, left, &running) || left[0] < 0 || left[1] < 0)
+        return c;
+    c.known = true;
+    c.white_ms = (uint64_t)left[TB_CHESS_WHITE];
+    c.black_ms = (uint64_t)left[TB_CHESS_BLACK];
+    c.running = running < 0 ? TB_BROADCAST_NO_SIDE : running;
+    c.at_ms = tb_daemon__clock(d);
+    return c;
+}
+
+/* Whether two readings are one clock: the same side running towards the same flag instant and
+ * the other side's time the same. Field by field: padding is no part of a reading. */
+static bool same_clock(const struct tb_broadcast_clock *a, const struct tb_broadcast_clock *b)
+{
+    if (a->known != b->known || a->running != b->running)
+        return false;
+    if (!a->known)
+        return true;
+    uint64_t aw = a->white_ms, ab = a->black_ms, bw = b->white_ms, bb = b->black_ms;
+    if (a->running == TB_CHESS_WHITE)
+        aw += a->at_ms, bw += b->at_ms;
+    else if (a->running == TB_CHESS_BLACK)
+        ab += a->at_ms, bb += b->at_ms;
+    return aw == bw && ab == bb;
+}
+
+/* The time control the broadcast's PGN names: [game] time_control, else the clock's. */
+static void control_tag(struct tb_daemon *d)
+{
+    if (!d->tags.time_control[0])
+        tb_daemon__clock_control_pgn(d, d->tags.time_control, sizeof d->tags.time_control);
+}
+
+/* The game shown becomes the first n plies of g, with the clock as it stands (a clock change
+ * alone is shown too: the virtual board's clock follows presses, pauses and corrections). */
 static void show(struct tb_daemon *d, const tb_chess_game *g, int n)
 {
     tb_chess_game *s = d->bc_game;
     int common = 0;
     while (common < n && common < s->plies && s->moves[common] == g->moves[common])
         common++;
-    if (common == n && s->plies == n)
+    struct tb_broadcast_clock clock = clock_now(d);
+    if (common == n && s->plies == n && same_clock(&clock, &d->bc_clock))
         return;
+    d->bc_clock = clock;
     while (s->plies > common)
         tb_chess_game_pop(s);
     for (int i = common; i < n; i++)
         tb_chess_game_push(s, g->moves[i]);
     struct tb_error err = {0};
-    if (tb_broadcast_agreed(d->bc, s, NULL, tb_daemon__clock(d), &err) != TB_OK)
+    if (tb_broadcast_agreed(d->bc, s, &clock, tb_daemon__clock(d), &err) != TB_OK)
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "broadcast: not shown: %s", err.msg);
 }
 
@@ -70,6 +113,7 @@ static void new_game(struct tb_daemon *d)
 {
     const tb_chess_game *g = tb_match_game(d->match);
     tb_chess_game_init(d->bc_game, &g->start);
+    control_tag(d);
     struct tb_error err = {0};
     if (tb_broadcast_new_game(d->bc, &d->tags, &g->start, tb_daemon__clock(d), &err) != TB_OK)
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "broadcast: the new game is not shown: %s", err.msg);
@@ -111,6 +155,15 @@ void tb_daemon__broadcast_sync(struct tb_daemon *d, uint64_t t)
     if (!same_start(&g->start, &d->bc_game->start))
         new_game(d); /* set-position: a game from another start */
     show(d, g, game_plies(d, g));
+}
+
+void tb_daemon__broadcast_clock(struct tb_daemon *d)
+{
+    if (!d->bc || !d->match)
+        return;
+    const tb_chess_game *g = tb_match_game(d->match);
+    if (same_start(&g->start, &d->bc_game->start))
+        show(d, g, game_plies(d, g));
 }
 
 void tb_daemon__broadcast_new_game(struct tb_daemon *d)
@@ -165,6 +218,7 @@ int tb_daemon__broadcast_open(struct tb_daemon *d, struct tb_error *err)
     tb_chess_game_init(d->bc_game, &g->start);
     for (int i = 0; i < game_plies(d, g); i++)
         tb_chess_game_push(d->bc_game, g->moves[i]);
+    control_tag(d);
     if (tb_broadcast_resume_game(d->bc, &d->tags, d->bc_game, tb_daemon__clock(d), &e) != TB_OK)
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "broadcast: the game is not shown: %s", e.msg);
     tb_daemon__broadcast_result(d);

@@ -665,6 +665,15 @@ bool tb_daemon__clock_button(struct tb_daemon *d, int b)
     return true;
 }
 
+int tb_daemon__clock_control_pgn(struct tb_daemon *d, char *buf, size_t len)
+{
+    const struct tb_daemon__clk *k = d->clk;
+    if (!k || k->source == TB_CONFIG_CLOCK_NONE || !k->has_control)
+        return 0;
+    int n = tb_clock_control_pgn(&k->control, buf, len);
+    return n > 0 ? n : 0;
+}
+
 bool tb_daemon__clock_now(struct tb_daemon *d, int64_t left[2], int *running)
 {
     struct tb_daemon__clk *k = d->clk;

@@ -122,7 +122,8 @@ void tb_daemon__advance(struct tb_daemon *d, uint64_t t)
     tb_daemon__vi_due(d, t);
     tb_match_tick(d->match, t);
     tb_daemon__outputs(d);
-    tb_daemon__clock_tick(d, t); /* clock: a flag falls on time (6.8) */
+    tb_daemon__clock_tick(d, t);   /* clock: a flag falls on time (6.8) */
+    tb_daemon__broadcast_clock(d); /* broadcast: the clock shown as it stands */
 }
 
 /* The link's words for a board event as the match's: a lift, a placement, a promotion choice,

@@ -283,8 +283,9 @@ struct tb_daemon {
 
     /* broadcast (daemon_broadcast.c): the agreed game shown; the game's tags and its end */
     tb_broadcast *bc;
-    tb_chess_game *bc_game;        /* what the broadcast shows (the agreed game fed last) */
-    struct tb_broadcast_tags tags; /* this game's PGN tags: configuration, then new-game */
+    tb_chess_game *bc_game;             /* what the broadcast shows (the agreed game fed last) */
+    struct tb_broadcast_clock bc_clock; /* and the clock shown with it */
+    struct tb_broadcast_tags tags;      /* this game's PGN tags: configuration, then new-game */
     struct tb_daemon__end end;
 
     /* hall (daemon_hall.c): the table on the MQTT broker; NULL when [hall] is off */
@@ -559,6 +560,9 @@ void tb_daemon__broadcast_new_game(struct tb_daemon *d);
 void tb_daemon__broadcast_result(struct tb_daemon *d);
 /* The agreed game, whatever changed it (takeback, resolution, set-position, new game, result). */
 void tb_daemon__broadcast_sync(struct tb_daemon *d, uint64_t t);
+/* The clock as it stands shown when it changed (a press, a pause, a correction, a DGT clock's
+ * reading): the virtual board's clock and the next move's [%clk] follow it. */
+void tb_daemon__broadcast_clock(struct tb_daemon *d);
 int tb_daemon__broadcast_pollfds(struct tb_daemon *d, struct pollfd *p, int max,
                                  uint64_t *deadline);
 void tb_daemon__broadcast_handle(struct tb_daemon *d, const struct pollfd *p, int n);
@@ -608,6 +612,8 @@ bool tb_daemon__clock_button(struct tb_daemon *d, int board); /* false: no clock
 int tb_daemon__clock_status(struct tb_daemon *d, char *buf, size_t len); /* 0: no line */
 /* The clocks now, for other outputs (a broadcast): time left of White and Black in ms (-1
  * unknown) and which runs (-1 none, else the colour). false when the game has no clock. */
+/* The time control in PGN's TimeControl form ("40/5400+30:1800+30"); 0 when there is none. */
+int tb_daemon__clock_control_pgn(struct tb_daemon *d, char *buf, size_t len);
 bool tb_daemon__clock_now(struct tb_daemon *d, int64_t left[2], int *running);
 /* The arbiter's clock-set: text "<white> <black>" (1:25:00, 45:30, 1h25m) read into ms; with
  * apply, both clocks get those times at t (the move counters stay). Refused (err says why,

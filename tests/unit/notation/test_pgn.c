@@ -102,7 +102,7 @@ static void check_rich(const tb_chess_pgn_game *g1, const tb_chess_pgn_game *g2,
     ASSERT_EQ(g1->notes[2].nag, 1);
     ASSERT_EQ(g1->notes[3].ply, 4);
     ASSERT_EQ(g1->notes[3].nag, 5);
-    ASSERT_EQ(g1->notes[4].kind, TB_CHESS_PGN_LINE_COMMENT);
+    ASSERT_NE(g1->notes[4].kind, TB_CHESS_PGN_NAG); /* a ;comment, a {comment} once written */
     ASSERT_EQ(g1->notes[4].ply, 6);
     ASSERT_STR_EQ(note_text(g1, 4), " a line comment");
     ASSERT_EQ(g1->notes[5].ply, 17);
@@ -167,7 +167,8 @@ static void same_game(const tb_chess_pgn_game *a, const tb_chess_pgn_game *b)
     ASSERT_EQ(a->nnotes, b->nnotes);
     for (int i = 0; i < a->nnotes; i++) {
         ASSERT_EQ(a->notes[i].ply, b->notes[i].ply);
-        ASSERT_EQ(a->notes[i].kind, b->notes[i].kind);
+        /* a ;comment is written as a {comment} (pgn-extract reads no ;comment): the same text */
+        ASSERT_EQ(a->notes[i].kind == TB_CHESS_PGN_NAG, b->notes[i].kind == TB_CHESS_PGN_NAG);
         ASSERT_EQ(a->notes[i].nag, b->notes[i].nag);
         if (a->notes[i].kind != TB_CHESS_PGN_NAG)
             ASSERT_STR_EQ(note_text(a, i), note_text(b, i));
@@ -236,7 +237,7 @@ TB_TEST(pgn_round_trips_through_the_writer)
     ASSERT_STR_CONTAINS(w1, "[Event \"Club \\\"Open\\\" 2024\"]\n[Site \"Utrecht \\\\ NED\"]\n");
     ASSERT_STR_CONTAINS(
         w1, "{Opening comment} 1. e4 {[%clk 1:30:00]} 1... e5 $1 2. Nf3 Nc6 $5 3. Bb5 a6");
-    ASSERT_STR_CONTAINS(w1, "; a line comment\n4. Ba4");
+    ASSERT_STR_CONTAINS(w1, "a6 { a\nline comment} 4. Ba4");
     char *w3 = write_game(b[1]);
     ASSERT_STR_CONTAINS(w3, "[SetUp \"1\"]\n[FEN \"4k3/1P6/8/8/8/8/8/4K3 b - - 0 40\"]\n\n"
                             "40... Kd7 41. b8=N+ Kc7 42. Na6+ *\n");
