@@ -216,13 +216,16 @@ int tb_hall_cmd_encode(const struct tb_hall_cmd *c, char *buf, size_t cap, struc
         return tb_error_set(err, TB_ERR_ARG, "cmd.request: not a name");
     if (!pin_text_ok(c->pin))
         return tb_error_set(err, TB_ERR_ARG, "cmd.pin: not 1 to %d digits", TB_HALL_PIN_MAX - 1);
+    if (c->from[0] && !tb_hall_name_ok(c->from))
+        return tb_error_set(err, TB_ERR_ARG, "cmd.from: not a name");
     if (c->action == TB_HALL_CMD_TAKEBACK && (c->n < 1 || c->n > TB_MATCH_MAX_TAKEBACK))
         return tb_error_set(err, TB_ERR_ARG, "cmd.n: not 1 to %d", TB_MATCH_MAX_TAKEBACK);
     cJSON *o = cJSON_CreateObject();
     bool ok = o && tb_hall__put_str(o, "action", tb_hall_cmd_name(c->action)) &&
               tb_hall__put_str(o, "request", c->request) &&
               tb_hall__put_num(o, "mismatch", c->mismatch) && tb_hall__put_num(o, "n", c->n) &&
-              tb_hall__put_str(o, "pin", c->pin);
+              tb_hall__put_str(o, "pin", c->pin) &&
+              (!c->from[0] || tb_hall__put_str(o, "from", c->from));
     int rc = tb_hall__print(o, ok, buf, cap);
     if (rc == TB_ERR_FULL)
         tb_error_set(err, rc, "cmd: more than %zu bytes", cap);
@@ -524,7 +527,7 @@ out:
 
 int tb_hall_cmd_decode(const char *json, size_t len, struct tb_hall_cmd *c, struct tb_error *err)
 {
-    static const char *const keys[] = {"action", "request", "mismatch", "n", "pin", NULL};
+    static const char *const keys[] = {"action", "request", "mismatch", "n", "pin", "from", NULL};
     cJSON *root = tb_hall__parse(json, len, err);
     if (!root)
         return TB_ERR_PARSE;
@@ -538,7 +541,9 @@ int tb_hall_cmd_decode(const char *json, size_t len, struct tb_hall_cmd *c, stru
         tb_hall__str(&rd, root, "request", c->request, sizeof c->request) ||
         tb_hall__int(&rd, root, "mismatch", 0, UINT32_MAX, &mm) ||
         tb_hall__int(&rd, root, "n", 0, TB_MATCH_MAX_TAKEBACK, &n) ||
-        tb_hall__str(&rd, root, "pin", c->pin, sizeof c->pin))
+        tb_hall__str(&rd, root, "pin", c->pin, sizeof c->pin) ||
+        (cJSON_GetObjectItemCaseSensitive(root, "from") &&
+         tb_hall__str(&rd, root, "from", c->from, sizeof c->from)))
         goto out;
     c->action = (enum tb_hall_cmd_action)lookup(cmd_names, 3, action);
     c->mismatch = (uint32_t)mm;
@@ -549,6 +554,8 @@ int tb_hall_cmd_decode(const char *json, size_t len, struct tb_hall_cmd *c, stru
         tb_error_set(err, TB_ERR_PARSE, "cmd.request: not a name ([A-Za-z0-9_-], 1-31)");
     else if (!pin_text_ok(c->pin))
         tb_error_set(err, TB_ERR_PARSE, "cmd.pin: not 1 to %d digits", TB_HALL_PIN_MAX - 1);
+    else if (cJSON_GetObjectItemCaseSensitive(root, "from") && !tb_hall_name_ok(c->from))
+        tb_error_set(err, TB_ERR_PARSE, "cmd.from: not a name ([A-Za-z0-9_-], 1-31)");
     else if (c->action == TB_HALL_CMD_RESOLVE && c->mismatch == 0)
         tb_error_set(err, TB_ERR_PARSE, "cmd.mismatch: resolve names no mismatch");
     else if (c->action == TB_HALL_CMD_TAKEBACK && c->n < 1)

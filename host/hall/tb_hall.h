@@ -162,6 +162,8 @@ struct tb_hall_cmd {
     uint32_t mismatch;              /* RESOLVE: the mismatch confirmed */
     int n;                          /* TAKEBACK: plies, 1..TB_MATCH_MAX_TAKEBACK */
     char pin[TB_HALL_PIN_MAX];      /* as typed by the arbiter: the caller checks it */
+    char from[TB_HALL_NAME_MAX];    /* optional: the hall's sender (a page session), the peer
+                                       whose wrong PINs the table holds back; "" for none */
 };
 
 /* Encoders: JSON into buf (NUL-terminated). Return the length or TB_ERR_FULL / TB_ERR_ARG (a

@@ -301,7 +301,7 @@ TB_TEST(decoder_refuses_oversized_and_broken_payloads)
 
 TB_TEST(command_acts_only_with_the_arbiter_pin)
 {
-    struct tb_hall_cmd c = {TB_HALL_CMD_RESOLVE, "hall-1", 4, 0, "2468"}, back;
+    struct tb_hall_cmd c = {TB_HALL_CMD_RESOLVE, "hall-1", 4, 0, "2468", ""}, back;
     char buf[256];
     struct tb_error err;
     int n = tb_hall_cmd_encode(&c, buf, sizeof buf, &err);
@@ -314,6 +314,13 @@ TB_TEST(command_acts_only_with_the_arbiter_pin)
     ASSERT_FALSE(tb_hall_cmd_pin_ok(&back, "24680"));
     ASSERT_FALSE(tb_hall_cmd_pin_ok(&back, "246"));
     ASSERT_FALSE(tb_hall_cmd_pin_ok(&back, "")); /* no PIN configured: nothing authorised */
+    ASSERT_STR_EQ(back.from, "");                /* no sender named: the field is left out */
+    ASSERT_NULL(strstr(buf, "from"));
+    /* a sender (the page session the table holds back for its wrong PINs) goes both ways */
+    snprintf(c.from, sizeof c.from, "s-4f2a");
+    ASSERT_GT((n = tb_hall_cmd_encode(&c, buf, sizeof buf, &err)), 0);
+    ASSERT_OK(tb_hall_cmd_decode(buf, (size_t)n, &back, &err));
+    ASSERT_STR_EQ(back.from, "s-4f2a");
     /* forged: no PIN, letters in the PIN, an action that does not exist, takeback of 0 */
     const char *forged[] = {
         "{\"action\":\"resolve\",\"request\":\"r\",\"mismatch\":4,\"n\":0}",
@@ -321,6 +328,10 @@ TB_TEST(command_acts_only_with_the_arbiter_pin)
         "{\"action\":\"format-disk\",\"request\":\"r\",\"mismatch\":4,\"n\":0,\"pin\":\"1\"}",
         "{\"action\":\"takeback\",\"request\":\"r\",\"mismatch\":0,\"n\":0,\"pin\":\"1\"}",
         "{\"action\":\"takeback\",\"request\":\"r\",\"mismatch\":0,\"n\":9,\"pin\":\"1\"}",
+        "{\"action\":\"takeback\",\"request\":\"r\",\"mismatch\":0,\"n\":1,\"pin\":\"1\","
+        "\"from\":\"a b\"}",
+        "{\"action\":\"takeback\",\"request\":\"r\",\"mismatch\":0,\"n\":1,\"pin\":\"1\","
+        "\"from\":7}",
     };
     for (size_t i = 0; i < sizeof forged / sizeof *forged; i++)
         ASSERT_EQ(tb_hall_cmd_decode(forged[i], strlen(forged[i]), &back, &err), TB_ERR_PARSE);
