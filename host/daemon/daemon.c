@@ -116,6 +116,8 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
         goto fail;
     if ((rc = tb_daemon__boards_plan(d, err)) != TB_OK)
         goto fail;
+    if ((rc = tb_daemon__boards_blip(d, err)) != TB_OK) /* a script's own blip window */
+        goto fail;
     match_config(d);
     if ((rc = tb_daemon__bug_open(d, err)) != TB_OK) /* doorgeefschaak: before recovery */
         goto fail;

@@ -312,6 +312,7 @@ void tb_daemon__peer_name(uint64_t peer, char *buf, size_t len); /* "uid 1000" *
 
 /* daemon_boards.c */
 int tb_daemon__boards_plan(struct tb_daemon *d, struct tb_error *err);
+int tb_daemon__boards_blip(struct tb_daemon *d, struct tb_error *err); /* scripts' own window */
 int tb_daemon__boards_open(struct tb_daemon *d, struct tb_error *err);
 void tb_daemon__boards_close(struct tb_daemon *d);
 int tb_daemon__boards_read(struct tb_daemon *d, uint64_t now);
