@@ -52,6 +52,10 @@ struct hall_http_config {
     struct hall_store *store;
     hall_send_fn send;
     void *send_user;
+    const char *pin;          /* the hall's login PIN; NULL or "": logins (and commands) off */
+    const char *const *allow; /* more host names the page is served for (besides 127.0.0.1,
+                                 localhost and the listen address) */
+    int nallow;
 };
 struct hall_http;
 struct hall_http *hall_http_start(const struct hall_http_config *cfg, char *why, size_t len);

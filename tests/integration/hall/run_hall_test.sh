@@ -100,7 +100,7 @@ start_broker() {
 start_broker
 say "broker on 127.0.0.1:$mqtt_port"
 
-TB_HALL_PASSWORD=hall-secret "$hall" --broker-port "$mqtt_port" --port "$http_port" \
+TB_HALL_PIN=8642 TB_HALL_PASSWORD=hall-secret "$hall" --broker-port "$mqtt_port" --port "$http_port" \
     --username hall >"$tmp/hall.log" 2>&1 &
 hall_pid=$!
 pids+=("$hall_pid")
@@ -173,6 +173,7 @@ start_table t3 9999
 chromium --headless=new --no-sandbox --disable-gpu --no-first-run --disable-extensions \
     --user-data-dir="$tmp/chromium" --remote-debugging-port="$cdp_port" \
     --window-size=1280,900 --autoplay-policy=no-user-gesture-required \
+    --host-resolver-rules="MAP rebind.test 127.0.0.1" \
     "$url/" >"$tmp/chromium.log" 2>&1 &
 pids+=("$!")
 wait_port "$cdp_port" || fail "chromium did not start"
@@ -220,8 +221,9 @@ cdp wait "document.getElementById('mm-list') &&
           document.getElementById('mm-list').textContent.includes('wrong move') &&
           document.querySelectorAll('table.sheet').length === 2" 5000 >/dev/null ||
     fail "the table page lacks the mismatch or the scoresheets"
-send() { # pin
+send() { # pin (the hall's login PIN too while the page has no session)
     cdp eval "document.getElementById('act-resolve').checked = true;
+              if (document.getElementById('hall-pin')) document.getElementById('hall-pin').value = '8642';
               document.getElementById('pin').value = '$1';
               document.getElementById('send').click(); true" >/dev/null
 }
@@ -295,14 +297,35 @@ wait_line "$tmp/t1.log" 'hall: takeback \(request x\) refused: wrong arbiter PIN
 wait_status t1 'game: 5 plies agreed' 1 || fail "t1 changed: $(tstatus t1)"
 
 code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
-form=(-H 'Content-Type: application/x-www-form-urlencoded')
+form=(-H 'Content-Type: application/x-www-form-urlencoded' -H "Origin: $url")
+# a session of the test's own: the hall's PIN; the cookie HttpOnly and SameSite=Strict
+curl -s -D "$tmp/login.head" -c "$tmp/jar" "${form[@]}" --data 'pin=8642' "$url/api/login" >"$tmp/login.json" ||
+    fail "no login"
+csrf=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["csrf"])' "$tmp/login.json") ||
+    fail "the login gave no CSRF token: $(cat "$tmp/login.json")"
+grep -qi '^Set-Cookie: tb_hall=[0-9a-f]\{32\}; Path=/; HttpOnly; SameSite=Strict' "$tmp/login.head" ||
+    fail "the session cookie is not HttpOnly and SameSite=Strict: $(grep -i set-cookie "$tmp/login.head")"
+sess=(-b "$tmp/jar" -H "X-CSRF-Token: $csrf")
+ok_cmd="tournament=open-2026&table=t1&action=takeback&n=1&pin=2468"
+[ "$(code "${form[@]}" --data "$ok_cmd" "$url/api/cmd")" = 401 ] || fail "a command without a session was taken"
+[ "$(code "${form[@]}" -b "$tmp/jar" --data "$ok_cmd" "$url/api/cmd")" = 403 ] || fail "a command without the CSRF token was taken"
+[ "$(code "${form[@]}" -b "$tmp/jar" -H "X-CSRF-Token: $(echo "$csrf" | tr '0-9a-f' '1-9a-f0')" --data "$ok_cmd" "$url/api/cmd")" = 403 ] || fail "a command with another CSRF token was taken"
+[ "$(code -H 'Content-Type: application/x-www-form-urlencoded' "${sess[@]}" --data "$ok_cmd" "$url/api/cmd")" = 403 ] || fail "a command without Origin was taken"
+[ "$(code -H "Host: rebind.test:$http_port" "$url/api/state")" = 421 ] || fail "the state was served for another host name"
+[ "$(code -H "Host: 127.0.0.1:1" "$url/")" = 421 ] || fail "the page was served for another port"
+# wrong hall PINs are held back for their address alone (curl from 127.0.0.9)
+[ "$(code --interface 127.0.0.9 "${form[@]}" --data 'pin=1111' "$url/api/login")" = 403 ] || fail "a wrong hall PIN logged in"
+[ "$(code --interface 127.0.0.9 "${form[@]}" --data 'pin=8642' "$url/api/login")" = 429 ] || fail "a PIN right after a wrong one was checked at once"
+[ "$(code "${form[@]}" --data 'pin=8642' "$url/api/login")" = 200 ] || fail "another address was held back by 127.0.0.9's wrong PIN"
+form+=("${sess[@]}")
 [ "$(code "${form[@]}" --data "tournament=open-2026&table=t1&action=resolve&mismatch=1&pin=1&pin=2" "$url/api/cmd")" = 400 ] || fail "a field given twice was taken"
 [ "$(code "${form[@]}" --data "tournament=open-2026&table=t1&action=reboot&pin=1" "$url/api/cmd")" = 400 ] || fail "an unknown action was taken"
 [ "$(code "${form[@]}" --data "tournament=open-2026&table=t%2F1&action=takeback&n=1&pin=1" "$url/api/cmd")" = 400 ] || fail "a bad table name was taken"
 [ "$(code "${form[@]}" --data "tournament=open-2026&table=t1&action=takeback&n=1&pin=1%0a" "$url/api/cmd")" = 400 ] || fail "a control character was taken"
 [ "$(code "${form[@]}" --data "$(head -c 5000 /dev/zero | tr '\0' a)" "$url/api/cmd")" = 413 ] || fail "an oversized body was taken"
 [ "$(code -H 'Content-Type: text/plain' --data "x" "$url/api/cmd")" = 415 ] || fail "a body of another type was taken"
-[ "$(code "${form[@]}" -H 'Origin: http://evil.example' --data "tournament=open-2026&table=t1&action=takeback&n=1&pin=2468" "$url/api/cmd")" = 403 ] || fail "a command from another site's page was taken"
+[ "$(code -H 'Content-Type: application/x-www-form-urlencoded' "${sess[@]}" -H 'Origin: http://evil.example' --data "tournament=open-2026&table=t1&action=takeback&n=1&pin=2468" "$url/api/cmd")" = 403 ] || fail "a command from another site's page was taken"
+say "the page's commands need a session (the hall's PIN: an HttpOnly, SameSite=Strict cookie) and its CSRF token, from the dashboard's own Origin; wrong hall PINs held back per address"
 [ "$(code -X PUT "$url/")" = 405 ] || fail "PUT answered"
 [ "$(code "$url/etc/passwd")" = 404 ] || fail "an unknown page answered"
 [ "$(code "$url/events?from=-1")" = 400 ] || fail "a bad stream position answered"
@@ -310,6 +333,53 @@ printf 'GET /\r\n\r\n' | timeout 5 bash -c "exec 3<>/dev/tcp/127.0.0.1/$http_por
 printf 'GARBAGE\0\r\n\r\n' | timeout 5 bash -c "exec 3<>/dev/tcp/127.0.0.1/$http_port; cat >&3; cat <&3" >/dev/null 2>&1
 head -c 300 /dev/urandom | timeout 5 bash -c "exec 3<>/dev/tcp/127.0.0.1/$http_port; cat >&3; cat <&3" >/dev/null 2>&1
 grep -q '^HTTP/1.[01] 4' "$tmp/garbage.out" || fail "HTTP garbage was not refused with 4xx: $(head -c 100 "$tmp/garbage.out")"
+
+# ---- DNS rebinding: a page of another name whose address is 127.0.0.1 -------------------------
+# Chromium resolves rebind.test to 127.0.0.1 (--host-resolver-rules): a script of that page,
+# as an attacker's page would be once its name points here, runs with the page's origin.
+takebacks=$(grep -c 'hall: takeback' "$tmp/t1.log")
+cdp goto "http://rebind.test:$http_port/" || fail "chromium did not open rebind.test"
+body="new URLSearchParams({tournament: 'open-2026', table: 't1', action: 'takeback', n: '1', pin: '2468'})"
+got=$(cdp eval "(async () => { const r = await fetch('/api/state'); return r.status + ' ' + (await r.text()).slice(0, 60); })()")
+case $got in '"421 '*'Host: not a name of this dashboard'*) ;; *) fail "a rebound page read the state: $got" ;; esac
+got=$(cdp eval "(async () => (await fetch('/api/cmd', {method: 'POST', body: $body})).status)()")
+[ "$got" = 421 ] || fail "a rebound page posted a command: $got"
+# the same page asking the dashboard's own name: the answer is not readable, the post refused
+got=$(cdp eval "(async () => { try { await fetch('$url/api/state'); return 'read'; } catch (e) { return 'not readable'; } })()")
+[ "$got" = '"not readable"' ] || fail "another origin read the state: $got"
+cdp eval "(async () => { await fetch('$url/api/cmd', {method: 'POST', mode: 'no-cors', credentials: 'include', body: $body}); return true; })()" >/dev/null
+sleep 1
+[ "$(grep -c 'hall: takeback' "$tmp/t1.log")" = "$takebacks" ] || fail "a command from another origin reached t1"
+cdp goto "$url/" || fail "chromium did not come back to the dashboard"
+say "a page of another name on 127.0.0.1 (DNS rebinding) reads nothing (421) and sends nothing; another origin's post refused"
+
+# ---- 200 idle, slow and non-reading clients from four loopback addresses ----------------------
+python3 "$here/load_clients.py" "$http_port" 200 127.0.0.2,127.0.0.3,127.0.0.4,127.0.0.5 \
+    >"$tmp/load.out" 2>&1 &
+pids+=("$!")
+wait_line "$tmp/load.out" '^ready' 30 || fail "the load clients did not connect: $(cat "$tmp/load.out")"
+sleep 1
+limit=$((1000 * ${TB_TIME_MULTIPLIER:-1}))
+worst=0
+for round in 1 2 3; do
+    for what in page state login cmd; do
+        start=$(date +%s%3N)
+        case $what in
+        page) c=$(code --max-time 5 "$url/table/open-2026/t1") want=200 ;;
+        state) c=$(code --max-time 5 "$url/api/state") want=200 ;;
+        login) c=$(code --max-time 5 -c "$tmp/jar2" -H 'Content-Type: application/x-www-form-urlencoded' \
+            -H "Origin: $url" --data 'pin=8642' "$url/api/login") want=200 ;;
+        cmd) c=$(code --max-time 5 "${form[@]}" --data "tournament=open-2026&table=t3&action=takeback&n=1&pin=0000" "$url/api/cmd") want=202 ;;
+        esac
+        took=$(($(date +%s%3N) - start))
+        [ "$c" = "$want" ] || fail "beside 200 idle, slow and non-reading clients $what answered $c (round $round)"
+        [ "$took" -le "$limit" ] || fail "beside 200 idle, slow and non-reading clients $what took $took ms (limit $limit)"
+        [ "$took" -gt "$worst" ] && worst=$took
+    done
+done
+cdp wait "document.getElementById('link').textContent === 'Live'" 5000 >/dev/null ||
+    fail "the arbiter's page lost its live stream beside the load"
+say "beside $(cut -d' ' -f2 "$tmp/load.out") held connections from 4 addresses the page, the state, a login and a command answered within $worst ms"
 sleep 0.5
 grep -qE 'hall: takeback \(request [^)]*\) done' "$tmp/t1.log" && fail "a refused request reached t1"
 kill -0 "$hall_pid" || fail "twinboard-hall died"
