@@ -84,6 +84,7 @@ int tb_daemon__hall_open(struct tb_daemon *d, struct tb_error *err)
     struct tb_hall_state *st = h->st;
     snprintf(st->tournament, sizeof st->tournament, "%s", c->tournament);
     snprintf(st->table, sizeof st->table, "%s", c->table);
+    snprintf(st->epoch, sizeof st->epoch, "%s", tb_hall_pub_epoch(h->pub)); /* this session */
     for (int b = 0; b < TBD_BOARDS; b++) {
         snprintf(st->board[b].name, sizeof st->board[b].name, "%s", d->mcfg.board[b].name);
         st->board[b].vi = d->mcfg.board[b].role == TB_MATCH_VI;

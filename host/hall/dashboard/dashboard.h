@@ -15,10 +15,9 @@
 
 struct hall_table {
     char tournament[TB_HALL_NAME_MAX], table[TB_HALL_NAME_MAX];
-    char *state;               /* canonical JSON of the latest state, NULL until one came */
-    uint64_t seq;              /* its seq */
-    uint64_t evseq;            /* the highest event seq seen */
-    char *recent[HALL_RECENT]; /* the newest events (canonical JSON), oldest first */
+    char *state;                      /* canonical JSON of the latest state, NULL until one came */
+    struct tb_hall_seen seen, evseen; /* states and events taken (session and number) */
+    char *recent[HALL_RECENT];        /* the newest events (canonical JSON), oldest first */
     int nrecent;
 };
 

@@ -79,13 +79,19 @@ wait_line() {
 mqtt_port=$(free_port)
 http_port=$(free_port)
 cdp_port=$(free_port)
-# every client logs in: the tables, the dashboard, the test's own publisher
+# every client logs in: the tables (each as its table), the dashboard, the test's own publisher
+# ("tester": anyone on a broker without ACLs, for the forged payloads); the ACL is the one
+# shipped (host/hall/broker/twinboard.acl) plus the tester
 mosquitto_passwd -b -c "$tmp/passwd" hall hall-secret >/dev/null 2>&1 || fail "mosquitto_passwd"
+for u in t1 t2 t3 t4 t5 t6 b1; do mosquitto_passwd -b "$tmp/passwd" "$u" hall-secret >/dev/null 2>&1; done
+mosquitto_passwd -b "$tmp/passwd" tester tester-secret >/dev/null 2>&1
 chmod 600 "$tmp/passwd"
+{ printf 'user tester\ntopic readwrite twinboard/#\n\n'; cat "$here/../../../host/hall/broker/twinboard.acl"; } >"$tmp/acl"
 cat >"$tmp/mosquitto.conf" <<EOF
 listener $mqtt_port 127.0.0.1
 allow_anonymous false
 password_file $tmp/passwd
+acl_file $tmp/acl
 persistence false
 user $(id -un)
 log_dest file $tmp/mosquitto.log
@@ -108,7 +114,7 @@ wait_port "$http_port" || fail "twinboard-hall did not listen"
 url="http://127.0.0.1:$http_port"
 
 # tables: a twinboardd each, on two simulated reed boards moved from a fifo this script writes
-declare -A tfd
+declare -A tfd tpid
 start_table() { # name pin [password [extra lines [broker port [status when ready]]]]
     local t=$1 dir=$tmp/$1
     mkdir -p "$dir/journal"
@@ -138,12 +144,13 @@ broker = 127.0.0.1
 port = ${5:-$mqtt_port}
 tournament = open-2026
 table = $t
-username = hall
+username = $t
 password_file = $dir/password
 ${4:-}
 EOF
     "$tbd" -c "$dir/twinboard.ini" --audio none >"$tmp/$t.log" 2>&1 &
     pids+=("$!")
+    tpid[$t]=$!
     wait_status "$t" "${6:-sighted: Black, pty:[^,]*, connected,}" 10 || fail "table $t did not start"
 }
 tstatus() { "$tb" status --socket "$tmp/$1/control" 2>&1; }
@@ -277,13 +284,13 @@ say "broker back: the page caught up (t1: both scoresheets e4 e5 Nf3 Nc6 Bb5), t
 
 # ---- bad input changes nothing ----------------------------------------------------------------
 before=$(curl -s "$url/api/state")
-mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t2/state -m '{"tournament":"open-2026"' || fail "mosquitto_pub"
-mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t2/state -m '{"seq":99,"evil":true}'
+mosquitto_pub -u tester -P tester-secret -p "$mqtt_port" -t twinboard/open-2026/t2/state -m '{"tournament":"open-2026"' || fail "mosquitto_pub"
+mosquitto_pub -u tester -P tester-secret -p "$mqtt_port" -t twinboard/open-2026/t2/state -m '{"seq":99,"evil":true}'
 head -c 200000 /dev/zero | tr '\0' '{' >"$tmp/huge"
-mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t2/state -f "$tmp/huge"
-mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t2/event -m '{"kind":"move","seq":1e400}'
-mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t1/cmd -m '{"action":"takeback","request":"x","mismatch":0,"n":2}'
-mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t1/cmd -m '{"action":"takeback","request":"x","mismatch":0,"n":2,"pin":"0000"}'
+mosquitto_pub -u tester -P tester-secret -p "$mqtt_port" -t twinboard/open-2026/t2/state -f "$tmp/huge"
+mosquitto_pub -u tester -P tester-secret -p "$mqtt_port" -t twinboard/open-2026/t2/event -m '{"kind":"move","seq":1e400}'
+mosquitto_pub -u tester -P tester-secret -p "$mqtt_port" -t twinboard/open-2026/t1/cmd -m '{"action":"takeback","request":"x","mismatch":0,"n":2}'
+mosquitto_pub -u tester -P tester-secret -p "$mqtt_port" -t twinboard/open-2026/t1/cmd -m '{"action":"takeback","request":"x","mismatch":0,"n":2,"pin":"0000"}'
 sleep 1
 refused=$(curl -s "$url/api/state" | python3 -c 'import json,sys; print(json.load(sys.stdin)["refused"])')
 [ "$refused" -ge 4 ] || fail "the dashboard counted $refused refused payloads, expected at least 4"
@@ -385,6 +392,49 @@ grep -qE 'hall: takeback \(request [^)]*\) done' "$tmp/t1.log" && fail "a refuse
 kill -0 "$hall_pid" || fail "twinboard-hall died"
 [ "$(code "$url/api/state")" = 200 ] || fail "twinboard-hall stopped answering"
 say "malformed payloads, forged commands and HTTP garbage refused; nothing changed"
+
+# ---- the broker as a trust boundary: ACLs, a forged sequence, a table started again ----------
+# a table's login may write only its own topics: t2's credentials on t1's state and commands
+# are dropped by the broker
+mosquitto_pub -u t2 -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t1/cmd \
+    -m '{"action":"takeback","request":"acl","mismatch":0,"n":1,"pin":"2468"}'
+mosquitto_pub -u t2 -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t1/state -m '{"x":1}'
+sleep 1
+grep -q 'request acl' "$tmp/t1.log" && fail "a table's login sent a command to another table"
+[ "$(curl -s "$url/api/state" | python3 -c 'import json,sys; print(json.load(sys.stdin)["refused"])')" = "$refused" ] ||
+    fail "a table's login wrote another table's state"
+st_of() { # table -> "epoch seq plies" of its state on the dashboard
+    curl -s "$url/api/state" | python3 -c 'import json,sys
+t = [t for t in json.load(sys.stdin)["tables"] if t["table"] == sys.argv[1]][0]["state"]
+print(t.get("epoch", "-"), t["seq"], t["plies"])' "$1"
+}
+read -r epoch2 seq2 _ <<<"$(st_of t2)"
+[ "$epoch2" != - ] || fail "t2's state carries no epoch"
+# a retained state of t2's own session with a seq no restart explains: refused, the table seen on
+curl -s "$url/api/state" | python3 -c 'import json,sys
+t = [t for t in json.load(sys.stdin)["tables"] if t["table"] == "t2"][0]["state"]
+t["seq"] = 9007199254740991; t["state"] = "in-sync"; t["plies"] = 0
+print(json.dumps(t))' >"$tmp/forged.json"
+mosquitto_pub -u tester -P tester-secret -p "$mqtt_port" -r -t twinboard/open-2026/t2/state -f "$tmp/forged.json"
+sleep 0.5
+read -r e s _ <<<"$(st_of t2)"
+[ "$e $s" = "$epoch2 $seq2" ] || fail "a forged state with seq 2^53-1 was taken: $e $s"
+to t2 "move sighted d2d4"
+for _ in $(seq 50); do read -r e s _ <<<"$(st_of t2)"; [ "$s" -gt "$seq2" ] && break; sleep 0.1; done
+[ "$e" = "$epoch2" ] && [ "$s" -gt "$seq2" ] && [ "$s" -lt 1000 ] ||
+    fail "t2's own next state was not taken after the forged one: $e $s"
+# t3 started again (SIGKILL, then started): a new session from seq 1, taken at once
+read -r epoch3 seq3 plies3 <<<"$(st_of t3)"
+kill -9 "${tpid[t3]}"
+wait "${tpid[t3]}" 2>/dev/null
+"$tbd" -c "$tmp/t3/twinboard.ini" --audio none >>"$tmp/t3.log" 2>&1 &
+pids+=("$!")
+tpid[t3]=$!
+wait_status t3 'broker connected' 10 || fail "t3 did not come back: $(tstatus t3)"
+for _ in $(seq 50); do read -r e s p <<<"$(st_of t3)"; [ "$e" != "$epoch3" ] && break; sleep 0.1; done
+[ "$e" != "$epoch3" ] && [ "$s" -le 5 ] && [ "$p" = "$plies3" ] ||
+    fail "t3 started again was not taken as a new session: $epoch3 $seq3 -> $e $s (plies $plies3 -> $p)"
+say "ACL: a table's login cannot write another table's topics; a forged state of seq 2^53-1 refused and t2's next state taken (seq $s); t3 started again: a new session (epoch $e, seq from 1) taken at once"
 
 # ---- the guard's delays apply to PINs from the broker as to the control socket's ------------
 # each event with the moment it arrived (%U: seconds.nanoseconds)
@@ -503,6 +553,7 @@ certfile $tmp/broker.crt
 keyfile $tmp/broker.key
 allow_anonymous false
 password_file $tmp/passwd
+acl_file $tmp/acl
 persistence false
 user $(id -un)
 log_dest file $tmp/mosquitto-tls.log
