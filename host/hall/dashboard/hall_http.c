@@ -1,7 +1,7 @@
 /* hall_http.c - the dashboard's HTTP side (libmicrohttpd, a thread per connection): the page,
  * a snapshot of every table, a Server-Sent Events stream of updates, the arbiter's login and
  * commands. Served only for the allowed host names; state-changing requests only from the
- * dashboard's own pages, in a session, with its CSRF token (hall_web.h). Input is taken
+ * dashboard's own pages, in a session, with its CSRF token (tb_hall_web.h). Input is taken
  * strictly: anything else is answered 4xx and changes nothing. Connections are limited per
  * address and in all; at a limit the one without progress longest is closed for the new one, so
  * no number of idle, slow or non-reading clients keeps the arbiter out. */
@@ -17,7 +17,7 @@
 #include <microhttpd.h>
 
 #include "dashboard.h"
-#include "hall_web.h"
+#include "tb_hall_web.h"
 #include "tb_ctl.h"
 
 #define BODY_MAX  1024 /* a command form is far smaller */
@@ -28,7 +28,7 @@
 struct conn_rec {
     bool open, closing;
     int fd;
-    struct hall_web_conn c;
+    struct tb_hall_web_conn c;
 };
 
 struct hall_http {
@@ -36,10 +36,10 @@ struct hall_http {
     struct hall_http_config cfg;
     pthread_mutex_t mu;     /* all below */
     unsigned long requests; /* command request ids */
-    struct hall_web web;
+    struct tb_hall_web web;
     struct tb_ctl_guard guard; /* wrong login PINs per address */
     struct conn_rec conn[CONN_MAX];
-    struct hall_web_conn scratch[CONN_MAX]; /* admit(): the open ones */
+    struct tb_hall_web_conn scratch[CONN_MAX]; /* admit(): the open ones */
     int scratch_idx[CONN_MAX];
     unsigned long evicted;
 };
@@ -212,8 +212,8 @@ static bool in_session(struct hall_http *h, struct MHD_Connection *c, char *tag,
     const char *cookie = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Cookie");
     const char *token = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-CSRF-Token");
     pthread_mutex_lock(&h->mu);
-    struct hall_web_session *s = hall_web_session(&h->web, cookie, now_ms());
-    bool ok = hall_web_csrf_ok(s, token);
+    struct tb_hall_web_session *s = tb_hall_web_session(&h->web, cookie, now_ms());
+    bool ok = tb_hall_web_csrf_ok(s, token);
     if (ok)
         snprintf(tag, len, "%s", s->tag);
     pthread_mutex_unlock(&h->mu);
@@ -231,7 +231,7 @@ static enum MHD_Result command(struct hall_http *h, struct MHD_Connection *c, st
     if (!in_session(h, c, tag, sizeof tag, &rc))
         return rc;
     char *val[F_COUNT], what[96];
-    if (hall_web_form(u->body, u->len, fields, F_COUNT, val, what, sizeof what) != 0)
+    if (tb_hall_web_form(u->body, u->len, fields, F_COUNT, val, what, sizeof what) != 0)
         return error(c, MHD_HTTP_BAD_REQUEST, what);
     for (int f = 0; f < F_COUNT; f++)
         if (!val[f] && f != F_MISMATCH && f != F_N) {
@@ -292,14 +292,14 @@ static enum MHD_Result login(struct hall_http *h, struct MHD_Connection *c, stru
 {
     static const char *const names[] = {"pin"};
     char *pin, what[96];
-    if (hall_web_form(u->body, u->len, names, 1, &pin, what, sizeof what) != 0)
+    if (tb_hall_web_form(u->body, u->len, names, 1, &pin, what, sizeof what) != 0)
         return error(c, MHD_HTTP_BAD_REQUEST, what);
     if (!pin)
         return error(c, MHD_HTTP_BAD_REQUEST, "pin: missing");
     if (!h->cfg.pin || !h->cfg.pin[0])
         return error(c, MHD_HTTP_FORBIDDEN,
                      "logins are off: twinboard-hall was started without a PIN (TB_HALL_PIN)");
-    uint8_t rnd[HALL_WEB_RANDOM];
+    uint8_t rnd[TB_HALL_WEB_RANDOM];
     if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
         return error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "no random bytes for a session");
     uint64_t now = now_ms(), at;
@@ -311,8 +311,8 @@ static enum MHD_Result login(struct hall_http *h, struct MHD_Connection *c, stru
         tb_ctl_guard_result(&h->guard, addr, right, now, &locked);
     char cookie[128], body[80];
     if (right) {
-        struct hall_web_session *s = hall_web_login(&h->web, rnd, now);
-        snprintf(cookie, sizeof cookie, HALL_WEB_COOKIE "=%s; Path=/; HttpOnly; SameSite=Strict",
+        struct tb_hall_web_session *s = tb_hall_web_login(&h->web, rnd, now);
+        snprintf(cookie, sizeof cookie, TB_HALL_WEB_COOKIE "=%s; Path=/; HttpOnly; SameSite=Strict",
                  s->id);
         snprintf(body, sizeof body, "{\"csrf\":\"%s\"}\n", s->csrf);
     }
@@ -344,7 +344,7 @@ static enum MHD_Result logout(struct hall_http *h, struct MHD_Connection *c)
         return rc;
     const char *cookie = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Cookie");
     pthread_mutex_lock(&h->mu);
-    hall_web_logout(hall_web_session(&h->web, cookie, now_ms()));
+    tb_hall_web_logout(tb_hall_web_session(&h->web, cookie, now_ms()));
     pthread_mutex_unlock(&h->mu);
     return reply(c, MHD_HTTP_OK, "application/json", "{}\n", 3, false);
 }
@@ -356,7 +356,7 @@ static enum MHD_Result session_info(struct hall_http *h, struct MHD_Connection *
     const char *cookie = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Cookie");
     char body[128];
     pthread_mutex_lock(&h->mu);
-    struct hall_web_session *s = hall_web_session(&h->web, cookie, now_ms());
+    struct tb_hall_web_session *s = tb_hall_web_session(&h->web, cookie, now_ms());
     int n = s ? snprintf(body, sizeof body, "{\"login\":true,\"csrf\":\"%s\"}\n", s->csrf)
               : snprintf(body, sizeof body, "{\"login\":false,\"pin\":%s}\n",
                          h->cfg.pin && h->cfg.pin[0] ? "true" : "false");
@@ -373,7 +373,7 @@ static enum MHD_Result admit(void *cls, const struct sockaddr *sa, socklen_t len
     if (len < (socklen_t)sizeof(struct sockaddr_in) || sa->sa_family != AF_INET)
         return MHD_NO;
     uint32_t addr = ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr);
-    struct hall_web_conn *open = h->scratch;
+    struct tb_hall_web_conn *open = h->scratch;
     int *idx = h->scratch_idx;
     pthread_mutex_lock(&h->mu);
     int n = 0;
@@ -382,7 +382,7 @@ static enum MHD_Result admit(void *cls, const struct sockaddr *sa, socklen_t len
             open[n] = h->conn[i].c;
             idx[n++] = i;
         }
-    int v = hall_web_victim(open, n, addr, PER_ADDR, ALL_CONNS);
+    int v = tb_hall_web_victim(open, n, addr, PER_ADDR, ALL_CONNS);
     if (v >= 0) {
         struct conn_rec *r = &h->conn[idx[v]];
         r->closing = true;
@@ -404,7 +404,7 @@ static void notify(void *cls, struct MHD_Connection *c, void **socket_context,
         for (int i = 0; i < CONN_MAX && fd; i++)
             if (!h->conn[i].open) {
                 h->conn[i] = (struct conn_rec){.open = true, .fd = fd->connect_fd};
-                h->conn[i].c = (struct hall_web_conn){client_addr(c), now_ms()};
+                h->conn[i].c = (struct tb_hall_web_conn){client_addr(c), now_ms()};
                 *socket_context = &h->conn[i];
                 break;
             }
@@ -448,7 +448,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     /* only for the dashboard's own names: a page of another name whose address was made this
        host's (DNS rebinding) neither reads nor sends anything */
     const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
-    if (!hall_web_host_ok(&h->web, host))
+    if (!tb_hall_web_host_ok(&h->web, host))
         return error(c, MHD_HTTP_MISDIRECTED_REQUEST, "Host: not a name of this dashboard");
     bool post = !strcmp(method, "POST");
     if (post &&
@@ -477,7 +477,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         if (!type || strncmp(type, "application/x-www-form-urlencoded", 33) != 0)
             return error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, "send the form urlencoded");
         /* only the dashboard's own pages change anything (a browser always sends Origin) */
-        if (!hall_web_origin_ok(&h->web, origin))
+        if (!tb_hall_web_origin_ok(&h->web, origin))
             return error(c, MHD_HTTP_FORBIDDEN, "Origin: not this dashboard");
         if (u->too_big)
             return error(c, MHD_HTTP_CONTENT_TOO_LARGE, "body: more than 1024 bytes");
@@ -532,14 +532,14 @@ struct hall_http *hall_http_start(const struct hall_http_config *cfg, char *why,
     }
     h->cfg = *cfg;
     pthread_mutex_init(&h->mu, NULL);
-    hall_web_init(&h->web, cfg->port);
+    tb_hall_web_init(&h->web, cfg->port);
     tb_ctl_guard_init(&h->guard);
     if (cfg->listen && strcmp(cfg->listen, "127.0.0.1") && strcmp(cfg->listen, "0.0.0.0"))
-        hall_web_allow(&h->web, cfg->listen);
+        tb_hall_web_allow(&h->web, cfg->listen);
     for (int i = 0; i < cfg->nallow; i++)
-        if (hall_web_allow(&h->web, cfg->allow[i]) != 0) {
+        if (tb_hall_web_allow(&h->web, cfg->allow[i]) != 0) {
             snprintf(why, len, "--allow-host %s: not a host name or address (or more than %d)",
-                     cfg->allow[i], HALL_WEB_HOSTS - 3);
+                     cfg->allow[i], TB_HALL_WEB_HOSTS - 3);
             pthread_mutex_destroy(&h->mu);
             free(h);
             return NULL;

@@ -14,7 +14,7 @@
 #include <mosquitto.h>
 
 #include "dashboard.h"
-#include "hall_web.h"
+#include "tb_hall_web.h"
 
 struct hall {
     struct hall_store store;
@@ -113,7 +113,7 @@ int main(int argc, char **argv)
         O_CAFILE,
         O_ALLOW
     };
-    const char *allow[HALL_WEB_HOSTS];
+    const char *allow[TB_HALL_WEB_HOSTS];
     int nallow = 0;
     static const struct option longs[] = {
         {"help", no_argument, NULL, 'h'},
@@ -146,7 +146,7 @@ int main(int argc, char **argv)
             username = v;
         } else if (c == O_CAFILE) {
             cafile = v;
-        } else if (c == O_ALLOW && nallow < HALL_WEB_HOSTS) {
+        } else if (c == O_ALLOW && nallow < TB_HALL_WEB_HOSTS) {
             allow[nallow++] = v;
         } else {
             const char *a = argv[optind - 1];

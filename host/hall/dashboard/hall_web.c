@@ -1,19 +1,19 @@
 /* hall_web.c - what the dashboard's web side accepts: Host and Origin against the allowed
  * names, sessions with their CSRF tokens, strict forms, and which connection gives way at a
- * limit (hall_web.h). Pure: time and random bytes are arguments. */
+ * limit (tb_hall_web.h). Pure: time and random bytes are arguments. */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "hall_web.h"
+#include "tb_hall_web.h"
 
-void hall_web_init(struct hall_web *w, int port)
+void tb_hall_web_init(struct tb_hall_web *w, int port)
 {
     memset(w, 0, sizeof *w);
     w->port = port;
-    hall_web_allow(w, "127.0.0.1");
-    hall_web_allow(w, "localhost");
+    tb_hall_web_allow(w, "127.0.0.1");
+    tb_hall_web_allow(w, "localhost");
 }
 
 static bool name_char(char c)
@@ -21,10 +21,10 @@ static bool name_char(char c)
     return isalnum((unsigned char)c) || c == '-' || c == '.';
 }
 
-int hall_web_allow(struct hall_web *w, const char *name)
+int tb_hall_web_allow(struct tb_hall_web *w, const char *name)
 {
     size_t n = strlen(name);
-    if (w->nhosts >= HALL_WEB_HOSTS || n == 0 || n >= HALL_WEB_NAME_MAX)
+    if (w->nhosts >= TB_HALL_WEB_HOSTS || n == 0 || n >= TB_HALL_WEB_NAME_MAX)
         return -1;
     for (size_t i = 0; i < n; i++)
         if (!name_char(name[i]))
@@ -36,7 +36,7 @@ int hall_web_allow(struct hall_web *w, const char *name)
 }
 
 /* "name[:port]" of len bytes: an allowed name and the dashboard's port (80 when none). */
-static bool authority_ok(const struct hall_web *w, const char *s, size_t len)
+static bool authority_ok(const struct tb_hall_web *w, const char *s, size_t len)
 {
     const char *colon = memchr(s, ':', len);
     size_t nlen = colon ? (size_t)(colon - s) : len;
@@ -52,7 +52,7 @@ static bool authority_ok(const struct hall_web *w, const char *s, size_t len)
             port = port * 10 + (colon[1 + i] - '0');
         }
     }
-    if (port != w->port || nlen == 0 || nlen >= HALL_WEB_NAME_MAX)
+    if (port != w->port || nlen == 0 || nlen >= TB_HALL_WEB_NAME_MAX)
         return false;
     for (int h = 0; h < w->nhosts; h++)
         if (strlen(w->host[h]) == nlen && strncasecmp(w->host[h], s, nlen) == 0)
@@ -60,12 +60,12 @@ static bool authority_ok(const struct hall_web *w, const char *s, size_t len)
     return false;
 }
 
-bool hall_web_host_ok(const struct hall_web *w, const char *host)
+bool tb_hall_web_host_ok(const struct tb_hall_web *w, const char *host)
 {
     return host && authority_ok(w, host, strlen(host));
 }
 
-bool hall_web_origin_ok(const struct hall_web *w, const char *origin)
+bool tb_hall_web_origin_ok(const struct tb_hall_web *w, const char *origin)
 {
     return origin && strncmp(origin, "http://", 7) == 0 &&
            authority_ok(w, origin + 7, strlen(origin + 7));
@@ -89,11 +89,12 @@ static bool same(const char *a, const char *b, size_t n)
     return diff == 0;
 }
 
-struct hall_web_session *hall_web_login(struct hall_web *w, const uint8_t *rnd, uint64_t now)
+struct tb_hall_web_session *tb_hall_web_login(struct tb_hall_web *w, const uint8_t *rnd,
+                                              uint64_t now)
 {
-    struct hall_web_session *s = &w->session[0];
-    for (int i = 0; i < HALL_WEB_SESSIONS; i++) { /* a free one, else the one idle longest */
-        struct hall_web_session *t = &w->session[i];
+    struct tb_hall_web_session *s = &w->session[0];
+    for (int i = 0; i < TB_HALL_WEB_SESSIONS; i++) { /* a free one, else the one idle longest */
+        struct tb_hall_web_session *t = &w->session[i];
         if (!t->used || (s->used && t->last < s->last))
             s = t;
     }
@@ -132,17 +133,18 @@ static bool cookie_value(const char *header, const char *name, const char **v, s
     return false;
 }
 
-struct hall_web_session *hall_web_session(struct hall_web *w, const char *cookie, uint64_t now)
+struct tb_hall_web_session *tb_hall_web_session(struct tb_hall_web *w, const char *cookie,
+                                                uint64_t now)
 {
     const char *v;
     size_t n;
-    if (!cookie || !cookie_value(cookie, HALL_WEB_COOKIE, &v, &n) || n != 32)
+    if (!cookie || !cookie_value(cookie, TB_HALL_WEB_COOKIE, &v, &n) || n != 32)
         return NULL;
-    for (int i = 0; i < HALL_WEB_SESSIONS; i++) {
-        struct hall_web_session *s = &w->session[i];
+    for (int i = 0; i < TB_HALL_WEB_SESSIONS; i++) {
+        struct tb_hall_web_session *s = &w->session[i];
         if (!s->used)
             continue;
-        if (now - s->last >= HALL_WEB_IDLE_MS && now >= s->last) {
+        if (now - s->last >= TB_HALL_WEB_IDLE_MS && now >= s->last) {
             memset(s, 0, sizeof *s); /* idle too long: gone */
             continue;
         }
@@ -154,13 +156,13 @@ struct hall_web_session *hall_web_session(struct hall_web *w, const char *cookie
     return NULL;
 }
 
-void hall_web_logout(struct hall_web_session *s)
+void tb_hall_web_logout(struct tb_hall_web_session *s)
 {
     if (s)
         memset(s, 0, sizeof *s);
 }
 
-bool hall_web_csrf_ok(const struct hall_web_session *s, const char *token)
+bool tb_hall_web_csrf_ok(const struct tb_hall_web_session *s, const char *token)
 {
     return s && s->used && token && strlen(token) == 32 && same(s->csrf, token, 32);
 }
@@ -196,8 +198,8 @@ static bool form_decode(char *s)
     return true;
 }
 
-int hall_web_form(char *body, size_t len, const char *const *names, int n, char **val, char *what,
-                  size_t what_len)
+int tb_hall_web_form(char *body, size_t len, const char *const *names, int n, char **val,
+                     char *what, size_t what_len)
 {
     for (int f = 0; f < n; f++)
         val[f] = NULL;
@@ -231,7 +233,8 @@ int hall_web_form(char *body, size_t len, const char *const *names, int n, char 
     return 0;
 }
 
-int hall_web_victim(const struct hall_web_conn *conn, int n, uint32_t addr, int per_addr, int total)
+int tb_hall_web_victim(const struct tb_hall_web_conn *conn, int n, uint32_t addr, int per_addr,
+                       int total)
 {
     int of_addr = 0;
     for (int i = 0; i < n; i++)

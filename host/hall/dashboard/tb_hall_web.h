@@ -1,4 +1,4 @@
-/* hall_web.h - what the dashboard's web side accepts (docs/hall.md, "The dashboard's web side"),
+/* tb_hall_web.h - what the dashboard's web side accepts (docs/hall.md, "The dashboard's web side"),
  * pure: no I/O, time and random bytes are arguments.
  *
  * - Host: a request is served only when its Host header names the dashboard: one of the allowed
@@ -7,25 +7,25 @@
  * - Origin: a state-changing request must come from a page of an allowed name and port.
  * - Sessions: a login with the hall's PIN makes a session (a random id in an HttpOnly,
  *   SameSite=Strict cookie) with its own CSRF token, sent back in a header with every
- *   state-changing request. At most HALL_WEB_SESSIONS; the one idle longest goes.
+ *   state-changing request. At most TB_HALL_WEB_SESSIONS; the one idle longest goes.
  * - Forms: application/x-www-form-urlencoded bodies taken strictly (each field once, known
  *   names only, no control character).
  * - Connections: which one gives way when an address or the whole server is at its limit. */
-#ifndef HALL_WEB_H
-#define HALL_WEB_H
+#ifndef TB_HALL_WEB_H
+#define TB_HALL_WEB_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define HALL_WEB_HOSTS    8
-#define HALL_WEB_NAME_MAX 64
-#define HALL_WEB_SESSIONS 16
-#define HALL_WEB_IDLE_MS  (12u * 3600u * 1000u) /* a session unused this long is gone */
-#define HALL_WEB_RANDOM   32                    /* random bytes for a session */
-#define HALL_WEB_COOKIE   "tb_hall"
+#define TB_HALL_WEB_HOSTS    8
+#define TB_HALL_WEB_NAME_MAX 64
+#define TB_HALL_WEB_SESSIONS 16
+#define TB_HALL_WEB_IDLE_MS  (12u * 3600u * 1000u) /* a session unused this long is gone */
+#define TB_HALL_WEB_RANDOM   32                    /* random bytes for a session */
+#define TB_HALL_WEB_COOKIE   "tb_hall"
 
-struct hall_web_session {
+struct tb_hall_web_session {
     bool used;
     char id[33];   /* the cookie's value: 128 random bits in hex */
     char csrf[33]; /* the token of its state-changing requests */
@@ -33,40 +33,42 @@ struct hall_web_session {
     uint64_t last;
 };
 
-struct hall_web {
-    char host[HALL_WEB_HOSTS][HALL_WEB_NAME_MAX];
+struct tb_hall_web {
+    char host[TB_HALL_WEB_HOSTS][TB_HALL_WEB_NAME_MAX];
     int nhosts;
     int port;
-    struct hall_web_session session[HALL_WEB_SESSIONS];
+    struct tb_hall_web_session session[TB_HALL_WEB_SESSIONS];
 };
 
 /* port: the dashboard's; the names 127.0.0.1 and localhost are allowed. */
-void hall_web_init(struct hall_web *w, int port);
+void tb_hall_web_init(struct tb_hall_web *w, int port);
 /* Allows one more name (a host name or an IPv4 address, as a browser sends it in Host).
  * 0, or -1 when it is no such name or the list is full. */
-int hall_web_allow(struct hall_web *w, const char *name);
+int tb_hall_web_allow(struct tb_hall_web *w, const char *name);
 /* The Host header ("name[:port]") names this dashboard. */
-bool hall_web_host_ok(const struct hall_web *w, const char *host);
+bool tb_hall_web_host_ok(const struct tb_hall_web *w, const char *host);
 /* The Origin header ("http://name[:port]") is a page of this dashboard. */
-bool hall_web_origin_ok(const struct hall_web *w, const char *origin);
+bool tb_hall_web_origin_ok(const struct tb_hall_web *w, const char *origin);
 
-/* A new session from HALL_WEB_RANDOM random bytes at now (the one idle longest makes room). */
-struct hall_web_session *hall_web_login(struct hall_web *w, const uint8_t *rnd, uint64_t now);
+/* A new session from TB_HALL_WEB_RANDOM random bytes at now (the one idle longest makes room). */
+struct tb_hall_web_session *tb_hall_web_login(struct tb_hall_web *w, const uint8_t *rnd,
+                                              uint64_t now);
 /* The session the Cookie header names, used at now; NULL if none (or gone). */
-struct hall_web_session *hall_web_session(struct hall_web *w, const char *cookie, uint64_t now);
-void hall_web_logout(struct hall_web_session *s);
+struct tb_hall_web_session *tb_hall_web_session(struct tb_hall_web *w, const char *cookie,
+                                                uint64_t now);
+void tb_hall_web_logout(struct tb_hall_web_session *s);
 /* token is the session's CSRF token (compared in constant time). */
-bool hall_web_csrf_ok(const struct hall_web_session *s, const char *token);
+bool tb_hall_web_csrf_ok(const struct tb_hall_web_session *s, const char *token);
 
 /* Takes an urlencoded form of len bytes in place (body[len] must be writable): val[i] the
  * decoded value of names[i] or NULL. 0, or -1 with what naming the fault ("pin: given
  * twice"). */
-int hall_web_form(char *body, size_t len, const char *const *names, int n, char **val, char *what,
-                  size_t what_len);
+int tb_hall_web_form(char *body, size_t len, const char *const *names, int n, char **val,
+                     char *what, size_t what_len);
 
 /* ---- connections ---------------------------------------------------------------------------- */
 
-struct hall_web_conn {
+struct tb_hall_web_conn {
     uint32_t addr;     /* the client's IPv4 address */
     uint64_t progress; /* when it last completed a request or took bytes of its stream */
 };
@@ -74,7 +76,7 @@ struct hall_web_conn {
 /* A new connection from addr while conn[0..n) are open: the index of the one to close first so
  * it gets in (at per_addr of its address: that address's, else at total: one of the address
  * holding the most), the one without progress longest; -1 when no limit is reached. */
-int hall_web_victim(const struct hall_web_conn *conn, int n, uint32_t addr, int per_addr,
-                    int total);
+int tb_hall_web_victim(const struct tb_hall_web_conn *conn, int n, uint32_t addr, int per_addr,
+                       int total);
 
 #endif
