@@ -36,6 +36,8 @@ void tb_daemon__refusals_flush(struct tb_daemon *d)
 void tb_daemon__refusal(struct tb_daemon *d, uint64_t peer, bool wrong_pin,
                         enum tb_config_log level, const char *fmt, ...)
 {
+    if (level > d->cfg->log_level)
+        return; /* not logged at this level: it takes no line from the others */
     tb_daemon__refusals_flush(d);
     if (!tb_ctl_log_refusal(&d->refusals, peer, wrong_pin, tb_daemon__mono_ms()))
         return;

@@ -89,14 +89,18 @@ TB_TEST(the_session_idle_longest_makes_room)
     struct tb_hall_web w;
     tb_hall_web_init(&w, 8080);
     uint8_t b[TB_HALL_WEB_RANDOM];
-    char first[40];
+    char first[64], second[64];
     for (int i = 0; i <= TB_HALL_WEB_SESSIONS; i++) {
         rnd(b, (uint8_t)(i + 1));
         struct tb_hall_web_session *s = tb_hall_web_login(&w, b, 1000u + (uint64_t)i);
         if (i == 0)
             snprintf(first, sizeof first, TB_HALL_WEB_COOKIE "=%s", s->id);
+        if (i == 1)
+            snprintf(second, sizeof second, TB_HALL_WEB_COOKIE "=%s", s->id);
     }
     ASSERT_NULL(tb_hall_web_session(&w, first, 3000));
+    /* the second one is still there */
+    ASSERT_NOT_NULL(tb_hall_web_session(&w, second, 3000));
 }
 
 TB_TEST(forms_are_taken_strictly)
