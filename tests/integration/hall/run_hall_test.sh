@@ -468,6 +468,26 @@ grep '"request":"g4"' "$tmp/t2.events" | grep -q 'no open mismatch 1' ||
 [ "$(grep -c 'refused: wrong arbiter PIN (' "$tmp/t2.log")" = 2 ] ||
     fail "t2 did not log two wrong PINs"
 say "wrong PINs from the broker held back as on the control socket: $((at1 - sent1)) ms, then $((at3 - sent3)) ms; a command meanwhile refused unchecked; the right PIN reached the daemon ($((at4 - sent4)) ms)"
+# a burst of wrong PINs from one sender (a page session) holds back that sender alone: another
+# sender's right PIN is checked at once
+cmd_from() { # request pin sender
+    date +%s%3N
+    mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t2/cmd \
+        -m "{\"action\":\"resolve\",\"request\":\"$1\",\"mismatch\":1,\"n\":0,\"pin\":\"$2\",\"from\":\"$3\"}"
+}
+for i in $(seq 20); do cmd_from "b$i" 0000 s-guess >/dev/null; done
+worst=0
+for i in 1 2 3; do
+    sent=$(cmd_from "r$i" 1357 s-arbiter)
+    at=$(answered "r$i")
+    grep "\"request\":\"r$i\"" "$tmp/t2.events" | grep -q 'no open mismatch 1' ||
+        fail "another sender's right PIN was not checked beside the guesses: $(grep "\"request\":\"r$i\"" "$tmp/t2.events")"
+    [ $((at - sent)) -le "$limit" ] || fail "another sender's right PIN took $((at - sent)) ms beside the guesses (limit $limit)"
+    [ $((at - sent)) -gt "$worst" ] && worst=$((at - sent))
+    sleep 0.3
+done
+grep '"request":"b20"' "$tmp/t2.events" | grep -q 'busy' || fail "the guesses were not held back"
+say "20 wrong PINs from one sender over the broker: its own held back (busy), another sender's right PIN checked within $worst ms"
 
 # ---- the ARBITER button; a table with a wrong password is kept out -----------------------------
 to t3 "arbiter vi"
