@@ -112,7 +112,7 @@ static ssize_t stream(void *cls, uint64_t pos, char *buf, size_t max)
         pthread_mutex_lock(&s->mu);
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += 15;
+        until.tv_sec += 5; /* a comment at least this often: within the idle timeout */
         int rc = 0;
         while (!s->closing && v->gen == s->gen && rc != ETIMEDOUT)
             rc = pthread_cond_timedwait(&s->cv, &s->mu, &until);
