@@ -43,8 +43,8 @@ static bool authority_ok(const struct tb_hall_web *w, const char *s, size_t len)
     long port = 80;
     if (colon) {
         size_t plen = len - nlen - 1;
-        if (plen == 0 || plen > 5)
-            return false;
+        if (plen == 0 || plen > 5 || (plen > 1 && colon[1] == '0'))
+            return false; /* the port as a browser writes it: no leading zero */
         port = 0;
         for (size_t i = 0; i < plen; i++) {
             if (!isdigit((unsigned char)colon[1 + i]))

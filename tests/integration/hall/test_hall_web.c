@@ -18,9 +18,16 @@ TB_TEST(only_the_dashboards_names_and_port_are_served)
     tb_hall_web_init(&w, 8080);
     ASSERT_TRUE(tb_hall_web_host_ok(&w, "127.0.0.1:8080"));
     ASSERT_TRUE(tb_hall_web_host_ok(&w, "LOCALHOST:8080"));
-    static const char *const bad[] = {"rebind.test:8080",    "127.0.0.1:8081",   "127.0.0.1",
-                                      "127.0.0.1:",          "127.0.0.1:08080x", ":8080",
-                                      "127.0.0.1.evil:8080", "localhost:8080 ",  ""};
+    static const char *const bad[] = {"rebind.test:8080",
+                                      "127.0.0.1:8081",
+                                      "127.0.0.1",
+                                      "127.0.0.1:",
+                                      "127.0.0.1:08080",
+                                      "127.0.0.1:08080x",
+                                      ":8080",
+                                      "127.0.0.1.evil:8080",
+                                      "localhost:8080 ",
+                                      ""};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         if (tb_hall_web_host_ok(&w, bad[i]))
             TB_FAIL("Host '%s' was taken", bad[i]);
