@@ -6,6 +6,7 @@
  * address and in all; at a limit the one without progress longest is closed for the new one, so
  * no number of idle, slow or non-reading clients keeps the arbiter out. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@ struct hall_http {
     struct tb_hall_web_conn scratch[CONN_MAX]; /* admit(): the open ones */
     int scratch_idx[CONN_MAX];
     unsigned long evicted;
+    struct tb_ctl_loglimit log; /* the web server's messages: a few a minute, the rest counted */
 };
 
 static uint64_t now_ms(void)
@@ -366,6 +368,31 @@ static enum MHD_Result session_info(struct hall_http *h, struct MHD_Connection *
 
 /* ---- connections ------------------------------------------------------------------------- */
 
+/* libmicrohttpd's messages (a connection closed early, a stream whose client is gone): each
+ * connection an attacker opens may cause one, so at most a few a minute are written; the rest
+ * are counted and summed up with the next message after the minute (docs/hall.md). */
+static void server_log(void *cls, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+static void server_log(void *cls, const char *fmt, va_list ap)
+{
+    struct hall_http *h = cls;
+    uint64_t now = now_ms();
+    pthread_mutex_lock(&h->mu);
+    uint64_t start = h->log.start;
+    struct tb_ctl_logcount c;
+    while (tb_ctl_log_summary(&h->log, now, &c) == 1)
+        fprintf(stderr,
+                "twinboard-hall: %u more messages of the web server in the last %llu s, not "
+                "written one by one\n",
+                (unsigned)c.refused, (unsigned long long)((now - start + 999) / 1000));
+    bool tell = tb_ctl_log_refusal(&h->log, 0, false, now);
+    pthread_mutex_unlock(&h->mu);
+    if (tell) {
+        fputs("twinboard-hall: ", stderr);
+        vfprintf(stderr, fmt, ap);
+    }
+}
+
 /* A new connection from addr: at a limit the one without progress longest is closed first. */
 static enum MHD_Result admit(void *cls, const struct sockaddr *sa, socklen_t len)
 {
@@ -534,6 +561,7 @@ struct hall_http *hall_http_start(const struct hall_http_config *cfg, char *why,
     pthread_mutex_init(&h->mu, NULL);
     tb_hall_web_init(&h->web, cfg->port);
     tb_ctl_guard_init(&h->guard);
+    tb_ctl_loglimit_init(&h->log, now_ms());
     if (cfg->listen && strcmp(cfg->listen, "127.0.0.1") && strcmp(cfg->listen, "0.0.0.0"))
         tb_hall_web_allow(&h->web, cfg->listen);
     for (int i = 0; i < cfg->nallow; i++)
@@ -555,11 +583,11 @@ struct hall_http *hall_http_start(const struct hall_http_config *cfg, char *why,
     }
     h->d = MHD_start_daemon(
         MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG,
-        (uint16_t)cfg->port, admit, h, handle, h, MHD_OPTION_SOCK_ADDR, &sa,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONN_MAX, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        (size_t)16384, MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_THREAD_STACK_SIZE,
-        (size_t)(256 * 1024), MHD_OPTION_NOTIFY_COMPLETED, completed, h,
-        MHD_OPTION_NOTIFY_CONNECTION, notify, h, MHD_OPTION_END);
+        (uint16_t)cfg->port, admit, h, handle, h, MHD_OPTION_EXTERNAL_LOGGER, server_log, h,
+        MHD_OPTION_SOCK_ADDR, &sa, MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONN_MAX,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384, MHD_OPTION_CONNECTION_TIMEOUT, 10u,
+        MHD_OPTION_THREAD_STACK_SIZE, (size_t)(256 * 1024), MHD_OPTION_NOTIFY_COMPLETED, completed,
+        h, MHD_OPTION_NOTIFY_CONNECTION, notify, h, MHD_OPTION_END);
     if (!h->d) {
         snprintf(why, len, "cannot listen on %s:%d: %s", cfg->listen ? cfg->listen : "127.0.0.1",
                  cfg->port, strerror(errno));

@@ -361,6 +361,7 @@ cdp goto "$url/" || fail "chromium did not come back to the dashboard"
 say "a page of another name on 127.0.0.1 (DNS rebinding) reads nothing (421) and sends nothing; another origin's post refused"
 
 # ---- 200 idle, slow and non-reading clients from four loopback addresses ----------------------
+hall_log0=$(stat -c %s "$tmp/hall.log")
 python3 "$here/load_clients.py" "$http_port" 200 127.0.0.2,127.0.0.3,127.0.0.4,127.0.0.5 \
     >"$tmp/load.out" 2>&1 &
 pids+=("$!")
@@ -386,7 +387,9 @@ for round in 1 2 3; do
 done
 cdp wait "document.getElementById('link').textContent === 'Live'" 5000 >/dev/null ||
     fail "the arbiter's page lost its live stream beside the load"
-say "beside $(cut -d' ' -f2 "$tmp/load.out") held connections from 4 addresses the page, the state, a login and a command answered within $worst ms"
+grown=$(($(stat -c %s "$tmp/hall.log") - hall_log0))
+[ "$grown" -lt 4096 ] || fail "the load wrote $grown bytes into the dashboard's log: $(sort "$tmp/hall.log" | uniq -c | sort -rn | head -3)"
+say "beside $(cut -d' ' -f2 "$tmp/load.out") held connections from 4 addresses the page, the state, a login and a command answered within $worst ms; the dashboard's log grew $grown bytes"
 sleep 0.5
 grep -qE 'hall: takeback \(request [^)]*\) done' "$tmp/t1.log" && fail "a refused request reached t1"
 kill -0 "$hall_pid" || fail "twinboard-hall died"
