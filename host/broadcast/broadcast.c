@@ -149,6 +149,7 @@ static int choose_path(tb_broadcast *bc, const tb_chess_game *resume, bool *resu
         rc = mkdir_one(dir, err);
     if (rc != TB_OK)
         return rc;
+    bc->temps_removed += (uint64_t)tb_broadcast__clean_temps(dir);
     size_t stem = strlen(name) - 4; /* ".pgn" */
     char last[sizeof bc->path] = "";
     for (int k = 1; k < 1000; k++) {
@@ -419,6 +420,7 @@ void tb_broadcast_stats(tb_broadcast *bc, struct tb_broadcast_stats *out)
     out->dropped = bc->dropped;
     out->closed = bc->closed;
     tb_broadcast__writer_stats(&bc->writer, &out->pgn_writes, &out->pgn_failures, &out->pgn_error);
+    out->pgn_temps_removed = bc->temps_removed;
 }
 
 const struct tb_broadcast_board *tb_broadcast_board_of(const tb_broadcast *bc)

@@ -18,6 +18,11 @@ uint64_t tb_broadcast__log_oldest(const struct tb_broadcast_board *b);
 /* Writes text to path atomically: a temporary file in the same directory, fsync, rename,
  * fsync of the directory. err names the path and the step that failed. */
 int tb_broadcast__write_atomic(const char *path, const char *text, size_t n, struct tb_error *err);
+/* Removes the temporary files write_atomic left in dir when it was killed mid-write (this
+ * user's regular files named ".<name>.pgn.XXXXXX", older than TB_BROADCAST__TEMP_AGE_S).
+ * Returns how many. */
+#define TB_BROADCAST__TEMP_AGE_S 60
+int tb_broadcast__clean_temps(const char *dir);
 
 /* The live PGN's writer thread (pgnwriter.c). */
 struct tb_broadcast__writer {
@@ -70,7 +75,7 @@ struct tb_broadcast {
     char *text;
     size_t text_cap;
     char path[2200];
-    uint64_t dropped, closed;
+    uint64_t dropped, closed, temps_removed;
     struct tb_broadcast__writer writer;
 };
 

@@ -1,10 +1,13 @@
-/* pgnfile.c - a file replaced atomically: readers see the old text or the new, never half. */
+/* pgnfile.c - a file replaced atomically: readers see the old text or the new, never half; and
+ * the temporary files of a writer that was killed mid-write, removed at the next game's start. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "broadcast_internal.h"
@@ -64,4 +67,38 @@ int tb_broadcast__write_atomic(const char *path, const char *text, size_t n, str
     int rc = fsync(dfd);
     close(dfd);
     return rc == 0 ? TB_OK : fail(err, "sync the directory of", path);
+}
+
+/* ".<name>.pgn.XXXXXX": a temporary file of write_atomic (mkstemp's six characters). */
+static bool temp_name(const char *n)
+{
+    size_t len = strlen(n);
+    if (n[0] != '.' || len < 1 + 5 + 7 || memcmp(n + len - 11, ".pgn.", 5) != 0)
+        return false;
+    for (size_t i = len - 6; i < len; i++)
+        if (!((n[i] >= '0' && n[i] <= '9') || (n[i] >= 'a' && n[i] <= 'z') ||
+              (n[i] >= 'A' && n[i] <= 'Z')))
+            return false;
+    return true;
+}
+
+int tb_broadcast__clean_temps(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int removed = 0;
+    time_t now = time(NULL);
+    for (struct dirent *e; (e = readdir(d));) {
+        struct stat st;
+        /* only this user's regular files, untouched for a minute: another table's writer
+           sharing the directory may be writing one of its own just now */
+        if (!temp_name(e->d_name) || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+            now - st.st_mtime < TB_BROADCAST__TEMP_AGE_S)
+            continue;
+        removed += unlinkat(dirfd(d), e->d_name, 0) == 0;
+    }
+    closedir(d);
+    return removed;
 }

@@ -203,12 +203,14 @@ struct tb_broadcast_end {
 };
 
 struct tb_broadcast_stats {
-    int readers;           /* the pty (when a program holds it) and TCP clients */
-    uint64_t dropped;      /* messages dropped for a reader whose buffer was full */
-    uint64_t closed;       /* TCP clients closed (EOF, error, buffer overflow) */
-    uint64_t pgn_writes;   /* PGN files written (a text replaced by a newer one before it was
-                              written is not counted) */
-    uint64_t pgn_failures; /* writes that failed (the last error is kept) */
+    int readers;                /* the pty (when a program holds it) and TCP clients */
+    uint64_t dropped;           /* messages dropped for a reader whose buffer was full */
+    uint64_t closed;            /* TCP clients closed (EOF, error, buffer overflow) */
+    uint64_t pgn_writes;        /* PGN files written (a text replaced by a newer one before it was
+                                   written is not counted) */
+    uint64_t pgn_failures;      /* writes that failed (the last error is kept) */
+    uint64_t pgn_temps_removed; /* temporary files a killed writer left, removed at a game's
+                                   start */
     struct tb_error pgn_error;
 };
 

@@ -26,12 +26,14 @@ static int print_line(void *user, const struct tb_script_event *ev, long line)
 
 /* What the scripts need beyond their events, as bughouse-replay reads them: the BPGN tags, the
  * clock control and the start positions that are not the standard array. */
-static void header(FILE *f, const char *path, long seed, bool noise, const tb_bug_record *rec)
+static void header(FILE *f, const char *path, long seed, const struct tb_bugmatch_gen_config *g,
+                   const tb_bug_record *rec)
 {
     struct tb_clock_control control;
     char text[TB_BUG_FEN_MAX], spec[32];
     tb_bug_pos std;
-    fprintf(f, "# bughouse-events %s seed %ld%s\n", path, seed, noise ? " noise" : "");
+    fprintf(f, "# bughouse-events %s seed %ld%s\n", path, seed, g->noise ? " noise" : "");
+    fprintf(f, "# blip-window: %u ms\n", (unsigned)g->blip_ms); /* what its noise was made for */
     snprintf(spec, sizeof spec, "%lds", (long)(rec->base_ms / 1000));
     if (tb_clock_control_parse(&control, spec, NULL) == 0 &&
         tb_clock_control_format(&control, text, sizeof text) > 0)
@@ -166,7 +168,7 @@ int tb_cli_cmd_bughouse_events(int argc, char **argv)
         end_times(rec);
         for (int b = 0; b < 2; b++)
             if (b == 0 || o.to[1] != o.to[0])
-                header(o.to[b], path, seed, gcfg.noise, rec);
+                header(o.to[b], path, seed, &gcfg, rec);
         /* a game whose clocks leave no room to handle its pieces is a problem of the input */
         if (tb_bugmatch_gen_script(rec, &gcfg, (uint64_t)seed, print_line, &o, &err) < 0) {
             tb_cli_error("bughouse-events: %s: %s", path, err.msg);

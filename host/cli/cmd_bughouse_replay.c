@@ -18,8 +18,9 @@ struct opts {
     int nfiles;
     const char *control, *fen[2], *bpgn, *pack;
     int seat; /* -1: the arbiter's lines */
-    bool say, is_short;
-    uint64_t until; /* UINT64_MAX: until nothing is due */
+    bool say, is_short, blip_given;
+    uint32_t script_blip; /* the blip window a file named, 0 none yet */
+    uint64_t until;       /* UINT64_MAX: until nothing is due */
 };
 
 struct run {
@@ -233,6 +234,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             o->bpgn = val;
         } else if (c == O_BLIP && tb_cli_parse_int(val, 0, 10000, &v)) {
             o->cfg.sensor.blip_ms = (uint32_t)v;
+            o->blip_given = true;
         } else if (c == O_PROMPT && tb_cli_parse_int(val, 0, 600000, &v)) {
             o->cfg.sensor.promo_prompt_ms = (uint32_t)v;
         } else if (c == O_UNTIL && tb_cli_parse_int(val, 0, 2147483647L, &v)) {
@@ -261,6 +263,28 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 /* The match of the options: clock control (--control, else the scripts' `# control:`, else
  * 7 minutes, 6.3) and start positions (--fen-a/-b, else the scripts' `# fen A:`/`# fen B:`). */
+/* The blip window file i was made for (`# blip-window:`), unless --blip-ms says otherwise: the
+ * recognisers' window and wobble, as the daemon's. Two files must agree. */
+static int script_blip(struct opts *o, int i, const char *text, size_t len)
+{
+    uint32_t ms;
+    struct tb_error err = {0};
+    int rc = tb_script_blip_window(text, len, &ms, &err);
+    if (rc < 0) {
+        fprintf(stderr, "%s: %s\n", o->files[i], err.msg);
+        return TB_ERR_PARSE;
+    }
+    if (rc == 1 && o->script_blip && ms != o->script_blip) {
+        tb_cli_error("bughouse-replay: %s was made for a blip window of %u ms, the other file for "
+                     "%u ms: give one with --blip-ms",
+                     o->files[i], (unsigned)ms, (unsigned)o->script_blip);
+        return TB_ERR_PARSE;
+    }
+    if (rc == 1)
+        o->cfg.sensor.blip_ms = o->cfg.sensor.wobble_ms = o->script_blip = ms;
+    return TB_OK;
+}
+
 static int new_match(struct opts *o, tb_bugmatch **m)
 {
     struct tb_error err = {0};
@@ -313,6 +337,8 @@ int tb_cli_cmd_bughouse_replay(int argc, char **argv)
             rc = TB_CLI_USAGE;
         } else if (tb_bughouse_script_read(&o.script, i, text, len, &err) < 0) {
             fprintf(stderr, "%s:%ld: %s\n", o.files[i], err.line, err.msg);
+            rc = TB_CLI_USAGE;
+        } else if (!o.blip_given && script_blip(&o, i, text, len) != TB_OK) {
             rc = TB_CLI_USAGE;
         }
         free(text);

@@ -128,6 +128,7 @@ int tb_cli_cmd_events_from_pgn(int argc, char **argv)
                cfg.blips ? " blips" : "", cfg.fault ? " fault " : "",
                cfg.fault ? fault_names[cfg.fault] : "");
         printf("# fen: %s\n", fen);
+        printf("# blip-window: %u ms\n", (unsigned)cfg.blip_ms); /* what its noise was made for */
         tb_sensor_gen_moves(&gen, &g->game.start, g->game.moves, g->game.plies, print_line, NULL,
                             &err);
     }

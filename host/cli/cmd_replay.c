@@ -64,6 +64,7 @@ int tb_cli_cmd_replay(int argc, char **argv)
     tb_chess_pos start;
     struct tb_error err;
     long v;
+    bool blip_given = false;
 
     tb_sensor_config_default(&cfg);
     enum { O_TOUCHES = 256, O_EVENTS, O_FEN, O_BOARD, O_BLIP, O_PROMO };
@@ -93,6 +94,7 @@ int tb_cli_cmd_replay(int argc, char **argv)
             snprintf(r.board, sizeof r.board, "%s", val);
         } else if (c == O_BLIP && tb_cli_parse_int(val, 0, 10000, &v)) {
             cfg.blip_ms = (uint32_t)v;
+            blip_given = true;
         } else if (c == O_PROMO && tb_cli_parse_int(val, 0, 600000, &v)) {
             cfg.promo_wait_ms = (uint32_t)v;
         } else {
@@ -111,6 +113,15 @@ int tb_cli_cmd_replay(int argc, char **argv)
         free(text);
         return TB_CLI_USAGE;
     }
+    /* the window the script was made for, unless --blip-ms says otherwise */
+    int w = blip_given ? 0 : tb_script_blip_window(text, len, &cfg.blip_ms, &err);
+    if (w < 0) {
+        fprintf(stderr, "%s: %s\n", path, err.msg);
+        free(text);
+        return TB_CLI_USAGE;
+    }
+    if (w == 1)
+        cfg.wobble_ms = cfg.blip_ms; /* as the daemon: lifted and put back within it, no touch */
     tb_chess_pos_startpos(&start);
     char script_fen[128];
     if (!fen && tb_script_start_fen(text, len, script_fen, sizeof script_fen) == 1)

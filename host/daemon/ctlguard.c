@@ -1,7 +1,8 @@
 /* ctlguard.c - wrong arbiter PINs are slowed down and limited (docs/control-protocol.md, "The
- * PIN"): per peer uid an exponential delay before the next PIN is checked and, after
- * TB_CTL_PIN_LOCKOUT_AFTER wrong ones in a row, a lockout; across all uids a smaller exponential
- * delay, so many uids do not add up to a fast guesser. Pure: time is an argument. */
+ * PIN"): per peer an exponential delay before its next PIN is checked and, after
+ * TB_CTL_PIN_LOCKOUT_AFTER wrong ones in a row, a lockout of that peer alone; across all peers a
+ * ceiling on the rate of wrong PINs (a token bucket kept as its theoretical arrival time), part of
+ * whose burst only peers without wrong PINs may use. Pure: time is an argument. */
 #include <string.h>
 
 #include "tb_ctl.h"
@@ -11,23 +12,34 @@ void tb_ctl_guard_init(struct tb_ctl_guard *g)
     memset(g, 0, sizeof *g);
 }
 
-static struct tb_ctl_guard_uid *find(struct tb_ctl_guard *g, uint32_t uid, uint64_t now, bool add)
+uint64_t tb_ctl_guard_peer_named(const char *kind, const char *name)
 {
-    struct tb_ctl_guard_uid *slot = NULL;
-    for (int i = 0; i < TB_CTL_GUARD_UIDS; i++) {
-        struct tb_ctl_guard_uid *u = &g->uid[i];
-        if (u->fails && now >= u->locked_until && now - u->last_fail >= TB_CTL_PIN_FORGET_MS)
-            u->fails = 0; /* quiet for long enough: starts over */
-        if (u->fails && u->uid == uid)
-            return u;
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a of "kind:name" */
+    for (const char *s = kind; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    h = (h ^ ':') * 0x100000001b3ull;
+    for (const char *s = name; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h | (1ull << 63); /* never a uid */
+}
+
+static struct tb_ctl_guard_peer *find(struct tb_ctl_guard *g, uint64_t peer, uint64_t now, bool add)
+{
+    struct tb_ctl_guard_peer *slot = NULL;
+    for (int i = 0; i < TB_CTL_GUARD_PEERS; i++) {
+        struct tb_ctl_guard_peer *p = &g->peer[i];
+        if (p->fails && now >= p->locked_until && now - p->last_fail >= TB_CTL_PIN_FORGET_MS)
+            p->fails = 0; /* quiet for long enough: starts over */
+        if (p->fails && p->peer == peer)
+            return p;
         /* a free slot, else the one whose last wrong PIN is oldest */
-        if (!slot || (slot->fails && (!u->fails || u->last_fail < slot->last_fail)))
-            slot = u;
+        if (!slot || (slot->fails && (!p->fails || p->last_fail < slot->last_fail)))
+            slot = p;
     }
     if (!add)
         return NULL;
     memset(slot, 0, sizeof *slot);
-    slot->uid = uid;
+    slot->peer = peer;
     return slot;
 }
 
@@ -39,49 +51,47 @@ static uint64_t doubled(uint64_t base, uint32_t n, uint64_t max)
     return d < max ? d : max;
 }
 
-int tb_ctl_guard_when(struct tb_ctl_guard *g, uint32_t uid, uint64_t now, uint64_t *at)
+int tb_ctl_guard_when(struct tb_ctl_guard *g, uint64_t peer, uint64_t now, uint64_t *at)
 {
-    struct tb_ctl_guard_uid *u = find(g, uid, now, false);
-    *at = g->next;
-    if (u && now < u->locked_until) {
-        *at = u->locked_until;
+    struct tb_ctl_guard_peer *p = find(g, peer, now, false);
+    if (p && now < p->locked_until) {
+        *at = p->locked_until;
         return TB_ERR_PERM;
     }
-    if (u && u->next > *at)
-        *at = u->next;
+    /* how far ahead of now the ceiling may be: the whole burst for a peer without wrong PINs */
+    uint64_t burst = TB_CTL_PIN_GLOBAL_BURST - 1u - (p ? TB_CTL_PIN_GLOBAL_RESERVE : 0u);
+    uint64_t ahead = burst * TB_CTL_PIN_GLOBAL_EVERY_MS;
+    *at = g->tat > ahead ? g->tat - ahead : 0;
+    if (p && p->next > *at)
+        *at = p->next;
     return now < *at ? 1 : 0;
 }
 
-uint64_t tb_ctl_guard_result(struct tb_ctl_guard *g, uint32_t uid, bool right, uint64_t now,
+uint64_t tb_ctl_guard_result(struct tb_ctl_guard *g, uint64_t peer, bool right, uint64_t now,
                              bool *locked)
 {
     *locked = false;
     if (right) {
-        struct tb_ctl_guard_uid *u = find(g, uid, now, false);
-        if (u)
-            memset(u, 0, sizeof *u);
+        struct tb_ctl_guard_peer *p = find(g, peer, now, false);
+        if (p)
+            memset(p, 0, sizeof *p);
         return 0;
     }
-    struct tb_ctl_guard_uid *u = find(g, uid, now, true);
-    u->fails++;
-    u->last_fail = now;
-    uint64_t delay = doubled(TB_CTL_PIN_DELAY_MS, u->fails, TB_CTL_PIN_DELAY_MAX_MS);
-    if (u->fails >= TB_CTL_PIN_LOCKOUT_AFTER) {
-        u->locked_until = now + TB_CTL_PIN_LOCKOUT_MS;
+    struct tb_ctl_guard_peer *p = find(g, peer, now, true);
+    p->fails++;
+    p->last_fail = now;
+    uint64_t delay = doubled(TB_CTL_PIN_DELAY_MS, p->fails, TB_CTL_PIN_DELAY_MAX_MS);
+    if (p->fails >= TB_CTL_PIN_LOCKOUT_AFTER) {
+        p->locked_until = now + TB_CTL_PIN_LOCKOUT_MS;
         *locked = true;
     }
-    u->next = now + delay;
-    if (now - g->last_fail >= TB_CTL_PIN_FORGET_MS)
-        g->fails = 0;
-    g->fails++;
-    g->last_fail = now;
-    uint64_t gdelay = doubled(TB_CTL_PIN_GLOBAL_DELAY_MS, g->fails, TB_CTL_PIN_GLOBAL_MAX_MS);
-    g->next = now + gdelay;
-    return delay > gdelay ? delay : gdelay;
+    p->next = now + delay;
+    g->tat = (g->tat > now ? g->tat : now) + TB_CTL_PIN_GLOBAL_EVERY_MS;
+    return delay;
 }
 
-uint32_t tb_ctl_guard_fails(struct tb_ctl_guard *g, uint32_t uid, uint64_t now)
+uint32_t tb_ctl_guard_fails(struct tb_ctl_guard *g, uint64_t peer, uint64_t now)
 {
-    struct tb_ctl_guard_uid *u = find(g, uid, now, false);
-    return u ? u->fails : 0;
+    struct tb_ctl_guard_peer *p = find(g, peer, now, false);
+    return p ? p->fails : 0;
 }

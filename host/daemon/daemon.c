@@ -15,7 +15,7 @@
 
 #include "daemon_internal.h"
 
-static uint64_t mono_ms(void)
+uint64_t tb_daemon__mono_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -24,7 +24,7 @@ static uint64_t mono_ms(void)
 
 uint64_t tb_daemon__clock(const struct tb_daemon *d)
 {
-    return d->base_ms + (mono_ms() - d->mono_start);
+    return d->base_ms + (tb_daemon__mono_ms() - d->mono_start);
 }
 
 uint64_t tb_daemon_now(const struct tb_daemon *d)
@@ -97,7 +97,7 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     d->listen_fd = -1;
     d->wake_pipe[0] = d->wake_pipe[1] = -1;
     d->writer.efd = -1;
-    d->mono_start = mono_ms();
+    d->mono_start = tb_daemon__mono_ms();
     d->fx = &tb_daemon__live;
     snprintf(d->result, sizeof d->result, "*");
     snprintf(d->socket_path, sizeof d->socket_path, "%s",
@@ -115,6 +115,8 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     if ((rc = tb_daemon__paths_prepare(d, err)) != TB_OK)
         goto fail;
     if ((rc = tb_daemon__boards_plan(d, err)) != TB_OK)
+        goto fail;
+    if ((rc = tb_daemon__boards_blip(d, err)) != TB_OK) /* a script's own blip window */
         goto fail;
     match_config(d);
     if ((rc = tb_daemon__bug_open(d, err)) != TB_OK) /* doorgeefschaak: before recovery */

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "daemon_internal.h"
+#include "tb_file.h"
+#include "tb_script.h"
 
 #define READ_BATCH 64
 
@@ -38,6 +40,46 @@ int tb_daemon__boards_plan(struct tb_daemon *d, struct tb_error *err)
                                 "%s board %s: a fast script (script time) cannot be played "
                                 "against a board in real time",
                                 tb_daemon__board_name(b), d->board[b].resource);
+    return TB_OK;
+}
+
+/* Scripts carry the blip window their noise was made for (`# blip-window: N ms`, written by
+ * events-from-pgn and bughouse-events): the recognisers use it, so a script gives the same game
+ * here as in replay whatever blip_window_ms says (that is for the real boards). Two scripts must
+ * agree. */
+int tb_daemon__boards_blip(struct tb_daemon *d, struct tb_error *err)
+{
+    uint32_t window = 0;
+    int from = -1;
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        struct tb_daemon__board *bd = &d->board[b];
+        char *text;
+        size_t len;
+        uint32_t ms;
+        if (!(bd->caps & TB_LINK_CAP_ENDS) || tb_read_file(bd->res.path, &text, &len, NULL) != 0)
+            continue; /* no script, or one the link will name as unreadable when it opens */
+        struct tb_error e = {0};
+        int rc = tb_script_blip_window(text, len, &ms, &e);
+        free(text);
+        if (rc < 0)
+            return tb_error_set(err, TB_ERR_PARSE, "%s board %s: %s", tb_daemon__board_name(b),
+                                bd->res.path, e.msg);
+        if (rc == 1 && from >= 0 && ms != window)
+            return tb_error_set(err, TB_ERR_ARG,
+                                "the %s board's script was made for a blip window of %u ms, the "
+                                "%s board's for %u ms: one game has one window",
+                                tb_daemon__board_name(b), (unsigned)ms, tb_daemon__board_name(from),
+                                (unsigned)window);
+        if (rc == 1)
+            window = ms, from = b;
+    }
+    if (from < 0 || (int)window == d->cfg->blip_window_ms)
+        return TB_OK;
+    tb_daemon__log(d, TB_CONFIG_LOG_INFO,
+                   "blip window %u ms: the one the boards' scripts were made for (# blip-window), "
+                   "not blip_window_ms = %d",
+                   (unsigned)window, d->cfg->blip_window_ms);
+    d->cfg->blip_window_ms = (int)window;
     return TB_OK;
 }
 

@@ -308,6 +308,9 @@ int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in,
         else if (in->arg == TB_LINK_BUTTON_ARBITER)
             tb_daemon__log(d, d->fx->warn, "ARBITER called from board %c", 'A' + b);
         break;
+    case TB_LINK_EV_RESIGN: /* 5.2: the player to move on that board resigns (a script's) */
+        rc = tb_bugmatch_resign(m, b, tb_bugmatch_record(m)->cur[b].chess.side, t);
+        break;
     case TB_LINK_EV_SNAPSHOT: /* a DGT board's whole reading (a connect): what differs from its
                                  events are lifts, then placements; a reed board's is logged */
         if (in->has_pieces && tb_bugmatch_board(m, b) == TB_BUGMATCH_DGT) {

@@ -170,13 +170,16 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
     struct tb_error err = {0};
     int rc = tb_ctl_parse(line, len, &req, &err);
     if (rc != TB_OK) {
-        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "control: refused: %s", err.msg);
+        tb_daemon__refusal(d, d->req_uid, false, TB_CONFIG_LOG_INFO,
+                           "control: refused (uid %u pid %d): %s", (unsigned)d->req_uid,
+                           (int)d->req_pid, err.msg);
         reply_error(out, rc, err.msg);
         return;
     }
     if ((rc = tb_ctl_authorise(&req, d->cfg->arbiter_pin, &err)) != TB_OK) {
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "control: %s refused: %s", tb_ctl_verb_name(req.verb),
-                       err.msg);
+        tb_daemon__refusal(d, d->req_uid, false, TB_CONFIG_LOG_WARN,
+                           "control: %s refused (uid %u pid %d): %s", tb_ctl_verb_name(req.verb),
+                           (unsigned)d->req_uid, (int)d->req_pid, err.msg);
         reply_error(out, rc, err.msg);
         return;
     }
@@ -308,9 +311,7 @@ int tb_daemon_request(struct tb_daemon *d, const char *line, char *out, size_t l
 
 static uint64_t now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+    return tb_daemon__mono_ms();
 }
 
 static void arm(int fd, uint64_t at_ms)
@@ -362,6 +363,7 @@ int tb_daemon__ctl_open(struct tb_daemon *d, struct tb_error *err)
     d->lock_fd = d->sweep_fd = -1;
     d->ctl_opened = true;
     tb_ctl_guard_init(&d->guard);
+    tb_ctl_loglimit_init(&d->refusals, now_ms());
     if (!d->socket_path[0])
         return TB_OK;
     union { /* the address as bind() takes it, with no cast between object types */
@@ -438,6 +440,8 @@ static void arm_sweep(struct tb_daemon *d)
         if (!c->closing && !c->held_len && !c->answer && c->since + TBD_REQUEST_MS < due)
             due = c->since + TBD_REQUEST_MS;
     }
+    if (tb_ctl_log_due(&d->refusals) < due) /* the refusals' summary of the minute */
+        due = tb_ctl_log_due(&d->refusals);
     if (due == UINT64_MAX) {
         struct itimerspec off = {0};
         timerfd_settime(d->sweep_fd, 0, &off, NULL);
@@ -535,12 +539,13 @@ static void accept_clients(struct tb_daemon *d)
         }
         if (victim >= 0) {
             const struct tb_daemon__client *v = &d->client[victim];
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                           "control: connection limit (%d per uid, %d in all): the %s connection "
-                           "(uid %u pid %d) is closed for uid %u pid %d",
-                           TBD_MAX_CLIENTS_UID, TBD_MAX_CLIENTS,
-                           v->held_len || v->answer || v->out_len ? "oldest busy" : "longest idle",
-                           (unsigned)v->uid, (int)v->pid, (unsigned)cred.uid, (int)cred.pid);
+            tb_daemon__refusal(
+                d, cred.uid, false, TB_CONFIG_LOG_WARN,
+                "control: connection limit (%d per uid, %d in all): the %s connection "
+                "(uid %u pid %d) is closed for uid %u pid %d",
+                TBD_MAX_CLIENTS_UID, TBD_MAX_CLIENTS,
+                v->held_len || v->answer || v->out_len ? "oldest busy" : "longest idle",
+                (unsigned)v->uid, (int)v->pid, (unsigned)cred.uid, (int)cred.pid);
             drop(d, victim);
         }
         int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
@@ -578,9 +583,9 @@ static bool queue_text(struct tb_daemon *d, struct tb_daemon__client *c, const c
     if (!failed && !n)
         return true;
     if (failed || c->out_len + n > TBD_OUT_MAX) {
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                       "control: uid %u pid %d does not read its answers: dropped",
-                       (unsigned)c->uid, (int)c->pid);
+        tb_daemon__refusal(d, c->uid, false, TB_CONFIG_LOG_WARN,
+                           "control: uid %u pid %d does not read its answers: dropped",
+                           (unsigned)c->uid, (int)c->pid);
         return false;
     }
     if (c->out_len + n > c->out_cap) {
@@ -615,8 +620,9 @@ static bool guarded(struct tb_daemon *d, struct tb_daemon__client *c, const char
                  "too many wrong arbiter PINs from uid %u: no PIN of it is checked for %llu more "
                  "s",
                  (unsigned)c->uid, (unsigned long long)((at - now + 999) / 1000));
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "control: %s refused (uid %u pid %d): locked out",
-                       tb_ctl_verb_name(req.verb), (unsigned)c->uid, (int)c->pid);
+        tb_daemon__refusal(d, c->uid, true, TB_CONFIG_LOG_WARN,
+                           "control: %s refused (uid %u pid %d): locked out",
+                           tb_ctl_verb_name(req.verb), (unsigned)c->uid, (int)c->pid);
         reply_error(out, TB_ERR_PERM, msg);
         return true;
     }
@@ -633,10 +639,10 @@ static bool guarded(struct tb_daemon *d, struct tb_daemon__client *c, const char
     if (right)
         return false; /* runs as any request */
     unsigned fails = tb_ctl_guard_fails(&d->guard, c->uid, now);
-    tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                   "control: %s refused: wrong arbiter PIN from uid %u pid %d (%u in a row)%s",
-                   tb_ctl_verb_name(req.verb), (unsigned)c->uid, (int)c->pid, fails,
-                   locked ? "; locked out for 15 minutes" : "");
+    tb_daemon__refusal(d, c->uid, true, TB_CONFIG_LOG_WARN,
+                       "control: %s refused: wrong arbiter PIN from uid %u pid %d (%u in a row)%s",
+                       tb_ctl_verb_name(req.verb), (unsigned)c->uid, (int)c->pid, fails,
+                       locked ? "; locked out for 15 minutes" : "");
     struct tb_daemon__buf ans = {0};
     reply_error(&ans, TB_ERR_PERM, "wrong arbiter PIN");
     free(c->answer);
@@ -750,14 +756,15 @@ static void sweep(struct tb_daemon *d)
     uint64_t expirations, now = now_ms();
     if (read(d->sweep_fd, &expirations, sizeof expirations) < 0 && errno != EAGAIN)
         return;
+    tb_daemon__refusals_flush(d);
     for (int i = d->nclients - 1; i >= 0; i--) {
         struct tb_daemon__client *c = &d->client[i];
         if (c->closing || c->held_len || c->answer || c->timer_due || c->ticket || c->wait_len ||
             now < c->since + TBD_REQUEST_MS)
             continue;
-        tb_daemon__log(d, TB_CONFIG_LOG_INFO,
-                       "control: uid %u pid %d sent no whole request in %d s: closed",
-                       (unsigned)c->uid, (int)c->pid, TBD_REQUEST_MS / 1000);
+        tb_daemon__refusal(d, c->uid, false, TB_CONFIG_LOG_INFO,
+                           "control: uid %u pid %d sent no whole request in %d s: closed",
+                           (unsigned)c->uid, (int)c->pid, TBD_REQUEST_MS / 1000);
         drop(d, i);
     }
 }

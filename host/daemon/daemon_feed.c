@@ -189,7 +189,12 @@ int tb_daemon__apply(struct tb_daemon *d, const struct tb_journal_event *in, uin
     } else if (in->kind == TB_LINK_EV_BUTTON_UP) {
         d->fx->release(d, in->board, in->arg); /* a long press is told when it ends */
     } else if (in->kind == TB_LINK_EV_CLOCK) {
-        tb_daemon__clock_reading(d, in, t); /* clock: a board's clock read */
+        tb_daemon__clock_reading(d, in, t);     /* clock: a board's clock read */
+    } else if (in->kind == TB_LINK_EV_RESIGN) { /* 5.1.2: in a twin game the arbiter records it */
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                       "%s board: its script resigns; a twin game's result is the arbiter's "
+                       "(twinboard result): nothing changed",
+                       tb_daemon__board_name(in->board));
     } else if (match_event(in, &ev)) {
         d->board[in->board].events++;
         d->events++;

@@ -4,9 +4,10 @@
  * broker away the publisher keeps the latest state and queues the events.
  *
  * A command from the broker is the arbiter's only with the arbiter's PIN, and it goes through the
- * control socket's guard and action path: the guard's delays and lockout (the broker counts as
- * one peer, TBD_HALL_UID), then tb_daemon__arbiter (checked, journaled, applied) as a control
- * request would. The outcome goes back as a command event; a refused command changes nothing. */
+ * control socket's guard and action path: the guard's delays and lockout (each sender the hall
+ * names in "from", a page session, is a peer of its own; commands without one are one peer),
+ * then tb_daemon__arbiter (checked, journaled, applied) as a control request would. The outcome
+ * goes back as a command event; a refused command changes nothing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,17 @@
 #include "tb_str.h"
 #include "tb_hall.h"
 
-/* The guard's peer for commands from the broker: no uid of a real user. */
-#define TBD_HALL_UID 0xfffffffeu
+/* Commands waiting for the guard or wrong PINs' answers held back: one per peer at a time. */
+#define TBD_HALL_WAITS 8
+
+struct tbd_hall_wait {
+    uint64_t peer;
+    bool held;      /* cmd waits until the guard lets its PIN be checked */
+    bool answering; /* a wrong PIN's answer, held back as the socket's is */
+    struct tb_hall_cmd cmd;
+    struct tb_hall_event answer;
+    uint64_t at; /* tb_daemon__clock() when it is due */
+};
 
 struct tb_daemon__hall {
     tb_hall_pub *pub;
@@ -25,12 +35,7 @@ struct tb_daemon__hall {
     char password[256];
     bool dirty; /* the state changed since it was handed to the publisher */
     bool link_up[TBD_BOARDS];
-    struct tb_hall_cmd held; /* a command waiting until the guard lets its PIN be checked */
-    bool has_held;
-    uint64_t held_at;
-    struct tb_hall_event answer; /* a wrong PIN's answer, held back as the socket's is */
-    bool has_answer;
-    uint64_t answer_at;
+    struct tbd_hall_wait wait[TBD_HALL_WAITS];
     unsigned long cmds, refused;
 };
 
@@ -80,6 +85,7 @@ int tb_daemon__hall_open(struct tb_daemon *d, struct tb_error *err)
     struct tb_hall_state *st = h->st;
     snprintf(st->tournament, sizeof st->tournament, "%s", c->tournament);
     snprintf(st->table, sizeof st->table, "%s", c->table);
+    snprintf(st->epoch, sizeof st->epoch, "%s", tb_hall_pub_epoch(h->pub)); /* this session */
     for (int b = 0; b < TBD_BOARDS; b++) {
         snprintf(st->board[b].name, sizeof st->board[b].name, "%s", d->mcfg.board[b].name);
         st->board[b].vi = d->mcfg.board[b].role == TB_MATCH_VI;
@@ -234,10 +240,9 @@ int tb_daemon__hall_pollfds(struct tb_daemon *d, struct pollfd *p, int max, uint
     if (h->dirty)
         publish(d, h);
     *deadline = tb_hall_pub_deadline(h->pub);
-    if (h->has_held && h->held_at < *deadline)
-        *deadline = h->held_at;
-    if (h->has_answer && h->answer_at < *deadline)
-        *deadline = h->answer_at;
+    for (int i = 0; i < TBD_HALL_WAITS; i++)
+        if ((h->wait[i].held || h->wait[i].answering) && h->wait[i].at < *deadline)
+            *deadline = h->wait[i].at;
     int fd = tb_hall_pub_fd(h->pub);
     if (fd < 0 || max < 1)
         return 0;
@@ -257,27 +262,64 @@ static void answer(struct tb_daemon *d, const struct tb_hall_cmd *c, bool ok, co
     d->hall->dirty |= ok;
 }
 
+static uint64_t peer_of(const struct tb_hall_cmd *c)
+{
+    return tb_ctl_guard_peer_named("hall", c->from);
+}
+
+/* The waiting slot of peer, or a free one (add), or NULL. */
+static struct tbd_hall_wait *wait_slot(struct tb_daemon__hall *h, uint64_t peer, bool add)
+{
+    struct tbd_hall_wait *free_slot = NULL;
+    for (int i = 0; i < TBD_HALL_WAITS; i++) {
+        struct tbd_hall_wait *w = &h->wait[i];
+        if ((w->held || w->answering) && w->peer == peer)
+            return w;
+        if (!w->held && !w->answering && !free_slot)
+            free_slot = w;
+    }
+    if (!add || !free_slot)
+        return NULL;
+    memset(free_slot, 0, sizeof *free_slot);
+    free_slot->peer = peer;
+    return free_slot;
+}
+
+static void refuse(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_hall_cmd *c,
+                   uint64_t peer, bool wrong_pin, const char *msg)
+{
+    char who[48];
+    tb_daemon__peer_name(peer, who, sizeof who);
+    tb_daemon__refusal(
+        d, peer, wrong_pin, TB_CONFIG_LOG_WARN, "hall: %s (request %s) refused: %s; sender %s (%s)",
+        tb_hall_cmd_name(c->action), c->request, msg, c->from[0] ? c->from : "-", who);
+    h->refused++;
+}
+
 /* A command whose PIN the guard lets be checked now: right, it runs as the control request would;
  * wrong, its answer is held back as long as the socket holds a wrong PIN's answer. */
 static void run(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_hall_cmd *c)
 {
-    uint64_t now = now_ms(d);
+    uint64_t now = now_ms(d), peer = peer_of(c);
     bool right = tb_hall_cmd_pin_ok(c, d->cfg->arbiter_pin), locked;
-    uint64_t delay = tb_ctl_guard_result(&d->guard, TBD_HALL_UID, right, now, &locked);
+    uint64_t delay = tb_ctl_guard_result(&d->guard, peer, right, tb_daemon__mono_ms(), &locked);
     if (!right) {
-        h->refused++;
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                       "hall: %s (request %s) refused: wrong arbiter PIN from the broker (%u in a "
-                       "row)%s",
-                       tb_hall_cmd_name(c->action), c->request,
-                       tb_ctl_guard_fails(&d->guard, TBD_HALL_UID, now),
-                       locked ? "; locked out for 15 minutes" : "");
-        h->answer = (struct tb_hall_event){.kind = TB_HALL_EV_COMMAND};
-        h->answer.mismatch = c->action == TB_HALL_CMD_RESOLVE ? c->mismatch : 0;
-        snprintf(h->answer.request, sizeof h->answer.request, "%s", c->request);
-        snprintf(h->answer.text, sizeof h->answer.text, "wrong PIN: nothing done");
-        h->has_answer = true;
-        h->answer_at = now + delay;
+        char msg[120];
+        snprintf(msg, sizeof msg, "wrong arbiter PIN (%u in a row)%s",
+                 tb_ctl_guard_fails(&d->guard, peer, tb_daemon__mono_ms()),
+                 locked ? "; locked out for 15 minutes" : "");
+        refuse(d, h, c, peer, true, msg);
+        struct tbd_hall_wait *w = wait_slot(h, peer, true);
+        if (!w) { /* every slot taken: answered now, the guard holds its next check back */
+            answer(d, c, false, "wrong PIN: nothing done");
+            return;
+        }
+        w->answer = (struct tb_hall_event){.kind = TB_HALL_EV_COMMAND};
+        w->answer.mismatch = c->action == TB_HALL_CMD_RESOLVE ? c->mismatch : 0;
+        snprintf(w->answer.request, sizeof w->answer.request, "%s", c->request);
+        snprintf(w->answer.text, sizeof w->answer.text, "wrong PIN: nothing done");
+        w->answering = true;
+        w->at = now + delay;
         return;
     }
     struct tb_ctl_request req = {.needs_pin = true, .has_pin = true};
@@ -292,39 +334,40 @@ static void run(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_
     answer(d, c, rc == TB_OK, rc == TB_OK ? "done" : err.msg[0] ? err.msg : "not possible now");
 }
 
-/* A command from the broker, through the guard: checked now, held until its delay has passed
- * (one at a time: another meanwhile is refused unchecked), or refused during a lockout. */
+/* A command from the broker, through the guard: checked now, held until its peer's delay has
+ * passed (one per peer at a time: another of that peer meanwhile is refused unchecked), or
+ * refused during its peer's lockout. Other peers' commands go on meanwhile. */
 static void command(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_hall_cmd *c)
 {
-    uint64_t now = now_ms(d), at;
+    uint64_t now = now_ms(d), gnow = tb_daemon__mono_ms(), at, peer = peer_of(c);
     h->cmds++;
     if (d->bug) { /* doorgeefschaak: no D.2.9 mismatch to resolve, no twin move to take back */
         static const char why[] =
             "not for a doorgeefschaak table: resolve and takeback are the twin game's; the arbiter "
             "acts at the table (twinboard resign, choose, move)";
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "hall: %s (request %s) refused: %s",
-                       tb_hall_cmd_name(c->action), c->request, why);
-        h->refused++;
+        refuse(d, h, c, peer, false, why);
         answer(d, c, false, why);
         return;
     }
-    int w = tb_ctl_guard_when(&d->guard, TBD_HALL_UID, now, &at);
-    if (w == TB_ERR_PERM || (w == 1 && (h->has_held || h->has_answer))) {
+    int w = tb_ctl_guard_when(&d->guard, peer, gnow, &at);
+    struct tbd_hall_wait *slot = NULL; /* none if this peer has one waiting already */
+    if (w == 1 && !wait_slot(h, peer, false))
+        slot = wait_slot(h, peer, true);
+    if (w == TB_ERR_PERM || (w == 1 && !slot)) {
         char msg[160];
         if (w == TB_ERR_PERM)
             snprintf(msg, sizeof msg,
-                     "too many wrong arbiter PINs: no PIN from the hall is checked for %llu more s",
-                     (unsigned long long)((at - now + 999) / 1000));
+                     "too many wrong arbiter PINs: no PIN of this sender is checked for %llu "
+                     "more s",
+                     (unsigned long long)((at - gnow + 999) / 1000));
         else
             snprintf(msg, sizeof msg, "busy: an earlier command waits for its PIN check");
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "hall: %s (request %s) refused: %s",
-                       tb_hall_cmd_name(c->action), c->request, msg);
-        h->refused++;
+        refuse(d, h, c, peer, w == TB_ERR_PERM, msg);
         answer(d, c, false, msg);
     } else if (w == 1) {
-        h->held = *c;
-        h->has_held = true;
-        h->held_at = at;
+        slot->cmd = *c;
+        slot->held = true;
+        slot->at = now + (at - gnow);
     } else {
         run(d, h, c);
     }
@@ -339,14 +382,18 @@ void tb_daemon__hall_handle(struct tb_daemon *d, const struct pollfd *p, int n)
     bool wr = n > 0 && (p[0].revents & POLLOUT);
     tb_hall_pub_service(h->pub, rd, wr, now_ms(d));
     uint64_t now = now_ms(d);
-    if (h->has_answer && now >= h->answer_at) {
-        h->has_answer = false;
-        h->answer.ms = tb_daemon__match_time(d);
-        event(d, &h->answer);
-    }
-    if (h->has_held && now >= h->held_at) {
-        h->has_held = false;
-        command(d, h, &h->held);
+    for (int i = 0; i < TBD_HALL_WAITS; i++) {
+        struct tbd_hall_wait *w = &h->wait[i];
+        if (w->answering && now >= w->at) {
+            w->answering = false;
+            w->answer.ms = tb_daemon__match_time(d);
+            event(d, &w->answer);
+        }
+        if (w->held && now >= w->at) {
+            struct tb_hall_cmd c = w->cmd;
+            w->held = false;
+            command(d, h, &c);
+        }
     }
     struct tb_hall_cmd c;
     while (tb_hall_pub_cmd(h->pub, &c) == 1)

@@ -256,10 +256,11 @@ struct tb_daemon {
     int listen_fd;
     struct tb_daemon__client client[TBD_MAX_CLIENTS];
     int nclients;
-    bool ctl_opened;           /* lock_fd and sweep_fd are valid */
-    int lock_fd;               /* flock'd lock file beside the socket */
-    int sweep_fd;              /* timerfd: the next client's request deadline */
-    struct tb_ctl_guard guard; /* wrong PINs: delays and lockouts */
+    bool ctl_opened;                 /* lock_fd and sweep_fd are valid */
+    int lock_fd;                     /* flock'd lock file beside the socket */
+    int sweep_fd;                    /* timerfd: the next client's request deadline */
+    struct tb_ctl_guard guard;       /* wrong PINs: delays and lockouts */
+    struct tb_ctl_loglimit refusals; /* refused requests in the log (daemon_refusals.c) */
     /* set-pin: the configuration's PIN (what a kept PIN replaced), the request's peer */
     char configured_pin[TB_CONFIG_PIN_MAX + 1];
     uint32_t req_uid;
@@ -301,8 +302,19 @@ uint64_t tb_daemon__match_time(struct tb_daemon *d);
 void tb_daemon__log(struct tb_daemon *d, enum tb_config_log level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* daemon_refusals.c: a request of peer (a uid, or tb_ctl_guard_peer_named) refused: logged at
+ * level as it is while few come, else counted and summed up per peer once a minute
+ * (docs/control-protocol.md, "The log"). Times are CLOCK_MONOTONIC ms, as the guard's. */
+uint64_t tb_daemon__mono_ms(void);
+void tb_daemon__refusal(struct tb_daemon *d, uint64_t peer, bool wrong_pin,
+                        enum tb_config_log level, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+void tb_daemon__refusals_flush(struct tb_daemon *d); /* the summary of a minute that ended */
+void tb_daemon__peer_name(uint64_t peer, char *buf, size_t len); /* "uid 1000" */
+
 /* daemon_boards.c */
 int tb_daemon__boards_plan(struct tb_daemon *d, struct tb_error *err);
+int tb_daemon__boards_blip(struct tb_daemon *d, struct tb_error *err); /* scripts' own window */
 int tb_daemon__boards_open(struct tb_daemon *d, struct tb_error *err);
 void tb_daemon__boards_close(struct tb_daemon *d);
 int tb_daemon__boards_read(struct tb_daemon *d, uint64_t now);

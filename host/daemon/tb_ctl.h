@@ -139,43 +139,90 @@ const char *tb_ctl_help_line(int i);
 
 /* ---- wrong PINs: delays and lockout (ctlguard.c) ------------------------------------------ */
 
-/* Per peer uid: the n-th wrong PIN in a row holds the answer and the next check back
+/* A peer is whoever sent a PIN: a uid on the control socket (its value, below 2^32), or a sender
+ * named in a command from the broker (tb_ctl_guard_peer_named: 2^32 and above).
+ *
+ * Per peer: the n-th wrong PIN in a row holds the answer and that peer's next check back
  * TB_CTL_PIN_DELAY_MS * 2^(n-1) (at most TB_CTL_PIN_DELAY_MAX_MS); from the
- * TB_CTL_PIN_LOCKOUT_AFTER-th on, each wrong PIN locks the uid out for TB_CTL_PIN_LOCKOUT_MS (no
- * PIN of it is checked meanwhile). Across all uids the n-th wrong PIN holds every next check back
- * TB_CTL_PIN_GLOBAL_DELAY_MS * 2^(n-1) (at most TB_CTL_PIN_GLOBAL_MAX_MS). A right PIN clears
- * its uid; an hour without a wrong PIN clears a uid and the global count. So from one uid the
- * first 10 wrong PINs take at least 1+2+4+...+64+64+64 = 255 s and every further one 15
- * minutes: 10,000 take at least 255 s + 9,990 * 900 s, over 104 days. */
+ * TB_CTL_PIN_LOCKOUT_AFTER-th on, each wrong PIN locks that peer out for TB_CTL_PIN_LOCKOUT_MS
+ * (no PIN of it is checked meanwhile). A right PIN clears its peer; an hour without a wrong PIN
+ * clears a peer. So from one peer the first 10 wrong PINs take at least 1+2+4+...+64+64+64 =
+ * 255 s and every further one 15 minutes: 10,000 take over 104 days.
+ *
+ * Across all peers a ceiling: wrong PINs may come at most one per TB_CTL_PIN_GLOBAL_EVERY_MS
+ * with a burst of TB_CTL_PIN_GLOBAL_BURST. Peers with wrong PINs of their own may use the burst
+ * only down to TB_CTL_PIN_GLOBAL_RESERVE: the rest is kept for peers without one, so another
+ * peer's failures never lock out a peer with the right PIN (it waits at most one step of the
+ * ceiling, unless many peers it has never seen fail at once). 10,000 wrong PINs from any number
+ * of peers take at least (10,000 - 30) * 0.4 s = 3,988 s, over an hour. */
 #define TB_CTL_PIN_DELAY_MS        1000u
 #define TB_CTL_PIN_DELAY_MAX_MS    64000u
 #define TB_CTL_PIN_LOCKOUT_AFTER   10u
 #define TB_CTL_PIN_LOCKOUT_MS      (15u * 60u * 1000u)
-#define TB_CTL_PIN_GLOBAL_DELAY_MS 250u
-#define TB_CTL_PIN_GLOBAL_MAX_MS   16000u
+#define TB_CTL_PIN_GLOBAL_EVERY_MS 400u
+#define TB_CTL_PIN_GLOBAL_BURST    30u
+#define TB_CTL_PIN_GLOBAL_RESERVE  10u
 #define TB_CTL_PIN_FORGET_MS       (60u * 60u * 1000u)
-#define TB_CTL_GUARD_UIDS          32
+#define TB_CTL_GUARD_PEERS         64
 
-struct tb_ctl_guard_uid {
-    uint32_t uid, fails;
+struct tb_ctl_guard_peer {
+    uint64_t peer;
+    uint32_t fails;
     uint64_t last_fail, next, locked_until;
 };
 struct tb_ctl_guard {
-    struct tb_ctl_guard_uid uid[TB_CTL_GUARD_UIDS]; /* the uids with wrong PINs (oldest reused) */
-    uint32_t fails;
-    uint64_t last_fail, next;
+    struct tb_ctl_guard_peer peer[TB_CTL_GUARD_PEERS]; /* peers with wrong PINs (oldest reused) */
+    uint64_t tat; /* the ceiling: when the next wrong PIN would be on time with none before it */
 };
 
 void tb_ctl_guard_init(struct tb_ctl_guard *g);
-/* May a PIN from uid be checked at now (ms, monotonic)? 0 yes; 1 not before *at (hold the
+/* The peer of a sender named by kind and name (say "hall", a session's id): 2^32 and above. */
+uint64_t tb_ctl_guard_peer_named(const char *kind, const char *name);
+/* May a PIN from peer be checked at now (ms, monotonic)? 0 yes; 1 not before *at (hold the
  * request until then); TB_ERR_PERM locked out until *at (refuse it without checking). */
-int tb_ctl_guard_when(struct tb_ctl_guard *g, uint32_t uid, uint64_t now, uint64_t *at);
-/* A PIN of uid was checked at now: right or wrong. Returns how long the answer to a wrong one is
- * held back (ms; 0 for a right one); *locked when this one locked the uid out. */
-uint64_t tb_ctl_guard_result(struct tb_ctl_guard *g, uint32_t uid, bool right, uint64_t now,
+int tb_ctl_guard_when(struct tb_ctl_guard *g, uint64_t peer, uint64_t now, uint64_t *at);
+/* A PIN of peer was checked at now: right or wrong. Returns how long the answer to a wrong one
+ * is held back (ms; 0 for a right one); *locked when this one locked the peer out. */
+uint64_t tb_ctl_guard_result(struct tb_ctl_guard *g, uint64_t peer, bool right, uint64_t now,
                              bool *locked);
-/* Wrong PINs in a row of uid. */
-uint32_t tb_ctl_guard_fails(struct tb_ctl_guard *g, uint32_t uid, uint64_t now);
+/* Wrong PINs in a row of peer. */
+uint32_t tb_ctl_guard_fails(struct tb_ctl_guard *g, uint64_t peer, uint64_t now);
+
+/* ---- refusals in the log: counted, told at a bounded rate (ctllog.c) ----------------------- */
+
+/* In each window of TB_CTL_LOG_WINDOW_MS the first TB_CTL_LOG_TELL refusals (of any peers) are
+ * told one by one; the rest are counted per peer (TB_CTL_LOG_PEERS apart, the others together)
+ * and told as one line per peer when the window ends. So a flood of refused requests writes at
+ * most TB_CTL_LOG_TELL + TB_CTL_LOG_PEERS + 1 lines a minute, whatever its rate. */
+#define TB_CTL_LOG_WINDOW_MS 60000u
+#define TB_CTL_LOG_TELL      5u
+#define TB_CTL_LOG_PEERS     8
+
+#define TB_CTL_LOG_OTHERS UINT64_MAX /* the count of the peers not counted apart */
+
+struct tb_ctl_logcount {
+    uint64_t peer;
+    uint32_t refused, wrong_pins;
+};
+struct tb_ctl_loglimit {
+    uint64_t start; /* the window's start */
+    uint32_t told;  /* refusals told one by one in it */
+    int npeers;
+    struct tb_ctl_logcount peer[TB_CTL_LOG_PEERS];
+    struct tb_ctl_logcount others;
+};
+
+void tb_ctl_loglimit_init(struct tb_ctl_loglimit *l, uint64_t now);
+/* A refusal of peer at now (wrong_pin: a wrong PIN). true: tell it now, as it is; false: it is
+ * counted for the window's summary. Call tb_ctl_log_summary first so a window that ended is
+ * summed up before this one counts. */
+bool tb_ctl_log_refusal(struct tb_ctl_loglimit *l, uint64_t peer, bool wrong_pin, uint64_t now);
+/* When the current window ends and has counts to tell (UINT64_MAX: nothing to tell). */
+uint64_t tb_ctl_log_due(const struct tb_ctl_loglimit *l);
+/* Once the window has ended at now: takes its next count into *c (peer TB_CTL_LOG_OTHERS for the
+ * peers not counted apart) and returns 1; returns 0 when none is left, and a new window starts.
+ * Before the window's end: 0, nothing taken. */
+int tb_ctl_log_summary(struct tb_ctl_loglimit *l, uint64_t now, struct tb_ctl_logcount *c);
 
 /* ---- reading lines from a connection ---------------------------------------------------- */
 

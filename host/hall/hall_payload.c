@@ -11,6 +11,29 @@
 static const char *const event_names[] = {NULL,       "move",   "mismatch",
                                           "resolved", "touch",  "arbiter-call",
                                           "command",  "result", "irregular"};
+/* "" (none) or 1..16 lowercase hex digits. */
+static bool epoch_ok(const char *e)
+{
+    size_t n = strlen(e);
+    for (size_t i = 0; i < n; i++)
+        if (!((e[i] >= '0' && e[i] <= '9') || (e[i] >= 'a' && e[i] <= 'f')))
+            return false;
+    return n < TB_HALL_EPOCH_MAX;
+}
+
+/* The optional "epoch" of a state or event: absent leaves "". */
+static int read_epoch(struct tb_hall__rd *rd, const cJSON *root, char *epoch)
+{
+    if (!cJSON_GetObjectItemCaseSensitive(root, "epoch"))
+        return TB_OK;
+    if (tb_hall__str(rd, root, "epoch", epoch, TB_HALL_EPOCH_MAX))
+        return TB_ERR_PARSE;
+    if (!epoch[0] || !epoch_ok(epoch))
+        return tb_error_set(rd->err, TB_ERR_PARSE, "%s%sepoch: not 1 to 16 hex digits", rd->path,
+                            *rd->path ? "." : "");
+    return TB_OK;
+}
+
 static const char *const cmd_names[] = {NULL, "resolve", "takeback"};
 
 const char *tb_hall_event_name(enum tb_hall_event_kind k)
@@ -133,6 +156,8 @@ static int check_state(const struct tb_hall_state *s, struct tb_error *err)
     }
     if ((long long)s->seq > JSON_INT_MAX || (long long)s->ms > JSON_INT_MAX)
         return tb_error_set(err, TB_ERR_ARG, "seq/ms: too large");
+    if (!epoch_ok(s->epoch))
+        return tb_error_set(err, TB_ERR_ARG, "epoch: not 1 to 16 hex digits");
     return TB_OK;
 }
 
@@ -152,7 +177,8 @@ int tb_hall_state_encode(const struct tb_hall_state *s, char *buf, size_t cap, s
         tb_hall__put_num(o, "dropped", (double)s->dropped) &&
         tb_hall__put_str(o, "result", s->result) && tb_hall__put_str(o, "ending", s->ending) &&
         tb_hall__put_str(o, "journal", s->journal) &&
-        tb_hall__put_str(o, "mode", s->bughouse ? "bughouse" : "twin");
+        tb_hall__put_str(o, "mode", s->bughouse ? "bughouse" : "twin") &&
+        (!s->epoch[0] || tb_hall__put_str(o, "epoch", s->epoch));
     cJSON *boards = ok ? cJSON_AddArrayToObject(o, "boards") : NULL;
     ok = boards && put_board(boards, &s->board[0]) && put_board(boards, &s->board[1]);
     cJSON *touch = ok ? cJSON_AddArrayToObject(o, "touch") : NULL;
@@ -185,6 +211,8 @@ int tb_hall_event_encode(const struct tb_hall_event *e, char *buf, size_t cap, s
         return tb_error_set(err, TB_ERR_ARG, "event.seq/ms: too large");
     if (e->board[0] && (strcmp(e->board, "A") && strcmp(e->board, "B")))
         return tb_error_set(err, TB_ERR_ARG, "event.board: not A, B or empty");
+    if (!epoch_ok(e->epoch))
+        return tb_error_set(err, TB_ERR_ARG, "event.epoch: not 1 to 16 hex digits");
     cJSON *o = cJSON_CreateObject();
     bool ok = o && tb_hall__put_str(o, "kind", tb_hall_event_name(e->kind)) &&
               tb_hall__put_num(o, "seq", (double)e->seq) &&
@@ -192,7 +220,8 @@ int tb_hall_event_encode(const struct tb_hall_event *e, char *buf, size_t cap, s
               tb_hall__put_num(o, "mismatch", e->mismatch) && tb_hall__put_bool(o, "ok", e->ok) &&
               tb_hall__put_str(o, "request", e->request) && tb_hall__put_str(o, "san", e->san) &&
               tb_hall__put_str(o, "uci", e->uci) && tb_hall__put_str(o, "text", e->text) &&
-              tb_hall__put_str(o, "detail", e->detail) && tb_hall__put_str(o, "board", e->board);
+              tb_hall__put_str(o, "detail", e->detail) && tb_hall__put_str(o, "board", e->board) &&
+              (!e->epoch[0] || tb_hall__put_str(o, "epoch", e->epoch));
     int rc = tb_hall__print(o, ok, buf, cap);
     if (rc == TB_ERR_FULL)
         tb_error_set(err, rc, "event: more than %zu bytes", cap);
@@ -216,13 +245,16 @@ int tb_hall_cmd_encode(const struct tb_hall_cmd *c, char *buf, size_t cap, struc
         return tb_error_set(err, TB_ERR_ARG, "cmd.request: not a name");
     if (!pin_text_ok(c->pin))
         return tb_error_set(err, TB_ERR_ARG, "cmd.pin: not 1 to %d digits", TB_HALL_PIN_MAX - 1);
+    if (c->from[0] && !tb_hall_name_ok(c->from))
+        return tb_error_set(err, TB_ERR_ARG, "cmd.from: not a name");
     if (c->action == TB_HALL_CMD_TAKEBACK && (c->n < 1 || c->n > TB_MATCH_MAX_TAKEBACK))
         return tb_error_set(err, TB_ERR_ARG, "cmd.n: not 1 to %d", TB_MATCH_MAX_TAKEBACK);
     cJSON *o = cJSON_CreateObject();
     bool ok = o && tb_hall__put_str(o, "action", tb_hall_cmd_name(c->action)) &&
               tb_hall__put_str(o, "request", c->request) &&
               tb_hall__put_num(o, "mismatch", c->mismatch) && tb_hall__put_num(o, "n", c->n) &&
-              tb_hall__put_str(o, "pin", c->pin);
+              tb_hall__put_str(o, "pin", c->pin) &&
+              (!c->from[0] || tb_hall__put_str(o, "from", c->from));
     int rc = tb_hall__print(o, ok, buf, cap);
     if (rc == TB_ERR_FULL)
         tb_error_set(err, rc, "cmd: more than %zu bytes", cap);
@@ -378,7 +410,7 @@ int tb_hall_state_decode(const char *json, size_t len, struct tb_hall_state *s,
     static const char *const keys[] = {
         "tournament",    "table",        "seq",     "ms",     "state",  "plies",   "fen",
         "clock_running", "arbiter_call", "dropped", "result", "ending", "journal", "boards",
-        "touch",         "mismatches",   "mode",    "games",  NULL};
+        "touch",         "mismatches",   "mode",    "games",  "epoch",  NULL};
     cJSON *root = tb_hall__parse(json, len, err);
     if (!root)
         return TB_ERR_PARSE;
@@ -406,7 +438,8 @@ int tb_hall_state_decode(const char *json, size_t len, struct tb_hall_state *s,
         !(touch = tb_hall__arr(&rd, root, "touch", TB_HALL_MAX_TOUCH, &s->ntouch)) ||
         !(hist = tb_hall__arr(&rd, root, "mismatches", TB_HALL_MAX_HISTORY, &s->nhistory)) ||
         tb_hall__str(&rd, root, "mode", mode, sizeof mode) ||
-        !(games = tb_hall__arr(&rd, root, "games", 2, &s->ngames)))
+        !(games = tb_hall__arr(&rd, root, "games", 2, &s->ngames)) ||
+        read_epoch(&rd, root, s->epoch))
         goto out;
     if (strcmp(mode, "twin") && strcmp(mode, "bughouse")) {
         tb_error_set(err, TB_ERR_PARSE, "mode: \"%s\" is not \"twin\" or \"bughouse\"", mode);
@@ -478,8 +511,9 @@ static int lookup(const char *const *names, int n, const char *s)
 int tb_hall_event_decode(const char *json, size_t len, struct tb_hall_event *e,
                          struct tb_error *err)
 {
-    static const char *const keys[] = {"kind", "seq", "ms",   "ply",    "mismatch", "ok", "request",
-                                       "san",  "uci", "text", "detail", "board",    NULL};
+    static const char *const keys[] = {"kind",   "seq",     "ms",    "ply", "mismatch",
+                                       "ok",     "request", "san",   "uci", "text",
+                                       "detail", "board",   "epoch", NULL};
     static const char *const boards[] = {"", "A", "B", NULL};
     cJSON *root = tb_hall__parse(json, len, err);
     if (!root)
@@ -500,7 +534,8 @@ int tb_hall_event_decode(const char *json, size_t len, struct tb_hall_event *e,
         tb_hall__str(&rd, root, "uci", e->uci, sizeof e->uci) ||
         tb_hall__str(&rd, root, "text", e->text, sizeof e->text) ||
         tb_hall__str(&rd, root, "detail", e->detail, sizeof e->detail) ||
-        tb_hall__str(&rd, root, "board", e->board, sizeof e->board))
+        tb_hall__str(&rd, root, "board", e->board, sizeof e->board) ||
+        read_epoch(&rd, root, e->epoch))
         goto out;
     e->kind = (enum tb_hall_event_kind)lookup(event_names, 9, kind);
     if (!e->kind) {
@@ -524,7 +559,7 @@ out:
 
 int tb_hall_cmd_decode(const char *json, size_t len, struct tb_hall_cmd *c, struct tb_error *err)
 {
-    static const char *const keys[] = {"action", "request", "mismatch", "n", "pin", NULL};
+    static const char *const keys[] = {"action", "request", "mismatch", "n", "pin", "from", NULL};
     cJSON *root = tb_hall__parse(json, len, err);
     if (!root)
         return TB_ERR_PARSE;
@@ -538,7 +573,9 @@ int tb_hall_cmd_decode(const char *json, size_t len, struct tb_hall_cmd *c, stru
         tb_hall__str(&rd, root, "request", c->request, sizeof c->request) ||
         tb_hall__int(&rd, root, "mismatch", 0, UINT32_MAX, &mm) ||
         tb_hall__int(&rd, root, "n", 0, TB_MATCH_MAX_TAKEBACK, &n) ||
-        tb_hall__str(&rd, root, "pin", c->pin, sizeof c->pin))
+        tb_hall__str(&rd, root, "pin", c->pin, sizeof c->pin) ||
+        (cJSON_GetObjectItemCaseSensitive(root, "from") &&
+         tb_hall__str(&rd, root, "from", c->from, sizeof c->from)))
         goto out;
     c->action = (enum tb_hall_cmd_action)lookup(cmd_names, 3, action);
     c->mismatch = (uint32_t)mm;
@@ -549,6 +586,8 @@ int tb_hall_cmd_decode(const char *json, size_t len, struct tb_hall_cmd *c, stru
         tb_error_set(err, TB_ERR_PARSE, "cmd.request: not a name ([A-Za-z0-9_-], 1-31)");
     else if (!pin_text_ok(c->pin))
         tb_error_set(err, TB_ERR_PARSE, "cmd.pin: not 1 to %d digits", TB_HALL_PIN_MAX - 1);
+    else if (cJSON_GetObjectItemCaseSensitive(root, "from") && !tb_hall_name_ok(c->from))
+        tb_error_set(err, TB_ERR_PARSE, "cmd.from: not a name ([A-Za-z0-9_-], 1-31)");
     else if (c->action == TB_HALL_CMD_RESOLVE && c->mismatch == 0)
         tb_error_set(err, TB_ERR_PARSE, "cmd.mismatch: resolve names no mismatch");
     else if (c->action == TB_HALL_CMD_TAKEBACK && c->n < 1)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include <mosquitto.h>
 
@@ -32,6 +33,7 @@ struct tb_hall_pub {
     struct queued *ev; /* ring of max_events */
     int cap, head, count;
     uint64_t next_seq;
+    char epoch[TB_HALL_EPOCH_MAX]; /* this session's: on every event */
     struct tb_hall_cmd cmd[CMD_QUEUE];
     int cmd_head, ncmd;
     bool connected, connecting;
@@ -142,6 +144,13 @@ int tb_hall_pub_new(const struct tb_hall_config *cfg, uint64_t now_ms, tb_hall_p
     p->retry_first = p->retry_cur = cfg->retry_ms ? cfg->retry_ms : 500;
     p->next_seq = 1;
     p->now = now_ms;
+    /* the session: a viewer takes its numbers from 1 again, and a forged state's cannot hide
+       this table's for good */
+    uint8_t r[8];
+    if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
+        memcpy(r, &now_ms, sizeof r);
+    for (int i = 0; i < 8; i++)
+        snprintf(p->epoch + 2 * i, 3, "%02x", r[i]);
     tb_hall_topic(cfg->tournament, cfg->table, "state", p->topic_state, sizeof p->topic_state);
     tb_hall_topic(cfg->tournament, cfg->table, "event", p->topic_event, sizeof p->topic_event);
     tb_hall_topic(cfg->tournament, cfg->table, "cmd", p->topic_cmd, sizeof p->topic_cmd);
@@ -230,6 +239,7 @@ int tb_hall_pub_state(tb_hall_pub *p, const struct tb_hall_state *s, struct tb_e
 int tb_hall_pub_event(tb_hall_pub *p, const struct tb_hall_event *e, struct tb_error *err)
 {
     struct tb_hall_event copy = *e;
+    snprintf(copy.epoch, sizeof copy.epoch, "%s", p->epoch);
     if (!copy.seq)
         copy.seq = p->next_seq;
     char buf[4 * TB_HALL_TEXT_MAX];
@@ -248,6 +258,11 @@ int tb_hall_pub_event(tb_hall_pub *p, const struct tb_hall_event *e, struct tb_e
     p->next_seq = copy.seq + 1;
     flush(p);
     return TB_OK;
+}
+
+const char *tb_hall_pub_epoch(const tb_hall_pub *p)
+{
+    return p->epoch;
 }
 
 int tb_hall_pub_fd(const tb_hall_pub *p)

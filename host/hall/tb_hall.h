@@ -34,6 +34,7 @@
 #include "tb_match.h"
 
 #define TB_HALL_NAME_MAX    32 /* tournament and table names: [A-Za-z0-9_-], 1..31 chars */
+#define TB_HALL_EPOCH_MAX   17 /* a table's session: 1..16 hex digits */
 #define TB_HALL_FEN_MAX     100
 #define TB_HALL_SAN_MAX     16
 #define TB_HALL_MAX_PLIES   600   /* moves kept of each scoresheet (the newest) */
@@ -106,11 +107,13 @@ struct tb_hall_game {
 struct tb_hall_state {
     char tournament[TB_HALL_NAME_MAX];
     char table[TB_HALL_NAME_MAX];
-    uint64_t seq;              /* state number, from 1: a viewer keeps the highest */
-    uint64_t ms;               /* the table's clock when it was taken */
-    char state[16];            /* tb_match_state_name() */
-    int plies;                 /* agreed plies */
-    char fen[TB_HALL_FEN_MAX]; /* the agreed position */
+    uint64_t seq;                  /* state number, from 1: a viewer keeps the highest */
+    char epoch[TB_HALL_EPOCH_MAX]; /* the table's session (made at its start; a new one is a
+                                      table started again); "" from a table without one */
+    uint64_t ms;                   /* the table's clock when it was taken */
+    char state[16];                /* tb_match_state_name() */
+    int plies;                     /* agreed plies */
+    char fen[TB_HALL_FEN_MAX];     /* the agreed position */
     bool clock_running;
     bool arbiter_call;     /* the ARBITER button was pressed and nobody has answered yet */
     unsigned long dropped; /* events the publisher had to drop */
@@ -141,7 +144,8 @@ enum tb_hall_event_kind {
 
 struct tb_hall_event {
     enum tb_hall_event_kind kind;
-    uint64_t seq; /* event number of the table, from 1 (a viewer drops repeats) */
+    uint64_t seq;                  /* event number of the table, from 1 (a viewer drops repeats) */
+    char epoch[TB_HALL_EPOCH_MAX]; /* the table's session, as the state's (the publisher's) */
     uint64_t ms;
     int ply;
     char board[4]; /* doorgeefschaak: the game, "A" or "B"; "" for a twin table */
@@ -162,6 +166,8 @@ struct tb_hall_cmd {
     uint32_t mismatch;              /* RESOLVE: the mismatch confirmed */
     int n;                          /* TAKEBACK: plies, 1..TB_MATCH_MAX_TAKEBACK */
     char pin[TB_HALL_PIN_MAX];      /* as typed by the arbiter: the caller checks it */
+    char from[TB_HALL_NAME_MAX];    /* optional: the hall's sender (a page session), the peer
+                                       whose wrong PINs the table holds back; "" for none */
 };
 
 /* Encoders: JSON into buf (NUL-terminated). Return the length or TB_ERR_FULL / TB_ERR_ARG (a
@@ -189,6 +195,20 @@ bool tb_hall_cmd_pin_ok(const struct tb_hall_cmd *c, const char *arbiter_pin);
  * "irregular"; "resolve", "takeback". */
 const char *tb_hall_event_name(enum tb_hall_event_kind k);
 const char *tb_hall_cmd_name(enum tb_hall_cmd_action a);
+
+/* What a viewer has seen of a table's states (or events): takes the newest of a session and a
+ * new session (another epoch; a table without epochs: seq 1) from its start, never a number no
+ * restart explains: more than TB_HALL_SEQ_JUMP past the last one, or a new session's first
+ * number past it (a table publishes far fewer states in a tournament). Returns 1 take it (s
+ * updated), 0 an old or repeated one (drop it), TB_ERR_PARSE refuse it (s unchanged).
+ * Zero-initialise s. */
+#define TB_HALL_SEQ_JUMP 1000000u
+struct tb_hall_seen {
+    bool any;
+    char epoch[TB_HALL_EPOCH_MAX];
+    uint64_t seq;
+};
+int tb_hall_seen_take(struct tb_hall_seen *s, const char *epoch, uint64_t seq);
 
 /* A tournament or table name is 1..31 of [A-Za-z0-9_-]. */
 bool tb_hall_name_ok(const char *name);
@@ -281,6 +301,9 @@ void tb_hall_pub_service(tb_hall_pub *p, bool readable, bool writable, uint64_t 
 
 /* A command received and decoded: 1 and *c filled, 0 if none waits. The caller checks the PIN. */
 int tb_hall_pub_cmd(tb_hall_pub *p, struct tb_hall_cmd *c);
+/* This session's epoch (16 hex digits, random at tb_hall_pub_new): every event carries it; the
+ * caller puts it in its states. */
+const char *tb_hall_pub_epoch(const tb_hall_pub *p);
 
 void tb_hall_pub_stats(const tb_hall_pub *p, struct tb_hall_pub_stats *st);
 

@@ -262,6 +262,7 @@ const char *tb_link_event_name(int kind)
         [TB_LINK_EV_INFO] = "info",         [TB_LINK_EV_FAULT] = "fault",
         [TB_LINK_EV_LOST] = "link lost",    [TB_LINK_EV_BACK] = "link back",
         [TB_LINK_EV_END] = "end of script", [TB_LINK_EV_CLOCK] = "clock",
+        [TB_LINK_EV_RESIGN] = "resign",
     };
     if (kind <= 0 || kind >= (int)(sizeof names / sizeof names[0]))
         return "unknown event";

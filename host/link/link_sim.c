@@ -33,7 +33,11 @@ static int collect(void *user, const struct tb_script_event *ev, long line)
     struct sim *s = user;
     if (ev->kind == TB_SCRIPT_EXPECT || (s->board[0] && strcmp(ev->board, s->board) != 0))
         return 0;
-    if ((ev->kind == TB_SCRIPT_PRESS || ev->kind == TB_SCRIPT_RELEASE) &&
+    bool resign = (ev->kind == TB_SCRIPT_PRESS || ev->kind == TB_SCRIPT_RELEASE) &&
+                  strcmp(ev->button, "resign") == 0;
+    if (resign && ev->kind == TB_SCRIPT_RELEASE)
+        return 0; /* the resignation is its press */
+    if ((ev->kind == TB_SCRIPT_PRESS || ev->kind == TB_SCRIPT_RELEASE) && !resign &&
         tb_link_button_parse(ev->button) < 0 && !s->bad_line) {
         s->bad_line = line;
         snprintf(s->bad_button, sizeof s->bad_button, "%s", ev->button);
@@ -67,8 +71,8 @@ static int sim_open(struct tb_link *link, const struct tb_link_resource *res, ui
         return tb_error_set(err, rc, "sim: out of memory reading %s", res->path);
     if (s->bad_line)
         return tb_error_set_at(err, TB_ERR_PARSE, s->bad_line, 0,
-                               "%s:%ld: unknown button '%s' (expected promote, repeat, clock or "
-                               "arbiter)",
+                               "%s:%ld: unknown button '%s' (expected promote, repeat, clock, "
+                               "arbiter or resign)",
                                res->path, s->bad_line, s->bad_button);
     return TB_OK;
 }
@@ -107,6 +111,10 @@ static void convert(struct sim *s, const struct tb_script_event *in, struct tb_l
         break;
     case TB_SCRIPT_PRESS:
     case TB_SCRIPT_RELEASE:
+        if (strcmp(in->button, "resign") == 0) { /* a player's resignation, not a button */
+            out->kind = TB_LINK_EV_RESIGN;
+            break;
+        }
         out->kind = in->kind == TB_SCRIPT_PRESS ? TB_LINK_EV_BUTTON_DOWN : TB_LINK_EV_BUTTON_UP;
         out->button = (uint8_t)tb_link_button_parse(in->button);
         break;

@@ -97,6 +97,8 @@ enum tb_link_event_kind {
     TB_LINK_EV_BACK,        /* the board is back; a SNAPSHOT follows: re-read the board */
     TB_LINK_EV_END = 12,    /* an event script has no more events (11 is not used) */
     TB_LINK_EV_CLOCK = 13,  /* clock_ms, clock_run: a clock beside the board (a DGT clock) read */
+    TB_LINK_EV_RESIGN = 14, /* the player to move at this board resigns: an event script's
+                               `press resign` (no board has such a button; 5.1.2, bughouse 5.2) */
 };
 
 /* Fault codes: 1..5 are the board's own (enum rb_proto_fault_code); these are the link's. */

@@ -162,26 +162,57 @@ static bool parse_expect(const char *s, size_t len, struct tb_script_event *ev)
     return true;
 }
 
-int tb_script_start_fen(const char *buf, size_t len, char *fen, size_t fen_len)
+/* The value of the header directive `# <tag> <value>` before the script's first event: true
+ * with it at buf[*a, *b). */
+static bool header_directive(const char *buf, size_t len, const char *tag, size_t *a, size_t *b)
 {
     size_t pos = 0;
     while (pos < len) {
         const char *nl = memchr(buf + pos, '\n', len - pos);
-        size_t end = nl ? (size_t)(nl - buf) : len, i = pos, a, b;
+        size_t end = nl ? (size_t)(nl - buf) : len, i = pos;
         while (i < end && is_space(buf[i]))
             i++;
         if (i < end && buf[i] != '#' && buf[i] != '\r')
-            return 0; /* the first event (or a malformed line) comes first */
-        if (i < end && directive(buf + i, end - i, "fen:", &a, &b)) {
-            if (b - a >= fen_len)
-                return TB_ERR_FULL;
-            memcpy(fen, buf + i + a, b - a);
-            fen[b - a] = '\0';
-            return 1;
+            return false; /* the first event (or a malformed line) comes first */
+        if (i < end && directive(buf + i, end - i, tag, a, b)) {
+            *a += i;
+            *b += i;
+            return true;
         }
         pos = nl ? end + 1 : len;
     }
-    return 0;
+    return false;
+}
+
+int tb_script_start_fen(const char *buf, size_t len, char *fen, size_t fen_len)
+{
+    size_t a, b;
+    if (!header_directive(buf, len, "fen:", &a, &b))
+        return 0;
+    if (b - a >= fen_len)
+        return TB_ERR_FULL;
+    memcpy(fen, buf + a, b - a);
+    fen[b - a] = '\0';
+    return 1;
+}
+
+int tb_script_blip_window(const char *buf, size_t len, uint32_t *ms, struct tb_error *err)
+{
+    size_t a, b;
+    if (!header_directive(buf, len, "blip-window:", &a, &b))
+        return 0;
+    uint32_t v = 0;
+    size_t i = a;
+    for (; i < b && buf[i] >= '0' && buf[i] <= '9' && v <= TB_SCRIPT_BLIP_MAX_MS; i++)
+        v = v * 10 + (uint32_t)(buf[i] - '0');
+    if (i == a || v < TB_SCRIPT_BLIP_MIN_MS || v > TB_SCRIPT_BLIP_MAX_MS ||
+        (i < b && (b - i != 3 || memcmp(buf + i, " ms", 3) != 0)))
+        return tb_error_set(err, TB_ERR_PARSE,
+                            "'# blip-window: %.*s': not a time of %u to %u ms ('# blip-window: "
+                            "100 ms')",
+                            (int)(b - a), buf + a, TB_SCRIPT_BLIP_MIN_MS, TB_SCRIPT_BLIP_MAX_MS);
+    *ms = v;
+    return 1;
 }
 
 /* Is c one of set? A NUL byte in a line is not (strchr would find the terminator). */

@@ -12,6 +12,8 @@
  *
  * `#` starts a comment. A comment line of the form `# expect: <text>` is a directive for tests
  * (what a recogniser should report there) and is handed to the caller as TB_SCRIPT_EXPECT.
+ * Header comments before the first event may say where the script starts (`# fen: <FEN>`) and
+ * the blip window it was made for (`# blip-window: 100 ms`).
  * Times may carry a decimal fraction of up to three digits (microseconds): `1500.25`.
  *
  * Pure: parses from memory (a whole buffer or one line at a time), never opens files, never
@@ -97,6 +99,15 @@ void tb_script_list_free(struct tb_script_list *list);
  * terminated). Returns 1 if found, 0 if none, TB_ERR_FULL if it does not fit in len. Does not
  * check the rest of the script or the FEN itself. */
 int tb_script_start_fen(const char *buf, size_t len, char *fen, size_t fen_len);
+
+/* The blip window a script was made for: a `# blip-window: <ms> ms` line before its first event
+ * (written by the generators, events-from-pgn and bughouse-events), so the recognisers that
+ * replay it (the daemon's sim: boards, replay, bughouse-replay) use the window its noise was made
+ * for. Returns 1 with *ms, 0 if none, TB_ERR_PARSE (err naming the line's value) when it is not
+ * TB_SCRIPT_BLIP_MIN_MS to TB_SCRIPT_BLIP_MAX_MS, the range of the daemon's blip_window_ms. */
+#define TB_SCRIPT_BLIP_MIN_MS 10u
+#define TB_SCRIPT_BLIP_MAX_MS 2000u
+int tb_script_blip_window(const char *buf, size_t len, uint32_t *ms, struct tb_error *err);
 
 /* Writes one event as a script line without a newline ("1500 vi lift e2", "# expect: ...").
  * Returns the length, TB_ERR_FULL if buf is too small (a NUL-terminated prefix is left), or

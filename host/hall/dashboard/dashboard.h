@@ -15,10 +15,9 @@
 
 struct hall_table {
     char tournament[TB_HALL_NAME_MAX], table[TB_HALL_NAME_MAX];
-    char *state;               /* canonical JSON of the latest state, NULL until one came */
-    uint64_t seq;              /* its seq */
-    uint64_t evseq;            /* the highest event seq seen */
-    char *recent[HALL_RECENT]; /* the newest events (canonical JSON), oldest first */
+    char *state;                      /* canonical JSON of the latest state, NULL until one came */
+    struct tb_hall_seen seen, evseen; /* states and events taken (session and number) */
+    char *recent[HALL_RECENT];        /* the newest events (canonical JSON), oldest first */
     int nrecent;
 };
 
@@ -52,6 +51,10 @@ struct hall_http_config {
     struct hall_store *store;
     hall_send_fn send;
     void *send_user;
+    const char *pin;          /* the hall's login PIN; NULL or "": logins (and commands) off */
+    const char *const *allow; /* more host names the page is served for (besides 127.0.0.1,
+                                 localhost and the listen address) */
+    int nallow;
 };
 struct hall_http;
 struct hall_http *hall_http_start(const struct hall_http_config *cfg, char *why, size_t len);

@@ -1,25 +1,57 @@
 /* hall_http.c - the dashboard's HTTP side (libmicrohttpd, a thread per connection): the page,
- * a snapshot of every table, a Server-Sent Events stream of updates, and the arbiter's
- * commands. Input is taken strictly: anything else is answered 4xx and changes nothing. */
+ * a snapshot of every table, a Server-Sent Events stream of updates, the arbiter's login and
+ * commands. Served only for the allowed host names; state-changing requests only from the
+ * dashboard's own pages, in a session, with its CSRF token (tb_hall_web.h). Input is taken
+ * strictly: anything else is answered 4xx and changes nothing. Connections are limited per
+ * address and in all; at a limit the one without progress longest is closed for the new one, so
+ * no number of idle, slow or non-reading clients keeps the arbiter out. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #include <arpa/inet.h>
 #include <microhttpd.h>
 
 #include "dashboard.h"
+#include "tb_hall_web.h"
+#include "tb_ctl.h"
 
-#define BODY_MAX 1024 /* a command form is far smaller */
+#define BODY_MAX  1024 /* a command form is far smaller */
+#define CONN_MAX  1024 /* libmicrohttpd's own limit: ours below close connections first */
+#define PER_ADDR  32
+#define ALL_CONNS 256
+
+struct conn_rec {
+    bool open, closing;
+    int fd;
+    struct tb_hall_web_conn c;
+};
 
 struct hall_http {
     struct MHD_Daemon *d;
     struct hall_http_config cfg;
-    pthread_mutex_t mu;
+    pthread_mutex_t mu;     /* all below */
     unsigned long requests; /* command request ids */
+    struct tb_hall_web web;
+    struct tb_ctl_guard guard; /* wrong login PINs per address */
+    struct conn_rec conn[CONN_MAX];
+    struct tb_hall_web_conn scratch[CONN_MAX]; /* admit(): the open ones */
+    int scratch_idx[CONN_MAX];
+    unsigned long evicted;
+    struct tb_ctl_loglimit log; /* the web server's messages: a few a minute, the rest counted */
 };
+
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
 
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *type,
                              const char *body, size_t len, bool copy)
@@ -57,6 +89,8 @@ static enum MHD_Result error(struct MHD_Connection *c, unsigned status, const ch
 /* ---- the live stream --------------------------------------------------------------------- */
 
 struct viewer {
+    struct hall_http *h;
+    struct conn_rec *rec; /* its connection: taking bytes is progress */
     struct hall_store *store;
     uint64_t gen; /* the last update sent */
     char *msg;    /* being sent */
@@ -67,6 +101,11 @@ static ssize_t stream(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
     struct viewer *v = cls;
+    if (v->rec) { /* asked for more: what went before has left for the viewer */
+        pthread_mutex_lock(&v->h->mu);
+        v->rec->c.progress = now_ms();
+        pthread_mutex_unlock(&v->h->mu);
+    }
     if (v->off == v->len) {
         free(v->msg);
         v->msg = NULL;
@@ -75,7 +114,7 @@ static ssize_t stream(void *cls, uint64_t pos, char *buf, size_t max)
         pthread_mutex_lock(&s->mu);
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += 15;
+        until.tv_sec += 5; /* a comment at least this often: within the idle timeout */
         int rc = 0;
         while (!s->closing && v->gen == s->gen && rc != ETIMEDOUT)
             rc = pthread_cond_timedwait(&s->cv, &s->mu, &until);
@@ -110,6 +149,13 @@ static void viewer_free(void *cls)
     free(v);
 }
 
+static struct conn_rec *rec_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? ci->socket_context : NULL;
+}
+
 static enum MHD_Result events(struct hall_http *h, struct MHD_Connection *c)
 {
     const char *from = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "from");
@@ -121,6 +167,8 @@ static enum MHD_Result events(struct hall_http *h, struct MHD_Connection *c)
     struct viewer *v = calloc(1, sizeof *v);
     if (!v)
         return error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory");
+    v->h = h;
+    v->rec = rec_of(c);
     v->store = h->cfg.store;
     v->gen = gen;
     v->msg = strdup("retry: 1000\n\n");
@@ -146,37 +194,6 @@ struct upload {
     bool too_big;
 };
 
-static int hexval(char ch)
-{
-    return ch >= '0' && ch <= '9'   ? ch - '0'
-           : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
-           : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
-                                    : -1;
-}
-
-/* Percent-decodes in place; false for a broken escape or a control character. */
-static bool form_decode(char *s)
-{
-    char *o = s;
-    for (char *p = s; *p; p++) {
-        int ch = (unsigned char)*p;
-        if (*p == '+')
-            ch = ' ';
-        else if (*p == '%') {
-            int a = hexval(p[1]), b = a < 0 ? -1 : hexval(p[2]);
-            if (b < 0)
-                return false;
-            ch = a * 16 + b;
-            p += 2;
-        }
-        if (ch < 0x20 || ch == 0x7F)
-            return false;
-        *o++ = (char)ch;
-    }
-    *o = '\0';
-    return true;
-}
-
 enum { F_TOURNAMENT, F_TABLE, F_ACTION, F_MISMATCH, F_N, F_PIN, F_COUNT };
 static const char *const fields[F_COUNT] = {"tournament", "table", "action",
                                             "mismatch",   "n",     "pin"};
@@ -189,43 +206,37 @@ static long number(const char *s, long lo, long hi)
     return !*s || *end || errno || v < lo || v > hi || s[0] == '+' || s[0] == ' ' ? -1 : v;
 }
 
+/* The session of a state-changing request with its CSRF token: its tag into tag; or an answer
+ * already queued (*rc) and false. */
+static bool in_session(struct hall_http *h, struct MHD_Connection *c, char *tag, size_t len,
+                       enum MHD_Result *rc)
+{
+    const char *cookie = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Cookie");
+    const char *token = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-CSRF-Token");
+    pthread_mutex_lock(&h->mu);
+    struct tb_hall_web_session *s = tb_hall_web_session(&h->web, cookie, now_ms());
+    bool ok = tb_hall_web_csrf_ok(s, token);
+    if (ok)
+        snprintf(tag, len, "%s", s->tag);
+    pthread_mutex_unlock(&h->mu);
+    if (!s)
+        *rc = error(c, MHD_HTTP_UNAUTHORIZED, "log in with the hall's PIN first");
+    else if (!ok)
+        *rc = error(c, MHD_HTTP_FORBIDDEN, "X-CSRF-Token: not this session's");
+    return ok;
+}
+
 static enum MHD_Result command(struct hall_http *h, struct MHD_Connection *c, struct upload *u)
 {
-    const char *type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
-    if (!type || strncmp(type, "application/x-www-form-urlencoded", 33) != 0)
-        return error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, "send the form urlencoded");
-    /* a page of another site may not send commands through the arbiter's browser */
-    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
-    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
-    if (origin && (!host || strncmp(origin, "http://", 7) || strcmp(origin + 7, host)))
-        return error(c, MHD_HTTP_FORBIDDEN, "Origin: not this dashboard");
-    if (u->too_big)
-        return error(c, MHD_HTTP_CONTENT_TOO_LARGE, "body: more than 1024 bytes");
-    u->body[u->len] = '\0';
-    if (memchr(u->body, '\0', u->len))
-        return error(c, MHD_HTTP_BAD_REQUEST, "body: a NUL byte");
-    char *val[F_COUNT] = {0};
-    char *save = NULL;
-    for (char *pair = strtok_r(u->body, "&", &save); pair; pair = strtok_r(NULL, "&", &save)) {
-        char *eq = strchr(pair, '=');
-        if (!eq)
-            return error(c, MHD_HTTP_BAD_REQUEST, "body: a field without '='");
-        *eq = '\0';
-        int f = 0;
-        while (f < F_COUNT && strcmp(fields[f], pair))
-            f++;
-        char what[96];
-        snprintf(what, sizeof what, "%.40s: %s", pair,
-                 f == F_COUNT ? "unknown field"
-                 : val[f]     ? "given twice"
-                              : "not text");
-        if (f == F_COUNT || val[f] || !form_decode(eq + 1))
-            return error(c, MHD_HTTP_BAD_REQUEST, what);
-        val[f] = eq + 1;
-    }
+    enum MHD_Result rc;
+    char tag[17];
+    if (!in_session(h, c, tag, sizeof tag, &rc))
+        return rc;
+    char *val[F_COUNT], what[96];
+    if (tb_hall_web_form(u->body, u->len, fields, F_COUNT, val, what, sizeof what) != 0)
+        return error(c, MHD_HTTP_BAD_REQUEST, what);
     for (int f = 0; f < F_COUNT; f++)
         if (!val[f] && f != F_MISMATCH && f != F_N) {
-            char what[64];
             snprintf(what, sizeof what, "%s: missing", fields[f]);
             return error(c, MHD_HTTP_BAD_REQUEST, what);
         }
@@ -248,6 +259,7 @@ static enum MHD_Result command(struct hall_http *h, struct MHD_Connection *c, st
     if (strlen(val[F_PIN]) >= sizeof cmd.pin)
         return error(c, MHD_HTTP_BAD_REQUEST, "pin: 1 to 15 digits");
     snprintf(cmd.pin, sizeof cmd.pin, "%s", val[F_PIN]);
+    snprintf(cmd.from, sizeof cmd.from, "%s", tag); /* the table holds back this session alone */
     pthread_mutex_lock(&h->mu);
     unsigned long req = ++h->requests;
     pthread_mutex_unlock(&h->mu);
@@ -266,6 +278,171 @@ static enum MHD_Result command(struct hall_http *h, struct MHD_Connection *c, st
     return reply(c, MHD_HTTP_ACCEPTED, "application/json", body, (size_t)len, true);
 }
 
+/* ---- login ------------------------------------------------------------------------------- */
+
+static uint32_t client_addr(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr_in *in = ci ? (const struct sockaddr_in *)ci->client_addr : NULL;
+    return in && in->sin_family == AF_INET ? ntohl(in->sin_addr.s_addr) : 0;
+}
+
+/* The hall's PIN makes a session: its cookie (HttpOnly, SameSite=Strict) and, in the body, its
+ * CSRF token. Wrong PINs are held back per address as the tables' guard holds them back. */
+static enum MHD_Result login(struct hall_http *h, struct MHD_Connection *c, struct upload *u)
+{
+    static const char *const names[] = {"pin"};
+    char *pin, what[96];
+    if (tb_hall_web_form(u->body, u->len, names, 1, &pin, what, sizeof what) != 0)
+        return error(c, MHD_HTTP_BAD_REQUEST, what);
+    if (!pin)
+        return error(c, MHD_HTTP_BAD_REQUEST, "pin: missing");
+    if (!h->cfg.pin || !h->cfg.pin[0])
+        return error(c, MHD_HTTP_FORBIDDEN,
+                     "logins are off: twinboard-hall was started without a PIN (TB_HALL_PIN)");
+    uint8_t rnd[TB_HALL_WEB_RANDOM];
+    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
+        return error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "no random bytes for a session");
+    uint64_t now = now_ms(), at;
+    uint32_t addr = client_addr(c);
+    pthread_mutex_lock(&h->mu);
+    int w = tb_ctl_guard_when(&h->guard, addr, now, &at);
+    bool right = w == 0 && tb_ctl_pin_equal(h->cfg.pin, pin), locked;
+    if (w == 0)
+        tb_ctl_guard_result(&h->guard, addr, right, now, &locked);
+    char cookie[128], body[80];
+    if (right) {
+        struct tb_hall_web_session *s = tb_hall_web_login(&h->web, rnd, now);
+        snprintf(cookie, sizeof cookie, TB_HALL_WEB_COOKIE "=%s; Path=/; HttpOnly; SameSite=Strict",
+                 s->id);
+        snprintf(body, sizeof body, "{\"csrf\":\"%s\"}\n", s->csrf);
+    }
+    pthread_mutex_unlock(&h->mu);
+    if (w != 0) {
+        snprintf(what, sizeof what, "too many wrong PINs from this address: try again in %llu s",
+                 (unsigned long long)((at - now + 999) / 1000));
+        return error(c, MHD_HTTP_TOO_MANY_REQUESTS, what);
+    }
+    if (!right)
+        return error(c, MHD_HTTP_FORBIDDEN, "wrong PIN");
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(strlen(body), body, MHD_RESPMEM_MUST_COPY);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    MHD_add_response_header(r, "Set-Cookie", cookie);
+    enum MHD_Result rc = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+static enum MHD_Result logout(struct hall_http *h, struct MHD_Connection *c)
+{
+    enum MHD_Result rc;
+    char tag[17];
+    if (!in_session(h, c, tag, sizeof tag, &rc))
+        return rc;
+    const char *cookie = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Cookie");
+    pthread_mutex_lock(&h->mu);
+    tb_hall_web_logout(tb_hall_web_session(&h->web, cookie, now_ms()));
+    pthread_mutex_unlock(&h->mu);
+    return reply(c, MHD_HTTP_OK, "application/json", "{}\n", 3, false);
+}
+
+/* GET /api/session: whether this browser is logged in, and its CSRF token (a page of another
+ * name cannot read it: the Host check, and no CORS). */
+static enum MHD_Result session_info(struct hall_http *h, struct MHD_Connection *c)
+{
+    const char *cookie = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Cookie");
+    char body[128];
+    pthread_mutex_lock(&h->mu);
+    struct tb_hall_web_session *s = tb_hall_web_session(&h->web, cookie, now_ms());
+    int n = s ? snprintf(body, sizeof body, "{\"login\":true,\"csrf\":\"%s\"}\n", s->csrf)
+              : snprintf(body, sizeof body, "{\"login\":false,\"pin\":%s}\n",
+                         h->cfg.pin && h->cfg.pin[0] ? "true" : "false");
+    pthread_mutex_unlock(&h->mu);
+    return reply(c, MHD_HTTP_OK, "application/json", body, (size_t)n, true);
+}
+
+/* ---- connections ------------------------------------------------------------------------- */
+
+/* libmicrohttpd's messages (a connection closed early, a stream whose client is gone): each
+ * connection an attacker opens may cause one, so at most a few a minute are written; the rest
+ * are counted and summed up with the next message after the minute (docs/hall.md). */
+static void server_log(void *cls, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+static void server_log(void *cls, const char *fmt, va_list ap)
+{
+    struct hall_http *h = cls;
+    uint64_t now = now_ms();
+    pthread_mutex_lock(&h->mu);
+    uint64_t start = h->log.start;
+    struct tb_ctl_logcount c;
+    while (tb_ctl_log_summary(&h->log, now, &c) == 1)
+        fprintf(stderr,
+                "twinboard-hall: %u more messages of the web server in the last %llu s, not "
+                "written one by one\n",
+                (unsigned)c.refused, (unsigned long long)((now - start + 999) / 1000));
+    bool tell = tb_ctl_log_refusal(&h->log, 0, false, now);
+    pthread_mutex_unlock(&h->mu);
+    if (tell) {
+        fputs("twinboard-hall: ", stderr);
+        vfprintf(stderr, fmt, ap);
+    }
+}
+
+/* A new connection from addr: at a limit the one without progress longest is closed first. */
+static enum MHD_Result admit(void *cls, const struct sockaddr *sa, socklen_t len)
+{
+    struct hall_http *h = cls;
+    if (len < (socklen_t)sizeof(struct sockaddr_in) || sa->sa_family != AF_INET)
+        return MHD_NO;
+    uint32_t addr = ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr);
+    struct tb_hall_web_conn *open = h->scratch;
+    int *idx = h->scratch_idx;
+    pthread_mutex_lock(&h->mu);
+    int n = 0;
+    for (int i = 0; i < CONN_MAX; i++)
+        if (h->conn[i].open && !h->conn[i].closing) {
+            open[n] = h->conn[i].c;
+            idx[n++] = i;
+        }
+    int v = tb_hall_web_victim(open, n, addr, PER_ADDR, ALL_CONNS);
+    if (v >= 0) {
+        struct conn_rec *r = &h->conn[idx[v]];
+        r->closing = true;
+        shutdown(r->fd, SHUT_RDWR); /* its thread sees the end and closes it */
+        h->evicted++;
+    }
+    pthread_mutex_unlock(&h->mu);
+    return MHD_YES;
+}
+
+static void notify(void *cls, struct MHD_Connection *c, void **socket_context,
+                   enum MHD_ConnectionNotificationCode toe)
+{
+    struct hall_http *h = cls;
+    pthread_mutex_lock(&h->mu);
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *fd =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        for (int i = 0; i < CONN_MAX && fd; i++)
+            if (!h->conn[i].open) {
+                h->conn[i] = (struct conn_rec){.open = true, .fd = fd->connect_fd};
+                h->conn[i].c = (struct tb_hall_web_conn){client_addr(c), now_ms()};
+                *socket_context = &h->conn[i];
+                break;
+            }
+    } else if (*socket_context) {
+        struct conn_rec *r = *socket_context;
+        r->open = false;
+        *socket_context = NULL;
+    }
+    pthread_mutex_unlock(&h->mu);
+}
+
 /* ---- routing ----------------------------------------------------------------------------- */
 
 static bool table_path(const char *url)
@@ -278,14 +455,31 @@ static bool table_path(const char *url)
     return tb_hall_topic_parse(topic, a, b, leaf, sizeof leaf) == TB_OK;
 }
 
+/* A whole request came: the connection makes progress. */
+static void progress(struct hall_http *h, struct MHD_Connection *c)
+{
+    struct conn_rec *r = rec_of(c);
+    if (!r)
+        return;
+    pthread_mutex_lock(&h->mu);
+    r->c.progress = now_ms();
+    pthread_mutex_unlock(&h->mu);
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
                               const char *method, const char *version, const char *data,
                               size_t *size, void **ctx)
 {
     (void)version;
     struct hall_http *h = cls;
+    /* only for the dashboard's own names: a page of another name whose address was made this
+       host's (DNS rebinding) neither reads nor sends anything */
+    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+    if (!tb_hall_web_host_ok(&h->web, host))
+        return error(c, MHD_HTTP_MISDIRECTED_REQUEST, "Host: not a name of this dashboard");
     bool post = !strcmp(method, "POST");
-    if (post && !strcmp(url, "/api/cmd")) {
+    if (post &&
+        (!strcmp(url, "/api/cmd") || !strcmp(url, "/api/login") || !strcmp(url, "/api/logout"))) {
         struct upload *u = *ctx;
         if (!u) {
             u = calloc(1, sizeof *u);
@@ -304,6 +498,20 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
             *size = 0;
             return MHD_YES;
         }
+        progress(h, c);
+        const char *type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
+        const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+        if (!type || strncmp(type, "application/x-www-form-urlencoded", 33) != 0)
+            return error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, "send the form urlencoded");
+        /* only the dashboard's own pages change anything (a browser always sends Origin) */
+        if (!tb_hall_web_origin_ok(&h->web, origin))
+            return error(c, MHD_HTTP_FORBIDDEN, "Origin: not this dashboard");
+        if (u->too_big)
+            return error(c, MHD_HTTP_CONTENT_TOO_LARGE, "body: more than 1024 bytes");
+        if (!strcmp(url, "/api/login"))
+            return login(h, c, u);
+        if (!strcmp(url, "/api/logout"))
+            return logout(h, c);
         return command(h, c, u);
     }
     if (*ctx == NULL && *size) {
@@ -311,7 +519,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         return MHD_YES;
     }
     if (strcmp(method, "GET") && strcmp(method, "HEAD"))
-        return error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET (and POST /api/cmd)");
+        return error(c, MHD_HTTP_METHOD_NOT_ALLOWED,
+                     "only GET (and POST /api/login, /api/cmd, /api/logout)");
+    progress(h, c);
+    if (!strcmp(url, "/api/session"))
+        return session_info(h, c);
     if (!strcmp(url, "/") || table_path(url))
         return reply(c, MHD_HTTP_OK, "text/html; charset=utf-8", (const char *)hall_page_html,
                      hall_page_html_len, false);
@@ -347,6 +559,19 @@ struct hall_http *hall_http_start(const struct hall_http_config *cfg, char *why,
     }
     h->cfg = *cfg;
     pthread_mutex_init(&h->mu, NULL);
+    tb_hall_web_init(&h->web, cfg->port);
+    tb_ctl_guard_init(&h->guard);
+    tb_ctl_loglimit_init(&h->log, now_ms());
+    if (cfg->listen && strcmp(cfg->listen, "127.0.0.1") && strcmp(cfg->listen, "0.0.0.0"))
+        tb_hall_web_allow(&h->web, cfg->listen);
+    for (int i = 0; i < cfg->nallow; i++)
+        if (tb_hall_web_allow(&h->web, cfg->allow[i]) != 0) {
+            snprintf(why, len, "--allow-host %s: not a host name or address (or more than %d)",
+                     cfg->allow[i], TB_HALL_WEB_HOSTS - 3);
+            pthread_mutex_destroy(&h->mu);
+            free(h);
+            return NULL;
+        }
     struct sockaddr_in sa;
     memset(&sa, 0, sizeof sa);
     sa.sin_family = AF_INET;
@@ -358,10 +583,11 @@ struct hall_http *hall_http_start(const struct hall_http_config *cfg, char *why,
     }
     h->d = MHD_start_daemon(
         MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG,
-        (uint16_t)cfg->port, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR, &sa,
-        MHD_OPTION_CONNECTION_LIMIT, 128u, MHD_OPTION_PER_IP_CONNECTION_LIMIT, 64u,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384, MHD_OPTION_CONNECTION_TIMEOUT, 60u,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, h, MHD_OPTION_END);
+        (uint16_t)cfg->port, admit, h, handle, h, MHD_OPTION_EXTERNAL_LOGGER, server_log, h,
+        MHD_OPTION_SOCK_ADDR, &sa, MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONN_MAX,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384, MHD_OPTION_CONNECTION_TIMEOUT, 10u,
+        MHD_OPTION_THREAD_STACK_SIZE, (size_t)(256 * 1024), MHD_OPTION_NOTIFY_COMPLETED, completed,
+        h, MHD_OPTION_NOTIFY_CONNECTION, notify, h, MHD_OPTION_END);
     if (!h->d) {
         snprintf(why, len, "cannot listen on %s:%d: %s", cfg->listen ? cfg->listen : "127.0.0.1",
                  cfg->port, strerror(errno));

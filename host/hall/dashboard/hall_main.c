@@ -14,6 +14,7 @@
 #include <mosquitto.h>
 
 #include "dashboard.h"
+#include "tb_hall_web.h"
 
 struct hall {
     struct hall_store store;
@@ -33,7 +34,10 @@ static void usage(FILE *to)
           "  --cafile FILE         TLS to the broker, trusting this CA\n"
           "  --listen ADDR         the web page's address (default 127.0.0.1)\n"
           "  --port N              the web page's port (default 8080)\n"
-          "  --help, --version     this text; the version\n",
+          "  --allow-host NAME     a host name the page is also served for (the browser's\n"
+          "                        address bar; 127.0.0.1, localhost and --listen always)\n"
+          "  --help, --version     this text; the version\n"
+          "the arbiter logs in on the page with the PIN in $TB_HALL_PIN (none: no commands)\n",
           to);
 }
 
@@ -100,7 +104,18 @@ int main(int argc, char **argv)
     struct hall h;
     memset(&h, 0, sizeof h);
     h.tournament = "+";
-    enum { O_BROKER = 256, O_BROKER_PORT, O_PORT, O_LISTEN, O_TOURNAMENT, O_USERNAME, O_CAFILE };
+    enum {
+        O_BROKER = 256,
+        O_BROKER_PORT,
+        O_PORT,
+        O_LISTEN,
+        O_TOURNAMENT,
+        O_USERNAME,
+        O_CAFILE,
+        O_ALLOW
+    };
+    const char *allow[TB_HALL_WEB_HOSTS];
+    int nallow = 0;
     static const struct option longs[] = {
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -111,6 +126,7 @@ int main(int argc, char **argv)
         {"tournament", required_argument, NULL, O_TOURNAMENT},
         {"username", required_argument, NULL, O_USERNAME},
         {"cafile", required_argument, NULL, O_CAFILE},
+        {"allow-host", required_argument, NULL, O_ALLOW},
         {NULL, 0, NULL, 0},
     };
     opterr = 0;
@@ -135,6 +151,8 @@ int main(int argc, char **argv)
             username = v;
         } else if (c == O_CAFILE) {
             cafile = v;
+        } else if (c == O_ALLOW && nallow < TB_HALL_WEB_HOSTS) {
+            allow[nallow++] = v;
         } else {
             const char *a = argv[optind - 1];
             if (c == '?' || c == ':')
@@ -194,7 +212,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "twinboard-hall: cannot start the network thread\n");
         return 1;
     }
-    struct hall_http_config hc = {listen, port, &h.store, send_cmd, &h};
+    struct hall_http_config hc = {listen, port,  &h.store, send_cmd, &h, getenv("TB_HALL_PIN"),
+                                  allow,  nallow};
     char why[200];
     struct hall_http *http = hall_http_start(&hc, why, sizeof why);
     if (!http) {

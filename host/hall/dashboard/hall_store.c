@@ -85,16 +85,16 @@ static void take_state(struct hall_store *s, const char *tournament, const char 
     }
     pthread_mutex_lock(&s->mu);
     struct hall_table *t = table(s, tournament, name);
-    /* the newest state wins; seq 1 is a table that started again */
-    if (t && (st->seq > t->seq || st->seq == 1)) {
+    /* the newest state of the session, a new session from its start; a jump no restart
+       explains is refused (a forged state would hide the table) */
+    int take = t ? tb_hall_seen_take(&t->seen, st->epoch, st->seq) : 0;
+    if (take == 1) {
         free(t->state);
         t->state = json;
         json = NULL;
-        t->seq = st->seq;
-        if (st->seq == 1)
-            t->evseq = 0;
         push(s, "state", t, t->state);
     }
+    s->refused += take < 0;
     pthread_mutex_unlock(&s->mu);
     free(json);
     free(st);
@@ -112,9 +112,10 @@ static void take_event(struct hall_store *s, const char *tournament, const char 
     }
     pthread_mutex_lock(&s->mu);
     struct hall_table *t = table(s, tournament, name);
-    /* an event sent again after a reconnect is dropped here */
-    if (t && ev.seq > t->evseq) {
-        t->evseq = ev.seq;
+    /* an event sent again after a reconnect is dropped here; one no restart explains refused */
+    int take = t ? tb_hall_seen_take(&t->evseen, ev.epoch, ev.seq) : 0;
+    s->refused += take < 0;
+    if (take == 1) {
         if (t->nrecent == HALL_RECENT) {
             free(t->recent[0]);
             memmove(&t->recent[0], &t->recent[1], sizeof t->recent[0] * (HALL_RECENT - 1));

@@ -206,6 +206,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (first_error == TB_OK)
         TB_FUZZ_CHECK(whole->n == lines->n);
 
+    /* The blip window the script names: in the daemon's range, or refused with a reason. */
+    uint32_t window = 0;
+    struct tb_error berr;
+    memset(&berr, 0, sizeof berr);
+    int brc = tb_script_blip_window(buf, size, &window, &berr);
+    if (brc < 0)
+        TB_FUZZ_CHECK_ERROR(brc, berr);
+    else
+        TB_FUZZ_CHECK(brc == 0
+                          ? window == 0
+                          : window >= TB_SCRIPT_BLIP_MIN_MS && window <= TB_SCRIPT_BLIP_MAX_MS);
+
     /* The recogniser, from the script's start position. */
     struct game g = {.s = sensor, .trace = getenv("TB_FUZZ_TRACE") != NULL};
     char fen[128];

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -599,4 +600,72 @@ TB_TEST(a_resumed_game_keeps_its_file_and_another_game_gets_its_own)
     free(other);
     free(game);
     free(src);
+}
+
+/* Makes path a file with mtime age_s seconds ago. */
+static void plant(const char *path, long age_s)
+{
+    FILE *f = fopen(path, "w");
+    ASSERT_NOT_NULL(f);
+    fputs("[Event \"half", f);
+    ASSERT_OK(fclose(f));
+    struct timespec t[2];
+    clock_gettime(CLOCK_REALTIME, &t[0]);
+    t[0].tv_sec -= age_s;
+    t[1] = t[0];
+    ASSERT_OK(utimensat(AT_FDCWD, path, t, 0));
+}
+
+/* A writer killed (kill -9) mid-write leaves its temporary file ".<game>.pgn.XXXXXX" beside the
+ * live PGN: the next game's start removes it, and nothing else (a temporary file written just
+ * now, which another table sharing the directory may be writing; a symbolic link; other files;
+ * names that only look alike). */
+TB_TEST(temporary_files_left_by_a_killed_writer_are_removed_at_the_next_start)
+{
+    struct tb_broadcast_tags tags;
+    fill_tags(&tags);
+    tb_broadcast *bc = pgn_only("temps");
+    ASSERT_OK(tb_broadcast_new_game(bc, &tags, NULL, 0, NULL));
+    char dir[1200], path[1400];
+    snprintf(dir, sizeof dir, "%s", tb_broadcast_pgn_path(bc));
+    *strrchr(dir, '/') = '\0';
+    tb_broadcast_free(bc);
+    static const char *const gone[] = {".r1_Carlsen-Nepo.pgn.a1B2c3", ".x.pgn.ZZZZZZ"};
+    static const char *const kept[] = {"notes.pgn.a1B2c3", ".x.pgn.abc", ".x.pgn.abc-ef",
+                                       ".x.txt.abcdef"};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, gone[i]);
+        plant(path, 3600);
+    }
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, kept[i]);
+        plant(path, 3600);
+    }
+    snprintf(path, sizeof path, "%s/.fresh.pgn.qwerty", dir);
+    plant(path, 0);
+    char target[1400];
+    snprintf(target, sizeof target, "%s/notes.pgn.a1B2c3", dir);
+    snprintf(path, sizeof path, "%s/.link.pgn.abcdef", dir);
+    ASSERT_OK(symlink(target, path));
+    bc = pgn_only("temps");
+    ASSERT_OK(tb_broadcast_new_game(bc, &tags, NULL, 10, NULL));
+    struct tb_broadcast_stats st;
+    tb_broadcast_stats(bc, &st);
+    ASSERT_U64_EQ(st.pgn_temps_removed, 2);
+    tb_broadcast_free(bc);
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, gone[i]);
+        if (access(path, F_OK) == 0)
+            TB_FAIL("%s is left", path);
+    }
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, kept[i]);
+        ASSERT_OK(access(path, F_OK));
+    }
+    snprintf(path, sizeof path, "%s/.fresh.pgn.qwerty", dir);
+    ASSERT_OK(access(path, F_OK));
+    snprintf(path, sizeof path, "%s/.link.pgn.abcdef", dir);
+    struct stat ls;
+    ASSERT_OK(lstat(path, &ls));
+    ASSERT_TRUE(S_ISLNK(ls.st_mode));
 }

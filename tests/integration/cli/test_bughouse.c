@@ -69,6 +69,28 @@ TB_TEST(random_matches_round_trip_through_bughouse_events_and_bughouse_replay)
     ASSERT_GT(resigned, 0);
 }
 
+/* A script carries the blip window its noise was made for (`# blip-window: 250 ms`); the
+ * replay reads it with that window without being told, and the game comes back whole (read
+ * with the default window instead, the same script gives another match). */
+TB_TEST(a_scripts_blip_window_travels_with_it)
+{
+    const char *bpgn = TB_CLI_DATA "/doorgeefschaak.bpgn";
+    char *want = tb_run_read_file(bpgn, NULL);
+    for (long seed = 1; seed <= 4; seed++) {
+        char *got = round_trip(bpgn, seed, "--noise --blip-ms 250");
+        char *events = tb_run_read_file(tb_test_tmp("rt.events"), NULL);
+        ASSERT_STR_CONTAINS(events, "\n# blip-window: 250 ms\n");
+        ASSERT_STR_EQ(got, want);
+        free(events);
+        free(got);
+    }
+    free(want);
+    ASSERT_EQ(tb_run(out, OUT_MAX, "'%s' bughouse-replay '%s' --blip-ms 100 2>&1", TB_TWINBOARD,
+                     tb_test_tmp("rt.events")),
+              1);
+    ASSERT_STR_CONTAINS(out, "refused"); /* read with another window: another match */
+}
+
 TB_TEST(law_5_4_hand_written_match_with_drops_promotion_resignation_and_flag_round_trips)
 {
     char *want = tb_run_read_file(TB_CLI_DATA "/doorgeefschaak.bpgn", NULL);

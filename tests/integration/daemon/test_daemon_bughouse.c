@@ -45,12 +45,13 @@ struct game {
     uint64_t seed;
 };
 
-static void generate(struct game *g, uint64_t seed)
+/* resign_permille: chance per move of a resignation, written as the script's `press resign` */
+static void generate_with(struct game *g, uint64_t seed, int resign_permille)
 {
     memset(g, 0, sizeof *g);
     g->seed = seed;
-    /* no resignation: the boards have no resign button (resign is a control request) */
-    struct tb_bug_gen_config gc = {.seed = seed, .min_think_ms = 2000, .pass_ms = 1500};
+    struct tb_bug_gen_config gc = {
+        .seed = seed, .min_think_ms = 2000, .pass_ms = 1500, .resign_permille = resign_permille};
     ASSERT_GT(tb_bug_gen_game(&gc, &g->rec), 0);
     struct tb_bugmatch_gen_config sc = {.blip_ms = 100, .noise = true};
     struct tb_error err = {0};
@@ -58,16 +59,28 @@ static void generate(struct game *g, uint64_t seed)
         TB_FAIL("seed %llu: %s", (unsigned long long)seed, err.msg);
 }
 
-static void write_script(struct fx *f, const struct game *g)
+static void generate(struct game *g, uint64_t seed)
+{
+    generate_with(g, seed, 0);
+}
+
+/* header: lines before the events ("" none) */
+static void write_script_with(struct fx *f, const struct game *g, const char *header)
 {
     FILE *out = fopen(f->script, "w");
     ASSERT_NOT_NULL(out);
+    fputs(header, out);
     for (size_t i = 0; i < g->script.n; i++) {
         char line[256];
         ASSERT_GT(tb_script_format(&g->script.ev[i], line, sizeof line), 0);
         fprintf(out, "%s\n", line);
     }
     ASSERT_OK(fclose(out));
+}
+
+static void write_script(struct fx *f, const struct game *g)
+{
+    write_script_with(f, g, "");
 }
 
 static char *bpgn_of(const tb_bug_record *rec)
@@ -186,7 +199,8 @@ static const char *data_of(const char *answer, char *buf, size_t len)
     return buf;
 }
 
-static void same_bpgn(struct fx *f, const struct game *g)
+/* The daemon's BPGN against the generator's: true when they are the same. */
+static bool bpgn_same(struct fx *f, const struct game *g, bool fail)
 {
     static char got[65536];
     char *want = bpgn_of(&g->rec);
@@ -197,10 +211,17 @@ static void same_bpgn(struct fx *f, const struct game *g)
     n = strlen(got);
     while (n && got[n - 1] == '\n')
         got[--n] = '\0';
-    if (strcmp(want, got) != 0)
+    bool same = strcmp(want, got) == 0;
+    if (!same && fail)
         TB_FAIL("seed %llu: the daemon's BPGN differs\n--- generated\n%s\n--- daemon\n%s",
                 (unsigned long long)g->seed, want, got);
     free(want);
+    return same;
+}
+
+static void same_bpgn(struct fx *f, const struct game *g)
+{
+    bpgn_same(f, g, true);
 }
 
 static void same_heard(const struct heard *want, const struct heard *got, uint64_t seed)
@@ -214,6 +235,23 @@ static void same_heard(const struct heard *want, const struct heard *got, uint64
 
 static struct game gm; /* large: one at a time */
 
+/* gm played through the daemon (fixture named name): the generator's BPGN, and each seat heard
+ * what the pure match fed the same script tells it. The caller frees f. */
+static void play_through(struct fx *f, const char *name)
+{
+    fx_init(f, name);
+    bug_options(f, &gm);
+    fx_start(f);
+    ASSERT_EQ(fx_run(f, 1000000), 0u);
+    same_bpgn(f, &gm);
+    struct heard want, got;
+    expected(&gm, 0, &want);
+    said(f, "info", &got);
+    same_heard(&want, &got, gm.seed);
+    heard_free(&want);
+    heard_free(&got);
+}
+
 TB_TEST(random_matches_play_through_the_daemon_to_the_generators_bpgn)
 {
     long plies = 0, drops = 0;
@@ -222,17 +260,7 @@ TB_TEST(random_matches_play_through_the_daemon_to_the_generators_bpgn)
         struct fx f;
         char name[32];
         snprintf(name, sizeof name, "match%llu", (unsigned long long)seed);
-        fx_init(&f, name);
-        bug_options(&f, &gm);
-        fx_start(&f);
-        ASSERT_EQ(fx_run(&f, 1000000), 0u);
-        same_bpgn(&f, &gm);
-        struct heard want, got;
-        expected(&gm, 0, &want);
-        said(&f, "info", &got);
-        same_heard(&want, &got, seed);
-        heard_free(&want);
-        heard_free(&got);
+        play_through(&f, name);
         ASSERT_STR_CONTAINS(fx_req(&f, "status"), "both games over");
         plies += gm.rec.nplies;
         for (int i = 0; i < gm.rec.nplies; i++)
@@ -242,6 +270,59 @@ TB_TEST(random_matches_play_through_the_daemon_to_the_generators_bpgn)
     }
     ASSERT_GT(drops, MATCHES * 5);
     printf("%d matches, %ld plies, %ld drops\n", MATCHES, plies, drops);
+}
+
+/* 5.2: a script's `press resign` (as `twinboard bughouse-events` writes it) on a sim: board
+ * resigns for the player to move there: matches with resignations end in the generator's BPGN
+ * and each seat hears what the pure match fed the same script tells it. */
+TB_TEST(law_5_2_a_scripts_press_resign_resigns_on_a_sim_board)
+{
+    int resigned = 0;
+    for (uint64_t seed = 101; seed <= 112; seed++) {
+        generate_with(&gm, seed, 12);
+        for (int b = 0; b < 2; b++)
+            resigned += gm.rec.verdict[b].reason == TB_BUG_RESIGNED;
+        struct fx f;
+        char name[32];
+        snprintf(name, sizeof name, "resign%llu", (unsigned long long)seed);
+        play_through(&f, name);
+        fx_free(&f);
+        tb_script_list_free(&gm.script);
+    }
+    ASSERT_GT(resigned, 3);
+    ASSERT_LT(resigned, 24); /* games ended otherwise too */
+    printf("12 matches, %d games resigned\n", resigned);
+}
+
+/* Scripts made for a blip window of 100 ms (`# blip-window: 100 ms`, as bughouse-events writes
+ * it) played by a daemon whose blip_window_ms is 300: the daemon uses the scripts' window, so
+ * every match ends in the generator's BPGN; without the header some do not (captures lifted
+ * and placed within 300 ms are read otherwise). */
+TB_TEST(a_scripts_blip_window_is_the_one_its_match_is_read_with)
+{
+    int differ = 0;
+    for (uint64_t seed = 201; seed <= 210; seed++) {
+        generate(&gm, seed);
+        for (int header = 1; header >= 0; header--) {
+            struct fx f;
+            char name[32];
+            snprintf(name, sizeof name, "window%llu-%d", (unsigned long long)seed, header);
+            fx_init(&f, name);
+            write_script_with(&f, &gm, header ? "# blip-window: 100 ms\n" : "");
+            fx_options(&f, "script", "script");
+            f.o.cfg.bughouse.enabled = true;
+            f.o.cfg.blip_window_ms = 300;
+            fx_start(&f);
+            ASSERT_EQ(fx_run(&f, 1000000), 0u);
+            if (header)
+                ASSERT_STR_CONTAINS(f.log, "blip window 100 ms: the one the boards' scripts");
+            differ += !bpgn_same(&f, &gm, header);
+            fx_free(&f);
+        }
+        tb_script_list_free(&gm.script);
+    }
+    printf("without the header %d of 10 matches read otherwise at 300 ms\n", differ);
+    ASSERT_GT(differ, 0);
 }
 
 /* 9.1: partners do not talk; the partner's board is heard only when configured. Each seat

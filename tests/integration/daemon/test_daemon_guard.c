@@ -683,3 +683,100 @@ TB_TEST(status_answers_within_100_ms_beside_64_idle_and_32_slow_connections)
     ASSERT_LT(max, (double)tb_test_ms(1000));
     ASSERT_STR_CONTAINS(slurp(d.log), "connection limit"); /* the limits were reached */
 }
+
+/* ---- one uid guessing and flooding, another with the right PIN ------------------------------ */
+
+static long file_size(const char *path)
+{
+    struct stat s;
+    return stat(path, &s) == 0 ? (long)s.st_size : -1;
+}
+
+/* A child as uid 61101 (group root: the socket's) sending requests as fast as the daemon answers
+ * for ms: wrong PINs (guess), requests without a PIN or garbage; it writes how many were refused
+ * into the pipe. */
+static pid_t attacker(const char *sock, bool guess, int ms, int out)
+{
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    if (setgroups(0, NULL) != 0 || setgid(0) != 0 || setuid(61101) != 0)
+        _exit(1);
+    char answer[512], line[64];
+    struct tb_error err = {0};
+    unsigned long n = 0;
+    uint64_t end = mono_ms() + (uint64_t)ms;
+    for (int i = 0; mono_ms() < end; i++) {
+        if (guess)
+            snprintf(line, sizeof line, "new-game pin=%06d", i % 1000000);
+        else
+            snprintf(line, sizeof line, i % 2 ? "new-game" : "takeback x%d", i);
+        n += tb_ctl_request(sock, line, answer, sizeof answer, &err) == 1;
+    }
+    if (write(out, &n, sizeof n) != (ssize_t)sizeof n)
+        _exit(1);
+    _exit(0);
+}
+
+/* One uid guesses PINs one after another (each answer held back longer) and floods requests
+ * that are refused (no PIN, garbage) for 6 s; meanwhile another uid's right-PIN request every
+ * 400 ms is answered within 1 s (TB_TIME_MULTIPLIER scales it), and the log grows by a few
+ * lines, not one per refusal (before, each refusal wrote a line: about 100 bytes each). */
+TB_TEST(a_brute_force_from_one_uid_never_delays_another_uids_right_pin_and_the_log_stays_small)
+{
+    if (geteuid() != 0) {
+        fprintf(stderr, "skipped: a second uid needs root\n");
+        return;
+    }
+    struct daemon d;
+    start(&d, "brute", game);
+    ASSERT_OK(chmod(tb_test_tmp_dir(), 0711));
+    ASSERT_OK(chmod(d.dir, 0750));
+    long log0 = file_size(d.log);
+    int counts[2];
+    ASSERT_OK(pipe(counts));
+    enum { FLOOD_MS = 6000 };
+    pid_t guesser = attacker(d.sock, true, FLOOD_MS, counts[1]);
+    sleep_ms(100); /* its first wrong PIN is checked at once: among the lines told */
+    pid_t flood1 = attacker(d.sock, false, FLOOD_MS, counts[1]);
+    pid_t flood2 = attacker(d.sock, false, FLOOD_MS, counts[1]);
+    uint64_t worst = 0, t_end = mono_ms() + FLOOD_MS - 500;
+    int rights = 0;
+    char answer[4096];
+    struct tb_error err = {0};
+    sleep_ms(300);
+    while (mono_ms() < t_end) {
+        uint64_t t0 = mono_ms();
+        int rc = tb_ctl_request(d.sock, "new-game pin=471193", answer, sizeof answer, &err);
+        uint64_t took = mono_ms() - t0;
+        if (rc != 0)
+            TB_FAIL("the right PIN from uid 0 was refused: %s%s", answer, err.msg);
+        worst = took > worst ? took : worst;
+        rights++;
+        sleep_ms(400);
+    }
+    unsigned long refused = 0, n;
+    pid_t kids[] = {guesser, flood1, flood2};
+    for (int i = 0; i < 3; i++) {
+        int st;
+        ASSERT_EQ(waitpid(kids[i], &st, 0), kids[i]);
+        ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        ASSERT_EQ(read(counts[0], &n, sizeof n), (ssize_t)sizeof n);
+        refused += n;
+    }
+    close(counts[0]);
+    close(counts[1]);
+    long grown = file_size(d.log) - log0;
+    stop_with(&d, SIGTERM);
+    fprintf(stderr,
+            "%d right-PIN requests beside %lu refused ones from uid 61101: slowest %llu ms; the "
+            "log grew %ld bytes\n",
+            rights, refused, (unsigned long long)worst, grown);
+    ASSERT_GT(rights, 5);
+    ASSERT_GT(refused, 500ul);
+    ASSERT_LT(worst, (uint64_t)tb_test_ms(1000));
+    ASSERT_LT(grown, 4096l);
+    char want[80];
+    snprintf(want, sizeof want, "wrong arbiter PIN from uid 61101 pid ");
+    ASSERT_STR_CONTAINS(slurp(d.log), want); /* the first refusals are told as they are */
+}

@@ -301,7 +301,7 @@ TB_TEST(decoder_refuses_oversized_and_broken_payloads)
 
 TB_TEST(command_acts_only_with_the_arbiter_pin)
 {
-    struct tb_hall_cmd c = {TB_HALL_CMD_RESOLVE, "hall-1", 4, 0, "246813"}, back;
+    struct tb_hall_cmd c = {TB_HALL_CMD_RESOLVE, "hall-1", 4, 0, "246813", ""}, back;
     char buf[256];
     struct tb_error err;
     int n = tb_hall_cmd_encode(&c, buf, sizeof buf, &err);
@@ -314,6 +314,13 @@ TB_TEST(command_acts_only_with_the_arbiter_pin)
     ASSERT_FALSE(tb_hall_cmd_pin_ok(&back, "24680"));
     ASSERT_FALSE(tb_hall_cmd_pin_ok(&back, "246"));
     ASSERT_FALSE(tb_hall_cmd_pin_ok(&back, "")); /* no PIN configured: nothing authorised */
+    ASSERT_STR_EQ(back.from, "");                /* no sender named: the field is left out */
+    ASSERT_NULL(strstr(buf, "from"));
+    /* a sender (the page session the table holds back for its wrong PINs) goes both ways */
+    snprintf(c.from, sizeof c.from, "s-4f2a");
+    ASSERT_GT((n = tb_hall_cmd_encode(&c, buf, sizeof buf, &err)), 0);
+    ASSERT_OK(tb_hall_cmd_decode(buf, (size_t)n, &back, &err));
+    ASSERT_STR_EQ(back.from, "s-4f2a");
     /* forged: no PIN, letters in the PIN, an action that does not exist, takeback of 0 */
     const char *forged[] = {
         "{\"action\":\"resolve\",\"request\":\"r\",\"mismatch\":4,\"n\":0}",
@@ -321,6 +328,10 @@ TB_TEST(command_acts_only_with_the_arbiter_pin)
         "{\"action\":\"format-disk\",\"request\":\"r\",\"mismatch\":4,\"n\":0,\"pin\":\"1\"}",
         "{\"action\":\"takeback\",\"request\":\"r\",\"mismatch\":0,\"n\":0,\"pin\":\"1\"}",
         "{\"action\":\"takeback\",\"request\":\"r\",\"mismatch\":0,\"n\":9,\"pin\":\"1\"}",
+        "{\"action\":\"takeback\",\"request\":\"r\",\"mismatch\":0,\"n\":1,\"pin\":\"1\","
+        "\"from\":\"a b\"}",
+        "{\"action\":\"takeback\",\"request\":\"r\",\"mismatch\":0,\"n\":1,\"pin\":\"1\","
+        "\"from\":7}",
     };
     for (size_t i = 0; i < sizeof forged / sizeof *forged; i++)
         ASSERT_EQ(tb_hall_cmd_decode(forged[i], strlen(forged[i]), &back, &err), TB_ERR_PARSE);
@@ -395,4 +406,67 @@ TB_TEST(publisher_refuses_bad_configuration)
     cfg.port = 70000;
     ASSERT_EQ(tb_hall_pub_new(&cfg, 0, &p, &err), TB_ERR_ARG);
     ASSERT_STR_CONTAINS(err.msg, "port");
+}
+
+/* A viewer takes a session's newest numbers and a new session from its start, never a jump no
+ * restart explains: a forged state with a huge seq cannot hide the table. */
+TB_TEST(a_forged_sequence_is_refused_and_a_new_session_taken)
+{
+    struct tb_hall_seen s = {0};
+    ASSERT_EQ(tb_hall_seen_take(&s, "a1", 5), 1);
+    ASSERT_EQ(tb_hall_seen_take(&s, "a1", 6), 1);
+    ASSERT_EQ(tb_hall_seen_take(&s, "a1", 6), 0);                              /* sent again */
+    ASSERT_EQ(tb_hall_seen_take(&s, "a1", 3), 0);                              /* overtaken */
+    ASSERT_EQ(tb_hall_seen_take(&s, "a1", 9007199254740991ull), TB_ERR_PARSE); /* forged */
+    ASSERT_EQ(tb_hall_seen_take(&s, "a1", 7 + TB_HALL_SEQ_JUMP), TB_ERR_PARSE);
+    ASSERT_EQ(tb_hall_seen_take(&s, "a1", 7), 1);                    /* the table's own next one */
+    ASSERT_EQ(tb_hall_seen_take(&s, "a1", 6 + TB_HALL_SEQ_JUMP), 1); /* a long absence */
+    /* the table started again: a new session from its start, whatever the old one reached */
+    ASSERT_EQ(tb_hall_seen_take(&s, "b2", 1), 1);
+    ASSERT_EQ(tb_hall_seen_take(&s, "b2", 2), 1);
+    ASSERT_EQ(tb_hall_seen_take(&s, "c3", 1 + TB_HALL_SEQ_JUMP), TB_ERR_PARSE);
+    ASSERT_STR_EQ(s.epoch, "b2");
+    ASSERT_EQ(s.seq, 2u);
+    /* a forged state of another session is overtaken by the table's next state */
+    ASSERT_EQ(tb_hall_seen_take(&s, "f0f0", 50), 1);
+    ASSERT_EQ(tb_hall_seen_take(&s, "b2", 3), 1);
+    /* a table without epochs: seq 1 is a start again */
+    struct tb_hall_seen old = {0};
+    ASSERT_EQ(tb_hall_seen_take(&old, "", 40), 1);
+    ASSERT_EQ(tb_hall_seen_take(&old, "", 1), 1);
+    ASSERT_EQ(tb_hall_seen_take(&old, "", 2), 1);
+    /* the first one seen: no more than a session's start */
+    struct tb_hall_seen first = {0};
+    ASSERT_EQ(tb_hall_seen_take(&first, "a1", 1 + TB_HALL_SEQ_JUMP), TB_ERR_PARSE);
+    ASSERT_FALSE(first.any);
+}
+
+TB_TEST(the_epoch_travels_with_states_and_events)
+{
+    struct tb_hall_event e = {.kind = TB_HALL_EV_MOVE, .seq = 3}, back;
+    snprintf(e.epoch, sizeof e.epoch, "0123456789abcdef");
+    char buf[2048];
+    struct tb_error err;
+    int n = tb_hall_event_encode(&e, buf, sizeof buf, &err);
+    ASSERT_GT(n, 0);
+    ASSERT_OK(tb_hall_event_decode(buf, (size_t)n, &back, &err));
+    ASSERT_STR_EQ(back.epoch, "0123456789abcdef");
+    snprintf(e.epoch, sizeof e.epoch, "XYZ");
+    ASSERT_EQ(tb_hall_event_encode(&e, buf, sizeof buf, &err), TB_ERR_ARG);
+    static const char *const bad[] = {
+        "{\"kind\":\"move\",\"seq\":1,\"ms\":0,\"ply\":0,\"mismatch\":0,\"ok\":false,\"request\":"
+        "\"\","
+        "\"san\":\"\",\"uci\":\"\",\"text\":\"\",\"detail\":\"\",\"board\":\"\",\"epoch\":\"\"}",
+        "{\"kind\":\"move\",\"seq\":1,\"ms\":0,\"ply\":0,\"mismatch\":0,\"ok\":false,\"request\":"
+        "\"\","
+        "\"san\":\"\",\"uci\":\"\",\"text\":\"\",\"detail\":\"\",\"board\":\"\",\"epoch\":"
+        "\"0123456789abcdef0\"}",
+        "{\"kind\":\"move\",\"seq\":1,\"ms\":0,\"ply\":0,\"mismatch\":0,\"ok\":false,\"request\":"
+        "\"\","
+        "\"san\":\"\",\"uci\":\"\",\"text\":\"\",\"detail\":\"\",\"board\":\"\",\"epoch\":"
+        "\"ABCD\"}"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ASSERT_EQ(tb_hall_event_decode(bad[i], strlen(bad[i]), &back, &err), TB_ERR_PARSE);
+        ASSERT_STR_CONTAINS(err.msg, "epoch");
+    }
 }

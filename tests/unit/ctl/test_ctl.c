@@ -431,12 +431,92 @@ TB_TEST(wrong_pin_delays_double_and_a_right_one_clears_them)
     ASSERT_EQ(tb_ctl_guard_result(&g, 7, false, 1000, &locked), 2000u);
     ASSERT_EQ(tb_ctl_guard_result(&g, 7, false, 3000, &locked), 4000u);
     ASSERT_EQ(tb_ctl_guard_fails(&g, 7, 3000), 3u);
-    /* another uid waits for the global delay only (the third wrong PIN overall: 1 s) */
-    ASSERT_EQ(tb_ctl_guard_when(&g, 8, 3500, &at), 1);
-    ASSERT_EQ(at, 4000u);
-    ASSERT_EQ(tb_ctl_guard_when(&g, 8, 4000, &at), 0);
+    /* another uid is not held back by uid 7's wrong PINs */
+    ASSERT_EQ(tb_ctl_guard_when(&g, 8, 3001, &at), 0);
     ASSERT_EQ(tb_ctl_guard_result(&g, 7, true, 7000, &locked), 0u);
     ASSERT_EQ(tb_ctl_guard_fails(&g, 7, 7000), 0u);
+}
+
+TB_TEST(every_wrong_pin_from_a_new_peer_still_takes_the_ceilings_time)
+{
+    /* the worst case for the ceiling: each wrong PIN from a peer never seen before */
+    struct tb_ctl_guard g;
+    tb_ctl_guard_init(&g);
+    uint64_t now = 0, at;
+    for (uint32_t i = 0; i < 10000; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "s%u", (unsigned)i);
+        uint64_t peer = tb_ctl_guard_peer_named("hall", name);
+        while (tb_ctl_guard_when(&g, peer, now, &at) != 0)
+            now = at;
+        bool locked;
+        tb_ctl_guard_result(&g, peer, false, now, &locked);
+    }
+    ASSERT_GE(now, (10000ull - TB_CTL_PIN_GLOBAL_BURST) * TB_CTL_PIN_GLOBAL_EVERY_MS);
+    ASSERT_GE(now, 3600000ull);
+}
+
+/* The right PIN of peer at now: how long the guard holds it back (it must never refuse it). */
+static uint64_t right_pin_wait(struct tb_ctl_guard *g, uint64_t peer, uint64_t now)
+{
+    uint64_t at;
+    bool locked;
+    int w = tb_ctl_guard_when(g, peer, now, &at);
+    ASSERT_NE(w, TB_ERR_PERM);
+    uint64_t wait = w == 1 ? at - now : 0;
+    tb_ctl_guard_result(g, peer, true, now + wait, &locked);
+    return wait;
+}
+
+/* guessers uids (from 2000) each send a wrong PIN whenever the guard lets them, every step ms
+ * for ms (refused unchecked while held or locked out); every `every` ms uid 1000 or a hall
+ * session (in turn) gives the right PIN. Returns the longest wait of a right PIN; *checks the
+ * wrong PINs checked, *locked_out the guesses refused during a lockout. */
+static uint64_t guessing(uint32_t guessers, uint64_t ms, uint64_t step, uint64_t every, int *checks,
+                         int *locked_out)
+{
+    struct tb_ctl_guard g;
+    tb_ctl_guard_init(&g);
+    uint64_t at, worst = 0;
+    *checks = *locked_out = 0;
+    for (uint64_t now = 0; now < ms; now += step) {
+        bool locked;
+        for (uint32_t p = 0; p < guessers; p++) {
+            int w = tb_ctl_guard_when(&g, 2000 + p, now, &at);
+            if (w == 0)
+                tb_ctl_guard_result(&g, 2000 + p, false, now, &locked);
+            *checks += w == 0;
+            *locked_out += w == TB_ERR_PERM;
+        }
+        if (now % every == 0) {
+            uint64_t peer = now / every % 2 ? 1000 : tb_ctl_guard_peer_named("hall", "session1");
+            uint64_t wait = right_pin_wait(&g, peer, now);
+            worst = wait > worst ? wait : worst;
+        }
+    }
+    return worst;
+}
+
+/* One uid guesses every 5 ms for 20 minutes: another uid's and a hall session's right PIN,
+ * every 3.7 s, are never held back. */
+TB_TEST(a_brute_force_from_one_peer_never_holds_back_another_peers_right_pin)
+{
+    int checks, locked_out;
+    ASSERT_EQ(guessing(1, 20u * 60u * 1000u, 5, 3700, &checks, &locked_out), 0u);
+    ASSERT_GT(locked_out, 0);  /* the guesser was locked out */
+    ASSERT_EQ(checks, 10 + 1); /* 255 s to the lockout, one more check after 15 minutes */
+}
+
+/* 200 uids guess as fast as each may for 10 minutes; a peer without wrong PINs waits at most
+ * one step of the ceiling (0.4 s), never for the guessers' lockouts. */
+TB_TEST(many_guessing_peers_leave_a_peer_with_the_right_pin_within_a_step)
+{
+    int checks, locked_out;
+    ASSERT_LE(guessing(200, 10u * 60u * 1000u, 10, 5000, &checks, &locked_out),
+              (uint64_t)TB_CTL_PIN_GLOBAL_EVERY_MS);
+    /* the ceiling held the 200 to its rate: 10 minutes, at most 30 + 1,500 wrong PINs */
+    ASSERT_LE(checks, (int)(TB_CTL_PIN_GLOBAL_BURST + 600000u / TB_CTL_PIN_GLOBAL_EVERY_MS));
+    ASSERT_GT(checks, 1000);
 }
 
 TB_TEST(a_lockout_refuses_even_the_right_pin_until_it_ends)
@@ -454,6 +534,76 @@ TB_TEST(a_lockout_refuses_even_the_right_pin_until_it_ends)
     ASSERT_EQ(tb_ctl_guard_when(&g, 5, now + 1000, &at), TB_ERR_PERM);
     ASSERT_EQ(at, now + TB_CTL_PIN_LOCKOUT_MS);
     ASSERT_EQ(tb_ctl_guard_when(&g, 5, at, &at), 0);
+}
+
+TB_TEST(a_lockout_holds_back_its_peer_alone)
+{
+    struct tb_ctl_guard g;
+    tb_ctl_guard_init(&g);
+    uint64_t now = 0, at;
+    bool locked = false;
+    uint64_t hall = tb_ctl_guard_peer_named("hall", "");
+    for (unsigned i = 0; i < TB_CTL_PIN_LOCKOUT_AFTER; i++) {
+        while (tb_ctl_guard_when(&g, hall, now, &at) == 1)
+            now = at;
+        tb_ctl_guard_result(&g, hall, false, now, &locked);
+    }
+    ASSERT_TRUE(locked);
+    ASSERT_EQ(tb_ctl_guard_when(&g, hall, now + 1, &at), TB_ERR_PERM);
+    ASSERT_EQ(tb_ctl_guard_when(&g, tb_ctl_guard_peer_named("hall", "s2"), now + 1, &at), 0);
+    ASSERT_EQ(tb_ctl_guard_when(&g, 1000, now + 1, &at), 0);
+    ASSERT_NE(hall, tb_ctl_guard_peer_named("hall", "s2"));
+    ASSERT_TRUE(hall > UINT32_MAX); /* never a uid */
+}
+
+/* Refusals in the log: a guesser refused every millisecond for 5 minutes (300,000 refusals, a
+ * tenth with a wrong PIN) beside 20 other peers: at most 5 lines told and 9 summary lines a
+ * minute, and the summaries count every refusal not told. */
+TB_TEST(five_minutes_of_refusals_write_a_bounded_log)
+{
+    struct tb_ctl_loglimit l;
+    tb_ctl_loglimit_init(&l, 0);
+    unsigned long told = 0, summaries = 0, counted = 0, wrong = 0, total = 0;
+    struct tb_ctl_logcount c;
+    for (uint64_t now = 0; now < 5u * 60u * 1000u + TB_CTL_LOG_WINDOW_MS; now++) {
+        while (tb_ctl_log_summary(&l, now, &c) == 1) {
+            summaries++;
+            counted += c.refused;
+            wrong += c.wrong_pins;
+        }
+        if (now >= 5u * 60u * 1000u)
+            continue; /* the last window's summary */
+        uint64_t peer = now % 50 == 0 ? 2000 + now / 50 % 20 : 1001;
+        told += tb_ctl_log_refusal(&l, peer, now % 10 == 0, now);
+        total++;
+    }
+    ASSERT_EQ(total, 300000ul);
+    ASSERT_EQ(told + counted, total);
+    ASSERT_LE(told, 5ul * TB_CTL_LOG_TELL + TB_CTL_LOG_TELL);
+    ASSERT_LE(summaries, 6ul * (TB_CTL_LOG_PEERS + 1));
+    ASSERT_GT(wrong, 29000ul);
+    /* each line at most 200 bytes: under 100 KB for the 5 minutes */
+    ASSERT_LT((told + summaries) * 200ul, 100000ul);
+    ASSERT_EQ(tb_ctl_log_due(&l), UINT64_MAX); /* all told */
+}
+
+TB_TEST(a_quiet_log_tells_the_next_refusals_at_once)
+{
+    struct tb_ctl_loglimit l;
+    tb_ctl_loglimit_init(&l, 0);
+    for (unsigned i = 0; i < TB_CTL_LOG_TELL; i++)
+        ASSERT_TRUE(tb_ctl_log_refusal(&l, 1000, false, i));
+    ASSERT_FALSE(tb_ctl_log_refusal(&l, 1000, true, 10));
+    ASSERT_EQ(tb_ctl_log_due(&l), (uint64_t)TB_CTL_LOG_WINDOW_MS);
+    struct tb_ctl_logcount c;
+    ASSERT_EQ(tb_ctl_log_summary(&l, TB_CTL_LOG_WINDOW_MS - 1, &c), 0); /* not yet */
+    ASSERT_EQ(tb_ctl_log_summary(&l, TB_CTL_LOG_WINDOW_MS, &c), 1);
+    ASSERT_EQ(c.peer, 1000u);
+    ASSERT_EQ(c.refused, 1u);
+    ASSERT_EQ(c.wrong_pins, 1u);
+    ASSERT_EQ(tb_ctl_log_summary(&l, TB_CTL_LOG_WINDOW_MS, &c), 0);
+    /* hours later: told as they come again */
+    ASSERT_TRUE(tb_ctl_log_refusal(&l, 1000, false, 3u * 3600u * 1000u));
 }
 
 /* set-pin: the new PIN as its one word, the current one in pin=; the new PIN is never echoed. */

@@ -211,6 +211,32 @@ TB_TEST(format_round_trips)
     ASSERT_EQ(tb_script_format(&ev, small, sizeof small), TB_ERR_ARG);
 }
 
+/* The blip window a script was made for, from its header; a value the daemon would not take is
+ * refused naming it; after the first event it is only a comment. */
+TB_TEST(blip_window_from_the_header_only)
+{
+    uint32_t ms = 0;
+    struct tb_error err = {0};
+    const char a[] = "# bughouse-events x.bpgn seed 1\n# blip-window: 100 ms\n0 A press clock\n";
+    ASSERT_EQ(tb_script_blip_window(a, sizeof a - 1, &ms, &err), 1);
+    ASSERT_EQ(ms, 100u);
+    const char b[] = "#blip-window:250\n";
+    ASSERT_EQ(tb_script_blip_window(b, sizeof b - 1, &ms, &err), 1);
+    ASSERT_EQ(ms, 250u);
+    const char c[] = "0 A press clock\n# blip-window: 100 ms\n";
+    ASSERT_EQ(tb_script_blip_window(c, sizeof c - 1, &ms, &err), 0);
+    ASSERT_EQ(tb_script_blip_window("", 0, &ms, &err), 0);
+    static const char *const bad[] = {
+        "# blip-window: 5 ms\n",  "# blip-window: 2001 ms\n",           "# blip-window: ms\n",
+        "# blip-window: 100 s\n", "# blip-window: 99999999999999 ms\n", "# blip-window: -100 ms\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ms = 7;
+        ASSERT_EQ(tb_script_blip_window(bad[i], strlen(bad[i]), &ms, &err), TB_ERR_PARSE);
+        ASSERT_STR_CONTAINS(err.msg, "blip-window");
+        ASSERT_EQ(ms, 7u);
+    }
+}
+
 TB_TEST(start_fen_only_before_the_first_event)
 {
     char fen[100];
