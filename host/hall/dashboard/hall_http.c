@@ -284,8 +284,11 @@ static uint32_t client_addr(struct MHD_Connection *c)
 {
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    const struct sockaddr_in *in = ci ? (const struct sockaddr_in *)ci->client_addr : NULL;
-    return in && in->sin_family == AF_INET ? ntohl(in->sin_addr.s_addr) : 0;
+    struct sockaddr_in in; /* copied: the server's sockaddr is not read as another type */
+    if (!ci || !ci->client_addr || ci->client_addr->sa_family != AF_INET)
+        return 0;
+    memcpy(&in, ci->client_addr, sizeof in);
+    return ntohl(in.sin_addr.s_addr);
 }
 
 /* The hall's PIN makes a session: its cookie (HttpOnly, SameSite=Strict) and, in the body, its
@@ -399,7 +402,9 @@ static enum MHD_Result admit(void *cls, const struct sockaddr *sa, socklen_t len
     struct hall_http *h = cls;
     if (len < (socklen_t)sizeof(struct sockaddr_in) || sa->sa_family != AF_INET)
         return MHD_NO;
-    uint32_t addr = ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr);
+    struct sockaddr_in in; /* copied: the server's sockaddr is not read as another type */
+    memcpy(&in, sa, sizeof in);
+    uint32_t addr = ntohl(in.sin_addr.s_addr);
     struct tb_hall_web_conn *open = h->scratch;
     int *idx = h->scratch_idx;
     pthread_mutex_lock(&h->mu);

@@ -478,10 +478,10 @@ cmd_from() { # request pin sender
     mosquitto_pub -u hall -P hall-secret -p "$mqtt_port" -t twinboard/open-2026/t2/cmd \
         -m "{\"action\":\"resolve\",\"request\":\"$1\",\"mismatch\":1,\"n\":0,\"pin\":\"$2\",\"from\":\"$3\"}"
 }
-for i in $(seq 20); do cmd_from "b$i" 0000 s-guess >/dev/null; done
+for i in $(seq 20); do cmd_from "b$i" 000000 s-guess >/dev/null; done
 worst=0
 for i in 1 2 3; do
-    sent=$(cmd_from "r$i" 1357 s-arbiter)
+    sent=$(cmd_from "r$i" 135792 s-arbiter)
     at=$(answered "r$i")
     grep "\"request\":\"r$i\"" "$tmp/t2.events" | grep -q 'no open mismatch 1' ||
         fail "another sender's right PIN was not checked beside the guesses: $(grep "\"request\":\"r$i\"" "$tmp/t2.events")"

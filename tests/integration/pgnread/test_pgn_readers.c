@@ -40,8 +40,8 @@ static void annotate(tb_chess_pgn_game *g, uint64_t *seed)
         "%50 of the time",
         "a {brace opened",
         "",
-        "resolved by the arbiter: #1 resolved: both boards show the resolved position; play goes "
-        "on and the text is long enough to be wrapped over two lines or more"};
+        ("resolved by the arbiter: #1 resolved: both boards show the resolved position; play "
+         "goes on and the text is long enough to be wrapped over two lines or more")};
     int nw = (int)(sizeof words / sizeof *words);
     ASSERT_OK(tb_chess_pgn_add_comment(g, 0, words[1], NULL));
     for (int ply = 1; ply <= g->game.plies; ply++) {

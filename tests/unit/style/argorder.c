@@ -372,6 +372,18 @@ static void scan_arg(const struct protos *ps, const struct tok *v, int lo, int h
         while (calls && i > close_at[calls - 1])
             calls--;
         const struct tok *k = &v[i];
+        if (k->kind == ID && (is(k, "sizeof") || is(k, "_Alignof") || is(k, "alignof"))) {
+            /* its operand is not evaluated: no read, no write */
+            if (i + 1 < hi && is(&v[i + 1], "("))
+                i = closing(v, i + 1, hi);
+            else {
+                while (i + 1 < hi && (is(&v[i + 1], "*") || is(&v[i + 1], "&")))
+                    i++;
+                if (i + 1 < hi && v[i + 1].kind == ID)
+                    i = path_at(v, i + 1, hi).hi - 1;
+            }
+            continue;
+        }
         if (k->kind == ID && i + 1 < hi && is(&v[i + 1], "(") && !not_a_call(k)) {
             if (calls < 256) {
                 depth_call[calls] = i;
