@@ -196,6 +196,17 @@ static void check_pgn(struct fx *f, const char *path, int plies)
     for (int i = 0; i < 7; i++)
         ASSERT_STR_EQ(tb_chess_pgn_tag_get(live, roster[i]),
                       tb_chess_pgn_tag_get(daemon, roster[i]));
+    /* with a clock: its time control, and each move's [%clk] as the daemon's `pgn` has it */
+    const char *tc = tb_chess_pgn_tag_get(daemon, "TimeControl");
+    if (tc) {
+        ASSERT_STR_EQ(tb_chess_pgn_tag_get(live, "TimeControl"), tc);
+        ASSERT_EQ(live->nnotes, daemon->nnotes);
+        for (int i = 0; i < live->nnotes; i++) {
+            ASSERT_EQ(live->notes[i].ply, daemon->notes[i].ply);
+            ASSERT_STR_EQ(live->text + live->notes[i].text, daemon->text + daemon->notes[i].text);
+        }
+        ASSERT_EQ(daemon->nnotes, plies);
+    }
     /* the second reader */
     size_t n = 0;
     tb_chess_pos pos = live->game.start;
@@ -461,7 +472,8 @@ TB_TEST(result_requests_and_new_game_tags_reach_the_pgn)
     fx_free(&f);
 }
 
-/* On the wall clock, as at a table, one move is agreed at a time: after every move the live PGN
+/* On the wall clock, as at a table, with the built-in clock running, one move is agreed at a time:
+ * after every move the live PGN (its TimeControl and every [%clk] too)
  * is the daemon's `pgn` answer and pgn-extract reads it, while a reader looping on the file never
  * finds it half written. */
 TB_TEST(the_live_pgn_after_every_move_is_the_daemons_and_pgn_extract_reads_it)
@@ -478,6 +490,9 @@ TB_TEST(the_live_pgn_after_every_move_is_the_daemons_and_pgn_extract_reads_it)
         TB_FAIL("script: %s", err.msg);
     fx_options(&f, "script", "script");
     configure(&f);
+    /* the built-in clock: the live PGN's TimeControl and [%clk] are the daemon's */
+    f.o.cfg.clock.source = TB_CONFIG_CLOCK_BUILTIN;
+    snprintf(f.o.cfg.clock.control, sizeof f.o.cfg.clock.control, "90m+30s");
     f.o.speed = TB_DAEMON_SPEED_REALTIME;
     f.o.exit_when_done = false;
     fx_start(&f);
