@@ -205,6 +205,14 @@ static void publish(struct tb_daemon *d, struct tb_daemon__hall *h)
         tb_hall_state_from_bugmatch(st, d->bug->m, st->ms);
     else
         tb_hall_state_from_match(st, d->match);
+    int64_t left[2];
+    int running;
+    bool clock = !d->bug && tb_daemon__clock_now(d, left, &running);
+    for (int b = 0; !d->bug && b < TBD_BOARDS; b++) /* each player's time, as it stands */
+        st->board[b].clock_ms =
+            clock ? left[st->board[b].white ? TB_CHESS_WHITE : TB_CHESS_BLACK] : -1;
+    if (!d->bug)
+        st->clock_running = clock && running >= 0;
     table_notes(d, st->result, st->ending, st->journal);
     st->seq++;
     struct tb_hall_pub_stats ps;
