@@ -10,6 +10,7 @@ extern const struct tb_link_ops tb_link__sim_ops;
 extern const struct tb_link_ops tb_link__serial_ops; /* serial: and pty: */
 extern const struct tb_link_ops tb_link__usb_ops;
 extern const struct tb_link_ops tb_link__dgt_ops;
+extern const struct tb_link_ops tb_link__chesslink_ops;
 
 /* A fixed ring of events waiting to be read. */
 #define TB_LINK__QUEUE_CAP 256
@@ -43,6 +44,14 @@ struct sp_port;
  * "scheme:path". */
 int tb_link__tty_open(const char *scheme, const char *path, int baud, bool serialport, int *fd,
                       struct sp_port **port, struct tb_error *err);
+/* Same at baud 9600, 38400 or 115200, and 7 data bits with odd parity when seven_odd (a
+ * ChessLink board; a pty takes the bytes as they come). */
+int tb_link__tty_open_framed(const char *scheme, const char *path, int baud, bool seven_odd,
+                             bool serialport, int *fd, struct sp_port **port, struct tb_error *err);
+/* An e-board's device: /dev/twinboard/udev_name (the package's udev rule), else the first
+ * /dev/serial/by-id name holding one of words (upper case, NULL-ended). Other serial devices
+ * are never probed: the VI player's reed board may be one of them. */
+bool tb_link__find_named(const char *udev_name, const char *const *words, char *out, size_t len);
 /* Closes what tb_link__tty_open opened (*fd -1, *port NULL after). */
 void tb_link__tty_close(int *fd, struct sp_port **port);
 
