@@ -60,6 +60,8 @@ const struct tb_link_ops *tb_link_ops_for(enum tb_link_kind kind)
         return &tb_link__dgt_ops;
     case TB_LINK_CHESSLINK:
         return &tb_link__chesslink_ops;
+    case TB_LINK_CHESSNUT:
+        return &tb_link__chessnut_ops;
     }
     return &tb_link__null_ops;
 }

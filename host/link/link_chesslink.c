@@ -1,7 +1,7 @@
 /* link_chesslink.c - chesslink: a Millennium ChessLink board (docs/boards.md) on a USB serial
  * device or an emulator's pty, 38400 7O1. A shell around host/chesslink (frames, block check)
- * and the DGT link's board-state tracker (host/dgt), which turns whole-board readings into
- * lifts and placements with the pieces named.
+ * and link_reading.c (the DGT link's board-state tracker, which turns whole-board readings into
+ * lifts and placements with the pieces named).
  *
  * On every connect the board is set to report its status on any change, after its own scan
  * debounce, and asked for its version and a status. Every reading is a whole board: the first
@@ -20,7 +20,6 @@
 #include "link_internal.h"
 #include "tb_chess.h"
 #include "tb_chesslink.h"
-#include "tb_dgt.h"
 
 #define BACKOFF_MIN_MS 250
 #define BACKOFF_MAX_MS 5000
@@ -37,12 +36,12 @@ struct clink {
     char dev[256];  /* the device opened */
     int fd;
     struct sp_port *port;
-    bool connected, lost_reported, unread, asked, status_pending, version_said, have_reading;
+    bool connected, lost_reported, status_pending, version_said;
     uint64_t now, retry_ms, last_rx, last_probe, status_asked;
     unsigned backoff_ms;
     struct tb_chesslink_decoder dec;
     struct tb_chesslink_stats seen;
-    tb_dgt_tracker *tr;
+    struct tb_link__reading rd;
     uint8_t out[OUT_CAP]; /* commands not yet written */
     size_t nout;
     uint64_t lit; /* the squares whose LEDs are on */
@@ -150,59 +149,13 @@ static int connect_board(struct clink *c, struct tb_error *err)
 
 /* ---- what the board says ------------------------------------------------------------------- */
 
-static void snapshot(struct clink *c)
-{
-    struct tb_link_event ev = {.kind = TB_LINK_EV_SNAPSHOT, .has_pieces = true};
-    tb_dgt_tracker_placement(c->tr, ev.pieces);
-    ev.occupancy = tb_dgt_tracker_occupied(c->tr);
-    ev.board_ms = (uint32_t)c->now;
-    push(c, &ev);
-    c->unread = false;
-}
-
-/* The tracker's events as the link's; a start position the other way up is a new reading. */
-static void drain_tracker(struct clink *c)
-{
-    struct tb_dgt_event e;
-    bool reread = false;
-    while (tb_dgt_tracker_next(c->tr, &e)) {
-        if (e.kind == TB_DGT_EV_ORIENT) {
-            reread = true;
-            info(c, e.orient == TB_DGT_ORIENT_ROTATED
-                        ? "ChessLink board: start position seen, the board turned round"
-                        : "ChessLink board: start position seen, the right way round");
-            continue;
-        }
-        if (c->unread || reread)
-            continue; /* the reading to come holds it */
-        struct tb_link_event ev = {.kind = e.kind == TB_DGT_EV_LIFT ? TB_LINK_EV_LIFT
-                                                                    : TB_LINK_EV_PLACE,
-                                   .square = e.square,
-                                   .piece = e.kind == TB_DGT_EV_PLACE ? e.piece : 0,
-                                   .board_ms = (uint32_t)e.ms};
-        push(c, &ev);
-    }
-    if ((reread || c->unread) && c->have_reading)
-        snapshot(c);
-}
-
-/* A whole-board reading, in the tracker's field order (a8..h1, as the board sends it). */
 static void on_status(struct clink *c, const struct tb_chesslink_msg *m)
 {
-    uint8_t pieces[64], codes[64];
+    uint8_t pieces[64];
     if (tb_chesslink_status_pieces(m, pieces) != TB_OK)
         return; /* the decoder lets only piece characters through */
-    for (int i = 0; i < 64; i++)
-        codes[i] = (uint8_t)tb_dgt_piece_from_chess(pieces[tb_chesslink_index_square(i)]);
     c->status_pending = false;
-    c->have_reading = true;
-    tb_dgt_tracker_dump(c->tr, codes, c->now);
-    drain_tracker(c);
-    if (c->asked) {
-        c->asked = false;
-        if (!c->unread)
-            snapshot(c);
-    }
+    tb_link__reading_put(&c->rd, &c->q, pieces, c->now);
 }
 
 static void on_msg(struct clink *c, const struct tb_chesslink_msg *m)
@@ -298,8 +251,7 @@ static void write_output(struct clink *c)
 
 static void timers(struct clink *c)
 {
-    tb_dgt_tracker_tick(c->tr, c->now);
-    drain_tracker(c);
+    tb_link__reading_tick(&c->rd, &c->q, c->now);
     if (!c->connected)
         return;
     if (c->status_pending && c->now >= c->status_asked + STATUS_WAIT_MS)
@@ -328,15 +280,10 @@ static int cl_open(struct tb_link *link, const struct tb_link_resource *res, uin
     snprintf(c->path, sizeof c->path, "%s", res->path);
     c->fd = -1;
     c->now = now_ms;
-    c->unread = true;
     c->backoff_ms = BACKOFF_MIN_MS;
     tb_chesslink_decoder_init(&c->dec, TB_CHESSLINK_FROM_BOARD);
-    c->tr = tb_dgt_tracker_new(NULL);
-    if (!c->tr)
+    if (tb_link__reading_init(&c->rd, "ChessLink board") != TB_OK)
         return tb_error_set(err, TB_ERR_MEM, "chesslink:%s: out of memory", res->path);
-    /* the board's own order is a8..h1 from White's side; a start position turned round says
-     * otherwise */
-    tb_dgt_tracker_set_orientation(c->tr, TB_DGT_ORIENT_NORMAL);
     int rc = connect_board(c, err);
     if (rc != TB_OK && strcmp(c->path, "auto") == 0) {
         disconnect(c, err ? err->msg : "no ChessLink board found"); /* may come later */
@@ -358,7 +305,7 @@ static uint64_t cl_deadline(const struct tb_link *link)
         return 0;
     if (!c->connected)
         return c->retry_ms;
-    uint64_t dl = tb_dgt_tracker_due(c->tr);
+    uint64_t dl = tb_link__reading_due(&c->rd);
     if (c->status_pending && c->status_asked + STATUS_WAIT_MS < dl)
         dl = c->status_asked + STATUS_WAIT_MS;
     uint64_t probe = (c->last_rx > c->last_probe ? c->last_rx : c->last_probe) + PROBE_MS;
@@ -388,7 +335,7 @@ static int cl_request_snapshot(struct tb_link *link, struct tb_error *err)
     struct clink *c = tb_link_priv(link);
     if (!c->connected)
         return tb_error_set(err, TB_ERR_STATE, "chesslink:%s is not connected", c->path);
-    c->asked = true;
+    c->rd.asked = true;
     ask_status(c);
     write_output(c);
     return TB_OK;
@@ -412,7 +359,7 @@ static void cl_stats(const struct tb_link *link, struct tb_link_stats *st)
     const struct clink *c = tb_link_priv(link);
     *st = c->st;
     st->connected = c->connected;
-    st->unread = c->connected && c->unread;
+    st->unread = c->connected && c->rd.unread;
 }
 
 static void cl_close(struct tb_link *link)
@@ -421,7 +368,7 @@ static void cl_close(struct tb_link *link)
     if (!c)
         return;
     disconnect(c, NULL);
-    tb_dgt_tracker_free(c->tr);
+    tb_link__reading_free(&c->rd);
     free(c);
     tb_link_set_priv(link, NULL);
 }

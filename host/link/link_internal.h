@@ -11,6 +11,7 @@ extern const struct tb_link_ops tb_link__serial_ops; /* serial: and pty: */
 extern const struct tb_link_ops tb_link__usb_ops;
 extern const struct tb_link_ops tb_link__dgt_ops;
 extern const struct tb_link_ops tb_link__chesslink_ops;
+extern const struct tb_link_ops tb_link__chessnut_ops;
 
 /* A fixed ring of events waiting to be read. */
 #define TB_LINK__QUEUE_CAP 256
@@ -97,6 +98,25 @@ int tb_link__reed_request_snapshot(struct tb_link__reed *r, struct tb_error *err
  * but its tty is not yet). */
 int tb_link__usb_find_tty(const char *sysfs_root, uint16_t vid, uint16_t pid, const char *serial,
                           char *tty, size_t tty_len, char *dev, size_t dev_len);
+
+/* ---- whole-board readings with pieces named (link_reading.c) ---------------------------- */
+
+typedef struct tb_dgt_tracker tb_dgt_tracker;
+struct tb_link__reading {
+    tb_dgt_tracker *tr;
+    bool unread;       /* no reading out yet: the first goes out as a SNAPSHOT */
+    bool have;         /* a reading has come since the link opened */
+    bool asked;        /* the caller asked for a reading: the next one goes out as a SNAPSHOT too */
+    const char *board; /* "ChessLink board": what the info texts call it */
+};
+int tb_link__reading_init(struct tb_link__reading *r, const char *board);
+void tb_link__reading_free(struct tb_link__reading *r);
+/* A reading: 64 tb_chess codes by square (a1 = 0). Its events go to q. */
+void tb_link__reading_put(struct tb_link__reading *r, struct tb_link__queue *q,
+                          const uint8_t pieces[64], uint64_t now_ms);
+/* Placements whose wait has ended; when that is next. */
+void tb_link__reading_tick(struct tb_link__reading *r, struct tb_link__queue *q, uint64_t now_ms);
+uint64_t tb_link__reading_due(const struct tb_link__reading *r);
 
 /* The board name given at open ("vi", "sighted"). */
 const char *tb_link__board_name(const struct tb_link *link);

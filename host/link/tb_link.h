@@ -16,6 +16,9 @@
  *                                (/dev/serial/by-id names, then USB 04d8:000a), hot-plugged
  *   chesslink:/dev/ttyUSB0 | chesslink:auto  a Millennium ChessLink board (docs/boards.md),
  *                                38400 7O1; auto: /dev/twinboard/chesslink or a by-id name
+ *   chessnut:/dev/hidraw3 | chessnut:auto  a Chessnut board over USB HID (hidapi); auto: the
+ *                                first one found by its vendor ID; a Unix socket path: an
+ *                                emulator's stand-in for the HID device (one report a packet)
  *
  * The daemon owns the clock: every call that may look at time takes now_ms, a monotonic
  * millisecond count. A link never blocks and never sleeps. The daemon's loop, per link:
@@ -69,11 +72,13 @@ enum tb_link_kind {
     TB_LINK_KEYS,
     TB_LINK_DGT,       /* a DGT e-board (host/dgt) */
     TB_LINK_CHESSLINK, /* a Millennium ChessLink board (host/chesslink) */
+    TB_LINK_CHESSNUT,  /* a Chessnut board over USB HID (host/chessnut) */
 };
 
 struct tb_link_resource {
     enum tb_link_kind kind;
-    char path[256];    /* serial, pty, dgt, chesslink: device ("auto": looked for); sim: script */
+    char path[256];    /* serial, pty, dgt, chesslink, chessnut: device ("auto": looked for); sim:
+                          script */
     uint16_t vid, pid; /* usb */
     char serial[64];   /* usb: USB serial number, "" = any device with vid:pid */
     bool fast;         /* sim: play as fast as possible instead of in real time */
@@ -265,5 +270,11 @@ void *tb_link_priv(const struct tb_link *link);
 void tb_link_set_priv(struct tb_link *link, void *priv);
 /* Closes and frees; NULL is a no-op. */
 void tb_link_close(struct tb_link *link);
+
+/* The boards this machine shows: for each, fn gets the resource to name it by and what it is
+ * (the package's /dev/twinboard names, serial devices whose by-id names say DGT or ChessLink,
+ * Chessnut boards on USB HID). Returns how many. */
+typedef void (*tb_link_board_fn)(void *arg, const char *resource, const char *what);
+int tb_link_find_boards(tb_link_board_fn fn, void *arg);
 
 #endif /* TB_LINK_H */

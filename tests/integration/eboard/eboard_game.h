@@ -36,6 +36,20 @@ unsigned long long eb_script_end(const char *path);
 void eb_copy_lift(const char *script, int ply, unsigned long long *lift, unsigned long long *place);
 /* Runs the daemon until every ply of g is agreed and the boards are in sync (fails if not). */
 void eb_run_game(struct fx *f, const tb_chess_pgn_game *g, const char *name);
+/* The game's script written, the emulator program started on it (with --led-log and extra),
+ * the daemon on `scheme:LINK` for the sighted player in real time, the game run (eb_run_game). */
+void eb_play(struct fx *f, struct eb_emu *e, const char *program, const char *scheme,
+             const char *name, tb_chess_pgn_game *g, uint32_t pause_ms, const char *const *extra);
+/* The daemon on `scheme:LINK` for the sighted player against the script already written, in
+ * real time, not exiting when the script ends. */
+void eb_start_daemon(struct fx *f, const struct eb_emu *e, const char *scheme);
+/* D.2.9 on a board that names its pieces and has lights: a knight and a bishop swapped while
+ * the game stands still open a `swapped` mismatch naming both, their squares lit; put back, it
+ * clears and the lights go out. */
+void eb_swapped_pieces(const char *program, const char *scheme, const char *name);
+/* Unplugged with a piece in the sighted player's hand, the piece put down while the board is
+ * away, plugged back in (a game of the corpus, the copy of White's fifth move): nothing lost. */
+void eb_unplugged_mid_move(const char *program, const char *scheme, const char *name);
 /* The daemon's moves are g's, no mismatch was opened, and the PGN has every SAN in order. */
 void eb_expect_game(struct fx *f, const tb_chess_pgn_game *g);
 

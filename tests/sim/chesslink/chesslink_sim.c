@@ -13,9 +13,7 @@
  * event and --linger, 1 on bad arguments or input. */
 #define _DEFAULT_SOURCE     /* cfmakeraw */
 #define _XOPEN_SOURCE   700 /* posix_openpt, grantpt, unlockpt, ptsname */
-#include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,33 +24,7 @@
 #include <unistd.h>
 
 #include "clsim.h"
-#include "tb_chess.h"
-#include "tb_file.h"
-#include "tb_script.h"
-
-struct action {
-    uint64_t ms;
-    int square, piece; /* piece 0: lifted; -1 unplug, -2 plug */
-};
-
-struct opts {
-    const char *link, *script, *board, *led_log;
-    bool wait_host, forever;
-    int verbose;
-    long lead_ms, linger_ms, garbage, seed;
-    long unplug_at[8], unplug_for[8];
-    int nunplug;
-};
-
-struct plan {
-    struct action a[8192];
-    size_t n;
-    uint8_t start[64];
-    uint8_t board[64], hand[64];
-    int nhand;
-    const struct opts *o;
-    char msg[200];
-};
+#include "ebplan.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -60,98 +32,6 @@ static void on_signal(int sig)
 {
     (void)sig;
     stop_requested = 1;
-}
-
-static int add(struct plan *p, uint64_t ms, int square, int piece)
-{
-    if (p->n == sizeof p->a / sizeof p->a[0]) {
-        snprintf(p->msg, sizeof p->msg, "more than %zu events", p->n);
-        return 1;
-    }
-    p->a[p->n++] = (struct action){ms, square, piece};
-    return 0;
-}
-
-/* A lift takes the piece into the hand; a placement puts down the piece named, else the one
- * lifted last. */
-static int on_event(void *user, const struct tb_script_event *ev, long line)
-{
-    struct plan *p = user;
-    if (p->o->board && strcmp(ev->board, p->o->board) != 0)
-        return 0;
-    char sq[3];
-    if (ev->kind == TB_SCRIPT_LIFT) {
-        int piece = p->board[ev->square];
-        if (!piece) {
-            snprintf(p->msg, sizeof p->msg, "line %ld: lift from the empty square %s", line,
-                     tb_chess_square_name(ev->square, sq));
-            return 1;
-        }
-        p->board[ev->square] = 0;
-        if (p->nhand < 64)
-            p->hand[p->nhand++] = (uint8_t)piece;
-        return add(p, ev->ms, ev->square, 0);
-    }
-    if (ev->kind != TB_SCRIPT_PLACE)
-        return 0;
-    int piece = ev->piece ? tb_chess_piece_from_fen(ev->piece) : 0;
-    int h = p->nhand - 1;
-    while (piece > 0 && h >= 0 && p->hand[h] != piece)
-        h--;
-    if (piece <= 0 && h >= 0)
-        piece = p->hand[h];
-    if (piece <= 0) {
-        snprintf(p->msg, sizeof p->msg, "line %ld: place on %s without a piece in the hand", line,
-                 tb_chess_square_name(ev->square, sq));
-        return 1;
-    }
-    if (h >= 0) {
-        memmove(&p->hand[h], &p->hand[h + 1], (size_t)(p->nhand - h - 1));
-        p->nhand--;
-    }
-    p->board[ev->square] = (uint8_t)piece;
-    return add(p, ev->ms, ev->square, piece);
-}
-
-static int plan_script(const struct opts *o, struct plan *p)
-{
-    char *buf;
-    size_t len;
-    struct tb_error err;
-    if (tb_read_file(o->script, &buf, &len, &err) != TB_OK) {
-        fprintf(stderr, "chesslink-sim: %s\n", err.msg);
-        return 1;
-    }
-    tb_chess_pos pos;
-    char fen[128];
-    tb_chess_pos_startpos(&pos);
-    if (tb_script_start_fen(buf, len, fen, sizeof fen) == 1 &&
-        tb_chess_pos_from_fen(&pos, fen, TB_CHESS_FEN_960, &err) != TB_OK) {
-        free(buf);
-        fprintf(stderr, "chesslink-sim: start FEN: %s\n", err.msg);
-        return 1;
-    }
-    for (int sq = 0; sq < 64; sq++)
-        p->start[sq] = p->board[sq] = (uint8_t)tb_chess_piece_at(&pos, sq);
-    p->o = o;
-    int rc = tb_script_parse_buffer(buf, len, on_event, p, &err);
-    free(buf);
-    if (rc != 0) {
-        fprintf(stderr, "chesslink-sim: %s\n", rc == TB_ERR_PARSE ? err.msg : p->msg);
-        return 1;
-    }
-    for (int i = 0; i < o->nunplug; i++) {
-        if (add(p, (uint64_t)o->unplug_at[i], 0, -1) ||
-            add(p, (uint64_t)(o->unplug_at[i] + o->unplug_for[i]), 0, -2))
-            return 1;
-    }
-    return 0;
-}
-
-static int cmp_action(const void *a, const void *b)
-{
-    const struct action *x = a, *y = b;
-    return x->ms < y->ms ? -1 : x->ms > y->ms;
 }
 
 /* A fresh pty behind link (renamed into place: the host never sees a dangling link). */
@@ -179,30 +59,8 @@ static int plug(const char *link)
     return fd;
 }
 
-static uint64_t mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-static void log_leds(const struct opts *o, uint64_t now, uint64_t lit)
-{
-    FILE *f = o->led_log ? fopen(o->led_log, "a") : NULL;
-    if (!f)
-        return;
-    fprintf(f, "%llu", (unsigned long long)now);
-    for (int sq = 0; sq < 64; sq++) {
-        char name[3];
-        if (lit & TB_CHESS_BIT(sq))
-            fprintf(f, " %s", tb_chess_square_name(sq, name));
-    }
-    fprintf(f, "%s\n", lit ? "" : " off");
-    fclose(f);
-}
-
 /* The board's bytes to the host, with --garbage now and then among them. */
-static void send_out(const struct opts *o, struct clsim *s, int fd, uint64_t *rng)
+static void send_out(const struct ebplan_opts *o, struct clsim *s, int fd, uint64_t *rng)
 {
     uint8_t out[4096];
     size_t n = clsim_take(s, out, sizeof out);
@@ -225,11 +83,10 @@ static void send_out(const struct opts *o, struct clsim *s, int fd, uint64_t *rn
     }
 }
 
-static int run(const struct opts *o, struct plan *p)
+static int run(const struct ebplan_opts *o, struct ebplan *p)
 {
     static struct clsim sim;
-    qsort(p->a, p->n, sizeof p->a[0], cmp_action);
-    uint64_t t0 = mono_ms(), rng = (uint64_t)o->seed * 2654435761u + 1;
+    uint64_t t0 = ebplan_now_ms(), rng = (uint64_t)o->seed * 2654435761u + 1;
     clsim_init(&sim, p->start, 0);
     int fd = plug(o->link);
     if (fd < 0)
@@ -238,20 +95,20 @@ static int run(const struct opts *o, struct plan *p)
     uint64_t lit = 0;
     size_t next = 0;
     while (!stop_requested) {
-        uint64_t now = mono_ms() - t0;
+        uint64_t now = ebplan_now_ms() - t0;
         if (start == UINT64_MAX && sim.report_set)
             start = now + (uint64_t)o->lead_ms;
         while (start != UINT64_MAX && next < p->n && start + p->a[next].ms <= now) {
-            const struct action *a = &p->a[next++];
+            const struct ebplan_action *a = &p->a[next++];
             if (o->verbose)
                 fprintf(stderr, "chesslink-sim: %llu ms: square %d piece %d\n",
                         (unsigned long long)a->ms, a->square, a->piece);
-            if (a->piece == -1 && fd >= 0) {
+            if (a->piece == EBPLAN_UNPLUG && fd >= 0) {
                 close(fd);
                 unlink(o->link);
                 fd = -1;
                 clsim_unplug(&sim);
-            } else if (a->piece == -2 && fd < 0) {
+            } else if (a->piece == EBPLAN_PLUG && fd < 0) {
                 if ((fd = plug(o->link)) < 0)
                     return 1;
             } else if (a->piece >= 0) {
@@ -269,7 +126,7 @@ static int run(const struct opts *o, struct plan *p)
             send_out(o, &sim, fd, &rng);
         if (clsim_lit(&sim) != lit) {
             lit = clsim_lit(&sim);
-            log_leds(o, start == UINT64_MAX || now < start ? 0 : now - start, lit);
+            ebplan_log_leds(o->led_log, start == UINT64_MAX || now < start ? 0 : now - start, lit);
         }
         struct pollfd pf = {.fd = fd, .events = POLLIN};
         int r = poll(&pf, fd >= 0 ? 1 : 0, 5);
@@ -291,105 +148,17 @@ static int run(const struct opts *o, struct plan *p)
     return 0;
 }
 
-static bool num(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = s ? strtol(s, &end, 10) : 0;
-    if (!s || errno || end == s || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
-static int usage(void)
-{
-    fprintf(stderr, "usage: chesslink-sim --link PATH --script FILE [--board NAME] [--no-wait]\n"
-                    "       [--lead MS] [--linger MS] [--forever] [--unplug AT_MS:FOR_MS]...\n"
-                    "       [--garbage PERMILLE] [--seed N] [--led-log FILE] [-v]\n");
-    return 1;
-}
-
-static int parse(int argc, char **argv, struct opts *o)
-{
-    *o = (struct opts){.wait_host = true, .lead_ms = 300, .linger_ms = 2000, .seed = 1};
-    static const struct option longs[] = {
-        {"no-wait", no_argument, NULL, 'W'},       {"forever", no_argument, NULL, 'F'},
-        {"link", required_argument, NULL, 'l'},    {"script", required_argument, NULL, 's'},
-        {"board", required_argument, NULL, 'b'},   {"lead", required_argument, NULL, 'L'},
-        {"linger", required_argument, NULL, 'g'},  {"unplug", required_argument, NULL, 'u'},
-        {"garbage", required_argument, NULL, 'G'}, {"seed", required_argument, NULL, 'S'},
-        {"led-log", required_argument, NULL, 'E'}, {NULL, 0, NULL, 0},
-    };
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":v", longs, NULL)) != -1) {
-        const char *v = optarg;
-        bool ok = true;
-        switch (c) {
-        case 'W':
-            o->wait_host = false;
-            break;
-        case 'F':
-            o->forever = true;
-            break;
-        case 'v':
-            o->verbose++;
-            break;
-        case 'l':
-            o->link = v;
-            break;
-        case 's':
-            o->script = v;
-            break;
-        case 'b':
-            o->board = v;
-            break;
-        case 'E':
-            o->led_log = v;
-            break;
-        case 'L':
-            ok = num(v, 0, 600000L, &o->lead_ms);
-            break;
-        case 'g':
-            ok = num(v, 0, 3600000L, &o->linger_ms);
-            break;
-        case 'G':
-            ok = num(v, 0, 1000, &o->garbage);
-            break;
-        case 'S':
-            ok = num(v, 0, 2147483647L, &o->seed);
-            break;
-        case 'u':
-            ok = o->nunplug < 8 &&
-                 sscanf(v, "%ld:%ld", &o->unplug_at[o->nunplug], &o->unplug_for[o->nunplug]) == 2 &&
-                 o->unplug_at[o->nunplug] >= 0 && o->unplug_for[o->nunplug] > 0;
-            o->nunplug += ok;
-            break;
-        default:
-            ok = false;
-            break;
-        }
-        if (!ok) {
-            fprintf(stderr, "chesslink-sim: bad option or value: %s\n", argv[optind - 1]);
-            return usage();
-        }
-    }
-    if (optind < argc || !o->link || !o->script)
-        return usage();
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
-    struct opts o;
-    if (parse(argc, argv, &o) != 0)
+    struct ebplan_opts o;
+    if (ebplan_parse(argc, argv, "chesslink-sim", &o) != 0)
         return 1;
     struct sigaction sa = {.sa_handler = on_signal};
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
-    static struct plan p;
-    int rc = plan_script(&o, &p);
+    static struct ebplan p;
+    int rc =
+        ebplan_script(&p, "chesslink-sim", o.script, o.board, o.unplug_at, o.unplug_for, o.nunplug);
     return rc ? rc : run(&o, &p);
 }
