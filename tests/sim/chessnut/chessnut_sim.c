@@ -16,30 +16,16 @@
  * piece. --unplug closes the device (the host reads an end) and takes the socket away for a
  * while. Exits 0 after the last event and --linger, 1 on bad arguments or input. */
 #define _GNU_SOURCE /* accept4 */
-#include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cnsim.h"
 #include "ebplan.h"
-#include "tb_chessnut.h"
-
-#define SCAN_MS 50
-
-struct board {
-    uint8_t pieces[64], sent[64];
-    bool enabled, must_send;
-    uint64_t lit, next_scan, rng;
-    int listener, conn;
-    unsigned long reports, commands;
-};
 
 static volatile sig_atomic_t stop_requested;
 
@@ -49,128 +35,16 @@ static void on_signal(int sig)
     stop_requested = 1;
 }
 
-/* The device plugged in: a listening socket at path. */
-static int plug(const char *path)
-{
-    union {
-        struct sockaddr sa;
-        struct sockaddr_un un;
-    } a = {.un = {.sun_family = AF_UNIX}};
-    if (strlen(path) >= sizeof a.un.sun_path) {
-        fprintf(stderr, "chessnut-sim: %s: path too long\n", path);
-        return -1;
-    }
-    memcpy(a.un.sun_path, path, strlen(path) + 1);
-    unlink(path);
-    int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0 || bind(fd, &a.sa, sizeof a.un) != 0 || listen(fd, 1) != 0) {
-        perror("chessnut-sim: socket");
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-static void unplug(struct board *b, const char *path)
-{
-    if (b->conn >= 0)
-        close(b->conn);
-    if (b->listener >= 0)
-        close(b->listener);
-    b->conn = b->listener = -1;
-    b->enabled = false;
-    unlink(path);
-}
-
-static uint32_t next_rand(struct board *b)
-{
-    b->rng = b->rng * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (uint32_t)(b->rng >> 33);
-}
-
-static void send_report(struct board *b, const uint8_t *buf, int n)
-{
-    if (b->conn >= 0 && n > 0 && send(b->conn, buf, (size_t)n, MSG_NOSIGNAL) < 0 &&
-        errno != EAGAIN) {
-        close(b->conn); /* the host went away */
-        b->conn = -1;
-        b->enabled = false;
-    }
-}
-
-/* Now and then a report no board should send: random bytes, a position cut short, a position
- * with a nibble that is no piece. */
-static void noise(const struct ebplan_opts *o, struct board *b)
-{
-    if (!o->garbage || (long)(next_rand(b) % 1000) >= o->garbage)
-        return;
-    uint8_t junk[TB_CHESSNUT_REPORT_MAX];
-    int kind = (int)(next_rand(b) % 3), n;
-    if (kind == 0) {
-        n = 1 + (int)(next_rand(b) % sizeof junk);
-        for (int i = 0; i < n; i++)
-            junk[i] = (uint8_t)next_rand(b);
-    } else {
-        n = tb_chessnut_position(junk, sizeof junk, b->pieces);
-        if (kind == 1)
-            n = 2 + (int)(next_rand(b) % 30); /* cut short */
-        else
-            junk[2 + next_rand(b) % 32] |= 0x0E; /* a nibble above C */
-    }
-    send_report(b, junk, n);
-}
-
-static void send_position(const struct ebplan_opts *o, struct board *b)
-{
-    uint8_t r[TB_CHESSNUT_REPORT_MAX];
-    noise(o, b);
-    send_report(b, r, tb_chessnut_position(r, sizeof r, b->pieces));
-    memcpy(b->sent, b->pieces, 64);
-    b->reports++;
-}
-
-static void command(const struct ebplan_opts *o, struct board *b, const uint8_t *buf, size_t n,
-                    uint64_t now)
-{
-    uint64_t squares = 0;
-    uint8_t r[8];
-    b->commands++;
-    switch (tb_chessnut_command(buf, n, &squares)) {
-    case 'E':
-        b->enabled = true;
-        send_position(o, b); /* the board says where it stands */
-        break;
-    case 'B':
-        send_report(b, r, tb_chessnut_battery(r, sizeof r, 87, false));
-        break;
-    case 'L':
-        if (squares != b->lit)
-            ebplan_log_leds(o->led_log, now, squares);
-        b->lit = squares;
-        break;
-    default:
-        break;
-    }
-}
-
-static void scan(const struct ebplan_opts *o, struct board *b, uint64_t now)
-{
-    while (b->next_scan <= now) {
-        b->next_scan += SCAN_MS;
-        if (b->enabled && memcmp(b->pieces, b->sent, 64) != 0)
-            send_position(o, b);
-    }
-}
-
 static int run(const struct ebplan_opts *o, const struct ebplan *p)
 {
-    static struct board b;
+    static struct cnsim b;
     b.rng = (uint64_t)o->seed * 2654435761u + 1;
     memcpy(b.pieces, p->start, 64);
     memcpy(b.sent, p->start, 64);
     b.conn = -1;
-    if ((b.listener = plug(o->link)) < 0)
+    b.garbage = o->garbage;
+    b.led_log = o->led_log;
+    if ((b.listener = cnsim_plug_socket(o->link)) < 0)
         return 1;
     uint64_t t0 = ebplan_now_ms(), end = UINT64_MAX;
     uint64_t start = o->wait_host ? UINT64_MAX : (uint64_t)o->lead_ms;
@@ -185,8 +59,9 @@ static int run(const struct ebplan_opts *o, const struct ebplan *p)
                 fprintf(stderr, "chessnut-sim: %llu ms: square %d piece %d\n",
                         (unsigned long long)a->ms, a->square, a->piece);
             if (a->piece == EBPLAN_UNPLUG)
-                unplug(&b, o->link);
-            else if (a->piece == EBPLAN_PLUG && b.listener < 0 && (b.listener = plug(o->link)) < 0)
+                cnsim_unplug(&b, o->link);
+            else if (a->piece == EBPLAN_PLUG && b.listener < 0 &&
+                     (b.listener = cnsim_plug_socket(o->link)) < 0)
                 return 1;
             else if (a->piece >= 0)
                 b.pieces[a->square] = (uint8_t)a->piece;
@@ -195,24 +70,11 @@ static int run(const struct ebplan_opts *o, const struct ebplan *p)
             end = now + (uint64_t)o->linger_ms;
         if (!o->forever && now >= end)
             break;
-        scan(o, &b, now);
-        if (b.listener >= 0 && b.conn < 0)
-            b.conn = accept4(b.listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        cnsim_pump(&b, now, start == UINT64_MAX || now < start ? 0 : now - start);
         struct pollfd pf = {.fd = b.conn, .events = POLLIN};
-        int r = poll(&pf, 1, 5);
-        if (r > 0 && (pf.revents & (POLLIN | POLLHUP))) {
-            uint8_t in[TB_CHESSNUT_REPORT_MAX];
-            ssize_t k = recv(b.conn, in, sizeof in, 0);
-            if (k > 0) {
-                command(o, &b, in, (size_t)k, start == UINT64_MAX || now < start ? 0 : now - start);
-            } else if (k == 0 || errno != EAGAIN) {
-                close(b.conn); /* the host closed the device: wait for it again */
-                b.conn = -1;
-                b.enabled = false;
-            }
-        }
+        poll(&pf, 1, 5);
     }
-    unplug(&b, o->link);
+    cnsim_unplug(&b, o->link);
     fprintf(stderr, "chessnut-sim: %zu events played, %lu commands, %lu position reports\n", next,
             b.commands, b.reports);
     return 0;
