@@ -37,6 +37,20 @@ static void light(struct tb_daemon *d, int b, uint64_t squares)
                        err.msg);
 }
 
+static uint64_t move_squares(tb_chess_move m)
+{
+    return TB_CHESS_BIT(tb_chess_move_from(m)) | TB_CHESS_BIT(tb_chess_move_to(m));
+}
+
+void tb_daemon__eboard_show_last(struct tb_daemon *d, int b)
+{
+    const tb_chess_game *g = tb_match_game(d->match);
+    struct tb_match_status st;
+    tb_match_status(d->match, &st);
+    if (g->plies > 0 && st.state == TB_MATCH_IN_SYNC) /* else the lights show what to do */
+        light(d, b, move_squares(g->moves[g->plies - 1]));
+}
+
 /* The last agreed move in SAN, "" before the first. */
 static void last_san(const struct tb_daemon *d, char *buf, size_t len)
 {
@@ -79,9 +93,13 @@ void tb_daemon__dgt_display(struct tb_daemon *d, const struct tb_match_out *o)
             show(d, b, text, TB_LINK_DISPLAY_BRIEF);
             light(d, b, 0); /* the board is right again */
             break;
+        case TB_MATCH_OUT_MOVE_AGREED: /* the move shown to copy is on both boards */
+            light(d, b, 0);
+            break;
         case TB_MATCH_OUT_ANNOUNCE: /* the move this board's player must copy */
             if (!o->u.announce.is_move || o->u.announce.board != b)
                 break;
+            light(d, b, move_squares(o->u.announce.move));
             tb_chess_move_to_san(&o->u.announce.pos, o->u.announce.move, TB_CHESS_LETTERS_EN, 0,
                                  san, sizeof san);
             show(d, b, san, TB_LINK_DISPLAY_BRIEF);

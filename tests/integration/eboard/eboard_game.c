@@ -251,6 +251,8 @@ void eb_swapped_pieces(const char *program, const char *scheme, const char *name
     size_t len;
     struct tb_error err;
     ASSERT_OK(tb_read_file(e.side_log, &leds, &len, &err));
+    /* the VI player's move, to copy (corner LEDs: e3, between e2 and e4, shows lit too) */
+    ASSERT_TRUE(strstr(leds, " e2 e4\n") || strstr(leds, " e2 e3 e4\n"));
     ASSERT_STR_CONTAINS(leds, " b8 c8\n");
     free(leds);
     ASSERT_TRUE(fx_run_until(&f, 12000, in_sync));
@@ -259,6 +261,15 @@ void eb_swapped_pieces(const char *program, const char *scheme, const char *name
     fx_run_until(&f, 500, NULL);
     ASSERT_OK(tb_read_file(e.side_log, &leds, &len, &err));
     ASSERT_TRUE(len > 5 && strcmp(leds + len - 5, " off\n") == 0);
+    free(leds);
+    /* the sighted player asks to hear the last move again: it is shown too */
+    fx_req(&f, "repeat sighted");
+    fx_run_until(&f, 500, NULL);
+    ASSERT_OK(tb_read_file(e.side_log, &leds, &len, &err));
+    const char *last = leds + len - 1;
+    while (last > leds && last[-1] != '\n')
+        last--;
+    ASSERT_TRUE(strstr(last, " e2 e4\n") || strstr(last, " e2 e3 e4\n"));
     free(leds);
     fx_free(&f);
     eb_emu_stop(&e);

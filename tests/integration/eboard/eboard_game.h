@@ -45,7 +45,8 @@ void eb_play(struct fx *f, struct eb_emu *e, const char *program, const char *sc
 void eb_start_daemon(struct fx *f, const struct eb_emu *e, const char *scheme);
 /* D.2.9 on a board that names its pieces and has lights: a knight and a bishop swapped while
  * the game stands still open a `swapped` mismatch naming both, their squares lit; put back, it
- * clears and the lights go out. */
+ * clears and the lights go out. The move to copy is lit until it is copied, and the last move
+ * again when the sighted player asks to hear it again. */
 void eb_swapped_pieces(const char *program, const char *scheme, const char *name);
 /* Unplugged with a piece in the sighted player's hand, the piece put down while the board is
  * away, plugged back in (a game of the corpus, the copy of White's fifth move): nothing lost. */
