@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "link_internal.h"
+#include "tb_chess.h"
 #include "tb_dgt.h"
 
 int tb_link__reading_init(struct tb_link__reading *r, const char *board)
@@ -35,29 +36,48 @@ static void snapshot(struct tb_link__reading *r, struct tb_link__queue *q, uint6
     r->unread = false;
 }
 
-/* The tracker's events as the link's; a start position the other way up is a new reading. */
+static void push_event(struct tb_link__queue *q, const struct tb_dgt_event *e)
+{
+    struct tb_link_event ev = {.kind =
+                                   e->kind == TB_DGT_EV_LIFT ? TB_LINK_EV_LIFT : TB_LINK_EV_PLACE,
+                               .square = e->square,
+                               .piece = e->kind == TB_DGT_EV_PLACE ? e->piece : 0,
+                               .board_ms = (uint32_t)e->ms};
+    (void)tb_link__queue_push(q, &ev);
+}
+
+static bool king_lift(const struct tb_dgt_event *e)
+{
+    return e->kind == TB_DGT_EV_LIFT && e->piece && TB_CHESS_PIECE_TYPE(e->piece) == TB_CHESS_KING;
+}
+
+/* The tracker's events as the link's; a start position the other way up is a new reading. One
+ * reading says nothing of the order its changes were made in: a king's lift goes first (4.4.2:
+ * castling is begun with the king), the rest in the tracker's order. */
 static void drain(struct tb_link__reading *r, struct tb_link__queue *q, uint64_t now_ms)
 {
-    struct tb_dgt_event e;
+    struct tb_dgt_event e[160];
+    int n = 0;
     bool reread = false;
-    while (tb_dgt_tracker_next(r->tr, &e)) {
-        if (e.kind == TB_DGT_EV_ORIENT) {
-            reread = true;
-            struct tb_link_event ev = {.kind = TB_LINK_EV_INFO};
-            snprintf(ev.text, sizeof ev.text, "%s: start position seen, %s", r->board,
-                     e.orient == TB_DGT_ORIENT_ROTATED ? "the board turned round"
-                                                       : "the right way round");
-            (void)tb_link__queue_push(q, &ev);
+    while (n < (int)(sizeof e / sizeof e[0]) && tb_dgt_tracker_next(r->tr, &e[n])) {
+        if (e[n].kind != TB_DGT_EV_ORIENT) {
+            n++;
             continue;
         }
-        if (r->unread || reread)
-            continue; /* the reading to come holds it */
-        struct tb_link_event ev = {.kind = e.kind == TB_DGT_EV_LIFT ? TB_LINK_EV_LIFT
-                                                                    : TB_LINK_EV_PLACE,
-                                   .square = e.square,
-                                   .piece = e.kind == TB_DGT_EV_PLACE ? e.piece : 0,
-                                   .board_ms = (uint32_t)e.ms};
+        reread = true;
+        struct tb_link_event ev = {.kind = TB_LINK_EV_INFO};
+        snprintf(ev.text, sizeof ev.text, "%s: start position seen, %s", r->board,
+                 e[n].orient == TB_DGT_ORIENT_ROTATED ? "the board turned round"
+                                                      : "the right way round");
         (void)tb_link__queue_push(q, &ev);
+    }
+    if (!r->unread && !reread) { /* else the reading to come holds them */
+        for (int i = 0; i < n; i++)
+            if (king_lift(&e[i]))
+                push_event(q, &e[i]);
+        for (int i = 0; i < n; i++)
+            if (!king_lift(&e[i]))
+                push_event(q, &e[i]);
     }
     if ((reread || r->unread) && r->have)
         snapshot(r, q, now_ms);

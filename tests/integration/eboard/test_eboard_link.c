@@ -208,3 +208,37 @@ TB_TEST(chessnut_flood_of_bad_reports_changes_nothing)
     move_comes_whole(&r, &pos, "d5");
     stop(&r);
 }
+
+/* Castling shown in one reading (the king and the rook moved between two scans): the king's lift
+ * comes first, as castling is begun (4.4.2), so no touch-move report follows; then the rook's,
+ * and both placements with their pieces. */
+TB_TEST(law_4_4_2_castling_in_one_reading_lifts_the_king_first)
+{
+    struct run r;
+    start(&r, false, "clcastle");
+    tb_chess_pos pos;
+    tb_chess_pos_startpos(&pos);
+    static const char *const opening[] = {"d4", "d5", "Nc3", "Nc6", "Bf4", "Bf5", "Qd3", "Qd6"};
+    for (size_t i = 0; i < sizeof opening / sizeof opening[0]; i++)
+        move_comes_whole(&r, &pos, opening[i]);
+    tb_chess_move m;
+    /* queenside: the rook's square (a1) comes before the king's in the board's order */
+    ASSERT_OK(tb_chess_move_from_san(&pos, "O-O-O", TB_CHESS_LETTERS_EN, &m, NULL));
+    tb_chess_undo u;
+    tb_chess_make(&pos, m, &u);
+    set_board(&r, &pos);
+    turn(&r, 600);
+    int lifts = 0, places = 0;
+    for (int i = 0; i < r.n; i++) {
+        const struct tb_link_event *e = &r.ev[i];
+        if (e->kind == TB_LINK_EV_LIFT && lifts++ == 0)
+            ASSERT_EQ(e->square, TB_CHESS_SQ(4, 0)); /* e1 first */
+        if (e->kind == TB_LINK_EV_PLACE) {
+            places++;
+            ASSERT_EQ(e->piece, tb_chess_piece_at(&pos, e->square));
+        }
+    }
+    ASSERT_EQ(lifts, 2);
+    ASSERT_EQ(places, 2);
+    stop(&r);
+}
