@@ -777,11 +777,12 @@ static void check_whole(struct parse *ps)
     struct tb_link_resource vi;
     if (!c->bughouse.enabled &&
         tb_link_resource_parse(c->player[TB_CONFIG_VI].board, &vi, NULL) == TB_OK &&
-        vi.kind == TB_LINK_DGT)
+        tb_link_resource_caps(&vi) & TB_LINK_CAP_PIECES)
         problem(ps, c->player[TB_CONFIG_VI].board_line ? c->player[TB_CONFIG_VI].board_line : 1,
-                "board: a DGT e-board cannot be the VI player's board: it has no holes to hold "
-                "the pieces (D.2) and no buttons (repeat, clock, promote, arbiter); in "
-                "[bughouse] mode it may be board A");
+                "board: %s: a%s e-board cannot be the VI player's board: it has no holes to "
+                "hold the pieces (D.2) and no buttons (repeat, clock, promote, arbiter); in "
+                "[bughouse] mode it may be board A",
+                tb_link_kind_name(vi.kind), vi.kind == TB_LINK_DGT ? " DGT" : "n");
     /* [clock]: a control alone means the built-in clock; the built-in clock needs one */
     if (c->clock.control[0] && !ps->clock_source_line)
         c->clock.source = TB_CONFIG_CLOCK_BUILTIN;

@@ -1,8 +1,10 @@
 /* daemon_dgt.c - a DGT clock beside a board: its readings logged (a press: the player's signal
  * that the move is made, D.2.4), and its display (a DGT 3000 or DGT XL, TB_LINK_CAP_DISPLAY):
  * play stopped by a mismatch and play going on again, and the move the board's player must
- * copy, in a few characters (docs/dgt.md, "The clock's display"). The display only repeats what
- * the players hear; nothing here changes the game (the game's clock reads the readings). */
+ * copy, in a few characters (docs/dgt.md, "The clock's display"). An e-board with lights
+ * (TB_LINK_CAP_LEDS, a ChessLink board) shows the squares to put right while a mismatch is open
+ * (docs/boards.md). Both only repeat what the players hear; nothing here changes the game (the
+ * game's clock reads the readings). */
 #include <stdio.h>
 
 #include "daemon_internal.h"
@@ -20,6 +22,33 @@ static void show(struct tb_daemon *d, int b, const char *text, unsigned flags)
     else if (rc != TB_ERR_SUPP)
         tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s board display: %s", tb_daemon__board_name(b),
                        err.msg);
+}
+
+/* The squares to put right lit on a board that has lights (TB_LINK_CAP_LEDS), 0 = all out. */
+static void light(struct tb_daemon *d, int b, uint64_t squares)
+{
+    struct tb_daemon__board *bd = &d->board[b];
+    if (!bd->link || !(bd->caps & TB_LINK_CAP_LEDS))
+        return;
+    struct tb_error err = {0};
+    int rc = tb_link_leds(bd->link, squares, &err);
+    if (rc != TB_OK && rc != TB_ERR_STATE)
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s board lights: %s", tb_daemon__board_name(b),
+                       err.msg);
+}
+
+static uint64_t move_squares(tb_chess_move m)
+{
+    return TB_CHESS_BIT(tb_chess_move_from(m)) | TB_CHESS_BIT(tb_chess_move_to(m));
+}
+
+void tb_daemon__eboard_show_last(struct tb_daemon *d, int b)
+{
+    const tb_chess_game *g = tb_match_game(d->match);
+    struct tb_match_status st;
+    tb_match_status(d->match, &st);
+    if (g->plies > 0 && st.state == TB_MATCH_IN_SYNC) /* else the lights show what to do */
+        light(d, b, move_squares(g->moves[g->plies - 1]));
 }
 
 /* The last agreed move in SAN, "" before the first. */
@@ -50,16 +79,27 @@ void tb_daemon__dgt_display(struct tb_daemon *d, const struct tb_match_out *o)
             snprintf(text, sizeof text, "STOP%s%s", at >= 0 ? " " : "",
                      at >= 0 ? tb_chess_square_name(at, sq) : "");
             show(d, b, text, TB_LINK_DISPLAY_BEEP);
+            uint64_t sqs = mm->squares;
+            if (mm->square < 64)
+                sqs |= TB_CHESS_BIT(mm->square);
+            if (mm->square2 < 64)
+                sqs |= TB_CHESS_BIT(mm->square2);
+            light(d, b, mm->boards & (1u << b) ? sqs : 0); /* only the board to put right */
             break;
         }
         case TB_MATCH_OUT_RESOLVED: /* play goes on, after the last move agreed */
             last_san(d, san, sizeof san);
             snprintf(text, sizeof text, "GO%s%s", san[0] ? " " : "", san);
             show(d, b, text, TB_LINK_DISPLAY_BRIEF);
+            light(d, b, 0); /* the board is right again */
+            break;
+        case TB_MATCH_OUT_MOVE_AGREED: /* the move shown to copy is on both boards */
+            light(d, b, 0);
             break;
         case TB_MATCH_OUT_ANNOUNCE: /* the move this board's player must copy */
             if (!o->u.announce.is_move || o->u.announce.board != b)
                 break;
+            light(d, b, move_squares(o->u.announce.move));
             tb_chess_move_to_san(&o->u.announce.pos, o->u.announce.move, TB_CHESS_LETTERS_EN, 0,
                                  san, sizeof san);
             show(d, b, san, TB_LINK_DISPLAY_BRIEF);

@@ -524,6 +524,8 @@ int tb_daemon__set_pin(struct tb_daemon *d, const struct tb_ctl_request *req, ui
 /* daemon_dgt.c (DGT): a match output on the boards' clock displays, live only; a clock
  * reading logged (a press, D.2.4, at info level) */
 void tb_daemon__dgt_display(struct tb_daemon *d, const struct tb_match_out *o);
+/* A board with lights (TB_LINK_CAP_LEDS): the last agreed move's squares lit (a repeat asked). */
+void tb_daemon__eboard_show_last(struct tb_daemon *d, int board);
 void tb_daemon__dgt_clock(struct tb_daemon *d, int board, const struct tb_link_event *ev);
 
 /* daemon_export.c */

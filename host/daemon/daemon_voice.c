@@ -205,6 +205,7 @@ void tb_daemon__say_msg(struct tb_daemon *d, int board, enum tb_voice_msg msg,
 
 void tb_daemon__repeat(struct tb_daemon *d, int board)
 {
+    tb_daemon__eboard_show_last(d, board); /* and shown, on a board with lights */
     if (!d->voice)
         return;
     long id = tb_voice_repeat(d->voice, d->mcfg.board[board].color);

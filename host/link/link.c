@@ -58,6 +58,10 @@ const struct tb_link_ops *tb_link_ops_for(enum tb_link_kind kind)
         return &tb_link__keys_ops;
     case TB_LINK_DGT:
         return &tb_link__dgt_ops;
+    case TB_LINK_CHESSLINK:
+        return &tb_link__chesslink_ops;
+    case TB_LINK_CHESSNUT:
+        return &tb_link__chessnut_ops;
     }
     return &tb_link__null_ops;
 }
@@ -159,6 +163,15 @@ int tb_link_display(struct tb_link *link, const char *text, unsigned flags, stru
     if (!link->ops->display)
         return tb_error_set(err, TB_ERR_SUPP, "%s has no display", link->resource);
     return link->ops->display(link, text, flags, err);
+}
+
+int tb_link_leds(struct tb_link *link, uint64_t squares, struct tb_error *err)
+{
+    if (!link)
+        return TB_ERR_ARG;
+    if (!link->ops->leds)
+        return tb_error_set(err, TB_ERR_SUPP, "%s has no lights", link->resource);
+    return link->ops->leds(link, squares, err);
 }
 
 unsigned tb_link_caps(const struct tb_link *link)

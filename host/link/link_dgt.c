@@ -11,8 +11,6 @@
  * move made while the board was away reaches the recogniser whole. Clock readings the filter
  * accepts go out as CLOCK events, by colour. */
 #define _DEFAULT_SOURCE /* realpath */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <libserialport.h>
 #include <limits.h>
@@ -116,28 +114,9 @@ static int open_tty(struct dgt *g, struct tb_error *err)
  * are never probed: the VI player's reed board may be one of them. */
 static bool find_board(char *out, size_t len)
 {
-    if (access("/dev/twinboard/dgt", F_OK) == 0) { /* the package's udev rule names it */
-        snprintf(out, len, "/dev/twinboard/dgt");
-        return true;
-    }
-    DIR *d = opendir("/dev/serial/by-id");
-    struct dirent *e;
-    bool found = false;
-    while (d && !found && (e = readdir(d))) {
-        char up[256];
-        size_t i = 0;
-        for (; e->d_name[i] && i + 1 < sizeof up; i++)
-            up[i] = (char)toupper((unsigned char)e->d_name[i]);
-        up[i] = '\0';
-        if (strstr(up, "DGT") || strstr(up, "DIGITAL_GAME")) {
-            snprintf(out, len, "/dev/serial/by-id/%.200s", e->d_name);
-            found = true;
-        }
-    }
-    if (d)
-        closedir(d);
+    static const char *const words[] = {"DGT", "DIGITAL_GAME", NULL};
     char dev[64];
-    return found ||
+    return tb_link__find_named("dgt", words, out, len) ||
            tb_link__usb_find_tty("/sys", 0x04d8, 0x000a, "", out, len, dev, sizeof dev) == TB_OK;
 }
 

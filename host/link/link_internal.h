@@ -10,6 +10,8 @@ extern const struct tb_link_ops tb_link__sim_ops;
 extern const struct tb_link_ops tb_link__serial_ops; /* serial: and pty: */
 extern const struct tb_link_ops tb_link__usb_ops;
 extern const struct tb_link_ops tb_link__dgt_ops;
+extern const struct tb_link_ops tb_link__chesslink_ops;
+extern const struct tb_link_ops tb_link__chessnut_ops;
 
 /* A fixed ring of events waiting to be read. */
 #define TB_LINK__QUEUE_CAP 256
@@ -43,6 +45,14 @@ struct sp_port;
  * "scheme:path". */
 int tb_link__tty_open(const char *scheme, const char *path, int baud, bool serialport, int *fd,
                       struct sp_port **port, struct tb_error *err);
+/* Same at baud 9600, 38400 or 115200, and 7 data bits with odd parity when seven_odd (a
+ * ChessLink board; a pty takes the bytes as they come). */
+int tb_link__tty_open_framed(const char *scheme, const char *path, int baud, bool seven_odd,
+                             bool serialport, int *fd, struct sp_port **port, struct tb_error *err);
+/* An e-board's device: /dev/twinboard/udev_name (the package's udev rule), else the first
+ * /dev/serial/by-id name holding one of words (upper case, NULL-ended). Other serial devices
+ * are never probed: the VI player's reed board may be one of them. */
+bool tb_link__find_named(const char *udev_name, const char *const *words, char *out, size_t len);
 /* Closes what tb_link__tty_open opened (*fd -1, *port NULL after). */
 void tb_link__tty_close(int *fd, struct sp_port **port);
 
@@ -88,6 +98,25 @@ int tb_link__reed_request_snapshot(struct tb_link__reed *r, struct tb_error *err
  * but its tty is not yet). */
 int tb_link__usb_find_tty(const char *sysfs_root, uint16_t vid, uint16_t pid, const char *serial,
                           char *tty, size_t tty_len, char *dev, size_t dev_len);
+
+/* ---- whole-board readings with pieces named (link_reading.c) ---------------------------- */
+
+typedef struct tb_dgt_tracker tb_dgt_tracker;
+struct tb_link__reading {
+    tb_dgt_tracker *tr;
+    bool unread;       /* no reading out yet: the first goes out as a SNAPSHOT */
+    bool have;         /* a reading has come since the link opened */
+    bool asked;        /* the caller asked for a reading: the next one goes out as a SNAPSHOT too */
+    const char *board; /* "ChessLink board": what the info texts call it */
+};
+int tb_link__reading_init(struct tb_link__reading *r, const char *board);
+void tb_link__reading_free(struct tb_link__reading *r);
+/* A reading: 64 tb_chess codes by square (a1 = 0). Its events go to q. */
+void tb_link__reading_put(struct tb_link__reading *r, struct tb_link__queue *q,
+                          const uint8_t pieces[64], uint64_t now_ms);
+/* Placements whose wait has ended; when that is next. */
+void tb_link__reading_tick(struct tb_link__reading *r, struct tb_link__queue *q, uint64_t now_ms);
+uint64_t tb_link__reading_due(const struct tb_link__reading *r);
 
 /* The board name given at open ("vi", "sighted"). */
 const char *tb_link__board_name(const struct tb_link *link);

@@ -8,8 +8,11 @@ static const struct {
     const char *scheme;
     enum tb_link_kind kind;
 } schemes[] = {
-    {"null", TB_LINK_NULL}, {"serial", TB_LINK_SERIAL}, {"usb", TB_LINK_USB}, {"pty", TB_LINK_PTY},
-    {"sim", TB_LINK_SIM},   {"keys", TB_LINK_KEYS},     {"dgt", TB_LINK_DGT},
+    {"null", TB_LINK_NULL},         {"serial", TB_LINK_SERIAL},
+    {"usb", TB_LINK_USB},           {"pty", TB_LINK_PTY},
+    {"sim", TB_LINK_SIM},           {"keys", TB_LINK_KEYS},
+    {"dgt", TB_LINK_DGT},           {"chesslink", TB_LINK_CHESSLINK},
+    {"chessnut", TB_LINK_CHESSNUT},
 };
 
 const char *tb_link_kind_name(enum tb_link_kind kind)
@@ -112,7 +115,7 @@ int tb_link_resource_parse(const char *s, struct tb_link_resource *out, struct t
     if (!colon)
         return tb_error_set(err, TB_ERR_PARSE,
                             "resource '%s': expected KIND:ARGUMENT with KIND one of serial, "
-                            "usb, pty, sim, keys, dgt, null",
+                            "usb, pty, sim, keys, dgt, chesslink, chessnut, null",
                             s);
     struct tb_link_resource res = {0};
     size_t klen = (size_t)(colon - s);
@@ -123,7 +126,7 @@ int tb_link_resource_parse(const char *s, struct tb_link_resource *out, struct t
     if (i == sizeof schemes / sizeof schemes[0])
         return tb_error_set(err, TB_ERR_PARSE,
                             "resource '%s': unknown kind '%.*s' (expected serial, usb, pty, "
-                            "sim, keys, dgt or null)",
+                            "sim, keys, dgt, chesslink, chessnut or null)",
                             s, (int)klen, s);
     res.kind = schemes[i].kind;
     const char *arg = colon + 1;
@@ -155,11 +158,13 @@ int tb_link_resource_parse(const char *s, struct tb_link_resource *out, struct t
         rc = parse_sim(s, arg, &res, err);
         break;
     case TB_LINK_DGT:
+    case TB_LINK_CHESSLINK:
+    case TB_LINK_CHESSNUT:
         if (*arg != '/' && strcmp(arg, "auto") != 0)
             rc = tb_error_set(err, TB_ERR_PARSE,
-                              "resource '%s': dgt: needs an absolute device path or auto, e.g. "
-                              "dgt:/dev/ttyACM0",
-                              s);
+                              "resource '%s': %s: needs an absolute device path or auto, e.g. "
+                              "%s:/dev/ttyACM0",
+                              s, schemes[i].scheme, schemes[i].scheme);
         else if (strlen(arg) >= sizeof res.path)
             rc = tb_error_set(err, TB_ERR_PARSE, "resource '%s': path too long", s);
         else

@@ -1,8 +1,11 @@
 /* link_tty.c - opening a board's tty raw 8N1 and non-blocking: a real serial device through
  * libserialport, a pseudo-terminal (a simulator) directly. Shared by the reed links and dgt:. */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libserialport.h>
+#include <stdio.h>
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
@@ -11,7 +14,7 @@
 
 static speed_t speed_of(int baud)
 {
-    return baud == 9600 ? B9600 : B115200;
+    return baud == 9600 ? B9600 : baud == 38400 ? B38400 : B115200;
 }
 
 static int open_pty(const char *scheme, const char *path, int baud, int *out, struct tb_error *err)
@@ -47,7 +50,7 @@ static int open_pty(const char *scheme, const char *path, int baud, int *out, st
     return TB_OK;
 }
 
-static int open_serial(const char *scheme, const char *path, int baud, int *out,
+static int open_serial(const char *scheme, const char *path, int baud, bool seven_odd, int *out,
                        struct sp_port **out_port, struct tb_error *err)
 {
     struct sp_port *port = NULL;
@@ -57,10 +60,10 @@ static int open_serial(const char *scheme, const char *path, int baud, int *out,
     step = "cannot open";
     if (sp_open(port, SP_MODE_READ_WRITE) != SP_OK)
         goto fail;
-    step = baud == 9600 ? "cannot set 9600 8N1" : "cannot set 115200 8N1";
-    if (sp_set_baudrate(port, baud) != SP_OK || sp_set_bits(port, 8) != SP_OK ||
-        sp_set_parity(port, SP_PARITY_NONE) != SP_OK || sp_set_stopbits(port, 1) != SP_OK ||
-        sp_set_flowcontrol(port, SP_FLOWCONTROL_NONE) != SP_OK)
+    step = seven_odd ? "cannot set the speed and 7O1" : "cannot set the speed and 8N1";
+    if (sp_set_baudrate(port, baud) != SP_OK || sp_set_bits(port, seven_odd ? 7 : 8) != SP_OK ||
+        sp_set_parity(port, seven_odd ? SP_PARITY_ODD : SP_PARITY_NONE) != SP_OK ||
+        sp_set_stopbits(port, 1) != SP_OK || sp_set_flowcontrol(port, SP_FLOWCONTROL_NONE) != SP_OK)
         goto fail;
     int fd;
     step = "no file descriptor";
@@ -92,13 +95,19 @@ fail:;
     return TB_ERR_SYS;
 }
 
-int tb_link__tty_open(const char *scheme, const char *path, int baud, bool serialport, int *fd,
-                      struct sp_port **port, struct tb_error *err)
+int tb_link__tty_open_framed(const char *scheme, const char *path, int baud, bool seven_odd,
+                             bool serialport, int *fd, struct sp_port **port, struct tb_error *err)
 {
     *fd = -1;
     *port = NULL;
-    return serialport ? open_serial(scheme, path, baud, fd, port, err)
+    return serialport ? open_serial(scheme, path, baud, seven_odd, fd, port, err)
                       : open_pty(scheme, path, baud, fd, err);
+}
+
+int tb_link__tty_open(const char *scheme, const char *path, int baud, bool serialport, int *fd,
+                      struct sp_port **port, struct tb_error *err)
+{
+    return tb_link__tty_open_framed(scheme, path, baud, false, serialport, fd, port, err);
 }
 
 void tb_link__tty_close(int *fd, struct sp_port **port)
@@ -111,4 +120,31 @@ void tb_link__tty_close(int *fd, struct sp_port **port)
         close(*fd);
     }
     *fd = -1;
+}
+
+bool tb_link__find_named(const char *udev_name, const char *const *words, char *out, size_t len)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/dev/twinboard/%s", udev_name);
+    if (access(path, F_OK) == 0) { /* the package's udev rule names it */
+        snprintf(out, len, "%s", path);
+        return true;
+    }
+    DIR *d = opendir("/dev/serial/by-id");
+    struct dirent *e;
+    bool found = false;
+    while (d && !found && (e = readdir(d))) {
+        char up[256];
+        size_t i = 0;
+        for (; e->d_name[i] && i + 1 < sizeof up; i++)
+            up[i] = (char)toupper((unsigned char)e->d_name[i]);
+        up[i] = '\0';
+        for (size_t w = 0; words[w] && !found; w++)
+            found = strstr(up, words[w]) != NULL;
+        if (found)
+            snprintf(out, len, "/dev/serial/by-id/%.200s", e->d_name);
+    }
+    if (d)
+        closedir(d);
+    return found;
 }

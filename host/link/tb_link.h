@@ -14,6 +14,11 @@
  *   dgt:/dev/ttyACM0 | dgt:auto  a DGT e-board (docs/dgt.md) on a serial, USB or rfcomm device
  *                                or an emulator's pty, 9600 8N1; auto: the first DGT board found
  *                                (/dev/serial/by-id names, then USB 04d8:000a), hot-plugged
+ *   chesslink:/dev/ttyUSB0 | chesslink:auto  a Millennium ChessLink board (docs/boards.md),
+ *                                38400 7O1; auto: /dev/twinboard/chesslink or a by-id name
+ *   chessnut:/dev/hidraw3 | chessnut:auto  a Chessnut board over USB HID (hidapi); auto: the
+ *                                first one found by its vendor ID; a Unix socket path: an
+ *                                emulator's stand-in for the HID device (one report a packet)
  *
  * The daemon owns the clock: every call that may look at time takes now_ms, a monotonic
  * millisecond count. A link never blocks and never sleeps. The daemon's loop, per link:
@@ -65,12 +70,15 @@ enum tb_link_kind {
     TB_LINK_PTY,
     TB_LINK_SIM,
     TB_LINK_KEYS,
-    TB_LINK_DGT, /* a DGT e-board (host/dgt) */
+    TB_LINK_DGT,       /* a DGT e-board (host/dgt) */
+    TB_LINK_CHESSLINK, /* a Millennium ChessLink board (host/chesslink) */
+    TB_LINK_CHESSNUT,  /* a Chessnut board over USB HID (host/chessnut) */
 };
 
 struct tb_link_resource {
     enum tb_link_kind kind;
-    char path[256];    /* serial, pty, dgt: device ("auto" for dgt:auto); sim: script file */
+    char path[256];    /* serial, pty, dgt, chesslink, chessnut: device ("auto": looked for); sim:
+                          script */
     uint16_t vid, pid; /* usb */
     char serial[64];   /* usb: USB serial number, "" = any device with vid:pid */
     bool fast;         /* sim: play as fast as possible instead of in real time */
@@ -181,6 +189,7 @@ enum tb_link_cap {
     TB_LINK_CAP_PIECES = 1u << 8,      /* it names the pieces (a DGT e-board): PLACE carries the
                                           piece, SNAPSHOT the piece on every square */
     TB_LINK_CAP_DISPLAY = 1u << 9,     /* it can show short text (a DGT clock's display) */
+    TB_LINK_CAP_LEDS = 1u << 10,       /* it can light squares (a ChessLink board's corners) */
 };
 
 /* ---- the ops table --------------------------------------------------------------------- */
@@ -213,6 +222,10 @@ struct tb_link_ops {
      * NULL or "" gives the display back to what it shows by itself (the times). flags:
      * TB_LINK_DISPLAY_*. TB_ERR_SUPP when there is no display now (no clock attached). */
     int (*display)(struct tb_link *link, const char *text, unsigned flags, struct tb_error *err);
+    /* Optional (NULL = no lights). Lights the squares in squares (bit n = square n, a1 = 0),
+     * every other off; 0 puts them all out. TB_ERR_STATE when the board is away (it is lit
+     * again when it comes back). */
+    int (*leds)(struct tb_link *link, uint64_t squares, struct tb_error *err);
     /* Optional. Fills the counters the link keeps (the core zeroes st first). */
     void (*stats)(const struct tb_link *link, struct tb_link_stats *st);
     /* Required. Releases everything open acquired; must accept a half-opened link. */
@@ -246,6 +259,8 @@ int tb_link_request_snapshot(struct tb_link *link, struct tb_error *err);
 #define TB_LINK_DISPLAY_BRIEF    2u /* the display shows its own again after a while (3 s) */
 #define TB_LINK_DISPLAY_BRIEF_MS 3000
 int tb_link_display(struct tb_link *link, const char *text, unsigned flags, struct tb_error *err);
+/* Squares lit on the board (TB_LINK_CAP_LEDS); TB_ERR_SUPP for a link without lights. */
+int tb_link_leds(struct tb_link *link, uint64_t squares, struct tb_error *err);
 /* The capabilities of an open link, or of a resource not yet opened (enum tb_link_cap). */
 unsigned tb_link_caps(const struct tb_link *link);
 unsigned tb_link_resource_caps(const struct tb_link_resource *res);
@@ -257,5 +272,11 @@ void *tb_link_priv(const struct tb_link *link);
 void tb_link_set_priv(struct tb_link *link, void *priv);
 /* Closes and frees; NULL is a no-op. */
 void tb_link_close(struct tb_link *link);
+
+/* The boards this machine shows: for each, fn gets the resource to name it by and what it is
+ * (the package's /dev/twinboard names, serial devices whose by-id names say DGT or ChessLink,
+ * Chessnut boards on USB HID). Returns how many. */
+typedef void (*tb_link_board_fn)(void *arg, const char *resource, const char *what);
+int tb_link_find_boards(tb_link_board_fn fn, void *arg);
 
 #endif /* TB_LINK_H */

@@ -5,7 +5,8 @@
  * shared codec; the daemon (tb_daemon, the same core as twinboardd) runs its real loop:
  * pty read, decode, journal, match (recogniser blip window), phrase, speech thread with eSpeak
  * NG, sink. The time of the last frame written is taken just after the write; the sink's first
- * write is timed on the speech thread. Usage: bench_daemon [MOVES] (default 200) [--dgt].
+ * write is timed on the speech thread. Usage: bench_daemon [MOVES] (default 200) [--dgt |
+ * --chesslink | --chessnut].
  *
  * --dgt (docs/benchmarks.md, "DGT board"): the sighted player's board is a DGT e-board (dgt:,
  * the emulated board of tests/sim/dgtboard on a pty, played here); the sighted player's moves
@@ -14,7 +15,11 @@
  *
  * The broadcast is on: a DGT program on the daemon's virtual board (pty, single-board update
  * mode) times the copy's last frame, which makes the move agreed, to the first FIELD_UPDATE on
- * the pty (the reed boards' moves; without --dgt). */
+ * the pty (the reed boards' moves; without --dgt). --chesslink: the sighted player's board is
+ * a ChessLink board (chesslink:, the emulated board of tests/sim/chesslink on a pty); its moves
+ * are timed from the moment the pieces stand changed on it, so its scan and debounce count.
+ * --chessnut: likewise a Chessnut board (chessnut:, tests/sim/chessnut behind its HID
+ * stand-in, a socket). */
 #define _DEFAULT_SOURCE /* cfmakeraw */
 #include <fcntl.h>
 #include <termios.h>
@@ -26,6 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clpty.h"
+#include "cnsim.h"
 #include "dgtpty.h"
 #include "ptyboard.h"
 #include "tb_chess.h"
@@ -92,6 +99,32 @@ static struct tb_daemon *daemon_;
 static struct ptyboard board[2];
 static struct dgtpty dgt; /* --dgt: the sighted player's board */
 static bool with_dgt;
+static struct clpty cl; /* --chesslink: the sighted player's board */
+static bool with_cl;
+static struct cnsim cn; /* --chessnut: the sighted player's board, behind its HID stand-in */
+static bool with_cn;
+
+static void cn_set(const tb_chess_pos *pos);
+
+/* The Chessnut board in the start position, its stand-in's socket at path. 0 or -1. */
+static int cn_init(const char *path)
+{
+    tb_chess_pos start;
+    tb_chess_pos_startpos(&start);
+    cn_set(&start);
+    memcpy(cn.sent, cn.pieces, sizeof cn.sent);
+    cn.conn = -1;
+    cn.next_scan = now_us() / 1000u;
+    cn.listener = cnsim_plug_socket(path);
+    return cn.listener < 0 ? -1 : 0;
+}
+
+/* The Chessnut board as pos stands. */
+static void cn_set(const tb_chess_pos *pos)
+{
+    for (int sq = 0; sq < 64; sq++)
+        cn.pieces[sq] = (uint8_t)tb_chess_piece_at(pos, sq);
+}
 static char answer[65536];
 
 static const char *req(const char *line)
@@ -105,6 +138,10 @@ static void pump(void)
     ptyboard_pump(&board[0]);
     if (with_dgt)
         dgtpty_pump(&dgt, now_us() / 1000u);
+    else if (with_cl)
+        clpty_pump(&cl, now_us() / 1000u);
+    else if (with_cn)
+        cnsim_pump(&cn, now_us() / 1000u, 0);
     else
         ptyboard_pump(&board[1]);
 }
@@ -187,6 +224,10 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--dgt") == 0)
             with_dgt = true;
+        else if (strcmp(argv[i], "--chesslink") == 0)
+            with_cl = true;
+        else if (strcmp(argv[i], "--chessnut") == 0)
+            with_cn = true;
         else if ((n = atoi(argv[i])) < 1)
             n = 200;
     }
@@ -197,8 +238,10 @@ int main(int argc, char **argv)
     static struct ear ears[2];
     for (int b = 0; b < 2; b++) {
         snprintf(link[b], sizeof link[b], "%s/%s.pty", dir, b ? "sighted" : "vi");
-        if (b == 1 && with_dgt ? dgtpty_init(&dgt, link[b]) != 0
-                               : ptyboard_init(&board[b], link[b]) != 0)
+        if (b == 1 && with_dgt  ? dgtpty_init(&dgt, link[b]) != 0
+            : b == 1 && with_cl ? clpty_init(&cl, link[b], now_us() / 1000u) != 0
+            : b == 1 && with_cn ? cn_init(link[b]) != 0
+                                : ptyboard_init(&board[b], link[b]) != 0)
             return 2;
     }
     snprintf(journal, sizeof journal, "%s/journal", dir);
@@ -206,7 +249,10 @@ int main(int argc, char **argv)
     tb_daemon_options_default(&o);
     for (int b = 0; b < 2; b++) {
         if (snprintf(o.cfg.player[b].board, sizeof o.cfg.player[b].board, "%s:%s",
-                     b == 1 && with_dgt ? "dgt" : "pty",
+                     b == 1 && with_dgt  ? "dgt"
+                     : b == 1 && with_cl ? "chesslink"
+                     : b == 1 && with_cn ? "chessnut"
+                                         : "pty",
                      link[b]) >= (int)sizeof o.cfg.player[b].board)
             return 2;
         o.sink_arg[b] = &ears[b];
@@ -257,8 +303,15 @@ int main(int argc, char **argv)
                 break;
             }
             atomic_store(&ears[other].first_us, 0);
+            tb_chess_pos after = pos;
+            tb_chess_undo au;
+            tb_chess_make(&after, moves[ply], &au);
             if (mover == 1 && with_dgt)
                 dgtpty_move(&dgt, &pos, moves[ply], now_us() / 1000u);
+            else if (mover == 1 && with_cl)
+                clpty_set(&cl, &after); /* the board's scan and debounce are in the figure */
+            else if (mover == 1 && with_cn)
+                cn_set(&after); /* the board's scan is in the figure */
             else
                 ptyboard_move(&board[mover], &pos, moves[ply]);
             uint64_t t0 = now_us(); /* the last physical event is on the wire */
@@ -271,6 +324,10 @@ int main(int argc, char **argv)
             field_update(NULL); /* nothing old counts */
             if (other == 1 && with_dgt) {
                 dgtpty_move(&dgt, &pos, moves[ply], now_us() / 1000u);
+            } else if (other == 1 && with_cl) {
+                clpty_set(&cl, &after);
+            } else if (other == 1 && with_cn) {
+                cn_set(&after);
             } else {
                 ptyboard_move(&board[other], &pos, moves[ply]);
                 uint64_t t1 = now_us(); /* the copy's last frame: the move is agreed on it */
@@ -295,6 +352,15 @@ int main(int argc, char **argv)
                 dgtpty_setup(&dgt, now_us() / 1000u);
                 continue;
             }
+            if (b == 1 && (with_cl || with_cn)) {
+                tb_chess_pos start;
+                tb_chess_pos_startpos(&start);
+                if (with_cl)
+                    clpty_set(&cl, &start);
+                else
+                    cn_set(&start);
+                continue;
+            }
             board[b].occ = 0xffff00000000ffffull;
             ptyboard_snapshot(&board[b]);
         }
@@ -315,6 +381,24 @@ int main(int argc, char **argv)
                "sighted player",
                by[0], nby[0]);
         dgtpty_close(&dgt);
+    } else if (with_cl) {
+        report("ChessLink board (chesslink:), a move's pieces changed on the board -> first audio "
+               "frame for the VI player\n(the board's scan and 3-scan debounce, real loop, eSpeak "
+               "NG, blip window 100 ms included)",
+               by[1], nby[1]);
+        report("reed board (pty:), same run, last event of a move -> first audio frame for the "
+               "sighted player",
+               by[0], nby[0]);
+        clpty_close(&cl);
+    } else if (with_cn) {
+        report("Chessnut board (chessnut:, its HID stand-in), a move's pieces changed on the board "
+               "-> first audio frame\nfor the VI player (the board's 50 ms scan, the link's 10 ms "
+               "read, real loop, eSpeak NG, blip window\n100 ms included)",
+               by[1], nby[1]);
+        report("reed board (pty:), same run, last event of a move -> first audio frame for the "
+               "sighted player",
+               by[0], nby[0]);
+        cnsim_unplug(&cn, link[1]);
     } else {
         snprintf(title, sizeof title,
                  "daemon latency, last event of a move on one board -> first audio frame for the "

@@ -10,16 +10,11 @@
  *
  * style: real-time wait: a child process on a pty and a daemon in real time, with timeouts. */
 #define _DEFAULT_SOURCE
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include "fixture.h"
+#include "eboard_game.h"
 #include "tb_chess.h"
 #include "tb_file.h"
 #include "tb_journal.h"
@@ -27,127 +22,6 @@
 #include "tb_test.h"
 
 #define PAUSE_MS 700 /* between a move and its copy, and between moves */
-
-struct sim {
-    pid_t pid;
-    char link[512], log[512], display[512];
-};
-
-/* dgtboard-sim playing the script's sighted lines on a pty behind link. */
-static void sim_start(struct sim *s, const char *name, const char *script, const char *const *extra)
-{
-    snprintf(s->link, sizeof s->link, "%s/%s-dgt", tb_test_tmp_dir(), name);
-    snprintf(s->log, sizeof s->log, "%s/%s-dgt.log", tb_test_tmp_dir(), name);
-    snprintf(s->display, sizeof s->display, "%s/%s-display.log", tb_test_tmp_dir(), name);
-    unlink(s->link);
-    unlink(s->display);
-    const char *argv[32] = {TB_DGTBOARD_SIM, "--link",        s->link,     "--script", script,
-                            "--board",       "sighted",       "--no-wait", "--lead",   "0",
-                            "--forever",     "--display-log", s->display};
-    int n = 13;
-    for (int i = 0; extra && extra[i] && n < 30; i++)
-        argv[n++] = extra[i];
-    argv[n] = NULL;
-    s->pid = fork();
-    ASSERT_GE(s->pid, 0);
-    if (s->pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGTERM); /* never outlives the test */
-        if (!freopen(s->log, "w", stderr))
-            _exit(126);
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    struct stat st;
-    for (int i = 0; i < 500 && lstat(s->link, &st) != 0; i++)
-        usleep(10000);
-    ASSERT_OK(lstat(s->link, &st));
-}
-
-static void sim_stop(struct sim *s)
-{
-    int status;
-    kill(s->pid, SIGTERM);
-    ASSERT_EQ(waitpid(s->pid, &status, 0), s->pid);
-    ASSERT_TRUE(WIFEXITED(status));
-    ASSERT_EQ(WEXITSTATUS(status), 0); /* no STARTBOOTLOADER, no LED command to a plain board */
-}
-
-static tb_chess_pgn_game *load_game(const char *file, long number)
-{
-    char path[1024], *buf;
-    size_t len;
-    struct tb_error err;
-    snprintf(path, sizeof path, "%s/games/%s", tb_test_data_dir(), file);
-    ASSERT_OK(tb_read_file(path, &buf, &len, &err));
-    tb_chess_pgn_game *g = malloc(sizeof *g);
-    ASSERT_NOT_NULL(g);
-    tb_chess_pgn_reader r;
-    tb_chess_pgn_reader_init(&r, buf, len);
-    for (long i = 0; i < number; i++)
-        ASSERT_EQ(tb_chess_pgn_read(&r, g, &err), 1);
-    free(buf);
-    return g;
-}
-
-/* The game's script for both boards, each ply followed by its player's clock press on the DGT
- * clock (the sighted board's line: the clock stands beside it). A DGT board names the piece put
- * down, so the sighted board's placements carry it (the capturing piece, the castling rook, the
- * promoted piece), as docs/event-script.md allows. */
-static void write_script(struct fx *f, const tb_chess_game *g, uint32_t pause_ms)
-{
-    struct tb_daemon_demo_script ds = {.moves = g->moves,
-                                       .nmoves = g->plies,
-                                       .vi_color = TB_CHESS_WHITE,
-                                       .pause_ms = pause_ms,
-                                       .seed = 7};
-    struct tb_error err = {0};
-    if (tb_daemon_demo_script_write(&ds, f->script, &err) != TB_OK)
-        TB_FAIL("script: %s", err.msg);
-    char *buf;
-    size_t len;
-    ASSERT_OK(tb_read_file(f->script, &buf, &len, &err));
-    FILE *out = fopen(f->script, "w");
-    ASSERT_NOT_NULL(out);
-    tb_chess_pos after = g->start;
-    for (char *line = buf, *end; line < buf + len; line = end + 1) {
-        end = memchr(line, '\n', (size_t)(buf + len - line));
-        if (!end)
-            end = buf + len;
-        int ply;
-        unsigned long long at;
-        char sq[3];
-        if (sscanf(line, "# ply %d:", &ply) == 1 && ply >= 1 && ply <= g->plies) {
-            tb_chess_undo u;
-            tb_chess_make(&after, g->moves[ply - 1], &u);
-        }
-        int s = -1;
-        if (sscanf(line, "%llu sighted place %2s", &at, sq) == 2 &&
-            (s = tb_chess_square_parse(sq)) >= 0 && tb_chess_piece_at(&after, s))
-            fprintf(out, "%llu sighted place %s %c\n", at, sq,
-                    tb_chess_piece_to_fen(tb_chess_piece_at(&after, s)));
-        else
-            fprintf(out, "%.*s\n", (int)(end - line), line);
-        if (sscanf(line, "# sync: made %d @%llu", &ply, &at) == 2)
-            fprintf(out, "%llu sighted press %s\n", at, ply % 2 ? "white" : "black");
-    }
-    fclose(out);
-    free(buf);
-}
-
-/* Script time of the last line. */
-static unsigned long long script_end(const char *path)
-{
-    char *buf;
-    size_t len;
-    struct tb_error err;
-    ASSERT_OK(tb_read_file(path, &buf, &len, &err));
-    unsigned long long last = 0, t;
-    for (char *l = buf; l && l < buf + len; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
-        if (sscanf(l, "%llu ", &t) == 1)
-            last = t;
-    free(buf);
-    return last;
-}
 
 static int want_plies;
 static bool game_over(struct fx *f)
@@ -212,11 +86,11 @@ struct run {
 };
 
 /* Plays the game; returns the daemon for more checks (fx_free it). */
-static void play(struct fx *f, struct sim *s, const struct run *r, tb_chess_pgn_game *g)
+static void play(struct fx *f, struct eb_emu *s, const struct run *r, tb_chess_pgn_game *g)
 {
     fx_init(f, r->name);
-    write_script(f, &g->game, r->pause_ms);
-    sim_start(s, r->name, f->script, r->extra);
+    eb_write_script(f, &g->game, r->pause_ms, true);
+    eb_emu_start(s, TB_DGTBOARD_SIM, r->name, f->script, "--display-log", r->extra);
     char res[600];
     snprintf(res, sizeof res, "dgt:%s", s->link);
     fx_options(f, "script", res);
@@ -228,28 +102,7 @@ static void play(struct fx *f, struct sim *s, const struct run *r, tb_chess_pgn_
     snprintf(f->o.cfg.clock.control, sizeof f->o.cfg.clock.control, "90m+15s");
     f->o.exit_when_done = false;
     fx_start(f);
-    want_plies = g->game.plies;
-    int ms = (int)script_end(f->script) + 15000;
-    if (!fx_run_until(f, ms, game_over))
-        TB_FAIL("%s: %d of %d plies agreed; status:\n%s\nlog:\n%s", r->name, fx_plies(f),
-                want_plies, fx_req(f, "status"), f->log);
-}
-
-static void expect_game(struct fx *f, const tb_chess_pgn_game *g)
-{
-    static char want[16384], got[16384];
-    fx_san_list(&g->game.start, g->game.moves, g->game.plies, want, sizeof want);
-    ASSERT_STR_EQ(fx_moves(f, got, sizeof got), want);
-    ASSERT_TRUE(strstr(f->log, "MISMATCH") == NULL);
-    const char *pgn = fx_req(f, "pgn");
-    ASSERT_STR_CONTAINS(pgn, "[White \"VI player\"]");
-    /* the movetext as the source has it: every SAN, in order */
-    const char *at = pgn;
-    for (char *tok = strtok(want, " "); tok; tok = strtok(NULL, " ")) {
-        at = strstr(at, tok);
-        ASSERT_NOT_NULL(at);
-        at += strlen(tok);
-    }
+    eb_run_game(f, g, r->name);
 }
 
 static void expect_clock(struct fx *f)
@@ -295,12 +148,12 @@ static void expect_clock(struct fx *f)
 /* Kasparov - Brown 1998: both sides castle, a promotion, mate in 39 plies. */
 TB_TEST(whole_game_sighted_on_dgt_board_gives_its_pgn)
 {
-    tb_chess_pgn_game *g = load_game("Kasparov.pgn", 1457);
+    tb_chess_pgn_game *g = eb_load_game("Kasparov.pgn", 1457);
     struct fx f;
-    struct sim s;
+    struct eb_emu s;
     struct run r = {.name = "dgtgame", .file = "Kasparov.pgn", .game = 1457, .pause_ms = PAUSE_MS};
     play(&f, &s, &r, g);
-    expect_game(&f, g);
+    eb_expect_game(&f, g);
     ASSERT_STR_CONTAINS(fx_req(&f, "pgn"), "[Result \"1-0\"]");
     ASSERT_STR_CONTAINS(f.log, "game over: 1-0, checkmate");
     ASSERT_STR_CONTAINS(f.log, "DGT board version");
@@ -311,12 +164,12 @@ TB_TEST(whole_game_sighted_on_dgt_board_gives_its_pgn)
     char *disp;
     size_t len;
     struct tb_error err;
-    ASSERT_OK(tb_read_file(s.display, &disp, &len, &err));
+    ASSERT_OK(tb_read_file(s.side_log, &disp, &len, &err));
     ASSERT_STR_CONTAINS(disp, " e4\n");
     ASSERT_STR_CONTAINS(disp, "(times)");
     free(disp);
     fx_free(&f);
-    sim_stop(&s);
+    eb_emu_stop(&s);
     free(g);
 }
 
@@ -324,76 +177,46 @@ TB_TEST(whole_game_sighted_on_dgt_board_gives_its_pgn)
  * every square mapped, the clock's sides swapped. Korchnoi's draw: en passant, both castlings. */
 TB_TEST(whole_game_on_a_rotated_dgt_board_gives_its_pgn)
 {
-    tb_chess_pgn_game *g = load_game("Korchnoi.pgn", 2467);
+    tb_chess_pgn_game *g = eb_load_game("Korchnoi.pgn", 2467);
     static const char *const extra[] = {"--rotated", "--out-of-order", NULL};
     struct fx f;
-    struct sim s;
+    struct eb_emu s;
     struct run r = {.name = "dgtrot",
                     .file = "Korchnoi.pgn",
                     .game = 2467,
                     .extra = extra,
                     .pause_ms = PAUSE_MS};
     play(&f, &s, &r, g);
-    expect_game(&f, g);
+    eb_expect_game(&f, g);
     ASSERT_STR_CONTAINS(f.log, "the board rotated");
     expect_clock(&f);
     fx_free(&f);
-    sim_stop(&s);
+    eb_emu_stop(&s);
     free(g);
-}
-
-/* The first lift of the sighted board's copy of ply `ply`, and the placement after it. */
-static void copy_lift(const char *script, int ply, unsigned long long *lift,
-                      unsigned long long *place)
-{
-    char *buf;
-    size_t len;
-    struct tb_error err;
-    ASSERT_OK(tb_read_file(script, &buf, &len, &err));
-    char mark[64];
-    snprintf(mark, sizeof mark, "# sync: made %d @", ply);
-    char *l = strstr(buf, mark);
-    ASSERT_NOT_NULL(l);
-    *lift = *place = 0;
-    for (; l && l < buf + len; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-        unsigned long long t;
-        char what[16];
-        if (sscanf(l, "%llu sighted %15s", &t, what) != 2)
-            continue;
-        if (!*lift && strcmp(what, "lift") == 0)
-            *lift = t;
-        else if (*lift && strcmp(what, "place") == 0) {
-            *place = t;
-            break;
-        }
-    }
-    free(buf);
-    ASSERT_GT(*lift, 0);
-    ASSERT_GT(*place, *lift);
 }
 
 /* Unplugged with a piece in the sighted player's hand, the piece put down while the board is
  * away, plugged back in: the board is read again and the move is there; nothing is lost. */
 TB_TEST(dgt_board_unplugged_mid_move_loses_nothing)
 {
-    tb_chess_pgn_game *g = load_game("Korchnoi.pgn", 851);
+    tb_chess_pgn_game *g = eb_load_game("Korchnoi.pgn", 851);
     struct fx f;
-    struct sim s;
+    struct eb_emu s;
     fx_init(&f, "dgtunplug");
-    write_script(&f, &g->game, 1500);
+    eb_write_script(&f, &g->game, 1500, true);
     unsigned long long lift, place;
-    copy_lift(f.script, 9, &lift, &place); /* 5. ..., the copy of White's fifth move */
+    eb_copy_lift(f.script, 9, &lift, &place); /* 5. ..., the copy of White's fifth move */
     char unplug[64];
     snprintf(unplug, sizeof unplug, "%llu:%llu", lift + 1, place - lift + 300);
     const char *const extra[] = {"--unplug", unplug, NULL};
     struct run r = {.name = "dgtunplug", .extra = extra, .pause_ms = 1500};
     play(&f, &s, &r, g);
-    expect_game(&f, g);
+    eb_expect_game(&f, g);
     ASSERT_STR_CONTAINS(f.log, "sighted board lost");
     ASSERT_STR_CONTAINS(f.log, "sighted board is back");
     ASSERT_STR_CONTAINS(fx_req(&f, "status"), "1 reconnects");
     fx_free(&f);
-    sim_stop(&s);
+    eb_emu_stop(&s);
     free(g);
 }
 
@@ -403,7 +226,7 @@ TB_TEST(dgt_board_unplugged_mid_move_loses_nothing)
 TB_TEST(law_d_2_9_swapped_pieces_on_the_dgt_board_open_a_mismatch_naming_them)
 {
     struct fx f;
-    struct sim s;
+    struct eb_emu s;
     fx_init(&f, "dgtswap");
     /* 1. e4 on the VI board, copied; then the sighted player swaps the knight on b8 and the
      * bishop on c8, and later puts them back */
@@ -420,7 +243,7 @@ TB_TEST(law_d_2_9_swapped_pieces_on_the_dgt_board_open_a_mismatch_naming_them)
                                  "12400 sighted place b8 n\n"
                                  "12600 sighted place c8 b\n";
     fx_script(&f, script);
-    sim_start(&s, "dgtswap", f.script, NULL);
+    eb_emu_start(&s, TB_DGTBOARD_SIM, "dgtswap", f.script, "--display-log", NULL);
     char res[600];
     snprintf(res, sizeof res, "dgt:%s", s.link);
     fx_options(&f, "script", res);
@@ -441,16 +264,16 @@ TB_TEST(law_d_2_9_swapped_pieces_on_the_dgt_board_open_a_mismatch_naming_them)
     struct tb_error err;
     ASSERT_TRUE(fx_run_until(&f, 3000, dgt_read));
     fx_run_until(&f, 1000, NULL);
-    ASSERT_OK(tb_read_file(s.display, &disp, &len, &err));
+    ASSERT_OK(tb_read_file(s.side_log, &disp, &len, &err));
     ASSERT_STR_CONTAINS(disp, "STOP b8");
     free(disp);
     want_plies = 1;
     ASSERT_TRUE(fx_run_until(&f, 12000, game_over));
     ASSERT_STR_CONTAINS(f.log, "RESOLVED");
     fx_run_until(&f, 500, NULL);
-    ASSERT_OK(tb_read_file(s.display, &disp, &len, &err));
+    ASSERT_OK(tb_read_file(s.side_log, &disp, &len, &err));
     ASSERT_STR_CONTAINS(disp, "GO e4");
     free(disp);
     fx_free(&f);
-    sim_stop(&s);
+    eb_emu_stop(&s);
 }

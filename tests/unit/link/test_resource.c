@@ -28,6 +28,10 @@ TB_TEST(good_resource_strings_parse)
         {"dgt:/dev/ttyACM0", TB_LINK_DGT, "/dev/ttyACM0", 0, 0, "", false},
         {"dgt:/dev/rfcomm0", TB_LINK_DGT, "/dev/rfcomm0", 0, 0, "", false},
         {"dgt:auto", TB_LINK_DGT, "auto", 0, 0, "", false},
+        {"chesslink:/dev/ttyUSB0", TB_LINK_CHESSLINK, "/dev/ttyUSB0", 0, 0, "", false},
+        {"chesslink:auto", TB_LINK_CHESSLINK, "auto", 0, 0, "", false},
+        {"chessnut:auto", TB_LINK_CHESSNUT, "auto", 0, 0, "", false},
+        {"chessnut:/dev/hidraw3", TB_LINK_CHESSNUT, "/dev/hidraw3", 0, 0, "", false},
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         struct tb_link_resource r;
@@ -71,6 +75,8 @@ TB_TEST(bad_resource_strings_name_the_problem)
         {"dgt:", "needs an absolute device path or auto"},
         {"dgt:ttyACM0", "needs an absolute device path or auto"},
         {"dgt:Auto", "needs an absolute device path or auto"},
+        {"chesslink:ttyUSB0", "chesslink: needs an absolute device path or auto"},
+        {"chessnut:", "chessnut: needs an absolute device path or auto"},
         {"serial:/dev/tty\x01", "control characters"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
