@@ -100,7 +100,7 @@ $boards"
 case_ same-colour "13: both players have the colour white" "$ok
 [player sighted]
 colour = white" 
-case_ dgt-vi-board "7: board: a DGT e-board cannot be the VI player's board" \
+case_ dgt-vi-board "7: board: dgt: a DGT e-board cannot be the VI player's board" \
     "$(vi "board = dgt:/dev/ttyACM7")"
 case_ clock-builtin-no-control "13: source builtin needs a time control" "$ok
 [clock]
