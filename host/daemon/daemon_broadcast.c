@@ -161,6 +161,9 @@ void tb_daemon__broadcast_clock(struct tb_daemon *d)
 {
     if (!d->bc || !d->match)
         return;
+    struct tb_broadcast_clock clock = clock_now(d);
+    if (same_clock(&clock, &d->bc_clock))
+        return; /* every turn of the loop comes here: nothing more unless the clock changed */
     const tb_chess_game *g = tb_match_game(d->match);
     if (same_start(&g->start, &d->bc_game->start))
         show(d, g, game_plies(d, g));
