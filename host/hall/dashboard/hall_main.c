@@ -14,6 +14,7 @@
 #include <mosquitto.h>
 
 #include "dashboard.h"
+#include "tb_ctl.h"
 #include "tb_hall_web.h"
 
 struct hall {
@@ -171,6 +172,16 @@ int main(int argc, char **argv)
     }
     if (!broker_port)
         broker_port = cafile ? 8883 : 1883;
+    /* The login PIN opens every table's arbiter commands (D.2.9): held to the tables' own rule. */
+    const char *pin = getenv("TB_HALL_PIN");
+    const char *weak = pin && pin[0] ? tb_ctl_pin_weakness(pin) : NULL;
+    if (weak) {
+        fprintf(stderr,
+                "twinboard-hall: TB_HALL_PIN %s; choose 6 to 8 digits that are not one digit "
+                "repeated or a run, or leave it unset (no commands from the page)\n",
+                weak);
+        return 2;
+    }
     signal(SIGPIPE, SIG_IGN);
     sigset_t stop;
     sigemptyset(&stop);
@@ -212,7 +223,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "twinboard-hall: cannot start the network thread\n");
         return 1;
     }
-    struct hall_http_config hc = {listen, port,  &h.store, send_cmd, &h, getenv("TB_HALL_PIN"),
+    struct hall_http_config hc = {listen, port,  &h.store, send_cmd, &h, pin,
                                   allow,  nallow};
     char why[200];
     struct hall_http *http = hall_http_start(&hc, why, sizeof why);

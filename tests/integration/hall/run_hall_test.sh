@@ -106,7 +106,16 @@ start_broker() {
 start_broker
 say "broker on 127.0.0.1:$mqtt_port"
 
-TB_HALL_PIN=8642 TB_HALL_PASSWORD=hall-secret "$hall" --broker-port "$mqtt_port" --port "$http_port" \
+# the login PIN opens every table's commands: a guessable one keeps the hall from starting
+for weak in 123456 777777 8642; do
+    rc=0
+    TB_HALL_PIN=$weak "$hall" --broker-port "$mqtt_port" --port "$http_port" >"$tmp/weak.log" 2>&1 || rc=$?
+    [ "$rc" = 2 ] && grep -q "TB_HALL_PIN .*choose 6 to 8 digits" "$tmp/weak.log" ||
+        fail "twinboard-hall started with the login PIN $weak (exit $rc): $(cat "$tmp/weak.log")"
+done
+say "guessable login PINs refused at start"
+
+TB_HALL_PIN=86420719 TB_HALL_PASSWORD=hall-secret "$hall" --broker-port "$mqtt_port" --port "$http_port" \
     --username hall >"$tmp/hall.log" 2>&1 &
 hall_pid=$!
 pids+=("$hall_pid")
@@ -230,7 +239,7 @@ cdp wait "document.getElementById('mm-list') &&
     fail "the table page lacks the mismatch or the scoresheets"
 send() { # pin (the hall's login PIN too while the page has no session)
     cdp eval "document.getElementById('act-resolve').checked = true;
-              if (document.getElementById('hall-pin')) document.getElementById('hall-pin').value = '8642';
+              if (document.getElementById('hall-pin')) document.getElementById('hall-pin').value = '86420719';
               document.getElementById('pin').value = '$1';
               document.getElementById('send').click(); true" >/dev/null
 }
@@ -306,7 +315,7 @@ wait_status t1 'game: 5 plies agreed' 1 || fail "t1 changed: $(tstatus t1)"
 code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
 form=(-H 'Content-Type: application/x-www-form-urlencoded' -H "Origin: $url")
 # a session of the test's own: the hall's PIN; the cookie HttpOnly and SameSite=Strict
-curl -s -D "$tmp/login.head" -c "$tmp/jar" "${form[@]}" --data 'pin=8642' "$url/api/login" >"$tmp/login.json" ||
+curl -s -D "$tmp/login.head" -c "$tmp/jar" "${form[@]}" --data 'pin=86420719' "$url/api/login" >"$tmp/login.json" ||
     fail "no login"
 csrf=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["csrf"])' "$tmp/login.json") ||
     fail "the login gave no CSRF token: $(cat "$tmp/login.json")"
@@ -322,8 +331,8 @@ ok_cmd="tournament=open-2026&table=t1&action=takeback&n=1&pin=246813"
 [ "$(code -H "Host: 127.0.0.1:1" "$url/")" = 421 ] || fail "the page was served for another port"
 # wrong hall PINs are held back for their address alone (curl from 127.0.0.9)
 [ "$(code --interface 127.0.0.9 "${form[@]}" --data 'pin=1111' "$url/api/login")" = 403 ] || fail "a wrong hall PIN logged in"
-[ "$(code --interface 127.0.0.9 "${form[@]}" --data 'pin=8642' "$url/api/login")" = 429 ] || fail "a PIN right after a wrong one was checked at once"
-[ "$(code "${form[@]}" --data 'pin=8642' "$url/api/login")" = 200 ] || fail "another address was held back by 127.0.0.9's wrong PIN"
+[ "$(code --interface 127.0.0.9 "${form[@]}" --data 'pin=86420719' "$url/api/login")" = 429 ] || fail "a PIN right after a wrong one was checked at once"
+[ "$(code "${form[@]}" --data 'pin=86420719' "$url/api/login")" = 200 ] || fail "another address was held back by 127.0.0.9's wrong PIN"
 form+=("${sess[@]}")
 [ "$(code "${form[@]}" --data "tournament=open-2026&table=t1&action=resolve&mismatch=1&pin=1&pin=2" "$url/api/cmd")" = 400 ] || fail "a field given twice was taken"
 [ "$(code "${form[@]}" --data "tournament=open-2026&table=t1&action=reboot&pin=1" "$url/api/cmd")" = 400 ] || fail "an unknown action was taken"
@@ -376,7 +385,7 @@ for round in 1 2 3; do
         page) c=$(code --max-time 5 "$url/table/open-2026/t1") want=200 ;;
         state) c=$(code --max-time 5 "$url/api/state") want=200 ;;
         login) c=$(code --max-time 5 -c "$tmp/jar2" -H 'Content-Type: application/x-www-form-urlencoded' \
-            -H "Origin: $url" --data 'pin=8642' "$url/api/login") want=200 ;;
+            -H "Origin: $url" --data 'pin=86420719' "$url/api/login") want=200 ;;
         cmd) c=$(code --max-time 5 "${form[@]}" --data "tournament=open-2026&table=t3&action=takeback&n=1&pin=0000" "$url/api/cmd") want=202 ;;
         esac
         took=$(($(date +%s%3N) - start))
