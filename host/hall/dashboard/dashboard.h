@@ -59,6 +59,9 @@ struct hall_http_config {
 struct hall_http;
 struct hall_http *hall_http_start(const struct hall_http_config *cfg, char *why, size_t len);
 void hall_http_stop(struct hall_http *h);
+/* Writes the summary of the web server's messages counted in a minute that is over; call it
+ * about once a second. */
+void hall_http_tick(struct hall_http *h);
 
 /* The page (page/hall.html, embedded at build time). */
 extern const unsigned char hall_page_html[];

@@ -371,16 +371,9 @@ static enum MHD_Result session_info(struct hall_http *h, struct MHD_Connection *
 
 /* ---- connections ------------------------------------------------------------------------- */
 
-/* libmicrohttpd's messages (a connection closed early, a stream whose client is gone): each
- * connection an attacker opens may cause one, so at most a few a minute are written; the rest
- * are counted and summed up with the next message after the minute (docs/hall.md). */
-static void server_log(void *cls, const char *fmt, va_list ap)
-    __attribute__((format(printf, 2, 0)));
-static void server_log(void *cls, const char *fmt, va_list ap)
+/* The messages counted in a window that is over, summed up in one line. Under h->mu. */
+static void tell_counted(struct hall_http *h, uint64_t now)
 {
-    struct hall_http *h = cls;
-    uint64_t now = now_ms();
-    pthread_mutex_lock(&h->mu);
     uint64_t start = h->log.start;
     struct tb_ctl_logcount c;
     while (tb_ctl_log_summary(&h->log, now, &c) == 1)
@@ -388,6 +381,28 @@ static void server_log(void *cls, const char *fmt, va_list ap)
                 "twinboard-hall: %u more messages of the web server in the last %llu s, not "
                 "written one by one\n",
                 (unsigned)c.refused, (unsigned long long)((now - start + 999) / 1000));
+}
+
+void hall_http_tick(struct hall_http *h)
+{
+    uint64_t now = now_ms();
+    pthread_mutex_lock(&h->mu);
+    if (tb_ctl_log_due(&h->log) <= now)
+        tell_counted(h, now);
+    pthread_mutex_unlock(&h->mu);
+}
+
+/* libmicrohttpd's messages (a connection closed early, a stream whose client is gone): each
+ * connection an attacker opens may cause one, so at most a few a minute are written; the rest
+ * are counted and summed up once the minute is over (hall_http_tick; docs/hall.md). */
+static void server_log(void *cls, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+static void server_log(void *cls, const char *fmt, va_list ap)
+{
+    struct hall_http *h = cls;
+    uint64_t now = now_ms();
+    pthread_mutex_lock(&h->mu);
+    tell_counted(h, now);
     bool tell = tb_ctl_log_refusal(&h->log, 0, false, now);
     pthread_mutex_unlock(&h->mu);
     if (tell) {

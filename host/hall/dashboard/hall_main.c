@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <mosquitto.h>
@@ -223,8 +224,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "twinboard-hall: cannot start the network thread\n");
         return 1;
     }
-    struct hall_http_config hc = {listen, port,  &h.store, send_cmd, &h, pin,
-                                  allow,  nallow};
+    struct hall_http_config hc = {listen, port, &h.store, send_cmd, &h, pin, allow, nallow};
     char why[200];
     struct hall_http *http = hall_http_start(&hc, why, sizeof why);
     if (!http) {
@@ -234,8 +234,9 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "twinboard-hall: serving http://%s:%d/ (broker %s:%d)\n", listen, port, broker,
             broker_port);
-    int sig = 0;
-    sigwait(&stop, &sig);
+    const struct timespec second = {1, 0};
+    while (sigtimedwait(&stop, NULL, &second) < 0)
+        hall_http_tick(http); /* the log's summary of a minute is written when it is over */
     fprintf(stderr, "twinboard-hall: stopping\n");
     hall_http_stop(http);
     mosquitto_disconnect(h.mosq);
