@@ -39,6 +39,10 @@ static void usage(FILE *out)
 
 /* The configuration checked as the start checks it (tb_daemon_check): every problem as
  * "FILE:LINE: ..." on out. 0, or 1 with the problems shown. */
+/* A configuration the daemon refuses: sysexits' EX_CONFIG, which the service unit names in
+ * RestartPreventExitStatus= so a missing PIN is not retried every 2 s until systemd gives up. */
+#define TB_EXIT_CONFIG 78
+
 static int check_file(struct tb_daemon_options *o, const char *path, FILE *out)
 {
     struct tb_config_report rep;
@@ -265,8 +269,9 @@ int main(int argc, char **argv)
     }
     if (stderr_is_journal())
         o.log = journal_log;
-    if (config ? check_file(&o, config, stderr) != 0
-               : demo_defaults(&o.cfg, demo_dir, sizeof demo_dir, script, sizeof script)) {
+    if (config && check_file(&o, config, stderr) != 0)
+        return TB_EXIT_CONFIG;
+    if (!config && demo_defaults(&o.cfg, demo_dir, sizeof demo_dir, script, sizeof script)) {
         if (demo_dir[0])
             unlink(script), rmdir(demo_dir);
         return 1;

@@ -2,7 +2,7 @@
 # daemon_check_config: --check-config is the daemon's own start-up check. Thirty broken files
 # (one problem each, the doorgeefschaak guide's example on a machine without its four headsets
 # among them) are fed to `twinboardd --check-config FILE` and to `twinboardd -c FILE`: both must
-# refuse (exit 1; the daemon makes no socket), and both must print the same FILE:LINE lines, the
+# refuse (exit 1 and 78; the daemon makes no socket), and both must print the same FILE:LINE lines, the
 # line expected for the case naming the key and its problem once. The sound system has a
 # default device (ALSA's null device) and no other.
 # Usage: test_check_config.sh SOURCE_DIR TWINBOARDD WORK_DIR
@@ -58,7 +58,7 @@ case_() {
     timeout 20 "$tbd" -c "$f" >/dev/null 2>"$work/start.err"
     local rc2=$?
     [ "$rc1" -eq 1 ] || fail "$1: --check-config exit $rc1: $(cat "$work/check.out" "$work/check.err")"
-    [ "$rc2" -eq 1 ] || fail "$1: the daemon's start exit $rc2: $(cat "$work/start.err")"
+    [ "$rc2" -eq 78 ] || fail "$1: the daemon's start exit $rc2: $(cat "$work/start.err")"
     [ -e "$work/control" ] && fail "$1: the daemon made its socket"
     grep "^$f:" "$work/check.out" >"$work/check.lines"
     grep "^$f:" "$work/start.err" >"$work/start.lines"

@@ -77,6 +77,14 @@ run dpkg -i "$deb"
 unit=$(dpkg -L twinboard | grep '/twinboardd.service$')
 systemd-analyze verify "$unit" >"$work/verify.out" 2>&1 ||
     fail "systemd-analyze verify $unit: $(cat "$work/verify.out")"
+# The packaged configuration has no PIN: the installed daemon refuses it with the exit status
+# the unit does not restart on (a refused file is not retried every 2 s until systemd gives up).
+no_restart=$(sed -n 's/^RestartPreventExitStatus=//p' "$unit")
+rc=0
+setpriv --reuid=twinboard --regid=twinboard --init-groups -- twinboardd -c /etc/twinboard/twinboard.ini \
+    >"$work/nopin.out" 2>&1 || rc=$?
+[ -n "$no_restart" ] && [ "$rc" = "$no_restart" ] ||
+    fail "the packaged configuration: exit $rc, the unit does not restart on '$no_restart': $(cat "$work/nopin.out")"
 rules=$(dpkg -L twinboard | grep '/60-twinboard.rules$')
 if command -v udevadm >/dev/null; then
     # udev names a rule it cannot read as FILE:LINE and skips it.

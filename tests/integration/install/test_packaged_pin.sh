@@ -34,7 +34,7 @@ refused() { # PIN_LINE_OR_EMPTY WANT
     "$tbd" --check-config "$cfg" >"$work/check.out" 2>&1 && fail "--check-config passed ${1:-no PIN}"
     timeout 10 "$tbd" -c "$cfg" >"$work/start.out" 2>&1
     local rc=$?
-    [ "$rc" -eq 1 ] || fail "the daemon with ${1:-no PIN} exited $rc, not 1: $(cat "$work/start.out")"
+    [ "$rc" -eq 78 ] || fail "the daemon with ${1:-no PIN} exited $rc, not 78 (EX_CONFIG): $(cat "$work/start.out")"
     grep -qF "$2" "$work/check.out" || fail "--check-config with ${1:-no PIN}: $(cat "$work/check.out")"
     grep -qF "$2" "$work/start.out" || fail "the daemon with ${1:-no PIN}: $(cat "$work/start.out")"
     [ -e "$work/control" ] && fail "the daemon with ${1:-no PIN} made its socket"
