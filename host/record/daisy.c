@@ -107,14 +107,11 @@ static int game_audio(const tb_chess_pgn_game *g, struct tb_voice *voice, int pl
 {
     const struct tb_voice_pack *pack = tb_voice_player_pack(voice, player < 0 ? 0 : player);
     enum tb_chess_letters lang = pack_lang(pack);
-    char lines[8][400], text[4000] = "";
-    int n = tb_record__header(g, lang, lines, 8);
-    for (int i = 0; i < n; i++) {
-        strncat(text, lines[i], sizeof text - strlen(text) - 3);
-        strcat(text, ". ");
-    }
+    char text[3300];
     title(g, clips[0].label, sizeof clips[0].label);
-    int rc = say(voice, player, text, p, &clips[0]);
+    int rc = tb_record_header_text(g, lang, text, sizeof text);
+    if (rc >= 0)
+        rc = say(voice, player, text, p, &clips[0]);
     tb_chess_pos pos = g->game.start;
     for (int ply = 0; !rc && ply < g->game.plies; ply++) {
         char phrase[512], san[16];

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "record_internal.h"
+#include "tb_record.h"
 
 static const char *const words[TB_RECORD_W_COUNT][3] = {
     {"Event", "Toernooi", "Turnier"},
@@ -35,4 +36,21 @@ int tb_record__header(const tb_chess_pgn_game *g, enum tb_chess_letters lang, ch
     }
     snprintf(lines[n++], 400, "%s: %s", tb_record__word(TB_RECORD_W_RESULT, lang), g->result);
     return n;
+}
+
+int tb_record_header_text(const tb_chess_pgn_game *g, enum tb_chess_letters lang, char *buf,
+                          size_t len)
+{
+    char lines[8][400];
+    int n = tb_record__header(g, lang, lines, 8);
+    size_t k = 0;
+    if (len)
+        buf[0] = 0;
+    for (int i = 0; i < n; i++) {
+        int w = snprintf(buf + k, len > k ? len - k : 0, "%s. ", lines[i]);
+        if (w < 0 || k + (size_t)w >= len)
+            return TB_ERR_FULL;
+        k += (size_t)w;
+    }
+    return (int)k;
 }

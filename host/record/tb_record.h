@@ -68,6 +68,15 @@ int tb_record_braille_table(enum tb_chess_letters lang, int grade, const char **
 int tb_record_braille_write(const tb_chess_pgn_game *g, const struct tb_record_braille_opts *opts,
                             FILE *out, struct tb_error *err);
 
+/* ---- the header ------------------------------------------------------------------------------ */
+
+/* The header every record has, in the language's words, as sentences: "Turnier: Club. Weiß:
+ * Anna. Schwarz: Jan. Ergebnis: 1-0. " (event, site, date, round, White, Black, time control,
+ * result; tags missing or "?" left out). The talking book says this first. Returns the length
+ * or TB_ERR_FULL. */
+int tb_record_header_text(const tb_chess_pgn_game *g, enum tb_chess_letters lang, char *buf,
+                          size_t len);
+
 /* ---- DAISY 2.02 talking book ---------------------------------------------------------------- */
 
 struct tb_voice;
