@@ -40,7 +40,7 @@
       "the games of a PGN file as a DAISY 2.02 talking book, one navigation point a move (D.2.7)") \
     X(large_print, "large-print",                                                                  \
       "FILE -o FILE.pdf [--pt N] [--lang de|nl|en] [--figurine] [--diagram] [--game N]",           \
-      "one game of a PGN file as a large-print PDF scoresheet (D.2.7)")                            \
+      "the games of a PGN file as a large-print PDF scoresheet (D.2.7)")                           \
     X(demo, "demo", "[--realtime] [--sim] [--audio wav:DIR|pa|null] [--keep DIR] [--limit S]",     \
       "a game on two simulated boards through twinboardd, with one replication error resolved")    \
     X(status, "status", "[--socket PATH]", "the running game: state, boards, open mismatches")     \

@@ -1,5 +1,5 @@
-/* cmd_large_print.c - `twinboard large-print FILE -o OUT.pdf`: one game of a PGN file as a
- * large-print PDF scoresheet (D.2.7, for players with low vision). */
+/* cmd_large_print.c - `twinboard large-print FILE -o OUT.pdf`: the games of a PGN file (or one)
+ * as a large-print PDF scoresheet (D.2.7, for players with low vision). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -9,10 +9,12 @@
 #include "record_games.h"
 #include "tb_record.h"
 
+#define MAX_GAMES 1000
+
 int tb_cli_cmd_large_print(int argc, char **argv)
 {
     struct tb_record_print_opts rec = {.lang = TB_CHESS_LETTERS_DE, .pt = TB_RECORD_PT_DEFAULT};
-    long game = 1, pt;
+    long game = 0, pt;
     const char *path = NULL, *outpath = NULL;
     enum { O_PT = 256, O_LANG, O_FIG, O_DIAGRAM, O_GAME };
     static const struct option longs[] = {
@@ -61,7 +63,7 @@ int tb_cli_cmd_large_print(int argc, char **argv)
     if (!path || !outpath)
         return tb_cli_usage("large-print");
     tb_chess_pgn_game **games = NULL;
-    int n = tb_cli_games_read("large-print", path, game, 1, &games);
+    int n = tb_cli_games_read("large-print", path, game, MAX_GAMES, &games);
     if (n < 0)
         return -n;
     int rc = TB_CLI_OK;
@@ -71,8 +73,9 @@ int tb_cli_cmd_large_print(int argc, char **argv)
         tb_cli_error("large-print: %s: %s", outpath, strerror(errno));
         rc = TB_CLI_USAGE;
     } else {
-        if (tb_record_print_write(games[0], &rec, out, &err) < 0) {
-            tb_cli_error("large-print: %s: game %ld: %s", path, game, err.msg);
+        if (tb_record_print_write((const tb_chess_pgn_game *const *)games, n, &rec, out, &err) <
+            0) {
+            tb_cli_error("large-print: %s: %s", path, err.msg);
             rc = TB_CLI_USAGE;
         }
         if (fclose(out) && rc == TB_CLI_OK) {

@@ -220,15 +220,18 @@ static int emit(FILE *out, const struct sheet *s, int lines, bool unicode)
                 return TB_ERR_SYS;
         return 1;
     }
-    int body = lines - 1, pages = (s->n + body - 1) / body;
+    /* Pages of lines - 1 lines and the page number; a blank line never opens a page. */
+    int body = lines - 1, pages = 0, k = 0;
     static const struct line blank = {0};
-    for (int p = 0; p < pages; p++) {
+    while (k < s->n) {
         for (int i = 0; i < body; i++) {
-            int k = p * body + i;
+            while (i == 0 && k < s->n && s->l[k].n == 0)
+                k++;
             if (put_cells(out, k < s->n ? &s->l[k] : &blank, false))
                 return TB_ERR_SYS;
+            k++;
         }
-        if (put_page_number(out, p + 1, s->width) || fputc('\f', out) == EOF)
+        if (put_page_number(out, ++pages, s->width) || fputc('\f', out) == EOF)
             return TB_ERR_SYS;
     }
     return pages;

@@ -187,37 +187,64 @@ static void put_diagram(struct page *p, const tb_chess_pos *pos)
     p->y = y0 + 8 * sq + p->pt;
 }
 
-int tb_record_print_write(const tb_chess_pgn_game *g, const struct tb_record_print_opts *opts,
-                          FILE *out, struct tb_error *err)
+/* One game from the top of a page. */
+static int put_game(struct page *p, const tb_chess_pgn_game *g,
+                    const struct tb_record_print_opts *opts)
 {
-    if (!g || !opts || !out)
-        return tb_error_set(err, TB_ERR_ARG, "no game, options or output");
+    char lines[8][400];
+    int n = tb_record__header(g, opts->lang, lines, 8);
+    for (int i = 0; i < n; i++)
+        put_line(p, lines[i], true);
+    p->y += p->pt;
+    tb_chess_pos pos = g->game.start;
+    int rc = put_moves(p, g, opts, &pos);
+    if (!rc && strcmp(g->result, "*"))
+        put_line(p, g->result, true);
+    if (!rc && opts->diagram)
+        put_diagram(p, &pos);
+    return rc;
+}
+
+int tb_record_print_write(const tb_chess_pgn_game *const *games, int ngames,
+                          const struct tb_record_print_opts *opts, FILE *out, struct tb_error *err)
+{
+    if (!games || ngames < 1 || !opts || !out)
+        return tb_error_set(err, TB_ERR_ARG, "no games, options or output");
     double pt = opts->pt > 0 ? opts->pt : TB_RECORD_PT_DEFAULT;
     if (pt < TB_RECORD_PT_MIN || pt > TB_RECORD_PT_MAX)
         return tb_error_set(err, TB_ERR_ARG, "type size %g pt: use %d to %d", pt, TB_RECORD_PT_MIN,
                             TB_RECORD_PT_MAX);
+    /* Replayed first, so that a game that does not replay leaves nothing written. */
+    for (int k = 0; k < ngames; k++) {
+        tb_chess_pos pos = games[k]->game.start;
+        for (int i = 0; i < games[k]->game.plies; i++) {
+            if (!tb_chess_is_legal(&pos, games[k]->game.moves[i]))
+                return tb_error_set(err, TB_ERR_STATE, "game %ld: ply %d does not replay",
+                                    games[k]->number, i + 1);
+            tb_chess_undo u;
+            tb_chess_make(&pos, games[k]->game.moves[i], &u);
+        }
+    }
     cairo_surface_t *surf = cairo_pdf_surface_create_for_stream(to_file, out, PAGE_W, PAGE_H);
     cairo_t *cr = cairo_create(surf);
     struct page p = {.cr = cr, .pt = pt, .y = MARGIN, .pages = 1};
     cairo_set_source_rgb(cr, 0, 0, 0);
-    char lines[8][400];
-    int n = tb_record__header(g, opts->lang, lines, 8);
-    for (int i = 0; i < n; i++)
-        put_line(&p, lines[i], true);
-    p.y += pt;
-    tb_chess_pos pos = g->game.start;
-    int rc = put_moves(&p, g, opts, &pos);
-    if (!rc && strcmp(g->result, "*"))
-        put_line(&p, g->result, true);
-    if (!rc && opts->diagram)
-        put_diagram(&p, &pos);
+    int rc = TB_OK;
+    for (int k = 0; k < ngames && !rc; k++) {
+        if (k > 0) { /* each game on a page of its own */
+            cairo_show_page(cr);
+            p.pages++;
+            p.y = MARGIN;
+        }
+        rc = put_game(&p, games[k], opts);
+    }
     cairo_show_page(cr);
     cairo_destroy(cr);
     cairo_surface_finish(surf);
     cairo_status_t st = cairo_surface_status(surf);
     cairo_surface_destroy(surf);
     if (rc)
-        return tb_error_set(err, rc, "game %ld: the moves do not replay", g->number);
+        return tb_error_set(err, rc, "a game's moves do not replay");
     if (st != CAIRO_STATUS_SUCCESS)
         return tb_error_set(err, TB_ERR_SYS, "writing the PDF failed: %s",
                             cairo_status_to_string(st));

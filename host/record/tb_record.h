@@ -104,11 +104,12 @@ struct tb_record_print_opts {
     bool diagram;               /* a diagram of the final position after the moves */
 };
 
-/* Writes g as a large-print PDF on A4 pages (cairo): the header, then one line per move number
- * ("12. Sf3 exd6"), the result, and optionally the final position. Returns the number of pages
- * or an error (TB_ERR_ARG naming a bad option, TB_ERR_STATE when the moves do not replay,
- * TB_ERR_SYS when writing fails). */
-int tb_record_print_write(const tb_chess_pgn_game *g, const struct tb_record_print_opts *opts,
-                          FILE *out, struct tb_error *err);
+/* Writes the games as a large-print PDF on A4 pages (cairo), each game from a new page: the
+ * header, then one line per move number ("12. Sf3 exd6"), the result, and optionally the final
+ * position. Returns the number of pages or an error (TB_ERR_ARG naming a bad option,
+ * TB_ERR_STATE naming a game whose moves do not replay, before anything is written; TB_ERR_SYS
+ * when writing fails). */
+int tb_record_print_write(const tb_chess_pgn_game *const *games, int ngames,
+                          const struct tb_record_print_opts *opts, FILE *out, struct tb_error *err);
 
 #endif /* TB_RECORD_H */

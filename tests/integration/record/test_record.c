@@ -363,6 +363,24 @@ TB_TEST(law_d_2_7_large_print_type_size_and_figurines)
     ASSERT_STR_CONTAINS(text, "6. ♘f3 ♗d6");
     ASSERT_STR_CONTAINS(text, "8. O-O ♕xb5");
     free(text);
+    /* A round: every game of the file, each from a page of its own. */
+    char *one = tb_run_read_file(reference_pgn(), NULL);
+    size_t n1 = strlen(one);
+    char *two = malloc(2 * n1 + 2);
+    snprintf(two, 2 * n1 + 2, "%s\n%s", one, one);
+    const char *round = tb_test_tmp("round.pgn");
+    tb_run_write_file(round, two);
+    snprintf(args, sizeof args, "large-print '%s' -o '%s'", round, pdf);
+    ASSERT_EQ(twinboard(args), 0);
+    ASSERT_EQ(tb_run(out, OUT_MAX, "pdfinfo '%s' | sed -n 's/^Pages: *//p'", pdf), 0);
+    ASSERT_STR_EQ(out, "2\n");
+    text = pdf_text(pdf);
+    const char *second = strchr(text, '\f');
+    ASSERT_NOT_NULL(second);
+    ASSERT_STR_CONTAINS(second, "Weiß: Anna");
+    free(text);
+    free(two);
+    free(one);
 }
 
 TB_TEST(law_d_2_7_commands_refuse_bad_input_naming_it)

@@ -224,6 +224,13 @@ TB_TEST(law_d_2_7_pages_at_the_configured_size)
     /* Page 2 begins where page 1's five lines end: the first move after the blank. */
     ASSERT_STR_CONTAINS(brf, "\f1 E4 F5\r\n2 E5 D5\r\n");
     free(brf);
+    /* The blank line after the header never opens a page: with 5 lines a page, the header
+     * fills page 1 and the moves begin page 2. */
+    o = (struct tb_record_braille_opts){.lang = TB_CHESS_LETTERS_DE, .cells = 20, .lines = 5};
+    brf = sheet(g, &o, &pages);
+    ASSERT_EQ(check_pages(brf, 20, 5), pages);
+    ASSERT_STR_CONTAINS(brf, "#A\r\n\f1 E4 F5\r\n");
+    free(brf);
     /* Defaults: 40 cells, 25 lines, one page. */
     o = (struct tb_record_braille_opts){.lang = TB_CHESS_LETTERS_DE};
     brf = sheet(g, &o, &pages);
