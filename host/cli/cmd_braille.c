@@ -9,8 +9,6 @@
 #include "record_games.h"
 #include "tb_record.h"
 
-#define MAX_GAMES 1000
-
 struct braille_opts {
     struct tb_record_braille_opts rec;
     long game;
@@ -69,6 +67,23 @@ static int parse(int argc, char **argv, struct braille_opts *o)
     return o->path ? TB_CLI_OK : tb_cli_usage("braille");
 }
 
+struct each {
+    const struct braille_opts *o;
+    FILE *out;
+};
+
+/* One game after the other, each from a page of its own. */
+static int write_one(void *arg, const tb_chess_pgn_game *g)
+{
+    struct each *e = arg;
+    struct tb_error err = {0};
+    if (tb_record_braille_write(g, &e->o->rec, e->out, &err) < 0) {
+        tb_cli_error("braille: %s: game %ld: %s", e->o->path, g->number, err.msg);
+        return TB_CLI_USAGE;
+    }
+    return TB_CLI_OK;
+}
+
 int tb_cli_cmd_braille(int argc, char **argv)
 {
     struct braille_opts o = {.rec = {.lang = TB_CHESS_LETTERS_DE, .grade = 1}};
@@ -81,26 +96,30 @@ int tb_cli_cmd_braille(int argc, char **argv)
         tb_cli_error("braille: %s", err.msg);
         return TB_CLI_USAGE;
     }
-    tb_chess_pgn_game **games = NULL;
-    int n = tb_cli_games_read("braille", o.path, o.game, MAX_GAMES, &games);
-    if (n < 0)
-        return -n;
-    FILE *out = o.out ? fopen(o.out, "w") : stdout;
-    if (!out) {
-        tb_cli_error("braille: %s: %s", o.out, strerror(errno));
-        tb_cli_games_free(games, n);
+    /* Written beside the file and renamed when every game is in: bad input leaves no file. */
+    char tmp[4096];
+    if (o.out && snprintf(tmp, sizeof tmp, "%s.tmp", o.out) >= (int)sizeof tmp) {
+        tb_cli_error("braille: %s: the name is too long", o.out);
         return TB_CLI_USAGE;
     }
-    rc = TB_CLI_OK;
-    for (int i = 0; i < n && rc == TB_CLI_OK; i++)
-        if (tb_record_braille_write(games[i], &o.rec, out, &err) < 0) {
-            tb_cli_error("braille: %s: game %ld: %s", o.path, games[i]->number, err.msg);
+    struct each e = {.o = &o};
+    e.out = o.out ? fopen(tmp, "w") : stdout;
+    if (!e.out) {
+        tb_cli_error("braille: %s: %s", tmp, strerror(errno));
+        return TB_CLI_USAGE;
+    }
+    rc = tb_cli_games_each("braille", o.path, o.game, write_one, &e);
+    if (o.out) {
+        if (fclose(e.out) && rc == TB_CLI_OK) {
+            tb_cli_error("braille: %s: %s", tmp, strerror(errno));
             rc = TB_CLI_USAGE;
         }
-    if (o.out && fclose(out) && rc == TB_CLI_OK) {
-        tb_cli_error("braille: %s: %s", o.out, strerror(errno));
-        rc = TB_CLI_USAGE;
+        if (rc == TB_CLI_OK && rename(tmp, o.out)) {
+            tb_cli_error("braille: %s: %s", o.out, strerror(errno));
+            rc = TB_CLI_USAGE;
+        }
+        if (rc != TB_CLI_OK)
+            remove(tmp);
     }
-    tb_cli_games_free(games, n);
     return rc;
 }

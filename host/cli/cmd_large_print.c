@@ -9,7 +9,7 @@
 #include "record_games.h"
 #include "tb_record.h"
 
-#define MAX_GAMES 1000
+#define MAX_GAMES 200 /* a round, or a few; about 140 kB each in memory */
 
 int tb_cli_cmd_large_print(int argc, char **argv)
 {

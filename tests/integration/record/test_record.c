@@ -388,10 +388,13 @@ TB_TEST(law_d_2_7_commands_refuse_bad_input_naming_it)
     const char *bad = tb_test_tmp("bad.pgn");
     tb_run_write_file(bad, "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 *\n");
     char args[2048];
-    snprintf(args, sizeof args, "braille '%s'", bad);
+    const char *brf = tb_test_tmp("never.brf");
+    snprintf(args, sizeof args, "braille '%s' -o '%s'", bad, brf);
     ASSERT_EQ(twinboard(args), 1);
     ASSERT_STR_CONTAINS(out, "'Ke3'");
     ASSERT_STR_CONTAINS(out, "line 4");
+    struct stat st;
+    ASSERT_TRUE(stat(brf, &st) != 0); /* nothing written */
     snprintf(args, sizeof args, "braille '%s' --cells 8", reference_pgn());
     ASSERT_EQ(twinboard(args), 2);
     ASSERT_STR_CONTAINS(out, "cells '8'");
@@ -407,7 +410,6 @@ TB_TEST(law_d_2_7_commands_refuse_bad_input_naming_it)
     ASSERT_STR_CONTAINS(out, "pt '6'");
     snprintf(args, sizeof args, "large-print '%s' -o '%s'", bad, pdf);
     ASSERT_EQ(twinboard(args), 1);
-    struct stat st;
     ASSERT_TRUE(stat(pdf, &st) != 0); /* nothing written */
     snprintf(args, sizeof args, "daisy '%s' -o '%s'", bad, tb_test_tmp("never-book"));
     ASSERT_EQ(twinboard(args), 1);
