@@ -70,13 +70,17 @@ static int parse(int argc, char **argv, struct braille_opts *o)
 struct each {
     const struct braille_opts *o;
     FILE *out;
+    int games;
 };
 
-/* One game after the other, each from a page of its own. */
+/* One game after the other, each from a page of its own (BRF). */
 static int write_one(void *arg, const tb_chess_pgn_game *g)
 {
     struct each *e = arg;
     struct tb_error err = {0};
+    /* Unicode lines have no pages: a blank line between games. */
+    if (e->o->rec.unicode && e->games++ > 0)
+        fputc('\n', e->out);
     if (tb_record_braille_write(g, &e->o->rec, e->out, &err) < 0) {
         tb_cli_error("braille: %s: game %ld: %s", e->o->path, g->number, err.msg);
         return TB_CLI_USAGE;

@@ -414,6 +414,17 @@ TB_TEST(law_d_2_7_commands_refuse_bad_input_naming_it)
     snprintf(args, sizeof args, "daisy '%s' -o '%s'", bad, tb_test_tmp("never-book"));
     ASSERT_EQ(twinboard(args), 1);
     ASSERT_STR_CONTAINS(out, "'Ke3'");
+    /* A round in Unicode braille: the games apart by a blank line (the result 1-0, then the
+     * next game's "Turnier"). */
+    char *one = tb_run_read_file(reference_pgn(), NULL);
+    char two[2048];
+    snprintf(two, sizeof two, "%s\n%s", one, one);
+    free(one);
+    const char *round = tb_test_tmp("round.pgn");
+    tb_run_write_file(round, two);
+    snprintf(args, sizeof args, "braille '%s' --unicode", round);
+    ASSERT_EQ(twinboard(args), 0);
+    ASSERT_STR_CONTAINS(out, "\n⠼⠁⠤⠼⠚\n\n⠞⠥⠗⠝⠬⠗⠒");
     /* The whole file: an embosser's pages with form feeds, 40 cells by default. */
     snprintf(args, sizeof args, "braille '%s' --lang en", reference_pgn());
     ASSERT_EQ(twinboard(args), 0);

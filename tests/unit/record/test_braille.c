@@ -244,6 +244,20 @@ TB_TEST(law_d_2_7_pages_at_the_configured_size)
     free(g);
 }
 
+TB_TEST(law_d_2_7_a_game_from_a_position_with_black_to_move)
+{
+    /* The first line is Black's half alone: the move number, then dots 3-6 (print's "40..."). */
+    tb_chess_pgn_game *g = read_game("[White \"C\"]\n[Black \"D\"]\n[SetUp \"1\"]\n"
+                                     "[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 40\"]\n\n"
+                                     "40... Kd7 41. e4 Ke6 *\n",
+                                     1);
+    struct tb_record_braille_opts o = {.lang = TB_CHESS_LETTERS_DE};
+    char *brf = sheet(g, &o, NULL);
+    ASSERT_STR_CONTAINS(brf, "\r\n40 -KD7\r\n41 E4 KE6\r\n");
+    free(brf);
+    free(g);
+}
+
 TB_TEST(law_d_2_7_unicode_for_a_display)
 {
     tb_chess_pgn_game *g = reference_game();
