@@ -137,7 +137,7 @@ static int peak(const int16_t *pcm, long from, long to)
     return p;
 }
 
-TB_TEST(law_d_2_7_talking_book_has_one_clip_per_move_saying_that_move)
+TB_TEST(law_D_2_7_talking_book_has_one_clip_per_move_saying_that_move)
 {
     char want_items[64];
     /* The book is made by the command, in a process of its own: eSpeak NG carries state from
@@ -246,7 +246,7 @@ TB_TEST(law_d_2_7_talking_book_has_one_clip_per_move_saying_that_move)
     tb_voice_pack_free(pack);
 }
 
-TB_TEST(law_d_2_7_daisy_player_lists_every_move_of_a_sixty_move_game)
+TB_TEST(law_D_2_7_daisy_player_lists_every_move_of_a_sixty_move_game)
 {
     const char *pgn = corpus_game(88, "sixty.pgn"); /* 120 plies */
     const char *book = tb_test_tmp("sixty-book");
@@ -297,7 +297,7 @@ static char *pdf_text(const char *pdf)
     return tb_run_read_file(txt, NULL);
 }
 
-TB_TEST(law_d_2_7_large_print_holds_every_move_in_order)
+TB_TEST(law_D_2_7_large_print_holds_every_move_in_order)
 {
     const char *pgn = corpus_game(88, "sixty.pgn");
     const char *pdf = tb_test_tmp("sixty.pdf");
@@ -340,7 +340,7 @@ static double word_height(const char *pdf)
     return y1 - y0;
 }
 
-TB_TEST(law_d_2_7_large_print_type_size_and_figurines)
+TB_TEST(law_D_2_7_large_print_type_size_and_figurines)
 {
     const char *pdf = tb_test_tmp("ref.pdf");
     char args[2048];
@@ -383,7 +383,7 @@ TB_TEST(law_d_2_7_large_print_type_size_and_figurines)
     free(one);
 }
 
-TB_TEST(law_d_2_7_commands_refuse_bad_input_naming_it)
+TB_TEST(law_D_2_7_commands_refuse_bad_input_naming_it)
 {
     const char *bad = tb_test_tmp("bad.pgn");
     tb_run_write_file(bad, "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 *\n");

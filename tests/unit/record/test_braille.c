@@ -73,7 +73,7 @@ static char *sheet(const tb_chess_pgn_game *g, const struct tb_record_braille_op
     return buf;
 }
 
-TB_TEST(law_d_2_7_castling_is_zeros_and_hyphens)
+TB_TEST(law_D_2_7_castling_is_zeros_and_hyphens)
 {
     char b[17];
     const char *fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
@@ -93,7 +93,7 @@ TB_TEST(law_d_2_7_castling_is_zeros_and_hyphens)
     ASSERT_EQ(c[2], 4 + 16 + 32);
 }
 
-TB_TEST(law_d_2_7_piece_letters_per_language_and_lower_ranks)
+TB_TEST(law_D_2_7_piece_letters_per_language_and_lower_ranks)
 {
     char b[17];
     brf_of(NULL, "Nf3", TB_CHESS_LETTERS_EN, b);
@@ -113,7 +113,7 @@ TB_TEST(law_d_2_7_piece_letters_per_language_and_lower_ranks)
     ASSERT_EQ(c[1], 2 + 16 + 32); /* lower 4: dots 2-5-6 */
 }
 
-TB_TEST(law_d_2_7_capture_check_and_mate_signs)
+TB_TEST(law_D_2_7_capture_check_and_mate_signs)
 {
     char b[17];
     brf_of("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "exd5",
@@ -144,7 +144,7 @@ TB_TEST(law_3_7_5_promotion_piece_after_the_square)
     ASSERT_STR_EQ(b, "AXB8T+");
 }
 
-TB_TEST(law_3_7_3_en_passant_has_no_mark)
+TB_TEST(law_3_7_4_en_passant_has_no_mark)
 {
     char b[17];
     brf_of("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "exf6",
@@ -152,7 +152,7 @@ TB_TEST(law_3_7_3_en_passant_has_no_mark)
     ASSERT_STR_EQ(b, "EXF6");
 }
 
-TB_TEST(law_d_2_7_reference_game_cell_by_cell_per_language)
+TB_TEST(law_D_2_7_reference_game_cell_by_cell_per_language)
 {
     const char *dir = getenv("TB_RECORD_DATA");
     char path[1024];
@@ -212,7 +212,7 @@ static int check_pages(const char *brf, int cells, int lines)
     return pages;
 }
 
-TB_TEST(law_d_2_7_pages_at_the_configured_size)
+TB_TEST(law_D_2_7_pages_at_the_configured_size)
 {
     tb_chess_pgn_game *g = reference_game();
     int pages;
@@ -244,7 +244,7 @@ TB_TEST(law_d_2_7_pages_at_the_configured_size)
     free(g);
 }
 
-TB_TEST(law_d_2_7_a_game_from_a_position_with_black_to_move)
+TB_TEST(law_D_2_7_a_game_from_a_position_with_black_to_move)
 {
     /* The first line is Black's half alone: the move number, then dots 3-6 (print's "40..."). */
     tb_chess_pgn_game *g = read_game("[White \"C\"]\n[Black \"D\"]\n[SetUp \"1\"]\n"
@@ -258,7 +258,7 @@ TB_TEST(law_d_2_7_a_game_from_a_position_with_black_to_move)
     free(g);
 }
 
-TB_TEST(law_d_2_7_unicode_for_a_display)
+TB_TEST(law_D_2_7_unicode_for_a_display)
 {
     tb_chess_pgn_game *g = reference_game();
     struct tb_record_braille_opts o = {.lang = TB_CHESS_LETTERS_EN, .unicode = true};
@@ -296,7 +296,7 @@ static void back_translate(const char *brf, char *out, size_t len)
     out[k] = 0;
 }
 
-TB_TEST(law_d_2_7_fifty_corpus_games_back_translate_to_their_moves)
+TB_TEST(law_D_2_7_fifty_corpus_games_back_translate_to_their_moves)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/games/twic0920.pgn", tb_test_data_dir());
@@ -367,7 +367,7 @@ TB_TEST(law_d_2_7_fifty_corpus_games_back_translate_to_their_moves)
     free(pgn);
 }
 
-TB_TEST(law_d_2_7_refuses_bad_options)
+TB_TEST(law_D_2_7_refuses_bad_options)
 {
     tb_chess_pgn_game *g = reference_game();
     struct tb_error err = {0};
