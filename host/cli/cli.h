@@ -31,6 +31,16 @@
       "list the audio output devices by the names to put in the configuration (audio = NAME)")     \
     X(scoresheet, "scoresheet", "[--letters en|nl|de] [--game N] FILE",                            \
       "print one game of a PGN file as a scoresheet (Appendix C notation)")                        \
+    X(braille, "braille",                                                                          \
+      "FILE [--lang de|nl|en] [--grade 1|2] [--cells N] [--lines N] [--unicode] [--game N] "       \
+      "[-o FILE]",                                                                                 \
+      "the games of a PGN file as a braille scoresheet: BRF for an embosser, or --unicode "        \
+      "(D.2.7)")                                                                                   \
+    X(daisy, "daisy", "FILE -o DIR [--pack NAME] [--game N] [--rate WPM]",                         \
+      "the games of a PGN file as a DAISY 2.02 talking book, one navigation point a move (D.2.7)") \
+    X(large_print, "large-print",                                                                  \
+      "FILE -o FILE.pdf [--pt N] [--lang de|nl|en] [--figurine] [--diagram] [--game N]",           \
+      "the games of a PGN file as a large-print PDF scoresheet (D.2.7)")                           \
     X(demo, "demo", "[--realtime] [--sim] [--audio wav:DIR|pa|null] [--keep DIR] [--limit S]",     \
       "a game on two simulated boards through twinboardd, with one replication error resolved")    \
     X(status, "status", "[--socket PATH]", "the running game: state, boards, open mismatches")     \

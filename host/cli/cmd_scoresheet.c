@@ -6,18 +6,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "record_games.h"
 #include "tb_chess.h"
-
-static int parse_letters(const char *s, enum tb_chess_letters *out)
-{
-    static const char *const names[] = {"en", "nl", "de"};
-    for (int i = 0; i < 3; i++)
-        if (!strcmp(s, names[i])) {
-            *out = (enum tb_chess_letters)i;
-            return 1;
-        }
-    return 0;
-}
 
 /* Reads up to game `number`; 0 when printed, else the exit status after reporting. */
 static int print_game(const char *path, const char *text, size_t len, long number,
@@ -64,7 +54,7 @@ int tb_cli_cmd_scoresheet(int argc, char **argv)
     int c;
     while ((c = tb_cli_getopt(argc, argv, "", longs)) != -1) {
         if (c == O_LETTERS) {
-            if (!parse_letters(optarg, &letters)) {
+            if (!tb_cli_parse_lang(optarg, &letters)) {
                 tb_cli_error("scoresheet: letters '%s': use en (KQRBN), nl (KDTLP) or de (KDTLS)",
                              optarg);
                 return TB_CLI_USAGE;

@@ -1,5 +1,6 @@
 /* daemon_games.c - games kept: every game has its own journal and PGN in the journal directory,
- * named by date, round and players ("2026-11-24_r3_Anna_Schmidt-Bert_Meier.tbj" and ".pgn").
+ * named by date, round and players ("2026-11-24_r3_Anna_Schmidt-Bert_Meier.tbj" and ".pgn"),
+ * and beside the PGN the VI player's braille scoresheet (".brf", D.2.7).
  *
  * The running game's journal is JOURNAL_DIR/current.tbj, so a restart (a reboot) replays the
  * unfinished game; its name and tags are in JOURNAL_DIR/current.name, written when the game
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "daemon_internal.h"
+#include "tb_record.h"
 
 #define NAME_FILE "current.name"
 
@@ -144,6 +146,36 @@ void tb_daemon__game_recover(struct tb_daemon *d)
     tb_daemon__log(d, TB_CONFIG_LOG_INFO, "games: the unfinished game %s goes on", d->game.name);
 }
 
+/* D.2.7: the VI player's braille scoresheet (BRF, 40 x 25) beside the PGN, in the language of
+ * their pack, made from the PGN just written. */
+static void keep_brf(struct tb_daemon *d, const char *pgn)
+{
+    const char *pack = d->cfg->player[TB_CONFIG_VI].pack;
+    struct tb_record_braille_opts o = {.lang = !strncmp(pack, "nl", 2)   ? TB_CHESS_LETTERS_NL
+                                               : !strncmp(pack, "en", 2) ? TB_CHESS_LETTERS_EN
+                                                                         : TB_CHESS_LETTERS_DE,
+                                       .grade = 1};
+    tb_chess_pgn_game *g = malloc(sizeof *g);
+    char *brf = NULL, file[sizeof d->game.name + 8];
+    size_t len = 0;
+    FILE *f = g ? open_memstream(&brf, &len) : NULL;
+    struct tb_error err = {0};
+    tb_chess_pgn_reader r;
+    tb_chess_pgn_reader_init(&r, pgn, strlen(pgn));
+    int rc = f && tb_chess_pgn_read(&r, g, &err) == 1 ? tb_record_braille_write(g, &o, f, &err)
+                                                      : TB_ERR_MEM;
+    if (f)
+        fclose(f);
+    snprintf(file, sizeof file, "%s.brf", d->game.name);
+    if (rc > 0)
+        write_whole(d, file, brf);
+    else
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "games: %s cannot be made: %s", file,
+                       err.msg[0] ? err.msg : tb_strerror(rc));
+    free(brf);
+    free(g);
+}
+
 void tb_daemon__game_keep(struct tb_daemon *d)
 {
     if (!d->journal || !d->game.name[0] || d->fx == &tb_daemon__replay || !d->match ||
@@ -158,6 +190,7 @@ void tb_daemon__game_keep(struct tb_daemon *d)
     if (write_whole(d, file, pgn) == TB_OK)
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "games: %s/%s written (%s)", d->cfg->journal_dir,
                        file, d->result);
+    keep_brf(d, pgn);
     free(pgn);
 }
 

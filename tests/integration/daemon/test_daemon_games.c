@@ -78,6 +78,12 @@ TB_TEST(pgn_kept_as_the_game_ends_named_by_date_round_and_players)
     ASSERT_STR_CONTAINS(pgn, "[Result \"1-0\"]");
     ASSERT_STR_CONTAINS(pgn, "4. Qxf7# 1-0");
     free(pgn);
+    /* D.2.7: the VI player's braille scoresheet beside it, in their pack's language (de-fide:
+     * German letters), BRF pages for the embosser. */
+    char *brf = read_kept(&f, name, ".brf");
+    ASSERT_STR_CONTAINS(brf, "\r\n1 E4 E5\r\n2 LC4 SC6\r\n3 DH5 SF6\r\n4 DXF7#\r\n");
+    ASSERT_NOT_NULL(strchr(brf, '\f'));
+    free(brf);
     ASSERT_TRUE(exists(&f, "current.tbj")); /* the finished game's journal until new-game */
     const char *games = fx_req(&f, "games");
     ASSERT_STR_CONTAINS(games, name);
