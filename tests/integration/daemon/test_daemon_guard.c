@@ -371,7 +371,7 @@ TB_TEST(default_places_are_the_users_own_never_tmp)
     ASSERT_STR_CONTAINS(out, "no place for the control socket: XDG_RUNTIME_DIR is not set");
     ASSERT_STR_CONTAINS(out, "set socket = PATH in [daemon]");
     const char *daemon[] = {"-c", cfg, "--audio", "none", NULL};
-    ASSERT_EQ(run_daemon_as(uid, NULL, state, home, daemon, tb_test_ms(5000), out, sizeof out), 1);
+    ASSERT_EQ(run_daemon_as(uid, NULL, state, home, daemon, tb_test_ms(5000), out, sizeof out), 78);
     ASSERT_STR_CONTAINS(out, "no place for the control socket");
 
     /* the daemon itself: where things land, and the modes of what it made */
@@ -420,7 +420,7 @@ TB_TEST(a_symlinked_or_shared_directory_is_refused)
     write_file(cfg, text);
     snprintf(want, sizeof want, "control socket directory %s is a symbolic link: not followed",
              link_);
-    ASSERT_EQ(run_daemon_as(-1, NULL, NULL, NULL, args, tb_test_ms(5000), out, sizeof out), 1);
+    ASSERT_EQ(run_daemon_as(-1, NULL, NULL, NULL, args, tb_test_ms(5000), out, sizeof out), 78);
     ASSERT_STR_CONTAINS(out, want);
     ASSERT_EQ(run_daemon_as(-1, NULL, NULL, NULL, check, tb_test_ms(5000), out, sizeof out), 1);
     ASSERT_STR_CONTAINS(out, want);
@@ -428,7 +428,7 @@ TB_TEST(a_symlinked_or_shared_directory_is_refused)
     snprintf(text, sizeof text, "[daemon]\nsocket = %s/control\njournal_dir = %s\n%s", dir, link_,
              keys);
     write_file(cfg, text);
-    ASSERT_EQ(run_daemon_as(-1, NULL, NULL, NULL, args, tb_test_ms(5000), out, sizeof out), 1);
+    ASSERT_EQ(run_daemon_as(-1, NULL, NULL, NULL, args, tb_test_ms(5000), out, sizeof out), 78);
     snprintf(want, sizeof want, "journal directory %s is a symbolic link", link_);
     ASSERT_STR_CONTAINS(out, want);
     struct stat st;
@@ -444,7 +444,7 @@ TB_TEST(a_symlinked_or_shared_directory_is_refused)
         snprintf(text, sizeof text, "[daemon]\nsocket = %s/control\njournal_dir = %s/journal\n%s",
                  real, dir, keys);
         write_file(cfg, text);
-        ASSERT_EQ(run_daemon_as(-1, NULL, NULL, NULL, args, tb_test_ms(5000), out, sizeof out), 1);
+        ASSERT_EQ(run_daemon_as(-1, NULL, NULL, NULL, args, tb_test_ms(5000), out, sizeof out), 78);
         snprintf(want, sizeof want, "control socket directory %s is not safe: %s", real,
                  modes[i].why);
         ASSERT_STR_CONTAINS(out, want);
@@ -464,7 +464,7 @@ TB_TEST(a_symlinked_or_shared_directory_is_refused)
     snprintf(text, sizeof text, "[daemon]\nsocket = %s/control\njournal_dir = %s\n%s", inner, dir,
              keys);
     write_file(cfg, text);
-    ASSERT_EQ(run_daemon_as(-1, NULL, NULL, NULL, args, tb_test_ms(5000), out, sizeof out), 1);
+    ASSERT_EQ(run_daemon_as(-1, NULL, NULL, NULL, args, tb_test_ms(5000), out, sizeof out), 78);
     snprintf(want, sizeof want,
              "control socket directory %s is not safe: %s above it may be written by other "
              "users without the sticky bit",
