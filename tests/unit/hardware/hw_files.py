@@ -6,7 +6,9 @@
 board_matches_netlist   the KiCad board has the netlist's connections and passes KiCad's DRC
 moved_connection_named  a connection moved in a scratch copy (of the netlist, and of the board)
                         is named by the check, and the DRC finds the copper that no longer fits
-project_is_generated    the committed KiCad project is what gen.py makes from the netlist now
+project_is_generated    the committed KiCad project is what gen.py makes from the netlist now, and
+                        the schematic's labels sit on its symbols' pin ends so that its nets are
+                        the netlist's
 fab_files_read         the gerbers and drill file made by fab.py open in gerbv without a complaint,
                         and the JLCPCB BOM and CPL list every part of the board once
 parts_render            every printable part renders to a non-empty, closed STL with OpenSCAD
@@ -88,6 +90,16 @@ def project_is_generated(src, tmp):
     if stale:
         return fail(f"hardware/kicad/{', '.join(stale)} differ from what the netlist gives: run "
                     "hardware/kicad/gen.py hardware/netlist.txt hardware/kicad")
+    sys.path.insert(0, f"{src}/hardware/kicad")
+    import netlist
+
+    want = netlist.parse(f"{src}/hardware/netlist.txt").net_of()
+    got = schematic_nets(f"{src}/hardware/kicad/reedboard.kicad_sch")
+    diffs = [f"{r}.{p}: {want.get((r, p))} in the netlist, {got.get((r, p))} in the schematic"
+             for r, p in sorted(set(want) | set(got)) if want.get((r, p)) != got.get((r, p))]
+    if diffs:
+        return fail("the schematic's nets differ:\n" + "\n".join(diffs[:20]))
+    print(f"schematic: {len(got)} pins on their netlist nets by their labels")
     return 0
 
 
@@ -127,6 +139,59 @@ def fab_files_read(src, tmp):
         return fail(f"BOM ({len(bom_refs)}) and CPL ({len(cpl_refs)}) must list the board's {len(want)} parts once each")
     print(f"{len(files)} files open in gerbv; BOM and CPL list {len(cpl_refs)} parts")
     return 0
+
+
+def sexp(text):
+    """The s-expression text as nested lists of strings (quoted strings unquoted)."""
+    import re
+
+    stack, out = [[]], None
+    for tok in re.finditer(r'\(|\)|"(?:[^"\\]|\\.)*"|[^\s()"]+', text):
+        t = tok.group(0)
+        if t == "(":
+            stack.append([])
+        elif t == ")":
+            done = stack.pop()
+            stack[-1].append(done)
+        else:
+            stack[-1].append(t[1:-1].replace('\\"', '"') if t.startswith('"') else t)
+    out = stack[0]
+    return out[0]
+
+
+def schematic_nets(path):
+    """(ref, pin) -> net, read as KiCad reads the sheet: a global label on a pin's end."""
+    with open(path, encoding="utf-8") as fh:
+        root = sexp(fh.read())
+    libs = {}
+    for sym in next(x for x in root if isinstance(x, list) and x[0] == "lib_symbols")[1:]:
+        pins = {}
+        for unit in sym[2:]:
+            if isinstance(unit, list) and unit[0] == "symbol":
+                for item in unit[2:]:
+                    if isinstance(item, list) and item[0] == "pin":
+                        at = next(x for x in item if isinstance(x, list) and x[0] == "at")
+                        num = next(x for x in item if isinstance(x, list) and x[0] == "number")
+                        pins[num[1]] = (float(at[1]), float(at[2]))
+        libs[sym[1]] = pins
+    labels = {}
+    for item in root:
+        if isinstance(item, list) and item[0] == "global_label":
+            at = next(x for x in item if isinstance(x, list) and x[0] == "at")
+            labels[(round(float(at[1]), 3), round(float(at[2]), 3))] = item[1]
+    nets = {}
+    for item in root:
+        if not (isinstance(item, list) and item[0] == "symbol"):
+            continue
+        lib = next(x for x in item if isinstance(x, list) and x[0] == "lib_id")[1]
+        at = next(x for x in item if isinstance(x, list) and x[0] == "at")
+        ref = next(x for x in item if isinstance(x, list) and x[0] == "property" and x[1] == "Reference")[2]
+        for pin, (px, py) in libs[lib].items():
+            # symbol y grows upwards, the sheet's downwards
+            where = (round(float(at[1]) + px, 3), round(float(at[2]) - py, 3))
+            if where in labels:
+                nets[(ref, pin)] = labels[where]
+    return nets
 
 
 def parts_render(src, tmp):
