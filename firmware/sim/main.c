@@ -57,7 +57,7 @@ static void usage(FILE *f)
             "usage: reedboard-sim --elf FILE --script FILE [--bounce-ms N] [--initial "
             "start|empty|FEN]\n"
             "                     [--board NAME] [--tail-ms N] [--seed N] [--netlist FILE]\n"
-            "                     [--fault stuck:SQUARE|dead:SQUARE|bridge:RANKS]...\n"
+            "                     [--fault stuck:SQUARE|dead:SQUARE|bridge:RANKS|cross:RANKS]...\n"
             "       reedboard-sim --elf FILE --pty [--link PATH] [--script FILE | --stdin] [...]\n"
             "       reedboard-sim --help | --version\n");
 }
@@ -131,7 +131,8 @@ static int parse_number(const char *opt, const char *s, double max, double *out)
 }
 
 /* --fault stuck:d3 (a switch welded shut), dead:c1 (a switch or diode that never conducts),
- * bridge:45 (rank lines 4 and 5 joined): wires the fault into the modelled board. */
+ * bridge:45 (rank lines 4 and 5 joined), cross:12 (rank lines 1 and 2 swapped at the MCU):
+ * wires the fault into the modelled board. */
 static int parse_fault(const char *v, struct rb_sim_faults *f)
 {
     const char *colon = strchr(v, ':');
@@ -146,7 +147,7 @@ static int parse_fault(const char *v, struct rb_sim_faults *f)
                 f->dead |= bit;
             return 0;
         }
-    } else if (kind == 6 && !strncmp(v, "bridge", 6) && strlen(w) >= 2) {
+    } else if ((kind == 6 && !strncmp(v, "bridge", 6)) || (kind == 5 && !strncmp(v, "cross", 5))) {
         uint8_t ranks = 0;
         int bad = 0;
         for (const char *c = w; *c; c++) {
@@ -155,14 +156,18 @@ static int parse_fault(const char *v, struct rb_sim_faults *f)
             else
                 ranks |= (uint8_t)(1u << (*c - '1'));
         }
-        if (!bad && (ranks & (ranks - 1u))) {
+        if (!bad && kind == 6 && (ranks & (ranks - 1u))) {
             f->rows_bridged |= ranks;
+            return 0;
+        }
+        if (!bad && kind == 5 && strlen(w) == 2 && (ranks & (ranks - 1u)) && !f->rows_crossed) {
+            f->rows_crossed = ranks;
             return 0;
         }
     }
     fprintf(stderr,
-            "reedboard-sim: --fault %s: give stuck:SQUARE, dead:SQUARE (a1..h8) or bridge:RANKS "
-            "(two or more of 1..8, e.g. bridge:45)\n",
+            "reedboard-sim: --fault %s: give stuck:SQUARE, dead:SQUARE (a1..h8), bridge:RANKS "
+            "(two or more of 1..8, e.g. bridge:45) or cross:RANKS (two, once, e.g. cross:12)\n",
             v);
     return 2;
 }

@@ -84,6 +84,7 @@ struct rb_sim_faults {
     uint64_t stuck;       /* squares whose switch is welded closed */
     uint64_t dead;        /* squares whose switch never closes or whose diode is open */
     uint8_t rows_bridged; /* ranks whose row lines are joined (solder bridge): one low, all low */
+    uint8_t rows_crossed; /* two ranks whose row lines reach each other's MCU pin (0 or 2 bits) */
 };
 void rb_sim_set_faults(struct rb_sim *sim, const struct rb_sim_faults *f);
 

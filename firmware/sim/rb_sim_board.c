@@ -65,6 +65,9 @@ void rb_sim__update_rows(struct rb_sim *sim)
                 low |= (uint8_t)(1u << r);
     if (low & sim->faults.rows_bridged)
         low |= sim->faults.rows_bridged;
+    uint8_t x = sim->faults.rows_crossed;
+    if (x && (low & x) && (low & x) != x)
+        low ^= x; /* the one low line arrives on the other rank's pin */
     for (int r = 0; r < 8; r++)
         set_input(sim, sim->wiring.row[r], !((low >> r) & 1u));
     for (int b = 0; b < RB_NETLIST_NBUTTONS; b++)

@@ -1,6 +1,7 @@
 /* The firmware's self-test in simavr: the real ELF on the modelled board with faults wired in
  * (rb_sim_set_faults), the tester's pieces and CLOCK presses scheduled, the findings decoded from
- * the UART. A healthy board passes all 64 squares; each fault is found and named. */
+ * the UART. A healthy board passes all 64 squares; each fault (a stuck switch, an open diode,
+ * joined rank lines, swapped rank lines) is found and named. */
 #include "rb_sim.h"
 #include "tb_test.h"
 
@@ -135,6 +136,16 @@ TB_TEST(bridged_rank_lines_are_found)
     start(&r, &(struct rb_sim_faults){.rows_bridged = 0x03}); /* ranks 1 and 2 joined */
     cover(&r, 0);                                             /* a1 reads as a1 and a2 */
     ASSERT_EQ(detail(&r, RB_PROTO_TEST_ROWS_BRIDGED), 0x03);
+    ASSERT_EQ(count(&r, RB_PROTO_TEST_OK), 0);
+    rb_sim_free(r.sim);
+}
+
+TB_TEST(crossed_rank_lines_are_found_as_a_wrong_square)
+{
+    struct run r;
+    start(&r, &(struct rb_sim_faults){.rows_crossed = 0x03}); /* ranks 1 and 2 swapped */
+    cover(&r, 0); /* a1 arrives on rank 2's pin: a2 is read */
+    ASSERT_EQ(detail(&r, RB_PROTO_TEST_WRONG_SQUARE), 0 << 8 | 8);
     ASSERT_EQ(count(&r, RB_PROTO_TEST_OK), 0);
     rb_sim_free(r.sim);
 }
