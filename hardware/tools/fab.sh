@@ -40,10 +40,13 @@ gerbv -x png --dpi=100 -o "$out/reedboard-copper.png" "$out"/gerbers/*.gtl "$out
 rm -f "$out/gerbv-check.png"
 say "$n gerber and drill files open in gerbv"
 
-# The schematic as PDF. KiCad 6 cannot plot a schematic without its window, so the PDF is the
-# wiring diagram drawn from the same netlist (hardware/wiring.svg); the KiCad schematic itself
-# is hardware/kicad/reedboard.kicad_sch.
-rsvg-convert -f pdf -o "$out/reedboard-schematic.pdf" "$hw/wiring.svg"
+# The schematic as PDF. KiCad 6 plots a schematic only from its window, so sch2svg.py draws the
+# KiCad schematic's symbols, pins and net labels from the file itself; the wiring diagram drawn
+# from the same netlist (hardware/wiring.svg) comes along as a second PDF.
+"$py" "$hw/kicad/sch2svg.py" "$hw/kicad/reedboard.kicad_sch" "$out/schematic.svg" >/dev/null
+rsvg-convert -f pdf -o "$out/reedboard-schematic.pdf" "$out/schematic.svg"
+rsvg-convert -f pdf -o "$out/reedboard-wiring.pdf" "$hw/wiring.svg"
+rm -f "$out/schematic.svg"
 
 # The printable parts.
 for scad in "$hw"/parts/*.scad; do

@@ -10,7 +10,8 @@ project_is_generated    the committed KiCad project is what gen.py makes from th
                         the schematic's labels sit on its symbols' pin ends so that its nets are
                         the netlist's
 fab_files_read         the gerbers and drill file made by fab.py open in gerbv without a complaint,
-                        and the JLCPCB BOM and CPL list every part of the board once
+                        the JLCPCB BOM and CPL list every part of the board once, and the
+                        schematic's drawing (sch2svg.py, for the PDF) shows every part
 parts_render            every printable part renders to a non-empty, closed STL with OpenSCAD
 
 Exit 77 (a skip) only when KiCad's Python module or OpenSCAD is not installed.
@@ -94,7 +95,7 @@ def project_is_generated(src, tmp):
     import netlist
 
     want = netlist.parse(f"{src}/hardware/netlist.txt").net_of()
-    got = schematic_nets(f"{src}/hardware/kicad/reedboard.kicad_sch")
+    got = schematic_nets(src, f"{src}/hardware/kicad/reedboard.kicad_sch")
     diffs = [f"{r}.{p}: {want.get((r, p))} in the netlist, {got.get((r, p))} in the schematic"
              for r, p in sorted(set(want) | set(got)) if want.get((r, p)) != got.get((r, p))]
     if diffs:
@@ -137,56 +138,44 @@ def fab_files_read(src, tmp):
     want = sorted(r for r in nl.comps if nl.on_board(r))
     if bom_refs != want or cpl_refs != want:
         return fail(f"BOM ({len(bom_refs)}) and CPL ({len(cpl_refs)}) must list the board's {len(want)} parts once each")
+    # the schematic drawing for the PDF names every part of the netlist
+    svg = os.path.join(tmp, "schematic.svg")
+    rc, out = run([sys.executable, f"{src}/hardware/kicad/sch2svg.py", f"{src}/hardware/kicad/reedboard.kicad_sch", svg])
+    if rc:
+        return fail(f"sch2svg.py: {out}")
+    with open(svg, encoding="utf-8") as fh:
+        drawn = fh.read()
+    missing = [r for r in nl.comps if f">{r}</text>" not in drawn]
+    if missing:
+        return fail(f"the schematic drawing lacks {missing[:5]}")
     print(f"{len(files)} files open in gerbv; BOM and CPL list {len(cpl_refs)} parts")
     return 0
 
 
-def sexp(text):
-    """The s-expression text as nested lists of strings (quoted strings unquoted)."""
-    import re
-
-    stack, out = [[]], None
-    for tok in re.finditer(r'\(|\)|"(?:[^"\\]|\\.)*"|[^\s()"]+', text):
-        t = tok.group(0)
-        if t == "(":
-            stack.append([])
-        elif t == ")":
-            done = stack.pop()
-            stack[-1].append(done)
-        else:
-            stack[-1].append(t[1:-1].replace('\\"', '"') if t.startswith('"') else t)
-    out = stack[0]
-    return out[0]
-
-
-def schematic_nets(path):
+def schematic_nets(src, path):
     """(ref, pin) -> net, read as KiCad reads the sheet: a global label on a pin's end."""
+    sys.path.insert(0, f"{src}/hardware/kicad")
+    import sexp
+
     with open(path, encoding="utf-8") as fh:
-        root = sexp(fh.read())
+        root = sexp.parse(fh.read())
     libs = {}
-    for sym in next(x for x in root if isinstance(x, list) and x[0] == "lib_symbols")[1:]:
+    for sym in sexp.item(root, "lib_symbols")[1:]:
         pins = {}
-        for unit in sym[2:]:
-            if isinstance(unit, list) and unit[0] == "symbol":
-                for item in unit[2:]:
-                    if isinstance(item, list) and item[0] == "pin":
-                        at = next(x for x in item if isinstance(x, list) and x[0] == "at")
-                        num = next(x for x in item if isinstance(x, list) and x[0] == "number")
-                        pins[num[1]] = (float(at[1]), float(at[2]))
+        for unit in sexp.items(sym, "symbol"):
+            for pin in sexp.items(unit, "pin"):
+                at = sexp.item(pin, "at")
+                pins[sexp.item(pin, "number")[1]] = (float(at[1]), float(at[2]))
         libs[sym[1]] = pins
     labels = {}
-    for item in root:
-        if isinstance(item, list) and item[0] == "global_label":
-            at = next(x for x in item if isinstance(x, list) and x[0] == "at")
-            labels[(round(float(at[1]), 3), round(float(at[2]), 3))] = item[1]
+    for label in sexp.items(root, "global_label"):
+        at = sexp.item(label, "at")
+        labels[(round(float(at[1]), 3), round(float(at[2]), 3))] = label[1]
     nets = {}
-    for item in root:
-        if not (isinstance(item, list) and item[0] == "symbol"):
-            continue
-        lib = next(x for x in item if isinstance(x, list) and x[0] == "lib_id")[1]
-        at = next(x for x in item if isinstance(x, list) and x[0] == "at")
-        ref = next(x for x in item if isinstance(x, list) and x[0] == "property" and x[1] == "Reference")[2]
-        for pin, (px, py) in libs[lib].items():
+    for sym in sexp.items(root, "symbol"):
+        at = sexp.item(sym, "at")
+        ref = next(p[2] for p in sexp.items(sym, "property") if p[1] == "Reference")
+        for pin, (px, py) in libs[sexp.item(sym, "lib_id")[1]].items():
             # symbol y grows upwards, the sheet's downwards
             where = (round(float(at[1]) + px, 3), round(float(at[2]) - py, 3))
             if where in labels:
