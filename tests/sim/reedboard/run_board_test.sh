@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_board_test.sh SIM ELF TOOL - reedboard-test against the real firmware in reedboard-sim
+# run_board_test.sh SIM ELF TWINBOARD - `twinboard board-test` against the real firmware in reedboard-sim
 # --pty, with d3 welded shut: the tester (a script in simulated time) covers a1..h8; the tool
 # must name d3 stuck, pass the other 63 squares, print the map with S on d3, and exit 1.
 set -euo pipefail
@@ -25,7 +25,7 @@ for _ in $(seq 100); do [ -e "$tmp/board" ] && break; sleep 0.05; done
 [ -e "$tmp/board" ] || { echo "FAIL: reedboard-sim made no pty"; cat "$tmp/sim.log"; exit 1; }
 
 rc=0
-"$tool" --wait-ms 0 --debounce-ms 5 --timeout-s 60 "$tmp/board" >"$tmp/out" 2>&1 || rc=$?
+"$tool" board-test --wait-ms 0 --debounce-ms 5 --timeout-s 60 "$tmp/board" >"$tmp/out" 2>&1 || rc=$?
 cat "$tmp/out"
 fail() { echo "FAIL: $*"; exit 1; }
 [ "$rc" = 1 ] || fail "exit status $rc, want 1 (a fault found)"
@@ -34,4 +34,4 @@ grep -qx 'self-test done: 63 of 64 squares passed' "$tmp/out" || fail "not 63 sq
 grep -qx '3 o o o S o o o o 3' "$tmp/out" || fail "the map's rank 3 is not o o o S o o o o"
 [ "$(grep -c '^[1-8] o o o o o o o o [1-8]$' "$tmp/out")" = 7 ] || fail "the other ranks are not all passed"
 grep -qx 'e4 covered' "$tmp/out" || fail "squares not reported as covered"
-echo "reedboard-test named the stuck switch and passed the rest"
+echo "twinboard board-test named the stuck switch and passed the rest"

@@ -1,18 +1,18 @@
-/* reedboard-test - runs a board's self-test over its serial port and prints the squares' map.
- *
- *   reedboard-test [--wait-ms N] [--debounce-ms N] [--timeout-s N] PORT
+/* cmd_board_test.c - `twinboard board-test PORT`: runs a reed board's self-test over its serial
+ * port and prints the squares' map.
  *
  * Opens PORT (115200 8N1), waits for the Nano's reset (--wait-ms, default 2000), starts the
  * firmware's self-test (SET_OPTIONS bit 7; docs/protocol.md, "Self-test") and prints each square
  * as it is covered and uncovered and every finding as it comes. At the end of the walk (or when
  * --timeout-s passes, default 600) it prints the map, rank 8 at the top:
  *
- *     o passed   S stuck   X never closed   W another square read   B bridged   . not reached
+ *     o passed   S stuck   X never closed   W another square read   . not reached
  *
  * Exit: 0 a healthy board (all 64 passed), 1 faults found or the walk not finished, 2 bad usage
  * or the port unusable. */
 #define _DEFAULT_SOURCE
 #include <errno.h>
+#include <getopt.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "rb_proto.h"
 
 struct walk {
@@ -115,12 +116,12 @@ static int open_port(const char *path)
 {
     int fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) {
-        fprintf(stderr, "reedboard-test: %s: %s\n", path, strerror(errno));
+        tb_cli_error("board-test: %s: %s", path, strerror(errno));
         return -1;
     }
     struct termios t;
     if (tcgetattr(fd, &t) != 0) {
-        fprintf(stderr, "reedboard-test: %s is not a serial port: %s\n", path, strerror(errno));
+        tb_cli_error("board-test: %s is not a serial port: %s", path, strerror(errno));
         close(fd);
         return -1;
     }
@@ -148,18 +149,6 @@ static int send_all(int fd, const uint8_t *buf, size_t len)
     return 0;
 }
 
-static long number(const char *opt, const char *s, long lo, long hi)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || end == s || v < lo || v > hi) {
-        fprintf(stderr, "reedboard-test: %s %s: give a whole number %ld..%ld\n", opt, s, lo, hi);
-        exit(2);
-    }
-    return v;
-}
-
 static double now_s(void)
 {
     struct timespec t;
@@ -167,36 +156,73 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-int main(int argc, char **argv)
+/* One numeric option's value, within its range; 0 (named) when it is not. */
+static int number(const char *opt, const char *v, long lo, long hi, long *out)
+{
+    if (tb_cli_parse_int(v, lo, hi, out))
+        return 1;
+    tb_cli_error("board-test: %s '%s' is not a whole number from %ld to %ld", opt, v, lo, hi);
+    return 0;
+}
+
+static int options(int argc, char **argv, long *wait_ms, long *debounce, long *timeout_s,
+                   const char **port)
+{
+    enum { O_WAIT = 256, O_DEBOUNCE, O_TIMEOUT };
+    static const struct option longs[] = {{"wait-ms", required_argument, NULL, O_WAIT},
+                                          {"debounce-ms", required_argument, NULL, O_DEBOUNCE},
+                                          {"timeout-s", required_argument, NULL, O_TIMEOUT},
+                                          {NULL, 0, NULL, 0}};
+    int c, ok = 1;
+    while (ok && (c = tb_cli_getopt(argc, argv, "", longs)) != -1) {
+        switch (c) {
+        case 1:
+            ok = !*port;
+            if (ok)
+                *port = optarg;
+            else
+                tb_cli_error("board-test: one serial port, not '%s' as well", optarg);
+            break;
+        case O_WAIT:
+            ok = number("--wait-ms", optarg, 0, 10000, wait_ms);
+            break;
+        case O_DEBOUNCE:
+            ok = number("--debounce-ms", optarg, RB_PROTO_DEBOUNCE_MIN, RB_PROTO_DEBOUNCE_MAX,
+                        debounce);
+            break;
+        case O_TIMEOUT:
+            ok = number("--timeout-s", optarg, 1, 86400, timeout_s);
+            break;
+        default:
+            ok = 0;
+            break;
+        }
+    }
+    if (ok && !*port) {
+        tb_cli_error("board-test: no serial port given");
+        ok = 0;
+    }
+    return ok ? TB_CLI_OK : TB_CLI_USAGE;
+}
+
+int tb_cli_cmd_board_test(int argc, char **argv)
 {
     long wait_ms = 2000, debounce = 20, timeout_s = 600;
-    int i = 1;
-    for (; i + 1 < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
-        if (strcmp(argv[i], "--wait-ms") == 0)
-            wait_ms = number(argv[i], argv[i + 1], 0, 10000);
-        else if (strcmp(argv[i], "--debounce-ms") == 0)
-            debounce = number(argv[i], argv[i + 1], RB_PROTO_DEBOUNCE_MIN, RB_PROTO_DEBOUNCE_MAX);
-        else if (strcmp(argv[i], "--timeout-s") == 0)
-            timeout_s = number(argv[i], argv[i + 1], 1, 86400);
-        else
-            break;
-    }
-    if (i != argc - 1 || argv[i][0] == '-') {
-        fprintf(stderr, "usage: reedboard-test [--wait-ms N] [--debounce-ms N] [--timeout-s N] "
-                        "PORT\n");
-        return 2;
-    }
-    int fd = open_port(argv[i]);
+    const char *port = NULL;
+    if (options(argc, argv, &wait_ms, &debounce, &timeout_s, &port) != TB_CLI_OK)
+        return tb_cli_usage("board-test");
+    int fd = open_port(port);
     if (fd < 0)
-        return 2;
+        return TB_CLI_USAGE;
     usleep((useconds_t)wait_ms * 1000u); /* the Nano restarts when its port opens */
 
     uint8_t frame[RB_PROTO_MAX_FRAME];
     struct rb_proto_options o = {(uint8_t)debounce, 0, RB_PROTO_EV_ALL | RB_PROTO_OPT_SELF_TEST};
     size_t n = rb_proto_encode_set_options(frame, sizeof frame, &o);
     if (send_all(fd, frame, n)) {
-        fprintf(stderr, "reedboard-test: writing to %s: %s\n", argv[i], strerror(errno));
-        return 2;
+        tb_cli_error("board-test: writing to %s: %s", port, strerror(errno));
+        close(fd);
+        return TB_CLI_USAGE;
     }
 
     struct walk w;
@@ -210,8 +236,9 @@ int main(int argc, char **argv)
         poll(&(struct pollfd){.fd = fd, .events = POLLIN}, 1, 200);
         ssize_t got = read(fd, buf, sizeof buf);
         if (got < 0 && errno != EAGAIN && errno != EINTR) {
-            fprintf(stderr, "reedboard-test: reading %s: %s\n", argv[i], strerror(errno));
-            return 2;
+            tb_cli_error("board-test: reading %s: %s", port, strerror(errno));
+            close(fd);
+            return TB_CLI_USAGE;
         }
         if (got > 0)
             rb_proto_decoder_feed(&dec, buf, (size_t)got, on_msg, &w);
@@ -223,7 +250,7 @@ int main(int argc, char **argv)
     close(fd);
 
     if (w.done < 0)
-        return 2;
+        return TB_CLI_USAGE;
     printf("\n  a b c d e f g h\n");
     for (int r = 7; r >= 0; r--) {
         printf("%d", r + 1);
@@ -234,5 +261,5 @@ int main(int argc, char **argv)
     printf("  a b c d e f g h\n");
     if (!w.done)
         printf("the walk did not finish in %ld s\n", timeout_s);
-    return w.done && w.passed == 64 && !w.faults ? 0 : 1;
+    return w.done && w.passed == 64 && !w.faults ? TB_CLI_OK : TB_CLI_FOUND;
 }
