@@ -2,8 +2,9 @@
  * image to its Arduino Nano through the bootloader with avrdude (Debian's `avrdude`), so a maker
  * needs no compiler: avrdude -c arduino -p m328p -P PORT -b BAUD -D -U flash:w:FILE:i.
  *
- * The image is --hex FILE, else the one this build made (TB_FIRMWARE_HEX). PORT defaults to
- * /dev/ttyUSB0; BAUD is 115200 (the current Nano bootloader) or 57600 (the old one). */
+ * The image is --hex FILE, else the one this build made (TB_FIRMWARE_HEX), else the one the
+ * package installed (TB_FIRMWARE_HEX_INSTALLED). PORT defaults to /dev/ttyUSB0; BAUD is 115200
+ * (the current Nano bootloader) or 57600 (the old one). */
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <getopt.h>
@@ -17,6 +18,9 @@
 
 #ifndef TB_FIRMWARE_HEX
 #define TB_FIRMWARE_HEX "reedboard.hex"
+#endif
+#ifndef TB_FIRMWARE_HEX_INSTALLED
+#define TB_FIRMWARE_HEX_INSTALLED "/usr/share/twinboard/firmware/reedboard.hex"
 #endif
 
 static int options(int argc, char **argv, const char **hex, const char **port, long *baud)
@@ -50,11 +54,13 @@ static int options(int argc, char **argv, const char **hex, const char **port, l
 
 int tb_cli_cmd_flash(int argc, char **argv)
 {
-    const char *hex = TB_FIRMWARE_HEX, *port = "/dev/ttyUSB0";
+    const char *hex = NULL, *port = "/dev/ttyUSB0";
     long baud = 115200;
     if (options(argc, argv, &hex, &port, &baud) != TB_CLI_OK)
         return tb_cli_usage("flash");
     struct stat st;
+    if (!hex)
+        hex = stat(TB_FIRMWARE_HEX, &st) == 0 ? TB_FIRMWARE_HEX : TB_FIRMWARE_HEX_INSTALLED;
     if (stat(hex, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
         tb_cli_error("flash: no firmware image at %s: give --hex FILE, or build it (cmake --build "
                      "build --target reedboard_elf)",
