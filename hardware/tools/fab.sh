@@ -59,5 +59,5 @@ for scad in "$hw"/parts/*.scad; do
     }
     rm -f "$out/stl/$name.log"
 done
-say "made in $out: $(cd "$out" && ls | tr '\n' ' ')"
-say "stl: $(cd "$out/stl" && ls | tr '\n' ' ')"
+say "made in $out: $(cd "$out" && printf '%s ' *)"
+say "stl: $(cd "$out/stl" && printf '%s ' *)"

@@ -37,5 +37,7 @@ echo "$out" | grep -q 'avrdude is not installed (apt-get install avrdude)' || fa
 
 rc=0
 out=$("$tb" flash --hex "$tmp/none.hex" /dev/null 2>&1) || rc=$?
-[ "$rc" = 2 ] && echo "$out" | grep -q "no firmware image at $tmp/none.hex" || fail "missing image: exit $rc: $out"
+if [ "$rc" != 2 ] || ! echo "$out" | grep -q "no firmware image at $tmp/none.hex"; then
+    fail "missing image: exit $rc: $out"
+fi
 echo "twinboard flash: avrdude's settings, failures and absence as a maker would see them"
