@@ -58,3 +58,6 @@ add_custom_command(
 add_custom_target(reedboard_elf ALL DEPENDS ${elf} ${hex})
 set(RB_FIRMWARE_ELF ${elf} CACHE INTERNAL "reedboard firmware ELF")
 set(RB_FIRMWARE_HEX ${hex} CACHE INTERNAL "reedboard firmware HEX")
+# The package ships the image, so `twinboard flash` writes a board without a compiler.
+include(GNUInstallDirs)
+install(FILES ${hex} DESTINATION ${CMAKE_INSTALL_DATADIR}/twinboard/firmware)

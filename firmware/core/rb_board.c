@@ -32,6 +32,7 @@ void rb_board_init(struct rb_board *b, const struct rb_config *cfg)
     rb_proto_decoder_init(&b->dec);
     b->last_ms = rb_hal_now_ms();
     b->last_decay_ms = b->last_ms;
+    b->boot_ms = b->last_ms;
     rb_hal_select_column(RB_HAL_COLUMN_NONE);
     rb_hal_led(0);
     rb_hal_buzzer(0);
@@ -103,7 +104,7 @@ static uint8_t emit(struct rb_board *b, uint32_t now, uint8_t enable, uint8_t ty
     return 1;
 }
 
-static uint8_t fault(struct rb_board *b, uint32_t now, uint8_t code, uint8_t arg, uint16_t detail)
+uint8_t rb_board_fault(struct rb_board *b, uint32_t now, uint8_t code, uint8_t arg, uint16_t detail)
 {
     return emit(b, now, RB_PROTO_EV_FAULTS, RB_PROTO_FAULT, code, arg, detail);
 }
@@ -139,7 +140,7 @@ static void chatter(struct rb_board *b, uint32_t now, uint8_t sq)
         score++;
     }
     if (score >= RB_CHATTER_LIMIT && !reported &&
-        fault(b, now, RB_PROTO_FAULT_STUCK_SQUARE, sq, score)) {
+        rb_board_fault(b, now, RB_PROTO_FAULT_STUCK_SQUARE, sq, score)) {
         reported = 0x80u;
     }
     b->chatter[sq] = (uint8_t)(score | reported);
@@ -171,7 +172,8 @@ static void squares(struct rb_board *b, uint32_t now, uint8_t elapsed)
         in = frozen;
     }
     if (row_low != b->row_fault) {
-        if (!row_low || fault(b, now, RB_PROTO_FAULT_MATRIX, RB_PROTO_MATRIX_ROW_LOW, row_low)) {
+        if (!row_low ||
+            rb_board_fault(b, now, RB_PROTO_FAULT_MATRIX, RB_PROTO_MATRIX_ROW_LOW, row_low)) {
             b->row_fault = row_low;
         }
     }
@@ -209,7 +211,7 @@ static void squares(struct rb_board *b, uint32_t now, uint8_t elapsed)
     if (b->pieces <= RB_MAX_PIECES) {
         b->too_many = 0;
     } else if (!b->too_many &&
-               fault(b, now, RB_PROTO_FAULT_MATRIX, RB_PROTO_MATRIX_TOO_MANY, b->pieces)) {
+               rb_board_fault(b, now, RB_PROTO_FAULT_MATRIX, RB_PROTO_MATRIX_TOO_MANY, b->pieces)) {
         b->too_many = 1;
     }
 }
@@ -243,14 +245,19 @@ static void apply_options(struct rb_board *b, uint32_t now, const struct rb_prot
         b->cfg.snapshot_period_ms = o->snapshot_period_ms;
         b->last_snapshot_ms = now;
     }
-    b->events = o->events;
+    b->events = (uint8_t)(o->events & RB_PROTO_EV_ALL);
+    if (!(o->events & RB_PROTO_OPT_SELF_TEST)) {
+        rb_selftest_stop(b);
+    } else if (!rb_selftest_running(b)) {
+        rb_selftest_start(b, now);
+    }
 }
 
 static void handle(struct rb_board *b, uint32_t now, const struct rb_proto_msg *m)
 {
     if (m->type & 0x80u) {
         /* A board-to-host message sent to the board: well formed, but not a request. */
-        fault(b, now, RB_PROTO_FAULT_BAD_REQUEST, m->type, RB_PROTO_REJECT_TYPE);
+        rb_board_fault(b, now, RB_PROTO_FAULT_BAD_REQUEST, m->type, RB_PROTO_REJECT_TYPE);
         return;
     }
     if (!b->active) {
@@ -305,11 +312,12 @@ static void receive(struct rb_board *b, uint32_t now)
     uint32_t fresh = (errors - b->rx_errors_seen) + rb_hal_uart_take_errors();
     b->rx_errors_seen = errors;
     if (fresh) {
-        fault(b, now, RB_PROTO_FAULT_RX_ERROR, 0, clamp16(fresh));
+        rb_board_fault(b, now, RB_PROTO_FAULT_RX_ERROR, 0, clamp16(fresh));
     }
     if (s->bad_message != b->bad_seen) {
         b->bad_seen = s->bad_message;
-        fault(b, now, RB_PROTO_FAULT_BAD_REQUEST, b->dec.last_bad_type, b->dec.last_bad_reason);
+        rb_board_fault(b, now, RB_PROTO_FAULT_BAD_REQUEST, b->dec.last_bad_type,
+                       b->dec.last_bad_reason);
     }
 }
 
@@ -342,7 +350,7 @@ static size_t encode_info(const struct rb_board *b, uint8_t *frame)
         .debounce_ms = b->cfg.debounce_ms,
         .scan_period_us = b->cfg.scan_period_us,
         .snapshot_period_ms = b->cfg.snapshot_period_ms,
-        .events = b->events,
+        .events = (uint8_t)(b->events | (rb_selftest_running(b) ? RB_PROTO_OPT_SELF_TEST : 0u)),
     };
     return rb_proto_encode_info(frame, RB_PROTO_MAX_FRAME, &info);
 }
@@ -444,6 +452,7 @@ void rb_board_tick(struct rb_board *b)
     buttons(b, now, elapsed);
     decay_chatter(b, now);
     receive(b, now);
+    rb_selftest_tick(b, now);
     if (b->active) {
         report_overrun(b, now);
         if (b->cfg.snapshot_period_ms && !b->want_snapshot &&

@@ -35,11 +35,12 @@
 #define RB_QUEUE_LEN 32u
 #endif
 
-#define RB_FILES         8u
-#define RB_MAX_PIECES    32u   /* more occupied squares is an impossible reading */
-#define RB_CHATTER_LIMIT 40u   /* chatter score that raises FAULT STUCK_SQUARE */
-#define RB_CHATTER_DECAY 1000u /* ms between halvings of every chatter score */
-#define RB_LED_BLINK_MS  50u   /* auto LED: off this long after each event */
+#define RB_FILES            8u
+#define RB_MAX_PIECES       32u   /* more occupied squares is an impossible reading */
+#define RB_CHATTER_LIMIT    40u   /* chatter score that raises FAULT STUCK_SQUARE */
+#define RB_CHATTER_DECAY    1000u /* ms between halvings of every chatter score */
+#define RB_LED_BLINK_MS     50u   /* auto LED: off this long after each event */
+#define RB_SELFTEST_HOLD_MS 1000u /* PROMOTE held this long from power-up starts the self-test */
 
 /* ---- per-element deferred debounce (QMK sym_defer_pk semantics) ----
  *
@@ -76,6 +77,20 @@ uint8_t rb_queue_push(struct rb_queue *q, const struct rb_event *e);
 /* The oldest event, or NULL when empty. */
 const struct rb_event *rb_queue_peek(const struct rb_queue *q);
 void rb_queue_pop(struct rb_queue *q);
+
+/* ---- the self-test (rb_selftest.c) ---- */
+
+struct rb_selftest {
+    uint8_t state;           /* off, settling, walking the squares, done */
+    uint8_t hold;            /* 0 while PROMOTE has been held since power-up */
+    uint8_t expect;          /* the square the walk waits for; 64 = past h8 */
+    uint8_t lifted;          /* the board has been clear since the last reading */
+    uint8_t reported;        /* a wrong or bridged reading of this placement was reported */
+    uint8_t good;            /* squares that closed as expected */
+    uint8_t buttons;         /* debounced buttons at the previous tick (CLOCK skips) */
+    uint8_t stuck[RB_FILES]; /* squares closed with the board cleared, file-major */
+    uint32_t since_ms;       /* when the test began */
+};
 
 /* ---- the board ---- */
 
@@ -124,6 +139,8 @@ struct rb_board {
     uint32_t led_off_until;
     uint32_t beep_until;
     uint8_t led_on, buzzer_on; /* last levels written, so pins are only written on a change */
+    uint32_t boot_ms;          /* rb_board_init's time */
+    struct rb_selftest test;
 };
 
 void rb_board_init(struct rb_board *b, const struct rb_config *cfg);
@@ -132,6 +149,17 @@ void rb_board_init(struct rb_board *b, const struct rb_config *cfg);
  * events and faults, handles received requests and sends what fits in the transmit buffer.
  * Never waits for the UART. */
 void rb_board_tick(struct rb_board *b);
+
+/* Queues a FAULT event (when the host listens and faults are enabled); 1 = it took a seq. */
+uint8_t rb_board_fault(struct rb_board *b, uint32_t now, uint8_t code, uint8_t arg,
+                       uint16_t detail);
+
+/* The self-test (RB_PROTO_OPT_SELF_TEST; docs/firmware.md, "Self-test"). rb_board_tick calls
+ * rb_selftest_tick after each scan; start and stop are the host's requests. */
+void rb_selftest_start(struct rb_board *b, uint32_t now);
+void rb_selftest_stop(struct rb_board *b);
+uint8_t rb_selftest_running(const struct rb_board *b);
+void rb_selftest_tick(struct rb_board *b, uint32_t now);
 
 /* Converts a file-major matrix into a wire bitboard (bit n = square n). */
 uint64_t rb_matrix_to_bits(const uint8_t m[RB_FILES]);

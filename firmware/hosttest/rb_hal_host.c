@@ -49,12 +49,16 @@ void rb_hal_select_column(uint8_t file)
 uint8_t rb_hal_read_rows(void)
 {
     uint8_t rows = rb_hosttest.row_short;
+    uint64_t closed = rb_hosttest.squares & ~rb_hosttest.dead;
     if (rb_hosttest.column < 8) {
         for (uint8_t r = 0; r < 8; r++) {
-            if (rb_hosttest.squares >> (r * 8u + rb_hosttest.column) & 1u) {
+            if (closed >> (r * 8u + rb_hosttest.column) & 1u) {
                 rows |= (uint8_t)(1u << r);
             }
         }
+    }
+    if (rows & rb_hosttest.rows_bridged) {
+        rows |= rb_hosttest.rows_bridged;
     }
     return rows;
 }

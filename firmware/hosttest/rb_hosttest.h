@@ -13,9 +13,11 @@
 #define RB_HOSTTEST_RX_MAX 4096u
 
 struct rb_hosttest {
-    uint64_t squares;  /* bit n = a piece on square n (switch closed) */
-    uint8_t row_short; /* ranks whose row line is stuck low (fault injection) */
-    uint8_t buttons;   /* bit n = button n held down */
+    uint64_t squares;     /* bit n = a piece on square n (switch closed) */
+    uint8_t row_short;    /* ranks whose row line is stuck low (fault injection) */
+    uint64_t dead;        /* squares whose switch or diode never conducts (fault injection) */
+    uint8_t rows_bridged; /* ranks whose lines are joined: one low pulls all low (injection) */
+    uint8_t buttons;      /* bit n = button n held down */
     uint32_t now_ms;
     uint32_t clock_reads; /* rb_hal_now_ms() calls */
     uint8_t column;       /* selected file, or RB_HAL_COLUMN_NONE */

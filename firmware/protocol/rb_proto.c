@@ -55,7 +55,7 @@ static int options_ok(const struct rb_proto_options *o)
 {
     return o->debounce_ms >= RB_PROTO_DEBOUNCE_MIN && o->debounce_ms <= RB_PROTO_DEBOUNCE_MAX &&
            (o->snapshot_period_ms == 0 || o->snapshot_period_ms >= RB_PROTO_SNAPSHOT_MIN_MS) &&
-           (o->events & (uint8_t)~RB_PROTO_EV_ALL) == 0;
+           (o->events & (uint8_t) ~(RB_PROTO_EV_ALL | RB_PROTO_OPT_SELF_TEST)) == 0;
 }
 
 static int outputs_ok(const struct rb_proto_outputs *o)
@@ -80,7 +80,7 @@ static int button_ok(const struct rb_proto_button *e)
 
 static int fault_ok(const struct rb_proto_fault *f)
 {
-    return f->code >= RB_PROTO_FAULT_STUCK_SQUARE && f->code <= RB_PROTO_FAULT_RX_ERROR;
+    return f->code >= RB_PROTO_FAULT_STUCK_SQUARE && f->code <= RB_PROTO_FAULT_SELF_TEST;
 }
 
 /* ---- little-endian field access ---- */

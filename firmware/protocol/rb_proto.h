@@ -78,6 +78,8 @@ enum rb_proto_type {
 #define RB_PROTO_EV_BUTTONS 0x02u
 #define RB_PROTO_EV_FAULTS  0x04u
 #define RB_PROTO_EV_ALL     0x07u
+/* SET_OPTIONS.events bit 7: run the self-test (set) or leave it (clear); INFO.events shows it. */
+#define RB_PROTO_OPT_SELF_TEST 0x80u
 
 /* Limits checked by the encoder, the decoder and the board. */
 #define RB_PROTO_DEBOUNCE_MIN    1u
@@ -100,6 +102,21 @@ enum rb_proto_fault_code {
     RB_PROTO_FAULT_QUEUE_OVERRUN = 3, /* detail = events lost (their seqs were skipped) */
     RB_PROTO_FAULT_BAD_REQUEST = 4,   /* arg = request type; detail = enum rb_proto_reject */
     RB_PROTO_FAULT_RX_ERROR = 5,      /* detail = corrupt or lost request bytes/frames since last */
+    RB_PROTO_FAULT_SELF_TEST = 6,     /* a self-test finding: arg = enum rb_proto_test_finding */
+};
+
+/* Self-test findings (FAULT SELF_TEST arg; docs/protocol.md, "Self-test"). The self-test runs
+ * with the board cleared: it reads every closed square as stuck, then walks the squares a1, b1,
+ * ..., h8 as the tester covers each in turn, one piece at a time. */
+enum rb_proto_test_finding {
+    RB_PROTO_TEST_STARTED = 1,       /* detail = stuck squares found; the walk expects its first */
+    RB_PROTO_TEST_STUCK = 2,         /* detail = square closed with the board cleared */
+    RB_PROTO_TEST_OK = 3,            /* detail = square: the expected square closed, alone */
+    RB_PROTO_TEST_WRONG_SQUARE = 4,  /* detail = expected << 8 | read: crossed lines or wiring */
+    RB_PROTO_TEST_ROWS_BRIDGED = 5,  /* detail = rank mask read at once on one file */
+    RB_PROTO_TEST_FILES_BRIDGED = 6, /* detail = file mask read at once on one rank */
+    RB_PROTO_TEST_NEVER_CLOSED = 7,  /* detail = square skipped by the CLOCK button: dead */
+    RB_PROTO_TEST_DONE = 8,          /* detail = squares that passed (64 = a healthy board) */
 };
 
 enum rb_proto_matrix_fault {

@@ -45,6 +45,8 @@ const char *rb_proto_fault_name(uint8_t code)
         return "bad request";
     case RB_PROTO_FAULT_RX_ERROR:
         return "receive error";
+    case RB_PROTO_FAULT_SELF_TEST:
+        return "self-test";
     default:
         return "unknown fault";
     }

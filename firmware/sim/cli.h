@@ -11,6 +11,7 @@ struct rb_simcli_opts {
     double bounce_ms, tail_ms;
     unsigned seed;
     int pty, use_stdin;
+    struct rb_sim_faults faults; /* --fault */
 };
 
 /* Prints one decoded frame as a line: "<ms> ms <kind> ...". */

@@ -57,6 +57,7 @@ static void usage(FILE *f)
             "usage: reedboard-sim --elf FILE --script FILE [--bounce-ms N] [--initial "
             "start|empty|FEN]\n"
             "                     [--board NAME] [--tail-ms N] [--seed N] [--netlist FILE]\n"
+            "                     [--fault stuck:SQUARE|dead:SQUARE|bridge:RANKS|cross:RANKS]...\n"
             "       reedboard-sim --elf FILE --pty [--link PATH] [--script FILE | --stdin] [...]\n"
             "       reedboard-sim --help | --version\n");
 }
@@ -129,6 +130,48 @@ static int parse_number(const char *opt, const char *s, double max, double *out)
     return 0;
 }
 
+/* --fault stuck:d3 (a switch welded shut), dead:c1 (a switch or diode that never conducts),
+ * bridge:45 (rank lines 4 and 5 joined), cross:12 (rank lines 1 and 2 swapped at the MCU):
+ * wires the fault into the modelled board. */
+static int parse_fault(const char *v, struct rb_sim_faults *f)
+{
+    const char *colon = strchr(v, ':');
+    const char *w = colon ? colon + 1 : "";
+    size_t kind = colon ? (size_t)(colon - v) : 0;
+    if ((kind == 5 && !strncmp(v, "stuck", 5)) || (kind == 4 && !strncmp(v, "dead", 4))) {
+        if (strlen(w) == 2 && w[0] >= 'a' && w[0] <= 'h' && w[1] >= '1' && w[1] <= '8') {
+            uint64_t bit = 1ull << ((w[1] - '1') * 8 + (w[0] - 'a'));
+            if (kind == 5)
+                f->stuck |= bit;
+            else
+                f->dead |= bit;
+            return 0;
+        }
+    } else if ((kind == 6 && !strncmp(v, "bridge", 6)) || (kind == 5 && !strncmp(v, "cross", 5))) {
+        uint8_t ranks = 0;
+        int bad = 0;
+        for (const char *c = w; *c; c++) {
+            if (*c < '1' || *c > '8')
+                bad = 1;
+            else
+                ranks |= (uint8_t)(1u << (*c - '1'));
+        }
+        if (!bad && kind == 6 && (ranks & (ranks - 1u))) {
+            f->rows_bridged |= ranks;
+            return 0;
+        }
+        if (!bad && kind == 5 && strlen(w) == 2 && (ranks & (ranks - 1u)) && !f->rows_crossed) {
+            f->rows_crossed = ranks;
+            return 0;
+        }
+    }
+    fprintf(stderr,
+            "reedboard-sim: --fault %s: give stuck:SQUARE, dead:SQUARE (a1..h8), bridge:RANKS "
+            "(two or more of 1..8, e.g. bridge:45) or cross:RANKS (two, once, e.g. cross:12)\n",
+            v);
+    return 2;
+}
+
 /* Returns 0 when parsed, 2 on a usage error (reported), 1 for --help, 3 for --version. */
 static int parse_args(int argc, char **argv, struct rb_simcli_opts *o)
 {
@@ -143,7 +186,8 @@ static int parse_args(int argc, char **argv, struct rb_simcli_opts *o)
         O_NETLIST,
         O_BOUNCE,
         O_TAIL,
-        O_SEED
+        O_SEED,
+        O_FAULT
     };
     static const struct option longs[] = {
         {"help", no_argument, NULL, 'h'},
@@ -159,6 +203,7 @@ static int parse_args(int argc, char **argv, struct rb_simcli_opts *o)
         {"bounce-ms", required_argument, NULL, O_BOUNCE},
         {"tail-ms", required_argument, NULL, O_TAIL},
         {"seed", required_argument, NULL, O_SEED},
+        {"fault", required_argument, NULL, O_FAULT},
         {NULL, 0, NULL, 0},
     };
     opterr = 0;
@@ -194,6 +239,10 @@ static int parse_args(int argc, char **argv, struct rb_simcli_opts *o)
             break;
         case O_NETLIST:
             o->netlist = v;
+            break;
+        case O_FAULT:
+            if (parse_fault(v, &o->faults))
+                return 2;
             break;
         case O_BOUNCE:
         case O_TAIL:
@@ -336,6 +385,7 @@ int main(int argc, char **argv)
         return 1;
     }
     rb_sim_set_occupancy(sim, occ);
+    rb_sim_set_faults(sim, &o.faults);
     struct rb_sim_script_result res = {0};
     if (text &&
         rb_sim_schedule_script(sim, text, len, o.script, o.board, 0, o.bounce_ms, &res, &err)) {

@@ -79,6 +79,15 @@ uint64_t rb_sim_occupancy(const struct rb_sim *sim);
 /* Sets the whole board at once, without bounce and without change reports. */
 void rb_sim_set_occupancy(struct rb_sim *sim, uint64_t occupancy);
 
+/* Faults wired into the modelled board (all zero: a healthy board). */
+struct rb_sim_faults {
+    uint64_t stuck;       /* squares whose switch is welded closed */
+    uint64_t dead;        /* squares whose switch never closes or whose diode is open */
+    uint8_t rows_bridged; /* ranks whose row lines are joined (solder bridge): one low, all low */
+    uint8_t rows_crossed; /* two ranks whose row lines reach each other's MCU pin (0 or 2 bits) */
+};
+void rb_sim_set_faults(struct rb_sim *sim, const struct rb_sim_faults *f);
+
 /* Schedules a square (or button) change at an absolute cycle (a past cycle means "now").
  * bounce_ms > 0 adds a seeded burst of random contact toggles ending within bounce_ms; the
  * change is reported to the change handler when the burst has ended. TB_ERR_ARG for a bad

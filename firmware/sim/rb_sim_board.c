@@ -57,13 +57,19 @@ void rb_sim__update_rows(struct rb_sim *sim)
     int selected = -1;
     if (lv[RB_SIM_G1] && !lv[RB_SIM_G2A_N] && !lv[RB_SIM_G2B_N])
         selected = lv[RB_SIM_A0] | lv[RB_SIM_A1] << 1 | lv[RB_SIM_A2] << 2;
-    for (int r = 0; r < 8; r++) {
-        int low = 0;
+    uint64_t closed = (sim->contacts | sim->faults.stuck) & ~sim->faults.dead;
+    uint8_t low = 0;
+    for (int r = 0; r < 8; r++)
         for (int f = 0; f < 8 && selected >= 0; f++)
-            if (sim->wiring.file_output[f] == selected && (sim->contacts >> (r * 8 + f)) & 1u)
-                low = 1;
-        set_input(sim, sim->wiring.row[r], !low);
-    }
+            if (sim->wiring.file_output[f] == selected && (closed >> (r * 8 + f)) & 1u)
+                low |= (uint8_t)(1u << r);
+    if (low & sim->faults.rows_bridged)
+        low |= sim->faults.rows_bridged;
+    uint8_t x = sim->faults.rows_crossed;
+    if (x && (low & x) && (low & x) != x)
+        low ^= x; /* the one low line arrives on the other rank's pin */
+    for (int r = 0; r < 8; r++)
+        set_input(sim, sim->wiring.row[r], !((low >> r) & 1u));
     for (int b = 0; b < RB_NETLIST_NBUTTONS; b++)
         set_input(sim, sim->wiring.button[b], !((sim->buttons >> b) & 1u));
     flush_inputs(sim);
@@ -112,6 +118,14 @@ int rb_sim__board_init(struct rb_sim *sim, struct tb_error *err)
 uint64_t rb_sim_occupancy(const struct rb_sim *sim)
 {
     return sim ? sim->contacts : 0;
+}
+
+void rb_sim_set_faults(struct rb_sim *sim, const struct rb_sim_faults *f)
+{
+    if (!sim || !f)
+        return;
+    sim->faults = *f;
+    rb_sim__update_rows(sim);
 }
 
 void rb_sim_set_occupancy(struct rb_sim *sim, uint64_t occupancy)

@@ -32,7 +32,8 @@ struct rb_sim {
 
     /* the board */
     uint64_t contacts; /* closed reed switches */
-    uint8_t buttons;   /* pressed buttons, bit = RB_PROTO_BTN_* */
+    struct rb_sim_faults faults;
+    uint8_t buttons; /* pressed buttons, bit = RB_PROTO_BTN_* */
     uint8_t dec_level[RB_SIM_NDEC];
     struct rb_sim_watch watch[RB_SIM_NDEC];
     uint8_t ext_mask[8], ext_value[8], ext_sent[8]; /* per port A..H */

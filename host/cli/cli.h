@@ -27,6 +27,10 @@
       "[--fen FEN] [--pack NAME] [--short] [--wav FILE] [--play [--device NAME]] [--rate WPM] "    \
       "[--phonemes] MOVE... | --list-devices",                                                     \
       "print (and speak) the D.2.1 announcement of each move, moves in UCI or SAN")                \
+    X(board_test, "board-test", "[--wait-ms N] [--debounce-ms N] [--timeout-s N] PORT",            \
+      "run a reed board's self-test square by square and print the map of its switches")           \
+    X(flash, "flash", "[--hex FILE] [--baud 115200|57600] [PORT]",                                 \
+      "write the reed board's firmware image to its Nano with avrdude")                            \
     X(devices, "devices", "",                                                                      \
       "list the audio output devices by the names to put in the configuration (audio = NAME)")     \
     X(scoresheet, "scoresheet", "[--letters en|nl|de] [--game N] FILE",                            \

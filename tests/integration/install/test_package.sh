@@ -53,7 +53,7 @@ maintainer="${name:-twinboard install test} <${email:-install-test@twinboard.exa
 mapfile -t shipped < <(TB_SHIPPED_CC=$cc "$src/host/tools/dev" shipped-args)
 [ ${#shipped[@]} -gt 0 ] || fail "host/tools/dev shipped-args gives no flags"
 run cmake -S "$src" -B "$work/build" "${shipped[@]}" -DBUILD_TESTING=OFF \
-    -DTB_FIRMWARE=OFF -DCMAKE_INSTALL_PREFIX=/usr -DTB_MAINTAINER="$maintainer"
+    -DCMAKE_INSTALL_PREFIX=/usr -DTB_MAINTAINER="$maintainer"
 run cmake --build "$work/build" -j "${TB_JOBS:-2}"
 (cd "$work/build" && run cpack -G DEB)
 deb=$(ls "$work"/build/twinboard_*.deb)
@@ -74,6 +74,13 @@ cleanup() {
 trap cleanup EXIT
 run dpkg -i "$deb"
 
+# the firmware image `twinboard flash` writes without a compiler (hardware/BUILD.md, step 5)
+hex=$(dpkg -L twinboard | grep '^/usr/share/twinboard/firmware/reedboard.hex$') ||
+    fail "the package ships no firmware image"
+grep -q '^:00000001FF' "$hex" || fail "$hex is not an Intel HEX image"
+twinboard flash /dev/null-not-a-port >"$work/flash.out" 2>&1 && fail "flash to no port succeeded"
+grep -q 'is not a serial device' "$work/flash.out" ||
+    fail "the installed twinboard flash does not find its image: $(cat "$work/flash.out")"
 unit=$(dpkg -L twinboard | grep '/twinboardd.service$')
 systemd-analyze verify "$unit" >"$work/verify.out" 2>&1 ||
     fail "systemd-analyze verify $unit: $(cat "$work/verify.out")"

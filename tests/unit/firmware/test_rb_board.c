@@ -611,3 +611,185 @@ TB_TEST(two_or_four_scans_per_ms_send_the_same_bytes_as_one)
     ASSERT_EQ(scenario_digest(2), one);
     ASSERT_EQ(scenario_digest(4), one);
 }
+
+/* ---- the self-test (docs/firmware.md, "Self-test") ---- */
+
+/* The self-test's findings among the messages, in order: what[i] = arg, detail[i]. */
+static int findings(uint8_t *what, uint16_t *detail, int max)
+{
+    int n = 0;
+    for (int i = 0; i < ngot && i < MAXMSG; i++) {
+        const struct rb_proto_fault *f = &got[i].u.fault;
+        if (got[i].type == RB_PROTO_FAULT && f->code == RB_PROTO_FAULT_SELF_TEST && n < max) {
+            what[n] = f->arg;
+            detail[n] = f->detail;
+            n++;
+        }
+    }
+    return n;
+}
+
+static int count_finding(uint8_t kind)
+{
+    uint8_t what[256];
+    uint16_t detail[256];
+    int n = findings(what, detail, 256), c = 0;
+    for (int i = 0; i < n; i++) {
+        c += what[i] == kind;
+    }
+    return c;
+}
+
+static uint16_t finding_detail(uint8_t kind)
+{
+    uint8_t what[256];
+    uint16_t detail[256];
+    int n = findings(what, detail, 256);
+    for (int i = 0; i < n; i++) {
+        if (what[i] == kind) {
+            return detail[i];
+        }
+    }
+    TB_FAIL("no self-test finding %u among %d findings", kind, n);
+}
+
+static void start_selftest(void)
+{
+    connect();
+    set_options(RB_DEBOUNCE_MS, 0, RB_PROTO_EV_ALL | RB_PROTO_OPT_SELF_TEST);
+    run(200);
+    ASSERT_EQ(first(RB_PROTO_INFO)->u.info.events, RB_PROTO_EV_ALL | RB_PROTO_OPT_SELF_TEST);
+}
+
+/* The tester covers one square with a piece and takes it away again. */
+static void cover(uint8_t sq)
+{
+    rb_hosttest_set_square(sq, 1);
+    run(60);
+    rb_hosttest_set_square(sq, 0);
+    run(60);
+}
+
+static void press(uint8_t button)
+{
+    rb_hosttest.buttons = (uint8_t)(1u << button);
+    run(60);
+    rb_hosttest.buttons = 0;
+    run(60);
+}
+
+TB_TEST(selftest_healthy_board_passes_every_square_in_order)
+{
+    setup();
+    start_selftest();
+    ASSERT_EQ(finding_detail(RB_PROTO_TEST_STARTED), 0);
+    for (uint8_t sq = 0; sq < RB_PROTO_SQUARES; sq++) {
+        cover(sq);
+    }
+    uint8_t what[256];
+    uint16_t detail[256];
+    int n = findings(what, detail, 256);
+    ASSERT_EQ(n, 1 + 64 + 1); /* STARTED, 64 x OK, DONE: nothing else */
+    for (int i = 0; i < 64; i++) {
+        ASSERT_EQ(what[1 + i], RB_PROTO_TEST_OK);
+        ASSERT_EQ(detail[1 + i], i);
+    }
+    ASSERT_EQ(what[65], RB_PROTO_TEST_DONE);
+    ASSERT_EQ(detail[65], 64);
+    /* each square was also reported as covered and uncovered */
+    ASSERT_EQ(count_type(RB_PROTO_SQUARE), 128);
+}
+
+TB_TEST(selftest_finds_a_stuck_switch_with_the_board_cleared)
+{
+    setup();
+    rb_hosttest_set_square(SQ('c', 3), 1); /* welded shut: reads closed with no piece */
+    start_selftest();
+    ASSERT_EQ(finding_detail(RB_PROTO_TEST_STUCK), SQ('c', 3));
+    ASSERT_EQ(finding_detail(RB_PROTO_TEST_STARTED), 1);
+    for (uint8_t sq = 0; sq < RB_PROTO_SQUARES; sq++) {
+        if (sq != SQ('c', 3)) {
+            cover(sq);
+        }
+    }
+    ASSERT_EQ(count_finding(RB_PROTO_TEST_OK), 63);
+    ASSERT_EQ(finding_detail(RB_PROTO_TEST_DONE), 63);
+    ASSERT_EQ(count_finding(RB_PROTO_TEST_WRONG_SQUARE), 0);
+}
+
+TB_TEST(selftest_finds_a_switch_that_never_closes)
+{
+    setup();
+    rb_hosttest.dead = 1ull << SQ('e', 4); /* open diode: covering e4 reads nothing */
+    start_selftest();
+    for (uint8_t sq = 0; sq < RB_PROTO_SQUARES; sq++) {
+        cover(sq);
+        if (sq == SQ('e', 4)) {
+            ASSERT_EQ(count_finding(RB_PROTO_TEST_OK), SQ('e', 4)); /* the walk waits on e4 */
+            press(RB_PROTO_BTN_CLOCK);                              /* the tester skips it */
+        }
+    }
+    ASSERT_EQ(finding_detail(RB_PROTO_TEST_NEVER_CLOSED), SQ('e', 4));
+    ASSERT_EQ(count_finding(RB_PROTO_TEST_NEVER_CLOSED), 1);
+    ASSERT_EQ(finding_detail(RB_PROTO_TEST_DONE), 63);
+}
+
+TB_TEST(selftest_finds_bridged_rank_lines_and_a_wrong_square)
+{
+    setup();
+    rb_hosttest.rows_bridged = (1u << 3) | (1u << 4); /* ranks 4 and 5 joined */
+    start_selftest();
+    for (uint8_t sq = 0; sq < SQ('a', 4); sq++) {
+        cover(sq);
+    }
+    cover(SQ('a', 4)); /* reads a4 and a5 at once */
+    ASSERT_EQ(finding_detail(RB_PROTO_TEST_ROWS_BRIDGED), (1u << 3) | (1u << 4));
+    ASSERT_EQ(count_finding(RB_PROTO_TEST_OK), 24);
+    rb_hosttest.rows_bridged = 0;
+    cover(SQ('c', 4)); /* not the expected a4: named with both squares */
+    ASSERT_EQ(finding_detail(RB_PROTO_TEST_WRONG_SQUARE), SQ('a', 4) << 8 | SQ('c', 4));
+}
+
+TB_TEST(selftest_starts_from_promote_held_at_power_up)
+{
+    rb_hosttest_reset();
+    rb_hosttest.tx_cap = 255;
+    rb_hosttest.buttons = 1u << RB_PROTO_BTN_PROMOTE;
+    struct rb_config cfg;
+    rb_config_default(&cfg);
+    rb_board_init(&board, &cfg);
+    rb_proto_decoder_init(&host);
+    ngot = 0;
+    tx_seen = 0;
+    run(RB_SELFTEST_HOLD_MS + 50);
+    rb_hosttest.buttons = 0;
+    ASSERT_EQ(rb_hosttest.tx_len, 0); /* nothing is lost: the findings wait for the host */
+    get_info();
+    run(200);
+    ASSERT_EQ(first(RB_PROTO_INFO)->u.info.events, RB_PROTO_EV_ALL | RB_PROTO_OPT_SELF_TEST);
+    ASSERT_EQ(finding_detail(RB_PROTO_TEST_STARTED), 0);
+    cover(SQ('a', 1));
+    ASSERT_EQ(finding_detail(RB_PROTO_TEST_OK), SQ('a', 1));
+}
+
+TB_TEST(selftest_not_started_by_promote_pressed_after_power_up)
+{
+    setup();
+    run(10);
+    rb_hosttest.buttons = 1u << RB_PROTO_BTN_PROMOTE;
+    run(RB_SELFTEST_HOLD_MS + 50);
+    rb_hosttest.buttons = 0;
+    connect();
+    run(200);
+    ASSERT_EQ(count_finding(RB_PROTO_TEST_STARTED), 0);
+    /* a host's options start the test and end it */
+    set_options(RB_DEBOUNCE_MS, 0, RB_PROTO_EV_ALL | RB_PROTO_OPT_SELF_TEST);
+    run(200);
+    ASSERT_EQ(count_finding(RB_PROTO_TEST_STARTED), 1);
+    ngot = 0;
+    set_options(RB_DEBOUNCE_MS, 0, RB_PROTO_EV_ALL);
+    run(10);
+    ASSERT_EQ(first(RB_PROTO_INFO)->u.info.events, RB_PROTO_EV_ALL);
+    cover(SQ('a', 1));
+    ASSERT_EQ(count_finding(RB_PROTO_TEST_OK), 0);
+}
