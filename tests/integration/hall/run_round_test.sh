@@ -283,8 +283,23 @@ echo 2 >"$tmp/lichess/error-board"
 move t2 c2c4
 until_ok 5 sh -c "curl -s -H 'Host: 127.0.0.1:$http_port' http://127.0.0.1:$http_port/api/round | grep -q 'Invalid move on board 2 (mock)'" ||
     fail "lichess's error for board 2 is not on the round view: $(api /api/round)"
+# the page as the arbiter's browser shows it: the error beside board 2, the tiles' time control
+if command -v chromium >/dev/null 2>&1; then
+    cdp_port=$(free_port)
+    chromium --headless=new --no-sandbox --disable-gpu --no-first-run --disable-extensions \
+        --user-data-dir="$tmp/chromium" --remote-debugging-port="$cdp_port" \
+        "http://127.0.0.1:$http_port/" >"$tmp/chromium.out" 2>&1 &
+    pids+=("$!")
+    wait_port "$cdp_port" || fail "chromium did not start"
+    python3 "$here/cdp.py" "$cdp_port" wait "document.getElementById('round-boards') &&
+        document.getElementById('round-boards').innerText.includes('error: Invalid move on board 2 (mock)') &&
+        document.getElementById('round-boards').innerText.includes('Carlsen, Magnus')" $((10000 * m)) >/dev/null ||
+        fail "the hall page does not show lichess's error beside board 2: $(python3 "$here/cdp.py" "$cdp_port" eval "document.getElementById('round').innerText")"
+    python3 "$here/cdp.py" "$cdp_port" wait "document.getElementById('tiles').innerText.includes('time control 5400+30')" $((5000 * m)) >/dev/null ||
+        fail "the hall's tiles do not show the time control: $(python3 "$here/cdp.py" "$cdp_port" eval "document.getElementById('tiles').innerText")"
+fi
 rm "$tmp/lichess/error-board"
-say "lichess's per-game error shown on the hall's round view"
+say "lichess's per-game error shown on the hall's round view (and page); the tiles show the time control"
 
 # ---- a takeback: the corrected main line ------------------------------------------------------
 TB_PIN=246813 "$tb" --socket "$tmp/t1/control" takeback 1 >"$tmp/cli.log" 2>&1 || fail "t1's takeback refused: $(cat "$tmp/cli.log")"
