@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "round_internal.h"
+#include "tb_str.h"
 
 static const char *const field_names[TB_ROUND_FIELDS] = {
     "Event",      "Site",       "Date",     "Round",    "White",       "Black",      "Board",
@@ -136,7 +137,11 @@ static int finish(struct rd *rd, struct tb_round_pairing *p)
         return bad(rd, p->line, "more than 512 boards");
     p->board = board;
     snprintf(p->v[TB_ROUND_BOARD], sizeof p->v[TB_ROUND_BOARD], "%d", board);
-    snprintf(p->v[TB_ROUND_ROUND], sizeof p->v[TB_ROUND_ROUND], "%s.%d", round, board);
+    char rb[TB_ROUND_VALUE_MAX + 16];
+    snprintf(rb, sizeof rb, "%s.%d", round, board);
+    if (strlen(rb) >= TB_ROUND_VALUE_MAX)
+        return bad(rd, p->line, "Round: \"%s\" is too long for a table's tag", rb);
+    tb_str_copy(p->v[TB_ROUND_ROUND], sizeof p->v[TB_ROUND_ROUND], rb);
     r->p[r->n++] = *p;
     return TB_OK;
 }
@@ -246,7 +251,7 @@ static int parse_pgn(struct rd *rd, const char *text, size_t len)
             given[f] = true;
             if (check_value(rd, line, f, val))
                 return TB_ERR_PARSE;
-            snprintf(p.v[f], sizeof p.v[f], "%s", val);
+            tb_str_copy(p.v[f], sizeof p.v[f], val);
             continue;
         }
         if (s[strspn(s, " \t")] == '[')
@@ -344,7 +349,7 @@ static int parse_csv(struct rd *rd, const char *text, size_t len)
             if (col[c] >= 0 && check_value(rd, line, col[c], val))
                 return TB_ERR_PARSE;
             if (col[c] >= 0)
-                snprintf(p.v[col[c]], sizeof p.v[col[c]], "%s", val);
+                tb_str_copy(p.v[col[c]], sizeof p.v[col[c]], val);
             if (c + 1 < ncol && i >= n)
                 return bad(rd, line, "%d fields, the header names %d", c + 1, ncol);
             if (c + 1 < ncol)

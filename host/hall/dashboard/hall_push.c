@@ -122,7 +122,7 @@ static int post(struct hall_push *p, char *const *games, int first, int n,
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
     int out = 0;
     if (rc != CURLE_OK) {
-        snprintf(why, len, "lichess not reached: %s", err[0] ? err : curl_easy_strerror(rc));
+        snprintf(why, len, "lichess not reached: %.200s", err[0] ? err : curl_easy_strerror(rc));
         out = -1;
     } else if (code != 200) {
         cJSON *root = r.buf ? cJSON_Parse(r.buf) : NULL;

@@ -102,7 +102,7 @@ static int write_file(const char *dir, const char *name, const char *text, char 
     }
     if (!ok) {
         unlink(tmp);
-        snprintf(why, len, "%s: %s", path, strerror(e));
+        snprintf(why, len, "%.200s: %.80s", path, strerror(e));
         return -1;
     }
     return 0;
@@ -279,7 +279,7 @@ static void send_tags(struct hall_round *h, struct board *b, const struct tb_hal
     struct tb_error err = {0};
     int n = tb_hall_cmd_encode(&c, json, sizeof json, &err);
     if (n < 0 || tb_hall_topic(st->tournament, st->table, "cmd", topic, sizeof topic) < 0) {
-        snprintf(b->tags, sizeof b->tags, "not sent: %s", err.msg);
+        snprintf(b->tags, sizeof b->tags, "not sent: %.200s", err.msg);
         return;
     }
     if (h->cfg.send(h->cfg.send_user, topic, json, n) != 0) {
