@@ -84,7 +84,7 @@ void hall_push_stop(struct hall_push *p);
 struct hall_config {
     char pairings[HALL_PATH_MAX], folder[HALL_PATH_MAX], pin_file[HALL_PATH_MAX];
     uint64_t delay_ms;
-    char table_text[8192];
+    char table_text[256]; /* one line of tables (libinih reads 200 bytes a line) */
     char table[TB_ROUND_MAX_BOARDS][TB_HALL_NAME_MAX];
     int ntables;
     char lichess_round[64], token_file[HALL_PATH_MAX], lichess_url[256];

@@ -62,7 +62,7 @@ static int handler(void *user, const char *section, const char *key, const char 
     } else if (round && !strcmp(key, "tables")) {
         char list[sizeof c->table_text];
         what = put(list, sizeof list, value) ? NULL : "too long";
-        c->ntables = 0;
+        /* several lines add up: a line holds at most 200 bytes */
         for (char *save = NULL, *t = strtok_r(list, " ,", &save); !what && t;
              t = strtok_r(NULL, " ,", &save)) {
             if (!tb_hall_name_ok(t))

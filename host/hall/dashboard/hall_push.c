@@ -101,6 +101,8 @@ static int post(struct hall_push *p, char *const *games, int first, int n,
     char auth[600];
     snprintf(auth, sizeof auth, "Authorization: Bearer %s", p->token);
     struct curl_slist *h2 = hdr ? curl_slist_append(hdr, auth) : NULL;
+    /* the body at once: no "Expect: 100-continue" round trip (a second's wait at some servers) */
+    struct curl_slist *h3 = h2 ? curl_slist_append(h2, "Expect:") : NULL;
     memset(auth, 0, sizeof auth);
     struct reply r = {NULL, 0};
     char err[CURL_ERROR_SIZE] = "";
@@ -108,7 +110,7 @@ static int post(struct hall_push *p, char *const *games, int first, int n,
     curl_easy_setopt(c, CURLOPT_POST, 1L);
     curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
     curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(at - body));
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h2);
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h3);
     curl_easy_setopt(c, CURLOPT_USERAGENT, "twinboard-hall/" TB_VERSION);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, take_reply);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &r);
@@ -117,7 +119,7 @@ static int post(struct hall_push *p, char *const *games, int first, int n,
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 30000L);
     curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-    CURLcode rc = h2 ? curl_easy_perform(c) : CURLE_OUT_OF_MEMORY;
+    CURLcode rc = h3 ? curl_easy_perform(c) : CURLE_OUT_OF_MEMORY;
     long code = 0;
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
     int out = 0;
@@ -135,7 +137,7 @@ static int post(struct hall_push *p, char *const *games, int first, int n,
         read_reply(st, first, n, r.buf);
     }
     free(r.buf);
-    curl_slist_free_all(h2 ? h2 : hdr);
+    curl_slist_free_all(h3 ? h3 : h2 ? h2 : hdr);
     curl_easy_cleanup(c);
     free(body);
     return out;

@@ -155,6 +155,8 @@ static void publish(struct hall_round *h)
     bool mem = texts && dirty && games && csv && txt;
     for (int i = 0; mem && i < n; i++)
         mem = texts[i] != NULL;
+    if (mem) /* lichess first: the folder's fsyncs do not hold it back */
+        hall_push_offer(h->cfg.push, (const char *const *)texts, n);
     if (!mem) {
         snprintf(why, sizeof why, "out of memory");
         fails++;
@@ -168,8 +170,6 @@ static void publish(struct hall_round *h)
         fails += write_file(h->cfg.folder, "results.csv", csv, why, sizeof why);
         fails += write_file(h->cfg.folder, "results.txt", txt, why, sizeof why);
     }
-    if (mem)
-        hall_push_offer(h->cfg.push, (const char *const *)texts, n);
     for (int i = 0; texts && i < n; i++)
         free(texts[i]);
     free(texts);
