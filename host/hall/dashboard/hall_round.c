@@ -336,8 +336,10 @@ void hall_round_event(struct hall_round *h, const char *tournament, const char *
 
 static char *report_json(struct hall_round *h)
 {
-    struct hall_push_status ps;
-    hall_push_status(h->cfg.push, &ps);
+    struct hall_push_status *pst = malloc(sizeof *pst); /* large: not on a web thread's stack */
+    if (!pst)
+        return NULL;
+    hall_push_status(h->cfg.push, pst);
     cJSON *o = cJSON_CreateObject(), *boards = cJSON_AddArrayToObject(o, "boards");
     pthread_mutex_lock(&h->mu);
     cJSON_AddStringToObject(o, "round", h->r->round);
@@ -355,19 +357,20 @@ static char *report_json(struct hall_round *h)
         cJSON_AddBoolToObject(x, "seen", b->seen);
         cJSON_AddNumberToObject(x, "plies", b->plies);
         cJSON_AddStringToObject(x, "tags", b->tags);
-        bool pushed = h->cfg.push && i < ps.ngames;
-        cJSON_AddNumberToObject(x, "push_moves", pushed ? ps.game[i].moves : -1);
-        cJSON_AddStringToObject(x, "push_error", pushed ? ps.game[i].error : "");
+        bool pushed = h->cfg.push && i < pst->ngames;
+        cJSON_AddNumberToObject(x, "push_moves", pushed ? pst->game[i].moves : -1);
+        cJSON_AddStringToObject(x, "push_error", pushed ? pst->game[i].error : "");
         cJSON_AddItemToArray(boards, x);
     }
     pthread_mutex_unlock(&h->mu);
     cJSON *p = cJSON_AddObjectToObject(o, "push");
     cJSON_AddBoolToObject(p, "on", h->cfg.push != NULL);
-    cJSON_AddNumberToObject(p, "pushes", (double)ps.pushes);
-    cJSON_AddNumberToObject(p, "failures", (double)ps.failures);
-    cJSON_AddBoolToObject(p, "failing", ps.failing);
-    cJSON_AddBoolToObject(p, "waiting", ps.waiting);
-    cJSON_AddStringToObject(p, "last", ps.last);
+    cJSON_AddNumberToObject(p, "pushes", (double)pst->pushes);
+    cJSON_AddNumberToObject(p, "failures", (double)pst->failures);
+    cJSON_AddBoolToObject(p, "failing", pst->failing);
+    cJSON_AddBoolToObject(p, "waiting", pst->waiting);
+    cJSON_AddStringToObject(p, "last", pst->last);
+    free(pst);
     char *s = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return s;

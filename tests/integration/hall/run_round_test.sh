@@ -328,6 +328,17 @@ rc=$?
 case $out in *"bad.pgn:18: board 1 is paired already (line 1)"*) ;; *) fail "the bad file's message: $out" ;; esac
 [ "$(cat "$tmp/round/games.pgn")" = "$before" ] || fail "a bad pairings file changed the folder"
 say "bad pairings refused: $out"
+# a bad configuration: named by file, line and key, nothing started
+sed 's/^retry = 200ms$/retry = 2 hours/' "$tmp/hall.ini" >"$tmp/bad.ini"
+out=$("$hall" --broker-port "$mqtt_port" --port "$(free_port)" --config "$tmp/bad.ini" 2>&1)
+[ $? = 2 ] && case $out in *"bad.ini:10: [lichess] retry: not a time"*) true ;; *) false ;; esac ||
+    fail "a bad configuration line: $out"
+sed "s|^token_file = .*|token_file = $tmp/no-such-token|" "$tmp/hall.ini" >"$tmp/bad.ini"
+out=$("$hall" --broker-port "$mqtt_port" --port "$(free_port)" --config "$tmp/bad.ini" 2>&1)
+[ $? = 2 ] && case $out in *"[lichess] token_file $tmp/no-such-token: cannot be read"*) true ;; *) false ;; esac ||
+    fail "a missing token file: $out"
+[ "$(cat "$tmp/round/games.pgn")" = "$before" ] || fail "a bad configuration changed the folder"
+say "bad configuration refused: $out"
 
 grep -rq "$token" "$tmp"/*.log "$tmp/lichess/log" && fail "the token is in a log"
 say "PASS"
