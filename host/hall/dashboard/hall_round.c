@@ -23,6 +23,10 @@
 
 #define VERSIONS 256 /* games kept per board while the delay holds them back */
 #define TICK_MS  100
+#define GRACE_MS                                                                                   \
+    2000 /* at the start, the tables' retained states come before anything is                      \
+            published: a restarted hall never shows (or pushes) a game it had                      \
+            shown with moves as the bare pairing */
 
 struct version {
     uint64_t at; /* when the hall had it */
@@ -55,6 +59,7 @@ struct hall_round {
     bool stop, started, changed;
     unsigned long writes, write_failures, sent;
     char pin[TB_HALL_PIN_MAX + 2]; /* the configuration's, copied */
+    uint64_t start_ms;
     char write_error[200];
 };
 
@@ -106,6 +111,25 @@ static int write_file(const char *dir, const char *name, const char *text, char 
         return -1;
     }
     return 0;
+}
+
+/* The board's file as a hall before this one left it, when it is this pairing's game: what the
+ * public had, kept across a restart (the delay goes on from there). NULL otherwise. */
+static char *shown_before(const char *folder, const struct tb_round_pairing *p)
+{
+    char path[HALL_PATH_MAX + 32], *text = NULL;
+    size_t n = 0;
+    struct tb_error err = {0};
+    if (!folder)
+        return NULL;
+    snprintf(path, sizeof path, "%s/game-%d.pgn", folder, p->board);
+    if (tb_read_file(path, &text, &n, &err) != TB_OK)
+        return NULL;
+    if (strlen(text) != n || !tb_round_pgn_is(p, text)) {
+        free(text);
+        return NULL;
+    }
+    return text;
 }
 
 static char *results(struct hall_round *h, bool csv)
@@ -216,8 +240,9 @@ static void *run(void *arg)
     struct hall_round *h = arg;
     pthread_mutex_lock(&h->mu);
     while (!h->stop) {
-        age(h, mono_ms());
-        if (h->changed) {
+        uint64_t now = mono_ms();
+        age(h, now);
+        if (h->changed && now >= h->start_ms + GRACE_MS) {
             h->changed = false;
             publish(h);
             continue;
@@ -433,8 +458,11 @@ struct hall_round *hall_round_start(const struct hall_round_config *cfg, char *w
             snprintf(b->table, sizeof b->table, "%s", cfg->tables[i]); /* board order */
         else
             snprintf(b->table, sizeof b->table, "t%d", b->p->board);
-        b->shown = board_pgn(b->p, NULL);
-        snprintf(b->result, sizeof b->result, "*");
+        b->shown = shown_before(cfg->folder, b->p);
+        if (!b->shown)
+            b->shown = board_pgn(b->p, NULL);
+        if (b->shown && !tb_round_pgn_tag(b->shown, "Result", b->result, sizeof b->result))
+            snprintf(b->result, sizeof b->result, "*");
         snprintf(b->tags, sizeof b->tags, "table %s not seen yet", b->table);
         b->dirty = true;
         mem = mem && b->shown;
@@ -444,7 +472,8 @@ struct hall_round *hall_round_start(const struct hall_round_config *cfg, char *w
         hall_round_stop(h);
         return NULL;
     }
-    h->changed = true; /* the folder as the pairings make it, at once */
+    h->changed = true; /* the folder as it stands, once the tables' states had their time */
+    h->start_ms = mono_ms();
     if (pthread_create(&h->th, NULL, run, h)) {
         snprintf(why, len, "cannot start the round's thread");
         hall_round_stop(h);

@@ -191,12 +191,17 @@ token_file = $tmp/token
 url = http://127.0.0.1:$lichess_port
 retry = 200ms
 EOF
-"$hall" --broker-port "$mqtt_port" --port "$http_port" --config "$tmp/hall.ini" >"$tmp/hall.log" 2>&1 &
-pids+=("$!")
-# the public's hall: the same round, 2 s behind, no PIN (it sends nothing to the tables)
+start_halls() {
+    "$hall" --broker-port "$mqtt_port" --port "$http_port" --config "$tmp/hall.ini" >>"$tmp/hall.log" 2>&1 &
+    hall_pid=$!
+    pids+=("$hall_pid")
+    # the public's hall: the same round, 2 s behind, no PIN (it sends nothing to the tables)
+    "$hall" --broker-port "$mqtt_port" --port "$http2_port" --config "$tmp/hall2.ini" >>"$tmp/hall2.log" 2>&1 &
+    hall2_pid=$!
+    pids+=("$hall2_pid")
+}
 printf '[round]\npairings = %s\nfolder = %s\ndelay = 2s\n' "$tmp/r3.pgn" "$tmp/delayed" >"$tmp/hall2.ini"
-"$hall" --broker-port "$mqtt_port" --port "$http2_port" --config "$tmp/hall2.ini" >"$tmp/hall2.log" 2>&1 &
-pids+=("$!")
+start_halls
 wait_port "$http_port" && wait_port "$http2_port" || fail "twinboard-hall did not listen"
 api() { curl -s -H "Host: 127.0.0.1:$http_port" "http://127.0.0.1:$http_port$1"; }
 
@@ -208,6 +213,9 @@ tpgn_has t1 '^\[Event "Leiden Open 2026"\]' || fail "t1's Event is not the pairi
 until_ok 5 sh -c "curl -s -H 'Host: 127.0.0.1:$http_port' http://127.0.0.1:$http_port/api/round | grep -q '\"tags\":\"the table plays this pairing\"'" ||
     fail "the round view does not say the tables play their pairings: $(api /api/round)"
 say "the pairings set both tables' names and rounds (no new-game typed)"
+# the halls publish once the tables' retained states had their time (2 s after the start)
+until_ok 5 test -f "$tmp/round/games.pgn" && until_ok 5 test -f "$tmp/delayed/games.pgn" ||
+    fail "the halls wrote no round folder"
 
 # ---- moves: the folder, the push, the readers -------------------------------------------------
 # the folder's board file = the table's own pgn with the pairing's extra tags
@@ -318,6 +326,24 @@ until_ok 5 grep -q '^2,"Schmidt, Anna","de Vries, Bram",1/2-1/2$' "$tmp/round/re
 api /round/results.csv | cmp -s - "$tmp/round/results.csv" || fail "the page's results.csv differs from the folder's"
 check_round "at the round's end"
 say "results.csv: $(tr '\n' ';' <"$tmp/round/results.csv")"
+
+# ---- both halls restarted mid-round: the public keeps what it had ------------------------------
+kill "$hall_pid" "$hall2_pid"
+wait "$hall_pid" "$hall2_pid" 2>/dev/null
+nreq=$(ls "$tmp"/lichess/req-*.pgn | wc -l)
+start_halls
+wait_port "$http_port" && wait_port "$http2_port" || fail "twinboard-hall did not listen again"
+for _ in $(seq 60); do # 3 s: the delayed folder never falls back to the bare pairing
+    has_moves "$tmp/delayed/game-1.pgn" '1\. e4' || fail "the restarted delayed hall showed board 1 without its moves"
+    sleep 0.05
+done
+more_requests() { [ "$(ls "$tmp"/lichess/req-*.pgn | wc -l)" -gt "$nreq" ]; }
+until_ok 5 more_requests || fail "the restarted hall pushed nothing"
+for f in $(ls "$tmp"/lichess/req-*.pgn | tail -n +$((nreq + 1))); do
+    has_moves "$f" '1\. e4' || fail "the restarted hall pushed board 1 without its moves ($f)"
+done
+check_round "after both halls were restarted"
+say "both halls restarted mid-round: the folders and lichess kept every move"
 
 # ---- a bad pairings file changes nothing -------------------------------------------------------
 sed 's/^\[Board "2"\]/[Board "1"]/' "$tmp/r3.pgn" >"$tmp/bad.pgn"
