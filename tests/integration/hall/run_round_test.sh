@@ -284,7 +284,15 @@ sleep 1
 start_lichess
 check_round "after lichess came back"
 has_moves "$(ls "$tmp"/lichess/req-*.pgn | tail -1)" '1\. d4 .* d5' || fail "d5 was lost across the outage"
-say "lichess away 1 s: the hall showed the failure, retried, and pushed d5 when it was back"
+# in order: board 2's game (no takeback) never has fewer moves in a later request
+prev=0
+for f in "$tmp"/lichess/req-*.pgn; do
+    n=$(awk '/^\[Board "2"\]/ { on = 1 } /^\[Event / && seen { on = 0 } /^\[Event / { seen = 1 }
+             on { c += gsub(/\[%clk /, "") } END { print c + 0 }' "$f")
+    [ "$n" -ge "$prev" ] || fail "$f: board 2 went back from $prev to $n moves"
+    prev=$n
+done
+say "lichess away 1 s: the hall showed the failure, retried, and pushed d5 when it was back; board 2 never went back in $(ls "$tmp"/lichess/req-*.pgn | wc -l) requests"
 
 # ---- a per-game error from lichess, shown to the arbiter ----------------------------------------
 echo 2 >"$tmp/lichess/error-board"
