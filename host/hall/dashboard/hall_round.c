@@ -57,6 +57,8 @@ struct hall_round {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     bool stop, started, changed;
+    bool retry; /* the folder's last write failed: again at retry_at */
+    uint64_t retry_at;
     unsigned long writes, write_failures, sent;
     char pin[TB_HALL_PIN_MAX + 2]; /* the configuration's, copied */
     uint64_t start_ms;
@@ -161,9 +163,10 @@ static char *all_games(struct hall_round *h)
     return s;
 }
 
-/* The boards whose public game changed: their files, games.pgn and the results (lock held;
- * the disk is written with it released). */
-static void publish(struct hall_round *h)
+/* The boards whose public game changed: their files, games.pgn and the results, and the games
+ * offered to the push when offer (lock held; the disk is written with it released). A folder
+ * that cannot be written is tried again a second later, the push not bothered again. */
+static void publish(struct hall_round *h, bool offer)
 {
     char why[300] = "";
     int fails = 0, n = h->r->n;
@@ -179,7 +182,7 @@ static void publish(struct hall_round *h)
     bool mem = texts && dirty && games && csv && txt;
     for (int i = 0; mem && i < n; i++)
         mem = texts[i] != NULL;
-    if (mem) /* lichess first: the folder's fsyncs do not hold it back */
+    if (mem && offer) /* lichess first: the folder's fsyncs do not hold it back */
         hall_push_offer(h->cfg.push, (const char *const *)texts, n);
     if (!mem) {
         snprintf(why, sizeof why, "out of memory");
@@ -190,9 +193,9 @@ static void publish(struct hall_round *h)
             snprintf(name, sizeof name, "game-%d.pgn", h->r->p[i].board);
             fails += dirty[i] && write_file(h->cfg.folder, name, texts[i], why, sizeof why);
         }
-        fails += write_file(h->cfg.folder, "games.pgn", games, why, sizeof why);
-        fails += write_file(h->cfg.folder, "results.csv", csv, why, sizeof why);
-        fails += write_file(h->cfg.folder, "results.txt", txt, why, sizeof why);
+        fails += write_file(h->cfg.folder, "games.pgn", games, why, sizeof why) != 0;
+        fails += write_file(h->cfg.folder, "results.csv", csv, why, sizeof why) != 0;
+        fails += write_file(h->cfg.folder, "results.txt", txt, why, sizeof why) != 0;
     }
     for (int i = 0; texts && i < n; i++)
         free(texts[i]);
@@ -203,11 +206,13 @@ static void publish(struct hall_round *h)
     free(txt);
     pthread_mutex_lock(&h->mu);
     h->writes++;
+    h->retry = fails > 0;
     if (fails) {
         h->write_failures++;
         snprintf(h->write_error, sizeof h->write_error, "%s", why);
-        if (dirty) /* written again at the next tick */
-            h->changed = true;
+        h->retry_at = mono_ms() + 1000;
+        for (int i = 0; i < n; i++) /* every file again: which one failed is not kept */
+            h->b[i].dirty = true;
     } else {
         h->write_error[0] = '\0';
     }
@@ -244,7 +249,11 @@ static void *run(void *arg)
         age(h, now);
         if (h->changed && now >= h->start_ms + GRACE_MS) {
             h->changed = false;
-            publish(h);
+            publish(h, true);
+            continue;
+        }
+        if (h->retry && now >= h->retry_at) {
+            publish(h, false);
             continue;
         }
         struct timespec ts;

@@ -339,6 +339,7 @@ say "results.csv: $(tr '\n' ';' <"$tmp/round/results.csv")"
 kill "$hall_pid" "$hall2_pid"
 wait "$hall_pid" "$hall2_pid" 2>/dev/null
 nreq=$(ls "$tmp"/lichess/req-*.pgn | wc -l)
+rm "$tmp/round/results.txt" && mkdir "$tmp/round/results.txt" # a file the hall cannot replace
 start_halls
 wait_port "$http_port" && wait_port "$http2_port" || fail "twinboard-hall did not listen again"
 for _ in $(seq 60); do # 3 s: the delayed folder never falls back to the bare pairing
@@ -350,8 +351,14 @@ until_ok 5 more_requests || fail "the restarted hall pushed nothing"
 for f in $(ls "$tmp"/lichess/req-*.pgn | tail -n +$((nreq + 1))); do
     has_moves "$f" '1\. e4' || fail "the restarted hall pushed board 1 without its moves ($f)"
 done
+folder_error() { api /api/round | grep -q '"folder_error":"[^"]*results.txt: Is a directory"'; }
+until_ok 5 folder_error || fail "the folder's write error is not on the round view: $(api /api/round | head -c 600)"
+rmdir "$tmp/round/results.txt"
+until_ok 5 test -f "$tmp/round/results.txt" || fail "the folder was not written again once it could be"
+until_ok 5 sh -c "curl -s -H 'Host: 127.0.0.1:$http_port' http://127.0.0.1:$http_port/api/round | grep -q '\"folder_error\":\"\"'" ||
+    fail "the folder's error stays on the round view"
 check_round "after both halls were restarted"
-say "both halls restarted mid-round: the folders and lichess kept every move"
+say "both halls restarted mid-round: the folders and lichess kept every move; a folder file that could not be written shown, then written"
 
 # ---- a bad pairings file changes nothing -------------------------------------------------------
 sed 's/^\[Board "2"\]/[Board "1"]/' "$tmp/r3.pgn" >"$tmp/bad.pgn"
