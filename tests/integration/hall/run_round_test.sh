@@ -243,7 +243,7 @@ check_round() { # what: the folder, the readers, the push after an agreed move
         rc=$?
         [ "$rc" = 0 ] || [ "$rc" = 77 ] || fail "$1: the PGN readers disagree: $(cat "$tmp/readers.out")"
     fi
-    until_ok 5 pushed_is_games || fail "$1: the body pushed to lichess is not games.pgn"
+    until_ok "${push_wait:-5}" pushed_is_games || fail "$1: the body pushed to lichess is not games.pgn"
     [ -s "$tmp/lichess/log" ] && grep -q '^wrong' "$tmp/lichess/log" && fail "$1: a wrong request: $(grep wrong "$tmp/lichess/log")"
     return 0
 }
@@ -280,9 +280,10 @@ until_ok 5 plies_are t2 2 || fail "t2 did not agree d5"
 until_ok 5 sh -c "curl -s -H 'Host: 127.0.0.1:$http_port' http://127.0.0.1:$http_port/api/round | grep -q '\"failing\":true'" ||
     fail "the round view does not show the failing push: $(api /api/round)"
 api /api/round | grep -q 'lichess not reached' || fail "the failing push says nothing: $(api /api/round | tail -c 300)"
-sleep 1
+outage=${TB_ROUND_OUTAGE_S:-1} # TB_ROUND_OUTAGE_S=30: the long outage, by hand (not in ctest)
+sleep "$outage"
 start_lichess
-check_round "after lichess came back"
+push_wait=$((5 + outage)) check_round "after lichess came back"
 has_moves "$(ls "$tmp"/lichess/req-*.pgn | tail -1)" '1\. d4 .* d5' || fail "d5 was lost across the outage"
 # in order: board 2's game (no takeback) never has fewer moves in a later request
 prev=0
@@ -292,7 +293,7 @@ for f in "$tmp"/lichess/req-*.pgn; do
     [ "$n" -ge "$prev" ] || fail "$f: board 2 went back from $prev to $n moves"
     prev=$n
 done
-say "lichess away 1 s: the hall showed the failure, retried, and pushed d5 when it was back; board 2 never went back in $(ls "$tmp"/lichess/req-*.pgn | wc -l) requests"
+say "lichess away $outage s: the hall showed the failure, retried, and pushed d5 when it was back; board 2 never went back in $(ls "$tmp"/lichess/req-*.pgn | wc -l) requests"
 
 # ---- a per-game error from lichess, shown to the arbiter ----------------------------------------
 echo 2 >"$tmp/lichess/error-board"
