@@ -341,7 +341,8 @@ static void run(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_
                : c->action == TB_HALL_CMD_NEW_GAME ? TB_CTL_NEW_GAME
                                                    : TB_CTL_TAKEBACK;
     req.number = c->action == TB_HALL_CMD_RESOLVE ? c->mismatch : (unsigned)c->n;
-    for (int t = 0; t < TB_CTL_TAGS && t < TB_HALL_TAGS; t++) /* new-game: the round's tags */
+    _Static_assert(TB_HALL_TAGS == TB_CTL_TAGS, "the hall's tags are new-game's, in its order");
+    for (int t = 0; t < TB_CTL_TAGS; t++) /* new-game: the round's tags */
         tb_str_copy(req.tag[t], sizeof req.tag[t], c->tags[t]);
     struct tb_error err = {0};
     int rc = tb_daemon__arbiter_wait(d, &req, &err);
