@@ -214,6 +214,12 @@ static void publish(struct tb_daemon *d, struct tb_daemon__hall *h)
     if (!d->bug)
         st->clock_running = clock && running >= 0;
     table_notes(d, st->result, st->ending, st->journal);
+    char *pgn = NULL; /* the game as `pgn` gives it: the hall's round folder and push */
+    st->pgn[0] = '\0';
+    if (!d->bug && tb_daemon__pgn_text(d, TB_CHESS_LETTERS_EN, false, &pgn) > 0 &&
+        strlen(pgn) < sizeof st->pgn) /* a longer one is not sent (TB_HALL_PGN_MAX) */
+        tb_str_copy(st->pgn, sizeof st->pgn, pgn);
+    free(pgn);
     st->seq++;
     struct tb_hall_pub_stats ps;
     tb_hall_pub_stats(h->pub, &ps);
@@ -331,8 +337,13 @@ static void run(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_
         return;
     }
     struct tb_ctl_request req = {.needs_pin = true, .has_pin = true};
-    req.verb = c->action == TB_HALL_CMD_RESOLVE ? TB_CTL_RESOLVE : TB_CTL_TAKEBACK;
+    req.verb = c->action == TB_HALL_CMD_RESOLVE    ? TB_CTL_RESOLVE
+               : c->action == TB_HALL_CMD_NEW_GAME ? TB_CTL_NEW_GAME
+                                                   : TB_CTL_TAKEBACK;
     req.number = c->action == TB_HALL_CMD_RESOLVE ? c->mismatch : (unsigned)c->n;
+    _Static_assert(TB_HALL_TAGS == TB_CTL_TAGS, "the hall's tags are new-game's, in its order");
+    for (int t = 0; t < TB_CTL_TAGS; t++) /* new-game: the round's tags */
+        tb_str_copy(req.tag[t], sizeof req.tag[t], c->tags[t]);
     struct tb_error err = {0};
     int rc = tb_daemon__arbiter_wait(d, &req, &err);
     tb_daemon__log(d, TB_CONFIG_LOG_INFO, "hall: %s (request %s) %s%s", tb_hall_cmd_name(c->action),

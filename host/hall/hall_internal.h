@@ -25,6 +25,9 @@ int tb_hall__only(struct tb_hall__rd *rd, const cJSON *obj, const char *const *n
 /* Typed members: TB_ERR_PARSE naming rd->path.name when missing, of the wrong type or out of
  * range. Strings must be valid UTF-8 without control characters and shorter than cap. */
 int tb_hall__str(struct tb_hall__rd *rd, const cJSON *obj, const char *name, char *buf, size_t cap);
+/* As tb_hall__str, line breaks allowed (a PGN text). */
+int tb_hall__lines(struct tb_hall__rd *rd, const cJSON *obj, const char *name, char *buf,
+                   size_t cap);
 int tb_hall__int(struct tb_hall__rd *rd, const cJSON *obj, const char *name, long long lo,
                  long long hi, long long *out);
 int tb_hall__bool(struct tb_hall__rd *rd, const cJSON *obj, const char *name, bool *out);

@@ -90,8 +90,8 @@ static const cJSON *member(struct tb_hall__rd *rd, const cJSON *obj, const char 
     return it;
 }
 
-/* Valid UTF-8 without control characters. */
-static bool text_ok(const unsigned char *s)
+/* Valid UTF-8 without control characters (but line breaks when lines). */
+static bool text_ok(const unsigned char *s, bool lines)
 {
     while (*s) {
         unsigned c = *s;
@@ -100,7 +100,8 @@ static bool text_ok(const unsigned char *s)
                    : (c & 0xF0) == 0xE0 ? 2
                    : (c & 0xF8) == 0xF0 ? 3
                                         : -1;
-        if (more < 0 || c < 0x20 || c == 0x7F || c == 0xC0 || c == 0xC1 || c > 0xF4)
+        if (more < 0 || (c < 0x20 && !(lines && c == '\n')) || c == 0x7F || c == 0xC0 ||
+            c == 0xC1 || c > 0xF4)
             return false;
         s++;
         for (int i = 0; i < more; i++, s++)
@@ -110,7 +111,8 @@ static bool text_ok(const unsigned char *s)
     return true;
 }
 
-int tb_hall__str(struct tb_hall__rd *rd, const cJSON *obj, const char *name, char *buf, size_t cap)
+static int str(struct tb_hall__rd *rd, const cJSON *obj, const char *name, char *buf, size_t cap,
+               bool lines)
 {
     const cJSON *it = member(rd, obj, name);
     if (!it)
@@ -122,10 +124,21 @@ int tb_hall__str(struct tb_hall__rd *rd, const cJSON *obj, const char *name, cha
         snprintf(what, sizeof what, "longer than %zu bytes", cap - 1);
         return fail(rd, name, what);
     }
-    if (!text_ok((const unsigned char *)it->valuestring))
+    if (!text_ok((const unsigned char *)it->valuestring, lines))
         return fail(rd, name, "not UTF-8 text (or a control character)");
     tb_hall__copy(buf, cap, it->valuestring);
     return TB_OK;
+}
+
+int tb_hall__str(struct tb_hall__rd *rd, const cJSON *obj, const char *name, char *buf, size_t cap)
+{
+    return str(rd, obj, name, buf, cap, false);
+}
+
+int tb_hall__lines(struct tb_hall__rd *rd, const cJSON *obj, const char *name, char *buf,
+                   size_t cap)
+{
+    return str(rd, obj, name, buf, cap, true);
 }
 
 int tb_hall__int(struct tb_hall__rd *rd, const cJSON *obj, const char *name, long long lo,

@@ -34,7 +34,9 @@ static int read_epoch(struct tb_hall__rd *rd, const cJSON *root, char *epoch)
     return TB_OK;
 }
 
-static const char *const cmd_names[] = {NULL, "resolve", "takeback"};
+static const char *const cmd_names[] = {NULL, "resolve", "takeback", "new-game"};
+const char *const tb_hall_tag_names[TB_HALL_TAGS] = {"event", "site",  "date",
+                                                     "round", "white", "black"};
 
 const char *tb_hall_event_name(enum tb_hall_event_kind k)
 {
@@ -43,7 +45,7 @@ const char *tb_hall_event_name(enum tb_hall_event_kind k)
 
 const char *tb_hall_cmd_name(enum tb_hall_cmd_action a)
 {
-    return a >= TB_HALL_CMD_RESOLVE && a <= TB_HALL_CMD_TAKEBACK ? cmd_names[a] : "?";
+    return a >= TB_HALL_CMD_RESOLVE && a <= TB_HALL_CMD_NEW_GAME ? cmd_names[a] : "?";
 }
 
 bool tb_hall_name_ok(const char *name)
@@ -178,7 +180,8 @@ int tb_hall_state_encode(const struct tb_hall_state *s, char *buf, size_t cap, s
         tb_hall__put_str(o, "result", s->result) && tb_hall__put_str(o, "ending", s->ending) &&
         tb_hall__put_str(o, "journal", s->journal) &&
         tb_hall__put_str(o, "mode", s->bughouse ? "bughouse" : "twin") &&
-        (!s->epoch[0] || tb_hall__put_str(o, "epoch", s->epoch));
+        (!s->epoch[0] || tb_hall__put_str(o, "epoch", s->epoch)) &&
+        (!s->pgn[0] || tb_hall__put_str(o, "pgn", s->pgn));
     cJSON *boards = ok ? cJSON_AddArrayToObject(o, "boards") : NULL;
     ok = boards && put_board(boards, &s->board[0]) && put_board(boards, &s->board[1]);
     cJSON *touch = ok ? cJSON_AddArrayToObject(o, "touch") : NULL;
@@ -228,6 +231,16 @@ int tb_hall_event_encode(const struct tb_hall_event *e, char *buf, size_t cap, s
     return rc;
 }
 
+/* A tag as new-game takes it: 1 to 48 bytes, no quote or backslash (PGN-safe), no control. */
+static bool tag_ok(const char *v)
+{
+    size_t n = strlen(v);
+    for (size_t i = 0; i < n; i++)
+        if (v[i] == '"' || v[i] == '\\' || (unsigned char)v[i] < 0x20 || v[i] == 0x7F)
+            return false;
+    return n >= 1 && n < TB_HALL_TAG_MAX;
+}
+
 static bool pin_text_ok(const char *pin)
 {
     size_t n = strlen(pin);
@@ -239,8 +252,14 @@ static bool pin_text_ok(const char *pin)
 
 int tb_hall_cmd_encode(const struct tb_hall_cmd *c, char *buf, size_t cap, struct tb_error *err)
 {
-    if (c->action != TB_HALL_CMD_RESOLVE && c->action != TB_HALL_CMD_TAKEBACK)
+    if (c->action < TB_HALL_CMD_RESOLVE || c->action > TB_HALL_CMD_NEW_GAME)
         return tb_error_set(err, TB_ERR_ARG, "cmd.action: %d is no command", (int)c->action);
+    for (int t = 0; t < TB_HALL_TAGS; t++)
+        if (c->tags[t][0] && (c->action != TB_HALL_CMD_NEW_GAME || !tag_ok(c->tags[t])))
+            return tb_error_set(err, TB_ERR_ARG, "cmd.tags.%s: %s", tb_hall_tag_names[t],
+                                c->action != TB_HALL_CMD_NEW_GAME
+                                    ? "only for new-game"
+                                    : "1 to 48 bytes without \" or \\");
     if (!tb_hall_name_ok(c->request))
         return tb_error_set(err, TB_ERR_ARG, "cmd.request: not a name");
     if (!pin_text_ok(c->pin))
@@ -255,6 +274,12 @@ int tb_hall_cmd_encode(const struct tb_hall_cmd *c, char *buf, size_t cap, struc
               tb_hall__put_num(o, "mismatch", c->mismatch) && tb_hall__put_num(o, "n", c->n) &&
               tb_hall__put_str(o, "pin", c->pin) &&
               (!c->from[0] || tb_hall__put_str(o, "from", c->from));
+    cJSON *tags =
+        ok && c->action == TB_HALL_CMD_NEW_GAME ? cJSON_AddObjectToObject(o, "tags") : NULL;
+    for (int t = 0; tags && t < TB_HALL_TAGS; t++)
+        if (c->tags[t][0] && !tb_hall__put_str(tags, tb_hall_tag_names[t], c->tags[t]))
+            tags = NULL;
+    ok = ok && (c->action != TB_HALL_CMD_NEW_GAME || tags);
     int rc = tb_hall__print(o, ok, buf, cap);
     if (rc == TB_ERR_FULL)
         tb_error_set(err, rc, "cmd: more than %zu bytes", cap);
@@ -410,7 +435,7 @@ int tb_hall_state_decode(const char *json, size_t len, struct tb_hall_state *s,
     static const char *const keys[] = {
         "tournament",    "table",        "seq",     "ms",     "state",  "plies",   "fen",
         "clock_running", "arbiter_call", "dropped", "result", "ending", "journal", "boards",
-        "touch",         "mismatches",   "mode",    "games",  "epoch",  NULL};
+        "touch",         "mismatches",   "mode",    "games",  "epoch",  "pgn",     NULL};
     cJSON *root = tb_hall__parse(json, len, err);
     if (!root)
         return TB_ERR_PARSE;
@@ -439,7 +464,9 @@ int tb_hall_state_decode(const char *json, size_t len, struct tb_hall_state *s,
         !(hist = tb_hall__arr(&rd, root, "mismatches", TB_HALL_MAX_HISTORY, &s->nhistory)) ||
         tb_hall__str(&rd, root, "mode", mode, sizeof mode) ||
         !(games = tb_hall__arr(&rd, root, "games", 2, &s->ngames)) ||
-        read_epoch(&rd, root, s->epoch))
+        read_epoch(&rd, root, s->epoch) ||
+        (cJSON_GetObjectItemCaseSensitive(root, "pgn") &&
+         tb_hall__lines(&rd, root, "pgn", s->pgn, sizeof s->pgn)))
         goto out;
     if (strcmp(mode, "twin") && strcmp(mode, "bughouse")) {
         tb_error_set(err, TB_ERR_PARSE, "mode: \"%s\" is not \"twin\" or \"bughouse\"", mode);
@@ -557,9 +584,31 @@ out:
     return rc;
 }
 
+/* new-game's tags: an object of the six names, each a tag new-game takes. */
+static int read_tags(struct tb_hall__rd *rd, const cJSON *tags, struct tb_hall_cmd *c)
+{
+    static const char *const keys[] = {"event", "site", "date", "round", "white", "black", NULL};
+    struct tb_hall__rd in = {rd->err, "cmd.tags"};
+    if (!cJSON_IsObject(tags))
+        return tb_error_set(rd->err, TB_ERR_PARSE, "cmd.tags: not an object");
+    if (tb_hall__only(&in, tags, keys))
+        return TB_ERR_PARSE;
+    for (int t = 0; t < TB_HALL_TAGS; t++) {
+        if (!cJSON_GetObjectItemCaseSensitive(tags, keys[t]))
+            continue;
+        if (tb_hall__str(&in, tags, keys[t], c->tags[t], sizeof c->tags[t]))
+            return TB_ERR_PARSE;
+        if (!tag_ok(c->tags[t]))
+            return tb_error_set(rd->err, TB_ERR_PARSE,
+                                "cmd.tags.%s: 1 to 48 bytes without \" or \\", keys[t]);
+    }
+    return TB_OK;
+}
+
 int tb_hall_cmd_decode(const char *json, size_t len, struct tb_hall_cmd *c, struct tb_error *err)
 {
-    static const char *const keys[] = {"action", "request", "mismatch", "n", "pin", "from", NULL};
+    static const char *const keys[] = {"action", "request", "mismatch", "n",
+                                       "pin",    "from",    "tags",     NULL};
     cJSON *root = tb_hall__parse(json, len, err);
     if (!root)
         return TB_ERR_PARSE;
@@ -577,7 +626,10 @@ int tb_hall_cmd_decode(const char *json, size_t len, struct tb_hall_cmd *c, stru
         (cJSON_GetObjectItemCaseSensitive(root, "from") &&
          tb_hall__str(&rd, root, "from", c->from, sizeof c->from)))
         goto out;
-    c->action = (enum tb_hall_cmd_action)lookup(cmd_names, 3, action);
+    c->action = (enum tb_hall_cmd_action)lookup(cmd_names, 4, action);
+    const cJSON *tags = cJSON_GetObjectItemCaseSensitive(root, "tags");
+    if (tags && read_tags(&rd, tags, c))
+        goto out;
     c->mismatch = (uint32_t)mm;
     c->n = (int)n;
     if (!c->action)
@@ -592,6 +644,8 @@ int tb_hall_cmd_decode(const char *json, size_t len, struct tb_hall_cmd *c, stru
         tb_error_set(err, TB_ERR_PARSE, "cmd.mismatch: resolve names no mismatch");
     else if (c->action == TB_HALL_CMD_TAKEBACK && c->n < 1)
         tb_error_set(err, TB_ERR_PARSE, "cmd.n: takeback of no move");
+    else if ((c->action == TB_HALL_CMD_NEW_GAME) != (tags != NULL))
+        tb_error_set(err, TB_ERR_PARSE, "cmd.tags: %s", tags ? "only for new-game" : "missing");
     else
         rc = TB_OK;
 out:

@@ -37,12 +37,15 @@
 #define TB_HALL_EPOCH_MAX   17 /* a table's session: 1..16 hex digits */
 #define TB_HALL_FEN_MAX     100
 #define TB_HALL_SAN_MAX     16
-#define TB_HALL_MAX_PLIES   600   /* moves kept of each scoresheet (the newest) */
-#define TB_HALL_MAX_TOUCH   16    /* touch reports kept (the newest) */
-#define TB_HALL_MAX_HISTORY 16    /* mismatches kept (the newest) */
-#define TB_HALL_TEXT_MAX    512   /* one line of English */
-#define TB_HALL_PIN_MAX     16    /* a PIN: 1..15 digits */
-#define TB_HALL_PAYLOAD_MAX 65536 /* no payload is longer; the decoder refuses longer ones */
+#define TB_HALL_MAX_PLIES   600    /* moves kept of each scoresheet (the newest) */
+#define TB_HALL_MAX_TOUCH   16     /* touch reports kept (the newest) */
+#define TB_HALL_MAX_HISTORY 16     /* mismatches kept (the newest) */
+#define TB_HALL_TEXT_MAX    512    /* one line of English */
+#define TB_HALL_PIN_MAX     16     /* a PIN: 1..15 digits */
+#define TB_HALL_PGN_MAX     32768  /* the table's PGN in its state (longer: not sent) */
+#define TB_HALL_PAYLOAD_MAX 131072 /* no payload is longer; the decoder refuses longer ones */
+#define TB_HALL_TAGS        6      /* new-game's tags: event, site, date, round, white, black */
+#define TB_HALL_TAG_MAX     49     /* one tag's value: 1..48 bytes without '"' or '\\' */
 /* doorgeefschaak (bughouse) tables */
 #define TB_HALL_BUG_FEN_MAX 192 /* a bughouse FEN with the hands in brackets */
 #define TB_HALL_HAND_MAX    32  /* one player's hand as piece letters ("QRBNP" order) */
@@ -128,6 +131,8 @@ struct tb_hall_state {
     bool bughouse; /* mode: "twin" (false) or "bughouse" */
     int ngames;    /* 0 (twin) or 2 (bughouse) */
     struct tb_hall_game game[2];
+    char pgn[TB_HALL_PGN_MAX]; /* the game as the table's `pgn` gives it; "" for none (optional
+                                  field: a table that sends none, a doorgeefschaak table) */
 };
 
 enum tb_hall_event_kind {
@@ -158,7 +163,10 @@ struct tb_hall_event {
     char detail[TB_HALL_TEXT_MAX];
 };
 
-enum tb_hall_cmd_action { TB_HALL_CMD_RESOLVE = 1, TB_HALL_CMD_TAKEBACK };
+enum tb_hall_cmd_action { TB_HALL_CMD_RESOLVE = 1, TB_HALL_CMD_TAKEBACK, TB_HALL_CMD_NEW_GAME };
+
+/* The names of new-game's tags, in tb_hall_cmd.tags[] order. */
+extern const char *const tb_hall_tag_names[TB_HALL_TAGS];
 
 struct tb_hall_cmd {
     enum tb_hall_cmd_action action;
@@ -168,6 +176,8 @@ struct tb_hall_cmd {
     char pin[TB_HALL_PIN_MAX];      /* as typed by the arbiter: the caller checks it */
     char from[TB_HALL_NAME_MAX];    /* optional: the hall's sender (a page session), the peer
                                        whose wrong PINs the table holds back; "" for none */
+    char tags[TB_HALL_TAGS][TB_HALL_TAG_MAX]; /* NEW_GAME: the game's tags ("" = the table's
+                                                 own), as the control socket's new-game */
 };
 
 /* Encoders: JSON into buf (NUL-terminated). Return the length or TB_ERR_FULL / TB_ERR_ARG (a
@@ -192,7 +202,7 @@ int tb_hall_cmd_decode(const char *json, size_t len, struct tb_hall_cmd *out, st
 bool tb_hall_cmd_pin_ok(const struct tb_hall_cmd *c, const char *arbiter_pin);
 
 /* Names: "move", "mismatch", "resolved", "touch", "arbiter-call", "command", "result",
- * "irregular"; "resolve", "takeback". */
+ * "irregular"; "resolve", "takeback", "new-game". */
 const char *tb_hall_event_name(enum tb_hall_event_kind k);
 const char *tb_hall_cmd_name(enum tb_hall_cmd_action a);
 

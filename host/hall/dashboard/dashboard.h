@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "tb_hall.h"
+#include "tb_round.h"
 
 #define HALL_MAX_TABLES 512
 #define HALL_RING       1024 /* updates kept for live viewers that fall a little behind */
@@ -30,7 +31,8 @@ struct hall_store {
     char *ring[HALL_RING]; /* SSE messages, ring[gen % HALL_RING] */
     uint64_t gen;
     bool closing;
-    unsigned long refused; /* payloads that did not decode */
+    unsigned long refused;    /* payloads that did not decode */
+    struct hall_round *round; /* told every state and event taken; NULL: no round */
 };
 
 int hall_store_init(struct hall_store *s);
@@ -45,6 +47,81 @@ void hall_store_close(struct hall_store *s);
 /* Sends a command to a table's cmd topic; 0, or -1 when the broker is not reachable. */
 typedef int (*hall_send_fn)(void *user, const char *topic, const char *payload, int len);
 
+/* ---- the lichess push (hall_push.c) ------------------------------------------------------- */
+
+#define HALL_PUSH_GAMES 512 /* games whose outcome is kept (a round's boards) */
+
+struct hall_push_config {
+    const char *url;       /* lichess's address; NULL: https://lichess.org */
+    const char *round;     /* the broadcast round's id */
+    const char *token;     /* its bearer token (copied; never written anywhere) */
+    uint32_t retry_ms;     /* first delay after a failed push, doubling; default 1000 */
+    uint32_t retry_max_ms; /* default 60000 */
+};
+struct hall_push_game {
+    int moves;       /* the moves lichess took, -1 unknown */
+    char error[160]; /* lichess's error for the game, "" none */
+};
+struct hall_push_status {
+    unsigned long pushes, failures;
+    bool failing; /* the latest push failed: tried again after the back-off */
+    bool waiting; /* games offered and not pushed yet */
+    uint64_t last_ok_ms;
+    char last[400]; /* "pushed", or what went wrong and when the next try is */
+    int ngames;
+    struct hall_push_game game[HALL_PUSH_GAMES];
+};
+struct hall_push;
+struct hall_push *hall_push_start(const struct hall_push_config *cfg, char *why, size_t len);
+/* The round's games now (board order): they replace any not pushed yet. Never waits. */
+void hall_push_offer(struct hall_push *p, const char *const *games, int n);
+void hall_push_status(struct hall_push *p, struct hall_push_status *st);
+void hall_push_stop(struct hall_push *p);
+
+/* ---- the configuration file (hall_config.c) ---------------------------------------------- */
+
+#define HALL_PATH_MAX 1024
+struct hall_config {
+    char pairings[HALL_PATH_MAX], folder[HALL_PATH_MAX], pin_file[HALL_PATH_MAX];
+    uint64_t delay_ms;
+    char table_text[256]; /* one line of tables (libinih reads 200 bytes a line) */
+    char table[TB_ROUND_MAX_BOARDS][TB_HALL_NAME_MAX];
+    int ntables;
+    char lichess_round[64], token_file[HALL_PATH_MAX], lichess_url[256];
+    uint32_t retry_ms;
+};
+/* Reads the file into c (zero it first): 0, or -1 with why "FILE:LINE: [section] key: what". */
+int hall_config_read(const char *path, struct hall_config *c, char *why, size_t len);
+/* A file's first line (a PIN, a token): 0, or -1 with why naming what and the file. */
+int hall_config_secret(const char *path, const char *what, char *out, size_t cap, char *why,
+                       size_t len);
+
+/* ---- the round (hall_round.c) ------------------------------------------------------------- */
+
+struct hall_round_config {
+    const char *pairings;      /* the pairings file (PGN or CSV) */
+    const char *folder;        /* the round folder; NULL: none */
+    uint64_t delay_ms;         /* the broadcast delay: the folder and the push this far behind */
+    const char *tournament;    /* the tables' tournament; NULL or "+": any */
+    const char *const *tables; /* board i's table (board order); ntables 0: board N is tN */
+    int ntables;
+    const char *pin;        /* the tables' arbiter PIN, sent with the round's tags; NULL: none */
+    struct hall_push *push; /* NULL: no lichess push */
+    hall_send_fn send;
+    void *send_user;
+};
+struct hall_round;
+/* Reads the pairings (a bad file: NULL, why "FILE:LINE: what"; nothing written) and writes the
+ * round folder as the pairings make it. */
+struct hall_round *hall_round_start(const struct hall_round_config *cfg, char *why, size_t len);
+/* A table's state or event the hall took (the broker's thread). */
+void hall_round_state(struct hall_round *h, const struct tb_hall_state *st);
+void hall_round_event(struct hall_round *h, const char *tournament, const char *table,
+                      const struct tb_hall_event *ev);
+/* "json" (the page's round view), "csv" or "txt" (the results list); malloc'd, NULL: no round. */
+char *hall_round_report(struct hall_round *h, const char *what);
+void hall_round_stop(struct hall_round *h);
+
 struct hall_http_config {
     const char *listen; /* address, default 127.0.0.1 */
     int port;
@@ -55,6 +132,7 @@ struct hall_http_config {
     const char *const *allow; /* more host names the page is served for (besides 127.0.0.1,
                                  localhost and the listen address) */
     int nallow;
+    struct hall_round *round; /* /api/round, /round/results.csv|txt; NULL: no round */
 };
 struct hall_http;
 struct hall_http *hall_http_start(const struct hall_http_config *cfg, char *why, size_t len);

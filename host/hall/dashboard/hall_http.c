@@ -486,6 +486,24 @@ static void progress(struct hall_http *h, struct MHD_Connection *c)
     pthread_mutex_unlock(&h->mu);
 }
 
+/* The round: its boards for the page, the results list as CSV or text. */
+static enum MHD_Result round_report(struct hall_http *h, struct MHD_Connection *c, const char *url)
+{
+    if (!h->cfg.round)
+        return error(c, MHD_HTTP_NOT_FOUND, "no round: twinboard-hall was started without one");
+    bool json = !strcmp(url, "/api/round"), csv = strstr(url, ".csv") != NULL;
+    char *s = hall_round_report(h->cfg.round, json ? "json" : csv ? "csv" : "txt");
+    if (!s)
+        return error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory");
+    enum MHD_Result rc = reply(c, MHD_HTTP_OK,
+                               json  ? "application/json"
+                               : csv ? "text/csv; charset=utf-8"
+                                     : "text/plain; charset=utf-8",
+                               s, strlen(s), true);
+    free(s);
+    return rc;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
                               const char *method, const char *version, const char *data,
                               size_t *size, void **ctx)
@@ -557,6 +575,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     }
     if (!strcmp(url, "/events"))
         return events(h, c);
+    if (!strcmp(url, "/api/round") || !strcmp(url, "/round/results.csv") ||
+        !strcmp(url, "/round/results.txt"))
+        return round_report(h, c, url);
     return error(c, MHD_HTTP_NOT_FOUND, "no such page");
 }
 

@@ -24,6 +24,8 @@ struct hall {
     const char *tournament; /* "+" for every tournament */
     pthread_mutex_t mu;
     bool connected;
+    struct hall_round *round; /* NULL without pairings */
+    struct hall_push *push;   /* NULL without [lichess] round */
 };
 
 static void usage(FILE *to)
@@ -38,6 +40,8 @@ static void usage(FILE *to)
           "  --port N              the web page's port (default 8080)\n"
           "  --allow-host NAME     a host name the page is also served for (the browser's\n"
           "                        address bar; 127.0.0.1, localhost and --listen always)\n"
+          "  --config FILE         the hall's configuration: [round] and [lichess]\n"
+          "  --round FILE          the round's pairings (PGN or CSV; over [round] pairings)\n"
           "  --help, --version     this text; the version\n"
           "the arbiter logs in on the page with the PIN in $TB_HALL_PIN (none: no commands)\n",
           to);
@@ -92,6 +96,58 @@ static int send_cmd(void *user, const char *topic, const char *payload, int len)
                                                                                                : -1;
 }
 
+static int send_cmd(void *user, const char *topic, const char *payload, int len);
+
+/* The round of the configuration (or --round) and its lichess push; 0 when there is none. */
+static int start_round(struct hall *h, const struct hall_config *c, char *why, size_t len)
+{
+    if (!c->pairings[0]) {
+        if (c->lichess_round[0] || c->folder[0]) {
+            snprintf(why, len,
+                     "[round] folder and [lichess] need the round's pairings ([round] "
+                     "pairings or --round)");
+            return -1;
+        }
+        return 0;
+    }
+    char pin[TB_HALL_PIN_MAX + 2] = "", token[512] = "";
+    if (c->pin_file[0] &&
+        hall_config_secret(c->pin_file, "[round] pin_file", pin, sizeof pin, why, len))
+        return -1;
+    if (c->lichess_round[0]) {
+        if (hall_config_secret(c->token_file, "[lichess] token_file", token, sizeof token, why,
+                               len))
+            return -1;
+        struct hall_push_config pc = {c->lichess_url, c->lichess_round, token, c->retry_ms, 0};
+        h->push = hall_push_start(&pc, why, len);
+        memset(token, 0, sizeof token);
+        if (!h->push)
+            return -1;
+    }
+    const char *tables[TB_ROUND_MAX_BOARDS];
+    for (int i = 0; i < c->ntables; i++)
+        tables[i] = c->table[i];
+    struct hall_round_config rc = {c->pairings,
+                                   c->folder[0] ? c->folder : NULL,
+                                   c->delay_ms,
+                                   h->tournament,
+                                   tables,
+                                   c->ntables,
+                                   pin[0] ? pin : NULL,
+                                   h->push,
+                                   send_cmd,
+                                   h};
+    h->round = hall_round_start(&rc, why, len);
+    memset(pin, 0, sizeof pin);
+    if (!h->round) {
+        hall_push_stop(h->push);
+        h->push = NULL;
+        return -1;
+    }
+    h->store.round = h->round;
+    return 0;
+}
+
 static int port_arg(const char *s)
 {
     char *end;
@@ -114,8 +170,11 @@ int main(int argc, char **argv)
         O_TOURNAMENT,
         O_USERNAME,
         O_CAFILE,
-        O_ALLOW
+        O_ALLOW,
+        O_CONFIG,
+        O_ROUND
     };
+    const char *config = NULL, *round = NULL;
     const char *allow[TB_HALL_WEB_HOSTS];
     int nallow = 0;
     static const struct option longs[] = {
@@ -129,6 +188,8 @@ int main(int argc, char **argv)
         {"username", required_argument, NULL, O_USERNAME},
         {"cafile", required_argument, NULL, O_CAFILE},
         {"allow-host", required_argument, NULL, O_ALLOW},
+        {"config", required_argument, NULL, O_CONFIG},
+        {"round", required_argument, NULL, O_ROUND},
         {NULL, 0, NULL, 0},
     };
     opterr = 0;
@@ -155,6 +216,10 @@ int main(int argc, char **argv)
             cafile = v;
         } else if (c == O_ALLOW && nallow < TB_HALL_WEB_HOSTS) {
             allow[nallow++] = v;
+        } else if (c == O_CONFIG) {
+            config = v;
+        } else if (c == O_ROUND) {
+            round = v;
         } else {
             const char *a = argv[optind - 1];
             if (c == '?' || c == ':')
@@ -183,6 +248,17 @@ int main(int argc, char **argv)
                 weak);
         return 2;
     }
+    /* the round and its push, before anything starts: a bad file changes nothing */
+    struct hall_config *cfg = calloc(1, sizeof *cfg);
+    char why[300];
+    if (!cfg || (config && hall_config_read(config, cfg, why, sizeof why))) {
+        fprintf(stderr, "twinboard-hall: %s\n", cfg ? why : "out of memory");
+        free(cfg);
+        return 2;
+    }
+    if (round)
+        snprintf(cfg->pairings, sizeof cfg->pairings, "%s", round);
+
     signal(SIGPIPE, SIG_IGN);
     sigset_t stop;
     sigemptyset(&stop);
@@ -193,6 +269,12 @@ int main(int argc, char **argv)
     if (hall_store_init(&h.store)) {
         fprintf(stderr, "twinboard-hall: out of memory\n");
         return 1;
+    }
+    if (start_round(&h, cfg, why, sizeof why)) {
+        fprintf(stderr, "twinboard-hall: %s\n", why);
+        free(cfg);
+        hall_store_free(&h.store);
+        return 2;
     }
     pthread_mutex_init(&h.mu, NULL);
     mosquitto_lib_init();
@@ -224,8 +306,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "twinboard-hall: cannot start the network thread\n");
         return 1;
     }
-    struct hall_http_config hc = {listen, port, &h.store, send_cmd, &h, pin, allow, nallow};
-    char why[200];
+    struct hall_http_config hc = {listen, port,  &h.store, send_cmd, &h,
+                                  pin,    allow, nallow,   h.round};
     struct hall_http *http = hall_http_start(&hc, why, sizeof why);
     if (!http) {
         fprintf(stderr, "twinboard-hall: %s\n", why);
@@ -243,6 +325,9 @@ int main(int argc, char **argv)
     mosquitto_loop_stop(h.mosq, false);
     mosquitto_destroy(h.mosq);
     mosquitto_lib_cleanup();
+    hall_round_stop(h.round); /* the folder as it stands stays */
+    hall_push_stop(h.push);
+    free(cfg);
     hall_store_free(&h.store);
     pthread_mutex_destroy(&h.mu);
     return 0;

@@ -96,6 +96,8 @@ static void take_state(struct hall_store *s, const char *tournament, const char 
     }
     s->refused += take < 0;
     pthread_mutex_unlock(&s->mu);
+    if (take == 1)
+        hall_round_state(s->round, st);
     free(json);
     free(st);
 }
@@ -127,6 +129,8 @@ static void take_event(struct hall_store *s, const char *tournament, const char 
         push(s, "event", t, json);
     }
     pthread_mutex_unlock(&s->mu);
+    if (take == 1)
+        hall_round_event(s->round, tournament, name, &ev);
 }
 
 void hall_store_message(struct hall_store *s, const char *topic, const void *payload, int len)

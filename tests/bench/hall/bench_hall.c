@@ -1,8 +1,14 @@
 /* bench_hall.c - the arbiter's hall under load: TABLES tables publishing through tb_hall on one
  * Mosquitto broker, twinboard-hall serving them, one live viewer on its event stream.
  *
- *   bench_hall [TABLES [SECONDS [MOVE_MS]]]     defaults 100 tables, 20 s, a move every 1000 ms
- *                                               at each table (staggered)
+ *   bench_hall [TABLES [SECONDS [MOVE_MS [push]]]]   defaults 100 tables, 20 s, a move every
+ *                                                    1000 ms at each table (staggered)
+ *
+ * With "push" the hall also runs a round of TABLES boards (a pairings CSV, the round folder) and
+ * pushes it to a lichess stand-in served here (the broadcast push API: 200 and each game's
+ * moves); each table's state carries its PGN (PlyCount tag: the plies), and the time from the
+ * table handing a move's state to tb_hall to the first push request whose body has that board
+ * at that ply is measured as well.
  *
  * Measures, for every agreed move: from the table handing it to tb_hall (event, then the new
  * state) to the viewer receiving it on the dashboard's Server-Sent Events stream (the bytes a
@@ -49,16 +55,24 @@ static int free_port(void)
     return ntohs(a.in.sin_port);
 }
 
+/* 127.0.0.1:port as bind() and connect() take it (&a.sa): no cast between object types */
+union loop_addr {
+    struct sockaddr sa;
+    struct sockaddr_in in;
+};
+static union loop_addr loopback(int port)
+{
+    union loop_addr a = {.in = {.sin_family = AF_INET,
+                                .sin_port = htons((uint16_t)port),
+                                .sin_addr.s_addr = htonl(INADDR_LOOPBACK)}};
+    return a;
+}
+
 static int dial(int port)
 {
     for (int i = 0; i < 200; i++) {
         int s = socket(AF_INET, SOCK_STREAM, 0);
-        union {
-            struct sockaddr sa;
-            struct sockaddr_in in;
-        } a = {.in = {.sin_family = AF_INET,
-                      .sin_port = htons((uint16_t)port),
-                      .sin_addr.s_addr = htonl(INADDR_LOOPBACK)}};
+        union loop_addr a = loopback(port);
         if (connect(s, &a.sa, sizeof a.in) == 0)
             return s;
         close(s);
@@ -80,9 +94,105 @@ static pid_t spawn(char **argv, const char *log)
     return pid;
 }
 
-/* sent[t][seq], received[t][seq] in µs; the viewer thread writes received. */
-static uint64_t (*sent)[MAX_MOVES], (*received)[MAX_MOVES];
-static int viewer_fd;
+static int cmp(const void *a, const void *b);
+
+/* sent[t][seq], received[t][seq] in µs; the viewer thread writes received, the lichess
+ * stand-in pushed (board b = table b - 1). */
+static uint64_t (*sent)[MAX_MOVES], (*received)[MAX_MOVES], (*pushed)[MAX_MOVES];
+static int viewer_fd, lichess_fd;
+static unsigned long push_requests;
+
+/* The lichess stand-in: each request read whole, every game's Board and PlyCount noted, 200
+ * with each game's moves. */
+static void *lichess(void *arg)
+{
+    (void)arg;
+    static char buf[4 << 20];
+    for (;;) {
+        int c = accept(lichess_fd, NULL, NULL);
+        if (c < 0)
+            return NULL;
+        size_t have = 0;
+        long want = -1;
+        char *body = NULL;
+        while (have < sizeof buf - 1) {
+            ssize_t n = read(c, buf + have, sizeof buf - 1 - have);
+            if (n <= 0)
+                break;
+            have += (size_t)n;
+            buf[have] = '\0';
+            if (!body && (body = strstr(buf, "\r\n\r\n"))) {
+                body += 4;
+                const char *cl = strstr(buf, "Content-Length: ");
+                want = cl ? atol(cl + 16) : 0;
+            }
+            if (body && (long)(buf + have - body) >= want)
+                break;
+        }
+        uint64_t at = now_us();
+        int games = 0;
+        /* each game from its Event tag to the next: its Board and PlyCount tags */
+        for (char *g = body ? strstr(body, "[Event \"") : NULL; g;) {
+            char *next = strstr(g + 1, "[Event \"");
+            if (next)
+                *next = '\0';
+            const char *b = strstr(g, "[Board \""), *pc = strstr(g, "[PlyCount \"");
+            int board = b ? atoi(b + 8) : 0;
+            long k = pc ? atol(pc + 11) : 0;
+            if (board >= 1 && board <= MAX_TABLES && k > 0 && k < MAX_MOVES &&
+                !pushed[board - 1][k])
+                pushed[board - 1][k] = at;
+            games++;
+            if (next)
+                *next = '[';
+            g = next;
+        }
+        push_requests++;
+        static char reply[1 << 16];
+        int n = snprintf(reply, sizeof reply, "{\"games\":[");
+        for (int i = 0; i < games && n < (int)sizeof reply - 64; i++)
+            n += snprintf(reply + n, sizeof reply - (size_t)n, "%s{\"tags\":{},\"moves\":1}",
+                          i ? "," : "");
+        n += snprintf(reply + n, sizeof reply - (size_t)n, "]}");
+        char head[160];
+        int h = snprintf(head, sizeof head,
+                         "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                         "%d\r\nConnection: close\r\n\r\n",
+                         n);
+        if (write(c, head, (size_t)h) < 0 || write(c, reply, (size_t)n) < 0)
+            fprintf(stderr, "bench_hall: the stand-in's answer was not written\n");
+        close(c);
+    }
+}
+
+static int listen_on(int port)
+{
+    int s = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    union loop_addr a = loopback(port);
+    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (s < 0 || bind(s, &a.sa, sizeof a.in) || listen(s, 64))
+        exit(1);
+    return s;
+}
+
+static void percentiles(const char *what, uint64_t (*at)[MAX_MOVES], int tables, const int *seq)
+{
+    int moves = 0, got = 0;
+    for (int t = 0; t < tables; t++)
+        moves += seq[t];
+    uint64_t *lat = calloc((size_t)moves + 1, sizeof *lat);
+    for (int t = 0; lat && t < tables; t++)
+        for (int k = 1; k <= seq[t]; k++)
+            if (at[t][k] && sent[t][k])
+                lat[got++] = at[t][k] - sent[t][k];
+    qsort(lat, (size_t)got, sizeof *lat, cmp);
+    printf("hall: %s: %d of %d moves", what, got, moves);
+    if (got)
+        printf(", median %.2f ms, p99 %.2f ms, max %.2f ms", (double)lat[got / 2] / 1000.0,
+               (double)lat[(size_t)((double)got * 0.99)] / 1000.0, (double)lat[got - 1] / 1000.0);
+    printf("\n");
+    free(lat);
+}
 
 static void *viewer(void *arg)
 {
@@ -146,7 +256,7 @@ static double cpu_seconds(pid_t pid)
 }
 
 static int cmp(const void *a, const void *b)
-{
+{ /* ascending µs */
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
@@ -158,15 +268,18 @@ int main(int argc, char **argv)
     int tables = argc > 1 ? atoi(argv[1]) : 100;
     int seconds = argc > 2 ? atoi(argv[2]) : 20;
     int move_ms = argc > 3 ? atoi(argv[3]) : 1000;
-    if (tables < 1 || tables > MAX_TABLES || seconds < 1 || move_ms < 10) {
-        fprintf(stderr, "usage: bench_hall [TABLES (1-%d) [SECONDS [MOVE_MS]]]\n", MAX_TABLES);
+    bool push = argc > 4 && !strcmp(argv[4], "push");
+    if (tables < 1 || tables > MAX_TABLES || seconds < 1 || move_ms < 10 || (argc > 4 && !push)) {
+        fprintf(stderr, "usage: bench_hall [TABLES (1-%d) [SECONDS [MOVE_MS [push]]]]\n",
+                MAX_TABLES);
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);
     sent = calloc(MAX_TABLES, sizeof *sent);
     received = calloc(MAX_TABLES, sizeof *received);
+    pushed = calloc(MAX_TABLES, sizeof *pushed);
     char dir[] = "/tmp/bench_hall.XXXXXX", conf[64], mport[16], hport[16], user[64];
-    if (!sent || !received || !mkdtemp(dir))
+    if (!sent || !received || !pushed || !mkdtemp(dir))
         return 1;
     int mqtt = free_port(), http = free_port();
     snprintf(conf, sizeof conf, "%s/mosquitto.conf", dir);
@@ -180,7 +293,37 @@ int main(int argc, char **argv)
     snprintf(mport, sizeof mport, "%d", mqtt);
     snprintf(hport, sizeof hport, "%d", http);
     char *mosq_argv[] = {"mosquitto", "-c", conf, NULL};
-    char *hall_argv[] = {TB_HALL_BIN, "--broker-port", mport, "--port", hport, NULL};
+    char hconf[64];
+    snprintf(hconf, sizeof hconf, "%s/hall.ini", dir);
+    char *hall_argv[] = {TB_HALL_BIN, "--broker-port",          mport, "--port",
+                         hport,       push ? "--config" : NULL, hconf, NULL};
+    if (push) { /* the round: board b at table t(b-1); lichess served here */
+        int lport = free_port();
+        lichess_fd = listen_on(lport);
+        pthread_t lt;
+        pthread_create(&lt, NULL, lichess, NULL);
+        pthread_detach(lt);
+        char path[96];
+        snprintf(path, sizeof path, "%s/pairings.csv", dir);
+        FILE *pf = fopen(path, "w");
+        fprintf(pf, "Board,White,Black,Round\n");
+        for (int t = 0; t < tables; t++)
+            fprintf(pf, "%d,White %d,Black %d,1\n", t + 1, t + 1, t + 1);
+        fclose(pf);
+        snprintf(path, sizeof path, "%s/token", dir);
+        pf = fopen(path, "w");
+        fprintf(pf, "bench-token\n");
+        fclose(pf);
+        pf = fopen(hconf, "w");
+        fprintf(pf, "[round]\npairings = %s/pairings.csv\nfolder = %s/round\ntables =", dir, dir);
+        for (int t = 0; t < tables; t++) /* ten a line: a line holds 200 bytes */
+            fprintf(pf, "%s t%d", t && t % 10 == 0 ? "\ntables =" : "", t);
+        fprintf(pf,
+                "\n[lichess]\nround = bench\ntoken_file = %s\nurl = http://127.0.0.1:%d\n"
+                "retry = 100ms\n",
+                path, lport);
+        fclose(pf);
+    }
     char mlog[64], hlog[64];
     snprintf(mlog, sizeof mlog, "%s/mosquitto.log", dir);
     snprintf(hlog, sizeof hlog, "%s/hall.log", dir);
@@ -198,7 +341,8 @@ int main(int argc, char **argv)
         kill(broker, SIGTERM);
         return 1;
     }
-    const char *req = "GET /events?from=0 HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+    char req[96]; /* the Host the dashboard serves: its address and port */
+    snprintf(req, sizeof req, "GET /events?from=0 HTTP/1.0\r\nHost: 127.0.0.1:%d\r\n\r\n", http);
     if (write(viewer_fd, req, strlen(req)) < 0)
         return 1;
     pthread_t th;
@@ -218,6 +362,7 @@ int main(int argc, char **argv)
         snprintf(st[t].tournament, sizeof st[t].tournament, "bench");
         snprintf(st[t].table, sizeof st[t].table, "t%d", t);
         snprintf(st[t].state, sizeof st[t].state, "in-sync");
+        snprintf(st[t].result, sizeof st[t].result, "*");
         st[t].board[0].vi = st[t].board[0].white = true;
         for (int b = 0; b < 2; b++) {
             st[t].board[b].occupancy = 0xffff00000000ffffull;
@@ -266,9 +411,31 @@ int main(int argc, char **argv)
                              ev.san);
             st[t].plies = k + 1;
             st[t].seq = (uint64_t)k + 1;
+            if (push) { /* the table's PGN: the pairing's names and round, the plies so far */
+                int n = snprintf(st[t].pgn, sizeof st[t].pgn,
+                                 "[Event \"?\"]\n[Site \"?\"]\n[Date \"?\"]\n[Round \"1.%d\"]\n"
+                                 "[White \"White %d\"]\n[Black \"Black %d\"]\n[Result \"*\"]\n"
+                                 "[PlyCount \"%d\"]\n\n",
+                                 t + 1, t + 1, t + 1, k + 1);
+                for (int i = 0; i <= k && n < (int)sizeof st[t].pgn - 32; i++) {
+                    if (i % 2 == 0)
+                        n += snprintf(st[t].pgn + n, sizeof st[t].pgn - (size_t)n, "%d. ",
+                                      i / 2 + 1);
+                    n += snprintf(st[t].pgn + n, sizeof st[t].pgn - (size_t)n, "%s ", sans[i % 4]);
+                }
+                snprintf(st[t].pgn + n, sizeof st[t].pgn - (size_t)n, "*\n");
+            }
             sent[t][k + 1] = now_us();
             tb_hall_pub_event(pub[t], &ev, NULL);
             tb_hall_pub_state(pub[t], &st[t], NULL);
+            if (moves == 0) { /* a state the hall refuses measures nothing: said at once */
+                static char json[TB_HALL_PAYLOAD_MAX];
+                static struct tb_hall_state back;
+                struct tb_error err = {0};
+                int n = tb_hall_state_encode(&st[t], json, sizeof json, &err);
+                if (n < 0 || tb_hall_state_decode(json, (size_t)n, &back, &err) != TB_OK)
+                    fprintf(stderr, "bench_hall: the tables' state is refused: %s\n", err.msg);
+            }
             moves++;
         }
         if (cpu0 >= 0 && now >= end && !settle)
@@ -317,6 +484,20 @@ int main(int argc, char **argv)
         tb_hall_pub_free(pub[t]);
     }
     printf("hall: the broker acknowledged %lu events; %lu dropped by the tables\n", acked, dropped);
+    if (push) {
+        /* a move is pushed by the first request holding its board at its ply or later (a full
+           game supersedes an older one not yet sent) */
+        for (int t = 0; t < tables; t++)
+            for (int k = seq[t] - 1; k >= 1; k--)
+                if (!pushed[t][k] || (pushed[t][k + 1] && pushed[t][k + 1] < pushed[t][k]))
+                    pushed[t][k] = pushed[t][k + 1];
+        percentiles("move -> lichess push request", pushed, tables, seq);
+        for (int t = 0; getenv("TB_BENCH_KEEP") && t < tables; t++)
+            for (int k = 1; k <= seq[t]; k++)
+                if (!pushed[t][k])
+                    fprintf(stderr, "not pushed: t%d ply %d\n", t, k);
+        printf("hall: %lu push requests\n", push_requests);
+    }
     kill(hall, SIGTERM);
     kill(broker, SIGTERM);
     waitpid(hall, NULL, 0);
@@ -324,7 +505,7 @@ int main(int argc, char **argv)
     shutdown(viewer_fd, SHUT_RDWR);
     pthread_join(th, NULL);
     close(viewer_fd);
-    if (got != moves)
+    if (got != moves || getenv("TB_BENCH_KEEP"))
         fprintf(stderr, "bench_hall: logs kept in %s\n", dir);
     else {
         unlink(conf);

@@ -301,7 +301,7 @@ TB_TEST(decoder_refuses_oversized_and_broken_payloads)
 
 TB_TEST(command_acts_only_with_the_arbiter_pin)
 {
-    struct tb_hall_cmd c = {TB_HALL_CMD_RESOLVE, "hall-1", 4, 0, "246813", ""}, back;
+    struct tb_hall_cmd c = {TB_HALL_CMD_RESOLVE, "hall-1", 4, 0, "246813", "", {""}}, back;
     char buf[256];
     struct tb_error err;
     int n = tb_hall_cmd_encode(&c, buf, sizeof buf, &err);
@@ -335,6 +335,49 @@ TB_TEST(command_acts_only_with_the_arbiter_pin)
     };
     for (size_t i = 0; i < sizeof forged / sizeof *forged; i++)
         ASSERT_EQ(tb_hall_cmd_decode(forged[i], strlen(forged[i]), &back, &err), TB_ERR_PARSE);
+}
+
+/* The round's tags reach a table as new-game takes them; the table's PGN comes back in its
+ * state, line breaks and all. */
+TB_TEST(round_tags_and_table_pgn_round_trip)
+{
+    struct tb_hall_cmd c = {TB_HALL_CMD_NEW_GAME, "round-1", 0, 0, "246813", "", {""}}, back;
+    snprintf(c.tags[3], sizeof c.tags[3], "3.1");
+    snprintf(c.tags[4], sizeof c.tags[4], "Carlsen, Magnus");
+    snprintf(c.tags[5], sizeof c.tags[5], "Nakamura, Hikaru");
+    char buf[512];
+    struct tb_error err;
+    int n = tb_hall_cmd_encode(&c, buf, sizeof buf, &err);
+    ASSERT_GT(n, 0);
+    ASSERT_OK(tb_hall_cmd_decode(buf, (size_t)n, &back, &err));
+    ASSERT_EQ(back.action, TB_HALL_CMD_NEW_GAME);
+    ASSERT_STR_EQ(back.tags[4], "Carlsen, Magnus");
+    ASSERT_STR_EQ(back.tags[3], "3.1");
+    ASSERT_STR_EQ(back.tags[0], "");
+    /* a quote cannot reach a PGN tag; tags on another command; new-game without tags */
+    snprintf(c.tags[4], sizeof c.tags[4], "Carlsen \"Magnus\"");
+    ASSERT_EQ(tb_hall_cmd_encode(&c, buf, sizeof buf, &err), TB_ERR_ARG);
+    ASSERT_STR_CONTAINS(err.msg, "cmd.tags.white");
+    const char *forged[] = {
+        "{\"action\":\"new-game\",\"request\":\"r\",\"mismatch\":0,\"n\":0,\"pin\":\"1\"}",
+        "{\"action\":\"takeback\",\"request\":\"r\",\"mismatch\":0,\"n\":1,\"pin\":\"1\","
+        "\"tags\":{}}",
+        "{\"action\":\"new-game\",\"request\":\"r\",\"mismatch\":0,\"n\":0,\"pin\":\"1\","
+        "\"tags\":{\"white\":\"a\\\\b\"}}",
+        "{\"action\":\"new-game\",\"request\":\"r\",\"mismatch\":0,\"n\":0,\"pin\":\"1\","
+        "\"tags\":{\"elo\":\"2800\"}}",
+    };
+    for (size_t i = 0; i < sizeof forged / sizeof *forged; i++)
+        ASSERT_EQ(tb_hall_cmd_decode(forged[i], strlen(forged[i]), &back, &err), TB_ERR_PARSE);
+    struct tb_hall_state *s = sample(), *st = calloc(1, sizeof *st);
+    snprintf(s->pgn, sizeof s->pgn, "[Event \"?\"]\n\n1. e4 {[%%clk 1:29:58]} *\n");
+    char *json = malloc(TB_HALL_PAYLOAD_MAX);
+    ASSERT_GT((n = tb_hall_state_encode(s, json, TB_HALL_PAYLOAD_MAX, &err)), 0);
+    ASSERT_OK(tb_hall_state_decode(json, (size_t)n, st, &err));
+    ASSERT_STR_EQ(st->pgn, s->pgn);
+    free(json);
+    free(st);
+    free(s);
 }
 
 TB_TEST(topics_per_tournament_and_table)

@@ -1,0 +1,386 @@
+#!/usr/bin/env bash
+# run_round_test.sh HALL TWINBOARDD TWINBOARD BOARDS - a round run by the hall, as an organiser
+# sees it.
+#
+# A Mosquitto broker of the test's own, two real twinboardd tables (t1, t2: simulated reed
+# boards, the built-in clock), a mock lichess (mock_lichess.py: the broadcast push API as
+# published, checking method, path, bearer token and body) and twinboard-hall with a pairings
+# file exported as a pairing program does. Checked: each table's PGN carries the pairing's names
+# and round (sent by the hall, no new-game typed); the round folder (a PGN per board, games.pgn)
+# equals each table's own `pgn` with the pairing's Board, titles and FIDE ids added, and
+# pgn-extract reads it; the body pushed to lichess equals games.pgn; a takeback shows as the
+# corrected main line; lichess away: the push retried with back-off and nothing lost; a per-game
+# error from lichess shown on the hall's round view; the results list at the round's end; a
+# second hall with `delay = 2s` shows a move only 2 s after it was agreed; a bad pairings file
+# is refused naming file and line and changes nothing; the token is in no log.
+# Exit 77 (skipped) when mosquitto, python3, curl or pgn-extract is not installed.
+set -uo pipefail
+hall=$1 tbd=$2 tb=$3 boards=$4
+here=$(cd "$(dirname "$0")" && pwd)
+say() { printf 'round-test: %s\n' "$*"; }
+fail() {
+    say "FAIL: $*"
+    for f in "$tmp"/*.log "$tmp"/lichess/log; do [ -s "$f" ] && { echo "--- $f"; tail -n 20 "$f"; }; done
+    exit 1
+}
+pe=$(command -v pgn-extract || echo /usr/games/pgn-extract)
+for tool in mosquitto python3 curl "$pe"; do
+    command -v "$tool" >/dev/null 2>&1 || { say "SKIPPED: $tool is not installed"; exit 77; }
+done
+m=${TB_TIME_MULTIPLIER:-1}
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+free_port() {
+    local p
+    for _ in $(seq 200); do
+        p=$((20000 + RANDOM % 30000))
+        (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+    done
+    fail "no free port"
+}
+wait_port() {
+    for _ in $(seq 200); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+        sleep 0.05
+    done
+    return 1
+}
+# until "$@" succeeds, at most $1 s (times the multiplier)
+until_ok() {
+    local n=$(($1 * 20 * m))
+    shift
+    for _ in $(seq "$n"); do
+        "$@" >/dev/null 2>&1 && return 0
+        sleep 0.05
+    done
+    return 1
+}
+
+mqtt_port=$(free_port) http_port=$(free_port) http2_port=$(free_port) lichess_port=$(free_port)
+cat >"$tmp/mosquitto.conf" <<EOF
+listener $mqtt_port 127.0.0.1
+allow_anonymous true
+persistence false
+user $(id -un)
+EOF
+mosquitto -c "$tmp/mosquitto.conf" >"$tmp/mosquitto.log" 2>&1 &
+pids+=("$!")
+wait_port "$mqtt_port" || fail "the broker did not start"
+
+token=lip_rOuNdTeStToKeN42
+mkdir -p "$tmp/lichess"
+start_lichess() {
+    python3 "$here/mock_lichess.py" "$lichess_port" "$tmp/lichess" r3AbCdEf "$token" \
+        >>"$tmp/lichess.log" 2>&1 &
+    lichess_pid=$!
+    pids+=("$lichess_pid")
+    wait_port "$lichess_port" || fail "the mock lichess did not start"
+}
+start_lichess
+
+# ---- two tables on simulated boards, the built-in clock --------------------------------------
+declare -A tfd
+start_table() { # name
+    local t=$1 dir=$tmp/$1
+    mkdir -p "$dir/journal"
+    mkfifo "$dir/boards.in"
+    "$boards" "$dir" <"$dir/boards.in" >"$tmp/$t.boards.log" 2>&1 &
+    pids+=("$!")
+    exec {fd}>"$dir/boards.in"
+    tfd[$t]=$fd
+    until_ok 10 grep -q '^ready' "$tmp/$t.boards.log" || fail "the boards of $t did not start"
+    cat >"$dir/twinboard.ini" <<EOF
+[daemon]
+socket = $dir/control
+journal_dir = $dir/journal
+blip_window_ms = 100
+[arbiter]
+pin = 246813
+[clock]
+control = 90m+30s
+[player vi]
+board = pty:$dir/vi-board
+audio = null
+[player sighted]
+board = pty:$dir/sighted-board
+audio = null
+[hall]
+broker = 127.0.0.1
+port = $mqtt_port
+tournament = open-2026
+table = $t
+EOF
+    "$tbd" -c "$dir/twinboard.ini" --audio none >"$tmp/$t.log" 2>&1 &
+    pids+=("$!")
+    until_ok 10 tstatus_has "$t" 'sighted: Black, pty:[^,]*, connected,' || fail "table $t did not start"
+}
+tstatus_has() { "$tb" --socket "$tmp/$1/control" status 2>&1 | grep -qE "$2"; }
+tpgn() { "$tb" --socket "$tmp/$1/control" pgn 2>/dev/null; }
+to() { # table "move vi e2e4": by hand on the table's boards
+    local n
+    n=$(grep -c '^done ' "$tmp/$1.boards.log")
+    echo "$2" >&"${tfd[$1]}"
+    until_ok 5 done_more "$1" "$n" || fail "the boards of $1 did not do: $2"
+}
+move() { # table from-to: made on the mover's board, copied on the other
+    local first=vi second=sighted
+    [ "$(($(plies "$1") % 2))" = 1 ] && first=sighted second=vi
+    to "$1" "move $first $2"
+    to "$1" "move $second $2"
+}
+has_moves() { tr '\n' ' ' <"$1" | grep -qE "$2"; } # a file's movetext, lines joined
+done_more() { test "$(grep -c '^done ' "$tmp/$1.boards.log")" -gt "$2"; }
+plies_are() { test "$(plies "$1")" = "$2"; }
+plies() { "$tb" --socket "$tmp/$1/control" status 2>&1 | sed -n 's/.*game: \([0-9]*\) plies agreed.*/\1/p' | head -1; }
+start_table t1
+start_table t2
+say "broker, mock lichess and tables t1, t2 started"
+tpgn t1 | grep -q '^\[White' || fail "t1's pgn cannot be read: $(tpgn t1 | head -5)"
+
+# ---- the round: pairings as a pairing program exports them ------------------------------------
+cat >"$tmp/r3.pgn" <<'EOF'
+[Event "Leiden Open 2026"]
+[Site "Leiden NED"]
+[Date "2026.11.28"]
+[Round "3"]
+[Board "1"]
+[White "Carlsen, Magnus"]
+[Black "Nakamura, Hikaru"]
+[Result "*"]
+[WhiteTitle "GM"]
+[BlackTitle "GM"]
+[WhiteElo "2831"]
+[BlackElo "2802"]
+[WhiteFideId "1503014"]
+[BlackFideId "2016192"]
+
+*
+
+[Event "Leiden Open 2026"]
+[Site "Leiden NED"]
+[Date "2026.11.28"]
+[Round "3"]
+[Board "2"]
+[White "Schmidt, Anna"]
+[Black "de Vries, Bram"]
+[Result "*"]
+[WhiteFideId "24600010"]
+[BlackFideId "1000021"]
+
+*
+EOF
+printf '246813\n' >"$tmp/pin"
+printf '%s\n' "$token" >"$tmp/token"
+chmod 600 "$tmp/pin" "$tmp/token"
+cat >"$tmp/hall.ini" <<EOF
+[round]
+pairings = $tmp/r3.pgn
+folder = $tmp/round
+pin_file = $tmp/pin
+tables = t1 t2
+[lichess]
+round = r3AbCdEf
+token_file = $tmp/token
+url = http://127.0.0.1:$lichess_port
+retry = 200ms
+EOF
+start_halls() {
+    "$hall" --broker-port "$mqtt_port" --port "$http_port" --config "$tmp/hall.ini" >>"$tmp/hall.log" 2>&1 &
+    hall_pid=$!
+    pids+=("$hall_pid")
+    # the public's hall: the same round, 2 s behind, no PIN (it sends nothing to the tables)
+    "$hall" --broker-port "$mqtt_port" --port "$http2_port" --config "$tmp/hall2.ini" >>"$tmp/hall2.log" 2>&1 &
+    hall2_pid=$!
+    pids+=("$hall2_pid")
+}
+printf '[round]\npairings = %s\nfolder = %s\ndelay = 2s\n' "$tmp/r3.pgn" "$tmp/delayed" >"$tmp/hall2.ini"
+start_halls
+wait_port "$http_port" && wait_port "$http2_port" || fail "twinboard-hall did not listen"
+api() { curl -s -H "Host: 127.0.0.1:$http_port" "http://127.0.0.1:$http_port$1"; }
+
+tpgn_has() { tpgn "$1" | grep -q "$2"; }
+until_ok 10 tpgn_has t1 '^\[Black "Nakamura, Hikaru"\]' || fail "t1 did not get the pairing's names: $(tpgn t1 | head -8)"
+until_ok 10 tpgn_has t2 '^\[White "Schmidt, Anna"\]' || fail "t2 did not get the pairing's names"
+tpgn_has t1 '^\[Round "3.1"\]' && tpgn_has t2 '^\[Round "3.2"\]' || fail "the tables' Round is not r.b: $(tpgn t2 | head -6)"
+tpgn_has t1 '^\[Event "Leiden Open 2026"\]' || fail "t1's Event is not the pairing's"
+until_ok 5 sh -c "curl -s -H 'Host: 127.0.0.1:$http_port' http://127.0.0.1:$http_port/api/round | grep -q '\"tags\":\"the table plays this pairing\"'" ||
+    fail "the round view does not say the tables play their pairings: $(api /api/round)"
+say "the pairings set both tables' names and rounds (no new-game typed)"
+# the halls publish once the tables' retained states had their time (2 s after the start)
+until_ok 5 test -f "$tmp/round/games.pgn" && until_ok 5 test -f "$tmp/delayed/games.pgn" ||
+    fail "the halls wrote no round folder"
+
+# ---- moves: the folder, the push, the readers -------------------------------------------------
+# the folder's board file = the table's own pgn with the pairing's extra tags
+extra='^\[(Board|WhiteTitle|BlackTitle|WhiteElo|BlackElo|WhiteFideId|BlackFideId) '
+folder_is_table() { # board table [dir]
+    local f=${3:-$tmp/round}/game-$1.pgn
+    [ -f "$f" ] || return 1
+    diff <(grep -vE "$extra" "$f") <(tpgn "$2") >/dev/null
+}
+pushed_is_games() { # the newest request's body = games.pgn
+    local last
+    last=$(ls "$tmp"/lichess/req-*.pgn 2>/dev/null | tail -1)
+    [ -n "$last" ] && cmp -s "$last" "$tmp/round/games.pgn"
+}
+check_round() { # what: the folder, the readers, the push after an agreed move
+    until_ok 5 folder_is_table 1 t1 && until_ok 5 folder_is_table 2 t2 ||
+        fail "$1: the folder is not the tables' pgn: $(diff <(grep -vE "$extra" "$tmp/round/game-1.pgn") <(tpgn t1))"
+    grep -q '^\[Board "1"\]' "$tmp/round/game-1.pgn" && grep -q '^\[WhiteFideId "1503014"\]' "$tmp/round/game-1.pgn" &&
+        grep -q '^\[WhiteTitle "GM"\]' "$tmp/round/game-1.pgn" || fail "$1: game-1.pgn lacks Board, title or FIDE id"
+    "$pe" -s -Wuci -C -N -V "$tmp/round/games.pgn" >"$tmp/pe.out" 2>"$tmp/pe.err"
+    [ -s "$tmp/pe.err" ] && fail "$1: pgn-extract complained about games.pgn: $(cat "$tmp/pe.err")"
+    [ "$(grep -c '^\[Event ' "$tmp/pe.out")" = 2 ] || fail "$1: pgn-extract did not read two games"
+    if [ -x "$here/../pgnread/pgn_readers.sh" ]; then
+        bash "$here/../pgnread/pgn_readers.sh" "$tmp/round/games.pgn" >"$tmp/readers.out" 2>&1
+        rc=$?
+        [ "$rc" = 0 ] || [ "$rc" = 77 ] || fail "$1: the PGN readers disagree: $(cat "$tmp/readers.out")"
+    fi
+    until_ok "${push_wait:-5}" pushed_is_games || fail "$1: the body pushed to lichess is not games.pgn"
+    [ -s "$tmp/lichess/log" ] && grep -q '^wrong' "$tmp/lichess/log" && fail "$1: a wrong request: $(grep wrong "$tmp/lichess/log")"
+    return 0
+}
+move t1 e2e4
+until_ok 5 plies_are t1 1 || fail "t1 did not agree e4"
+move t1 e7e5
+move t2 d2d4
+until_ok 5 plies_are t1 2 && until_ok 5 plies_are t2 1 || fail "the moves were not agreed"
+check_round "after 1. e4 e5 and 1. d4"
+[ "$(grep -c '\[%clk ' "$tmp/round/game-1.pgn")" -ge 1 ] && grep -q '^\[TimeControl ' "$tmp/round/game-1.pgn" ||
+    fail "the board's PGN has no clocks: $(cat "$tmp/round/game-1.pgn")"
+clks=$(grep -o '\[%clk [0-9:]*\]' "$tmp/round/game-1.pgn" | wc -l)
+[ "$clks" = 2 ] || fail "2 moves, $clks [%clk] in game-1.pgn"
+say "folder = each table's pgn + the pairing's tags, [%clk] on every move, read by pgn-extract$( [ "${rc:-77}" = 0 ] && echo ', chess.js, chessops'); pushed body = games.pgn"
+
+# ---- the delay: the public's hall shows e4 2 s after the arbiter's hall had it -----------------
+# both halls take the table's state at the same moment; each writes game-1.pgn when its public
+# game changes: the files' times differ by the delay
+until_ok 6 grep -q '1\. e4' "$tmp/delayed/game-1.pgn" || fail "the delayed folder never shows e4"
+first_e4=$(stat -c '%.3Y' "$tmp/delayed/game-1.pgn")
+api /api/round | grep -q '"plies":2' || fail "the arbiter's round view is delayed"
+until_ok 6 has_moves "$tmp/delayed/game-1.pgn" '1\. e4 .* e5' || fail "the delayed folder never shows e5"
+until_ok 6 grep -q '1\. d4' "$tmp/delayed/game-2.pgn" || fail "the delayed folder never shows d4"
+# e5 at t1 and d4 at t2 were agreed last: the undelayed files are of then
+late1=$(python3 -c "print(round(($(stat -c '%.3Y' "$tmp/delayed/game-2.pgn") - $(stat -c '%.3Y' "$tmp/round/game-2.pgn")) * 1000))")
+[ "$late1" -ge 1900 ] && [ "$late1" -le 3000 ] || fail "d4 reached the delayed folder $late1 ms after the arbiter's (delay 2 s)"
+say "delay = 2s: the public folder shows a move $late1 ms after the arbiter's hall; the arbiter's view at once"
+
+# ---- lichess away: retried with back-off, nothing lost ----------------------------------------
+kill "$lichess_pid"
+wait "$lichess_pid" 2>/dev/null
+move t2 d7d5
+until_ok 5 plies_are t2 2 || fail "t2 did not agree d5"
+until_ok 5 sh -c "curl -s -H 'Host: 127.0.0.1:$http_port' http://127.0.0.1:$http_port/api/round | grep -q '\"failing\":true'" ||
+    fail "the round view does not show the failing push: $(api /api/round)"
+api /api/round | grep -q 'lichess not reached' || fail "the failing push says nothing: $(api /api/round | tail -c 300)"
+outage=${TB_ROUND_OUTAGE_S:-1} # TB_ROUND_OUTAGE_S=30: the long outage, by hand (not in ctest)
+sleep "$outage"
+start_lichess
+push_wait=$((5 + outage)) check_round "after lichess came back"
+has_moves "$(ls "$tmp"/lichess/req-*.pgn | tail -1)" '1\. d4 .* d5' || fail "d5 was lost across the outage"
+# in order: board 2's game (no takeback) never has fewer moves in a later request
+prev=0
+for f in "$tmp"/lichess/req-*.pgn; do
+    n=$(awk '/^\[Board "2"\]/ { on = 1 } /^\[Event / && seen { on = 0 } /^\[Event / { seen = 1 }
+             on { c += gsub(/\[%clk /, "") } END { print c + 0 }' "$f")
+    [ "$n" -ge "$prev" ] || fail "$f: board 2 went back from $prev to $n moves"
+    prev=$n
+done
+say "lichess away $outage s: the hall showed the failure, retried, and pushed d5 when it was back; board 2 never went back in $(ls "$tmp"/lichess/req-*.pgn | wc -l) requests"
+
+# ---- a per-game error from lichess, shown to the arbiter ----------------------------------------
+echo 2 >"$tmp/lichess/error-board"
+move t2 c2c4
+until_ok 5 sh -c "curl -s -H 'Host: 127.0.0.1:$http_port' http://127.0.0.1:$http_port/api/round | grep -q 'Invalid move on board 2 (mock)'" ||
+    fail "lichess's error for board 2 is not on the round view: $(api /api/round)"
+# the page as the arbiter's browser shows it: the error beside board 2, the tiles' time control
+if command -v chromium >/dev/null 2>&1; then
+    cdp_port=$(free_port)
+    chromium --headless=new --no-sandbox --disable-gpu --no-first-run --disable-extensions \
+        --user-data-dir="$tmp/chromium" --remote-debugging-port="$cdp_port" \
+        "http://127.0.0.1:$http_port/" >"$tmp/chromium.out" 2>&1 &
+    pids+=("$!")
+    wait_port "$cdp_port" || fail "chromium did not start"
+    python3 "$here/cdp.py" "$cdp_port" wait "document.getElementById('round-boards') &&
+        document.getElementById('round-boards').innerText.includes('error: Invalid move on board 2 (mock)') &&
+        document.getElementById('round-boards').innerText.includes('Carlsen, Magnus')" $((10000 * m)) >/dev/null ||
+        fail "the hall page does not show lichess's error beside board 2: $(python3 "$here/cdp.py" "$cdp_port" eval "document.getElementById('round').innerText")"
+    python3 "$here/cdp.py" "$cdp_port" wait "document.getElementById('tiles').innerText.includes('time control 5400+30')" $((5000 * m)) >/dev/null ||
+        fail "the hall's tiles do not show the time control: $(python3 "$here/cdp.py" "$cdp_port" eval "document.getElementById('tiles').innerText")"
+fi
+rm "$tmp/lichess/error-board"
+say "lichess's per-game error shown on the hall's round view (and page); the tiles show the time control"
+
+# ---- a takeback: the corrected main line ------------------------------------------------------
+TB_PIN=246813 "$tb" --socket "$tmp/t1/control" takeback 1 >"$tmp/cli.log" 2>&1 || fail "t1's takeback refused: $(cat "$tmp/cli.log")"
+until_ok 5 plies_are t1 1 || fail "t1 did not take back e5"
+check_round "after the takeback"
+grep -q 'e5' "$tmp/round/game-1.pgn" && fail "the taken-back e5 is still in game-1.pgn"
+grep -q '(' "$(ls "$tmp"/lichess/req-*.pgn | tail -1)" && fail "the takeback became a variation"
+say "takeback: the folder and the push carry the corrected main line"
+
+# ---- the results list at the round's end -----------------------------------------------------
+TB_PIN=246813 "$tb" --socket "$tmp/t2/control" result draw >"$tmp/cli.log" 2>&1 || fail "t2's draw refused: $(cat "$tmp/cli.log")"
+TB_PIN=246813 "$tb" --socket "$tmp/t1/control" result resign black >"$tmp/cli.log" 2>&1 || fail "t1's result refused: $(cat "$tmp/cli.log")"
+until_ok 5 grep -q '^2,"Schmidt, Anna","de Vries, Bram",1/2-1/2$' "$tmp/round/results.csv" &&
+    until_ok 5 grep -q '^1,"Carlsen, Magnus","Nakamura, Hikaru",1-0$' "$tmp/round/results.csv" ||
+    fail "results.csv: $(cat "$tmp/round/results.csv")"
+api /round/results.csv | cmp -s - "$tmp/round/results.csv" || fail "the page's results.csv differs from the folder's"
+check_round "at the round's end"
+say "results.csv: $(tr '\n' ';' <"$tmp/round/results.csv")"
+
+# ---- both halls restarted mid-round: the public keeps what it had ------------------------------
+kill "$hall_pid" "$hall2_pid"
+wait "$hall_pid" "$hall2_pid" 2>/dev/null
+nreq=$(ls "$tmp"/lichess/req-*.pgn | wc -l)
+rm "$tmp/round/results.txt" && mkdir "$tmp/round/results.txt" # a file the hall cannot replace
+start_halls
+wait_port "$http_port" && wait_port "$http2_port" || fail "twinboard-hall did not listen again"
+for _ in $(seq 60); do # 3 s: the delayed folder never falls back to the bare pairing
+    has_moves "$tmp/delayed/game-1.pgn" '1\. e4' || fail "the restarted delayed hall showed board 1 without its moves"
+    sleep 0.05
+done
+more_requests() { [ "$(ls "$tmp"/lichess/req-*.pgn | wc -l)" -gt "$nreq" ]; }
+until_ok 5 more_requests || fail "the restarted hall pushed nothing"
+for f in $(ls "$tmp"/lichess/req-*.pgn | tail -n +$((nreq + 1))); do
+    has_moves "$f" '1\. e4' || fail "the restarted hall pushed board 1 without its moves ($f)"
+done
+folder_error() { api /api/round | grep -q '"folder_error":"[^"]*results.txt: Is a directory"'; }
+until_ok 5 folder_error || fail "the folder's write error is not on the round view: $(api /api/round | head -c 600)"
+rmdir "$tmp/round/results.txt"
+until_ok 5 test -f "$tmp/round/results.txt" || fail "the folder was not written again once it could be"
+until_ok 5 sh -c "curl -s -H 'Host: 127.0.0.1:$http_port' http://127.0.0.1:$http_port/api/round | grep -q '\"folder_error\":\"\"'" ||
+    fail "the folder's error stays on the round view"
+check_round "after both halls were restarted"
+say "both halls restarted mid-round: the folders and lichess kept every move; a folder file that could not be written shown, then written"
+
+# ---- a bad pairings file changes nothing -------------------------------------------------------
+sed 's/^\[Board "2"\]/[Board "1"]/' "$tmp/r3.pgn" >"$tmp/bad.pgn"
+before=$(cat "$tmp/round/games.pgn")
+out=$("$hall" --broker-port "$mqtt_port" --port "$(free_port)" --config "$tmp/hall.ini" --round "$tmp/bad.pgn" 2>&1)
+rc=$?
+[ "$rc" = 2 ] || fail "a bad pairings file: exit $rc"
+case $out in *"bad.pgn:18: board 1 is paired already (line 1)"*) ;; *) fail "the bad file's message: $out" ;; esac
+[ "$(cat "$tmp/round/games.pgn")" = "$before" ] || fail "a bad pairings file changed the folder"
+say "bad pairings refused: $out"
+# a bad configuration: named by file, line and key, nothing started
+sed 's/^retry = 200ms$/retry = 2 hours/' "$tmp/hall.ini" >"$tmp/bad.ini"
+out=$("$hall" --broker-port "$mqtt_port" --port "$(free_port)" --config "$tmp/bad.ini" 2>&1)
+[ $? = 2 ] && case $out in *"bad.ini:10: [lichess] retry: not a time"*) true ;; *) false ;; esac ||
+    fail "a bad configuration line: $out"
+sed "s|^token_file = .*|token_file = $tmp/no-such-token|" "$tmp/hall.ini" >"$tmp/bad.ini"
+out=$("$hall" --broker-port "$mqtt_port" --port "$(free_port)" --config "$tmp/bad.ini" 2>&1)
+[ $? = 2 ] && case $out in *"[lichess] token_file $tmp/no-such-token: cannot be read"*) true ;; *) false ;; esac ||
+    fail "a missing token file: $out"
+[ "$(cat "$tmp/round/games.pgn")" = "$before" ] || fail "a bad configuration changed the folder"
+say "bad configuration refused: $out"
+
+grep -rq "$token" "$tmp"/*.log "$tmp/lichess/log" && fail "the token is in a log"
+say "PASS"
