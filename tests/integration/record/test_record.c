@@ -2,6 +2,7 @@
  * writing, or on a recording device) as the player receives it: the DAISY talking book opened by
  * a real DAISY reader (daisy-player) and checked clip by clip against the spoken review, the
  * large-print PDF read back by poppler, and the commands' refusals of bad input. */
+#include <ctype.h>
 #include <dirent.h>
 #include <sndfile.h>
 #include <stdlib.h>
@@ -271,6 +272,76 @@ TB_TEST(law_D_2_7_talking_book_has_one_clip_per_move_saying_that_move)
     free(g);
     tb_voice_free(voice);
     tb_voice_pack_free(pack);
+}
+
+static char *pdf_text(const char *pdf);
+
+/* Where word is in text after *at, moving *at past it; fails naming what is missing. */
+static void next_word(const char **at, const char *word, const char *what, int ply, const char *san)
+{
+    const char *hit = strstr(*at, word);
+    if (!hit)
+        TB_FAIL("%s does not write \"%s\" (ply %d, %s) after the moves before it", what,
+                word + (word[0] == '\n'), ply + 1, san);
+    *at = hit + strlen(word);
+}
+
+/* D.2.7, item by item: the braille scoresheet and the large print write the scoresheet's moves,
+ * the SAN of each half-move in the language's letters, in order: the BRF as the print score in
+ * braille's capitals (0-0 for castling, the promotion's piece straight after the square, S for
+ * the English knight), the
+ * PDF as printed (d8D in German and Dutch as Appendix C writes it, d8=Q in English). */
+TB_TEST(law_D_2_7_braille_and_large_print_write_the_scoresheets_moves)
+{
+    static const struct {
+        const char *code;
+        enum tb_chess_letters letters;
+    } langs[] = {
+        {"de", TB_CHESS_LETTERS_DE}, {"nl", TB_CHESS_LETTERS_NL}, {"en", TB_CHESS_LETTERS_EN}};
+    tb_chess_pgn_game *g = read_game(reference_pgn());
+    const char *brf = tb_test_tmp("ref.brf"), *pdf = tb_test_tmp("ref.pdf");
+    char args[2048];
+    for (size_t l = 0; l < sizeof langs / sizeof langs[0]; l++) {
+        bool en = langs[l].letters == TB_CHESS_LETTERS_EN;
+        snprintf(args, sizeof args, "braille '%s' --lang %s -o '%s'", reference_pgn(),
+                 langs[l].code, brf);
+        ASSERT_EQ(twinboard(args), 0);
+        snprintf(args, sizeof args, "large-print '%s' --lang %s -o '%s'", reference_pgn(),
+                 langs[l].code, pdf);
+        ASSERT_EQ(twinboard(args), 0);
+        char *cells = tb_run_read_file(brf, NULL);
+        char *text = pdf_text(pdf);
+        tb_chess_pos pos = g->game.start;
+        const char *b_at = cells, *p_at = text;
+        for (int ply = 0; ply < g->game.plies; ply++) {
+            char san[16], in_brf[40], in_print[40], *b = in_brf, *p = in_print;
+            ASSERT_GT(tb_chess_move_to_san(&pos, g->game.moves[ply], langs[l].letters, 0, san,
+                                           sizeof san),
+                      0);
+            if (pos.side == TB_CHESS_WHITE) {
+                b += sprintf(b, "\n%d ", pos.fullmove);
+                p += sprintf(p, "%d. ", pos.fullmove);
+            } else {
+                *b++ = ' ';
+            }
+            for (const char *c = san; *c; c++) {
+                if (*c != '=') /* the English braille code writes the knight s */
+                    *b++ = *c == 'O'         ? '0'
+                           : en && *c == 'N' ? 'S'
+                                             : (char)toupper((unsigned char)*c);
+                if (*c != '=' || en)
+                    *p++ = *c;
+            }
+            *b = *p = 0;
+            next_word(&b_at, in_brf, langs[l].code, ply, san);
+            next_word(&p_at, in_print, "the large print", ply, san);
+            tb_chess_undo u;
+            tb_chess_make(&pos, g->game.moves[ply], &u);
+        }
+        free(text);
+        free(cells);
+    }
+    free(g);
 }
 
 /* The content of the NCC's <meta name="name">; fails when it is missing. */
