@@ -668,6 +668,11 @@ TB_TEST(law_D_2_7_commands_refuse_bad_input_naming_it)
     snprintf(args, sizeof args, "daisy '%s' -o '%s'", bad, tb_test_tmp("never-book"));
     ASSERT_EQ(twinboard(args), 1);
     ASSERT_STR_CONTAINS(out, "'Ke3'");
+    snprintf(args, sizeof args, "daisy '%s' -o '%s' --audio ogg", reference_pgn(),
+             tb_test_tmp("never-book-2"));
+    ASSERT_EQ(twinboard(args), 2);
+    ASSERT_STR_CONTAINS(out, "audio 'ogg': use mp3 or wav");
+    ASSERT_TRUE(stat(tb_test_tmp("never-book-2"), &st) != 0); /* nothing made */
     /* A round in Unicode braille: the games apart by a blank line (the result 1-0, then the
      * next game's "Turnier"). */
     char *one = tb_run_read_file(reference_pgn(), NULL);
