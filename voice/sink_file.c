@@ -77,7 +77,7 @@ static int null_open(void **state, const char *target, unsigned rate, unsigned d
     struct file_sink *s = calloc(1, sizeof *s);
     if (!s)
         return tb_error_set(err, TB_ERR_MEM, "out of memory");
-    s->wav.fd = -1;
+    s->wav.sf = NULL;
     *state = s;
     return TB_OK;
 }

@@ -164,7 +164,7 @@ static int callback(const void *in, void *out, unsigned long frames,
     uint64_t ft = atomic_load_explicit(&k->flush_to, memory_order_acquire);
     if (ft > r) { /* cut: skip what was dropped, start the next sound clean */
         r = ft;
-        k->rs.prev = k->rs.cur = 0;
+        tb_voice__resampler_reset(&k->rs);
     }
     k->cb_r = r;
     k->cb_w = atomic_load_explicit(&k->wpos, memory_order_acquire);
@@ -241,11 +241,16 @@ static int pa_open(void **state, const char *target, unsigned rate, unsigned dev
     k->channels = p.channelCount;
     k->in_rate = rate;
     k->out_rate = chosen;
-    tb_voice__resampler_init(&k->rs, rate, chosen);
+    if (tb_voice__resampler_init(&k->rs, rate, chosen)) {
+        free(k);
+        Pa_Terminate();
+        return tb_error_set(err, TB_ERR_MEM, "out of memory (resampler)");
+    }
     atomic_init(&k->stopped, 1);
     PaError pe = Pa_OpenStream(&k->stream, NULL, &p, chosen, paFramesPerBufferUnspecified,
                                paClipOff, callback, k);
     if (pe != paNoError) {
+        tb_voice__resampler_free(&k->rs);
         free(k);
         Pa_Terminate();
         return tb_error_set(err, TB_ERR_SYS, "PortAudio device \"%s\": %s", info->name,
@@ -263,7 +268,7 @@ static int restart(struct pa_sink *k)
         return TB_OK;
     if (Pa_IsStreamStopped(k->stream) != 1)
         Pa_StopStream(k->stream);
-    tb_voice__resampler_init(&k->rs, k->in_rate, k->out_rate);
+    tb_voice__resampler_reset(&k->rs);
     k->idle_frames = 0;
     atomic_store(&k->stopped, 0);
     if (Pa_StartStream(k->stream) == paNoError)
@@ -316,6 +321,7 @@ static void pa_close(void *state)
         Pa_StopStream(k->stream); /* plays out what PortAudio holds */
     Pa_CloseStream(k->stream);
     Pa_Terminate();
+    tb_voice__resampler_free(&k->rs);
     free(k);
 }
 

@@ -300,7 +300,7 @@ static int collect(void *arg, const int16_t *pcm, size_t n)
 static void record(struct player *p, const char *speech)
 {
     struct item line = {0};
-    if (p->score.fd >= 0 && tb_voice__tts_say(speech, collect, &line) == TB_OK)
+    if (p->score.sf && tb_voice__tts_say(speech, collect, &line) == TB_OK)
         tb_voice__wav_append(&p->score, line.pcm, line.frames);
     free(line.pcm);
 }
@@ -574,7 +574,7 @@ int tb_voice_new(const struct tb_voice_config *cfg, struct tb_voice **out, struc
     v->stall = (cfg->stall_ms > 0 ? cfg->stall_ms : 5000) / 1000.0;
     v->reopen = (cfg->reopen_ms > 0 ? cfg->reopen_ms : 1000) / 1000.0;
     for (int i = 0; i < TB_VOICE_PLAYERS; i++)
-        v->pl[i].score.fd = -1;
+        v->pl[i].score.sf = NULL;
     if (pipe(v->evfd) || fcntl(v->evfd[0], F_SETFL, O_NONBLOCK) ||
         fcntl(v->evfd[1], F_SETFL, O_NONBLOCK) || fcntl(v->evfd[0], F_SETFD, FD_CLOEXEC) ||
         fcntl(v->evfd[1], F_SETFD, FD_CLOEXEC)) {
@@ -684,7 +684,7 @@ long tb_voice_announce(struct tb_voice *v, int player, const char *text, unsigne
     }
     it->player = player;
     it->flags = flags;
-    if ((flags & TB_VOICE_MOVE) && move_number > 0 && v->pl[player].score.fd >= 0) {
+    if ((flags & TB_VOICE_MOVE) && move_number > 0 && v->pl[player].score.sf) {
         char line[512];
         struct tb_voice_msg_args a = {.n = move_number, .move = text};
         if (tb_voice_phrase_msg(pack, TB_VOICE_MSG_MOVE_NUMBER, &a, line, sizeof line) < 0 ||

@@ -471,12 +471,14 @@ int tb_voice_phonemes(struct tb_voice *voice, int player, const char *text, char
 /* The eSpeak NG voice really in use ("German") and its data path, for logs. */
 int tb_voice_describe(struct tb_voice *voice, char *buf, size_t len);
 
-/* ---- WAV files --------------------------------------------------------------------------- */
+/* ---- WAV files (libsndfile) ---------------------------------------------------------------- */
 
 /* Writes mono s16 PCM as a complete WAV file. */
 int tb_voice_wav_write(const char *path, const int16_t *pcm, size_t frames, unsigned rate,
                        struct tb_error *err);
-/* Reads a mono or stereo s16 PCM WAV file (stereo is mixed down). *pcm is malloc'd. */
+/* Reads a mono or stereo s16 PCM WAV file (stereo is mixed down); a data size past the file's
+ * end (the ALSA file plugin's until it closes) is taken as what the file holds. *pcm is
+ * malloc'd. TB_ERR_PARSE: not a sound file; TB_ERR_SUPP: another format or sample type. */
 int tb_voice_wav_read(const char *path, int16_t **pcm, size_t *frames, unsigned *rate,
                       struct tb_error *err);
 

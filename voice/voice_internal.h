@@ -215,12 +215,11 @@ int tb_voice__tts_select(const struct tb_voice_settings *want, struct tb_voice_s
 int tb_voice__tts_say(const char *speech, tb_voice__pcm_fn fn, void *arg);
 int tb_voice__tts_phonemes(const char *speech, char *buf, size_t len);
 
-/* ---- WAV writer that keeps its header valid after every append ---- */
+/* ---- WAV writer (libsndfile) that keeps its header valid after every append ---- */
 
 struct tb_voice__wav {
-    int fd;
+    void *sf; /* libsndfile's SNDFILE; NULL when closed */
     unsigned rate;
-    uint32_t data_bytes;
 };
 /* append: continue a file this writer made at the same rate (else start it afresh). */
 int tb_voice__wav_open(struct tb_voice__wav *w, const char *path, unsigned rate, bool append,
@@ -228,16 +227,24 @@ int tb_voice__wav_open(struct tb_voice__wav *w, const char *path, unsigned rate,
 int tb_voice__wav_append(struct tb_voice__wav *w, const int16_t *pcm, size_t frames);
 void tb_voice__wav_close(struct tb_voice__wav *w);
 
-/* ---- linear-interpolation resampler (any ratio; 32.32 fixed point phase) ---- */
+/* ---- resampler (libsamplerate, callback mode; safe inside an audio callback) ---- */
+
+#define TB_VOICE__RS_BLOCK 64 /* input frames per pull: 2.9 ms at 22050 Hz */
 
 struct tb_voice__resampler {
-    uint64_t step;  /* input frames per output frame, 32.32 */
-    uint64_t phase; /* position between prev and cur, 32.32, < 1.0 after each output */
-    int16_t prev, cur;
+    void *src; /* libsamplerate's SRC_STATE; NULL when not made */
+    double ratio;
+    int (*next)(void *arg, int16_t *sample);
+    void *arg;
+    float in[TB_VOICE__RS_BLOCK];
 };
-void tb_voice__resampler_init(struct tb_voice__resampler *r, unsigned in_rate, unsigned out_rate);
+/* Makes the converter (allocates: not in the audio callback). TB_ERR_MEM when it cannot. */
+int tb_voice__resampler_init(struct tb_voice__resampler *r, unsigned in_rate, unsigned out_rate);
+/* Forgets buffered input (a cut); no allocation. */
+void tb_voice__resampler_reset(struct tb_voice__resampler *r);
+void tb_voice__resampler_free(struct tb_voice__resampler *r);
 /* Produces out_frames frames; next(arg, &sample) supplies input and returns 0 when none is left
- * (silence is used then, not counted). */
+ * (silence is used then, not counted). No allocation, no locks. */
 void tb_voice__resample(struct tb_voice__resampler *r, int16_t *out, size_t out_frames,
                         int (*next)(void *arg, int16_t *sample), void *arg);
 

@@ -40,7 +40,7 @@
       "[-o FILE]",                                                                                 \
       "the games of a PGN file as a braille scoresheet: BRF for an embosser, or --unicode "        \
       "(D.2.7)")                                                                                   \
-    X(daisy, "daisy", "FILE -o DIR [--pack NAME] [--game N] [--rate WPM]",                         \
+    X(daisy, "daisy", "FILE -o DIR [--pack NAME] [--game N] [--rate WPM] [--audio mp3|wav]",       \
       "the games of a PGN file as a DAISY 2.02 talking book, one navigation point a move (D.2.7)") \
     X(large_print, "large-print",                                                                  \
       "FILE -o FILE.pdf [--pt N] [--lang de|nl|en] [--figurine] [--diagram] [--game N]",           \

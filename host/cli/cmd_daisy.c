@@ -17,13 +17,12 @@ int tb_cli_cmd_daisy(int argc, char **argv)
 {
     long game = 0, rate = 0;
     const char *path = NULL, *dir = NULL, *packname = NULL;
-    enum { O_PACK = 256, O_GAME, O_RATE };
+    enum tb_record_audio audio = TB_RECORD_AUDIO_MP3;
+    enum { O_PACK = 256, O_GAME, O_RATE, O_AUDIO };
     static const struct option longs[] = {
-        {"pack", required_argument, NULL, O_PACK},
-        {"game", required_argument, NULL, O_GAME},
-        {"rate", required_argument, NULL, O_RATE},
-        {"output", required_argument, NULL, 'o'},
-        {NULL, 0, NULL, 0},
+        {"pack", required_argument, NULL, O_PACK}, {"game", required_argument, NULL, O_GAME},
+        {"rate", required_argument, NULL, O_RATE}, {"audio", required_argument, NULL, O_AUDIO},
+        {"output", required_argument, NULL, 'o'},  {NULL, 0, NULL, 0},
     };
     int c;
     while ((c = tb_cli_getopt(argc, argv, "o:", longs)) != -1) {
@@ -39,6 +38,12 @@ int tb_cli_cmd_daisy(int argc, char **argv)
                 tb_cli_error("daisy: rate '%s': use 80 to 800 words a minute", optarg);
                 return TB_CLI_USAGE;
             }
+        } else if (c == O_AUDIO) {
+            if (strcmp(optarg, "mp3") && strcmp(optarg, "wav")) {
+                tb_cli_error("daisy: audio '%s': use mp3 or wav", optarg);
+                return TB_CLI_USAGE;
+            }
+            audio = strcmp(optarg, "wav") ? TB_RECORD_AUDIO_MP3 : TB_RECORD_AUDIO_WAV;
         } else if (c == 'o') {
             dir = optarg;
         } else if (c != 1) {
@@ -74,8 +79,8 @@ int tb_cli_cmd_daisy(int argc, char **argv)
         tb_cli_error("daisy: %s", err.msg);
         rc = TB_CLI_USAGE;
     } else {
-        int items =
-            tb_record_daisy_write((const tb_chess_pgn_game *const *)games, n, voice, -1, dir, &err);
+        int items = tb_record_daisy_write((const tb_chess_pgn_game *const *)games, n, voice, -1,
+                                          audio, dir, &err);
         if (items < 0) {
             tb_cli_error("daisy: %s: %s", dir, err.msg);
             rc = TB_CLI_USAGE;

@@ -1,9 +1,13 @@
 /* daisy.c - a DAISY 2.02 talking book of games: ncc.html (the navigation: one heading per game,
- * one per half-move), one SMIL file and one WAV file per game. The audio is the voice's own:
- * the header, then each half-move as the spoken review's scoresheet says it. */
+ * one per half-move), one SMIL file and one audio file (MP3 or WAV, written by libsndfile) per
+ * game. The audio is the voice's own: the header, then each half-move as the spoken review's
+ * scoresheet says it. */
 #include <errno.h>
+#include <sndfile.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "record_internal.h"
 #include "tb_record.h"
@@ -134,6 +138,36 @@ static int game_audio(const tb_chess_pgn_game *g, struct tb_voice *voice, int pl
     return TB_OK;
 }
 
+static const char *audio_ext(enum tb_record_audio audio)
+{
+    return audio == TB_RECORD_AUDIO_WAV ? "wav" : "mp3";
+}
+
+/* The game's audio through libsndfile: 16-bit PCM WAV, or MPEG-2 Layer III (DAISY 2.02 takes
+ * both). */
+static int write_audio(const char *path, const struct pcm *p, enum tb_record_audio audio,
+                       struct tb_error *err)
+{
+    SF_INFO info = {.samplerate = (int)p->rate, .channels = 1};
+    info.format = audio == TB_RECORD_AUDIO_WAV ? SF_FORMAT_WAV | SF_FORMAT_PCM_16
+                                               : SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III;
+    SNDFILE *sf = sf_open(path, SFM_WRITE, &info);
+    if (!sf)
+        return tb_error_set(err, TB_ERR_SYS, "%s: %s", path, sf_strerror(NULL));
+    if (audio == TB_RECORD_AUDIO_MP3) {
+        /* Constant bit rate (64 kbit/s mono at 22050 Hz): players find a clip's time in the
+         * file by arithmetic, as the SMIL's clip-begin needs. */
+        int mode = SF_BITRATE_MODE_CONSTANT;
+        sf_command(sf, SFC_SET_BITRATE_MODE, &mode, sizeof mode);
+    }
+    sf_count_t n = sf_writef_short(sf, p->s, (sf_count_t)p->n);
+    int rc = n == (sf_count_t)p->n ? TB_OK
+                                   : tb_error_set(err, TB_ERR_SYS, "%s: %s", path, sf_strerror(sf));
+    if (sf_close(sf) && !rc)
+        rc = tb_error_set(err, TB_ERR_SYS, "%s: cannot finish the file", path);
+    return rc;
+}
+
 static FILE *open_in(const char *dir, const char *name, struct tb_error *err)
 {
     char path[4096];
@@ -144,7 +178,7 @@ static FILE *open_in(const char *dir, const char *name, struct tb_error *err)
     return f;
 }
 
-static int write_smil(const char *dir, int k, const tb_chess_pgn_game *g, const struct clip *c,
+static int write_smil(const char *dir, int k, enum tb_record_audio audio, const struct clip *c,
                       int nclips, struct tb_error *err)
 {
     char name[32], t[32];
@@ -166,14 +200,38 @@ static int write_smil(const char *dir, int k, const tb_chess_pgn_game *g, const 
     for (int i = 0; i < nclips; i++)
         fprintf(f,
                 "<par endsync=\"last\" id=\"g%dp%d\">\n<text src=\"ncc.html#g%dn%d\" "
-                "id=\"g%dt%d\"/>\n<audio src=\"g%03d.wav\" clip-begin=\"npt=%.3fs\" "
+                "id=\"g%dt%d\"/>\n<audio src=\"g%03d.%s\" clip-begin=\"npt=%.3fs\" "
                 "clip-end=\"npt=%.3fs\" id=\"g%da%d\"/>\n</par>\n",
-                k, i, k, i, k, i, k, c[i].begin, c[i].end, k, i);
+                k, i, k, i, k, i, k, audio_ext(audio), c[i].begin, c[i].end, k, i);
     fputs("</seq>\n</body>\n</smil>\n", f);
-    (void)g;
     return fclose(f) ? tb_error_set(err, TB_ERR_SYS, "%s: %s", name, strerror(errno)) : TB_OK;
 }
 
+/* A name for the book that is the same each time it is made from the same games (dc:identifier
+ * must be unique to the publisher): FNV-1a over every game's tags and moves. */
+static uint32_t book_id(const tb_chess_pgn_game *const *games, int ngames)
+{
+    uint32_t h = 2166136261u;
+    static const char *const tags[] = {"Event", "Date", "Round", "White", "Black"};
+    for (int k = 0; k < ngames; k++) {
+        for (size_t t = 0; t < sizeof tags / sizeof tags[0]; t++)
+            for (const char *v = tb_chess_pgn_tag_get(games[k], tags[t]); v && *v; v++)
+                h = (h ^ (unsigned char)*v) * 16777619u;
+        for (int ply = 0; ply < games[k]->game.plies; ply++)
+            h = (h ^ (uint32_t)games[k]->game.moves[ply]) * 16777619u;
+    }
+    return h;
+}
+
+static void meta(FILE *f, const char *name, const char *content)
+{
+    fprintf(f, "<meta name=\"%s\" content=\"", name);
+    xml_text(f, content);
+    fputs("\"/>\n", f);
+}
+
+/* The NCC's metadata as DAISY 2.02 asks (its appendix 2; docs/record.md lists them), then one
+ * heading per game (h1: the header) and per half-move (h2). */
 static int write_ncc(const char *dir, const tb_chess_pgn_game *const *games, int ngames,
                      struct clip *const *clips, const int *nclips, double total,
                      enum tb_chess_letters lang, struct tb_error *err)
@@ -185,9 +243,7 @@ static int write_ncc(const char *dir, const tb_chess_pgn_game *const *games, int
     int items = 0;
     for (int k = 0; k < ngames; k++)
         items += nclips[k];
-    char t[32];
-    hms(total, t);
-    const char *date = tb_chess_pgn_tag_get(games[0], "Date");
+    char buf[64];
     fputs("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!DOCTYPE html PUBLIC \"-//W3C//DTD "
           "XHTML 1.0 Transitional//EN\" "
           "\"http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd\">\n"
@@ -195,27 +251,47 @@ static int write_ncc(const char *dir, const tb_chess_pgn_game *const *games, int
           "<meta http-equiv=\"Content-type\" content=\"text/html; charset=utf-8\"/>\n<title>",
           f);
     xml_text(f, clips[0][0].label);
-    fputs("</title>\n<meta name=\"dc:title\" content=\"", f);
-    xml_text(f, clips[0][0].label);
-    fprintf(f,
-            "\"/>\n<meta name=\"dc:creator\" content=\"twinboard\"/>\n"
-            "<meta name=\"dc:date\" content=\"%s\"/>\n"
-            "<meta name=\"dc:format\" content=\"Daisy 2.02\"/>\n"
-            "<meta name=\"dc:identifier\" content=\"twinboard-%s-%d\"/>\n"
-            "<meta name=\"dc:language\" content=\"%s\"/>\n"
-            "<meta name=\"ncc:charset\" content=\"utf-8\"/>\n"
-            "<meta name=\"ncc:generator\" content=\"twinboard\"/>\n"
-            "<meta name=\"ncc:multimediaType\" content=\"audioNcc\"/>\n"
-            "<meta name=\"ncc:narrator\" content=\"eSpeak NG\"/>\n"
-            "<meta name=\"ncc:depth\" content=\"2\"/>\n"
-            "<meta name=\"ncc:files\" content=\"%d\"/>\n"
-            "<meta name=\"ncc:pageFront\" content=\"0\"/>\n"
-            "<meta name=\"ncc:pageNormal\" content=\"0\"/>\n"
-            "<meta name=\"ncc:pageSpecial\" content=\"0\"/>\n"
-            "<meta name=\"ncc:maxPageNormal\" content=\"0\"/>\n"
-            "<meta name=\"ncc:tocItems\" content=\"%d\"/>\n"
-            "<meta name=\"ncc:totalTime\" content=\"%s\"/>\n</head>\n<body>\n",
-            date ? date : "", date ? date : "", ngames, codes[lang], 1 + 2 * ngames, items, t);
+    fputs("</title>\n", f);
+    meta(f, "dc:title", clips[0][0].label);
+    /* The content's creators: a game's players; a round's event. */
+    const char *creators[2] = {tb_chess_pgn_tag_get(games[0], "White"),
+                               tb_chess_pgn_tag_get(games[0], "Black")};
+    if (ngames > 1)
+        creators[0] = tb_chess_pgn_tag_get(games[0], "Event"), creators[1] = NULL;
+    int named = 0;
+    for (int i = 0; i < 2; i++)
+        if (creators[i] && *creators[i] && strcmp(creators[i], "?"))
+            meta(f, "dc:creator", creators[i]), named++;
+    if (!named)
+        meta(f, "dc:creator", "Unknown");
+    /* dc:date is the book's own date of publication, yyyy-mm-dd. */
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(buf, sizeof buf, "%Y-%m-%d", gmtime_r(&now, &tm));
+    meta(f, "dc:date", buf);
+    meta(f, "dc:format", "Daisy 2.02");
+    snprintf(buf, sizeof buf, "twinboard-%08x", (unsigned)book_id(games, ngames));
+    meta(f, "dc:identifier", buf);
+    meta(f, "dc:language", codes[lang]);
+    meta(f, "dc:publisher", "twinboard");
+    meta(f, "ncc:charset", "utf-8");
+    meta(f, "ncc:generator", "twinboard");
+    meta(f, "ncc:multimediaType", "audioNcc");
+    meta(f, "ncc:narrator", "eSpeak NG");
+    meta(f, "ncc:depth", "2");
+    snprintf(buf, sizeof buf, "%d", 1 + 2 * ngames); /* ncc.html, a SMIL and an audio per game */
+    meta(f, "ncc:files", buf);
+    meta(f, "ncc:setInfo", "1 of 1");
+    static const char *const zero[] = {"ncc:pageFront",     "ncc:pageNormal", "ncc:pageSpecial",
+                                       "ncc:maxPageNormal", "ncc:footnotes",  "ncc:prodNotes",
+                                       "ncc:sidebars"};
+    for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++)
+        meta(f, zero[i], "0");
+    snprintf(buf, sizeof buf, "%d", items);
+    meta(f, "ncc:tocItems", buf);
+    hms(total, buf);
+    meta(f, "ncc:totalTime", buf);
+    fputs("</head>\n<body>\n", f);
     for (int k = 0; k < ngames; k++)
         for (int i = 0; i < nclips[k]; i++) {
             const char *h = i ? "h2" : "h1";
@@ -229,7 +305,8 @@ static int write_ncc(const char *dir, const tb_chess_pgn_game *const *games, int
 }
 
 int tb_record_daisy_write(const tb_chess_pgn_game *const *games, int ngames, struct tb_voice *voice,
-                          int player, const char *dir, struct tb_error *err)
+                          int player, enum tb_record_audio audio, const char *dir,
+                          struct tb_error *err)
 {
     if (!games || ngames < 1 || !voice || !dir)
         return tb_error_set(err, TB_ERR_ARG, "no games, voice or directory");
@@ -247,11 +324,11 @@ int tb_record_daisy_write(const tb_chess_pgn_game *const *games, int ngames, str
                       : tb_error_set(err, TB_ERR_MEM, "out of memory");
         if (!rc) {
             char path[4096];
-            snprintf(path, sizeof path, "%s/g%03d.wav", dir, k + 1);
-            rc = tb_voice_wav_write(path, p.s, p.n, p.rate, err);
+            snprintf(path, sizeof path, "%s/g%03d.%s", dir, k + 1, audio_ext(audio));
+            rc = write_audio(path, &p, audio, err);
         }
         if (!rc)
-            rc = write_smil(dir, k + 1, g, clips[k], nclips[k], err);
+            rc = write_smil(dir, k + 1, audio, clips[k], nclips[k], err);
         total += clips[k] ? clips[k][nclips[k] - 1].end : 0;
         items += nclips[k];
         free(p.s);

@@ -81,15 +81,23 @@ int tb_record_header_text(const tb_chess_pgn_game *g, enum tb_chess_letters lang
 
 struct tb_voice;
 
-/* Writes a DAISY 2.02 talking book of the games into the existing directory dir: ncc.html (one
- * level-1 heading per game, one level-2 heading per half-move, in move order), one SMIL file
- * per game and one WAV file per game holding the header and then every half-move, each spoken
+/* The talking book's audio files (both written by libsndfile; DAISY 2.02 players take both). */
+enum tb_record_audio {
+    TB_RECORD_AUDIO_MP3, /* MPEG Layer III, 64 kbit/s constant: about a fifth of the WAV */
+    TB_RECORD_AUDIO_WAV, /* 16-bit PCM, the voice's samples exactly */
+};
+
+/* Writes a DAISY 2.02 talking book of the games into the existing directory dir: ncc.html (the
+ * metadata DAISY 2.02 asks for; one level-1 heading per game, whose clip reads the header, one
+ * level-2 heading per half-move, in move order), one SMIL file per game and one audio file
+ * (gNNN.mp3 or gNNN.wav) per game holding the header and then every half-move, each spoken
  * as the spoken review's scoresheet says it (tb_voice_review_ply in the voice's pack, LONG form),
  * rendered by voice (player's pack and voice; -1 the speaker's). Every navigation point plays one
  * clip of the game's audio. Returns the number of navigation points or an error (err names the
  * game or file). */
 int tb_record_daisy_write(const tb_chess_pgn_game *const *games, int ngames, struct tb_voice *voice,
-                          int player, const char *dir, struct tb_error *err);
+                          int player, enum tb_record_audio audio, const char *dir,
+                          struct tb_error *err);
 
 /* ---- large print -------------------------------------------------------------------------- */
 

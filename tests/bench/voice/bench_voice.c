@@ -3,6 +3,7 @@
  *             (median, p99, max over many announcements to an idle player; goal: median < 20 ms)
  *   phrase    time to build a move's phrase (every legal move of a few positions, long and short)
  *   synthesis eSpeak NG's real-time factor (render time / audio time) over the same phrases
+ *   resample  CPU time of the headset resampler (22050 -> 48000 Hz) for 600 s of speech
  * Usage: bench_voice [ANNOUNCEMENTS] [--portaudio DEVICE]   (default 300 announcements). With
  * --portaudio the stamping sink passes the audio on to the real PortAudio sink on DEVICE. Exit 1
  * if the latency goal is missed. */
@@ -13,6 +14,7 @@
 #include <time.h>
 
 #include "tb_voice.h"
+#include "voice_internal.h"
 
 static double now(void)
 {
@@ -95,6 +97,36 @@ static const char *const fens[] = {
     "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
 };
 
+/* The resampler's input: one rendered phrase, over and over. */
+struct loop {
+    const int16_t *pcm;
+    size_t n, at;
+};
+
+static int loop_next(void *arg, int16_t *s)
+{
+    struct loop *l = arg;
+    *s = l->pcm[l->at++ % l->n];
+    return 1;
+}
+
+/* CPU seconds the PortAudio callback's resampler takes for `seconds` of speech at 48 kHz. */
+static double resample_cpu(const int16_t *pcm, size_t n, unsigned rate, double seconds)
+{
+    struct tb_voice__resampler r;
+    if (tb_voice__resampler_init(&r, rate, 48000))
+        return -1;
+    struct loop l = {pcm, n, 0};
+    int16_t out[512];
+    struct timespec a, b;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+    for (double done = 0; done < seconds * 48000; done += 512)
+        tb_voice__resample(&r, out, 512, loop_next, &l);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+    tb_voice__resampler_free(&r);
+    return (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+}
+
 int main(int argc, char **argv)
 {
     int rounds = 300;
@@ -160,6 +192,15 @@ int main(int argc, char **argv)
         }
     }
 
+    /* The headset resampler (libsamplerate, in PortAudio's callback): 22050 -> 48000 Hz. */
+    double rs_cpu = -1;
+    int16_t *rs_pcm;
+    size_t rs_n;
+    if (tb_voice_render(voice, -1, phrases[0], &rs_pcm, &rs_n, &rate) == TB_OK) {
+        rs_cpu = resample_cpu(rs_pcm, rs_n, rate, 600);
+        free(rs_pcm);
+    }
+
     /* Latency: announce to an idle player, time the first frame at the sink. */
     double *lat = malloc((size_t)rounds * sizeof *lat);
     for (int i = 0; i < rounds; i++) {
@@ -191,6 +232,8 @@ int main(int argc, char **argv)
     printf("voice: synthesis: %.1f s of audio in %.1f ms, real-time factor %.5f (%.0fx faster "
            "than real time)\n",
            audio, synth * 1e3, synth / audio, audio / synth);
+    printf("voice: resampling 600 s of speech to 48 kHz: %.3f s of CPU (%.2f %% of a core)\n",
+           rs_cpu, rs_cpu / 6);
     int ok = median < 20.0;
     printf("voice: goal median < 20 ms: %s\n", ok ? "met" : "MISSED");
     free(lat);
