@@ -40,6 +40,9 @@
 #define RB_CHATTER_LIMIT 40u   /* chatter score that raises FAULT STUCK_SQUARE */
 #define RB_CHATTER_DECAY 1000u /* ms between halvings of every chatter score */
 #define RB_LED_BLINK_MS  50u   /* auto LED: off this long after each event */
+/* The board serial (its identity) in EEPROM: four bytes, little-endian, from this address; an
+ * erased EEPROM (all ones) means none. The port reads it into rb_config.serial at start. */
+#define RB_SERIAL_EEPROM_ADDR 0u
 
 /* ---- per-element deferred debounce (QMK sym_defer_pk semantics) ----
  *
@@ -124,6 +127,7 @@ struct rb_board {
     uint32_t led_off_until;
     uint32_t beep_until;
     uint8_t led_on, buzzer_on; /* last levels written, so pins are only written on a change */
+    uint8_t serial_unsaved;    /* bit i: byte i of cfg.serial still to be written to EEPROM */
 };
 
 void rb_board_init(struct rb_board *b, const struct rb_config *cfg);

@@ -1,7 +1,7 @@
 /* reedboard-sim - the real reedboard firmware in simavr, on a board wired from the netlist.
  *
  *   reedboard-sim --elf FILE --script FILE [--bounce-ms N] [--initial start|empty|FEN]
- *                 [--board NAME] [--tail-ms N] [--seed N] [--netlist FILE]
+ *                 [--board NAME] [--tail-ms N] [--seed N] [--netlist FILE] [--serial N]
  *       runs an event script as fast as possible and prints every frame the firmware sends,
  *       one line each, with its simulated time
  *   reedboard-sim --elf FILE --pty [--link PATH] [--script FILE | --stdin] [...]
@@ -57,6 +57,7 @@ static void usage(FILE *f)
             "usage: reedboard-sim --elf FILE --script FILE [--bounce-ms N] [--initial "
             "start|empty|FEN]\n"
             "                     [--board NAME] [--tail-ms N] [--seed N] [--netlist FILE]\n"
+            "                     [--serial N]\n"
             "       reedboard-sim --elf FILE --pty [--link PATH] [--script FILE | --stdin] [...]\n"
             "       reedboard-sim --help | --version\n");
 }
@@ -82,10 +83,10 @@ void rb_simcli_print_frame(FILE *out, const struct rb_sim *sim, const struct rb_
     switch (m->type) {
     case RB_PROTO_INFO:
         fprintf(out,
-                "%.1f ms info fw=%u.%u.%u proto=%u debounce=%ums scan=%uus snapshot=%ums "
-                "features=0x%04x events=0x%02x\n",
+                "%.1f ms info fw=%u.%u.%u proto=%u serial=%lu debounce=%ums scan=%uus "
+                "snapshot=%ums features=0x%04x events=0x%02x\n",
                 ms, m->u.info.fw_major, m->u.info.fw_minor, m->u.info.fw_patch,
-                m->u.info.proto_version, m->u.info.debounce_ms, m->u.info.scan_period_us,
+                m->u.info.proto_version, (unsigned long)m->u.info.serial, m->u.info.debounce_ms, m->u.info.scan_period_us,
                 m->u.info.snapshot_period_ms, m->u.info.features, m->u.info.events);
         break;
     case RB_PROTO_SNAPSHOT:
@@ -143,7 +144,8 @@ static int parse_args(int argc, char **argv, struct rb_simcli_opts *o)
         O_NETLIST,
         O_BOUNCE,
         O_TAIL,
-        O_SEED
+        O_SEED,
+        O_SERIAL
     };
     static const struct option longs[] = {
         {"help", no_argument, NULL, 'h'},
@@ -159,6 +161,7 @@ static int parse_args(int argc, char **argv, struct rb_simcli_opts *o)
         {"bounce-ms", required_argument, NULL, O_BOUNCE},
         {"tail-ms", required_argument, NULL, O_TAIL},
         {"seed", required_argument, NULL, O_SEED},
+        {"serial", required_argument, NULL, O_SERIAL},
         {NULL, 0, NULL, 0},
     };
     opterr = 0;
@@ -209,6 +212,11 @@ static int parse_args(int argc, char **argv, struct rb_simcli_opts *o)
                 o->tail_ms = num;
             else
                 o->seed = (unsigned)num;
+            break;
+        case O_SERIAL: /* the board's identity, as `twinboard board-id` would have set it */
+            if (parse_number("--serial", v, (double)RB_PROTO_SERIAL_MAX, &num))
+                return 2;
+            o->serial = (unsigned long)num;
             break;
         case ':':
             fprintf(stderr, "reedboard-sim: %s needs a value\n", a);
@@ -336,6 +344,12 @@ int main(int argc, char **argv)
         return 1;
     }
     rb_sim_set_occupancy(sim, occ);
+    if (o.serial && rb_sim_set_serial(sim, (uint32_t)o.serial) != TB_OK) {
+        fprintf(stderr, "reedboard-sim: --serial: simavr cannot write this MCU's EEPROM\n");
+        free(text);
+        rb_sim_free(sim);
+        return 1;
+    }
     struct rb_sim_script_result res = {0};
     if (text &&
         rb_sim_schedule_script(sim, text, len, o.script, o.board, 0, o.bounce_ms, &res, &err)) {
