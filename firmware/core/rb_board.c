@@ -304,7 +304,7 @@ static void save_serial(struct rb_board *b)
         i++;
     }
     rb_hal_eeprom_write((uint8_t)(RB_SERIAL_EEPROM_ADDR + i), (uint8_t)(b->cfg.serial >> (8u * i)));
-    b->serial_unsaved &= (uint8_t)~(1u << i);
+    b->serial_unsaved &= (uint8_t) ~(1u << i);
 }
 
 static uint16_t clamp16(uint32_t v)

@@ -86,8 +86,9 @@ void rb_simcli_print_frame(FILE *out, const struct rb_sim *sim, const struct rb_
                 "%.1f ms info fw=%u.%u.%u proto=%u serial=%lu debounce=%ums scan=%uus "
                 "snapshot=%ums features=0x%04x events=0x%02x\n",
                 ms, m->u.info.fw_major, m->u.info.fw_minor, m->u.info.fw_patch,
-                m->u.info.proto_version, (unsigned long)m->u.info.serial, m->u.info.debounce_ms, m->u.info.scan_period_us,
-                m->u.info.snapshot_period_ms, m->u.info.features, m->u.info.events);
+                m->u.info.proto_version, (unsigned long)m->u.info.serial, m->u.info.debounce_ms,
+                m->u.info.scan_period_us, m->u.info.snapshot_period_ms, m->u.info.features,
+                m->u.info.events);
         break;
     case RB_PROTO_SNAPSHOT:
         fprintf(out, "%.1f ms snapshot seq=%u occ=%016llx buttons=%x board_ms=%lu\n", ms,

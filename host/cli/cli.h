@@ -28,7 +28,9 @@
       "[--phonemes] MOVE... | --list-devices",                                                     \
       "print (and speak) the D.2.1 announcement of each move, moves in UCI or SAN")                \
     X(devices, "devices", "",                                                                      \
-      "list the audio output devices by the names to put in the configuration (audio = NAME)")     \
+      "list the audio output devices and the boards by the names to put in the configuration")     \
+    X(board_id, "board-id", "TTY [ID|new]",                                                        \
+      "show a reed board's identity, or give one that has none an identity (set once)")            \
     X(scoresheet, "scoresheet", "[--letters en|nl|de] [--game N] FILE",                            \
       "print one game of a PGN file as a scoresheet (Appendix C notation)")                        \
     X(demo, "demo", "[--realtime] [--sim] [--audio wav:DIR|pa|null] [--keep DIR] [--limit S]",     \

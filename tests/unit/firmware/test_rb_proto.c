@@ -166,7 +166,7 @@ TB_TEST(encoders_refuse_out_of_range_fields)
     ASSERT_EQ(rb_proto_encode_set_outputs(f, sizeof f, &out), 0);
     struct rb_proto_fault ft = {1, 1, 0, 0, 0};
     ASSERT_EQ(rb_proto_encode_fault(f, sizeof f, &ft), 0);
-    ASSERT_EQ(rb_proto_encode_set_serial(f, sizeof f, 0), 0); /* 0 is "no serial" */
+    ASSERT_EQ(rb_proto_encode_set_serial(f, sizeof f, 0), 0);           /* 0 is "no serial" */
     ASSERT_EQ(rb_proto_encode_set_serial(f, sizeof f, 0xFFFFFFFFu), 0); /* erased EEPROM */
     struct rb_proto_msg m = {.type = 0x42};
     ASSERT_EQ(rb_proto_encode(f, sizeof f, &m), 0);
