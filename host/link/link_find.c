@@ -37,17 +37,17 @@ static void ask_candidate(const char *path, tb_link_board_fn fn, void *arg)
     struct tb_link_reed_identity who;
     char res[600], what[500];
     int rc = tb_link_reed_identify(path, 0, &who, NULL);
-    snprintf(res, sizeof res, "%s", path);
+    snprintf(res, sizeof res, "%.255s", path);
     if (rc == TB_OK && who.id) {
         snprintf(res, sizeof res, "reed:id=%lu", (unsigned long)who.id);
         snprintf(what, sizeof what,
-                 "a twinboard reed board, identity %lu, firmware %u.%u.%u, now on %s",
+                 "a twinboard reed board, identity %lu, firmware %u.%u.%u, now on %.255s",
                  (unsigned long)who.id, who.fw_major, who.fw_minor, who.fw_patch, path);
     } else if (rc == TB_OK) {
-        snprintf(res, sizeof res, "%s:%s", who.pty ? "pty" : "serial", path);
+        snprintf(res, sizeof res, "%s:%.255s", who.pty ? "pty" : "serial", path);
         snprintf(what, sizeof what,
                  "a twinboard reed board with no identity yet (firmware %u.%u.%u): give it one "
-                 "with twinboard board-id %s",
+                 "with twinboard board-id %.200s",
                  who.fw_major, who.fw_minor, who.fw_patch, path);
     } else if (rc == TB_ERR_STATE) {
         snprintf(what, sizeof what,
