@@ -371,13 +371,12 @@ static void set_up_again(void)
 static const char *const sighted_title[K_KINDS] = {
     NULL,
     "DGT board (dgt:), last field update of a move -> first audio frame for the VI player\n"
-    "(real loop, eSpeak NG, shipped blip window included)",
+    "(real loop, eSpeak NG",
     "ChessLink board (chesslink:), a move's pieces changed on the board -> first audio frame for "
-    "the VI player\n(the board's scan and 3-scan debounce, real loop, eSpeak NG, blip window "
-    "included)",
+    "the VI player\n(the board's scan and 3-scan debounce, real loop, eSpeak NG",
     "Chessnut board (chessnut:, its HID stand-in), a move's pieces changed on the board -> first "
     "audio frame\nfor the VI player (the board's 50 ms scan, the link's 10 ms read, real loop, "
-    "eSpeak NG, blip window\nincluded)",
+    "eSpeak NG",
 };
 
 int main(int argc, char **argv)
@@ -447,7 +446,8 @@ int main(int argc, char **argv)
     for (int k = K_DGT; k < K_KINDS && !rc; k++) {
         if (!use[k])
             continue;
-        snprintf(title, sizeof title, "%s (blip window %d ms)", sighted_title[k], blip);
+        snprintf(title, sizeof title, "%s, shipped blip window %d ms included)", sighted_title[k],
+                 blip);
         report(title, t.by[k][1], t.nby[k][1]);
         report("reed board (pty:), same games, last event of a move -> first audio frame for the "
                "sighted player",

@@ -1,5 +1,6 @@
 /* `twinboard devices` and `twinboard board-id` on one machine with every kind of board the udev
- * rules name (TWINBOARD_DEV_DIR stands for /dev/twinboard): a DGT board, two reed boards running
+ * rules name (TWINBOARD_DEV_DIR stands for /dev/twinboard): a DGT board, a ChessLink board (a
+ * local rule's name; a Chessnut board is found on USB HID only), two reed boards running
  * the real firmware in simavr (one with an identity, one without), an unrelated Arduino on the
  * same USB-serial chip (a tty that chatters its own text), and a candidate another program has
  * open. Each is shown for what it is, by the resource to put in the configuration. */
@@ -85,11 +86,15 @@ TB_TEST(devices_shows_each_board_for_what_it_is)
     ASSERT_OK(flock(held, LOCK_EX | LOCK_NB));
     snprintf(p, sizeof p, "%s/dgt-12345", dev);
     int dgt = plain_tty(p);
+    snprintf(p, sizeof p, "%s/chesslink", dev); /* a local rule's name for a ChessLink board */
+    int chesslink = plain_tty(p);
 
     ASSERT_EQ(tb_run(out, sizeof out, "TWINBOARD_DEV_DIR=%s %s devices 2>&1", dev, TB_TWINBOARD),
               0);
     char want[2048];
     snprintf(want, sizeof want, "  dgt:%s/dgt-12345\ta DGT e-board\n", dev);
+    ASSERT_STR_CONTAINS(out, want);
+    snprintf(want, sizeof want, "  chesslink:%s/chesslink\ta Millennium ChessLink board\n", dev);
     ASSERT_STR_CONTAINS(out, want);
     snprintf(want, sizeof want,
              "  reed:id=40213377\ta twinboard reed board, identity 40213377, firmware 1.0.0, now "
@@ -138,4 +143,5 @@ TB_TEST(devices_shows_each_board_for_what_it_is)
     close(held);
     close(held_master);
     close(dgt);
+    close(chesslink);
 }
