@@ -176,7 +176,11 @@ int tb_link_reed_identify(const char *path, uint32_t set_id, struct tb_link_reed
         uint8_t buf[RB_PROTO_MAX_FRAME];
         size_t n = rb_proto_encode_set_serial(buf, sizeof buf, set_id);
         p.until_ms = mono_ms() + TB_LINK__PROBE_MS; /* the answer: INFO with the new one */
-        rc = write(p.fd, buf, n) == (ssize_t)n ? wait_info(&p) : TB_ERR_SYS;
+        /* an INFO still saying none answers an earlier GET_INFO (or the request was lost while
+         * the board started): asked again, as it takes the same serial twice */
+        do
+            rc = write(p.fd, buf, n) == (ssize_t)n ? wait_info(&p) : TB_ERR_SYS;
+        while (rc == 1 && p.info.serial == 0);
     }
     tb_link__probe_end(&p);
     if (rc != 1)
