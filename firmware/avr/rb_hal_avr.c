@@ -5,6 +5,7 @@
 #include "rb_hal.h"
 #include "rb_pins.h"
 
+#include <avr/eeprom.h>
 #include <avr/interrupt.h>
 #include <avr/io.h>
 #include <util/delay.h>
@@ -246,4 +247,15 @@ void rb_hal_uart_write(const uint8_t *buf, uint8_t len)
         tx_head++;
     }
     UCSR0B |= _BV(UDRIE0);
+}
+
+uint8_t rb_hal_eeprom_ready(void)
+{
+    return eeprom_is_ready() ? 1u : 0u;
+}
+
+void rb_hal_eeprom_write(uint8_t addr, uint8_t value)
+{
+    /* avr-libc waits for a previous write first; the core only calls this when ready. */
+    eeprom_write_byte((uint8_t *)(uintptr_t)addr, value);
 }

@@ -283,9 +283,35 @@ static void handle(struct rb_board *b, uint32_t now, const struct rb_proto_msg *
         b->led_mode = m->u.outputs.led;
         b->beep_until = now + m->u.outputs.beep_ms;
         break;
+    case RB_PROTO_SET_SERIAL:
+        /* The identity is set once: a board that has one keeps it (the host names it by it). */
+        if (b->cfg.serial && b->cfg.serial != m->u.serial) {
+            fault(b, now, RB_PROTO_FAULT_BAD_REQUEST, m->type, RB_PROTO_REJECT_REFUSED);
+            break;
+        }
+        if (b->cfg.serial != m->u.serial) {
+            b->cfg.serial = m->u.serial;
+            b->serial_unsaved = 0x0Fu;
+        }
+        b->want_info = 1;
+        break;
     default:
         break;
     }
+}
+
+/* One byte of a new serial per tick, when the EEPROM is free: no tick waits for a write. */
+static void save_serial(struct rb_board *b)
+{
+    if (!b->serial_unsaved || !rb_hal_eeprom_ready()) {
+        return;
+    }
+    uint8_t i = 0;
+    while (!(b->serial_unsaved & (1u << i))) {
+        i++;
+    }
+    rb_hal_eeprom_write((uint8_t)(RB_SERIAL_EEPROM_ADDR + i), (uint8_t)(b->cfg.serial >> (8u * i)));
+    b->serial_unsaved &= (uint8_t) ~(1u << i);
 }
 
 static uint16_t clamp16(uint32_t v)
@@ -453,6 +479,7 @@ void rb_board_tick(struct rb_board *b)
     decay_chatter(b, now);
     receive(b, now);
     rb_selftest_tick(b, now);
+    save_serial(b);
     if (b->active) {
         report_overrun(b, now);
         if (b->cfg.snapshot_period_ms && !b->want_snapshot &&

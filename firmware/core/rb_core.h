@@ -41,6 +41,9 @@
 #define RB_CHATTER_DECAY    1000u /* ms between halvings of every chatter score */
 #define RB_LED_BLINK_MS     50u   /* auto LED: off this long after each event */
 #define RB_SELFTEST_HOLD_MS 1000u /* PROMOTE held this long from power-up starts the self-test */
+/* The board serial (its identity) in EEPROM: four bytes, little-endian, from this address; an
+ * erased EEPROM (all ones) means none. The port reads it into rb_config.serial at start. */
+#define RB_SERIAL_EEPROM_ADDR 0u
 
 /* ---- per-element deferred debounce (QMK sym_defer_pk semantics) ----
  *
@@ -141,6 +144,7 @@ struct rb_board {
     uint8_t led_on, buzzer_on; /* last levels written, so pins are only written on a change */
     uint32_t boot_ms;          /* rb_board_init's time */
     struct rb_selftest test;
+    uint8_t serial_unsaved; /* bit i: byte i of cfg.serial still to be written to EEPROM */
 };
 
 void rb_board_init(struct rb_board *b, const struct rb_config *cfg);

@@ -45,4 +45,10 @@ uint8_t rb_hal_uart_tx_free(void);
  * len <= rb_hal_uart_tx_free(), so a frame is never split. */
 void rb_hal_uart_write(const uint8_t *buf, uint8_t len);
 
+/* EEPROM, one byte at a time so no call waits for a write (3.3 ms each on the ATmega328P):
+ * rb_hal_eeprom_ready() is non-zero when no write is in progress; rb_hal_eeprom_write() starts
+ * writing value at addr and returns at once, and is only called when ready. */
+uint8_t rb_hal_eeprom_ready(void);
+void rb_hal_eeprom_write(uint8_t addr, uint8_t value);
+
 #endif /* RB_HAL_H */

@@ -11,6 +11,7 @@ void rb_hosttest_reset(void)
     memset(&rb_hosttest, 0, sizeof rb_hosttest);
     rb_hosttest.column = RB_HAL_COLUMN_NONE;
     rb_hosttest.tx_cap = 64;
+    memset(rb_hosttest.eeprom, 0xFF, sizeof rb_hosttest.eeprom);
 }
 
 void rb_hosttest_advance(uint32_t ms)
@@ -112,4 +113,18 @@ void rb_hal_uart_write(const uint8_t *buf, uint8_t len)
     memcpy(rb_hosttest.tx + rb_hosttest.tx_len, buf, len < room ? len : room);
     rb_hosttest.tx_len += len < room ? len : room;
     rb_hosttest.tx_pending += len;
+}
+
+uint8_t rb_hal_eeprom_ready(void)
+{
+    return rb_hosttest.now_ms >= rb_hosttest.eeprom_busy_until;
+}
+
+void rb_hal_eeprom_write(uint8_t addr, uint8_t value)
+{
+    if (addr < sizeof rb_hosttest.eeprom) {
+        rb_hosttest.eeprom[addr] = value;
+    }
+    rb_hosttest.eeprom_writes++;
+    rb_hosttest.eeprom_busy_until = rb_hosttest.now_ms + 4u; /* 3.3 ms on the ATmega328P */
 }

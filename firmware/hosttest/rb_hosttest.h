@@ -33,6 +33,10 @@ struct rb_hosttest {
     size_t tx_len;
     uint8_t tx_cap;      /* size of the simulated transmit buffer */
     uint32_t tx_pending; /* bytes written but not yet on the line */
+    /* EEPROM: erased (all ones) after reset; a write keeps it busy for eeprom_busy_ms */
+    uint8_t eeprom[16];
+    uint32_t eeprom_writes;
+    uint32_t eeprom_busy_until;
 };
 
 /* The one simulated board. */

@@ -32,6 +32,8 @@ int rb_proto_payload_len(uint8_t type)
         return RB_PROTO_LEN_PING;
     case RB_PROTO_SET_OUTPUTS:
         return RB_PROTO_LEN_SET_OUTPUTS;
+    case RB_PROTO_SET_SERIAL:
+        return RB_PROTO_LEN_SET_SERIAL;
     case RB_PROTO_INFO:
         return RB_PROTO_LEN_INFO;
     case RB_PROTO_SNAPSHOT:
@@ -184,6 +186,16 @@ size_t rb_proto_encode_set_outputs(uint8_t *buf, size_t cap, const struct rb_pro
     return finish(buf, RB_PROTO_SET_OUTPUTS, RB_PROTO_LEN_SET_OUTPUTS);
 }
 
+size_t rb_proto_encode_set_serial(uint8_t *buf, size_t cap, uint32_t serial)
+{
+    if (!buf || !room(cap, RB_PROTO_LEN_SET_SERIAL) || serial == 0 ||
+        serial > RB_PROTO_SERIAL_MAX) {
+        return 0;
+    }
+    put32(buf + 3, serial);
+    return finish(buf, RB_PROTO_SET_SERIAL, RB_PROTO_LEN_SET_SERIAL);
+}
+
 size_t rb_proto_encode_info(uint8_t *buf, size_t cap, const struct rb_proto_info *info)
 {
     if (!buf || !info || !room(cap, RB_PROTO_LEN_INFO)) {
@@ -284,6 +296,8 @@ size_t rb_proto_encode(uint8_t *buf, size_t cap, const struct rb_proto_msg *msg)
         return rb_proto_encode_ping(buf, cap, msg->u.ping_token);
     case RB_PROTO_SET_OUTPUTS:
         return rb_proto_encode_set_outputs(buf, cap, &msg->u.outputs);
+    case RB_PROTO_SET_SERIAL:
+        return rb_proto_encode_set_serial(buf, cap, msg->u.serial);
     case RB_PROTO_INFO:
         return rb_proto_encode_info(buf, cap, &msg->u.info);
     case RB_PROTO_SNAPSHOT:
@@ -330,6 +344,10 @@ static uint8_t parse(uint8_t type, const uint8_t *p, uint8_t len, struct rb_prot
         m->u.outputs.led = p[0];
         m->u.outputs.beep_ms = get16(p + 1);
         ok = outputs_ok(&m->u.outputs);
+        break;
+    case RB_PROTO_SET_SERIAL:
+        m->u.serial = get32(p);
+        ok = m->u.serial != 0 && m->u.serial <= RB_PROTO_SERIAL_MAX;
         break;
     case RB_PROTO_INFO:
         m->u.info.proto_version = p[0];

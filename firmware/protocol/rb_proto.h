@@ -43,6 +43,7 @@ enum rb_proto_type {
     RB_PROTO_SET_OPTIONS = 0x03,  /* struct rb_proto_options; answered by INFO */
     RB_PROTO_PING = 0x04,         /* u32 token; answered by PONG with the same token */
     RB_PROTO_SET_OUTPUTS = 0x05,  /* struct rb_proto_outputs; no answer */
+    RB_PROTO_SET_SERIAL = 0x06,   /* u32 serial (the board's identity); answered by INFO */
 
     RB_PROTO_INFO = 0x81,     /* struct rb_proto_info */
     RB_PROTO_SNAPSHOT = 0x82, /* struct rb_proto_snapshot */
@@ -58,6 +59,7 @@ enum rb_proto_type {
 #define RB_PROTO_LEN_SET_OPTIONS  4u
 #define RB_PROTO_LEN_PING         4u
 #define RB_PROTO_LEN_SET_OUTPUTS  3u
+#define RB_PROTO_LEN_SET_SERIAL   4u
 #define RB_PROTO_LEN_INFO         16u
 #define RB_PROTO_LEN_SNAPSHOT     24u
 #define RB_PROTO_LEN_SQUARE       8u
@@ -80,6 +82,11 @@ enum rb_proto_type {
 #define RB_PROTO_EV_ALL     0x07u
 /* SET_OPTIONS.events bit 7: run the self-test (set) or leave it (clear); INFO.events shows it. */
 #define RB_PROTO_OPT_SELF_TEST 0x80u
+
+/* A board serial (its identity): 1..RB_PROTO_SERIAL_MAX; 0 means none, and all ones is what an
+ * erased EEPROM reads. A board takes SET_SERIAL only while it has none (or to the serial it has):
+ * the identity is set once; otherwise FAULT BAD_REQUEST with detail RB_PROTO_REJECT_REFUSED. */
+#define RB_PROTO_SERIAL_MAX 0xFFFFFFFEul
 
 /* Limits checked by the encoder, the decoder and the board. */
 #define RB_PROTO_DEBOUNCE_MIN    1u
@@ -210,6 +217,7 @@ struct rb_proto_msg {
         struct rb_proto_options options;
         struct rb_proto_outputs outputs;
         uint32_t ping_token;
+        uint32_t serial; /* SET_SERIAL */
     } u;
 };
 
@@ -223,6 +231,7 @@ enum rb_proto_reject {
     RB_PROTO_REJECT_LENGTH = 5,    /* good CRC, LEN does not match TYPE */
     RB_PROTO_REJECT_FIELD = 6,     /* good CRC, a field is out of range */
     RB_PROTO_REJECT_TRUNCATED = 7, /* rb_proto_decoder_reset() dropped a partial frame */
+    RB_PROTO_REJECT_REFUSED = 8,   /* a valid request the board refuses (SET_SERIAL: it has one) */
 };
 
 /* Decoder counters; they only grow (they wrap at 2^32). */
@@ -283,6 +292,7 @@ size_t rb_proto_encode_get_snapshot(uint8_t *buf, size_t cap);
 size_t rb_proto_encode_set_options(uint8_t *buf, size_t cap, const struct rb_proto_options *o);
 size_t rb_proto_encode_ping(uint8_t *buf, size_t cap, uint32_t token);
 size_t rb_proto_encode_set_outputs(uint8_t *buf, size_t cap, const struct rb_proto_outputs *o);
+size_t rb_proto_encode_set_serial(uint8_t *buf, size_t cap, uint32_t serial);
 size_t rb_proto_encode_info(uint8_t *buf, size_t cap, const struct rb_proto_info *info);
 size_t rb_proto_encode_snapshot(uint8_t *buf, size_t cap, const struct rb_proto_snapshot *s);
 size_t rb_proto_encode_square(uint8_t *buf, size_t cap, const struct rb_proto_square *e);

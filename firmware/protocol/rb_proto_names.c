@@ -15,6 +15,8 @@ const char *rb_proto_type_name(uint8_t type)
         return "PING";
     case RB_PROTO_SET_OUTPUTS:
         return "SET_OUTPUTS";
+    case RB_PROTO_SET_SERIAL:
+        return "SET_SERIAL";
     case RB_PROTO_INFO:
         return "INFO";
     case RB_PROTO_SNAPSHOT:
@@ -71,6 +73,8 @@ const char *rb_proto_reject_name(uint8_t reject)
         return "field out of range";
     case RB_PROTO_REJECT_TRUNCATED:
         return "truncated frame";
+    case RB_PROTO_REJECT_REFUSED:
+        return "refused by the board";
     default:
         return "unknown reason";
     }

@@ -10,6 +10,7 @@ struct rb_simcli_opts {
     const char *elf, *netlist, *script, *link, *board, *initial;
     double bounce_ms, tail_ms;
     unsigned seed;
+    unsigned long serial; /* --serial: the board's identity in its EEPROM (0 = none) */
     int pty, use_stdin;
     struct rb_sim_faults faults; /* --fault */
 };

@@ -1,7 +1,7 @@
 /* reedboard-sim - the real reedboard firmware in simavr, on a board wired from the netlist.
  *
  *   reedboard-sim --elf FILE --script FILE [--bounce-ms N] [--initial start|empty|FEN]
- *                 [--board NAME] [--tail-ms N] [--seed N] [--netlist FILE]
+ *                 [--board NAME] [--tail-ms N] [--seed N] [--netlist FILE] [--serial N]
  *       runs an event script as fast as possible and prints every frame the firmware sends,
  *       one line each, with its simulated time
  *   reedboard-sim --elf FILE --pty [--link PATH] [--script FILE | --stdin] [...]
@@ -58,6 +58,7 @@ static void usage(FILE *f)
             "start|empty|FEN]\n"
             "                     [--board NAME] [--tail-ms N] [--seed N] [--netlist FILE]\n"
             "                     [--fault stuck:SQUARE|dead:SQUARE|bridge:RANKS|cross:RANKS]...\n"
+            "                     [--serial N]\n"
             "       reedboard-sim --elf FILE --pty [--link PATH] [--script FILE | --stdin] [...]\n"
             "       reedboard-sim --help | --version\n");
 }
@@ -83,11 +84,12 @@ void rb_simcli_print_frame(FILE *out, const struct rb_sim *sim, const struct rb_
     switch (m->type) {
     case RB_PROTO_INFO:
         fprintf(out,
-                "%.1f ms info fw=%u.%u.%u proto=%u debounce=%ums scan=%uus snapshot=%ums "
-                "features=0x%04x events=0x%02x\n",
+                "%.1f ms info fw=%u.%u.%u proto=%u serial=%lu debounce=%ums scan=%uus "
+                "snapshot=%ums features=0x%04x events=0x%02x\n",
                 ms, m->u.info.fw_major, m->u.info.fw_minor, m->u.info.fw_patch,
-                m->u.info.proto_version, m->u.info.debounce_ms, m->u.info.scan_period_us,
-                m->u.info.snapshot_period_ms, m->u.info.features, m->u.info.events);
+                m->u.info.proto_version, (unsigned long)m->u.info.serial, m->u.info.debounce_ms,
+                m->u.info.scan_period_us, m->u.info.snapshot_period_ms, m->u.info.features,
+                m->u.info.events);
         break;
     case RB_PROTO_SNAPSHOT:
         fprintf(out, "%.1f ms snapshot seq=%u occ=%016llx buttons=%x board_ms=%lu\n", ms,
@@ -187,7 +189,8 @@ static int parse_args(int argc, char **argv, struct rb_simcli_opts *o)
         O_BOUNCE,
         O_TAIL,
         O_SEED,
-        O_FAULT
+        O_FAULT,
+        O_SERIAL
     };
     static const struct option longs[] = {
         {"help", no_argument, NULL, 'h'},
@@ -204,6 +207,7 @@ static int parse_args(int argc, char **argv, struct rb_simcli_opts *o)
         {"tail-ms", required_argument, NULL, O_TAIL},
         {"seed", required_argument, NULL, O_SEED},
         {"fault", required_argument, NULL, O_FAULT},
+        {"serial", required_argument, NULL, O_SERIAL},
         {NULL, 0, NULL, 0},
     };
     opterr = 0;
@@ -258,6 +262,11 @@ static int parse_args(int argc, char **argv, struct rb_simcli_opts *o)
                 o->tail_ms = num;
             else
                 o->seed = (unsigned)num;
+            break;
+        case O_SERIAL: /* the board's identity, as `twinboard board-id` would have set it */
+            if (parse_number("--serial", v, (double)RB_PROTO_SERIAL_MAX, &num))
+                return 2;
+            o->serial = (unsigned long)num;
             break;
         case ':':
             fprintf(stderr, "reedboard-sim: %s needs a value\n", a);
@@ -386,6 +395,12 @@ int main(int argc, char **argv)
     }
     rb_sim_set_occupancy(sim, occ);
     rb_sim_set_faults(sim, &o.faults);
+    if (o.serial && rb_sim_set_serial(sim, (uint32_t)o.serial) != TB_OK) {
+        fprintf(stderr, "reedboard-sim: --serial: simavr cannot write this MCU's EEPROM\n");
+        free(text);
+        rb_sim_free(sim);
+        return 1;
+    }
     struct rb_sim_script_result res = {0};
     if (text &&
         rb_sim_schedule_script(sim, text, len, o.script, o.board, 0, o.bounce_ms, &res, &err)) {

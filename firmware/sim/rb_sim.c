@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "avr_eeprom.h"
 #include "avr_uart.h"
 #include "sim_elf.h"
 #include "sim_time.h"
@@ -287,4 +288,20 @@ int rb_sim_run_until(struct rb_sim *sim, uint64_t cycle, struct tb_error *err)
                 (unsigned long long)sim->avr->cycle, rb_sim_cycles_to_ms(sim, sim->avr->cycle));
     }
     return 0;
+}
+
+int rb_sim_set_serial(struct rb_sim *sim, uint32_t serial)
+{
+    if (!sim || serial > RB_PROTO_SERIAL_MAX)
+        return TB_ERR_ARG;
+    uint32_t stored = serial ? serial : 0xFFFFFFFFu; /* erased EEPROM reads all ones */
+    uint8_t bytes[4];
+    for (int i = 0; i < 4; i++)
+        bytes[i] = (uint8_t)(stored >> (8 * i)); /* little-endian, as eeprom_read_dword reads */
+    avr_eeprom_desc_t d = {.ee = bytes, .offset = 0, .size = sizeof bytes};
+    /* simavr's answer to SET says little (its return code varies by version): read back */
+    avr_ioctl(sim->avr, AVR_IOCTL_EEPROM_SET, &d);
+    avr_eeprom_desc_t got = {.ee = NULL, .offset = 0, .size = sizeof bytes};
+    avr_ioctl(sim->avr, AVR_IOCTL_EEPROM_GET, &got);
+    return got.ee && memcmp(got.ee, bytes, sizeof bytes) == 0 ? TB_OK : TB_ERR_SUPP;
 }

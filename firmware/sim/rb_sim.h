@@ -68,6 +68,11 @@ int rb_sim_load_elf(const char *elf, struct avr_t **out, struct tb_error *err);
 
 void rb_sim_set_handlers(struct rb_sim *sim, const struct rb_sim_handlers *h);
 
+/* Writes the board serial (its identity) into the simulated EEPROM where the firmware keeps it,
+ * as a board given one earlier would hold it; call before running (the firmware reads it at
+ * start). 0 erases it (no serial). TB_ERR_ARG for a serial the protocol does not allow. */
+int rb_sim_set_serial(struct rb_sim *sim, uint32_t serial);
+
 uint32_t rb_sim_frequency(const struct rb_sim *sim);
 uint64_t rb_sim_cycle(const struct rb_sim *sim);
 uint64_t rb_sim_ms_to_cycles(const struct rb_sim *sim, double ms);

@@ -32,7 +32,9 @@
     X(flash, "flash", "[--hex FILE] [--baud 115200|57600] [PORT]",                                 \
       "write the reed board's firmware image to its Nano with avrdude")                            \
     X(devices, "devices", "",                                                                      \
-      "list the audio output devices by the names to put in the configuration (audio = NAME)")     \
+      "list the audio output devices and the boards by the names to put in the configuration")     \
+    X(board_id, "board-id", "TTY [ID|new]",                                                        \
+      "show a reed board's identity, or give one that has none an identity (set once)")            \
     X(scoresheet, "scoresheet", "[--letters en|nl|de] [--game N] FILE",                            \
       "print one game of a PGN file as a scoresheet (Appendix C notation)")                        \
     X(braille, "braille",                                                                          \

@@ -769,7 +769,8 @@ static void check_whole(struct parse *ps)
     if (tb_link_resource_parse(c->player[0].board, &a, NULL) == TB_OK &&
         tb_link_resource_parse(c->player[1].board, &b, NULL) == TB_OK &&
         tb_link_resource_caps(&a) & TB_LINK_CAP_DEVICE &&
-        strcmp(c->player[0].board, c->player[1].board) == 0) {
+        (strcmp(c->player[0].board, c->player[1].board) == 0 ||
+         (a.kind == TB_LINK_REED && b.kind == TB_LINK_REED && a.board_id == b.board_id))) {
         long line = ps->seen[SEC_SIGHTED][0] ? ps->seen[SEC_SIGHTED][0] : ps->seen[SEC_VI][0];
         problem(ps, line ? line : 1, "both players' boards are %s", c->player[0].board);
     }

@@ -52,6 +52,8 @@ const struct tb_link_ops *tb_link_ops_for(enum tb_link_kind kind)
         return &tb_link__serial_ops;
     case TB_LINK_USB:
         return &tb_link__usb_ops;
+    case TB_LINK_REED:
+        return &tb_link__reed_id_ops;
     case TB_LINK_SIM:
         return &tb_link__sim_ops;
     case TB_LINK_KEYS:
@@ -75,6 +77,9 @@ static void describe(const struct tb_link_resource *res, char *buf, size_t len)
         break;
     case TB_LINK_SIM:
         snprintf(buf, len, "sim:%s%s", res->path, res->fast ? "?speed=fast" : "");
+        break;
+    case TB_LINK_REED:
+        snprintf(buf, len, "reed:id=%lu", (unsigned long)res->board_id);
         break;
     default:
         snprintf(buf, len, "%s:%s", tb_link_kind_name(res->kind), res->path);

@@ -1,6 +1,7 @@
 /* link_find.c - the boards this machine shows, as the resources to name them by (`twinboard
  * devices`): the package's udev names under /dev/twinboard, serial devices whose by-id names
- * say DGT or ChessLink, and Chessnut boards on USB HID. Nothing is opened but the HID list. */
+ * say DGT or ChessLink, and Chessnut boards on USB HID. Only the reed-board candidates are
+ * opened, one at a time, to ask who they are (link_probe.c). */
 #include <ctype.h>
 #include <dirent.h>
 #include <hidapi.h>
@@ -8,7 +9,7 @@
 #include <string.h>
 
 #include "tb_chessnut.h"
-#include "tb_link.h"
+#include "link_internal.h"
 
 struct kind {
     const char *word, *scheme, *what;
@@ -25,6 +26,44 @@ static const struct kind kinds[] = {
     {"MILLENNIUM", "chesslink", "a Millennium ChessLink board"},
 };
 
+static bool is_candidate(const char *name)
+{
+    return strncmp(name, TB_LINK_CANDIDATE_PREFIX, strlen(TB_LINK_CANDIDATE_PREFIX)) == 0;
+}
+
+/* Asks one candidate who it is, waiting for the answer; what it is goes to fn. */
+static void ask_candidate(const char *path, tb_link_board_fn fn, void *arg)
+{
+    struct tb_link_reed_identity who;
+    char res[600], what[500];
+    int rc = tb_link_reed_identify(path, 0, &who, NULL);
+    snprintf(res, sizeof res, "%.255s", path);
+    if (rc == TB_OK && who.id) {
+        snprintf(res, sizeof res, "reed:id=%lu", (unsigned long)who.id);
+        snprintf(what, sizeof what,
+                 "a twinboard reed board, identity %lu, firmware %u.%u.%u, now on %.255s",
+                 (unsigned long)who.id, who.fw_major, who.fw_minor, who.fw_patch, path);
+    } else if (rc == TB_OK) {
+        snprintf(res, sizeof res, "%s:%.255s", who.pty ? "pty" : "serial", path);
+        snprintf(what, sizeof what,
+                 "a twinboard reed board with no identity yet (firmware %u.%u.%u): give it one "
+                 "with twinboard board-id %.200s",
+                 who.fw_major, who.fw_minor, who.fw_patch, path);
+    } else if (rc == TB_ERR_STATE) {
+        snprintf(what, sizeof what,
+                 "in use by another program (a running twinboardd has it if it is a board: "
+                 "twinboard status names it)");
+    } else if (rc == TB_ERR_TIMEOUT) {
+        snprintf(what, sizeof what,
+                 "not a reed board: a device on a USB-serial chip that did not answer the reed "
+                 "board's protocol in %d s",
+                 TB_LINK__PROBE_MS / 1000);
+    } else {
+        snprintf(what, sizeof what, "cannot be opened to ask what it is (see its permissions)");
+    }
+    fn(arg, res, what);
+}
+
 static int scan_dir(const char *dir, bool upper, tb_link_board_fn fn, void *arg)
 {
     DIR *d = opendir(dir);
@@ -39,7 +78,8 @@ static int scan_dir(const char *dir, bool upper, tb_link_board_fn fn, void *arg)
         for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
             bool hit = upper ? strstr(name, kinds[k].word) != NULL
                              : strncmp(name, kinds[k].word, strlen(kinds[k].word)) == 0;
-            if (!hit || (!upper && strncmp(e->d_name, "chessnut", 8) == 0))
+            if (!hit || (!upper && strncmp(e->d_name, "chessnut", 8) == 0) ||
+                (!upper && is_candidate(e->d_name)))
                 continue;
             char res[600];
             snprintf(res, sizeof res, "%s:%s/%s", kinds[k].scheme, dir, e->d_name);
@@ -55,7 +95,12 @@ static int scan_dir(const char *dir, bool upper, tb_link_board_fn fn, void *arg)
 
 int tb_link_find_boards(tb_link_board_fn fn, void *arg)
 {
-    int n = scan_dir("/dev/twinboard", false, fn, arg);
+    int n = scan_dir(tb_link_dev_dir(), false, fn, arg);
+    char cand[16][TB_LINK__PATH_MAX];
+    int nc = tb_link__candidates(cand, 16);
+    for (int i = 0; i < nc; i++) /* a reed board or not: only asking tells */
+        ask_candidate(cand[i], fn, arg);
+    n += nc;
     n += scan_dir("/dev/serial/by-id", true, fn, arg);
     if (hid_init() != 0)
         return n;

@@ -12,6 +12,7 @@ extern const struct tb_link_ops tb_link__usb_ops;
 extern const struct tb_link_ops tb_link__dgt_ops;
 extern const struct tb_link_ops tb_link__chesslink_ops;
 extern const struct tb_link_ops tb_link__chessnut_ops;
+extern const struct tb_link_ops tb_link__reed_id_ops;
 
 /* A fixed ring of events waiting to be read. */
 #define TB_LINK__QUEUE_CAP 256
@@ -53,6 +54,9 @@ int tb_link__tty_open_framed(const char *scheme, const char *path, int baud, boo
  * /dev/serial/by-id name holding one of words (upper case, NULL-ended). Other serial devices
  * are never probed: the VI player's reed board may be one of them. */
 bool tb_link__find_named(const char *udev_name, const char *const *words, char *out, size_t len);
+/* Takes the tty for this program alone (an advisory lock, flock(2), which every reed link and
+ * every probe takes): 0, or TB_ERR_STATE when another holds it. Closing the fd releases it. */
+int tb_link__tty_lock(int fd);
 /* Closes what tb_link__tty_open opened (*fd -1, *port NULL after). */
 void tb_link__tty_close(int *fd, struct sp_port **port);
 
@@ -85,6 +89,8 @@ void tb_link__reed_init(struct tb_link__reed *r, enum tb_link_kind kind, const c
                         bool auto_reopen);
 /* Opens the tty, 115200 8N1 raw, non-blocking, and asks for INFO and a SNAPSHOT. */
 int tb_link__reed_connect(struct tb_link__reed *r, uint64_t now_ms, struct tb_error *err);
+/* Takes an open, locked tty (a probe found the board on it) as connect would have opened it. */
+void tb_link__reed_adopt(struct tb_link__reed *r, int fd, struct sp_port *port, uint64_t now_ms);
 /* Closes the tty; queues TB_LINK_EV_LOST with why when why is not NULL. */
 void tb_link__reed_disconnect(struct tb_link__reed *r, const char *why);
 /* Reads and decodes what is there, runs the timers, delivers up to max events. */
@@ -98,6 +104,44 @@ int tb_link__reed_request_snapshot(struct tb_link__reed *r, struct tb_error *err
  * but its tty is not yet). */
 int tb_link__usb_find_tty(const char *sysfs_root, uint16_t vid, uint16_t pid, const char *serial,
                           char *tty, size_t tty_len, char *dev, size_t dev_len);
+
+/* ---- asking reed-board candidates who they are (link_probe.c) -------------------------- */
+
+#include <sys/types.h>
+
+#define TB_LINK__PATH_MAX 256
+#define TB_LINK__PROBE_MS 3000 /* a board answers by then, its boot loader's wait included */
+
+/* The candidates (tb_link_dev_dir()/candidate-*) in name order, at most max; how many. */
+int tb_link__candidates(char (*out)[TB_LINK__PATH_MAX], int max);
+
+/* One plugging-in of a device node: a node made anew has another. */
+struct tb_link__plug {
+    dev_t rdev;
+    ino_t ino;
+    long long ctime_s, ctime_ns;
+};
+bool tb_link__plug_of(const char *path, struct tb_link__plug *out);
+bool tb_link__plug_same(const struct tb_link__plug *a, const struct tb_link__plug *b);
+
+struct tb_link__probe {
+    int fd; /* -1: none under way */
+    struct sp_port *port;
+    bool pty;
+    char path[TB_LINK__PATH_MAX];
+    uint64_t until_ms, next_ask_ms;
+    struct rb_proto_decoder dec;
+    struct rb_proto_info info; /* the answer */
+};
+/* Opens and takes path and asks it: 0, TB_ERR_STATE (another holds it) or the open's error. */
+int tb_link__probe_start(struct tb_link__probe *p, const char *path, uint64_t now_ms);
+/* Reads what came: 1 answered (p->info), 0 still waiting, TB_ERR_TIMEOUT no answer in
+ * TB_LINK__PROBE_MS, TB_ERR_SYS hung up. */
+int tb_link__probe_step(struct tb_link__probe *p, uint64_t now_ms);
+/* When step must be called again without input. */
+uint64_t tb_link__probe_due(const struct tb_link__probe *p);
+/* Closes the tty unless it was handed on (fd set to -1 by the taker). */
+void tb_link__probe_end(struct tb_link__probe *p);
 
 /* ---- whole-board readings with pieces named (link_reading.c) ---------------------------- */
 

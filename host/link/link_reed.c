@@ -67,10 +67,24 @@ static void ask_snapshot(struct tb_link__reed *r)
 int tb_link__reed_connect(struct tb_link__reed *r, uint64_t now_ms, struct tb_error *err)
 {
     r->now_ms = now_ms;
-    int rc = tb_link__tty_open(r->kind == TB_LINK_SERIAL ? "serial" : "pty", r->path, 115200,
-                               r->kind == TB_LINK_SERIAL, &r->fd, &r->port, err);
-    if (rc != TB_OK)
-        return rc;
+    int fd;
+    struct sp_port *port;
+    const char *scheme = r->kind == TB_LINK_SERIAL ? "serial" : "pty";
+    int rc = tb_link__tty_open(scheme, r->path, 115200, r->kind == TB_LINK_SERIAL, &fd, &port, err);
+    if (rc == TB_OK && (rc = tb_link__tty_lock(fd)) != TB_OK) {
+        tb_link__tty_close(&fd, &port);
+        return tb_error_set(err, rc, "%s:%s: another program has the board open", scheme, r->path);
+    }
+    if (rc == TB_OK)
+        tb_link__reed_adopt(r, fd, port, now_ms);
+    return rc;
+}
+
+void tb_link__reed_adopt(struct tb_link__reed *r, int fd, struct sp_port *port, uint64_t now_ms)
+{
+    r->now_ms = now_ms;
+    r->fd = fd;
+    r->port = port;
     r->connected = true;
     r->unread = true;
     r->have_seq = false;
@@ -82,7 +96,6 @@ int tb_link__reed_connect(struct tb_link__reed *r, uint64_t now_ms, struct tb_er
     if (tb_link__say_back(&r->q, &r->lost_reported))
         r->st.reconnects++;
     r->backoff_ms = BACKOFF_MIN_MS;
-    return TB_OK;
 }
 
 void tb_link__reed_disconnect(struct tb_link__reed *r, const char *why)
@@ -194,10 +207,11 @@ static void on_msg(void *ctx, const struct rb_proto_msg *m)
         const struct rb_proto_info *i = &m->u.info;
         ev.kind = TB_LINK_EV_INFO;
         ev.has_seq = false;
-        snprintf(ev.text, sizeof ev.text,
-                 "reedboard %u.%u.%u protocol %u serial %lu features 0x%04x debounce %u ms",
-                 i->fw_major, i->fw_minor, i->fw_patch, i->proto_version, (unsigned long)i->serial,
-                 i->features, i->debounce_ms);
+        /* the identity first, then where: the organiser reads which board is on which tty */
+        const char *slash = strrchr(r->path, '/');
+        snprintf(ev.text, sizeof ev.text, "reedboard id %lu firmware %u.%u.%u on %.40s",
+                 (unsigned long)i->serial, i->fw_major, i->fw_minor, i->fw_patch,
+                 slash ? slash + 1 : r->path);
         if (i->proto_version != RB_PROTO_VERSION) {
             ev.kind = TB_LINK_EV_FAULT;
             ev.fault = TB_LINK_FAULT_DECODE;

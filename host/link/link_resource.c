@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rb_proto.h"
 #include "tb_link.h"
 
 static const struct {
@@ -12,7 +13,7 @@ static const struct {
     {"usb", TB_LINK_USB},           {"pty", TB_LINK_PTY},
     {"sim", TB_LINK_SIM},           {"keys", TB_LINK_KEYS},
     {"dgt", TB_LINK_DGT},           {"chesslink", TB_LINK_CHESSLINK},
-    {"chessnut", TB_LINK_CHESSNUT},
+    {"chessnut", TB_LINK_CHESSNUT}, {"reed", TB_LINK_REED},
 };
 
 const char *tb_link_kind_name(enum tb_link_kind kind)
@@ -105,6 +106,28 @@ static int parse_sim(const char *r, const char *arg, struct tb_link_resource *re
     return TB_OK;
 }
 
+/* reed:id=N, N the board's identity: 1..4294967294, decimal as `twinboard devices` shows it */
+static int parse_reed(const char *r, const char *arg, struct tb_link_resource *res,
+                      struct tb_error *err)
+{
+    if (strncmp(arg, "id=", 3) != 0 || !arg[3])
+        return tb_error_set(err, TB_ERR_PARSE,
+                            "resource '%s': reed: needs the board's identity, e.g. reed:id=1234 "
+                            "(twinboard devices shows it)",
+                            r);
+    unsigned long long v = 0;
+    const char *p = arg + 3;
+    for (; *p >= '0' && *p <= '9' && v <= 0xFFFFFFFFull; p++)
+        v = v * 10 + (unsigned)(*p - '0');
+    if (*p || v == 0 || v > RB_PROTO_SERIAL_MAX)
+        return tb_error_set(err, TB_ERR_PARSE,
+                            "resource '%s': the identity after id= is a number from 1 to "
+                            "4294967294",
+                            r);
+    res->board_id = (uint32_t)v;
+    return TB_OK;
+}
+
 int tb_link_resource_parse(const char *s, struct tb_link_resource *out, struct tb_error *err)
 {
     if (!s || !out)
@@ -115,7 +138,7 @@ int tb_link_resource_parse(const char *s, struct tb_link_resource *out, struct t
     if (!colon)
         return tb_error_set(err, TB_ERR_PARSE,
                             "resource '%s': expected KIND:ARGUMENT with KIND one of serial, "
-                            "usb, pty, sim, keys, dgt, chesslink, chessnut, null",
+                            "usb, pty, reed, sim, keys, dgt, chesslink, chessnut, null",
                             s);
     struct tb_link_resource res = {0};
     size_t klen = (size_t)(colon - s);
@@ -126,7 +149,7 @@ int tb_link_resource_parse(const char *s, struct tb_link_resource *out, struct t
     if (i == sizeof schemes / sizeof schemes[0])
         return tb_error_set(err, TB_ERR_PARSE,
                             "resource '%s': unknown kind '%.*s' (expected serial, usb, pty, "
-                            "sim, keys, dgt, chesslink, chessnut or null)",
+                            "reed, sim, keys, dgt, chesslink, chessnut or null)",
                             s, (int)klen, s);
     res.kind = schemes[i].kind;
     const char *arg = colon + 1;
@@ -156,6 +179,9 @@ int tb_link_resource_parse(const char *s, struct tb_link_resource *out, struct t
         break;
     case TB_LINK_SIM:
         rc = parse_sim(s, arg, &res, err);
+        break;
+    case TB_LINK_REED:
+        rc = parse_reed(s, arg, &res, err);
         break;
     case TB_LINK_DGT:
     case TB_LINK_CHESSLINK:

@@ -7,6 +7,7 @@
 #include <libserialport.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -110,6 +111,15 @@ int tb_link__tty_open(const char *scheme, const char *path, int baud, bool seria
     return tb_link__tty_open_framed(scheme, path, baud, false, serialport, fd, port, err);
 }
 
+int tb_link__tty_lock(int fd)
+{
+    int rc;
+    do
+        rc = flock(fd, LOCK_EX | LOCK_NB);
+    while (rc != 0 && errno == EINTR);
+    return rc == 0 ? TB_OK : TB_ERR_STATE;
+}
+
 void tb_link__tty_close(int *fd, struct sp_port **port)
 {
     if (*port) {
@@ -124,8 +134,8 @@ void tb_link__tty_close(int *fd, struct sp_port **port)
 
 bool tb_link__find_named(const char *udev_name, const char *const *words, char *out, size_t len)
 {
-    char path[128];
-    snprintf(path, sizeof path, "/dev/twinboard/%s", udev_name);
+    char path[300];
+    snprintf(path, sizeof path, "%.200s/%s", tb_link_dev_dir(), udev_name);
     if (access(path, F_OK) == 0) { /* the package's udev rule names it */
         snprintf(out, len, "%s", path);
         return true;

@@ -73,6 +73,7 @@ enum tb_link_kind {
     TB_LINK_DGT,       /* a DGT e-board (host/dgt) */
     TB_LINK_CHESSLINK, /* a Millennium ChessLink board (host/chesslink) */
     TB_LINK_CHESSNUT,  /* a Chessnut board over USB HID (host/chessnut) */
+    TB_LINK_REED,      /* reed:id=N: a reed board found by its identity among the candidates */
 };
 
 struct tb_link_resource {
@@ -82,6 +83,7 @@ struct tb_link_resource {
     uint16_t vid, pid; /* usb */
     char serial[64];   /* usb: USB serial number, "" = any device with vid:pid */
     bool fast;         /* sim: play as fast as possible instead of in real time */
+    uint32_t board_id; /* reed: the board's identity (the serial in its EEPROM) */
 };
 
 /* Parses a resource string. 0, or TB_ERR_PARSE with err naming the problem; res is only
@@ -275,8 +277,29 @@ void tb_link_close(struct tb_link *link);
 
 /* The boards this machine shows: for each, fn gets the resource to name it by and what it is
  * (the package's /dev/twinboard names, serial devices whose by-id names say DGT or ChessLink,
- * Chessnut boards on USB HID). Returns how many. */
+ * Chessnut boards on USB HID). The udev rules' reed-board candidates are asked who they are
+ * (a few seconds each at most; one another program holds is said to be in use): a reed board
+ * is named by its identity (reed:id=N), anything else is said not to be one. Returns how many. */
 typedef void (*tb_link_board_fn)(void *arg, const char *resource, const char *what);
 int tb_link_find_boards(tb_link_board_fn fn, void *arg);
+
+/* Who a reed board is: the identity kept in its EEPROM (0: none yet) and its firmware. */
+struct tb_link_reed_identity {
+    uint32_t id;
+    uint8_t fw_major, fw_minor, fw_patch, proto;
+    bool pty; /* the tty is a pseudo-terminal (a simulator) */
+};
+/* Asks the reed board on the tty at path who it is, waiting a few seconds at most (an Arduino
+ * restarts when its port opens). With set_id (1..4294967294), a board that has no identity is
+ * given that one first, which it keeps in its EEPROM; a board that has another keeps it. Returns
+ * 0 and *out; TB_ERR_TIMEOUT: no reed board answered; TB_ERR_STATE: another program has the tty
+ * open; TB_ERR_ILLEGAL: the board has another identity (out filled); else the open's error. */
+int tb_link_reed_identify(const char *path, uint32_t set_id, struct tb_link_reed_identity *out,
+                          struct tb_error *err);
+
+/* Where the package's udev rules name the boards: $TWINBOARD_DEV_DIR, else /dev/twinboard. The
+ * reed-board candidates are its entries whose names begin with TB_LINK_CANDIDATE_PREFIX. */
+const char *tb_link_dev_dir(void);
+#define TB_LINK_CANDIDATE_PREFIX "candidate-"
 
 #endif /* TB_LINK_H */

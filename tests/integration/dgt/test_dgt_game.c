@@ -21,8 +21,6 @@
 #include "tb_link.h"
 #include "tb_test.h"
 
-#define PAUSE_MS 700 /* between a move and its copy, and between moves */
-
 static int want_plies;
 static bool game_over(struct fx *f)
 {
@@ -151,7 +149,8 @@ TB_TEST(whole_game_sighted_on_dgt_board_gives_its_pgn)
     tb_chess_pgn_game *g = eb_load_game("Kasparov.pgn", 1457);
     struct fx f;
     struct eb_emu s;
-    struct run r = {.name = "dgtgame", .file = "Kasparov.pgn", .game = 1457, .pause_ms = PAUSE_MS};
+    struct run r = {
+        .name = "dgtgame", .file = "Kasparov.pgn", .game = 1457, .pause_ms = eb_pause_ms()};
     play(&f, &s, &r, g);
     eb_expect_game(&f, g);
     ASSERT_STR_CONTAINS(fx_req(&f, "pgn"), "[Result \"1-0\"]");
@@ -185,7 +184,7 @@ TB_TEST(whole_game_on_a_rotated_dgt_board_gives_its_pgn)
                     .file = "Korchnoi.pgn",
                     .game = 2467,
                     .extra = extra,
-                    .pause_ms = PAUSE_MS};
+                    .pause_ms = eb_pause_ms()};
     play(&f, &s, &r, g);
     eb_expect_game(&f, g);
     ASSERT_STR_CONTAINS(f.log, "the board rotated");
@@ -200,6 +199,7 @@ TB_TEST(whole_game_on_a_rotated_dgt_board_gives_its_pgn)
 TB_TEST(dgt_board_unplugged_mid_move_loses_nothing)
 {
     tb_chess_pgn_game *g = eb_load_game("Korchnoi.pgn", 851);
+    g->game.plies = EB_UNPLUG_PLIES;
     struct fx f;
     struct eb_emu s;
     fx_init(&f, "dgtunplug");

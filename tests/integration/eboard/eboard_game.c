@@ -58,6 +58,11 @@ void eb_emu_stop(struct eb_emu *e)
     ASSERT_EQ(WEXITSTATUS(status), 0);
 }
 
+uint32_t eb_pause_ms(void)
+{
+    return (uint32_t)tb_test_ms(EB_PAUSE_MS);
+}
+
 tb_chess_pgn_game *eb_load_game(const char *file, long number)
 {
     char path[1024], *buf;
@@ -278,6 +283,7 @@ void eb_swapped_pieces(const char *program, const char *scheme, const char *name
 void eb_unplugged_mid_move(const char *program, const char *scheme, const char *name)
 {
     tb_chess_pgn_game *g = eb_load_game("Korchnoi.pgn", 851);
+    g->game.plies = EB_UNPLUG_PLIES;
     struct fx f;
     struct eb_emu e;
     fx_init(&f, name);

@@ -23,6 +23,13 @@ void eb_emu_start(struct eb_emu *e, const char *program, const char *name, const
 /* Stops it; it must exit 0. */
 void eb_emu_stop(struct eb_emu *e);
 
+/* The pause between a move and its copy, and between moves, in the whole-game scripts: room for
+ * the slowest board's report of a change (a ChessLink board's three 41 ms scans after one begun,
+ * at most 164 ms) and the blip window (100 ms), with as much again to spare; scaled by
+ * TB_TIME_MULTIPLIER on a loaded machine. */
+#define EB_PAUSE_MS 400
+uint32_t eb_pause_ms(void);
+
 /* Game `number` of games/file in the shared data; free() it. */
 tb_chess_pgn_game *eb_load_game(const char *file, long number);
 /* The game's script for both boards (each move made on its player's board and copied on the
@@ -49,7 +56,10 @@ void eb_start_daemon(struct fx *f, const struct eb_emu *e, const char *scheme);
  * again when the sighted player asks to hear it again. */
 void eb_swapped_pieces(const char *program, const char *scheme, const char *name);
 /* Unplugged with a piece in the sighted player's hand, the piece put down while the board is
- * away, plugged back in (a game of the corpus, the copy of White's fifth move): nothing lost. */
+ * away, plugged back in (the first EB_UNPLUG_PLIES plies of a game of the corpus, the copy of
+ * White's fifth move, ply 9): nothing lost, and the five plies after it agreed as the game has
+ * them. */
+#define EB_UNPLUG_PLIES 14
 void eb_unplugged_mid_move(const char *program, const char *scheme, const char *name);
 /* The daemon's moves are g's, no mismatch was opened, and the PGN has every SAN in order. */
 void eb_expect_game(struct fx *f, const tb_chess_pgn_game *g);

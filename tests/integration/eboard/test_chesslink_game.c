@@ -17,8 +17,6 @@
 #include "tb_file.h"
 #include "tb_test.h"
 
-#define PAUSE_MS 700 /* between a move and its copy, and between moves */
-
 static void play(struct fx *f, struct eb_emu *e, const char *name, tb_chess_pgn_game *g,
                  uint32_t pause_ms, const char *const *extra)
 {
@@ -33,7 +31,7 @@ TB_TEST(whole_game_sighted_on_chesslink_board_gives_its_pgn)
     struct fx f;
     struct eb_emu e;
     fx_init(&f, "clgame");
-    play(&f, &e, "clgame", g, PAUSE_MS, NULL);
+    play(&f, &e, "clgame", g, eb_pause_ms(), NULL);
     eb_expect_game(&f, g);
     ASSERT_STR_CONTAINS(fx_req(&f, "pgn"), "=N");
     ASSERT_STR_CONTAINS(f.log, "ChessLink board version 1.05");
@@ -52,7 +50,7 @@ TB_TEST(chesslink_line_noise_changes_nothing)
     struct fx f;
     struct eb_emu e;
     fx_init(&f, "clnoise");
-    play(&f, &e, "clnoise", g, PAUSE_MS, extra);
+    play(&f, &e, "clnoise", g, eb_pause_ms(), extra);
     eb_expect_game(&f, g);
     ASSERT_STR_CONTAINS(fx_req(&f, "pgn"), "O-O-O");
     ASSERT_STR_CONTAINS(fx_req(&f, "pgn"), "=R");

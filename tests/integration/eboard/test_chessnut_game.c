@@ -15,8 +15,6 @@
 #include "eboard_game.h"
 #include "tb_test.h"
 
-#define PAUSE_MS 700 /* between a move and its copy, and between moves */
-
 /* Kasparov - Butnorius 1978: both sides castle, en passant, captures both ways, and a pawn
  * promoted to a knight: the piece put down on the last rank says which (3.7.5). */
 TB_TEST(whole_game_sighted_on_chessnut_board_gives_its_pgn)
@@ -25,7 +23,7 @@ TB_TEST(whole_game_sighted_on_chessnut_board_gives_its_pgn)
     struct fx f;
     struct eb_emu e;
     fx_init(&f, "cngame");
-    eb_play(&f, &e, TB_CHESSNUT_SIM, "chessnut", "cngame", g, PAUSE_MS, NULL);
+    eb_play(&f, &e, TB_CHESSNUT_SIM, "chessnut", "cngame", g, eb_pause_ms(), NULL);
     eb_expect_game(&f, g);
     ASSERT_STR_CONTAINS(fx_req(&f, "pgn"), "=N");
     ASSERT_STR_CONTAINS(f.log, "Chessnut board: battery 87%");
@@ -43,7 +41,7 @@ TB_TEST(chessnut_bad_reports_change_nothing)
     struct fx f;
     struct eb_emu e;
     fx_init(&f, "cnnoise");
-    eb_play(&f, &e, TB_CHESSNUT_SIM, "chessnut", "cnnoise", g, PAUSE_MS, extra);
+    eb_play(&f, &e, TB_CHESSNUT_SIM, "chessnut", "cnnoise", g, eb_pause_ms(), extra);
     eb_expect_game(&f, g);
     ASSERT_STR_CONTAINS(f.log, "a bad position report");
     fx_free(&f);

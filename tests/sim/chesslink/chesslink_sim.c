@@ -4,11 +4,14 @@
  *
  *   chesslink-sim --link PATH --script FILE [--board NAME] [--no-wait] [--lead MS]
  *                 [--linger MS] [--forever] [--unplug AT:FOR]... [--garbage PERMILLE]
- *                 [--seed N] [--led-log FILE] [-v]
+ *                 [--torn PERMILLE] [--seed N] [--led-log FILE] [-v]
  *
  * Script time 0 is when the host has chosen a report mode (or at once with --no-wait), plus
  * --lead. --garbage puts random bytes into the line, PERMILLE of the writes (they fall inside
- * frames too: cut frames). --led-log writes a line for every change of the LEDs: the script
+ * frames too: cut frames). --torn reads PERMILLE of the scans that see a change as if a piece
+ * were lifted while the board read its squares (a moved piece on both squares or on neither for
+ * one scan; the board's own debounce, three equal scans, keeps such a scan from its reports).
+ * --led-log writes a line for every change of the LEDs: the script
  * time and the squares whose four corners are lit ("off" for none). Exits 0 after the last
  * event and --linger, 1 on bad arguments or input. */
 #define _DEFAULT_SOURCE     /* cfmakeraw */
@@ -88,6 +91,8 @@ static int run(const struct ebplan_opts *o, struct ebplan *p)
     static struct clsim sim;
     uint64_t t0 = ebplan_now_ms(), rng = (uint64_t)o->seed * 2654435761u + 1;
     clsim_init(&sim, p->start, 0);
+    sim.torn = o->torn;
+    sim.rng = rng ^ 0x9E3779B97F4A7C15ull;
     int fd = plug(o->link);
     if (fd < 0)
         return 1;

@@ -1,5 +1,6 @@
 /* clsim.c - the emulated ChessLink board (clsim.h). */
 #include "clsim.h"
+#include "ebplan.h"
 
 #include <string.h>
 
@@ -30,6 +31,7 @@ void clsim_init(struct clsim *s, const uint8_t board[64], uint64_t now_ms)
     memset(s, 0, sizeof *s);
     memcpy(s->board, board, 64);
     memcpy(s->scanned, board, 64);
+    memcpy(s->stood, board, 64);
     memcpy(s->reported, board, 64);
     s->e2[TB_CHESSLINK_E2_SCAN] = 20;
     s->e2[TB_CHESSLINK_E2_REPORT] = TB_CHESSLINK_REPORT_EVERY_SCAN;
@@ -100,10 +102,22 @@ void clsim_input(struct clsim *s, const uint8_t *buf, size_t n, uint64_t now_ms)
     }
 }
 
+static uint32_t next_rand(struct clsim *s)
+{
+    s->rng = s->rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (uint32_t)(s->rng >> 33);
+}
+
 static void scan(struct clsim *s, uint64_t at)
 {
-    if (memcmp(s->scanned, s->board, 64) != 0) {
-        memcpy(s->scanned, s->board, 64);
+    uint8_t reading[64];
+    memcpy(reading, s->board, 64);
+    /* a piece lifted mid-read: part of the scan before the change, part after */
+    if (s->torn && memcmp(s->stood, s->board, 64) != 0 && (long)(next_rand(s) % 1000) < s->torn)
+        s->torn_scans += ebplan_tear(reading, s->stood, s->board, next_rand(s));
+    memcpy(s->stood, s->board, 64);
+    if (memcmp(s->scanned, reading, 64) != 0) {
+        memcpy(s->scanned, reading, 64);
         s->stable = 1;
     } else if (s->stable < 1000) {
         s->stable++;

@@ -25,7 +25,11 @@ struct clsim {
     uint8_t out[CLSIM_OUT_CAP];
     size_t nout;
     uint64_t commands, reports, leds_changes;
-    bool report_set; /* the host has chosen a report mode */
+    bool report_set;   /* the host has chosen a report mode */
+    long torn;         /* permille of the scans that see a change read mid-change (ebplan_tear) */
+    uint8_t stood[64]; /* the pieces as they stood at the previous scan */
+    uint64_t rng;
+    unsigned long torn_scans; /* scans that read a position no hand made */
 };
 
 /* A board with these pieces (tb_chess codes by square), E2ROM defaults, LEDs off. */

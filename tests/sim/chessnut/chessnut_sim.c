@@ -6,15 +6,18 @@
  *
  *   chessnut-sim --link PATH --script FILE [--board NAME] [--no-wait] [--lead MS]
  *                [--linger MS] [--forever] [--unplug AT:FOR]... [--garbage PERMILLE]
- *                [--seed N] [--led-log FILE] [-v]
+ *                [--torn PERMILLE] [--seed N] [--led-log FILE] [-v]
  *
  * The board scans its squares every SCAN_MS and, once the host has switched its reports on,
  * sends its position whenever it changed (and at once when the reports are switched on). It
  * answers a battery request and keeps its LEDs. Script time 0 is when the host switched the
  * reports on (or at once with --no-wait), plus --lead. --garbage sends, before PERMILLE of its
  * reports, a report of random bytes or a position cut short or holding a nibble that is no
- * piece. --unplug closes the device (the host reads an end) and takes the socket away for a
- * while. Exits 0 after the last event and --linger, 1 on bad arguments or input. */
+ * piece. --torn reads PERMILLE of the scans that see a change as if a piece were lifted while
+ * the board read its squares (some squares before the change, the rest after: a moved piece on
+ * both squares or on neither, for one report). --unplug closes the device (the host reads an end)
+ * and takes the socket away for a while. Exits 0 after the last event and --linger, 1 on bad
+ * arguments or input. */
 #define _GNU_SOURCE /* accept4 */
 #include <poll.h>
 #include <signal.h>
@@ -43,6 +46,7 @@ static int run(const struct ebplan_opts *o, const struct ebplan *p)
     memcpy(b.sent, p->start, 64);
     b.conn = -1;
     b.garbage = o->garbage;
+    b.torn = o->torn;
     b.led_log = o->led_log;
     if ((b.listener = cnsim_plug_socket(o->link)) < 0)
         return 1;

@@ -120,8 +120,27 @@ void cnsim_scan(struct cnsim *b, uint64_t now)
 {
     while (b->next_scan <= now) {
         b->next_scan += CNSIM_SCAN_MS;
-        if (b->enabled && memcmp(b->pieces, b->sent, 64) != 0)
-            send_position(b);
+        /* a piece lifted mid-read: part of the scan before the change, part after; the next
+         * scan reads the board as it stands */
+        uint8_t torn[64];
+        if (!b->stood_known)
+            memcpy(b->stood, b->pieces, 64);
+        b->stood_known = true;
+        bool tear = b->torn && memcmp(b->stood, b->pieces, 64) != 0 &&
+                    (long)(next_rand(b) % 1000) < b->torn &&
+                    ebplan_tear(torn, b->stood, b->pieces, next_rand(b));
+        memcpy(b->stood, b->pieces, 64);
+        if (!b->enabled || memcmp(tear ? torn : b->pieces, b->sent, 64) == 0)
+            continue;
+        if (tear) {
+            uint8_t r[TB_CHESSNUT_REPORT_MAX];
+            send_report(b, r, tb_chessnut_position(r, sizeof r, torn));
+            memcpy(b->sent, torn, 64);
+            b->torn_scans++;
+            b->reports++;
+            continue;
+        }
+        send_position(b);
     }
 }
 

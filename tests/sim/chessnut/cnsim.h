@@ -15,12 +15,16 @@
 
 struct cnsim {
     uint8_t pieces[64], sent[64];
+    uint8_t stood[64]; /* --torn: the pieces as they stood at the previous scan */
+    bool stood_known;
     bool enabled, must_send;
     uint64_t lit, next_scan, rng;
     int listener, conn;
     unsigned long reports, commands;
-    long garbage;        /* permille of positions with a bad report before them */
-    const char *led_log; /* ebplan_log_leds */
+    long garbage;             /* permille of positions with a bad report before them */
+    long torn;                /* permille of the scans that see a change read mid-change */
+    unsigned long torn_scans; /* reports of a position no hand made (ebplan_tear) */
+    const char *led_log;      /* ebplan_log_leds */
 };
 
 /* A listening socket at path (the device plugged in), or -1 with the reason on stderr. */

@@ -154,7 +154,7 @@ static int usage(const char *prog)
     fprintf(stderr,
             "usage: %s --link PATH --script FILE [--board NAME] [--no-wait]\n"
             "       [--lead MS] [--linger MS] [--forever] [--unplug AT_MS:FOR_MS]...\n"
-            "       [--garbage PERMILLE] [--seed N] [--led-log FILE] [-v]\n",
+            "       [--garbage PERMILLE] [--torn PERMILLE] [--seed N] [--led-log FILE] [-v]\n",
             prog);
     return 1;
 }
@@ -163,12 +163,19 @@ int ebplan_parse(int argc, char **argv, const char *prog, struct ebplan_opts *o)
 {
     *o = (struct ebplan_opts){.wait_host = true, .lead_ms = 300, .linger_ms = 2000, .seed = 1};
     static const struct option longs[] = {
-        {"no-wait", no_argument, NULL, 'W'},       {"forever", no_argument, NULL, 'F'},
-        {"link", required_argument, NULL, 'l'},    {"script", required_argument, NULL, 's'},
-        {"board", required_argument, NULL, 'b'},   {"lead", required_argument, NULL, 'L'},
-        {"linger", required_argument, NULL, 'g'},  {"unplug", required_argument, NULL, 'u'},
-        {"garbage", required_argument, NULL, 'G'}, {"seed", required_argument, NULL, 'S'},
-        {"led-log", required_argument, NULL, 'E'}, {NULL, 0, NULL, 0},
+        {"no-wait", no_argument, NULL, 'W'},
+        {"forever", no_argument, NULL, 'F'},
+        {"link", required_argument, NULL, 'l'},
+        {"script", required_argument, NULL, 's'},
+        {"board", required_argument, NULL, 'b'},
+        {"lead", required_argument, NULL, 'L'},
+        {"linger", required_argument, NULL, 'g'},
+        {"unplug", required_argument, NULL, 'u'},
+        {"garbage", required_argument, NULL, 'G'},
+        {"seed", required_argument, NULL, 'S'},
+        {"led-log", required_argument, NULL, 'E'},
+        {"torn", required_argument, NULL, 'T'},
+        {NULL, 0, NULL, 0},
     };
     opterr = 0;
     int c;
@@ -209,6 +216,9 @@ int ebplan_parse(int argc, char **argv, const char *prog, struct ebplan_opts *o)
         case 'S':
             ok = num(v, 0, 2147483647L, &o->seed);
             break;
+        case 'T':
+            ok = num(v, 0, 1000, &o->torn);
+            break;
         case 'u':
             ok = o->nunplug < 8 &&
                  sscanf(v, "%ld:%ld", &o->unplug_at[o->nunplug], &o->unplug_for[o->nunplug]) == 2 &&
@@ -227,4 +237,18 @@ int ebplan_parse(int argc, char **argv, const char *prog, struct ebplan_opts *o)
     if (optind < argc || !o->link || !o->script)
         return usage(prog);
     return 0;
+}
+
+bool ebplan_tear(uint8_t reading[64], const uint8_t before[64], const uint8_t now[64], uint32_t rnd)
+{
+    int lo = -1, hi = -1;
+    for (int sq = 0; sq < 64; sq++)
+        if (before[sq] != now[sq]) {
+            lo = lo < 0 ? sq : lo;
+            hi = sq;
+        }
+    int split = lo < hi ? lo + 1 + (int)(rnd % (uint32_t)(hi - lo)) : 0;
+    for (int sq = 0; sq < 64; sq++)
+        reading[sq] = sq < split ? before[sq] : now[sq];
+    return split > 0;
 }

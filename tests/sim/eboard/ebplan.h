@@ -34,6 +34,7 @@ struct ebplan_opts {
     bool wait_host, forever;
     int verbose;
     long lead_ms, linger_ms, garbage, seed;
+    long torn; /* permille of scans read while the pieces change (ebplan_tear) */
     long unplug_at[EBPLAN_UNPLUGS], unplug_for[EBPLAN_UNPLUGS];
     int nunplug;
 };
@@ -44,6 +45,13 @@ int ebplan_parse(int argc, char **argv, const char *prog, struct ebplan_opts *o)
  * with what is wrong on stderr (prefixed by prog). The actions come sorted by time. */
 int ebplan_script(struct ebplan *p, const char *prog, const char *script, const char *only,
                   const long *unplug_at, const long *unplug_for, int n);
+/* A scan read while the pieces changed (a piece lifted mid-read, --torn): the board reads its
+ * squares in order (a1, b1, ... h8) and the change fell between two of the squares that changed,
+ * chosen by rnd: those read before it show the pieces as they stood, the others as they stand.
+ * A quick hand thus shows a moved piece on both squares or on neither, for one scan. Returns
+ * true when the reading is such a position (two squares or more changed), else reading = now. */
+bool ebplan_tear(uint8_t reading[64], const uint8_t before[64], const uint8_t now[64],
+                 uint32_t rnd);
 /* Milliseconds of a monotonic clock. */
 uint64_t ebplan_now_ms(void);
 /* Appends "MS SQUARE..." (or "MS off") to path, when path is not NULL. */

@@ -202,6 +202,8 @@ TB_TEST(good_files_table)
         "board=sim:a.script?speed=fast\n", /* one script plays both boards */
         "[arbiter]\npin: 371946\n",        /* name: value */
         "[arbiter]\npin=371946\n[player sighted]\nboard=dgt:auto\n", /* a DGT e-board */
+        "[arbiter]\npin=371946\n[player vi]\nboard=reed:id=111\n[player sighted]\n"
+        "board=reed:id=222\n", /* two reed boards by their identities */
         /* a new language is a new file: any pack name (--check-config finds the file) */
         "[arbiter]\npin=371946\n[player vi]\npack=es\nrate=800\n",
         "[arbiter]\npin=371946\n[game]\nevent=Club championship\nsite=Utrecht\nround=3.1\n"
@@ -246,6 +248,12 @@ TB_TEST(bad_files_table_names_line_and_problem)
         {"[arbiter]\npin=371946\n[player vi]\nboard=serial:/dev/ttyUSB0\n[player sighted]\n"
          "board=serial:/dev/ttyUSB0\n",
          6, "both players' boards are serial:/dev/ttyUSB0"},
+        /* one reed board, by its identity, however the number is written */
+        {"[arbiter]\npin=371946\n[player vi]\nboard=reed:id=0042\n[player sighted]\n"
+         "board=reed:id=42\n",
+         6, "both players' boards are reed:id=0042"},
+        {"[arbiter]\npin=371946\n[player vi]\nboard=reed:id=0\n", 4,
+         "the identity after id= is a number from 1 to 4294967294"},
         {"[arbiter]\npin=371946\n[player vi]\npack=../fr\n", 4, "pack '../fr' is not a pack name"},
         {"[arbiter]\npin=371946\n[player vi]\nconfirm=beep\n", 4, "not off, earcon or word"},
         {"[arbiter]\npin=371946\n[player vi]\npromote_settle_ms=100\n", 4, "from 300 to 10000"},

@@ -411,6 +411,63 @@ TB_TEST(ping_is_answered_with_its_token)
     ASSERT_EQ(got[0].u.pong.ms, rb_hosttest.now_ms);
 }
 
+static void set_serial(uint32_t serial)
+{
+    uint8_t f[RB_PROTO_MAX_FRAME];
+    request(f, rb_proto_encode_set_serial(f, sizeof f, serial));
+}
+
+static uint32_t eeprom_serial(void)
+{
+    const uint8_t *e = rb_hosttest.eeprom + RB_SERIAL_EEPROM_ADDR;
+    return (uint32_t)e[0] | (uint32_t)e[1] << 8 | (uint32_t)e[2] << 16 | (uint32_t)e[3] << 24;
+}
+
+TB_TEST(serial_is_set_once_answered_with_info_and_kept_in_eeprom)
+{
+    setup(); /* erased EEPROM: the port reads no serial (0) */
+    connect();
+    set_serial(0x00C0FFEEu);
+    run(1);
+    ASSERT_EQ(first(RB_PROTO_INFO)->u.info.serial, 0x00C0FFEEu); /* at once, before the EEPROM */
+    run(20); /* one byte per tick when the EEPROM is free */
+    ASSERT_EQ(eeprom_serial(), 0x00C0FFEEu);
+    ASSERT_EQ(rb_hosttest.eeprom_writes, 4);
+    /* the same serial again changes nothing; another one is refused and changes nothing */
+    ngot = 0;
+    set_serial(0x00C0FFEEu);
+    run(10);
+    ASSERT_EQ(first(RB_PROTO_INFO)->u.info.serial, 0x00C0FFEEu);
+    ngot = 0;
+    set_serial(77);
+    run(10);
+    const struct rb_proto_fault *ft = &first(RB_PROTO_FAULT)->u.fault;
+    ASSERT_EQ(ft->code, RB_PROTO_FAULT_BAD_REQUEST);
+    ASSERT_EQ(ft->arg, RB_PROTO_SET_SERIAL);
+    ASSERT_EQ(ft->detail, RB_PROTO_REJECT_REFUSED);
+    ASSERT_EQ(count_type(RB_PROTO_INFO), 0);
+    ASSERT_EQ(eeprom_serial(), 0x00C0FFEEu);
+    ASSERT_EQ(rb_hosttest.eeprom_writes, 4);
+    ASSERT_EQ(board.cfg.serial, 0x00C0FFEEu);
+}
+
+TB_TEST(serial_read_at_start_is_reported_and_not_replaced)
+{
+    struct rb_config cfg;
+    rb_config_default(&cfg);
+    cfg.serial = 4242;
+    setup_with(&cfg);
+    connect();
+    get_info();
+    run(1);
+    ASSERT_EQ(first(RB_PROTO_INFO)->u.info.serial, 4242);
+    ngot = 0;
+    set_serial(4243);
+    run(10);
+    ASSERT_EQ(first(RB_PROTO_FAULT)->u.fault.detail, RB_PROTO_REJECT_REFUSED);
+    ASSERT_EQ(rb_hosttest.eeprom_writes, 0);
+}
+
 TB_TEST(buttons_are_debounced_and_reported)
 {
     setup();

@@ -98,6 +98,10 @@ TB_TEST(round_trip_every_message)
     m.type = RB_PROTO_SET_OUTPUTS;
     m.u.outputs = (struct rb_proto_outputs){RB_PROTO_LED_ON, 5000};
     round_trip(&m);
+    memset(&m, 0, sizeof m);
+    m.type = RB_PROTO_SET_SERIAL;
+    m.u.serial = RB_PROTO_SERIAL_MAX;
+    round_trip(&m);
     m.type = RB_PROTO_INFO;
     m.u.info = (struct rb_proto_info){1, 1, 2, 3, 0xDEADBEEFu, 0x001F, 20, 1000, 1000, 7};
     round_trip(&m);
@@ -162,6 +166,8 @@ TB_TEST(encoders_refuse_out_of_range_fields)
     ASSERT_EQ(rb_proto_encode_set_outputs(f, sizeof f, &out), 0);
     struct rb_proto_fault ft = {1, 1, 0, 0, 0};
     ASSERT_EQ(rb_proto_encode_fault(f, sizeof f, &ft), 0);
+    ASSERT_EQ(rb_proto_encode_set_serial(f, sizeof f, 0), 0);           /* 0 is "no serial" */
+    ASSERT_EQ(rb_proto_encode_set_serial(f, sizeof f, 0xFFFFFFFFu), 0); /* erased EEPROM */
     struct rb_proto_msg m = {.type = 0x42};
     ASSERT_EQ(rb_proto_encode(f, sizeof f, &m), 0);
     ASSERT_EQ(rb_proto_encode(NULL, 64, &m), 0);

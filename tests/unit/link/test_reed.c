@@ -131,7 +131,7 @@ TB_TEST(connect_asks_for_info_and_snapshot_and_delivers_them)
     struct tb_link_event ev[8];
     ASSERT_EQ(link_collect(l, 1001, ev, 8, 2), 2);
     ASSERT_EQ(ev[0].kind, TB_LINK_EV_INFO);
-    ASSERT_STR_CONTAINS(ev[0].text, "reedboard 1.2.0 protocol 1 serial 4242");
+    ASSERT_STR_CONTAINS(ev[0].text, "reedboard id 4242 firmware 1.2.0 on ");
     ASSERT_EQ(ev[1].kind, TB_LINK_EV_SNAPSHOT);
     ASSERT_U64_EQ(ev[1].occupancy, 0xffff00000000ffffull);
     ASSERT_EQ(ev[1].seq, 5);

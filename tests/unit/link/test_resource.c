@@ -78,6 +78,14 @@ TB_TEST(bad_resource_strings_name_the_problem)
         {"chesslink:ttyUSB0", "chesslink: needs an absolute device path or auto"},
         {"chessnut:", "chessnut: needs an absolute device path or auto"},
         {"serial:/dev/tty\x01", "control characters"},
+        {"reed:", "needs the board's identity, e.g. reed:id=1234"},
+        {"reed:1234", "needs the board's identity"},
+        {"reed:id=", "needs the board's identity"},
+        {"reed:id=0", "a number from 1 to 4294967294"},
+        {"reed:id=4294967295", "a number from 1 to 4294967294"},
+        {"reed:id=99999999999999999999999", "a number from 1 to 4294967294"},
+        {"reed:id=12a", "a number from 1 to 4294967294"},
+        {"reed:id=-5", "a number from 1 to 4294967294"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct tb_link_resource r = {.kind = TB_LINK_KEYS, .path = "untouched"};
@@ -87,6 +95,19 @@ TB_TEST(bad_resource_strings_name_the_problem)
         ASSERT_STR_EQ(r.path, "untouched"); /* nothing written on failure */
         ASSERT_EQ(r.kind, TB_LINK_KEYS);
     }
+}
+
+TB_TEST(reed_resource_names_a_board_by_its_identity)
+{
+    struct tb_link_resource r;
+    ASSERT_OK(tb_link_resource_parse("reed:id=4294967294", &r, NULL));
+    ASSERT_EQ(r.kind, TB_LINK_REED);
+    ASSERT_EQ(r.board_id, 4294967294u);
+    ASSERT_OK(tb_link_resource_parse("reed:id=17", &r, NULL));
+    ASSERT_EQ(r.board_id, 17);
+    /* found wherever it is plugged in: it may open before the board is there */
+    ASSERT_TRUE(tb_link_resource_caps(&r) & TB_LINK_CAP_HOTPLUG);
+    ASSERT_TRUE(tb_link_resource_caps(&r) & TB_LINK_CAP_DEVICE);
 }
 
 TB_TEST(null_link_never_delivers_and_has_nothing_to_poll)
