@@ -286,7 +286,7 @@ static void handle(struct rb_board *b, uint32_t now, const struct rb_proto_msg *
     case RB_PROTO_SET_SERIAL:
         /* The identity is set once: a board that has one keeps it (the host names it by it). */
         if (b->cfg.serial && b->cfg.serial != m->u.serial) {
-            fault(b, now, RB_PROTO_FAULT_BAD_REQUEST, m->type, RB_PROTO_REJECT_REFUSED);
+            rb_board_fault(b, now, RB_PROTO_FAULT_BAD_REQUEST, m->type, RB_PROTO_REJECT_REFUSED);
             break;
         }
         if (b->cfg.serial != m->u.serial) {
