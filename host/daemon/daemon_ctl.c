@@ -124,14 +124,18 @@ static bool changes_game(enum tb_ctl_verb v)
 {
     return v == TB_CTL_RESOLVE || v == TB_CTL_TAKEBACK || v == TB_CTL_NEW_GAME ||
            v == TB_CTL_SET_POSITION || v == TB_CTL_PROMOTE || v == TB_CTL_MOVE ||
-           v == TB_CTL_RESULT || v == TB_CTL_CLOCK_SET;
+           v == TB_CTL_RESULT || v == TB_CTL_CLOCK_SET ||
+           /* doorgeefschaak: journaled inputs of its match (daemon_bugctl.c) */
+           v == TB_CTL_HAND || v == TB_CTL_RESIGN || v == TB_CTL_CHOOSE || v == TB_CTL_ACCEPT ||
+           v == TB_CTL_REPLACE;
 }
 
 /* A game-changing request waits while the game is held for the journal (not when it cannot be
  * written: then it is refused) or while another one's record is being written. */
 static bool must_wait(const struct tb_daemon *d)
 {
-    return (tb_daemon__journal_held(d) && !d->jstop.on) || (d->ticket.id && !d->ticket.answered);
+    return (tb_daemon__journal_held(d) && !tb_daemon__jstopped(&d->jstop)) ||
+           (d->ticket.id && !d->ticket.answered);
 }
 
 /* The outcome of ticket id, once there is one (the ticket is closed): TB_OK, or an error err
@@ -153,11 +157,13 @@ static int ticket_outcome(struct tb_daemon *d, unsigned long id, struct tb_error
 static bool ticket_answer(struct tb_daemon *d, unsigned long id, struct tb_daemon__buf *out)
 {
     struct tb_error err = {0};
+    char said[sizeof d->ticket.said];
+    snprintf(said, sizeof said, "%s", d->ticket.said);
     int rc = ticket_outcome(d, id, &err);
     if (rc == TB_ERR_AGAIN)
         return false;
     if (rc == TB_OK)
-        reply_ok(out, NULL);
+        reply_ok(out, said[0] ? said : NULL);
     else
         reply_error(out, rc, err.msg);
     return true;

@@ -140,7 +140,7 @@ static void event(struct tb_daemon *d, struct tb_hall_event *ev)
 void tb_daemon__hall_output(struct tb_daemon *d, const struct tb_match_out *o)
 {
     struct tb_daemon__hall *h = d->hall;
-    if (!h || d->fx == &tb_daemon__replay)
+    if (!h || !d->fx->acts)
         return;
     struct tb_hall_event ev;
     if (o->kind == TB_MATCH_OUT_ARBITER)
@@ -161,7 +161,7 @@ void tb_daemon__hall_bug_output(struct tb_daemon *d, const struct tb_bugmatch_ou
     if (!h)
         return;
     struct tb_hall_event ev;
-    if (tb_hall_state_note_bug(h->st, o, &ev) == 1 && d->fx != &tb_daemon__replay) {
+    if (tb_hall_state_note_bug(h->st, o, &ev) == 1 && d->fx->acts) {
         ev.ms = o->ms;
         event(d, &ev);
     }
@@ -189,11 +189,24 @@ void tb_daemon__hall_arbiter_call(struct tb_daemon *d, int board)
 static void table_notes(const struct tb_daemon *d, char result[NOTE_RESULT],
                         char ending[NOTE_ENDING], char journal[NOTE_JOURNAL])
 {
-    bool twin = !d->bug; /* doorgeefschaak: each game carries its own result */
+    bool twin = d->mode->one_result; /* doorgeefschaak: each game carries its own result */
     snprintf(result, NOTE_RESULT, "%s", twin && d->result[0] ? d->result : "*");
     tb_str_copy(ending, NOTE_ENDING,
                 twin && d->end.ply >= 0 ? d->end.why : ""); /* the hall's field */
     tb_daemon__journal_health(d, journal, NOTE_JOURNAL);
+}
+
+/* The twin game in the hall's state: the match, each player's time as it stands. */
+void tb_daemon__twin_hall_state(struct tb_daemon *d, struct tb_hall_state *st)
+{
+    tb_hall_state_from_match(st, d->match);
+    int64_t left[2];
+    int running;
+    bool clock = tb_daemon__clock_now(d, left, &running);
+    for (int b = 0; b < TBD_BOARDS; b++)
+        st->board[b].clock_ms =
+            clock ? left[st->board[b].white ? TB_CHESS_WHITE : TB_CHESS_BLACK] : -1;
+    st->clock_running = clock && running >= 0;
 }
 
 /* The state as it stands, handed to the publisher (it supersedes any not yet sent). */
@@ -201,18 +214,7 @@ static void publish(struct tb_daemon *d, struct tb_daemon__hall *h)
 {
     struct tb_hall_state *st = h->st;
     st->ms = tb_daemon__match_time(d);
-    if (d->bug) /* doorgeefschaak: the two games, not the (idle) twin match */
-        tb_hall_state_from_bugmatch(st, d->bug->m, st->ms);
-    else
-        tb_hall_state_from_match(st, d->match);
-    int64_t left[2];
-    int running;
-    bool clock = !d->bug && tb_daemon__clock_now(d, left, &running);
-    for (int b = 0; !d->bug && b < TBD_BOARDS; b++) /* each player's time, as it stands */
-        st->board[b].clock_ms =
-            clock ? left[st->board[b].white ? TB_CHESS_WHITE : TB_CHESS_BLACK] : -1;
-    if (!d->bug)
-        st->clock_running = clock && running >= 0;
+    d->mode->hall_state(d, st); /* the game(s) and the clocks */
     table_notes(d, st->result, st->ending, st->journal);
     st->seq++;
     struct tb_hall_pub_stats ps;
@@ -349,10 +351,8 @@ static void command(struct tb_daemon *d, struct tb_daemon__hall *h, const struct
 {
     uint64_t now = now_ms(d), gnow = tb_daemon__mono_ms(), at, peer = peer_of(c);
     h->cmds++;
-    if (d->bug) { /* doorgeefschaak: no D.2.9 mismatch to resolve, no twin move to take back */
-        static const char why[] =
-            "not for a doorgeefschaak table: resolve and takeback are the twin game's; the arbiter "
-            "acts at the table (twinboard resign, choose, move)";
+    const char *why = d->mode->hall_refusal; /* doorgeefschaak: no D.2.9, no twin takeback */
+    if (why) {
         refuse(d, h, c, peer, false, why);
         answer(d, c, false, why);
         return;

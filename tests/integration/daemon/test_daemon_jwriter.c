@@ -441,3 +441,60 @@ TB_TEST(a_typed_move_over_the_socket_is_answered_once_on_disk_and_others_are_ser
     close(b);
     fx_free(&f);
 }
+
+/* One doorgeefschaak request over the socket while the commit of its record stalls stall_ms:
+ * a second client's `status` is answered during the stall; the request's answer (into got)
+ * comes after it. Returns when the request was answered, in ms after it was sent. */
+static long bug_request_during_a_stall(struct fx *f, struct disk *k, const char *line, char *got,
+                                       size_t cap)
+{
+    int a = fx_dial(f), b = fx_dial(f);
+    atomic_store(&k->stall_ms, 1500);
+    long t0 = mono_ms(), a_at = 0, status_at = 0; /* ms after t0; 0 is a real time */
+    ASSERT_EQ(send(a, line, strlen(line), MSG_NOSIGNAL), (ssize_t)strlen(line));
+    static char got_b[8192];
+    size_t na = 0, nb = 0;
+    got[0] = '\0';
+    bool status_sent = false;
+    while (mono_ms() - t0 < tb_test_ms(6000) && !(a_at && status_at)) {
+        tb_daemon_step(f->d, 10);
+        if (!a_at && answered(a, got, cap, &na))
+            a_at = mono_ms() - t0;
+        if (!status_sent && atomic_load(&k->stalling)) {
+            ASSERT_EQ(send(b, "status\n", 7, MSG_NOSIGNAL), 7);
+            status_sent = true;
+        }
+        if (status_sent && !status_at && answered(b, got_b, sizeof got_b, &nb))
+            status_at = mono_ms() - t0;
+    }
+    ASSERT_TRUE(status_sent);
+    ASSERT_STR_CONTAINS(got_b, "mode: doorgeefschaak");
+    ASSERT_GT(a_at, 0);
+    ASSERT_LT(status_at, a_at); /* status first, during the stall */
+    close(a);
+    close(b);
+    return a_at;
+}
+
+/* Doorgeefschaak's requests are answered as the twin game's: once their record is on disk. A
+ * typed move (White A's e4) and a hand asked for (2.6) each wait for their commit, stalled
+ * 1.5 s; the hand's answer keeps its words; `status` is answered meanwhile. */
+TB_TEST(doorgeefschaak_requests_are_answered_once_their_record_is_on_disk)
+{
+    struct fx f;
+    struct disk k = {0};
+    fx_init(&f, "stall-bug");
+    fx_options(&f, "keys:", "keys:");
+    f.o.cfg.bughouse.enabled = true;
+    f.o.socket_path = f.socket;
+    f.o.exit_when_done = false;
+    f.o.journal_io = disk_io(&k);
+    fx_start(&f);
+    char got[4096];
+    ASSERT_GE(bug_request_during_a_stall(&f, &k, "move a e4\n", got, sizeof got), 1500);
+    ASSERT_STR_EQ(got, "ok\n");
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "doorgeefschaak (bughouse), 1 plies");
+    ASSERT_GE(bug_request_during_a_stall(&f, &k, "hand white-a\n", got, sizeof got), 1500);
+    ASSERT_STR_CONTAINS(got, "ok White A holds");
+    fx_free(&f);
+}
