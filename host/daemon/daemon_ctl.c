@@ -272,21 +272,23 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
         reply_ok(out, NULL);
 }
 
-int tb_daemon__arbiter_wait(struct tb_daemon *d, const struct tb_ctl_request *req,
-                            struct tb_error *err)
+int tb_daemon__arbiter_start(struct tb_daemon *d, const struct tb_ctl_request *req,
+                             unsigned long *ticket, struct tb_error *err)
 {
-    tb_daemon__journal_settle(d); /* the journal first, as an in-process request waits */
+    *ticket = 0;
+    if (must_wait(d)) /* the journal first, as a socket client's request waits unread */
+        return TB_ERR_AGAIN;
     d->ticket_wanted = true;
     int rc = tb_daemon__arbiter(d, req, err);
     d->ticket_wanted = false;
-    if (rc != TB_ERR_AGAIN || !d->ticket.id)
-        return rc;
-    unsigned long id = d->ticket.id;
-    tb_daemon__journal_settle(d);
-    rc = ticket_outcome(d, id, err);
-    if (rc == TB_ERR_AGAIN)
-        return tb_error_set(err, TB_ERR_STATE, "the outcome is not known yet; see status");
+    if (rc == TB_ERR_AGAIN && d->ticket.id)
+        *ticket = d->ticket.id; /* done once its record is on disk */
     return rc;
+}
+
+int tb_daemon__arbiter_outcome(struct tb_daemon *d, unsigned long ticket, struct tb_error *err)
+{
+    return ticket_outcome(d, ticket, err);
 }
 
 int tb_daemon_request(struct tb_daemon *d, const char *line, char *out, size_t len)

@@ -29,6 +29,17 @@ struct tbd_hall_wait {
     uint64_t at; /* tb_daemon__clock() when it is due */
 };
 
+/* A command whose PIN was right, being done: it waits for the journal (before it is taken, or
+ * for its record) without holding the loop; the commands that come meanwhile wait behind it. */
+struct tbd_hall_doing {
+    bool on;
+    struct tb_hall_cmd cmd;
+    struct tb_ctl_request req;
+    unsigned long ticket; /* its record is being written (0: not taken yet) */
+    struct tb_hall_cmd next[TBD_HALL_WAITS];
+    int nnext;
+};
+
 struct tb_daemon__hall {
     tb_hall_pub *pub;
     struct tb_hall_state *st;
@@ -36,6 +47,7 @@ struct tb_daemon__hall {
     bool dirty; /* the state changed since it was handed to the publisher */
     bool link_up[TBD_BOARDS];
     struct tbd_hall_wait wait[TBD_HALL_WAITS];
+    struct tbd_hall_doing doing;
     unsigned long cmds, refused;
 };
 
@@ -332,16 +344,32 @@ static void run(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_
         w->at = now + delay;
         return;
     }
-    struct tb_ctl_request req = {.needs_pin = true, .has_pin = true};
-    req.verb = c->action == TB_HALL_CMD_RESOLVE ? TB_CTL_RESOLVE : TB_CTL_TAKEBACK;
-    req.number = c->action == TB_HALL_CMD_RESOLVE ? c->mismatch : (unsigned)c->n;
+    struct tbd_hall_doing *g = &h->doing;
+    g->on = true;
+    g->cmd = *c;
+    g->ticket = 0;
+    g->req = (struct tb_ctl_request){.needs_pin = true, .has_pin = true};
+    g->req.verb = c->action == TB_HALL_CMD_RESOLVE ? TB_CTL_RESOLVE : TB_CTL_TAKEBACK;
+    g->req.number = c->action == TB_HALL_CMD_RESOLVE ? c->mismatch : (unsigned)c->n;
+}
+
+/* The command being done, a step further: taken when the journal lets it be, answered once its
+ * record is on disk (the answer and the log line then). */
+static void doing_step(struct tb_daemon *d, struct tb_daemon__hall *h)
+{
+    struct tbd_hall_doing *g = &h->doing;
     struct tb_error err = {0};
-    int rc = tb_daemon__arbiter_wait(d, &req, &err);
+    int rc = g->ticket ? tb_daemon__arbiter_outcome(d, g->ticket, &err)
+                       : tb_daemon__arbiter_start(d, &g->req, &g->ticket, &err);
+    if (rc == TB_ERR_AGAIN)
+        return;
+    const struct tb_hall_cmd *c = &g->cmd;
     tb_daemon__log(d, TB_CONFIG_LOG_INFO, "hall: %s (request %s) %s%s", tb_hall_cmd_name(c->action),
                    c->request, rc == TB_OK ? "done" : "refused: ", rc == TB_OK ? "" : err.msg);
     if (rc != TB_OK)
         h->refused++;
     answer(d, c, rc == TB_OK, rc == TB_OK ? "done" : err.msg[0] ? err.msg : "not possible now");
+    g->on = false;
 }
 
 /* A command from the broker, through the guard: checked now, held until its peer's delay has
@@ -350,6 +378,17 @@ static void run(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_
 static void command(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_hall_cmd *c)
 {
     uint64_t now = now_ms(d), gnow = tb_daemon__mono_ms(), at, peer = peer_of(c);
+    struct tbd_hall_doing *g = &h->doing;
+    if (g->on) { /* one is being done: this one waits behind it, unchecked yet */
+        if (g->nnext < TBD_HALL_WAITS) {
+            g->next[g->nnext++] = *c;
+            return;
+        }
+        h->cmds++;
+        refuse(d, h, c, peer, false, "busy: earlier commands are being done");
+        answer(d, c, false, "busy: earlier commands are being done");
+        return;
+    }
     h->cmds++;
     const char *why = d->mode->hall_refusal; /* doorgeefschaak: no D.2.9, no twin takeback */
     if (why) {
@@ -403,9 +442,22 @@ void tb_daemon__hall_handle(struct tb_daemon *d, const struct pollfd *p, int n)
             command(d, h, &c);
         }
     }
+    struct tbd_hall_doing *g = &h->doing;
+    if (g->on)
+        doing_step(d, h);
+    while (!g->on && g->nnext > 0) { /* those that waited behind it, in order */
+        struct tb_hall_cmd next = g->next[0];
+        memmove(g->next, g->next + 1, sizeof *g->next * (size_t)--g->nnext);
+        command(d, h, &next);
+        if (g->on)
+            doing_step(d, h);
+    }
     struct tb_hall_cmd c;
-    while (tb_hall_pub_cmd(h->pub, &c) == 1)
+    while (tb_hall_pub_cmd(h->pub, &c) == 1) {
         command(d, h, &c);
+        if (g->on)
+            doing_step(d, h);
+    }
 }
 
 void tb_daemon__hall_status(struct tb_daemon *d, struct tb_daemon__buf *out)

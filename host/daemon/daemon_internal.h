@@ -542,10 +542,13 @@ struct tb_daemon__buf {
     unsigned long ticket; /* no answer yet: it comes with d->ticket of this id */
 };
 void tb_daemon__buf_put(struct tb_daemon__buf *b, const char *s, size_t n);
-/* An arbiter's action from inside the daemon (the hall's broker): run as an in-process request
- * is, waiting for the journal before and for its record after; its outcome. */
-int tb_daemon__arbiter_wait(struct tb_daemon *d, const struct tb_ctl_request *req,
-                            struct tb_error *err);
+/* An arbiter's action from inside the daemon (the hall's broker), taken as a socket client's
+ * request is and never waiting on the loop: TB_ERR_AGAIN while it waits for the journal, before
+ * it is taken (*ticket 0: start it again later) or for its record (*ticket set: ask
+ * tb_daemon__arbiter_outcome, TB_ERR_AGAIN until it is on disk); else its outcome. */
+int tb_daemon__arbiter_start(struct tb_daemon *d, const struct tb_ctl_request *req,
+                             unsigned long *ticket, struct tb_error *err);
+int tb_daemon__arbiter_outcome(struct tb_daemon *d, unsigned long ticket, struct tb_error *err);
 void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
                         struct tb_daemon__buf *out);
 
