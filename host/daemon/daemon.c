@@ -99,6 +99,7 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     d->writer.efd = -1;
     d->mono_start = tb_daemon__mono_ms();
     d->fx = &tb_daemon__live;
+    d->mode = &tb_daemon__twin; /* doorgeefschaak: set when [bughouse] opens it */
     snprintf(d->result, sizeof d->result, "*");
     snprintf(d->socket_path, sizeof d->socket_path, "%s",
              o->socket_path ? o->socket_path : d->cfg->socket_path);
@@ -207,7 +208,7 @@ void tb_daemon_counters(const struct tb_daemon *d, struct tb_daemon_counters *c)
         tb_journal_state(d->journal, &js);
     c->journal_last_seq = js.last_seq;
     c->journal_durable_seq = js.durable_seq;
-    c->journal_stopped = d->jstop.on;
+    c->journal_stopped = tb_daemon__jstopped(&d->jstop);
     c->journal_writing = d->writer.busy != TBD_WRITE_NONE;
 }
 

@@ -90,7 +90,8 @@ int tb_daemon__boards_open(struct tb_daemon *d, struct tb_error *err)
         if (!(bd->caps & TB_LINK_CAP_REPLAYS))
             bd->skip_seq = 0; /* only a script starts over from its first event */
         /* doorgeefschaak: the boards are A and B (a script's board names) */
-        const char *name = d->bug ? (b ? "B" : "A") : tb_daemon__board_name(b);
+        const char *name =
+            d->mode->script_board[b] ? d->mode->script_board[b] : tb_daemon__board_name(b);
         int rc = tb_link_open_resource(&bd->link, &bd->res, name, tb_daemon__clock(d), err);
         if (rc != TB_OK) {
             bd->link = NULL;

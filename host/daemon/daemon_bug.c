@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "daemon_bug.h"
+#include "tb_hall.h"
 #include "tb_str.h"
 
 const char *tb_daemon__bug_seat_name(int seat)
@@ -30,6 +31,7 @@ int tb_daemon__bug_open(struct tb_daemon *d, struct tb_error *err)
     if (!g)
         return tb_error_set(err, TB_ERR_MEM, "out of memory");
     d->bug = g;
+    d->mode = &tb_daemon__doorgeefschaak;
     tb_bugmatch_config_default(&g->mcfg);
     /* the recognisers' blip window and choice prompt: the [daemon] keys, as in the twin game */
     g->mcfg.sensor.blip_ms = d->mcfg.sensor.blip_ms;
@@ -165,7 +167,7 @@ static void say(struct tb_daemon *d, int seat, const struct tb_bugmatch_out *o)
         tb_bugmatch_out_say(g->pack[seat], o, TB_VOICE_LONG, text, sizeof text) <= 0)
         return;
     tb_daemon__log(d, d->fx->info, "say to %s: %s", tb_daemon__bug_seat_name(seat), text);
-    if (!d->voice || d->fx == &tb_daemon__replay) /* recovery: the seat has heard it */
+    if (!d->voice || !d->fx->acts) /* recovery: the seat has heard it */
         return;
     long id = tb_voice_announce(d->voice, seat, text,
                                 o->kind == TB_BUGMATCH_OUT_MOVE ? TB_VOICE_MOVE : 0, 0);
@@ -216,7 +218,7 @@ void tb_daemon__bug_outputs(struct tb_daemon *d)
 {
     struct tb_daemon__bug *g = d->bug;
     struct tb_daemon__jstop *js = &d->jstop;
-    while (!js->on) {
+    while (!tb_daemon__jstopped(js)) {
         if (!g->held) {
             if (tb_bugmatch_poll(g->m, &g->out) != 1)
                 break;
@@ -247,8 +249,7 @@ void tb_daemon__bug_tell_wait(struct tb_daemon *d)
             if (!g->pack[s] || tb_voice_phrase_msg(g->pack[s], msgs[i], &a, text, sizeof text) < 0)
                 continue;
             tb_daemon__log(d, d->fx->info, "say to %s: %s", tb_daemon__bug_seat_name(s), text);
-            if (d->voice && d->fx != &tb_daemon__replay &&
-                tb_voice_announce(d->voice, s, text, 0, 0) < 0)
+            if (d->voice && d->fx->acts && tb_voice_announce(d->voice, s, text, 0, 0) < 0)
                 tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "speech: cannot queue for %s",
                                tb_daemon__bug_seat_name(s));
         }
@@ -429,7 +430,7 @@ int tb_daemon__bug_bpgn(struct tb_daemon *d, char **text)
 void tb_daemon__bug_keep(struct tb_daemon *d)
 {
     struct tb_daemon__bug *g = d->bug;
-    if (!g || !d->journal || !d->game.name[0] || d->fx == &tb_daemon__replay || g->kept ||
+    if (!g || !d->journal || !d->game.name[0] || !d->fx->stores || g->kept ||
         tb_bugmatch_record(g->m)->nplies == 0)
         return;
     char *text = NULL, file[sizeof d->game.name + 8];
@@ -445,3 +446,26 @@ void tb_daemon__bug_keep(struct tb_daemon *d)
     }
     free(text);
 }
+
+/* ---- doorgeefschaak as the table's mode ------------------------------------------------- */
+
+/* The hall: the two games, not the (idle) twin match; each seat's clock is in the games. */
+static void hall_state(struct tb_daemon *d, struct tb_hall_state *st)
+{
+    tb_hall_state_from_bugmatch(st, d->bug->m, st->ms);
+}
+
+const struct tb_daemon__mode tb_daemon__doorgeefschaak = {
+    .script_board = {"A", "B"}, /* a script's board names */
+    .hall_refusal = "not for a doorgeefschaak table: resolve and takeback are the twin game's; "
+                    "the arbiter acts at the table (twinboard resign, choose, move)",
+    .advance = tb_daemon__bug_tick,
+    .apply = tb_daemon__bug_apply,
+    .outputs = tb_daemon__bug_outputs,
+    .tell_wait = tb_daemon__bug_tell_wait,
+    .status = tb_daemon__bug_status,
+    .voice_open = tb_daemon__bug_voice_open,
+    .voice_event = tb_daemon__bug_voice_event,
+    .record = tb_daemon__bug_record,
+    .hall_state = hall_state,
+};

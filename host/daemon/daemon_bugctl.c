@@ -145,9 +145,22 @@ static void take(struct tb_daemon *d, const char *text, int board, struct tb_dae
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "control: %s", text);
     }
     tb_daemon__bug_outputs(d);
-    if (rc != TB_OK)
+    if (rc != TB_OK) {
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "control: %s refused: %s", text, err.msg);
-    reply(out, rc, rc == TB_OK ? answer : err.msg[0] ? err.msg : "not possible now");
+        reply(out, rc, err.msg[0] ? err.msg : "not possible now");
+        return;
+    }
+    if (tb_daemon__journal_commit(d) != TB_OK) { /* answered once its record is on disk */
+        d->ticket_wanted = true;
+        tb_daemon__journal_defer(d, TBD_TICKET_REQUEST, NULL, t, &err);
+        d->ticket_wanted = false;
+        if (d->ticket.id) {
+            snprintf(d->ticket.said, sizeof d->ticket.said, "%s", answer ? answer : "");
+            out->ticket = d->ticket.id;
+            return;
+        }
+    }
+    reply(out, TB_OK, answer);
 }
 
 bool tb_daemon__bug_request(struct tb_daemon *d, const struct tb_ctl_request *req,

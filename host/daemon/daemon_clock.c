@@ -272,7 +272,7 @@ void tb_daemon__clock_tick(struct tb_daemon *d, uint64_t t)
 uint64_t tb_daemon__clock_deadline(const struct tb_daemon *d)
 {
     const struct tb_daemon__clk *k = d->clk;
-    if (!builtin(k) || k->over || d->jstop.on || !d->match)
+    if (!builtin(k) || k->over || tb_daemon__jstopped(&d->jstop) || !d->match)
         return UINT64_MAX;
     if (!k->started)
         return 0; /* the game's clock starts at the loop's first turn */
@@ -685,7 +685,9 @@ bool tb_daemon__clock_now(struct tb_daemon *d, int64_t left[2], int *running)
             now = k->jstop_from; /* the time run meanwhile is given back */
         for (int s = 0; s < 2; s++)
             left[s] = (int64_t)tb_clock_remaining(&k->clock, s, now);
-        *running = k->clock.state == TB_CLOCK_RUNNING && !d->jstop.on ? k->clock.turn : -1;
+        *running = k->clock.state == TB_CLOCK_RUNNING && !tb_daemon__jstopped(&d->jstop)
+                       ? k->clock.turn
+                       : -1;
     } else {
         for (int s = 0; s < 2; s++)
             left[s] = k->reading[s];
@@ -713,11 +715,12 @@ int tb_daemon__clock_status(struct tb_daemon *d, char *buf, size_t len)
         snprintf(side[s], sizeof side[s], "%s %s (%d move%s%s)", tb_daemon__color_name(s), text,
                  moves, moves == 1 ? "" : "s", running == s ? ", running" : "");
     }
-    const char *state = k->result[0]  ? ", flag fell"
-                        : k->over     ? ", stopped: the game is over"
-                        : d->jstop.on ? ", stopped: the journal cannot be written"
-                        : k->paused   ? ", stopped: play is stopped (D.2.9)"
-                                      : "";
+    const char *state = k->result[0] ? ", flag fell"
+                        : k->over    ? ", stopped: the game is over"
+                        : tb_daemon__jstopped(&d->jstop)
+                            ? ", stopped: the journal cannot be written"
+                        : k->paused ? ", stopped: play is stopped (D.2.9)"
+                                    : "";
     return snprintf(buf, len, "clock: %s %s, %s, %s%s%s%s", tb_config_clock_source_name(k->source),
                     control, side[0], side[1], state, k->result[0] ? ": " : "", k->result);
 }

@@ -124,14 +124,18 @@ static bool changes_game(enum tb_ctl_verb v)
 {
     return v == TB_CTL_RESOLVE || v == TB_CTL_TAKEBACK || v == TB_CTL_NEW_GAME ||
            v == TB_CTL_SET_POSITION || v == TB_CTL_PROMOTE || v == TB_CTL_MOVE ||
-           v == TB_CTL_RESULT || v == TB_CTL_CLOCK_SET;
+           v == TB_CTL_RESULT || v == TB_CTL_CLOCK_SET ||
+           /* doorgeefschaak: journaled inputs of its match (daemon_bugctl.c) */
+           v == TB_CTL_HAND || v == TB_CTL_RESIGN || v == TB_CTL_CHOOSE || v == TB_CTL_ACCEPT ||
+           v == TB_CTL_REPLACE;
 }
 
 /* A game-changing request waits while the game is held for the journal (not when it cannot be
  * written: then it is refused) or while another one's record is being written. */
 static bool must_wait(const struct tb_daemon *d)
 {
-    return (tb_daemon__journal_held(d) && !d->jstop.on) || (d->ticket.id && !d->ticket.answered);
+    return (tb_daemon__journal_held(d) && !tb_daemon__jstopped(&d->jstop)) ||
+           (d->ticket.id && !d->ticket.answered);
 }
 
 /* The outcome of ticket id, once there is one (the ticket is closed): TB_OK, or an error err
@@ -153,11 +157,13 @@ static int ticket_outcome(struct tb_daemon *d, unsigned long id, struct tb_error
 static bool ticket_answer(struct tb_daemon *d, unsigned long id, struct tb_daemon__buf *out)
 {
     struct tb_error err = {0};
+    char said[sizeof d->ticket.said];
+    snprintf(said, sizeof said, "%s", d->ticket.said);
     int rc = ticket_outcome(d, id, &err);
     if (rc == TB_ERR_AGAIN)
         return false;
     if (rc == TB_OK)
-        reply_ok(out, NULL);
+        reply_ok(out, said[0] ? said : NULL);
     else
         reply_error(out, rc, err.msg);
     return true;
@@ -266,21 +272,23 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
         reply_ok(out, NULL);
 }
 
-int tb_daemon__arbiter_wait(struct tb_daemon *d, const struct tb_ctl_request *req,
-                            struct tb_error *err)
+int tb_daemon__arbiter_start(struct tb_daemon *d, const struct tb_ctl_request *req,
+                             unsigned long *ticket, struct tb_error *err)
 {
-    tb_daemon__journal_settle(d); /* the journal first, as an in-process request waits */
+    *ticket = 0;
+    if (must_wait(d)) /* the journal first, as a socket client's request waits unread */
+        return TB_ERR_AGAIN;
     d->ticket_wanted = true;
     int rc = tb_daemon__arbiter(d, req, err);
     d->ticket_wanted = false;
-    if (rc != TB_ERR_AGAIN || !d->ticket.id)
-        return rc;
-    unsigned long id = d->ticket.id;
-    tb_daemon__journal_settle(d);
-    rc = ticket_outcome(d, id, err);
-    if (rc == TB_ERR_AGAIN)
-        return tb_error_set(err, TB_ERR_STATE, "the outcome is not known yet; see status");
+    if (rc == TB_ERR_AGAIN && d->ticket.id)
+        *ticket = d->ticket.id; /* done once its record is on disk */
     return rc;
+}
+
+int tb_daemon__arbiter_outcome(struct tb_daemon *d, unsigned long ticket, struct tb_error *err)
+{
+    return ticket_outcome(d, ticket, err);
 }
 
 int tb_daemon_request(struct tb_daemon *d, const char *line, char *out, size_t len)

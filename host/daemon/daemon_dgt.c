@@ -68,7 +68,7 @@ static void last_san(const struct tb_daemon *d, char *buf, size_t len)
 
 void tb_daemon__dgt_display(struct tb_daemon *d, const struct tb_match_out *o)
 {
-    if (d->fx != &tb_daemon__live)
+    if (!d->fx->acts)
         return; /* recovery: the display showed it then */
     char text[TB_LINK_DISPLAY_MAX + 8], san[16], sq[3];
     for (int b = 0; b < TBD_BOARDS; b++) {

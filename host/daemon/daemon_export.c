@@ -45,7 +45,7 @@ int tb_daemon__journal_health(const struct tb_daemon *d, char *buf, size_t len)
     struct tb_journal_state js = {0};
     tb_journal_state(d->journal, &js);
     int n;
-    if (d->jstop.on)
+    if (tb_daemon__jstopped(&d->jstop))
         n = snprintf(buf, len,
                      "cannot write: %s; play stopped, the arbiter is called; %zu records kept in "
                      "memory, retrying",
@@ -62,10 +62,11 @@ int tb_daemon__journal_health(const struct tb_daemon *d, char *buf, size_t len)
 
 void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
 {
-    if (d->bug) { /* doorgeefschaak: both games (daemon_bugctl.c) */
-        tb_daemon__bug_status(d, out);
-        return;
-    }
+    d->mode->status(d, out);
+}
+
+void tb_daemon__twin_status(struct tb_daemon *d, struct tb_daemon__buf *out)
+{
     /* what the outputs carried out tell (the match may be a write ahead) */
     struct tb_match_status st = d->shown;
     const tb_chess_game *g = tb_match_game(d->match);

@@ -86,6 +86,8 @@ static void quiet_confirm(struct tb_daemon *d, int board, int what)
 const struct tb_daemon__effects tb_daemon__live = {
     .info = TB_CONFIG_LOG_INFO,
     .warn = TB_CONFIG_LOG_WARN,
+    .stores = true,
+    .acts = true,
     .event = tb_daemon__journal_event,
     .decision = tb_daemon__journal_decision,
     .move = tb_daemon__journal_move,
@@ -113,11 +115,12 @@ const struct tb_daemon__effects tb_daemon__replay = {
 void tb_daemon__advance(struct tb_daemon *d, uint64_t t)
 {
     if (tb_daemon__journal_held(d))
-        return;   /* the match is frozen until the journal is written */
-    if (d->bug) { /* doorgeefschaak (daemon_bug.c) */
-        tb_daemon__bug_tick(d, t);
-        return;
-    }
+        return; /* the match is frozen until the journal is written */
+    d->mode->advance(d, t);
+}
+
+static void twin_advance(struct tb_daemon *d, uint64_t t)
+{
     /* the VI player on their own: the promote button's choices taken meanwhile */
     tb_daemon__vi_due(d, t);
     tb_match_tick(d->match, t);
@@ -174,8 +177,11 @@ int tb_daemon__feed(struct tb_daemon *d, const struct tb_journal_event *in, uint
 
 int tb_daemon__apply(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t)
 {
-    if (d->bug) /* doorgeefschaak: into the match of two games (daemon_bug.c) */
-        return tb_daemon__bug_apply(d, in, t);
+    return d->mode->apply(d, in, t);
+}
+
+static int twin_apply(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t)
+{
     tb_daemon__advance(d, t);
     struct tb_match_event ev;
     int rc = TB_OK;
@@ -207,3 +213,34 @@ int tb_daemon__apply(struct tb_daemon *d, const struct tb_journal_event *in, uin
     tb_daemon__outputs(d);
     return rc;
 }
+
+/* ---- the twin game as the table's mode ------------------------------------------------- */
+
+/* Both players hear "please wait" and "the arbiter has been called". */
+static void twin_tell_wait(struct tb_daemon *d)
+{
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color};
+        tb_daemon__say_msg(d, b, TB_VOICE_MSG_WAIT, &a, 0);
+        tb_daemon__say_msg(d, b, TB_VOICE_MSG_ARBITER, &a, 0);
+    }
+}
+
+/* A doorgeefschaak request's record in a twin game's journal: not the twin game's. */
+static void twin_record(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t)
+{
+    (void)d, (void)rec, (void)t;
+}
+
+const struct tb_daemon__mode tb_daemon__twin = {
+    .one_result = true,
+    .advance = twin_advance,
+    .apply = twin_apply,
+    .outputs = tb_daemon__twin_outputs,
+    .tell_wait = twin_tell_wait,
+    .status = tb_daemon__twin_status,
+    .voice_open = tb_daemon__twin_voice_open,
+    .voice_event = tb_daemon__twin_voice_event,
+    .record = twin_record,
+    .hall_state = tb_daemon__twin_hall_state,
+};

@@ -178,7 +178,7 @@ static void keep_brf(struct tb_daemon *d, const char *pgn)
 
 void tb_daemon__game_keep(struct tb_daemon *d)
 {
-    if (!d->journal || !d->game.name[0] || d->fx == &tb_daemon__replay || !d->match ||
+    if (!d->journal || !d->game.name[0] || !d->fx->stores || !d->match ||
         tb_match_game(d->match)->plies == 0) /* a game not begun (a refused start) leaves none */
         return;
     char *pgn = NULL, file[sizeof d->game.name + 8];
@@ -218,7 +218,7 @@ static int keep_journal(struct tb_daemon *d, char *kept, size_t len)
 int tb_daemon__game_next(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
                          struct tb_error *err)
 {
-    if (!d->journal || d->fx == &tb_daemon__replay)
+    if (!d->journal || !d->fx->stores)
         return TB_OK;
     if (tb_daemon__journal_stopped(d, err))
         return TB_ERR_STATE;

@@ -29,6 +29,17 @@ struct tbd_hall_wait {
     uint64_t at; /* tb_daemon__clock() when it is due */
 };
 
+/* A command whose PIN was right, being done: it waits for the journal (before it is taken, or
+ * for its record) without holding the loop; the commands that come meanwhile wait behind it. */
+struct tbd_hall_doing {
+    bool on;
+    struct tb_hall_cmd cmd;
+    struct tb_ctl_request req;
+    unsigned long ticket; /* its record is being written (0: not taken yet) */
+    struct tb_hall_cmd next[TBD_HALL_WAITS];
+    int nnext;
+};
+
 struct tb_daemon__hall {
     tb_hall_pub *pub;
     struct tb_hall_state *st;
@@ -36,6 +47,7 @@ struct tb_daemon__hall {
     bool dirty; /* the state changed since it was handed to the publisher */
     bool link_up[TBD_BOARDS];
     struct tbd_hall_wait wait[TBD_HALL_WAITS];
+    struct tbd_hall_doing doing;
     unsigned long cmds, refused;
 };
 
@@ -140,7 +152,7 @@ static void event(struct tb_daemon *d, struct tb_hall_event *ev)
 void tb_daemon__hall_output(struct tb_daemon *d, const struct tb_match_out *o)
 {
     struct tb_daemon__hall *h = d->hall;
-    if (!h || d->fx == &tb_daemon__replay)
+    if (!h || !d->fx->acts)
         return;
     struct tb_hall_event ev;
     if (o->kind == TB_MATCH_OUT_ARBITER)
@@ -161,7 +173,7 @@ void tb_daemon__hall_bug_output(struct tb_daemon *d, const struct tb_bugmatch_ou
     if (!h)
         return;
     struct tb_hall_event ev;
-    if (tb_hall_state_note_bug(h->st, o, &ev) == 1 && d->fx != &tb_daemon__replay) {
+    if (tb_hall_state_note_bug(h->st, o, &ev) == 1 && d->fx->acts) {
         ev.ms = o->ms;
         event(d, &ev);
     }
@@ -189,11 +201,30 @@ void tb_daemon__hall_arbiter_call(struct tb_daemon *d, int board)
 static void table_notes(const struct tb_daemon *d, char result[NOTE_RESULT],
                         char ending[NOTE_ENDING], char journal[NOTE_JOURNAL])
 {
-    bool twin = !d->bug; /* doorgeefschaak: each game carries its own result */
+    bool twin = d->mode->one_result; /* doorgeefschaak: each game carries its own result */
     snprintf(result, NOTE_RESULT, "%s", twin && d->result[0] ? d->result : "*");
     tb_str_copy(ending, NOTE_ENDING,
                 twin && d->end.ply >= 0 ? d->end.why : ""); /* the hall's field */
     tb_daemon__journal_health(d, journal, NOTE_JOURNAL);
+}
+
+/* The twin game in the hall's state: the match, each player's time as it stands. */
+void tb_daemon__twin_hall_state(struct tb_daemon *d, struct tb_hall_state *st)
+{
+    tb_hall_state_from_match(st, d->match);
+    char *pgn = NULL; /* the game as `pgn` gives it: the hall's round folder and push */
+    st->pgn[0] = '\0';
+    if (tb_daemon__pgn_text(d, TB_CHESS_LETTERS_EN, false, &pgn) > 0 &&
+        strlen(pgn) < sizeof st->pgn) /* a longer one is not sent (TB_HALL_PGN_MAX) */
+        tb_str_copy(st->pgn, sizeof st->pgn, pgn);
+    free(pgn);
+    int64_t left[2];
+    int running;
+    bool clock = tb_daemon__clock_now(d, left, &running);
+    for (int b = 0; b < TBD_BOARDS; b++)
+        st->board[b].clock_ms =
+            clock ? left[st->board[b].white ? TB_CHESS_WHITE : TB_CHESS_BLACK] : -1;
+    st->clock_running = clock && running >= 0;
 }
 
 /* The state as it stands, handed to the publisher (it supersedes any not yet sent). */
@@ -201,25 +232,8 @@ static void publish(struct tb_daemon *d, struct tb_daemon__hall *h)
 {
     struct tb_hall_state *st = h->st;
     st->ms = tb_daemon__match_time(d);
-    if (d->bug) /* doorgeefschaak: the two games, not the (idle) twin match */
-        tb_hall_state_from_bugmatch(st, d->bug->m, st->ms);
-    else
-        tb_hall_state_from_match(st, d->match);
-    int64_t left[2];
-    int running;
-    bool clock = !d->bug && tb_daemon__clock_now(d, left, &running);
-    for (int b = 0; !d->bug && b < TBD_BOARDS; b++) /* each player's time, as it stands */
-        st->board[b].clock_ms =
-            clock ? left[st->board[b].white ? TB_CHESS_WHITE : TB_CHESS_BLACK] : -1;
-    if (!d->bug)
-        st->clock_running = clock && running >= 0;
+    d->mode->hall_state(d, st); /* the game(s) and the clocks */
     table_notes(d, st->result, st->ending, st->journal);
-    char *pgn = NULL; /* the game as `pgn` gives it: the hall's round folder and push */
-    st->pgn[0] = '\0';
-    if (!d->bug && tb_daemon__pgn_text(d, TB_CHESS_LETTERS_EN, false, &pgn) > 0 &&
-        strlen(pgn) < sizeof st->pgn) /* a longer one is not sent (TB_HALL_PGN_MAX) */
-        tb_str_copy(st->pgn, sizeof st->pgn, pgn);
-    free(pgn);
     st->seq++;
     struct tb_hall_pub_stats ps;
     tb_hall_pub_stats(h->pub, &ps);
@@ -336,21 +350,37 @@ static void run(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_
         w->at = now + delay;
         return;
     }
-    struct tb_ctl_request req = {.needs_pin = true, .has_pin = true};
-    req.verb = c->action == TB_HALL_CMD_RESOLVE    ? TB_CTL_RESOLVE
-               : c->action == TB_HALL_CMD_NEW_GAME ? TB_CTL_NEW_GAME
-                                                   : TB_CTL_TAKEBACK;
-    req.number = c->action == TB_HALL_CMD_RESOLVE ? c->mismatch : (unsigned)c->n;
+    struct tbd_hall_doing *g = &h->doing;
+    g->on = true;
+    g->cmd = *c;
+    g->ticket = 0;
+    g->req = (struct tb_ctl_request){.needs_pin = true, .has_pin = true};
+    g->req.verb = c->action == TB_HALL_CMD_RESOLVE    ? TB_CTL_RESOLVE
+                  : c->action == TB_HALL_CMD_NEW_GAME ? TB_CTL_NEW_GAME
+                                                      : TB_CTL_TAKEBACK;
+    g->req.number = c->action == TB_HALL_CMD_RESOLVE ? c->mismatch : (unsigned)c->n;
     _Static_assert(TB_HALL_TAGS == TB_CTL_TAGS, "the hall's tags are new-game's, in its order");
     for (int t = 0; t < TB_CTL_TAGS; t++) /* new-game: the round's tags */
-        tb_str_copy(req.tag[t], sizeof req.tag[t], c->tags[t]);
+        tb_str_copy(g->req.tag[t], sizeof g->req.tag[t], c->tags[t]);
+}
+
+/* The command being done, a step further: taken when the journal lets it be, answered once its
+ * record is on disk (the answer and the log line then). */
+static void doing_step(struct tb_daemon *d, struct tb_daemon__hall *h)
+{
+    struct tbd_hall_doing *g = &h->doing;
     struct tb_error err = {0};
-    int rc = tb_daemon__arbiter_wait(d, &req, &err);
+    int rc = g->ticket ? tb_daemon__arbiter_outcome(d, g->ticket, &err)
+                       : tb_daemon__arbiter_start(d, &g->req, &g->ticket, &err);
+    if (rc == TB_ERR_AGAIN)
+        return;
+    const struct tb_hall_cmd *c = &g->cmd;
     tb_daemon__log(d, TB_CONFIG_LOG_INFO, "hall: %s (request %s) %s%s", tb_hall_cmd_name(c->action),
                    c->request, rc == TB_OK ? "done" : "refused: ", rc == TB_OK ? "" : err.msg);
     if (rc != TB_OK)
         h->refused++;
     answer(d, c, rc == TB_OK, rc == TB_OK ? "done" : err.msg[0] ? err.msg : "not possible now");
+    g->on = false;
 }
 
 /* A command from the broker, through the guard: checked now, held until its peer's delay has
@@ -359,11 +389,20 @@ static void run(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_
 static void command(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_hall_cmd *c)
 {
     uint64_t now = now_ms(d), gnow = tb_daemon__mono_ms(), at, peer = peer_of(c);
+    struct tbd_hall_doing *g = &h->doing;
+    if (g->on) { /* one is being done: this one waits behind it, unchecked yet */
+        if (g->nnext < TBD_HALL_WAITS) {
+            g->next[g->nnext++] = *c;
+            return;
+        }
+        h->cmds++;
+        refuse(d, h, c, peer, false, "busy: earlier commands are being done");
+        answer(d, c, false, "busy: earlier commands are being done");
+        return;
+    }
     h->cmds++;
-    if (d->bug) { /* doorgeefschaak: no D.2.9 mismatch to resolve, no twin move to take back */
-        static const char why[] =
-            "not for a doorgeefschaak table: resolve and takeback are the twin game's; the arbiter "
-            "acts at the table (twinboard resign, choose, move)";
+    const char *why = d->mode->hall_refusal; /* doorgeefschaak: no D.2.9, no twin takeback */
+    if (why) {
         refuse(d, h, c, peer, false, why);
         answer(d, c, false, why);
         return;
@@ -414,9 +453,22 @@ void tb_daemon__hall_handle(struct tb_daemon *d, const struct pollfd *p, int n)
             command(d, h, &c);
         }
     }
+    struct tbd_hall_doing *g = &h->doing;
+    if (g->on)
+        doing_step(d, h);
+    while (!g->on && g->nnext > 0) { /* those that waited behind it, in order */
+        struct tb_hall_cmd next = g->next[0];
+        memmove(g->next, g->next + 1, sizeof *g->next * (size_t)--g->nnext);
+        command(d, h, &next);
+        if (g->on)
+            doing_step(d, h);
+    }
     struct tb_hall_cmd c;
-    while (tb_hall_pub_cmd(h->pub, &c) == 1)
+    while (tb_hall_pub_cmd(h->pub, &c) == 1) {
         command(d, h, &c);
+        if (g->on)
+            doing_step(d, h);
+    }
 }
 
 void tb_daemon__hall_status(struct tb_daemon *d, struct tb_daemon__buf *out)

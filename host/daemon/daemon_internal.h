@@ -13,6 +13,7 @@
 #include "tb_journal.h"
 #include "tb_link.h"
 #include "tb_match.h"
+#include "tb_table.h"
 #include "tb_voice.h"
 
 #define TBD_BOARDS          2
@@ -89,6 +90,8 @@ struct tb_daemon__board {
 struct tb_daemon;
 struct tb_daemon__effects {
     enum tb_config_log info, warn; /* levels of the decision lines in the log */
+    bool stores; /* records reach the journal's file, and files kept beside it are written */
+    bool acts;   /* the world outside hears and sees it: speech, displays, the hall */
     int (*event)(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t);
     int (*decision)(struct tb_daemon *d, uint16_t type, uint64_t t,
                     const struct tb_journal_decision *dec, bool sync);
@@ -103,6 +106,30 @@ struct tb_daemon__effects {
 };
 extern const struct tb_daemon__effects tb_daemon__live, tb_daemon__replay;
 
+/* The game the table plays: the twin game (the match and its clock: daemon_feed.c,
+ * daemon_outputs.c) or doorgeefschaak (the match of two games and its clocks: daemon_bug.c).
+ * d->mode points at one; the code around the game asks it, never which mode it is. */
+struct tb_daemon__buf;
+struct tb_hall_state;
+struct tb_daemon__mode {
+    const char *script_board[2]; /* a script's name of each board; NULL: the player's board */
+    /* the hall: the table has one result (else each game its own); why resolve and takeback
+       from the broker are refused (NULL: taken) */
+    bool one_result;
+    const char *hall_refusal;
+    void (*advance)(struct tb_daemon *d, uint64_t t); /* time to t, outputs carried out */
+    int (*apply)(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
+    void (*outputs)(struct tb_daemon *d);   /* carried out in order once on disk */
+    void (*tell_wait)(struct tb_daemon *d); /* the journal holds play: every ear told */
+    void (*status)(struct tb_daemon *d, struct tb_daemon__buf *out);
+    int (*voice_open)(struct tb_daemon *d, struct tb_error *err);
+    void (*voice_event)(struct tb_daemon *d, const struct tb_voice_event *ev);
+    /* recovery: a TB_JOURNAL_BUG_INPUT record (a request the mode took) */
+    void (*record)(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t);
+    void (*hall_state)(struct tb_daemon *d, struct tb_hall_state *st); /* the games, clocks */
+};
+extern const struct tb_daemon__mode tb_daemon__twin, tb_daemon__doorgeefschaak;
+
 /* The journal cannot be written (ENOSPC, EROFS, EIO, EFBIG ...): play is stopped, as for a
  * mismatch, until a commit succeeds (daemon_journal.c). Meanwhile the match is frozen (no
  * input, no tick): the board inputs are journaled (kept in memory, in order) and queued here
@@ -110,28 +137,30 @@ extern const struct tb_daemon__effects tb_daemon__live, tb_daemon__replay;
  * in order at their own times, as a replay of the journal would take them. */
 #define TBD_JOURNAL_RETRY_MS 1000
 struct tb_daemon__jstop {
-    bool on;
-    int error;           /* errno of the failed write */
-    char reason[128];    /* strerror(error) */
-    uint64_t retry_at;   /* tb_daemon__clock() of the next commit */
-    unsigned long tries; /* commits tried since play stopped */
-    bool held;           /* out was taken from the match and waits for a durable journal */
-    bool held_written;   /* its record (MOVE_AGREED) is appended already */
+    enum tb_table_journal state; /* STOPPED: play is stopped until a commit succeeds */
+    int error;                   /* errno of the failed write */
+    char reason[128];            /* strerror(error) */
+    uint64_t retry_at;           /* tb_daemon__clock() of the next commit */
+    unsigned long tries;         /* commits tried since play stopped */
+    bool held;                   /* out was taken from the match and waits for a durable journal */
+    bool held_written;           /* its record (MOVE_AGREED) is appended already */
     struct tb_match_out out;
-    struct tb_journal_event *in; /* board inputs while stopped, fed on resume */
-    uint64_t *in_t;
-    size_t head, n, cap;
+    struct tb_table_queue in; /* board inputs and an arbiter action, taken in order on resume */
     /* journal writer (daemon_writer.c): held while a commit the game waits for is under way */
     bool told;     /* the players have heard "please wait, the arbiter is called" */
     bool draining; /* the inputs that waited are being taken */
     size_t kept;   /* records in memory when the last retry started */
-    /* an arbiter action whose record is not on disk yet: queued in `in` (a TBD_HELD_ACTION
-       mark), done once it is */
+    /* an arbiter action whose record is not on disk yet: queued in `in` (its time and record
+       there), done once it is */
     bool act_queued, act_written;
     struct tb_ctl_request act_req;
-    uint64_t act_t, act_seq;
+    uint64_t act_seq;
 };
-#define TBD_HELD_ACTION 0xff /* kind of the mark of a queued arbiter action in jstop.in */
+/* Play is stopped: the journal cannot be written. */
+static inline bool tb_daemon__jstopped(const struct tb_daemon__jstop *js)
+{
+    return js->state == TB_TABLE_STOPPED;
+}
 
 /* The journal's writer thread (daemon_writer.c): commits and flushes run off the loop, so a disk
  * that stalls never blocks the control socket or the speech. While a commit the game waits for
@@ -165,14 +194,15 @@ struct tb_daemon__writer {
 /* A game-changing control request whose journal record is being written: answered once it is
  * on disk (an arbiter action: once it is done), or once the journal has failed. One at a time:
  * further game-changing requests wait while one is open or the game is held. */
-enum tbd_ticket { TBD_TICKET_ACTION = 0, TBD_TICKET_PROMOTE, TBD_TICKET_TYPED };
+enum tbd_ticket { TBD_TICKET_ACTION = 0, TBD_TICKET_PROMOTE, TBD_TICKET_TYPED, TBD_TICKET_REQUEST };
 struct tb_daemon__ticket {
     unsigned long id; /* 0: none */
     enum tbd_ticket kind;
     bool answered;
     int rc;
     char msg[600];
-    uint64_t seq; /* its record */
+    char said[300]; /* the answer's text once it is on disk ("" for a bare ok) */
+    uint64_t seq;   /* its record */
 };
 
 /* The VI player on their own (daemon_vi.c), per board: the promote button's choice not yet
@@ -246,6 +276,7 @@ struct tb_daemon {
     int agreed;         /* plies whose agreement is carried out (on disk): what clients are shown */
     struct tb_match_status shown;        /* the match's state as its outputs carried out tell it */
     const struct tb_daemon__effects *fx; /* &tb_daemon__live, or &tb_daemon__replay */
+    const struct tb_daemon__mode *mode;  /* the twin game or doorgeefschaak */
 
     struct tb_voice *voice;
     struct tb_voice_pack *pack[TBD_BOARDS];
@@ -348,6 +379,12 @@ int tb_daemon__apply(struct tb_daemon *d, const struct tb_journal_event *in, uin
 /* daemon_outputs.c */
 const char *tb_daemon__color_name(int color); /* "White", "Black" */
 void tb_daemon__outputs(struct tb_daemon *d);
+/* The twin game's parts of the mode table (tb_daemon__twin, daemon_feed.c). */
+void tb_daemon__twin_outputs(struct tb_daemon *d);
+void tb_daemon__twin_status(struct tb_daemon *d, struct tb_daemon__buf *out);
+int tb_daemon__twin_voice_open(struct tb_daemon *d, struct tb_error *err);
+void tb_daemon__twin_voice_event(struct tb_daemon *d, const struct tb_voice_event *ev);
+void tb_daemon__twin_hall_state(struct tb_daemon *d, struct tb_hall_state *st);
 void tb_daemon__note(struct tb_daemon *d, int ply, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void tb_daemon__mismatch_view(const struct tb_daemon *d, const struct tb_match_mismatch *mm,
@@ -505,10 +542,13 @@ struct tb_daemon__buf {
     unsigned long ticket; /* no answer yet: it comes with d->ticket of this id */
 };
 void tb_daemon__buf_put(struct tb_daemon__buf *b, const char *s, size_t n);
-/* An arbiter's action from inside the daemon (the hall's broker): run as an in-process request
- * is, waiting for the journal before and for its record after; its outcome. */
-int tb_daemon__arbiter_wait(struct tb_daemon *d, const struct tb_ctl_request *req,
-                            struct tb_error *err);
+/* An arbiter's action from inside the daemon (the hall's broker), taken as a socket client's
+ * request is and never waiting on the loop: TB_ERR_AGAIN while it waits for the journal, before
+ * it is taken (*ticket 0: start it again later) or for its record (*ticket set: ask
+ * tb_daemon__arbiter_outcome, TB_ERR_AGAIN until it is on disk); else its outcome. */
+int tb_daemon__arbiter_start(struct tb_daemon *d, const struct tb_ctl_request *req,
+                             unsigned long *ticket, struct tb_error *err);
+int tb_daemon__arbiter_outcome(struct tb_daemon *d, unsigned long ticket, struct tb_error *err);
 void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
                         struct tb_daemon__buf *out);
 

@@ -14,7 +14,7 @@
 
 static bool replaying(const struct tb_daemon *d)
 {
-    return d->fx == &tb_daemon__replay;
+    return !d->fx->stores;
 }
 
 /* Players and arbiter told that play waits for the journal: both hear "please wait" and "the
@@ -24,15 +24,7 @@ static void tell_players(struct tb_daemon *d)
     if (d->jstop.told)
         return;
     d->jstop.told = true;
-    if (d->bug) { /* doorgeefschaak: the four seats (daemon_bug.c) */
-        tb_daemon__bug_tell_wait(d);
-        return;
-    }
-    for (int b = 0; b < TBD_BOARDS; b++) {
-        struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color};
-        tb_daemon__say_msg(d, b, TB_VOICE_MSG_WAIT, &a, 0);
-        tb_daemon__say_msg(d, b, TB_VOICE_MSG_ARBITER, &a, 0);
-    }
+    d->mode->tell_wait(d);
 }
 
 /* The journal cannot be written: play stops, as for a mismatch. Said once: both players hear
@@ -41,9 +33,9 @@ static void stop_play(struct tb_daemon *d, int error, const char *msg)
 {
     struct tb_daemon__jstop *js = &d->jstop;
     js->retry_at = tb_daemon__clock(d) + TBD_JOURNAL_RETRY_MS;
-    if (js->on)
+    if (tb_daemon__jstopped(js))
         return;
-    js->on = true;
+    tb_table_journal_to(&js->state, TB_TABLE_STOPPED);
     js->error = error;
     js->tries = 0;
     snprintf(js->reason, sizeof js->reason, "%s", strerror(error));
@@ -62,14 +54,14 @@ static void stop_play(struct tb_daemon *d, int error, const char *msg)
 bool tb_daemon__journal_held(const struct tb_daemon *d)
 {
     const struct tb_daemon__jstop *js = &d->jstop;
-    return js->on || js->held || (js->act_queued && !js->act_written);
+    return tb_daemon__jstopped(js) || js->held || (js->act_queued && !js->act_written);
 }
 
 int tb_daemon__journal_commit(struct tb_daemon *d)
 {
     if (!d->journal || replaying(d))
         return TB_OK;
-    if (d->jstop.on)
+    if (tb_daemon__jstopped(&d->jstop))
         return TB_ERR_SYS; /* only the timer retries: no write storm, no repeated lines */
     if (d->writer.busy)
         return TB_ERR_AGAIN; /* its outcome is taken first (tb_daemon__journal_written) */
@@ -94,7 +86,7 @@ int tb_daemon__journal_commit(struct tb_daemon *d)
 
 bool tb_daemon__journal_stopped(struct tb_daemon *d, struct tb_error *err)
 {
-    if (!d->jstop.on)
+    if (!tb_daemon__jstopped(&d->jstop))
         return false;
     tb_error_set(err, TB_ERR_STATE,
                  "the journal cannot be written (%s): play is stopped until it can; nothing was "
@@ -106,34 +98,19 @@ bool tb_daemon__journal_stopped(struct tb_daemon *d, struct tb_error *err)
 int tb_daemon__journal_hold_input(struct tb_daemon *d, const struct tb_journal_event *in,
                                   uint64_t t)
 {
-    struct tb_daemon__jstop *js = &d->jstop;
-    if (js->head && js->head == js->n)
-        js->head = js->n = 0;
-    if (js->n == js->cap) {
-        size_t cap = js->cap ? js->cap * 2 : 256;
-        struct tb_journal_event *in2 = realloc(js->in, cap * sizeof *in2);
-        if (in2)
-            js->in = in2;
-        uint64_t *t2 = in2 ? realloc(js->in_t, cap * sizeof *t2) : NULL;
-        if (t2)
-            js->in_t = t2;
-        if (!in2 || !t2) {
-            tb_daemon__log(d, TB_CONFIG_LOG_ERROR,
-                           "%s board: an event while play is stopped "
-                           "cannot be kept (out of memory)",
-                           tb_daemon__board_name(in->board));
-            return TB_ERR_MEM;
-        }
-        js->cap = cap;
-    }
-    js->in[js->n] = *in;
-    js->in_t[js->n++] = t;
-    return TB_OK;
+    struct tb_table_held h = {.kind = TB_TABLE_HELD_BOARD, .t = t, .board = *in};
+    if (tb_table_queue_push(&d->jstop.in, &h) == TB_OK)
+        return TB_OK;
+    tb_daemon__log(d, TB_CONFIG_LOG_ERROR,
+                   "%s board: an event while play is stopped cannot be kept (out of memory)",
+                   tb_daemon__board_name(in->board));
+    return TB_ERR_MEM;
 }
 
 /* ---- requests that change the game: answered once their record is on disk --------------- */
 
-static const char *const ticket_what[] = {"the action", "the promotion choice", "the typed move"};
+static const char *const ticket_what[] = {"the action", "the promotion choice", "the typed move",
+                                          "the request"};
 
 /* A record just appended for a control request: its answer waits for the writer. */
 static void open_ticket(struct tb_daemon *d, enum tbd_ticket kind)
@@ -181,28 +158,28 @@ int tb_daemon__journal_defer(struct tb_daemon *d, enum tbd_ticket kind,
 {
     struct tb_daemon__jstop *js = &d->jstop;
     if (kind == TBD_TICKET_ACTION) {
-        struct tb_journal_event mark = {.kind = TBD_HELD_ACTION};
-        if (tb_daemon__journal_hold_input(d, &mark, t) != TB_OK)
+        struct tb_table_held act = {
+            .kind = TB_TABLE_HELD_ACTION, .t = t, .seq = tb_journal_last_seq(d->journal)};
+        if (tb_table_queue_push(&js->in, &act) != TB_OK)
             return tb_error_set(err, TB_ERR_MEM, "out of memory");
         js->act_req = *req;
-        js->act_t = t;
-        js->act_seq = tb_journal_last_seq(d->journal);
+        js->act_seq = act.seq;
         js->act_queued = true;
         js->act_written = false;
     }
     open_ticket(d, kind);
-    if (js->on)
+    if (tb_daemon__jstopped(js))
         ticket_failed(d);
     return tb_error_set(err, TB_ERR_AGAIN, "waiting for the journal");
 }
 
 /* The action's record is on disk: it is done, its outcome is the answer. */
-static void apply_action(struct tb_daemon *d)
+static void apply_action(struct tb_daemon *d, uint64_t t)
 {
     struct tb_daemon__jstop *js = &d->jstop;
     struct tb_error err = {0};
     js->act_queued = false;
-    int rc = tb_daemon__arbiter_apply(d, &js->act_req, js->act_t, &err);
+    int rc = tb_daemon__arbiter_apply(d, &js->act_req, t, &err);
     if (d->ticket.kind == TBD_TICKET_ACTION)
         answer_ticket(d, rc, err.msg);
 }
@@ -213,16 +190,15 @@ void tb_daemon__journal_drain(struct tb_daemon *d)
     if (js->draining)
         return;
     js->draining = true;
-    while (!tb_daemon__journal_held(d) && js->head < js->n) {
-        size_t i = js->head++;
-        struct tb_journal_event in = js->in[i]; /* the queue may grow meanwhile */
-        if (in.kind == TBD_HELD_ACTION)
-            apply_action(d);
+    struct tb_table_held h; /* a copy: the queue may grow meanwhile */
+    while (!tb_daemon__journal_held(d) && tb_table_queue_pop(&js->in, &h)) {
+        if (h.kind == TB_TABLE_HELD_ACTION)
+            apply_action(d, h.t);
         else
-            tb_daemon__apply(d, &in, js->in_t[i]);
+            tb_daemon__apply(d, &h.board, h.t);
     }
     js->draining = false;
-    if (!tb_daemon__journal_held(d) && js->head == js->n)
+    if (!tb_daemon__journal_held(d) && tb_table_queue_count(&js->in) == 0)
         tb_daemon__clock_journal(d, false); /* clock: runs again with play */
 }
 
@@ -232,7 +208,7 @@ void tb_daemon__journal_drain(struct tb_daemon *d)
 static void kick(struct tb_daemon *d)
 {
     struct tb_daemon__jstop *js = &d->jstop;
-    if (!d->writer.busy && !js->on && js->act_queued && !js->act_written)
+    if (!d->writer.busy && !tb_daemon__jstopped(js) && js->act_queued && !js->act_written)
         tb_daemon__journal_commit(d);
 }
 
@@ -241,13 +217,13 @@ static void written(struct tb_daemon *d, const struct tb_daemon__written *r, uin
     struct tb_daemon__jstop *js = &d->jstop;
     struct tb_journal_state st;
     tb_journal_state(d->journal, &st);
-    if (js->on) {
-        js->on = false;
+    if (tb_daemon__jstopped(js)) {
+        tb_table_journal_to(&js->state, TB_TABLE_WRITABLE);
         tb_daemon__log(d, TB_CONFIG_LOG_WARN,
                        "journal %s: writing again after %lu tries: %zu records kept in memory are "
                        "on disk, nothing lost; play resumes (%zu board events that waited are "
                        "taken now)",
-                       d->journal_path, js->tries, js->kept, js->n - js->head);
+                       d->journal_path, js->tries, js->kept, tb_table_queue_count(&js->in));
         js->error = 0;
         js->reason[0] = '\0';
     } else if (js->told) {
@@ -272,7 +248,8 @@ void tb_daemon__journal_written(struct tb_daemon *d, bool wait)
         return;
     uint64_t now = tb_daemon__clock(d);
     if (r.rc != TB_OK) {
-        if (js->on) { /* a retry: status follows the reason; the log said it once */
+        if (tb_daemon__jstopped(js)) { /* a retry: status follows the reason; said once */
+            tb_table_journal_to(&js->state, TB_TABLE_STOPPED);
             if (r.error != js->error) {
                 js->error = r.error;
                 snprintf(js->reason, sizeof js->reason, "%s", strerror(r.error));
@@ -298,7 +275,7 @@ void tb_daemon__journal_settle(struct tb_daemon *d)
             tb_daemon__journal_written(d, true);
             continue;
         }
-        if (d->jstop.on || !tb_daemon__journal_held(d))
+        if (tb_daemon__jstopped(&d->jstop) || !tb_daemon__journal_held(d))
             return;
         tb_daemon__outputs(d);
         kick(d);
@@ -332,7 +309,7 @@ uint64_t tb_daemon__journal_retry(struct tb_daemon *d, uint64_t now)
             stall_notice(d, now);
         return w->stall_said ? UINT64_MAX : w->since + TBD_JOURNAL_STALL_MS;
     }
-    if (!js->on)
+    if (!tb_daemon__jstopped(js))
         return UINT64_MAX;
     if (now < js->retry_at)
         return js->retry_at;
@@ -348,7 +325,7 @@ uint64_t tb_daemon__journal_retry(struct tb_daemon *d, uint64_t now)
 
 void tb_daemon__journal_flush(struct tb_daemon *d)
 {
-    if (!d->journal || d->jstop.on || d->writer.busy)
+    if (!d->journal || tb_daemon__jstopped(&d->jstop) || d->writer.busy)
         return;
     uint64_t last = tb_journal_last_seq(d->journal);
     if (last <= d->writer.flushed_seq)
@@ -359,10 +336,7 @@ void tb_daemon__journal_flush(struct tb_daemon *d)
 
 void tb_daemon__journal_free(struct tb_daemon *d)
 {
-    free(d->jstop.in);
-    free(d->jstop.in_t);
-    d->jstop.in = NULL;
-    d->jstop.in_t = NULL;
+    tb_table_queue_free(&d->jstop.in);
 }
 
 /* ---- appends (the live effects) ----------------------------------------------------------- */
@@ -388,7 +362,7 @@ int tb_daemon__journal_decision(struct tb_daemon *d, uint16_t type, uint64_t t,
 {
     if (!d->journal)
         return TB_OK;
-    if (sync && d->jstop.on)
+    if (sync && tb_daemon__jstopped(&d->jstop))
         return TB_ERR_STATE;
     int64_t rc = tb_journal_append_decision(d->journal, type, t, dec);
     if (rc < 0 && rc != TB_ERR_SYS) {

@@ -343,12 +343,13 @@ static bool durable(struct tb_daemon *d, const struct tb_match_out *o, bool *wri
  * journal can be written: nothing is agreed or said before it is on disk. */
 void tb_daemon__outputs(struct tb_daemon *d)
 {
+    d->mode->outputs(d);
+}
+
+void tb_daemon__twin_outputs(struct tb_daemon *d)
+{
     struct tb_daemon__jstop *js = &d->jstop;
-    if (d->bug) { /* doorgeefschaak: the match of two games holds its own (daemon_bug.c) */
-        tb_daemon__bug_outputs(d);
-        return;
-    }
-    while (!js->on) {
+    while (!tb_daemon__jstopped(js)) {
         if (!js->held) {
             if (tb_match_poll(d->match, &js->out) != 1)
                 break;

@@ -263,8 +263,7 @@ static void replay_record(struct tb_daemon *d, const struct tb_journal_record *r
                            (unsigned long long)rec->seq, dec.text, err.msg);
         return;
     case TB_JOURNAL_BUG_INPUT: /* doorgeefschaak: a request the match took */
-        if (d->bug)
-            tb_daemon__bug_record(d, rec, t);
+        d->mode->record(d, rec, t);
         return;
     case TB_JOURNAL_CLOCK:
         tb_daemon__clock_record(d, rec); /* the game's clock: a journal stop's time given back */

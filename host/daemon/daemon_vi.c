@@ -18,7 +18,7 @@ static const int cycle_piece[4] = {TB_CHESS_QUEEN, TB_CHESS_ROOK, TB_CHESS_BISHO
 
 static bool live(const struct tb_daemon *d)
 {
-    return d->fx == &tb_daemon__live;
+    return d->fx->acts;
 }
 
 /* Can the player at board announce a promotion now (D.2.1)? Their move is due on their board
@@ -29,7 +29,8 @@ static bool promotion_open(struct tb_daemon *d, int b)
     struct tb_match_status st;
     tb_match_status(d->match, &st);
     const tb_chess_game *g = tb_match_game(d->match);
-    if (st.state != TB_MATCH_IN_SYNC || d->jstop.on || g->pos.side != d->mcfg.board[b].color)
+    if (st.state != TB_MATCH_IN_SYNC || tb_daemon__jstopped(&d->jstop) ||
+        g->pos.side != d->mcfg.board[b].color)
         return false;
     tb_chess_movelist list;
     tb_chess_gen_legal(&g->pos, &list);
@@ -44,7 +45,7 @@ static void take_choice(struct tb_daemon *d, int b, uint64_t t)
 {
     struct tb_daemon__vi *v = &d->vi[b];
     int piece = v->choice;
-    if (!piece || d->jstop.on)
+    if (!piece || tb_daemon__jstopped(&d->jstop))
         return; /* kept until the journal can be written */
     v->choice = 0;
     v->cycle = 0;
@@ -72,7 +73,7 @@ uint64_t tb_daemon__vi_deadline(const struct tb_daemon *d)
 void tb_daemon__vi_due(struct tb_daemon *d, uint64_t t)
 {
     uint64_t due;
-    while (!d->jstop.on && (due = tb_daemon__vi_deadline(d)) <= t) {
+    while (!tb_daemon__jstopped(&d->jstop) && (due = tb_daemon__vi_deadline(d)) <= t) {
         int b = d->vi[0].choice && d->vi[0].choice_at == due ? 0 : 1;
         /* the match first reaches the moment the player stopped pressing */
         tb_match_tick(d->match, due);

@@ -56,8 +56,11 @@ static int player_sink(struct tb_daemon *d, int b, struct tb_voice_player_config
 
 int tb_daemon__voice_open(struct tb_daemon *d, struct tb_error *err)
 {
-    if (d->bug) /* doorgeefschaak: four seats, each its own pack and output (daemon_bug.c) */
-        return tb_daemon__bug_voice_open(d, err);
+    return d->mode->voice_open(d, err);
+}
+
+int tb_daemon__twin_voice_open(struct tb_daemon *d, struct tb_error *err)
+{
     for (int b = 0; b < TBD_BOARDS; b++) {
         int rc = tb_voice_pack_load(d->cfg->player[b].pack, &d->pack[b], err);
         if (rc != TB_OK)
@@ -218,26 +221,28 @@ void tb_daemon__repeat(struct tb_daemon *d, int board)
     }
 }
 
+/* One event of the speech thread in the twin game: the VI player's review and confirmations,
+ * the audio devices, the log. */
+void tb_daemon__twin_voice_event(struct tb_daemon *d, const struct tb_voice_event *ev)
+{
+    tb_daemon__vi_voice_event(d, ev);
+    if (ev->status == TB_VOICE_DEVICE_LOST || ev->status == TB_VOICE_DEVICE_BACK)
+        tb_daemon__audio_event(d, ev);
+    else if (ev->status == TB_VOICE_FAILED)
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "speech: announcement %ld for %s failed", ev->id,
+                       tb_daemon__color_name(ev->player));
+    else
+        tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "speech: announcement %ld %s", ev->id,
+                       ev->status == TB_VOICE_CUT ? "cut" : "spoken");
+}
+
 void tb_daemon__voice_events(struct tb_daemon *d)
 {
     struct tb_voice_event ev[16];
     int n;
     while (d->voice && (n = tb_voice_events(d->voice, ev, 16)) > 0) {
-        for (int i = 0; i < n; i++) {
-            if (d->bug) { /* doorgeefschaak: four seats' ears (daemon_bug.c) */
-                tb_daemon__bug_voice_event(d, &ev[i]);
-                continue;
-            }
-            tb_daemon__vi_voice_event(d, &ev[i]);
-            if (ev[i].status == TB_VOICE_DEVICE_LOST || ev[i].status == TB_VOICE_DEVICE_BACK)
-                tb_daemon__audio_event(d, &ev[i]);
-            else if (ev[i].status == TB_VOICE_FAILED)
-                tb_daemon__log(d, TB_CONFIG_LOG_WARN, "speech: announcement %ld for %s failed",
-                               ev[i].id, tb_daemon__color_name(ev[i].player));
-            else
-                tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "speech: announcement %ld %s", ev[i].id,
-                               ev[i].status == TB_VOICE_CUT ? "cut" : "spoken");
-        }
+        for (int i = 0; i < n; i++)
+            d->mode->voice_event(d, &ev[i]);
         if (n < 16)
             break;
     }

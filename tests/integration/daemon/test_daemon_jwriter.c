@@ -1,22 +1,28 @@
 /* The journal's writer thread: a commit that stalls (a frozen or very slow disk) blocks neither
- * the control socket nor the speech; the game waits for it (nothing agreed or announced before
- * its record is on disk) and a stall of seconds is said to the players and the arbiter. A
- * game-changing request whose own commit is the first to fail is answered with an error saying
- * it is not done and why. The disk stalls and fails on demand through the journal's file
- * operations (tb_journal_io). */
+ * the control socket nor the speech nor an arbiter's command from the hall; the game waits for
+ * it (nothing agreed or announced before its record is on disk) and a stall of seconds is said
+ * to the players and the arbiter. A game-changing request whose own commit is the first to
+ * fail is answered with an error saying it is not done and why. The disk stalls and fails on
+ * demand through the journal's file operations (tb_journal_io). */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "fixture.h"
 #include "tb_chess.h"
 #include "tb_ctl.h"
+#include "tb_hall.h"
 #include "tb_journal.h"
 #include "tb_test.h"
 
@@ -439,5 +445,208 @@ TB_TEST(a_typed_move_over_the_socket_is_answered_once_on_disk_and_others_are_ser
     ASSERT_EQ(fx_plies(&f), 1);
     close(a);
     close(b);
+    fx_free(&f);
+}
+
+/* One doorgeefschaak request over the socket while the commit of its record stalls stall_ms:
+ * a second client's `status` is answered during the stall; the request's answer (into got)
+ * comes after it. Returns when the request was answered, in ms after it was sent. */
+static long bug_request_during_a_stall(struct fx *f, struct disk *k, const char *line, char *got,
+                                       size_t cap)
+{
+    int a = fx_dial(f), b = fx_dial(f);
+    atomic_store(&k->stall_ms, 1500);
+    long t0 = mono_ms(), a_at = 0, status_at = 0; /* ms after t0; 0 is a real time */
+    ASSERT_EQ(send(a, line, strlen(line), MSG_NOSIGNAL), (ssize_t)strlen(line));
+    static char got_b[8192];
+    size_t na = 0, nb = 0;
+    got[0] = '\0';
+    bool status_sent = false;
+    while (mono_ms() - t0 < tb_test_ms(6000) && !(a_at && status_at)) {
+        tb_daemon_step(f->d, 10);
+        if (!a_at && answered(a, got, cap, &na))
+            a_at = mono_ms() - t0;
+        if (!status_sent && atomic_load(&k->stalling)) {
+            ASSERT_EQ(send(b, "status\n", 7, MSG_NOSIGNAL), 7);
+            status_sent = true;
+        }
+        if (status_sent && !status_at && answered(b, got_b, sizeof got_b, &nb))
+            status_at = mono_ms() - t0;
+    }
+    ASSERT_TRUE(status_sent);
+    ASSERT_STR_CONTAINS(got_b, "mode: doorgeefschaak");
+    ASSERT_GT(a_at, 0);
+    ASSERT_LT(status_at, a_at); /* status first, during the stall */
+    close(a);
+    close(b);
+    return a_at;
+}
+
+/* Doorgeefschaak's requests are answered as the twin game's: once their record is on disk. A
+ * typed move (White A's e4) and a hand asked for (2.6) each wait for their commit, stalled
+ * 1.5 s; the hand's answer keeps its words; `status` is answered meanwhile. */
+TB_TEST(doorgeefschaak_requests_are_answered_once_their_record_is_on_disk)
+{
+    struct fx f;
+    struct disk k = {0};
+    fx_init(&f, "stall-bug");
+    fx_options(&f, "keys:", "keys:");
+    f.o.cfg.bughouse.enabled = true;
+    f.o.socket_path = f.socket;
+    f.o.exit_when_done = false;
+    f.o.journal_io = disk_io(&k);
+    fx_start(&f);
+    char got[4096];
+    ASSERT_GE(bug_request_during_a_stall(&f, &k, "move a e4\n", got, sizeof got), 1500);
+    ASSERT_STR_EQ(got, "ok\n");
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "doorgeefschaak (bughouse), 1 plies");
+    ASSERT_GE(bug_request_during_a_stall(&f, &k, "hand white-a\n", got, sizeof got), 1500);
+    ASSERT_STR_CONTAINS(got, "ok White A holds");
+    fx_free(&f);
+}
+
+/* ---- an arbiter's command from the hall's broker while the disk stalls ------------------- */
+
+/* A Mosquitto broker of the test's own on a free loopback port; the command sent with
+ * mosquitto_pub as the hall's dashboard would send it. Skipped when mosquitto is not installed. */
+static int free_port(void)
+{
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    union { /* the address as bind() takes it, with no cast between object types */
+        struct sockaddr sa;
+        struct sockaddr_in in;
+    } a = {.in = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)}};
+    socklen_t len = sizeof a.in;
+    ASSERT_GE(s, 0);
+    ASSERT_OK(bind(s, &a.sa, sizeof a.in));
+    ASSERT_OK(getsockname(s, &a.sa, &len));
+    close(s);
+    return ntohs(a.in.sin_port);
+}
+
+static pid_t spawn(char *const argv[])
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", 1);
+        dup2(null, 1);
+        dup2(null, 2);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    ASSERT_GT(pid, 0);
+    return pid;
+}
+
+static bool have(const char *tool)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", tool);
+    return system(cmd) == 0;
+}
+
+/* One `status` over the socket, the loop turned until it is answered: how long it took (ms). */
+static long status_over_the_socket(struct fx *f, int fd)
+{
+    static char got[16384];
+    size_t n = 0;
+    long t0 = mono_ms();
+    ASSERT_EQ(send(fd, "status\n", 7, MSG_NOSIGNAL), 7);
+    while (!tb_ctl_answer_complete(got, n) && mono_ms() - t0 < tb_test_ms(5000)) {
+        tb_daemon_step(f->d, 5);
+        ssize_t r = read(fd, got + n, sizeof got - n - 1);
+        if (r > 0)
+            n += (size_t)r;
+    }
+    got[n] = '\0';
+    ASSERT_STR_CONTAINS(got, "\njournal: ");
+    return mono_ms() - t0;
+}
+
+static bool broker_connected(struct fx *f)
+{
+    return strstr(fx_req(f, "status"), "broker connected") != NULL;
+}
+
+static const char done_line[] = "hall: takeback (request r1) done";
+static bool command_done(struct fx *f)
+{
+    return strstr(f->log, done_line) != NULL;
+}
+
+/* D.2.9: the arbiter takes a move back from the hall while the commit of its record stalls 3 s
+ * (the same path as a resolve: the one table of the arbiter's actions, answered by ticket). */
+TB_TEST(law_D_2_9_a_hall_command_while_the_disk_stalls_never_stalls_the_loop)
+{
+    if (!have("mosquitto") || !have("mosquitto_pub")) {
+        printf("mosquitto not installed: skipped (host/tools/dev deps installs it)\n");
+        return;
+    }
+    struct fx f;
+    fx_init(&f, "hallstall");
+    char conf[600], port_text[16];
+    int port = free_port();
+    snprintf(port_text, sizeof port_text, "%d", port);
+    snprintf(conf, sizeof conf, "%s/mosquitto.conf", f.dir);
+    FILE *c = fopen(conf, "w");
+    ASSERT_NOT_NULL(c);
+    fprintf(c, "listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n", port);
+    ASSERT_OK(fclose(c));
+    char *broker_argv[] = {"mosquitto", "-c", conf, NULL};
+    pid_t broker = spawn(broker_argv);
+
+    struct disk k = {0};
+    fx_options(&f, "keys:", "keys:");
+    f.o.socket_path = f.socket;
+    f.o.exit_when_done = false;
+    f.o.journal_io = disk_io(&k);
+    snprintf(f.o.cfg.hall.broker, sizeof f.o.cfg.hall.broker, "127.0.0.1");
+    f.o.cfg.hall.port = port;
+    snprintf(f.o.cfg.hall.tournament, sizeof f.o.cfg.hall.tournament, "stall");
+    snprintf(f.o.cfg.hall.table, sizeof f.o.cfg.hall.table, "t1");
+    fx_start(&f);
+    ASSERT_TRUE(fx_run_until(&f, 10000, broker_connected));
+    ASSERT_STR_EQ(fx_req(&f, "move vi e4"), "ok\n");
+    ASSERT_STR_EQ(fx_req(&f, "move sighted e4"), "ok\n");
+    ASSERT_EQ(fx_plies(&f), 1);
+
+    struct tb_hall_cmd cmd = {.action = TB_HALL_CMD_TAKEBACK, .n = 1};
+    snprintf(cmd.request, sizeof cmd.request, "r1");
+    snprintf(cmd.pin, sizeof cmd.pin, "%s", FX_PIN);
+    static char json[TB_HALL_PAYLOAD_MAX];
+    ASSERT_GT(tb_hall_cmd_encode(&cmd, json, sizeof json, NULL), 0);
+    atomic_store(&k.stall_ms, 3000);
+    char *pub_argv[] = {
+        "mosquitto_pub",          "-h", "127.0.0.1", "-p", port_text, "-q", "1", "-t",
+        "twinboard/stall/t1/cmd", "-m", json,        NULL};
+    pid_t pub = spawn(pub_argv);
+    int fd = fx_dial(&f);
+    long t0 = mono_ms(), slowest = 0, done_at = 0;
+    int answers = 0, during = 0;
+    while (mono_ms() - t0 < tb_test_ms(10000) && !done_at) {
+        bool stalling = atomic_load(&k.stalling);
+        long ms = status_over_the_socket(&f, fd);
+        answers++;
+        if (stalling) {
+            during++;
+            slowest = ms > slowest ? ms : slowest;
+        }
+        if (command_done(&f))
+            done_at = mono_ms();
+        nanosleep(&(struct timespec){0, 20000000L}, NULL);
+    }
+    close(fd);
+    waitpid(pub, NULL, 0);
+    kill(broker, SIGTERM);
+    waitpid(broker, NULL, 0);
+    printf("%d status answers, %d during the stall, the slowest %ld ms\n", answers, during,
+           slowest);
+    ASSERT_GT(done_at, 0);
+    ASSERT_GT(during, 20);               /* the loop answered through the 3 s stall */
+    ASSERT_LT(slowest, tb_test_ms(100)); /* each within 100 ms */
+    long end = atomic_load(&k.stall_end);
+    ASSERT_GT(end, 0);
+    ASSERT_GE(done_at, end); /* answered once the record is on disk */
+    ASSERT_EQ(fx_plies(&f), 0);
     fx_free(&f);
 }

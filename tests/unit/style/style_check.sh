@@ -9,6 +9,11 @@
 #   style_check.sh sleep   SRC                            habit 8: unit tests do not sleep
 #   style_check.sh format  SRC SKIP                       every .c/.h as .clang-format says
 #   style_check.sh cppcheck SRC SUPPRESS                  cppcheck's warnings: none left
+#   style_check.sh opsid   SRC                            no ops table compared with an instance
+#   style_check.sh calls   MAX LIB=ARCHIVE=DIR            no file calls more than MAX other
+#                                                         files' private functions
+#   style_check.sh circle  LIMITS LIB=ARCHIVE=DIR...      no circle of calls between more than
+#                                                         2 files of one module (LIMITS: "lib N")
 #
 # LIB=ARCHIVE=DIR names a static library, its archive and its source directory (CMake passes
 # every library built outside tests/). SRC is the source tree; ALLOW and SKIP are the
@@ -252,6 +257,111 @@ check_sleep() {
         --include='*.c' --include='*.h' tests/unit 2>/dev/null)
 }
 
+# Ops tables are asked what they do, never which they are: no comparison (== or !=) of a pointer
+# with the address of a named const struct instance (`d->fx == &tb_daemon__replay`). The
+# instances are the const structs defined or declared extern at file scope in host/, voice/,
+# firmware/ and hardware/; the comparisons are looked for in the same sources.
+check_opsid() {
+    local src=$1
+    cd "$src" || exit 2
+    local dirs=() d
+    for d in host voice firmware hardware; do
+        [ -d "$d" ] && dirs+=("$d")
+    done
+    [ ${#dirs[@]} -gt 0 ] || exit 2
+    local names
+    names=$(grep -rhE '^(extern[[:space:]]+|static[[:space:]]+)?const[[:space:]]+struct[[:space:]]+[A-Za-z_][A-Za-z0-9_]*[[:space:]]+[A-Za-z_][A-Za-z0-9_]*[[:space:]]*(=|,|;)' \
+        --include='*.c' --include='*.h' "${dirs[@]}" |
+        sed -E 's/\{[^}]*\}//g; s/=[^,;]*//g; s/^.*const[[:space:]]+struct[[:space:]]+[A-Za-z0-9_]+//; s/[;{].*//' |
+        tr ',' '\n' | grep -oE '^[[:space:]]*[A-Za-z_][A-Za-z0-9_]*' | tr -d ' \t' | sort -u |
+        paste -sd'|')
+    [ -n "$names" ] || return 0
+    local f line code
+    while IFS=: read -r f line code; do
+        bad "$f:$line: an ops table compared with an instance (ask the table what it does):$code"
+    done < <(grep -rnE "(==|!=)[[:space:]]*&[[:space:]]*($names)\b|&[[:space:]]*($names)[[:space:]]*(==|!=)" \
+        --include='*.c' --include='*.h' "${dirs[@]}" 2>/dev/null)
+}
+
+# A module's files and the calls between them through its private functions (a symbol with the
+# module's prefix and a double underscore, tb_daemon__feed): "caller callee" per line, one line
+# per pair of object files, read from the library's archive.
+file_calls() {
+    local lib=$1 archive=$2
+    nm -A "$archive" 2>/dev/null | awk -v pre="${lib}__" '
+        NF >= 3 || NF == 2 {
+            k = split($1, p, ":"); member = p[k - 1]; sym = $NF; type = $(NF - 1)
+            if (index(sym, pre) != 1) next
+            if (type == "U") used[member, sym] = 1
+            else if (type ~ /^[TDRB]$/) owner[sym] = member
+        }
+        END {
+            for (ms in used) {
+                split(ms, a, SUBSEP)
+                if ((a[2] in owner) && owner[a[2]] != a[1]) pair[a[1] " " owner[a[2]]] = 1
+            }
+            for (x in pair) print x
+        }' | sort -u
+}
+
+# How many other files' private functions each file calls: at most MAX (a ratchet: the
+# figure may go down, never up).
+check_calls() {
+    local max=$1 spec lib archive dir
+    shift
+    need nm
+    for spec in "$@"; do
+        IFS='=' read -r lib archive dir <<<"$spec"
+        [ -f "$archive" ] || bad "$lib: $archive is not built"
+        while IFS= read -r line; do
+            bad "$line"
+        done < <(file_calls "$lib" "$archive" | awk -v max="$max" -v lib="$lib" '
+            { n[$1]++; to[$1] = to[$1] " " $2 }
+            END {
+                for (f in n) if (n[f] > max)
+                    printf "%s: %s calls the private functions of %d other files (at most %d):%s\n",
+                           lib, f, n[f], max, to[f]
+            }' | sort)
+    done
+}
+
+# Files that call each other round a circle (each reaches every other through private calls):
+# no such group of more than 2 files, or of more than LIMITS names for a module that has one
+# already (a ratchet as above). The groups are the strongly connected parts of the call graph,
+# found by its transitive closure.
+check_circle() {
+    local limits=$1 spec lib archive dir max
+    shift
+    need nm
+    for spec in "$@"; do
+        IFS='=' read -r lib archive dir <<<"$spec"
+        [ -f "$archive" ] || bad "$lib: $archive is not built"
+        max=$(entries "$limits" | awk -v lib="$lib" '$1 == lib { print $2 }')
+        max=${max:-2}
+        while IFS= read -r line; do
+            bad "$line"
+        done < <(file_calls "$lib" "$archive" | awk -v max="$max" -v lib="$lib" '
+            function id(f) { if (!(f in ix)) { ix[f] = ++n; name[n] = f } return ix[f] }
+            { r[id($1), id($2)] = 1 }
+            END {
+                for (k = 1; k <= n; k++)
+                    for (i = 1; i <= n; i++)
+                        if ((i, k) in r)
+                            for (j = 1; j <= n; j++)
+                                if ((k, j) in r) r[i, j] = 1
+                for (i = 1; i <= n; i++) {
+                    if (i in done) continue
+                    list = name[i]; size = 1
+                    for (j = i + 1; j <= n; j++)
+                        if (((i, j) in r) && ((j, i) in r)) { list = list " " name[j]; size++; done[j] = 1 }
+                    if (size > max)
+                        printf "%s: a circle of calls between %d files (at most %d): %s\n",
+                               lib, size, max, list
+                }
+            }')
+    done
+}
+
 # Every .c/.h under host/, firmware/, hardware/, voice/ and tests/ formatted per .clang-format,
 # except the files SKIP lists.
 # cppcheck (Debian's) on the program sources: its warnings (uninitialised reads, division by
@@ -300,7 +410,7 @@ check_format() {
 }
 
 if [ $# -lt 1 ]; then
-    sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 check=$1
@@ -314,6 +424,9 @@ internal) check_internal "$@" ;;
 sleep) check_sleep "$@" ;;
 format) check_format "$@" ;;
 cppcheck) check_cppcheck "$@" ;;
+opsid) check_opsid "$@" ;;
+calls) check_calls "$@" ;;
+circle) check_circle "$@" ;;
 *)
     printf 'style: unknown check %s\n' "$check" >&2
     exit 2
