@@ -165,4 +165,14 @@ uint64_t tb_link__reading_due(const struct tb_link__reading *r);
 /* The board name given at open ("vi", "sighted"). */
 const char *tb_link__board_name(const struct tb_link *link);
 
+/* An open link (link.c opens it; the drivers read its name and keep their state in priv). */
+struct tb_link {
+    const struct tb_link_ops *ops;
+    struct tb_link_resource res;
+    char name[16];
+    char resource[300];
+    void *priv;
+    uint32_t delivered;
+};
+
 #endif /* LINK_INTERNAL_H */
