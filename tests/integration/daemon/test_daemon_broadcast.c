@@ -484,7 +484,10 @@ TB_TEST(the_live_pgn_after_every_move_is_the_daemons_and_pgn_extract_reads_it)
     int n = tb_daemon_demo_moves(moves, 256);
     ASSERT_GT(n, 16);
     n = 16;
-    struct tb_daemon_demo_script s = {.moves = moves, .nmoves = n, .pause_ms = 300, .seed = 3};
+    /* a pause long enough for pgn-extract's check of one ply to end before the next is agreed,
+       on a loaded machine too: each ply is checked on its own */
+    struct tb_daemon_demo_script s = {
+        .moves = moves, .nmoves = n, .pause_ms = tb_test_ms(700), .seed = 3};
     struct tb_error err = {0};
     if (tb_daemon_demo_script_write(&s, f.script, &err) != TB_OK)
         TB_FAIL("script: %s", err.msg);
