@@ -109,13 +109,16 @@ void tb_daemon__twin_status(struct tb_daemon *d, struct tb_daemon__buf *out)
         struct tb_link_stats ls = {0};
         if (bd->link)
             tb_link_stats(bd->link, &ls);
-        appendf(&t, "%s: %s, %s, %s%s, %lu events, %u bad frames, %u reconnects\n",
+        /* reed:id= and usb: find their tty: the organiser sees which one */
+        bool on = ls.device[0] && !strstr(bd->resource, ls.device);
+        appendf(&t, "%s: %s, %s, %s%s%s%s, %lu events, %u bad frames, %u reconnects\n",
                 tb_daemon__board_name(b), tb_daemon__color_name(d->mcfg.board[b].color),
                 bd->resource,
                 !ls.connected ? "NOT CONNECTED"
                 : ls.unread   ? "connected, waiting for its first reading"
                               : "connected",
-                ls.ended ? ", script ended" : "", bd->events, ls.bad_frames, ls.reconnects);
+                on ? " on " : "", on ? ls.device : "", ls.ended ? ", script ended" : "", bd->events,
+                ls.bad_frames, ls.reconnects);
     }
     appendf(&t, "time used: White %lu s, Black %lu s\n", (unsigned long)(d->used_ms[0] / 1000),
             (unsigned long)(d->used_ms[1] / 1000));

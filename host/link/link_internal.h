@@ -97,6 +97,8 @@ void tb_link__reed_disconnect(struct tb_link__reed *r, const char *why);
 int tb_link__reed_read(struct tb_link__reed *r, uint64_t now_ms, struct tb_link_event *ev, int max);
 uint64_t tb_link__reed_deadline(const struct tb_link__reed *r);
 int tb_link__reed_request_snapshot(struct tb_link__reed *r, struct tb_error *err);
+/* The counters, the connection and, while connected, the tty it is on. */
+void tb_link__reed_stats(const struct tb_link__reed *r, struct tb_link_stats *st);
 
 /* Finds the tty of a USB device by vendor, product and (when not empty) serial number under
  * sysfs_root (normally "/sys"): fills tty ("/dev/ttyACM0") and dev (the sysfs device name,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "link_internal.h"
+#include "tb_str.h"
 
 #define BACKOFF_MIN_MS   250
 #define BACKOFF_MAX_MS   5000
@@ -297,6 +298,16 @@ uint64_t tb_link__reed_deadline(const struct tb_link__reed *r)
     if (r->snapshot_pending)
         return r->snapshot_asked_ms + SNAPSHOT_WAIT_MS;
     return TB_LINK_NO_DEADLINE;
+}
+
+void tb_link__reed_stats(const struct tb_link__reed *r, struct tb_link_stats *st)
+{
+    *st = r->st;
+    st->connected = r->connected;
+    st->unread = r->connected && r->unread;
+    st->device[0] = '\0';
+    if (r->connected)
+        tb_str_copy(st->device, sizeof st->device, r->path);
 }
 
 int tb_link__reed_request_snapshot(struct tb_link__reed *r, struct tb_error *err)

@@ -156,9 +156,7 @@ static int reed_id_request_snapshot(struct tb_link *link, struct tb_error *err)
 static void reed_id_stats(const struct tb_link *link, struct tb_link_stats *st)
 {
     const struct reed_id *u = tb_link_priv(link);
-    *st = u->reed.st;
-    st->connected = u->reed.connected;
-    st->unread = u->reed.connected && u->reed.unread;
+    tb_link__reed_stats(&u->reed, st);
 }
 
 static void reed_id_close(struct tb_link *link)

@@ -42,9 +42,7 @@ static int serial_request_snapshot(struct tb_link *link, struct tb_error *err)
 static void serial_stats(const struct tb_link *link, struct tb_link_stats *st)
 {
     const struct tb_link__reed *r = tb_link_priv(link);
-    *st = r->st;
-    st->connected = r->connected;
-    st->unread = r->connected && r->unread;
+    tb_link__reed_stats(r, st);
 }
 
 static void serial_close(struct tb_link *link)

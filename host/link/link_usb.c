@@ -216,9 +216,7 @@ static int usb_request_snapshot(struct tb_link *link, struct tb_error *err)
 static void usb_stats(const struct tb_link *link, struct tb_link_stats *st)
 {
     const struct usb *u = tb_link_priv(link);
-    *st = u->reed.st;
-    st->connected = u->reed.connected;
-    st->unread = u->reed.connected && u->reed.unread;
+    tb_link__reed_stats(&u->reed, st);
 }
 
 static void usb_close(struct tb_link *link)

@@ -161,6 +161,7 @@ int tb_link_button_parse(const char *name);
 const char *tb_link_event_name(int kind);
 
 /* Counters for the status request. They only grow. */
+#define TB_LINK_DEVICE_MAX 128
 struct tb_link_stats {
     uint32_t events;     /* events delivered */
     uint32_t frames;     /* protocol frames decoded */
@@ -172,6 +173,8 @@ struct tb_link_stats {
     bool connected;
     bool unread; /* connected, but its first whole-board reading is not in yet */
     bool ended;  /* a script: every event has been delivered */
+    char device[TB_LINK_DEVICE_MAX]; /* a reed board's tty while connected (for reed:id= and
+                                        usb: the one found); else empty */
 };
 
 /* ---- capabilities: what a link can do, asked instead of its kind ------------------------ */

@@ -135,8 +135,15 @@ TB_TEST(two_reed_boards_on_identical_ttys_reach_their_seats_in_either_order)
         want[2] = NULL;
         if (!fx_run_until(&f, 8000, log_has_all))
             TB_FAIL("the boards did not reach their seats:\n%s", f.log ? f.log : "");
-        ASSERT_STR_CONTAINS(fx_req(&f, "status"), "vi: White, reed:id=111, connected");
-        ASSERT_STR_CONTAINS(f.answer, "sighted: Black, reed:id=222, connected");
+        /* the status names the tty each board was found on */
+        char vi_on[600], sighted_on[600];
+        snprintf(vi_on, sizeof vi_on, "vi: White, reed:id=111, connected on %s/candidate-ttyUSB%d,",
+                 dev, order ? 1 : 0);
+        snprintf(sighted_on, sizeof sighted_on,
+                 "sighted: Black, reed:id=222, connected on %s/candidate-ttyUSB%d,", dev,
+                 order ? 0 : 1);
+        ASSERT_STR_CONTAINS(fx_req(&f, "status"), vi_on);
+        ASSERT_STR_CONTAINS(f.answer, sighted_on);
         play_e4(&f, &a, &b);
         sim_unplug(&a);
         sim_unplug(&b);
@@ -176,8 +183,11 @@ TB_TEST(a_reed_board_plugged_in_again_keeps_its_seat)
     want[1] = "vi board is back";
     if (!fx_run_until(&f, 8000, log_has_all))
         TB_FAIL("the VI board did not come back to its seat:\n%s", f.log ? f.log : "");
-    ASSERT_STR_CONTAINS(fx_req(&f, "status"), "vi: White, reed:id=111, connected");
-    ASSERT_STR_CONTAINS(f.answer, "sighted: Black, reed:id=222, connected");
+    char vi_on[600];
+    snprintf(vi_on, sizeof vi_on, "vi: White, reed:id=111, connected on %s/candidate-ttyUSB2,",
+             dev);
+    ASSERT_STR_CONTAINS(fx_req(&f, "status"), vi_on);
+    ASSERT_STR_CONTAINS(f.answer, "sighted: Black, reed:id=222, connected on ");
     play_e4(&f, &a, &b);
     sim_unplug(&a);
     sim_unplug(&b);
