@@ -315,9 +315,10 @@ struct tb_daemon {
 
     /* broadcast (daemon_broadcast.c): the agreed game shown; the game's tags and its end */
     tb_broadcast *bc;
-    tb_chess_game *bc_game;             /* what the broadcast shows (the agreed game fed last) */
-    struct tb_broadcast_clock bc_clock; /* and the clock shown with it */
-    struct tb_broadcast_tags tags;      /* this game's PGN tags: configuration, then new-game */
+    tb_chess_game *bc_game;              /* what the broadcast shows (the agreed game fed last) */
+    struct tb_broadcast_clock bc_clock;  /* and the clock shown with it */
+    struct tb_daemon__bcdelay *bc_delay; /* the changes [broadcast] delay holds back */
+    struct tb_broadcast_tags tags;       /* this game's PGN tags: configuration, then new-game */
     struct tb_daemon__end end;
 
     /* hall (daemon_hall.c): the table on the MQTT broker; NULL when [hall] is off */
@@ -617,6 +618,18 @@ void tb_daemon__broadcast_sync(struct tb_daemon *d, uint64_t t);
 /* The clock as it stands shown when it changed (a press, a pause, a correction, a DGT clock's
  * reading): the virtual board's clock and the next move's [%clk] follow it. */
 void tb_daemon__broadcast_clock(struct tb_daemon *d);
+/* daemon_bcdelay.c: [broadcast] delay, between the agreed game and the library: each change is
+ * handed over once it is delay old, in order (at once without a delay). */
+int tb_daemon__bcdelay_open(struct tb_daemon *d, struct tb_error *err);
+void tb_daemon__bcdelay_free(struct tb_daemon *d);
+void tb_daemon__bcdelay_new_game(struct tb_daemon *d, const struct tb_broadcast_tags *tags,
+                                 const tb_chess_pos *start);
+void tb_daemon__bcdelay_agreed(struct tb_daemon *d, const tb_chess_game *g,
+                               const struct tb_broadcast_clock *clk);
+void tb_daemon__bcdelay_result(struct tb_daemon *d, const struct tb_broadcast_end *end);
+/* Hands over the changes due by now; when the next one is (UINT64_MAX: none). */
+void tb_daemon__bcdelay_due(struct tb_daemon *d, uint64_t now);
+uint64_t tb_daemon__bcdelay_deadline(const struct tb_daemon *d);
 int tb_daemon__broadcast_pollfds(struct tb_daemon *d, struct pollfd *p, int max,
                                  uint64_t *deadline);
 void tb_daemon__broadcast_handle(struct tb_daemon *d, const struct pollfd *p, int n);
@@ -675,6 +688,8 @@ bool tb_daemon__clock_now(struct tb_daemon *d, int64_t left[2], int *running);
 int tb_daemon__clock_set(struct tb_daemon *d, const char *text, uint64_t ms[2], uint64_t t,
                          bool apply, struct tb_error *err);
 void tb_daemon__clock_pgn(struct tb_daemon *d, tb_chess_pgn_game *pg);
+/* The [%clk] recorded after ply (1 = the first) in ms; TB_BROADCAST_NO_CLK when none. */
+uint64_t tb_daemon__clock_ply_ms(const struct tb_daemon *d, int ply);
 
 /* daemon_bug.c, daemon_bugctl.c: doorgeefschaak ([bughouse]; docs/doorgeefschaak.md). While
  * d->bug is set the board inputs, the deadlines, the ears and the control requests are the
