@@ -984,8 +984,13 @@ static void summary_parts(const struct tb_config *cfg, char *buf, size_t len, si
     if (b->pgn_dir[0])
         put(buf, len, u, " pgn_dir=%s", b->pgn_dir);
     if (b->delay_ms)
-        put(buf, len, u, b->delay_ms % 1000 ? " delay=%llums" : " delay=%llus",
-            (unsigned long long)(b->delay_ms % 1000 ? b->delay_ms : b->delay_ms / 1000));
+        put(buf, len, u,
+            b->delay_ms % 60000 == 0  ? " delay=%llum"
+            : b->delay_ms % 1000 == 0 ? " delay=%llus"
+                                      : " delay=%llums",
+            (unsigned long long)(b->delay_ms % 60000 == 0  ? b->delay_ms / 60000
+                                 : b->delay_ms % 1000 == 0 ? b->delay_ms / 1000
+                                                           : b->delay_ms));
     const struct tb_config_hall *h = &cfg->hall;
     if (tb_config_hall_on(cfg))
         put(buf, len, u, "; hall: %s/%s on %s%s", h->tournament, h->table, h->broker,

@@ -42,6 +42,9 @@ TB_TEST(broadcast_is_off_by_default_and_every_key_is_taken)
     ASSERT_STR_EQ(b->pgn_dir, "/var/lib/twinboard/pgn");
     ASSERT_STR_EQ(b->serial, "04711");
     ASSERT_EQ(b->delay_ms, 15 * 60 * 1000);
+    char sum[1024];
+    ASSERT_GT(tb_config_summary(&c, sum, sizeof sum), 0);
+    ASSERT_STR_CONTAINS(sum, " pgn_dir=/var/lib/twinboard/pgn delay=15m;");
     /* the delay as the hall's: seconds by default, ms, the hour at most; none by default */
     const struct {
         const char *v;
