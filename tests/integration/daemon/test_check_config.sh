@@ -130,7 +130,7 @@ tcp = 0.0.0.0:3334"
 case_ broadcast-pgn-dir "13: [broadcast] pgn_dir = $work/no/such/pgn: no directory $work/no/such" "$ok
 [broadcast]
 pgn_dir = $work/no/such/pgn"
-case_ broadcast-delay "14: [broadcast] delay '61m' is not a delay (0, 90s, 15m; at most 60m)" "$ok
+case_ broadcast-delay "14: delay '61m' is not a delay (0, 90s, 15m; at most 60m)" "$ok
 [broadcast]
 pgn_dir = $work/rw
 delay = 61m"
