@@ -10,7 +10,11 @@
 
 #include "daemon_internal.h"
 
-enum change_kind { NEW_GAME, AGREED, RESULT };
+enum change_kind {
+    NEW_GAME = TB_DAEMON__BCDELAY_NEW_GAME,
+    AGREED = TB_DAEMON__BCDELAY_AGREED,
+    RESULT = TB_DAEMON__BCDELAY_RESULT
+};
 
 struct change {
     enum change_kind kind;
@@ -38,9 +42,8 @@ static void change_free(struct change *c)
     free(c->tags);
 }
 
-void tb_daemon__bcdelay_free(struct tb_daemon *d)
+void tb_daemon__bcdelay_free(struct tb_daemon__bcdelay *q)
 {
-    struct tb_daemon__bcdelay *q = d->bc_delay;
     if (!q)
         return;
     for (size_t i = 0; i < q->n; i++)
@@ -48,81 +51,66 @@ void tb_daemon__bcdelay_free(struct tb_daemon *d)
     free(q->q);
     free(q->game);
     free(q);
-    d->bc_delay = NULL;
 }
 
-int tb_daemon__bcdelay_open(struct tb_daemon *d, struct tb_error *err)
+struct tb_daemon__bcdelay *tb_daemon__bcdelay_new(void)
 {
     struct tb_daemon__bcdelay *q = calloc(1, sizeof *q);
-    if (!q || !(q->game = malloc(sizeof *q->game))) {
+    if (q && !(q->game = malloc(sizeof *q->game))) {
         free(q);
-        return tb_error_set(err, TB_ERR_MEM, "broadcast: out of memory");
+        return NULL;
     }
-    d->bc_delay = q;
-    return TB_OK;
+    return q;
 }
 
 /* Hands one change to the library. The clock's reading is moved on by the time it waited, so
  * the virtual board's clock runs from the reading as it was then and the mover's [%clk] is the
  * time it had at the press. */
-static void hand_over(struct tb_daemon *d, struct change *c, uint64_t now)
+static int hand_over(struct tb_daemon__bcdelay *q, tb_broadcast *bc, struct change *c, uint64_t now,
+                     struct tb_error *err)
 {
-    struct tb_error err = {0};
     switch (c->kind) {
     case NEW_GAME:
-        if (tb_broadcast_new_game(d->bc, c->tags, &c->start, now, &err) != TB_OK)
-            tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "broadcast: the new game is not shown: %s",
-                           err.msg);
-        else
-            tb_daemon__log(d, TB_CONFIG_LOG_INFO, "broadcast: new game, live PGN %s",
-                           tb_broadcast_pgn_path(d->bc)[0] ? tb_broadcast_pgn_path(d->bc) : "off");
-        break;
-    case AGREED: {
-        tb_chess_game *g = d->bc_delay->game;
-        tb_chess_game_init(g, &c->start);
+        return tb_broadcast_new_game(bc, c->tags, &c->start, now, err);
+    case AGREED:
+        tb_chess_game_init(q->game, &c->start);
         for (int i = 0; i < c->plies; i++)
-            tb_chess_game_push(g, c->moves[i]);
+            tb_chess_game_push(q->game, c->moves[i]);
         if (c->clock.known)
             c->clock.at_ms += now - c->at;
-        if (tb_broadcast_agreed_clk(d->bc, g, c->clk, &c->clock, now, &err) != TB_OK)
-            tb_daemon__log(d, TB_CONFIG_LOG_INFO, "broadcast: not shown: %s", err.msg);
-        break;
-    }
+        return tb_broadcast_agreed_clk(bc, q->game, c->clk, &c->clock, now, err);
     case RESULT:
         c->end.result = c->result[0] ? c->result : NULL; /* the change may have moved */
-        if (tb_broadcast_result(d->bc, &c->end, now, &err) != TB_OK)
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN, "broadcast: the result is not shown: %s",
-                           err.msg);
-        break;
+        return tb_broadcast_result(bc, &c->end, now, err);
     }
+    return TB_OK;
 }
 
-void tb_daemon__bcdelay_due(struct tb_daemon *d, uint64_t now)
+int tb_daemon__bcdelay_hand_over(struct tb_daemon__bcdelay *q, tb_broadcast *bc, uint64_t now,
+                                 uint64_t delay, struct tb_error *err)
 {
-    struct tb_daemon__bcdelay *q = d->bc_delay;
-    uint64_t delay = d->cfg->broadcast.delay_ms;
-    while (q && q->n && q->q[q->head].at + delay <= now) {
-        struct change *c = &q->q[q->head];
-        hand_over(d, c, now);
-        change_free(c);
-        q->head++;
-        q->n--;
-    }
-    if (q && !q->n)
+    err->code = 0;
+    err->msg[0] = '\0';
+    if (!q || !q->n || q->q[q->head].at + delay > now)
+        return 0;
+    struct change *c = &q->q[q->head];
+    int kind = (int)c->kind;
+    hand_over(q, bc, c, now, err);
+    change_free(c);
+    q->head++;
+    if (!--q->n)
         q->head = 0;
+    return kind;
 }
 
-uint64_t tb_daemon__bcdelay_deadline(const struct tb_daemon *d)
+uint64_t tb_daemon__bcdelay_deadline(const struct tb_daemon__bcdelay *q, uint64_t delay)
 {
-    const struct tb_daemon__bcdelay *q = d->bc_delay;
-    return q && q->n ? q->q[q->head].at + d->cfg->broadcast.delay_ms : UINT64_MAX;
+    return q && q->n ? q->q[q->head].at + delay : UINT64_MAX;
 }
 
-/* A new change at the queue's end; NULL (logged) when memory runs out: that change is never
- * shown, nothing younger is shown in its place. */
-static struct change *add(struct tb_daemon *d, enum change_kind kind)
+/* A new change at the queue's end; NULL when memory runs out (the caller says so). */
+static struct change *add(struct tb_daemon__bcdelay *q, enum change_kind kind, uint64_t now)
 {
-    struct tb_daemon__bcdelay *q = d->bc_delay;
     if (q->head + q->n == q->cap) {
         if (q->head) { /* room at the front: move the waiting ones there */
             memmove(q->q, q->q + q->head, q->n * sizeof *q->q);
@@ -130,10 +118,8 @@ static struct change *add(struct tb_daemon *d, enum change_kind kind)
         } else {
             size_t cap = q->cap ? q->cap * 2 : 16;
             struct change *grown = realloc(q->q, cap * sizeof *grown);
-            if (!grown) {
-                tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "broadcast: out of memory, a change lost");
+            if (!grown)
                 return NULL;
-            }
             q->q = grown;
             q->cap = cap;
         }
@@ -141,63 +127,55 @@ static struct change *add(struct tb_daemon *d, enum change_kind kind)
     struct change *c = &q->q[q->head + q->n];
     memset(c, 0, sizeof *c);
     c->kind = kind;
-    c->at = tb_daemon__clock(d);
+    c->at = now;
     return c;
 }
 
-/* The change goes on now without a delay, else when it is due. */
-static void added(struct tb_daemon *d)
+int tb_daemon__bcdelay_new_game(struct tb_daemon__bcdelay *q, const struct tb_broadcast_tags *tags,
+                                const tb_chess_pos *start, uint64_t now)
 {
-    d->bc_delay->n++;
-    if (!d->cfg->broadcast.delay_ms)
-        tb_daemon__bcdelay_due(d, tb_daemon__clock(d));
-}
-
-void tb_daemon__bcdelay_new_game(struct tb_daemon *d, const struct tb_broadcast_tags *tags,
-                                 const tb_chess_pos *start)
-{
-    struct change *c = add(d, NEW_GAME);
-    if (!c)
-        return;
-    if (!(c->tags = malloc(sizeof *c->tags))) { /* the change is not counted: never shown */
-        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "broadcast: out of memory, a new game lost");
-        return;
-    }
+    struct change *c = add(q, NEW_GAME, now);
+    if (!c || !(c->tags = malloc(sizeof *c->tags)))
+        return TB_ERR_MEM; /* not counted: never shown */
     *c->tags = *tags;
     c->start = *start;
-    added(d);
+    q->n++;
+    return TB_OK;
 }
 
-void tb_daemon__bcdelay_agreed(struct tb_daemon *d, const tb_chess_game *g,
-                               const struct tb_broadcast_clock *clk)
+int tb_daemon__bcdelay_agreed(struct tb_daemon__bcdelay *q, const tb_chess_game *g,
+                              const uint64_t *clk_ms, const struct tb_broadcast_clock *clock,
+                              uint64_t now)
 {
-    struct change *c = add(d, AGREED);
+    struct change *c = add(q, AGREED, now);
     if (!c)
-        return;
+        return TB_ERR_MEM;
     size_t n = g->plies ? (size_t)g->plies : 1;
     if (!(c->moves = malloc(n * sizeof *c->moves)) || !(c->clk = malloc(n * sizeof *c->clk))) {
         change_free(c);
-        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "broadcast: out of memory, a change lost");
-        return;
+        return TB_ERR_MEM;
     }
     for (int i = 0; i < g->plies; i++) {
         c->moves[i] = g->moves[i];
-        c->clk[i] = tb_daemon__clock_ply_ms(d, i + 1);
+        c->clk[i] = clk_ms ? clk_ms[i] : TB_BROADCAST_NO_CLK;
     }
     c->plies = g->plies;
     c->start = g->start;
-    c->clock = *clk;
-    added(d);
+    c->clock = *clock;
+    q->n++;
+    return TB_OK;
 }
 
-void tb_daemon__bcdelay_result(struct tb_daemon *d, const struct tb_broadcast_end *end)
+int tb_daemon__bcdelay_result(struct tb_daemon__bcdelay *q, const struct tb_broadcast_end *end,
+                              uint64_t now)
 {
-    struct change *c = add(d, RESULT);
+    struct change *c = add(q, RESULT, now);
     if (!c)
-        return;
+        return TB_ERR_MEM;
     c->end = *end;
     if (end->result)
         snprintf(c->result, sizeof c->result, "%s", end->result);
     c->end.result = NULL;
-    added(d);
+    q->n++;
+    return TB_OK;
 }

@@ -618,18 +618,26 @@ void tb_daemon__broadcast_sync(struct tb_daemon *d, uint64_t t);
 /* The clock as it stands shown when it changed (a press, a pause, a correction, a DGT clock's
  * reading): the virtual board's clock and the next move's [%clk] follow it. */
 void tb_daemon__broadcast_clock(struct tb_daemon *d);
-/* daemon_bcdelay.c: [broadcast] delay, between the agreed game and the library: each change is
- * handed over once it is delay old, in order (at once without a delay). */
-int tb_daemon__bcdelay_open(struct tb_daemon *d, struct tb_error *err);
-void tb_daemon__bcdelay_free(struct tb_daemon *d);
-void tb_daemon__bcdelay_new_game(struct tb_daemon *d, const struct tb_broadcast_tags *tags,
-                                 const tb_chess_pos *start);
-void tb_daemon__bcdelay_agreed(struct tb_daemon *d, const tb_chess_game *g,
-                               const struct tb_broadcast_clock *clk);
-void tb_daemon__bcdelay_result(struct tb_daemon *d, const struct tb_broadcast_end *end);
-/* Hands over the changes due by now; when the next one is (UINT64_MAX: none). */
-void tb_daemon__bcdelay_due(struct tb_daemon *d, uint64_t now);
-uint64_t tb_daemon__bcdelay_deadline(const struct tb_daemon *d);
+/* daemon_bcdelay.c: [broadcast] delay, between the agreed game and the library: the changes
+ * (times on the daemon's clock), each handed over once it is delay old, in order. It calls only
+ * the library: the daemon's files log what it reports. TB_ERR_MEM when a change cannot be kept. */
+enum { TB_DAEMON__BCDELAY_NEW_GAME = 1, TB_DAEMON__BCDELAY_AGREED, TB_DAEMON__BCDELAY_RESULT };
+struct tb_daemon__bcdelay *tb_daemon__bcdelay_new(void);
+void tb_daemon__bcdelay_free(struct tb_daemon__bcdelay *q);
+int tb_daemon__bcdelay_new_game(struct tb_daemon__bcdelay *q, const struct tb_broadcast_tags *tags,
+                                const tb_chess_pos *start, uint64_t now);
+/* clk_ms: each ply's [%clk] as recorded (may be NULL), for tb_broadcast_agreed_clk. */
+int tb_daemon__bcdelay_agreed(struct tb_daemon__bcdelay *q, const tb_chess_game *g,
+                              const uint64_t *clk_ms, const struct tb_broadcast_clock *clock,
+                              uint64_t now);
+int tb_daemon__bcdelay_result(struct tb_daemon__bcdelay *q, const struct tb_broadcast_end *end,
+                              uint64_t now);
+/* Hands the oldest change over when it is due by now: its kind (err says how the library took
+ * it), 0 when none is due. */
+int tb_daemon__bcdelay_hand_over(struct tb_daemon__bcdelay *q, tb_broadcast *bc, uint64_t now,
+                                 uint64_t delay, struct tb_error *err);
+/* When the oldest change is due (UINT64_MAX: none waits). */
+uint64_t tb_daemon__bcdelay_deadline(const struct tb_daemon__bcdelay *q, uint64_t delay);
 int tb_daemon__broadcast_pollfds(struct tb_daemon *d, struct pollfd *p, int max,
                                  uint64_t *deadline);
 void tb_daemon__broadcast_handle(struct tb_daemon *d, const struct pollfd *p, int n);
