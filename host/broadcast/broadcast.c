@@ -201,7 +201,7 @@ static void show(tb_broadcast *bc, const tb_chess_pos *pos, uint64_t now_ms)
 
 static int new_game(tb_broadcast *bc, const struct tb_broadcast_tags *tags,
                     const tb_chess_pos *start, const tb_chess_game *resume, uint64_t now_ms,
-                    struct tb_error *err)
+                    int *file_plies, struct tb_error *err)
 {
     if (!bc || !tags)
         return tb_error_set(err, TB_ERR_ARG, "broadcast: new game without tags");
@@ -236,8 +236,11 @@ static int new_game(tb_broadcast *bc, const struct tb_broadcast_tags *tags,
             return rc;
         }
     }
-    if (resumed)
+    if (resumed) {
+        if (file_plies) /* choose_path read the file into the scratch game */
+            *file_plies = bc->scratch->game.plies;
         return TB_OK; /* the file keeps its text until the game resumed replaces it */
+    }
     /* The new game's file is on the disk before the call returns, so the next game's name
      * never takes it and no follower ever finds the name without its text. */
     int rc = write_pgn(bc, err);
@@ -248,7 +251,7 @@ static int new_game(tb_broadcast *bc, const struct tb_broadcast_tags *tags,
 int tb_broadcast_new_game(tb_broadcast *bc, const struct tb_broadcast_tags *tags,
                           const tb_chess_pos *start, uint64_t now_ms, struct tb_error *err)
 {
-    return new_game(bc, tags, start, NULL, now_ms, err);
+    return new_game(bc, tags, start, NULL, now_ms, NULL, err);
 }
 
 int tb_broadcast_resume_game(tb_broadcast *bc, const struct tb_broadcast_tags *tags,
@@ -256,12 +259,33 @@ int tb_broadcast_resume_game(tb_broadcast *bc, const struct tb_broadcast_tags *t
 {
     if (!bc || !game)
         return tb_error_set(err, TB_ERR_ARG, "broadcast: no game to resume");
-    int rc = new_game(bc, tags, &game->start, game, now_ms, err);
+    int rc = new_game(bc, tags, &game->start, game, now_ms, NULL, err);
     if (rc == TB_OK)
         rc = tb_broadcast_agreed(bc, game, NULL, now_ms, err);
     if (rc == TB_OK)
         tb_broadcast_pgn_flush(bc);
     return rc;
+}
+
+int tb_broadcast_resume_shown(tb_broadcast *bc, const struct tb_broadcast_tags *tags,
+                              const tb_chess_game *game, const uint64_t *clk_ms, uint64_t now_ms,
+                              struct tb_error *err)
+{
+    if (!bc || !game)
+        return tb_error_set(err, TB_ERR_ARG, "broadcast: no game to resume");
+    int plies = 0;
+    int rc = new_game(bc, tags, &game->start, game, now_ms, &plies, err);
+    if (rc != TB_OK || plies == 0)
+        return rc;
+    tb_chess_game *shown = malloc(sizeof *shown); /* large: never on the stack */
+    if (!shown)
+        return tb_error_set(err, TB_ERR_MEM, "broadcast: out of memory");
+    tb_chess_game_init(shown, &game->start);
+    for (int i = 0; i < plies; i++)
+        tb_chess_game_push(shown, game->moves[i]);
+    rc = tb_broadcast_agreed_clk(bc, shown, clk_ms, NULL, now_ms, err);
+    free(shown);
+    return rc == TB_OK ? plies : rc;
 }
 
 static void end_by_rules(tb_broadcast *bc)
@@ -288,6 +312,13 @@ static void end_by_rules(tb_broadcast *bc)
 int tb_broadcast_agreed(tb_broadcast *bc, const tb_chess_game *game,
                         const struct tb_broadcast_clock *clock, uint64_t now_ms,
                         struct tb_error *err)
+{
+    return tb_broadcast_agreed_clk(bc, game, NULL, clock, now_ms, err);
+}
+
+int tb_broadcast_agreed_clk(tb_broadcast *bc, const tb_chess_game *game, const uint64_t *clk_ms,
+                            const struct tb_broadcast_clock *clock, uint64_t now_ms,
+                            struct tb_error *err)
 {
     if (!bc || !game)
         return tb_error_set(err, TB_ERR_ARG, "broadcast: no game given");
@@ -331,6 +362,11 @@ int tb_broadcast_agreed(tb_broadcast *bc, const tb_chess_game *game,
             bc->clk[g->plies - 1] = ms;
         }
     }
+    for (int i = 0; clk_ms && i < g->plies; i++) /* the caller's record over the reading */
+        if (clk_ms[i] != TB_BROADCAST_NO_CLK && clk_ms[i] != bc->clk[i]) {
+            bc->clk[i] = clk_ms[i];
+            changed = true;
+        }
     show(bc, &g->pos, now_ms);
     if (!changed)
         return TB_OK;

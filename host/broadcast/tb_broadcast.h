@@ -231,6 +231,13 @@ int tb_broadcast_new_game(tb_broadcast *bc, const struct tb_broadcast_tags *tags
  * a follower keeps its address; else a new file. The text is on the disk when it returns. */
 int tb_broadcast_resume_game(tb_broadcast *bc, const struct tb_broadcast_tags *tags,
                              const tb_chess_game *game, uint64_t now_ms, struct tb_error *err);
+/* As tb_broadcast_resume_game for a delayed broadcast: the file goes on with only the moves it
+ * already holds (what the public saw before the restart; none in a new file), with their
+ * [%clk] from clk_ms as tb_broadcast_agreed_clk takes it (may be NULL), so no move of game is
+ * shown sooner than the caller hands it over. Returns how many plies are shown. */
+int tb_broadcast_resume_shown(tb_broadcast *bc, const struct tb_broadcast_tags *tags,
+                              const tb_chess_game *game, const uint64_t *clk_ms, uint64_t now_ms,
+                              struct tb_error *err);
 /* The agreed game now (after an agreed move, a takeback, a clock change): moves beyond the
  * shown ones are new moves (the mover's clock is recorded for the last), a shorter or
  * different game is a takeback to the common part. The board shows game->pos; the PGN is
@@ -241,6 +248,12 @@ int tb_broadcast_resume_game(tb_broadcast *bc, const struct tb_broadcast_tags *t
 int tb_broadcast_agreed(tb_broadcast *bc, const tb_chess_game *game,
                         const struct tb_broadcast_clock *clock, uint64_t now_ms,
                         struct tb_error *err);
+/* As tb_broadcast_agreed, with the [%clk] the caller recorded for each ply (clk_ms[i] after ply
+ * i + 1; TB_BROADCAST_NO_CLK: the clock's reading as above): a game resumed or delayed keeps
+ * its moves' times. */
+int tb_broadcast_agreed_clk(tb_broadcast *bc, const tb_chess_game *game, const uint64_t *clk_ms,
+                            const struct tb_broadcast_clock *clock, uint64_t now_ms,
+                            struct tb_error *err);
 /* The game ends by the caller's word. TB_ERR_ILLEGAL for a claim the position does not allow,
  * TB_ERR_STATE when the result is already written. */
 int tb_broadcast_result(tb_broadcast *bc, const struct tb_broadcast_end *end, uint64_t now_ms,

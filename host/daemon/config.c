@@ -375,6 +375,24 @@ static void set_bc_serial(struct parse *ps, long line, const char *key, const ch
         strcpy(ps->cfg.broadcast.serial, v);
 }
 
+/* "90", "90s", "15m", "500ms" as the hall's [round] delay: at most an hour. */
+static void set_bc_delay(struct parse *ps, long line, const char *key, const char *v, int role)
+{
+    (void)role;
+    char *end;
+    errno = 0;
+    long long n = strtoll(v, &end, 10);
+    long long unit = !strcmp(end, "ms")                      ? 1
+                     : !strcmp(end, "") || !strcmp(end, "s") ? 1000
+                     : !strcmp(end, "m")                     ? 60000
+                                                             : -1;
+    if (end == v || v[0] == '-' || v[0] == '+' || errno || n > 3600 * 1000 || unit < 0 ||
+        n * unit > 3600 * 1000)
+        problem(ps, line, "%s '%s' is not a delay (0, 90s, 15m; at most 60m)", key, v);
+    else
+        ps->cfg.broadcast.delay_ms = (uint64_t)(n * unit);
+}
+
 /* ---- [game]: the game's PGN tags (the broadcast's, the games kept and their names) ------- */
 
 /* PGN's date form, YYYY.MM.DD, '?' for an unknown digit. */
@@ -612,6 +630,7 @@ static const struct key {
     {SEC_BROADCAST, "max_clients", set_bc_clients},
     {SEC_BROADCAST, "pgn_dir", set_bc_pgn_dir},
     {SEC_BROADCAST, "serial", set_bc_serial},
+    {SEC_BROADCAST, "delay", set_bc_delay},
     {SEC_HALL, "broker", set_hall_broker},
     {SEC_HALL, "port", set_hall_port},
     {SEC_HALL, "tournament", set_hall_name},
@@ -964,6 +983,14 @@ static void summary_parts(const struct tb_config *cfg, char *buf, size_t len, si
         put(buf, len, u, " tcp=127.0.0.1:%d", b->tcp_port);
     if (b->pgn_dir[0])
         put(buf, len, u, " pgn_dir=%s", b->pgn_dir);
+    if (b->delay_ms)
+        put(buf, len, u,
+            b->delay_ms % 60000 == 0  ? " delay=%llum"
+            : b->delay_ms % 1000 == 0 ? " delay=%llus"
+                                      : " delay=%llums",
+            (unsigned long long)(b->delay_ms % 60000 == 0  ? b->delay_ms / 60000
+                                 : b->delay_ms % 1000 == 0 ? b->delay_ms / 1000
+                                                           : b->delay_ms));
     const struct tb_config_hall *h = &cfg->hall;
     if (tb_config_hall_on(cfg))
         put(buf, len, u, "; hall: %s/%s on %s%s", h->tournament, h->table, h->broker,

@@ -88,6 +88,49 @@ static void control_tag(struct tb_daemon *d)
         tb_daemon__clock_control_pgn(d, d->tags.time_control, sizeof d->tags.time_control);
 }
 
+/* Hands over the changes the delay no longer holds back, saying how the library took each. */
+static void hand_over_due(struct tb_daemon *d)
+{
+    struct tb_error err;
+    int kind;
+    while ((kind = tb_daemon__bcdelay_hand_over(d->bc_delay, d->bc, tb_daemon__clock(d),
+                                                d->cfg->broadcast.delay_ms, &err)) > 0) {
+        const char *path = tb_broadcast_pgn_path(d->bc);
+        if (kind == TB_DAEMON__BCDELAY_NEW_GAME && !err.code)
+            tb_daemon__log(d, TB_CONFIG_LOG_INFO, "broadcast: new game, live PGN %s",
+                           path[0] ? path : "off");
+        else if (kind == TB_DAEMON__BCDELAY_NEW_GAME)
+            tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "broadcast: the new game is not shown: %s",
+                           err.msg);
+        else if (err.code)
+            tb_daemon__log(
+                d, kind == TB_DAEMON__BCDELAY_RESULT ? TB_CONFIG_LOG_WARN : TB_CONFIG_LOG_INFO,
+                "broadcast: %s: %s",
+                kind == TB_DAEMON__BCDELAY_RESULT ? "the result is not shown" : "not shown",
+                err.msg);
+    }
+}
+
+/* A change kept for [broadcast] delay: shown when it has passed, at once without a delay. */
+static void kept(struct tb_daemon *d, int rc)
+{
+    if (rc != TB_OK)
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "broadcast: out of memory, a change not shown");
+    if (!d->cfg->broadcast.delay_ms)
+        hand_over_due(d);
+}
+
+/* The agreed game g with the clock, and each ply's [%clk] as the daemon recorded it. */
+static void keep_agreed(struct tb_daemon *d, const tb_chess_game *g,
+                        const struct tb_broadcast_clock *clock)
+{
+    uint64_t *clk = malloc(((size_t)g->plies + 1) * sizeof *clk);
+    for (int i = 0; clk && i < g->plies; i++)
+        clk[i] = tb_daemon__clock_ply_ms(d, i + 1);
+    kept(d, tb_daemon__bcdelay_agreed(d->bc_delay, g, clk, clock, tb_daemon__clock(d)));
+    free(clk);
+}
+
 /* The game shown becomes the first n plies of g, with the clock as it stands (a clock change
  * alone is shown too: the virtual board's clock follows presses, pauses and corrections). */
 static void show(struct tb_daemon *d, const tb_chess_game *g, int n)
@@ -104,9 +147,7 @@ static void show(struct tb_daemon *d, const tb_chess_game *g, int n)
         tb_chess_game_pop(s);
     for (int i = common; i < n; i++)
         tb_chess_game_push(s, g->moves[i]);
-    struct tb_error err = {0};
-    if (tb_broadcast_agreed(d->bc, s, &clock, tb_daemon__clock(d), &err) != TB_OK)
-        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "broadcast: not shown: %s", err.msg);
+    keep_agreed(d, s, &clock);
 }
 
 static void new_game(struct tb_daemon *d)
@@ -114,12 +155,7 @@ static void new_game(struct tb_daemon *d)
     const tb_chess_game *g = tb_match_game(d->match);
     tb_chess_game_init(d->bc_game, &g->start);
     control_tag(d);
-    struct tb_error err = {0};
-    if (tb_broadcast_new_game(d->bc, &d->tags, &g->start, tb_daemon__clock(d), &err) != TB_OK)
-        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "broadcast: the new game is not shown: %s", err.msg);
-    else
-        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "broadcast: new game, live PGN %s",
-                       tb_broadcast_pgn_path(d->bc)[0] ? tb_broadcast_pgn_path(d->bc) : "off");
+    kept(d, tb_daemon__bcdelay_new_game(d->bc_delay, &d->tags, &g->start, tb_daemon__clock(d)));
 }
 
 static bool same_start(const tb_chess_pos *a, const tb_chess_pos *b)
@@ -191,9 +227,7 @@ void tb_daemon__broadcast_result(struct tb_daemon *d)
     struct tb_broadcast_end end = {.kind = kinds[req->how],
                                    .side = req->side ? TB_CHESS_BLACK : TB_CHESS_WHITE,
                                    .result = req->result};
-    struct tb_error err = {0};
-    if (tb_broadcast_result(d->bc, &end, tb_daemon__clock(d), &err) != TB_OK)
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "broadcast: the result is not shown: %s", err.msg);
+    kept(d, tb_daemon__bcdelay_result(d->bc_delay, &end, tb_daemon__clock(d)));
 }
 
 int tb_daemon__broadcast_open(struct tb_daemon *d, struct tb_error *err)
@@ -213,6 +247,8 @@ int tb_daemon__broadcast_open(struct tb_daemon *d, struct tb_error *err)
     if (!(d->bc_game = malloc(sizeof *d->bc_game)))
         return tb_error_set(err, TB_ERR_MEM, "broadcast: out of memory");
     struct tb_error e = {0};
+    if (!(d->bc_delay = tb_daemon__bcdelay_new()))
+        return tb_error_set(err, TB_ERR_MEM, "broadcast: out of memory");
     if (!(d->bc = tb_broadcast_new(&bcfg, &e)))
         return tb_error_set(err, e.code ? e.code : TB_ERR_SYS, "%s", e.msg);
     /* The game as recovery left it: its start, its agreed moves, its result; in the file it was
@@ -222,8 +258,17 @@ int tb_daemon__broadcast_open(struct tb_daemon *d, struct tb_error *err)
     for (int i = 0; i < game_plies(d, g); i++)
         tb_chess_game_push(d->bc_game, g->moves[i]);
     control_tag(d);
-    if (tb_broadcast_resume_game(d->bc, &d->tags, d->bc_game, tb_daemon__clock(d), &e) != TB_OK)
+    /* The file keeps the moves the public had (with their [%clk] as recorded); the game then
+     * goes to the broadcast as agreed now: at once without a delay, else when the delay has
+     * passed (the moves' own times are not kept), so none is shown younger than the delay. */
+    uint64_t *clk = malloc(((size_t)d->bc_game->plies + 1) * sizeof *clk);
+    for (int i = 0; clk && i < d->bc_game->plies; i++)
+        clk[i] = tb_daemon__clock_ply_ms(d, i + 1);
+    if (tb_broadcast_resume_shown(d->bc, &d->tags, d->bc_game, clk, tb_daemon__clock(d), &e) < 0)
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "broadcast: the game is not shown: %s", e.msg);
+    free(clk);
+    d->bc_clock = clock_now(d);
+    keep_agreed(d, d->bc_game, &d->bc_clock);
     tb_daemon__broadcast_result(d);
     char tcp[32] = "off";
     if (tb_broadcast_tcp_port(d->bc))
@@ -238,6 +283,8 @@ void tb_daemon__broadcast_close(struct tb_daemon *d)
 {
     tb_broadcast_free(d->bc); /* the last PGN written, the pty's link removed */
     d->bc = NULL;
+    tb_daemon__bcdelay_free(d->bc_delay); /* changes not yet due are never shown: recovery */
+    d->bc_delay = NULL;                   /* brings them back */
     free(d->bc_game);
     d->bc_game = NULL;
 }
@@ -245,13 +292,21 @@ void tb_daemon__broadcast_close(struct tb_daemon *d)
 int tb_daemon__broadcast_pollfds(struct tb_daemon *d, struct pollfd *p, int max, uint64_t *deadline)
 {
     *deadline = UINT64_MAX;
-    return d->bc ? tb_broadcast_pollfds(d->bc, p, max, tb_daemon__clock(d), deadline) : 0;
+    if (!d->bc)
+        return 0;
+    int n = tb_broadcast_pollfds(d->bc, p, max, tb_daemon__clock(d), deadline);
+    uint64_t due = tb_daemon__bcdelay_deadline(d->bc_delay, d->cfg->broadcast.delay_ms);
+    if (due < *deadline) /* a delayed change to show */
+        *deadline = due;
+    return n;
 }
 
 void tb_daemon__broadcast_handle(struct tb_daemon *d, const struct pollfd *p, int n)
 {
-    if (d->bc)
-        tb_broadcast_handle(d->bc, p, n, tb_daemon__clock(d));
+    if (!d->bc)
+        return;
+    hand_over_due(d);
+    tb_broadcast_handle(d->bc, p, n, tb_daemon__clock(d));
 }
 
 void tb_daemon__broadcast_status(struct tb_daemon *d, struct tb_daemon__buf *out)

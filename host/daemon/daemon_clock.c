@@ -725,6 +725,15 @@ int tb_daemon__clock_status(struct tb_daemon *d, char *buf, size_t len)
                     control, side[0], side[1], state, k->result[0] ? ": " : "", k->result);
 }
 
+uint64_t tb_daemon__clock_ply_ms(const struct tb_daemon *d, int ply)
+{
+    const struct tb_daemon__clk *k = d->clk;
+    if (!k || k->source == TB_CONFIG_CLOCK_NONE || ply < 1 || ply > TB_CHESS_GAME_MAX_PLIES ||
+        k->clk[ply] < 0)
+        return TB_BROADCAST_NO_CLK;
+    return (uint64_t)k->clk[ply];
+}
+
 void tb_daemon__clock_pgn(struct tb_daemon *d, tb_chess_pgn_game *pg)
 {
     struct tb_daemon__clk *k = d->clk;

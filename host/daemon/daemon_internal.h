@@ -315,9 +315,10 @@ struct tb_daemon {
 
     /* broadcast (daemon_broadcast.c): the agreed game shown; the game's tags and its end */
     tb_broadcast *bc;
-    tb_chess_game *bc_game;             /* what the broadcast shows (the agreed game fed last) */
-    struct tb_broadcast_clock bc_clock; /* and the clock shown with it */
-    struct tb_broadcast_tags tags;      /* this game's PGN tags: configuration, then new-game */
+    tb_chess_game *bc_game;              /* what the broadcast shows (the agreed game fed last) */
+    struct tb_broadcast_clock bc_clock;  /* and the clock shown with it */
+    struct tb_daemon__bcdelay *bc_delay; /* the changes [broadcast] delay holds back */
+    struct tb_broadcast_tags tags;       /* this game's PGN tags: configuration, then new-game */
     struct tb_daemon__end end;
 
     /* hall (daemon_hall.c): the table on the MQTT broker; NULL when [hall] is off */
@@ -617,6 +618,26 @@ void tb_daemon__broadcast_sync(struct tb_daemon *d, uint64_t t);
 /* The clock as it stands shown when it changed (a press, a pause, a correction, a DGT clock's
  * reading): the virtual board's clock and the next move's [%clk] follow it. */
 void tb_daemon__broadcast_clock(struct tb_daemon *d);
+/* daemon_bcdelay.c: [broadcast] delay, between the agreed game and the library: the changes
+ * (times on the daemon's clock), each handed over once it is delay old, in order. It calls only
+ * the library: the daemon's files log what it reports. TB_ERR_MEM when a change cannot be kept. */
+enum { TB_DAEMON__BCDELAY_NEW_GAME = 1, TB_DAEMON__BCDELAY_AGREED, TB_DAEMON__BCDELAY_RESULT };
+struct tb_daemon__bcdelay *tb_daemon__bcdelay_new(void);
+void tb_daemon__bcdelay_free(struct tb_daemon__bcdelay *q);
+int tb_daemon__bcdelay_new_game(struct tb_daemon__bcdelay *q, const struct tb_broadcast_tags *tags,
+                                const tb_chess_pos *start, uint64_t now);
+/* clk_ms: each ply's [%clk] as recorded (may be NULL), for tb_broadcast_agreed_clk. */
+int tb_daemon__bcdelay_agreed(struct tb_daemon__bcdelay *q, const tb_chess_game *g,
+                              const uint64_t *clk_ms, const struct tb_broadcast_clock *clock,
+                              uint64_t now);
+int tb_daemon__bcdelay_result(struct tb_daemon__bcdelay *q, const struct tb_broadcast_end *end,
+                              uint64_t now);
+/* Hands the oldest change over when it is due by now: its kind (err says how the library took
+ * it), 0 when none is due. */
+int tb_daemon__bcdelay_hand_over(struct tb_daemon__bcdelay *q, tb_broadcast *bc, uint64_t now,
+                                 uint64_t delay, struct tb_error *err);
+/* When the oldest change is due (UINT64_MAX: none waits). */
+uint64_t tb_daemon__bcdelay_deadline(const struct tb_daemon__bcdelay *q, uint64_t delay);
 int tb_daemon__broadcast_pollfds(struct tb_daemon *d, struct pollfd *p, int max,
                                  uint64_t *deadline);
 void tb_daemon__broadcast_handle(struct tb_daemon *d, const struct pollfd *p, int n);
@@ -675,6 +696,8 @@ bool tb_daemon__clock_now(struct tb_daemon *d, int64_t left[2], int *running);
 int tb_daemon__clock_set(struct tb_daemon *d, const char *text, uint64_t ms[2], uint64_t t,
                          bool apply, struct tb_error *err);
 void tb_daemon__clock_pgn(struct tb_daemon *d, tb_chess_pgn_game *pg);
+/* The [%clk] recorded after ply (1 = the first) in ms; TB_BROADCAST_NO_CLK when none. */
+uint64_t tb_daemon__clock_ply_ms(const struct tb_daemon *d, int ply);
 
 /* daemon_bug.c, daemon_bugctl.c: doorgeefschaak ([bughouse]; docs/doorgeefschaak.md). While
  * d->bug is set the board inputs, the deadlines, the ears and the control requests are the

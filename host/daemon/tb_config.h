@@ -82,6 +82,7 @@ struct tb_config_broadcast {
     int max_clients;                  /* TCP sessions at once */
     char pgn_dir[TB_CONFIG_PATH_MAX]; /* the live PGN's root; "" = none */
     char serial[6];                   /* the board's serial number, five digits */
+    uint64_t delay_ms;                /* the public sees the game as it stood this long ago */
 };
 
 /* [hall] (docs/hall.md): the table published to an MQTT broker. Off while table is unset. */

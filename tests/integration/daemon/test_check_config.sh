@@ -1,5 +1,5 @@
 #!/bin/bash
-# daemon_check_config: --check-config is the daemon's own start-up check. Thirty broken files
+# daemon_check_config: --check-config is the daemon's own start-up check. Thirty-one broken files
 # (one problem each, the doorgeefschaak guide's example on a machine without its four headsets
 # among them) are fed to `twinboardd --check-config FILE` and to `twinboardd -c FILE`: both must
 # refuse (exit 1 and 78; the daemon makes no socket), and both must print the same FILE:LINE lines, the
@@ -130,6 +130,10 @@ tcp = 0.0.0.0:3334"
 case_ broadcast-pgn-dir "13: [broadcast] pgn_dir = $work/no/such/pgn: no directory $work/no/such" "$ok
 [broadcast]
 pgn_dir = $work/no/such/pgn"
+case_ broadcast-delay "14: delay '61m' is not a delay (0, 90s, 15m; at most 60m)" "$ok
+[broadcast]
+pgn_dir = $work/rw
+delay = 61m"
 case_ broadcast-dgt "13: [broadcast] dgt = $work/no/dgt: no directory $work/no" "$ok
 [broadcast]
 dgt = pty:$work/no/dgt"
@@ -195,7 +199,7 @@ case_ doorgeefschaak-control "14: control" "$ok
 [bughouse]
 enabled = yes
 control = seven minutes"
-[ "$n" -eq 30 ] || fail "$n cases, not 30"
+[ "$n" -eq 31 ] || fail "$n cases, not 31"
 echo "daemon_check_config: $n files, $failures failed"
 [ "$failures" -eq 0 ] && rm -rf "$work"
 [ "$failures" -eq 0 ]

@@ -534,3 +534,221 @@ TB_TEST(the_live_pgn_after_every_move_is_the_daemons_and_pgn_extract_reads_it)
         TB_FAIL("the looping reader found %ld of %ld texts not whole: %s", l.bad, l.reads, l.why);
     fx_free(&f);
 }
+
+/* ---- [broadcast] delay --------------------------------------------------------------------- */
+
+static double mono_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1000.0 + (double)t.tv_nsec / 1e6;
+}
+
+/* A single-board DGT program on the daemon's pty, following the game's positions in order. */
+static void pty_open(struct fx *f, struct prog *p, const struct expect *e)
+{
+    char link[600];
+    snprintf(link, sizeof link, "%s/dgt", f->dir);
+    *p = (struct prog){.e = e, .name = "pty (single-board)", .at = -1};
+    p->fd = open(link, O_RDWR | O_NOCTTY | O_NONBLOCK);
+    ASSERT_TRUE(p->fd >= 0);
+    struct termios t;
+    ASSERT_OK(tcgetattr(p->fd, &t));
+    cfmakeraw(&t);
+    ASSERT_OK(tcsetattr(p->fd, TCSANOW, &t));
+    bcast_client_init(&p->c, false);
+    static const uint8_t single[] = {TB_DGT_CMD_SEND_BRD, TB_DGT_CMD_SEND_UPDATE_BRD};
+    send_bytes(p, single, sizeof single);
+}
+
+static void pty_close(struct prog *p)
+{
+    close(p->fd);
+    bcast_client_free(&p->c);
+}
+
+/* What the public sees against when each ply was agreed: agreed[k] the time ply k + 1 was
+ * agreed (the daemon's `pgn` had it), seen[k] when the live PGN / the board first showed it. */
+struct delayed {
+    double agreed[16], pgn_seen[16], board_seen[16];
+    int agreed_n, pgn_n, board_n; /* plies agreed, and shown so far by each */
+    double delay, early;          /* the delay; how much sooner a ply may show (write latency) */
+};
+
+static int live_plies(const char *path, char *result, size_t len)
+{
+    static tb_chess_pgn_game g;
+    size_t n;
+    char *t = tb_run_read_file(path, &n);
+    parse(t, &g);
+    free(t);
+    snprintf(result, len, "%s", g.result);
+    return g.game.plies;
+}
+
+/* One look at the live PGN and the board: every ply shown is at least the delay old. */
+static void look_public(struct delayed *v, const char *path, struct prog *board)
+{
+    char result[16];
+    int plies = live_plies(path, result, sizeof result);
+    double now = mono_ms();
+    ASSERT_TRUE(plies >= v->pgn_n); /* nothing shown is taken back: no takeback here */
+    for (; v->pgn_n < plies; v->pgn_n++) {
+        ASSERT_LT(v->pgn_n, v->agreed_n); /* never a ply not agreed yet */
+        double lat = now - v->agreed[v->pgn_n];
+        if (lat < v->delay - v->early)
+            TB_FAIL("live PGN: ply %d shown %.0f ms after it was agreed (delay %.0f ms)",
+                    v->pgn_n + 1, lat, v->delay);
+        v->pgn_seen[v->pgn_n] = now;
+    }
+    if (!board)
+        return;
+    prog_read(board);
+    /* after a restart the plies held back come together: the board leaps to the newest */
+    for (int k = board->e->nwant - 1; k > board->at; k--)
+        if (!memcmp(board->c.shadow, board->e->want[k], 64))
+            board->at = k;
+    for (; v->board_n < board->at; v->board_n++) { /* board->at: plies the board showed */
+        ASSERT_LT(v->board_n, v->agreed_n);
+        double lat = now - v->agreed[v->board_n];
+        if (lat < v->delay - v->early)
+            TB_FAIL("virtual board: ply %d shown %.0f ms after it was agreed (delay %.0f ms)",
+                    v->board_n + 1, lat, v->delay);
+        if (!v->board_seen[v->board_n]) /* a program after a restart sees the old plies again */
+            v->board_seen[v->board_n] = now;
+    }
+}
+
+/* The daemon's `pgn` has every agreed ply at once. */
+static void note_agreed(struct fx *f, struct delayed *v)
+{
+    int plies = fx_plies(f);
+    if (plies == v->agreed_n)
+        return;
+    double now = mono_ms();
+    static tb_chess_pgn_game g;
+    static char answer[1 << 16];
+    ASSERT_EQ(tb_ctl_answer_text(fx_req(f, "pgn"), answer, sizeof answer), 0);
+    parse(answer, &g);
+    ASSERT_EQ(g.game.plies, plies);
+    for (; v->agreed_n < plies; v->agreed_n++)
+        v->agreed[v->agreed_n] = now;
+}
+
+static void delay_configure(struct fx *f, int delay_ms)
+{
+    configure(f);
+    f->o.cfg.broadcast.delay_ms = (uint64_t)delay_ms;
+    f->o.cfg.clock.source = TB_CONFIG_CLOCK_BUILTIN;
+    snprintf(f->o.cfg.clock.control, sizeof f->o.cfg.clock.control, "90m+30s");
+    f->o.speed = TB_DAEMON_SPEED_REALTIME;
+    f->o.exit_when_done = false;
+}
+
+/* [broadcast] delay = 2 s on the wall clock with the built-in clock running: after each agreed
+ * ply the daemon's `pgn` has it at once, while the live PGN and the virtual board show it no
+ * sooner than the delay and within the delay + 1 s; the daemon restarted with plies still held
+ * back shows none of them sooner (and keeps what the public had); the result too waits for the
+ * delay; at the end the live PGN is the daemon's `pgn`, every [%clk] with it. */
+TB_TEST(the_delayed_live_pgn_and_board_show_each_ply_once_it_is_the_delay_old)
+{
+    struct fx f;
+    fx_init(&f, "bcast_delay");
+    tb_chess_move moves[256];
+    enum { N = 5 };
+    ASSERT_GT(tb_daemon_demo_moves(moves, 256), N);
+    struct tb_daemon_demo_script s = {
+        .moves = moves, .nmoves = N, .pause_ms = tb_test_ms(500), .seed = 5};
+    struct tb_error err = {0};
+    if (tb_daemon_demo_script_write(&s, f.script, &err) != TB_OK)
+        TB_FAIL("script: %s", err.msg);
+    struct expect e = {0};
+    tb_chess_pos pos;
+    tb_chess_pos_startpos(&pos);
+    for (int i = 0; i <= N; i++) {
+        tb_dgt_codes_of_pos(&pos, TB_DGT_ORIENT_NORMAL, e.want[e.nwant++]);
+        tb_chess_undo u;
+        if (i < N)
+            tb_chess_make(&pos, moves[i], &u);
+    }
+    const int delay = tb_test_ms(2000);
+    struct delayed v = {.delay = delay, .early = tb_test_ms(100)};
+    fx_options(&f, "script", "script");
+    delay_configure(&f, delay);
+    fx_start(&f);
+    struct prog board;
+    pty_open(&f, &board, &e);
+    char path[600];
+    status_field(&f, "live PGN ", " (", path, sizeof path);
+    /* until every ply is agreed, then the daemon stops at once: plies held back meanwhile */
+    double t0 = mono_ms();
+    while (v.agreed_n < N) {
+        ASSERT_GE(tb_daemon_step(f.d, 20), 0);
+        note_agreed(&f, &v);
+        look_public(&v, path, &board);
+        struct tb_daemon_counters c;
+        tb_daemon_counters(f.d, &c);
+        ASSERT_EQ(c.mismatch, 0u);
+        if (mono_ms() - t0 > 60000.0 * tb_test_time_multiplier())
+            TB_FAIL("%d of %d plies agreed in 60 s", v.agreed_n, N);
+    }
+    ASSERT_LT(v.pgn_n, N); /* the last ply is held back when the daemon stops */
+    int before = v.pgn_n;
+    pty_close(&board);
+    fx_stop(&f);
+    fx_options(&f, "null:", "null:");
+    delay_configure(&f, delay);
+    fx_start(&f);
+    double restarted = mono_ms();
+    pty_open(&f, &board, &e);
+    board.at = before - 1; /* a program started now first sees the board the public had */
+    char again[600];
+    status_field(&f, "live PGN ", " (", again, sizeof again);
+    ASSERT_STR_EQ(again, path); /* the public's file goes on */
+    char result[16];
+    ASSERT_GE(live_plies(path, result, sizeof result), before); /* what the public had, kept */
+    v.board_n = 0;
+    while (v.pgn_n < N || v.board_n < N) {
+        ASSERT_GE(tb_daemon_step(f.d, 20), 0);
+        look_public(&v, path, &board);
+        if (mono_ms() - restarted > delay + tb_test_ms(1000))
+            TB_FAIL("after the restart %d of %d plies in the live PGN, %d on the board, after "
+                    "the delay + 1 s",
+                    v.pgn_n, N, v.board_n);
+    }
+    /* before the restart each ply was shown at most a second after the delay; after it, the
+     * plies held back within the delay + 1 s of the restart (the loop above) */
+    double lo = 1e9, hi = 0, blo = 1e9, bhi = 0;
+    for (int k = 0; k < before; k++) {
+        double lat = v.pgn_seen[k] - v.agreed[k], blat = v.board_seen[k] - v.agreed[k];
+        ASSERT_LT(lat, delay + tb_test_ms(1000));
+        ASSERT_LT(blat, delay + tb_test_ms(1000));
+        lo = lat < lo ? lat : lo, hi = lat > hi ? lat : hi;
+        blo = blat < blo ? blat : blo, bhi = blat > bhi ? blat : bhi;
+    }
+    printf("delay %d ms, plies 1-%d before the restart: agreed -> live PGN %.0f-%.0f ms, -> "
+           "virtual board %.0f-%.0f ms\n",
+           delay, before, lo, hi, blo, bhi);
+    check_pgn(&f, path, N); /* moves, tags and every [%clk] the daemon's */
+    /* the result: in `pgn` at once, in the live PGN once it is the delay old */
+    ASSERT_STR_EQ(fx_req(&f, "result draw pin=" FX_PIN), "ok\n");
+    double drawn = mono_ms(), result_lat = 0;
+    ASSERT_STR_CONTAINS(fx_req(&f, "pgn"), "[Result \"1/2-1/2\"]");
+    for (;;) {
+        ASSERT_GE(tb_daemon_step(f.d, 20), 0);
+        live_plies(path, result, sizeof result);
+        double lat = mono_ms() - drawn;
+        if (strcmp(result, "*") != 0) {
+            ASSERT_STR_EQ(result, "1/2-1/2");
+            ASSERT_GE(lat, delay - v.early);
+            result_lat = lat;
+            break;
+        }
+        if (lat > delay + tb_test_ms(1000))
+            TB_FAIL("the result is not in the live PGN after the delay + 1 s");
+    }
+    printf("restart to the last ply shown %.0f ms; result to the live PGN %.0f ms; all %.0f ms\n",
+           v.pgn_seen[N - 1] - restarted, result_lat, mono_ms() - t0);
+    pty_close(&board);
+    fx_free(&f);
+}

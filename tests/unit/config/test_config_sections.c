@@ -31,7 +31,8 @@ TB_TEST(broadcast_is_off_by_default_and_every_key_is_taken)
                          "tcp = 127.0.0.1:3334\n"
                          "max_clients = 3\n"
                          "pgn_dir = /var/lib/twinboard/pgn\n"
-                         "serial = 04711\n",
+                         "serial = 04711\n"
+                         "delay = 15m\n",
                     &rep));
     ASSERT_TRUE(tb_config_broadcast_on(&c));
     const struct tb_config_broadcast *b = &c.broadcast;
@@ -40,10 +41,27 @@ TB_TEST(broadcast_is_off_by_default_and_every_key_is_taken)
     ASSERT_EQ(b->max_clients, 3);
     ASSERT_STR_EQ(b->pgn_dir, "/var/lib/twinboard/pgn");
     ASSERT_STR_EQ(b->serial, "04711");
+    ASSERT_EQ(b->delay_ms, 15 * 60 * 1000);
+    char sum[1024];
+    ASSERT_GT(tb_config_summary(&c, sum, sizeof sum), 0);
+    ASSERT_STR_CONTAINS(sum, " pgn_dir=/var/lib/twinboard/pgn delay=15m;");
+    /* the delay as the hall's: seconds by default, ms, the hour at most; none by default */
+    const struct {
+        const char *v;
+        uint64_t ms;
+    } delays[] = {{"90s", 90000}, {"90", 90000}, {"500ms", 500}, {"60m", 3600000}, {"0", 0}};
+    for (size_t i = 0; i < sizeof delays / sizeof delays[0]; i++) {
+        char text[256];
+        snprintf(text, sizeof text, BASE "[broadcast]\npgn_dir = /srv/pgn\ndelay = %s\n",
+                 delays[i].v);
+        ASSERT_OK(parse(&c, text, &rep));
+        ASSERT_EQ(c.broadcast.delay_ms, delays[i].ms);
+    }
     /* a PGN directory alone turns it on: the live PGN without a virtual board */
     ASSERT_OK(parse(&c, BASE "[broadcast]\npgn_dir = /srv/pgn\n", &rep));
     ASSERT_TRUE(tb_config_broadcast_on(&c));
     ASSERT_EQ(c.broadcast.tcp_port, -1);
+    ASSERT_EQ(c.broadcast.delay_ms, 0);
 }
 
 struct bad {
@@ -79,6 +97,13 @@ TB_TEST(bad_broadcast_values_are_problems_with_their_line)
         {"max_clients = 65", "from 0 to 64", 4},
         {"pgn_dir = pgn", "absolute path", 4},
         {"serial = 123", "five digits", 4},
+        {"delay = 61m", "'61m' is not a delay (0, 90s, 15m; at most 60m)", 4},
+        {"delay = 3601s", "not a delay", 4},
+        {"delay = -5s", "not a delay", 4},
+        {"delay = 15h", "not a delay", 4},
+        {"delay = soon", "not a delay", 4},
+        {"delay = 99999999999999999999", "not a delay", 4},
+        {"delay =", "delay has no value", 4},
         {"colour = white", "unknown key 'colour' in [broadcast]", 4},
         /* the game's tags are [game]'s alone */
         {"white = Navara, David", "unknown key 'white' in [broadcast]", 4},
