@@ -187,10 +187,8 @@ static void mark(struct tb_daemon *d, uint64_t ms)
     if (ms <= g->marked_ms)
         return;
     g->marked_ms = ms;
-    struct tb_journal_decision dec = {.board = TB_JOURNAL_BOARD_NONE};
-    snprintf(dec.who, sizeof dec.who, "daemon");
-    snprintf(dec.text, sizeof dec.text, "time");
-    d->fx->decision(d, TB_JOURNAL_BUG_INPUT, ms, &dec, false);
+    struct tb_journal_bug_input in = {.verb = TB_JOURNAL_BUG_TIME, .board = TB_JOURNAL_BOARD_NONE};
+    d->fx->bug_input(d, ms, &in, false);
 }
 
 /* One output carried out: logged (article 7's and flags as warnings, for the arbiter), said to
@@ -338,62 +336,73 @@ int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in,
     return rc;
 }
 
-/* ---- inputs that are no board event: journaled as TB_JOURNAL_BUG_INPUT --------------------- */
+/* ---- inputs that are no board event: journaled as TB_JOURNAL_BUG_INPUT_BIN ----------------- */
 
-int tb_daemon__bug_input(struct tb_daemon *d, const char *text, uint64_t t, struct tb_error *err)
+int tb_daemon__bug_input(struct tb_daemon *d, const struct tb_journal_bug_input *in, uint64_t t,
+                         struct tb_error *err)
 {
     tb_bugmatch *m = d->bug->m;
-    char verb[16] = "", arg2[TB_CTL_TEXT_MAX + 1] = "";
-    int a = -1, n = sscanf(text, "%15s %d %100s", verb, &a, arg2);
-    if (!strcmp(verb, "time")) { /* a mark: the time ran this far (recovery) */
+    char text[TB_JOURNAL_BUG_TEXT_MAX];
+    tb_journal_bug_input_format(in, text, sizeof text);
+    if (in->verb == TB_JOURNAL_BUG_TIME) { /* a mark: the time ran this far (recovery) */
         tb_daemon__advance(d, t);
         return TB_OK;
     }
-    if (n < 2 || a < 0 || a >= TB_BUGMATCH_SEATS)
+    if (in->verb == TB_JOURNAL_BUG_HAND ? in->seat >= TB_BUGMATCH_SEATS
+                                        : in->board >= TB_BUGMATCH_BOARDS)
         return tb_error_set(err, TB_ERR_PARSE, "'%s' is no doorgeefschaak input", text);
     tb_daemon__advance(d, t);
     if (t > d->bug->marked_ms) /* its record follows at t (daemon_bugctl.c) */
         d->bug->marked_ms = t;
-    int rc;
-    if (!strcmp(verb, "hand")) {
-        rc = tb_bugmatch_ask_pool(m, a, t);
-    } else if (a < TB_BUGMATCH_BOARDS && (!strcmp(verb, "accept") || !strcmp(verb, "replace"))) {
-        rc = tb_daemon__bug_irregular_input(d, verb, a, t, err); /* article 7 (daemon_bugirr.c) */
-    } else if (a >= TB_BUGMATCH_BOARDS || n < 3) {
-        rc = tb_error_set(err, TB_ERR_PARSE, "'%s' is no doorgeefschaak input", text);
-    } else if (!strcmp(verb, "resign")) {
-        rc = tb_bugmatch_resign(m, a, arg2[0] == '1' ? TB_CHESS_BLACK : TB_CHESS_WHITE, t);
+    int rc, a = in->board;
+    switch (in->verb) {
+    case TB_JOURNAL_BUG_HAND:
+        rc = tb_bugmatch_ask_pool(m, in->seat, t);
+        break;
+    case TB_JOURNAL_BUG_ACCEPT:
+    case TB_JOURNAL_BUG_REPLACE: /* article 7 (daemon_bugirr.c) */
+        rc = tb_daemon__bug_irregular_input(
+            d, in->verb == TB_JOURNAL_BUG_ACCEPT ? "accept" : "replace", a, t, err);
+        break;
+    case TB_JOURNAL_BUG_RESIGN:
+        rc = tb_bugmatch_resign(m, a, in->side ? TB_CHESS_BLACK : TB_CHESS_WHITE, t);
         if (rc == TB_ERR_STATE)
             tb_error_set(err, rc, "the game on board %c is over", 'A' + a);
-    } else if (!strcmp(verb, "choose")) {
-        rc = tb_bugmatch_choose(m, a, ptype_of(arg2[0]), t);
+        break;
+    case TB_JOURNAL_BUG_CHOOSE:
+        rc = tb_bugmatch_choose(m, a, ptype_of(in->piece), t);
         if (rc == TB_ERR_STATE)
             tb_error_set(err, rc, "no drop or promotion waits for its piece on board %c", 'A' + a);
         else if (rc == TB_ERR_ILLEGAL)
             tb_error_set(err, rc, "that piece may not go there (see the log for the article)");
-    } else if (!strcmp(verb, "move")) {
-        rc = tb_bugmatch_typed(m, a, arg2, t, err);
+        break;
+    case TB_JOURNAL_BUG_MOVE:
+        rc = tb_bugmatch_typed(m, a, in->move, t, err);
         /* D.2.10.1: a typed board has no clock button: its move is complete once typed (the
          * first one starts both clocks, 6.4) */
         if (rc == TB_OK && tb_bugmatch_clock(m, a)->state == TB_CLOCK_READY)
             (void)tb_bugmatch_start(m, t);
         if (rc == TB_OK)
             (void)tb_bugmatch_press(m, a, t);
-    } else {
+        break;
+    default:
         rc = tb_error_set(err, TB_ERR_PARSE, "'%s' is no doorgeefschaak input", text);
     }
     return rc;
 }
 
-/* Recovery: a TB_JOURNAL_BUG_INPUT record taken again (its outputs quiet). */
+/* Recovery: a doorgeefschaak input record taken again (its outputs quiet), of either form. */
 void tb_daemon__bug_record(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t)
 {
-    struct tb_journal_decision dec;
+    struct tb_journal_bug_input in;
     struct tb_error err = {0};
-    if (tb_journal_decision_decode(&dec, rec, &err) != TB_OK ||
-        tb_daemon__bug_input(d, dec.text, t, &err) != TB_OK)
+    char text[TB_JOURNAL_BUG_TEXT_MAX] = "input";
+    if (tb_journal_bug_input_decode(&in, rec, &err) != TB_OK)
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s: skipped", err.msg);
+    else if (tb_journal_bug_input_format(&in, text, sizeof text) >= 0 &&
+             tb_daemon__bug_input(d, &in, t, &err) != TB_OK)
         tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: %s refused again: %s",
-                       (unsigned long long)rec->seq, dec.text, err.msg);
+                       (unsigned long long)rec->seq, text, err.msg);
     tb_daemon__bug_outputs(d);
 }
 

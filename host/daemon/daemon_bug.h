@@ -20,10 +20,10 @@ struct tb_daemon__bug {
 
 /* "White A" ... "Black B". */
 const char *tb_daemon__bug_seat_name(int seat);
-/* An input the match took, on the record before its outputs are carried out: the journal's
- * TB_JOURNAL_BUG_INPUT text ("hand 2", "resign 0 1", "choose 1 n", "move 0 N@f3", "accept 0",
- * "replace 1"). */
-int tb_daemon__bug_input(struct tb_daemon *d, const char *text, uint64_t t, struct tb_error *err);
+/* An input the match took, on the record (TB_JOURNAL_BUG_INPUT_BIN) before its outputs are
+ * carried out; a TB_JOURNAL_BUG_TIME mark lets the time run to t. */
+int tb_daemon__bug_input(struct tb_daemon *d, const struct tb_journal_bug_input *in, uint64_t t,
+                         struct tb_error *err);
 /* Article 7 (daemon_bugirr.c): "accept" or "replace" the illegal move pressed on board b, the
  * opponent's decision (7.4), err saying why when refused. */
 int tb_daemon__bug_irregular_input(struct tb_daemon *d, const char *verb, int b, uint64_t t,

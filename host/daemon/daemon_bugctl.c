@@ -127,21 +127,20 @@ void tb_daemon__bug_status(struct tb_daemon *d, struct tb_daemon__buf *out)
 
 /* An input from a request: taken by the match, on the journal before its outputs are carried
  * out (a refused one changes nothing and is not journaled). */
-static void take(struct tb_daemon *d, const char *text, int board, struct tb_daemon__buf *out,
-                 const char *answer)
+static void take(struct tb_daemon *d, const struct tb_journal_bug_input *in,
+                 struct tb_daemon__buf *out, const char *answer)
 {
     struct tb_error err = {0};
+    char text[TB_JOURNAL_BUG_TEXT_MAX];
+    tb_journal_bug_input_format(in, text, sizeof text);
     if (tb_daemon__journal_stopped(d, &err)) {
         reply(out, TB_ERR_STATE, err.msg);
         return;
     }
     uint64_t t = tb_daemon__match_time(d);
-    int rc = tb_daemon__bug_input(d, text, t, &err);
+    int rc = tb_daemon__bug_input(d, in, t, &err);
     if (rc == TB_OK) {
-        struct tb_journal_decision dec = {.board = (uint8_t)board};
-        snprintf(dec.who, sizeof dec.who, "control");
-        snprintf(dec.text, sizeof dec.text, "%s", text);
-        d->fx->decision(d, TB_JOURNAL_BUG_INPUT, t, &dec, true);
+        d->fx->bug_input(d, t, in, true);
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "control: %s", text);
     }
     tb_daemon__bug_outputs(d);
@@ -184,7 +183,7 @@ bool tb_daemon__bug_request(struct tb_daemon *d, const struct tb_ctl_request *re
         reply(out, TB_ERR_STATE, msg);
         return true;
     }
-    char text[TB_CTL_TEXT_MAX + 32];
+    struct tb_journal_bug_input in = {.board = (uint8_t)req->board};
     switch (req->verb) {
     case TB_CTL_BPGN: {
         char *bpgn = NULL;
@@ -201,23 +200,27 @@ bool tb_daemon__bug_request(struct tb_daemon *d, const struct tb_ctl_request *re
         tb_bugmatch_pool(d->bug->m, req->seat, pool);
         hand_text(pool, hand, sizeof hand);
         snprintf(answer, sizeof answer, "%s holds %s", tb_daemon__bug_seat_name(req->seat), hand);
-        snprintf(text, sizeof text, "hand %d", req->seat);
-        take(d, text, TB_JOURNAL_BOARD_NONE, out, answer);
+        in = (struct tb_journal_bug_input){.verb = TB_JOURNAL_BUG_HAND,
+                                           .board = TB_JOURNAL_BOARD_NONE,
+                                           .seat = (uint8_t)req->seat};
+        take(d, &in, out, answer);
         return true;
     }
     case TB_CTL_RESIGN: /* 5.2 */
     case TB_CTL_CHOOSE:
-        if (req->verb == TB_CTL_RESIGN)
-            snprintf(text, sizeof text, "resign %d %d", req->board, req->side);
-        else
-            snprintf(text, sizeof text, "choose %d %c", req->board, req->piece);
-        take(d, text, req->board, out, NULL);
+        if (req->verb == TB_CTL_RESIGN) {
+            in.verb = TB_JOURNAL_BUG_RESIGN;
+            in.side = (uint8_t)req->side;
+        } else {
+            in.verb = TB_JOURNAL_BUG_CHOOSE;
+            in.piece = req->piece;
+        }
+        take(d, &in, out, NULL);
         return true;
     case TB_CTL_ACCEPT: /* 7.4: the opponent's decision on the illegal move pressed */
     case TB_CTL_REPLACE:
-        snprintf(text, sizeof text, "%s %d", req->verb == TB_CTL_ACCEPT ? "accept" : "replace",
-                 req->board);
-        take(d, text, req->board, out, NULL);
+        in.verb = req->verb == TB_CTL_ACCEPT ? TB_JOURNAL_BUG_ACCEPT : TB_JOURNAL_BUG_REPLACE;
+        take(d, &in, out, NULL);
         return true;
     case TB_CTL_MOVE:
         if (!(d->board[req->board].caps & TB_LINK_CAP_TYPED)) {
@@ -227,8 +230,9 @@ bool tb_daemon__bug_request(struct tb_daemon *d, const struct tb_ctl_request *re
             reply(out, TB_ERR_SUPP, msg);
             return true;
         }
-        snprintf(text, sizeof text, "move %d %s", req->board, req->text);
-        take(d, text, req->board, out, NULL);
+        in.verb = TB_JOURNAL_BUG_MOVE;
+        snprintf(in.move, sizeof in.move, "%s", req->text);
+        take(d, &in, out, NULL);
         return true;
     case TB_CTL_NEW_GAME: {
         struct tb_error err = {0};

@@ -1,7 +1,7 @@
 /* daemon_bugirr.c - article 7 of doorgeefschaak in the daemon (docs/doorgeefschaak.md,
  * "Irregularities in twinboardd"): the opponent's decision on an illegal move pressed, as the
- * control requests `accept a|b` and `replace a|b` (journaled as TB_JOURNAL_BUG_INPUT "accept 0",
- * "replace 1" by daemon_bugctl.c, so a restart takes them again), a board's state in words for
+ * control requests `accept a|b` and `replace a|b` (journaled as TB_JOURNAL_BUG_INPUT_BIN records
+ * by daemon_bugctl.c, so a restart takes them again), a board's state in words for
  * `status`, and the outputs the arbiter is told of. The match (tb_bugmatch) judges; the same
  * decisions come from the boards too: the opponent's move accepts (7.5), the opponent's clock
  * press demands the replacement (7.6). */

@@ -63,6 +63,12 @@ static int quiet_decision(struct tb_daemon *d, uint16_t type, uint64_t t,
     (void)d, (void)type, (void)t, (void)dec, (void)sync;
     return TB_OK;
 }
+static int quiet_bug_input(struct tb_daemon *d, uint64_t t, const struct tb_journal_bug_input *in,
+                           bool sync)
+{
+    (void)d, (void)t, (void)in, (void)sync;
+    return TB_OK;
+}
 static int quiet_move(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
                       const char *san)
 {
@@ -90,6 +96,7 @@ const struct tb_daemon__effects tb_daemon__live = {
     .acts = true,
     .event = tb_daemon__journal_event,
     .decision = tb_daemon__journal_decision,
+    .bug_input = tb_daemon__journal_bug_input,
     .move = tb_daemon__journal_move,
     .speak = live_speak,
     .button = live_button,
@@ -103,6 +110,7 @@ const struct tb_daemon__effects tb_daemon__replay = {
     .warn = TB_CONFIG_LOG_DEBUG,
     .event = quiet_event,
     .decision = quiet_decision,
+    .bug_input = quiet_bug_input,
     .move = quiet_move,
     .speak = quiet_speak,
     .button = quiet_button,

@@ -95,6 +95,9 @@ struct tb_daemon__effects {
     int (*event)(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t);
     int (*decision)(struct tb_daemon *d, uint16_t type, uint64_t t,
                     const struct tb_journal_decision *dec, bool sync);
+    /* doorgeefschaak: an input the match took (a TB_JOURNAL_BUG_INPUT_BIN record) */
+    int (*bug_input)(struct tb_daemon *d, uint64_t t, const struct tb_journal_bug_input *in,
+                     bool sync);
     int (*move)(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
                 const char *san);
     void (*speak)(struct tb_daemon *d, int board, const char *text, unsigned flags,
@@ -124,7 +127,7 @@ struct tb_daemon__mode {
     void (*status)(struct tb_daemon *d, struct tb_daemon__buf *out);
     int (*voice_open)(struct tb_daemon *d, struct tb_error *err);
     void (*voice_event)(struct tb_daemon *d, const struct tb_voice_event *ev);
-    /* recovery: a TB_JOURNAL_BUG_INPUT record (a request the mode took) */
+    /* recovery: a TB_JOURNAL_BUG_INPUT_BIN (or _TEXT) record (a request the mode took) */
     void (*record)(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t);
     void (*hall_state)(struct tb_daemon *d, struct tb_hall_state *st); /* the games, clocks */
 };
@@ -423,6 +426,8 @@ int tb_daemon__journal_decision(struct tb_daemon *d, uint16_t type, uint64_t t,
                                 const struct tb_journal_decision *dec, bool sync);
 int tb_daemon__journal_move(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
                             const char *san);
+int tb_daemon__journal_bug_input(struct tb_daemon *d, uint64_t t,
+                                 const struct tb_journal_bug_input *in, bool sync);
 /* Makes every record appended so far durable. TB_OK, or the journal cannot be written: play
  * stops (said once: players, log, status, the arbiter) and TB_ERR_SYS. Always TB_OK in replay. */
 int tb_daemon__journal_commit(struct tb_daemon *d);

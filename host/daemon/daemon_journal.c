@@ -354,6 +354,21 @@ int tb_daemon__journal_event(struct tb_daemon *d, const struct tb_journal_event 
     return rc < 0 && rc != TB_ERR_SYS ? (int)rc : TB_OK;
 }
 
+/* A record appended (rc: tb_journal_append's), what it is for the log: a write that failed
+ * stops play; sync: the record must be on disk before anything follows from it. */
+static int appended(struct tb_daemon *d, int64_t rc, const char *what, bool sync)
+{
+    if (rc < 0 && rc != TB_ERR_SYS) {
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal: cannot append %s (%d)", what, (int)rc);
+        return (int)rc;
+    }
+    if (rc == TB_ERR_SYS)
+        stop_play(d, errno ? errno : EIO, NULL);
+    if (sync)
+        tb_daemon__journal_commit(d);
+    return TB_OK;
+}
+
 /* sync: the decision must be on disk before anything follows from it. A decision while play
  * is stopped is refused (nothing appended); one whose commit fails stays appended in memory and
  * is written when the journal can be written again (play stops meanwhile). */
@@ -364,16 +379,19 @@ int tb_daemon__journal_decision(struct tb_daemon *d, uint16_t type, uint64_t t,
         return TB_OK;
     if (sync && tb_daemon__jstopped(&d->jstop))
         return TB_ERR_STATE;
-    int64_t rc = tb_journal_append_decision(d->journal, type, t, dec);
-    if (rc < 0 && rc != TB_ERR_SYS) {
-        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal: cannot append a decision (%d)", (int)rc);
-        return (int)rc;
-    }
-    if (rc == TB_ERR_SYS)
-        stop_play(d, errno ? errno : EIO, NULL);
-    if (sync)
-        tb_daemon__journal_commit(d);
-    return TB_OK;
+    return appended(d, tb_journal_append_decision(d->journal, type, t, dec), "a decision", sync);
+}
+
+/* A doorgeefschaak input the match took, as a decision is. */
+int tb_daemon__journal_bug_input(struct tb_daemon *d, uint64_t t,
+                                 const struct tb_journal_bug_input *in, bool sync)
+{
+    if (!d->journal)
+        return TB_OK;
+    if (sync && tb_daemon__jstopped(&d->jstop))
+        return TB_ERR_STATE;
+    return appended(d, tb_journal_append_bug_input(d->journal, t, in), "a doorgeefschaak input",
+                    sync);
 }
 
 /* The agreed move's record, appended; tb_daemon__outputs commits it before it is carried out. */

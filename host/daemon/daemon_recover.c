@@ -262,7 +262,8 @@ static void replay_record(struct tb_daemon *d, const struct tb_journal_record *r
             tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: typed move %s refused: %s",
                            (unsigned long long)rec->seq, dec.text, err.msg);
         return;
-    case TB_JOURNAL_BUG_INPUT: /* doorgeefschaak: a request the match took */
+    case TB_JOURNAL_BUG_INPUT_BIN: /* doorgeefschaak: a request the match took */
+    case TB_JOURNAL_BUG_INPUT_TEXT:
         d->mode->record(d, rec, t);
         return;
     case TB_JOURNAL_CLOCK:

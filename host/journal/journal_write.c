@@ -283,6 +283,14 @@ int64_t tb_journal_append_decision(struct tb_journal *j, uint16_t type, uint64_t
     return n < 0 ? n : tb_journal_append(j, type, time_ms, buf, (size_t)n);
 }
 
+int64_t tb_journal_append_bug_input(struct tb_journal *j, uint64_t time_ms,
+                                    const struct tb_journal_bug_input *in)
+{
+    uint8_t buf[4 + TB_JOURNAL_BUG_MOVE_MAX];
+    int n = tb_journal_bug_input_encode(in, buf, sizeof buf, NULL);
+    return n < 0 ? n : tb_journal_append(j, TB_JOURNAL_BUG_INPUT_BIN, time_ms, buf, (size_t)n);
+}
+
 uint64_t tb_journal_last_seq(const struct tb_journal *j)
 {
     if (!j)

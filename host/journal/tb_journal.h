@@ -50,29 +50,33 @@
 
 /* Record types the daemon writes. Other values are allowed for generic records. */
 enum tb_journal_type {
-    TB_JOURNAL_GAME_START = 1,   /* decision: fen = start position, text = config summary */
-    TB_JOURNAL_BOARD_EVENT = 2,  /* struct tb_journal_event: a raw event from a board link */
-    TB_JOURNAL_MOVE = 3,         /* struct tb_journal_move: a move decided on a board */
-    TB_JOURNAL_MISMATCH = 4,     /* decision: id, board, text = where and why (D.2.9) */
-    TB_JOURNAL_RESOLUTION = 5,   /* decision: id, who, text = how it was put right (D.2.9) */
-    TB_JOURNAL_ARBITER = 6,      /* decision: who, text = the arbiter's action */
-    TB_JOURNAL_PROMOTION = 7,    /* decision: board, text = "q"|"r"|"b"|"n" (D.2.1) */
-    TB_JOURNAL_TAKEBACK = 8,     /* decision: count = plies taken back, who */
-    TB_JOURNAL_SET_POSITION = 9, /* decision: fen, who */
-    TB_JOURNAL_NEW_GAME = 10,    /* decision: fen = start position, who */
-    TB_JOURNAL_TYPED_MOVE = 11,  /* decision: board, who = "assistant", text = the move in UCI
-                                    as the match took it (D.2.10.1: a keys: board) */
-    TB_JOURNAL_RESULT = 12,      /* decision: who, count = how (enum tb_ctl_result), id = side,
-                                    fen = the arbiter's result, text = the request's words */
-    TB_JOURNAL_CLOCK = 13,       /* decision: text = the game clock's: "flag white 0-1: why"
-                                    (board: the flagged side's), "journal stop W B" (ms the
-                                    clocks ran while the journal stood, given back) */
-    TB_JOURNAL_CLOCK_SET = 14,   /* decision: who, text = the arbiter's clock-set times as
-                                    given ("1:25:00 1:20:30"; D.2.9, 6.10.2) */
-    TB_JOURNAL_BUG_INPUT = 15,   /* decision: who, text = a doorgeefschaak input taken from a
-                                    request: "hand SEAT", "resign BOARD COLOUR", "choose BOARD
-                                    PIECE", "move BOARD TEXT"; or "time": the match decided
-                                    something at this time (daemon_bug.c) */
+    TB_JOURNAL_GAME_START = 1,      /* decision: fen = start position, text = config summary */
+    TB_JOURNAL_BOARD_EVENT = 2,     /* struct tb_journal_event: a raw event from a board link */
+    TB_JOURNAL_MOVE = 3,            /* struct tb_journal_move: a move decided on a board */
+    TB_JOURNAL_MISMATCH = 4,        /* decision: id, board, text = where and why (D.2.9) */
+    TB_JOURNAL_RESOLUTION = 5,      /* decision: id, who, text = how it was put right (D.2.9) */
+    TB_JOURNAL_ARBITER = 6,         /* decision: who, text = the arbiter's action */
+    TB_JOURNAL_PROMOTION = 7,       /* decision: board, text = "q"|"r"|"b"|"n" (D.2.1) */
+    TB_JOURNAL_TAKEBACK = 8,        /* decision: count = plies taken back, who */
+    TB_JOURNAL_SET_POSITION = 9,    /* decision: fen, who */
+    TB_JOURNAL_NEW_GAME = 10,       /* decision: fen = start position, who */
+    TB_JOURNAL_TYPED_MOVE = 11,     /* decision: board, who = "assistant", text = the move in UCI
+                                       as the match took it (D.2.10.1: a keys: board) */
+    TB_JOURNAL_RESULT = 12,         /* decision: who, count = how (enum tb_ctl_result), id = side,
+                                       fen = the arbiter's result, text = the request's words */
+    TB_JOURNAL_CLOCK = 13,          /* decision: text = the game clock's: "flag white 0-1: why"
+                                       (board: the flagged side's), "journal stop W B" (ms the
+                                       clocks ran while the journal stood, given back) */
+    TB_JOURNAL_CLOCK_SET = 14,      /* decision: who, text = the arbiter's clock-set times as
+                                       given ("1:25:00 1:20:30"; D.2.9, 6.10.2) */
+    TB_JOURNAL_BUG_INPUT_TEXT = 15, /* decision, only read (older journals; who, text = a
+                                       doorgeefschaak input as words: "hand SEAT",
+                                       "resign BOARD COLOUR", "choose BOARD PIECE", "move BOARD
+                                       TEXT", "accept BOARD", "replace BOARD" or "time";
+                                       tb_journal_bug_input_decode reads it */
+    TB_JOURNAL_BUG_INPUT_BIN = 16,  /* struct tb_journal_bug_input: a doorgeefschaak input the
+                                       match took from a request, or a mark of the time at which
+                                       it decided something by itself (daemon_bug.c) */
     /* Notes only the log and the PGN need (recovery passes over them): */
     TB_JOURNAL_TOUCH = 100, /* decision: board, text = a touch-move report (4.3, 4.4) */
     TB_JOURNAL_HELD = 101,  /* decision: board, text = a move made while play was stopped */
@@ -201,6 +205,44 @@ int tb_journal_decision_encode(const struct tb_journal_decision *d, uint8_t *out
 int tb_journal_decision_decode(struct tb_journal_decision *d, const struct tb_journal_record *rec,
                                struct tb_error *err);
 
+/* A doorgeefschaak input (docs/doorgeefschaak.md): what a control request gave the match, or
+ * a mark that the match decided something at the record's time with no input. */
+enum tb_journal_bug_verb {
+    TB_JOURNAL_BUG_TIME = 0,    /* a mark: the time ran this far */
+    TB_JOURNAL_BUG_HAND = 1,    /* seat asks for its hand (2.6) */
+    TB_JOURNAL_BUG_RESIGN = 2,  /* board, side: that side resigns there (5.2) */
+    TB_JOURNAL_BUG_CHOOSE = 3,  /* board, piece: the kind of the drop or promotion waiting */
+    TB_JOURNAL_BUG_MOVE = 4,    /* board, move: a move typed for a typed board */
+    TB_JOURNAL_BUG_ACCEPT = 5,  /* board: the illegal move pressed there is accepted (7.4) */
+    TB_JOURNAL_BUG_REPLACE = 6, /* board: its replacement is demanded (7.4) */
+};
+#define TB_JOURNAL_BUG_VERBS    7
+#define TB_JOURNAL_BUG_MOVE_MAX 100 /* bytes of a typed move (the control protocol's limit) */
+#define TB_JOURNAL_BUG_TEXT_MAX (16 + TB_JOURNAL_BUG_MOVE_MAX) /* the words of one, with NUL */
+
+/* Fields a verb does not use are 0 (board TB_JOURNAL_BOARD_NONE, move ""). */
+struct tb_journal_bug_input {
+    uint8_t verb;                           /* enum tb_journal_bug_verb */
+    uint8_t board;                          /* 0 = A, 1 = B */
+    uint8_t seat;                           /* hand: 0 White A, 1 Black A, 2 White B, 3 Black B */
+    uint8_t side;                           /* resign: 0 White, 1 Black */
+    char piece;                             /* choose: 'q', 'r', 'b', 'n' or 'p' */
+    char move[TB_JOURNAL_BUG_MOVE_MAX + 1]; /* move: as typed, printable, no space */
+};
+
+/* The payload of a TB_JOURNAL_BUG_INPUT_BIN record; TB_ERR_ARG (err says which field) when in
+ * is not an input a decoder would give back, TB_ERR_FULL when cap is too small. */
+int tb_journal_bug_input_encode(const struct tb_journal_bug_input *in, uint8_t *out, size_t cap,
+                                struct tb_error *err);
+/* One decoder for both forms: a TB_JOURNAL_BUG_INPUT_BIN record, or the words of a
+ * TB_JOURNAL_BUG_INPUT_TEXT decision (older journals). TB_ERR_PARSE when the record is neither
+ * or is malformed: err names the record and what is wrong where (a byte offset, or a word). */
+int tb_journal_bug_input_decode(struct tb_journal_bug_input *in,
+                                const struct tb_journal_record *rec, struct tb_error *err);
+/* The input in the words of the text form ("hand 2", "move 0 N@f3", "time"): for logs, and what
+ * older journals hold. Returns the length (cut to fit len) or TB_ERR_ARG. */
+int tb_journal_bug_input_format(const struct tb_journal_bug_input *in, char *buf, size_t len);
+
 /* ---- file layer ----------------------------------------------------------------------- */
 
 struct tb_journal;
@@ -260,6 +302,9 @@ int64_t tb_journal_append_move(struct tb_journal *j, uint64_t time_ms,
                                const struct tb_journal_move *mv);
 int64_t tb_journal_append_decision(struct tb_journal *j, uint16_t type, uint64_t time_ms,
                                    const struct tb_journal_decision *d);
+/* A TB_JOURNAL_BUG_INPUT_BIN record; TB_ERR_ARG when in is no valid input. */
+int64_t tb_journal_append_bug_input(struct tb_journal *j, uint64_t time_ms,
+                                    const struct tb_journal_bug_input *in);
 
 /* Writes the pending records to the file (no fdatasync). 0, TB_ERR_AGAIN (a commit is writing
  * on another thread) or TB_ERR_SYS (errno kept). A
