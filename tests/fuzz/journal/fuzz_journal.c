@@ -7,8 +7,9 @@
  * continue one by one or after a reported loss; report each loss with a message, bytes that
  * start where the last record ended and end where the next begins, the records between the two
  * sequence numbers and the last move's ply; stop at a newer format with a message; and never
- * stop past the end. A payload a decoder accepts must encode back to the same bytes. The same
- * bytes are also read as one payload of each type. */
+ * stop past the end. A payload a decoder accepts must encode back to the same bytes (a
+ * doorgeefschaak input of the older text form: its words formatted back to the same words). The
+ * same bytes are also read as one payload of each type. */
 #include "tb_fuzz.h"
 #include "tb_journal.h"
 
@@ -23,6 +24,24 @@ static void check_decoded(int rc, const struct tb_error *err, int encoded,
         return;
     }
     TB_FUZZ_CHECK(encoded == (int)rec->len && memcmp(scratch, rec->payload, rec->len) == 0);
+}
+
+/* A doorgeefschaak input, of either form; text: the decision's words when rec is one. */
+static void check_bug_input(const struct tb_journal_record *rec, const char *text)
+{
+    struct tb_error err;
+    memset(&err, 0, sizeof err);
+    struct tb_journal_bug_input in;
+    int rc = tb_journal_bug_input_decode(&in, rec, &err);
+    TB_FUZZ_CHECK(rc || memchr(in.move, '\0', sizeof in.move));
+    if (rc == TB_OK && rec->type == TB_JOURNAL_BUG_INPUT_TEXT) {
+        char words[TB_JOURNAL_BUG_TEXT_MAX];
+        TB_FUZZ_CHECK(text && tb_journal_bug_input_format(&in, words, sizeof words) > 0);
+        TB_FUZZ_CHECK(strcmp(words, text) == 0);
+        return;
+    }
+    check_decoded(rc, &err,
+                  rc ? 0 : tb_journal_bug_input_encode(&in, scratch, sizeof scratch, NULL), rec);
 }
 
 static void check_payload(const struct tb_journal_record *rec)
@@ -45,6 +64,7 @@ static void check_payload(const struct tb_journal_record *rec)
     TB_FUZZ_CHECK(rc || (memchr(d.who, '\0', sizeof d.who) && memchr(d.fen, '\0', sizeof d.fen) &&
                          memchr(d.text, '\0', sizeof d.text)));
     check_decoded(rc, &err, rc ? 0 : tb_journal_decision_encode(&d, scratch, sizeof scratch), rec);
+    check_bug_input(rec, rc == TB_OK ? d.text : NULL);
 }
 
 /* An intact record as the iterator handed it out: inside the buffer, and its bytes exactly
@@ -125,7 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* The bytes as one payload of every type. */
     if (size <= TB_JOURNAL_MAX_PAYLOAD) {
-        for (uint16_t type = TB_JOURNAL_GAME_START; type <= TB_JOURNAL_NEW_GAME; type++) {
+        for (uint16_t type = TB_JOURNAL_GAME_START; type <= TB_JOURNAL_BUG_INPUT_BIN; type++) {
             struct tb_journal_record rec = {
                 .type = type, .seq = 7, .payload = buf, .len = (uint32_t)size};
             check_payload(&rec);
