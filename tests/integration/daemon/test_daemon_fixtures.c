@@ -7,7 +7,8 @@
  * (script.txt, when it had one) and what recovery gave when it was written: expected.pgn (the
  * `pgn` answer, or `bpgn` in doorgeefschaak) and expected.said (the log's decision lines).
  * TB_FIXTURE_WRITE=1 plays each game again and rewrites them: only when the journal format
- * changes on purpose, and the new expected files then read as a diff. */
+ * changes on purpose, and the new expected files then read as a diff. TB_FIXTURE_WRITE=NAME
+ * writes that fixture alone (a new one), leaving the older journals as they are. */
 #define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,17 +18,15 @@
 #include "fixture.h"
 #include "tb_chess.h"
 #include "tb_file.h"
+#include "tb_journal.h"
 #include "tb_test.h"
 
 #ifndef TB_FIXTURE_DIR
 #error "TB_FIXTURE_DIR: the fixtures' source directory"
 #endif
 
-static bool writing(void)
-{
-    const char *w = getenv("TB_FIXTURE_WRITE");
-    return w && *w && strcmp(w, "0") != 0;
-}
+struct game;
+static bool writing(const struct game *g);
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -148,15 +147,22 @@ static void recover(const struct game *g, char **exported, char **said)
     fx_free(&f);
 }
 
+/* TB_FIXTURE_WRITE: "1" every fixture, or one fixture's name. */
+static bool writing(const struct game *g)
+{
+    const char *w = getenv("TB_FIXTURE_WRITE");
+    return w && *w && (!strcmp(w, "1") || !strcmp(w, g->name));
+}
+
 static void check(const struct game *g)
 {
     char path[700];
     char *exported, *said;
-    if (writing())
+    if (writing(g))
         write_fixture(g);
     recover(g, &exported, &said);
     ASSERT_STR_CONTAINS(exported, "ok+");
-    if (writing()) {
+    if (writing(g)) {
         fixture_path(path, sizeof path, g, "expected.pgn");
         spill(path, exported, strlen(exported));
         fixture_path(path, sizeof path, g, "expected.said");
@@ -266,10 +272,68 @@ static void bug_play(struct fx *f)
     fx_run_until(f, 300, NULL);
 }
 
+/* Doorgeefschaak with every request the match takes written as a binary input record: board A
+ * a sim: board, board B typed. White A presses an illegal Ng1-g4 (7.4) and Black A demands its
+ * replacement; board B's moves pass a pawn and a knight to Black A (2.1), who asks for the hand
+ * (2.6), drops on e6 and chooses the knight (2.2); then White A resigns (5.2). */
+static const char bug_inputs_script[] = "0 A press clock\n"
+                                        "100 A release clock\n"
+                                        "600 A lift g1\n"
+                                        "900 A place g4\n"
+                                        "1500 A press clock\n"
+                                        "1600 A release clock\n"
+                                        "4000 A lift g4\n"
+                                        "4300 A place g1\n"
+                                        "4600 A lift g1\n"
+                                        "4900 A place f3\n"
+                                        "5500 A press clock\n"
+                                        "5600 A release clock\n"
+                                        "7000 A place e6\n"
+                                        "8500 A press clock\n"
+                                        "8600 A release clock\n"
+                                        "10000 A press clock\n"
+                                        "10100 A release clock\n";
+
+static const char *awaited; /* what the log is waited for to say */
+
+static bool logged(struct fx *f)
+{
+    return strstr(f->log, awaited) != NULL;
+}
+
+static void await_log(struct fx *f, const char *text)
+{
+    awaited = text;
+    if (!fx_run_until(f, 8000, logged))
+        TB_FAIL("the log never held '%s'\n%s", text, f->log);
+}
+
+static void bug_inputs_play(struct fx *f)
+{
+    fx_script(f, bug_inputs_script);
+    bug_configure(f);
+    fx_start(f);
+    await_log(f, "illegal move Ng1g4 (7.4)");
+    ASSERT_STR_EQ(fx_req(f, "replace a"), "ok\n");
+    static const char *const b_moves[] = {"e4", "d5", "exd5", "Nf6", "Nc3", "Nxd5", "Nxd5"};
+    for (size_t i = 0; i < sizeof b_moves / sizeof b_moves[0]; i++) {
+        char line[32];
+        snprintf(line, sizeof line, "move b %s", b_moves[i]);
+        ASSERT_STR_EQ(fx_req(f, line), "ok\n");
+    }
+    ASSERT_STR_CONTAINS(fx_req(f, "hand black-a"), "ok Black A holds 1 knight, 1 pawn");
+    await_log(f, "which piece on e6");
+    ASSERT_STR_EQ(fx_req(f, "choose a n"), "ok\n");
+    await_log(f, "A Black: ply 11 completed");
+    ASSERT_STR_EQ(fx_req(f, "resign a white pin=" FX_PIN), "ok\n");
+    fx_run_until(f, 300, NULL);
+}
+
 static const struct game games[] = {
     {"twin-mismatch-clock", twin_mismatch_configure, twin_mismatch_play, "pgn"},
     {"twin-promotions", twin_promotions_configure, twin_promotions_play, "pgn"},
     {"bug-article7", bug_configure, bug_play, "bpgn"},
+    {"bug-binary-inputs", bug_configure, bug_inputs_play, "bpgn"},
 };
 
 /* D.2.9: a mismatch raised and resolved by the arbiter, on the built-in clock (6.3). */
@@ -284,8 +348,38 @@ TB_TEST(law_3_7_5_old_journal_with_under_promotions_recovers_to_the_same_game)
     check(&games[1]);
 }
 
-/* Doorgeefschaak 7.4: an illegal move pressed and accepted, typed moves on board B. */
+/* How many records of type the fixture's journal holds. */
+static int records_of(const struct game *g, uint16_t type)
+{
+    char path[700];
+    size_t len;
+    fixture_path(path, sizeof path, g, "current.tbj");
+    char *buf = slurp(path, &len);
+    ASSERT_NOT_NULL(buf);
+    struct tb_journal_iter it;
+    struct tb_journal_record rec;
+    int n = 0;
+    tb_journal_iter_init(&it, buf, len);
+    while (tb_journal_iter_next(&it, &rec, NULL) == 1)
+        n += rec.type == type;
+    free(buf);
+    return n;
+}
+
+/* Doorgeefschaak 7.4: an illegal move pressed and accepted, typed moves on board B; its inputs
+ * in the text form of older journals. */
 TB_TEST(law_7_4_old_doorgeefschaak_journal_recovers_to_the_same_bpgn)
 {
+    ASSERT_GT(records_of(&games[2], TB_JOURNAL_BUG_INPUT_TEXT), 3);
+    ASSERT_EQ(records_of(&games[2], TB_JOURNAL_BUG_INPUT_BIN), 0);
     check(&games[2]);
+}
+
+/* Doorgeefschaak 7.4, 2.1, 2.2, 2.6, 5.2 in the journal's binary input records: replace, hand,
+ * choose, typed moves and drops, resign, the marks of time. */
+TB_TEST(law_7_4_doorgeefschaak_journal_of_binary_inputs_recovers_to_the_same_bpgn)
+{
+    check(&games[3]);
+    ASSERT_GT(records_of(&games[3], TB_JOURNAL_BUG_INPUT_BIN), 10);
+    ASSERT_EQ(records_of(&games[3], TB_JOURNAL_BUG_INPUT_TEXT), 0);
 }
