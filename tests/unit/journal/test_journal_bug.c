@@ -97,7 +97,7 @@ TB_TEST(every_verb_encodes_to_its_bytes_and_decodes_to_the_same_input)
 
 TB_TEST(a_move_of_the_longest_length_round_trips_and_one_byte_more_is_refused)
 {
-    char move[TB_JOURNAL_BUG_MOVE_MAX + 2];
+    char move[TB_JOURNAL_BUG_MOVE_MAX + 1];
     memset(move, 'x', TB_JOURNAL_BUG_MOVE_MAX);
     move[TB_JOURNAL_BUG_MOVE_MAX] = '\0';
     struct tb_journal_bug_input in = input(TB_JOURNAL_BUG_MOVE, 1, 0, 0, 0, move), back;
