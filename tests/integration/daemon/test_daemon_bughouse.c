@@ -557,6 +557,54 @@ TB_TEST(law_5_2_resign_request_ends_that_game_and_survives_a_restart)
     fx_free(&f);
 }
 
+/* Each request the match takes is journaled as a binary input record (docs/journal.md,
+ * BUG_INPUT_BIN), in the order taken, with what the request said; a refused one is not. */
+TB_TEST(law_2_6_requests_taken_are_journaled_as_binary_inputs_in_order)
+{
+    struct fx f;
+    fx_init(&f, "bininput");
+    fx_options(&f, "keys:", "keys:");
+    f.o.cfg.bughouse.enabled = true;
+    f.o.exit_when_done = false;
+    fx_start(&f);
+    static const struct ask play[] = {
+        {"move a e4", "ok"},     {"move b d4", "ok"},    {"move a d5", "ok"},
+        {"move a exd5", "ok"},   {"hand black-b", "ok"}, {"move b Q@e5", "error"},
+        {"choose a n", "error"}, {"move b P@e6", "ok"},  {"resign a black pin=" FX_PIN, "ok"},
+    };
+    ask_all(&f, play, sizeof play / sizeof play[0]);
+    fx_free(&f);
+    static const char *const want[] = {"move 0 e4", "move 1 d4",   "move 0 d5", "move 0 exd5",
+                                       "hand 3",    "move 1 P@e6", "resign 0 1"};
+    char path[512];
+    snprintf(path, sizeof path, "%s/current.tbj", f.journal);
+    struct tb_journal *j;
+    struct tb_journal_recovery rec;
+    ASSERT_OK(tb_journal_open(&j, path, &rec, NULL));
+    size_t len, n = 0, texts = 0;
+    const uint8_t *buf = tb_journal_contents(j, &len);
+    struct tb_journal_iter it;
+    struct tb_journal_record r;
+    tb_journal_iter_init(&it, buf, len);
+    while (tb_journal_iter_next(&it, &r, NULL) == 1) {
+        texts += r.type == TB_JOURNAL_BUG_INPUT_TEXT;
+        struct tb_journal_bug_input in;
+        char words[TB_JOURNAL_BUG_TEXT_MAX];
+        if (r.type != TB_JOURNAL_BUG_INPUT_BIN)
+            continue;
+        ASSERT_OK(tb_journal_bug_input_decode(&in, &r, NULL));
+        if (in.verb == TB_JOURNAL_BUG_TIME)
+            continue;
+        ASSERT_GT(tb_journal_bug_input_format(&in, words, sizeof words), 0);
+        ASSERT_LT(n, sizeof want / sizeof want[0]);
+        ASSERT_STR_EQ(words, want[n]);
+        n++;
+    }
+    ASSERT_EQ(n, sizeof want / sizeof want[0]);
+    ASSERT_EQ(texts, 0);
+    ASSERT_OK(tb_journal_close(j));
+}
+
 /* Four outputs, one per seat, each in its own pack: a move is heard by its opponent alone. */
 TB_TEST(each_seat_hears_on_its_own_output_in_its_own_pack)
 {
