@@ -14,12 +14,17 @@ struct tb_daemon__bug {
     char wav[TB_BUGMATCH_SEATS][TB_CONFIG_PATH_MAX + 32];
     bool kept;                  /* the finished match's BPGN written */
     uint64_t marked_ms;         /* the journal's latest time: an input's, or a mark's */
-    struct tb_bugmatch_out out; /* held: polled, waiting for the journal (tb_daemon__bug_outputs) */
-    bool held;
+    struct tb_bugmatch_out out; /* polled, waiting for the journal (d->jstop.held) */
 };
 
-/* "White A" ... "Black B". */
-const char *tb_daemon__bug_seat_name(int seat);
+/* "White A" ... "Black B": a name only, so each doorgeefschaak file has it without calling
+ * another. */
+static inline const char *tb_daemon__bug_seat_name(int seat)
+{
+    static const char *const names[TB_BUGMATCH_SEATS] = {"White A", "Black A", "White B",
+                                                         "Black B"};
+    return seat >= 0 && seat < TB_BUGMATCH_SEATS ? names[seat] : "nobody";
+}
 /* An input the match took, on the record before its outputs are carried out: the journal's
  * TB_JOURNAL_BUG_INPUT text ("hand 2", "resign 0 1", "choose 1 n", "move 0 N@f3", "accept 0",
  * "replace 1"). */
