@@ -157,17 +157,18 @@ struct tb_daemon__jstop {
     char reason[128];            /* strerror(error) */
     uint64_t retry_at;           /* tb_daemon__clock() of the next commit */
     unsigned long tries;         /* commits tried since play stopped */
-    bool held;                   /* out was taken from the match and waits for a durable journal */
-    bool held_written;           /* its record (MOVE_AGREED) is appended already */
+    /* the twin game's output (out) or doorgeefschaak's taken and waiting for a durable journal;
+       APPENDED: its record (MOVE_AGREED) is appended already (tb_table.h lists the moves) */
+    enum tb_table_output out_state;
     struct tb_match_out out;
     struct tb_table_queue in; /* board inputs and an arbiter action, taken in order on resume */
     /* journal writer (daemon_writer.c): held while a commit the game waits for is under way */
-    bool told;     /* the players have heard "please wait, the arbiter is called" */
-    bool draining; /* the inputs that waited are being taken */
+    bool told;     /* said once: the players have heard "please wait, the arbiter is called" */
+    bool draining; /* the session takes the inputs that waited (no second drain inside it) */
     size_t kept;   /* records in memory when the last retry started */
-    /* an arbiter action whose record is not on disk yet: queued in `in` (its time and record
-       there), done once it is */
-    bool act_queued, act_written;
+    /* an arbiter action whose record is not on disk yet (WAITS): queued in `in` (its time and
+       record there), done once it is (DURABLE, then NONE; tb_table.h lists the moves) */
+    enum tb_table_action act;
     struct tb_ctl_request act_req;
     uint64_t act_seq;
 };

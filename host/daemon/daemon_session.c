@@ -20,7 +20,7 @@ static int commit(struct tb_daemon *d)
 bool tb_daemon__journal_held(const struct tb_daemon *d)
 {
     const struct tb_daemon__jstop *js = &d->jstop;
-    return tb_daemon__jstopped(js) || js->held || (js->act_queued && !js->act_written);
+    return tb_table_held(js->state, js->out_state, js->act);
 }
 
 /* ---- the game's time ------------------------------------------------------------------------ */
@@ -137,8 +137,7 @@ static int defer(struct tb_daemon *d, enum tbd_ticket kind, const struct tb_ctl_
             return tb_error_set(err, TB_ERR_MEM, "out of memory");
         js->act_req = *req;
         js->act_seq = act.seq;
-        js->act_queued = true;
-        js->act_written = false;
+        tb_table_action_to(&js->act, TB_TABLE_ACT_WAITS);
     }
     open_ticket(d, kind);
     if (tb_daemon__jstopped(js))
@@ -162,7 +161,7 @@ static void apply_action(struct tb_daemon *d, uint64_t t)
 {
     struct tb_daemon__jstop *js = &d->jstop;
     struct tb_error err = {0};
-    js->act_queued = false;
+    tb_table_action_to(&js->act, TB_TABLE_ACT_NONE);
     int rc = act(d, &js->act_req, t, &err);
     if (d->ticket.kind == TBD_TICKET_ACTION)
         answer_ticket(d, rc, err.msg);
@@ -200,15 +199,18 @@ static void outputs(struct tb_daemon *d)
 {
     struct tb_daemon__jstop *js = &d->jstop;
     while (!tb_daemon__jstopped(js)) {
-        if (!js->held) {
+        if (js->out_state == TB_TABLE_OUT_NONE) {
             if (!d->mode->next(d))
                 break;
-            js->held = true;
-            js->held_written = false;
+            tb_table_output_to(&js->out_state, TB_TABLE_OUT_HELD);
         }
-        if (d->mode->needs_disk(d, &js->held_written) && commit(d) != TB_OK)
+        bool appended = js->out_state == TB_TABLE_OUT_APPENDED;
+        bool disk = d->mode->needs_disk(d, &appended);
+        if (appended && js->out_state == TB_TABLE_OUT_HELD)
+            tb_table_output_to(&js->out_state, TB_TABLE_OUT_APPENDED);
+        if (disk && commit(d) != TB_OK)
             return; /* the writer has it (TB_ERR_AGAIN), or play stopped (TB_ERR_SYS) */
-        js->held = false;
+        tb_table_output_to(&js->out_state, TB_TABLE_OUT_NONE);
         d->mode->carry_out(d);
     }
     if (d->mode->drained)
@@ -222,7 +224,7 @@ static void outputs(struct tb_daemon *d)
 static void kick(struct tb_daemon *d)
 {
     struct tb_daemon__jstop *js = &d->jstop;
-    if (!d->writer.busy && !tb_daemon__jstopped(js) && js->act_queued && !js->act_written)
+    if (!d->writer.busy && !tb_daemon__jstopped(js) && js->act == TB_TABLE_ACT_WAITS)
         commit(d);
 }
 
@@ -246,8 +248,8 @@ static void written(struct tb_daemon *d, uint64_t now)
                        d->journal_path, (unsigned long long)(now - d->writer.since));
     }
     js->told = false;
-    if (js->act_queued && st.durable_seq >= js->act_seq)
-        js->act_written = true;
+    if (js->act == TB_TABLE_ACT_WAITS && st.durable_seq >= js->act_seq)
+        tb_table_action_to(&js->act, TB_TABLE_ACT_DURABLE);
     struct tb_daemon__ticket *tk = &d->ticket;
     if (tk->id && !tk->answered && tk->kind != TBD_TICKET_ACTION && st.durable_seq >= tk->seq)
         answer_ticket(d, TB_OK, NULL);
