@@ -303,7 +303,8 @@ static void virtual_drain(struct tb_daemon *d)
             break;
         if (md > d->vnow)
             d->vnow = md;
-        tb_daemon__advance(d, tb_daemon__match_time(d));
+        tb_daemon__input(d, &(struct tb_daemon__input){.kind = TB_DAEMON__IN_TIME},
+                         tb_daemon__match_time(d), NULL);
     }
 }
 
@@ -370,7 +371,8 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
     if (voice_i >= 0 && (p[voice_i].revents & POLLIN))
         tb_daemon__voice_events(d);
     if (writer_i >= 0 && (p[writer_i].revents & POLLIN))
-        tb_daemon__journal_written(d, false);
+        tb_daemon__input(d, &(struct tb_daemon__input){.kind = TB_DAEMON__IN_WRITTEN},
+                         tb_daemon__clock(d), NULL);
     (void)link_i;
     if (r > 0 && nbraille)
         tb_daemon__braille_handle(d, p + braille_i, nbraille);
@@ -385,8 +387,9 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
     tb_daemon__hall_handle(d, p + hall_i, n - hall_i);       /* hall */
     tb_daemon__boards_feed(d);
     if (!d->virtual_time)
-        tb_daemon__advance(d, tb_daemon__match_time(d));
-    tb_daemon__outputs(d);
+        tb_daemon__input(d, &(struct tb_daemon__input){.kind = TB_DAEMON__IN_TIME},
+                         tb_daemon__match_time(d), NULL);
+    tb_daemon__input(d, &(struct tb_daemon__input){.kind = TB_DAEMON__IN_DRAIN}, 0, NULL);
     virtual_drain(d);
     /* Board events not yet written go to the writer now (no sync); a failure stops play once. */
     tb_daemon__journal_flush(d);

@@ -214,16 +214,24 @@ bool tb_daemon__is_arbiter_record(uint16_t type)
     return by_record(type) != NULL;
 }
 
-/* Checked, journaled, and done once its record is on disk: live the commit runs on the writer
- * thread and the action waits, queued, with the request's answer (tb_daemon__journal_defer); if
- * the journal fails it stays queued and is done when the journal can be written again. */
+/* Checked, journaled, and done once its record is on disk (the session, daemon_session.c): live
+ * the commit runs on the writer thread and the action waits, queued, with the request's answer;
+ * if the journal fails it stays queued and is done when the journal can be written again. */
 int tb_daemon__arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_error *err)
+{
+    if (!by_verb(req->verb))
+        return tb_error_set(err, TB_ERR_ARG, "not an arbiter request");
+    return tb_daemon__input(d, &(struct tb_daemon__input){.kind = TB_DAEMON__IN_ACTION, .req = req},
+                            tb_daemon__match_time(d), err);
+}
+
+/* The action checked and its record appended (with its commit started). */
+int tb_daemon__arbiter_take(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
+                            struct tb_error *err)
 {
     const struct action *a = by_verb(req->verb);
     if (!a)
         return tb_error_set(err, TB_ERR_ARG, "not an arbiter request");
-    uint64_t t = tb_daemon__match_time(d);
-    tb_daemon__advance(d, t);
     int rc = a->check(d, req, err);
     if (rc != TB_OK)
         return rc;
@@ -236,9 +244,7 @@ int tb_daemon__arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, st
     a->record_of(d, req, &dec);
     if ((rc = d->fx->decision(d, a->record, t, &dec, true)) != TB_OK)
         return tb_error_set(err, rc, "the journal cannot record it; nothing was changed");
-    if (tb_daemon__journal_commit(d) != TB_OK)
-        return tb_daemon__journal_defer(d, TBD_TICKET_ACTION, req, t, err);
-    return tb_daemon__arbiter_apply(d, req, t, err);
+    return TB_OK;
 }
 
 int tb_daemon__arbiter_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
@@ -247,7 +253,6 @@ int tb_daemon__arbiter_apply(struct tb_daemon *d, const struct tb_ctl_request *r
     const struct action *a = by_verb(req->verb);
     if (!a)
         return tb_error_set(err, TB_ERR_ARG, "not an arbiter request");
-    tb_daemon__advance(d, t);
     int rc = a->apply(d, req, t, err);
     if (rc == TB_OK && a->starts_game) {
         d->nnotes = 0;
@@ -262,8 +267,6 @@ int tb_daemon__arbiter_apply(struct tb_daemon *d, const struct tb_ctl_request *r
                    rc == TB_OK ? ""
                    : err       ? err->msg
                                : "");
-    tb_daemon__outputs(d);
-    tb_daemon__broadcast_sync(d, t); /* broadcast: a takeback or resolution shown */
     return rc;
 }
 
@@ -291,12 +294,10 @@ int tb_daemon__promote(struct tb_daemon *d, int board, int ptype, struct tb_erro
 }
 
 /* At t: the promote button's choice is taken when the player stopped pressing. */
-int tb_daemon__promote_at(struct tb_daemon *d, int board, int ptype, uint64_t t,
-                          struct tb_error *err)
+static int promote_take(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
+                        struct tb_error *err)
 {
-    if (tb_daemon__journal_stopped(d, err))
-        return TB_ERR_STATE;
-    tb_daemon__advance(d, t);
+    int board = in->which, ptype = in->arg;
     int rc = tb_match_promote(d->match, board, ptype, t);
     if (rc != TB_OK)
         return tb_error_set(err, TB_ERR_STATE, "no promotion is waiting on the %s board",
@@ -305,9 +306,17 @@ int tb_daemon__promote_at(struct tb_daemon *d, int board, int ptype, uint64_t t,
     snprintf(dec.who, sizeof dec.who, "%s", tb_daemon__board_name(board));
     dec.text[0] = (char)tolower(tb_chess_piece_letter(ptype, TB_CHESS_LETTERS_EN)); /* "q" */
     d->fx->decision(d, TB_JOURNAL_PROMOTION, t, &dec, true);
-    tb_daemon__outputs(d);
-    /* in force, but nothing of it is said before its record is on disk */
-    if (tb_daemon__journal_commit(d) != TB_OK)
-        return tb_daemon__journal_defer(d, TBD_TICKET_PROMOTE, NULL, t, err);
     return TB_OK;
+}
+
+/* In force at once, but nothing of it is said before its record is on disk (the session). */
+int tb_daemon__promote_at(struct tb_daemon *d, int board, int ptype, uint64_t t,
+                          struct tb_error *err)
+{
+    struct tb_daemon__input in = {.kind = TB_DAEMON__IN_PROMOTE,
+                                  .take = promote_take,
+                                  .check_stopped = true,
+                                  .which = board,
+                                  .arg = ptype};
+    return tb_daemon__input(d, &in, t, err);
 }

@@ -1,5 +1,5 @@
 /* daemon_boards.c - the two boards: what each can do (asked of its link, never its kind), what
- * they report (into tb_daemon__feed, or merged in script time first), and typed moves. */
+ * they report (into the session's one entry, or merged in script time first), and typed moves. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,7 +156,8 @@ static void feed_at(struct tb_daemon *d, int b, const struct tb_link_event *ev, 
             t = d->last_mt;
         d->last_mt = t;
     }
-    tb_daemon__feed(d, &in, t);
+    tb_daemon__input(d, &(struct tb_daemon__input){.kind = TB_DAEMON__IN_BOARD, .board = &in}, t,
+                     NULL);
 }
 
 static int queue_push(struct tb_daemon__queue *q, const struct tb_link_event *ev)
@@ -364,7 +365,8 @@ int tb_daemon__boards_feed(struct tb_daemon *d)
         if (ev->board_ms > d->vnow)
             d->vnow = ev->board_ms;
         /* Decisions due before this event come first; one may stop play (a mismatch). */
-        tb_daemon__advance(d, tb_daemon__match_time(d));
+        tb_daemon__input(d, &(struct tb_daemon__input){.kind = TB_DAEMON__IN_TIME},
+                         tb_daemon__match_time(d), NULL);
         if (tb_daemon__boards_paused(d))
             break;
         q->head++;
@@ -390,13 +392,12 @@ static void board_position(const struct tb_daemon *d, int b, int plies, tb_chess
 
 /* D.2.10.1: a move typed for a keys: board goes to the match's typed path, which takes it at
  * once or refuses it (a typing error: nothing changes, nothing is journaled). The match is asked
- * first; the journal has the move before any of its consequences (outputs are drained after). */
-int tb_daemon__typed_move(struct tb_daemon *d, int b, const char *text, struct tb_error *err)
+ * first; the journal has the move before any of its consequences (the session drains after). */
+static int typed_take(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
+                      struct tb_error *err)
 {
-    if (tb_daemon__journal_stopped(d, err))
-        return TB_ERR_STATE;
-    uint64_t t = tb_daemon__match_time(d);
-    tb_daemon__advance(d, t);
+    int b = in->which;
+    const char *text = in->text;
     int before = tb_match_history(d->match, b, NULL, 0);
     int rc = tb_match_typed_move(d->match, b, text, t, err);
     if (rc != TB_OK)
@@ -413,8 +414,15 @@ int tb_daemon__typed_move(struct tb_daemon *d, int b, const char *text, struct t
     tb_daemon__log(d, d->fx->info, "%s board: the assistant typed %s (%s)",
                    tb_daemon__board_name(b), text, dec.text);
     d->fx->decision(d, TB_JOURNAL_TYPED_MOVE, t, &dec, true);
-    tb_daemon__outputs(d);
-    if (tb_daemon__journal_commit(d) != TB_OK) /* answered once its record is on disk */
-        return tb_daemon__journal_defer(d, TBD_TICKET_TYPED, NULL, t, err);
     return TB_OK;
+}
+
+int tb_daemon__typed_move(struct tb_daemon *d, int b, const char *text, struct tb_error *err)
+{
+    struct tb_daemon__input in = {.kind = TB_DAEMON__IN_TYPED,
+                                  .take = typed_take,
+                                  .check_stopped = true,
+                                  .which = b,
+                                  .text = text};
+    return tb_daemon__input(d, &in, tb_daemon__match_time(d), err); /* answered once on disk */
 }

@@ -15,13 +15,6 @@
 #include "tb_hall.h"
 #include "tb_str.h"
 
-const char *tb_daemon__bug_seat_name(int seat)
-{
-    static const char *const names[TB_BUGMATCH_SEATS] = {"White A", "Black A", "White B",
-                                                         "Black B"};
-    return seat >= 0 && seat < TB_BUGMATCH_SEATS ? names[seat] : "nobody";
-}
-
 int tb_daemon__bug_open(struct tb_daemon *d, struct tb_error *err)
 {
     const struct tb_config_bughouse *bh = &d->cfg->bughouse;
@@ -208,30 +201,35 @@ static void carry_out(struct tb_daemon *d, const struct tb_bugmatch_out *o)
         tb_daemon__bug_keep(d);
 }
 
-/* Nothing is carried out before its cause is on disk (docs/journal.md, as the twin game's
- * tb_daemon__outputs): each output waits, held with the match frozen (jstop.held), until the
- * journal is committed; the writer thread's outcome carries it out (tb_daemon__outputs calls
- * here), and a disk that cannot be written stops play with every output still held. */
-void tb_daemon__bug_outputs(struct tb_daemon *d)
+/* Nothing is carried out before its cause is on disk (docs/journal.md): the session
+ * (daemon_session.c) takes each output, holds it with the match frozen until the journal is
+ * committed, then carries it out; a disk that cannot be written stops play with every output
+ * still held. The output taken goes on the record as a mark of its time first. */
+static bool bug_next(struct tb_daemon *d)
 {
     struct tb_daemon__bug *g = d->bug;
-    struct tb_daemon__jstop *js = &d->jstop;
-    while (!tb_daemon__jstopped(js)) {
-        if (!g->held) {
-            if (tb_bugmatch_poll(g->m, &g->out) != 1)
-                break;
-            mark(d, g->out.ms);
-            g->held = js->held = true;
-        }
-        if (tb_daemon__journal_commit(d) != TB_OK)
-            return; /* the writer has it (TB_ERR_AGAIN), or play stopped (TB_ERR_SYS) */
-        g->held = js->held = false;
-        carry_out(d, &g->out);
-    }
-    if (tb_bugmatch_dropped(g->m))
+    if (tb_bugmatch_poll(g->m, &g->out) != 1)
+        return false;
+    mark(d, g->out.ms);
+    return true;
+}
+
+static bool bug_needs_disk(struct tb_daemon *d, bool *written)
+{
+    (void)d, (void)written;
+    return true;
+}
+
+static void bug_carry_out(struct tb_daemon *d)
+{
+    carry_out(d, &d->bug->out);
+}
+
+static void bug_drained(struct tb_daemon *d)
+{
+    if (tb_bugmatch_dropped(d->bug->m))
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "bughouse: %lu outputs lost (queue full)",
-                       tb_bugmatch_dropped(g->m));
-    tb_daemon__journal_drain(d); /* the inputs that waited for the journal, if not held now */
+                       tb_bugmatch_dropped(d->bug->m));
 }
 
 /* The journal cannot be written: all four seats hear "please wait" and "the arbiter has been
@@ -253,10 +251,9 @@ void tb_daemon__bug_tell_wait(struct tb_daemon *d)
         }
 }
 
-void tb_daemon__bug_tick(struct tb_daemon *d, uint64_t t)
+static void bug_tick(struct tb_daemon *d, uint64_t t)
 {
     tb_bugmatch_tick(d->bug->m, t);
-    tb_daemon__bug_outputs(d);
 }
 
 uint64_t tb_daemon__bug_deadline(const struct tb_daemon *d)
@@ -284,7 +281,6 @@ int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in,
     int b = in->board, rc = TB_OK;
     if (t > d->bug->marked_ms) /* on the record already (daemon_feed.c): no mark up to t */
         d->bug->marked_ms = t;
-    tb_daemon__advance(d, t);
     switch (in->kind) {
     case TB_LINK_EV_LIFT:
         rc = tb_bugmatch_lift(m, b, in->arg, t);
@@ -332,7 +328,6 @@ int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in,
         d->board[b].events++;
         d->events++;
     }
-    tb_daemon__bug_outputs(d);
     return rc;
 }
 
@@ -344,14 +339,11 @@ int tb_daemon__bug_input(struct tb_daemon *d, const struct tb_journal_bug_input 
     tb_bugmatch *m = d->bug->m;
     char text[TB_JOURNAL_BUG_TEXT_MAX];
     tb_journal_bug_input_format(in, text, sizeof text);
-    if (in->verb == TB_JOURNAL_BUG_TIME) { /* a mark: the time ran this far (recovery) */
-        tb_daemon__advance(d, t);
+    if (in->verb == TB_JOURNAL_BUG_TIME) /* a mark: the time ran this far (recovery; the session) */
         return TB_OK;
-    }
     if (in->verb == TB_JOURNAL_BUG_HAND ? in->seat >= TB_BUGMATCH_SEATS
                                         : in->board >= TB_BUGMATCH_BOARDS)
         return tb_error_set(err, TB_ERR_PARSE, "'%s' is no doorgeefschaak input", text);
-    tb_daemon__advance(d, t);
     if (t > d->bug->marked_ms) /* its record follows at t (daemon_bugctl.c) */
         d->bug->marked_ms = t;
     int rc, a = in->board;
@@ -391,19 +383,28 @@ int tb_daemon__bug_input(struct tb_daemon *d, const struct tb_journal_bug_input 
     return rc;
 }
 
+static int record_take(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
+                       struct tb_error *e)
+{
+    const struct tb_journal_record *rec = in->rec;
+    struct tb_journal_bug_input bin;
+    struct tb_error err = {0};
+    char text[TB_JOURNAL_BUG_TEXT_MAX] = "input";
+    (void)e;
+    if (tb_journal_bug_input_decode(&bin, rec, &err) != TB_OK)
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s: skipped", err.msg);
+    else if (tb_journal_bug_input_format(&bin, text, sizeof text) >= 0 &&
+             tb_daemon__bug_input(d, &bin, t, &err) != TB_OK)
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: %s refused again: %s",
+                       (unsigned long long)rec->seq, text, err.msg);
+    return TB_OK;
+}
+
 /* Recovery: a doorgeefschaak input record taken again (its outputs quiet), of either form. */
 void tb_daemon__bug_record(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t)
 {
-    struct tb_journal_bug_input in;
-    struct tb_error err = {0};
-    char text[TB_JOURNAL_BUG_TEXT_MAX] = "input";
-    if (tb_journal_bug_input_decode(&in, rec, &err) != TB_OK)
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s: skipped", err.msg);
-    else if (tb_journal_bug_input_format(&in, text, sizeof text) >= 0 &&
-             tb_daemon__bug_input(d, &in, t, &err) != TB_OK)
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: %s refused again: %s",
-                       (unsigned long long)rec->seq, text, err.msg);
-    tb_daemon__bug_outputs(d);
+    struct tb_daemon__input in = {.kind = TB_DAEMON__IN_REQUEST, .take = record_take, .rec = rec};
+    tb_daemon__input(d, &in, t, NULL);
 }
 
 /* ---- the record -------------------------------------------------------------------------- */
@@ -468,9 +469,12 @@ const struct tb_daemon__mode tb_daemon__doorgeefschaak = {
     .script_board = {"A", "B"}, /* a script's board names */
     .hall_refusal = "not for a doorgeefschaak table: resolve and takeback are the twin game's; "
                     "the arbiter acts at the table (twinboard resign, choose, move)",
-    .advance = tb_daemon__bug_tick,
+    .tick = bug_tick,
     .apply = tb_daemon__bug_apply,
-    .outputs = tb_daemon__bug_outputs,
+    .next = bug_next,
+    .needs_disk = bug_needs_disk,
+    .carry_out = bug_carry_out,
+    .drained = bug_drained,
     .tell_wait = tb_daemon__bug_tell_wait,
     .status = tb_daemon__bug_status,
     .voice_open = tb_daemon__bug_voice_open,

@@ -14,14 +14,19 @@ struct tb_daemon__bug {
     char wav[TB_BUGMATCH_SEATS][TB_CONFIG_PATH_MAX + 32];
     bool kept;                  /* the finished match's BPGN written */
     uint64_t marked_ms;         /* the journal's latest time: an input's, or a mark's */
-    struct tb_bugmatch_out out; /* held: polled, waiting for the journal (tb_daemon__bug_outputs) */
-    bool held;
+    struct tb_bugmatch_out out; /* polled, waiting for the journal (d->jstop.out_state) */
 };
 
-/* "White A" ... "Black B". */
-const char *tb_daemon__bug_seat_name(int seat);
+/* "White A" ... "Black B": a name only, so each doorgeefschaak file has it without calling
+ * another. */
+static inline const char *tb_daemon__bug_seat_name(int seat)
+{
+    static const char *const names[TB_BUGMATCH_SEATS] = {"White A", "Black A", "White B",
+                                                         "Black B"};
+    return seat >= 0 && seat < TB_BUGMATCH_SEATS ? names[seat] : "nobody";
+}
 /* An input the match took, on the record (TB_JOURNAL_BUG_INPUT_BIN) before its outputs are
- * carried out; a TB_JOURNAL_BUG_TIME mark lets the time run to t. */
+ * carried out; a TB_JOURNAL_BUG_TIME mark is the time run to t (the session lets it run). */
 int tb_daemon__bug_input(struct tb_daemon *d, const struct tb_journal_bug_input *in, uint64_t t,
                          struct tb_error *err);
 /* Article 7 (daemon_bugirr.c): "accept" or "replace" the illegal move pressed on board b, the

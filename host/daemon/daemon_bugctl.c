@@ -125,39 +125,43 @@ void tb_daemon__bug_status(struct tb_daemon *d, struct tb_daemon__buf *out)
     tb_daemon__data(out, "status", t);
 }
 
-/* An input from a request: taken by the match, on the journal before its outputs are carried
- * out (a refused one changes nothing and is not journaled). */
-static void take(struct tb_daemon *d, const struct tb_journal_bug_input *in,
+/* The request's part in the session: taken by the match, its record appended (a refused one
+ * changes nothing and is not journaled). */
+static int request_take(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
+                        struct tb_error *err)
+{
+    const struct tb_journal_bug_input *bin = in->bug;
+    char text[TB_JOURNAL_BUG_TEXT_MAX];
+    tb_journal_bug_input_format(bin, text, sizeof text);
+    int rc = tb_daemon__bug_input(d, bin, t, err);
+    if (rc == TB_OK) {
+        d->fx->bug_input(d, t, bin, true);
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "control: %s", text);
+    }
+    return rc;
+}
+
+/* An input from a request: on the journal before its outputs are carried out, answered once its
+ * record is on disk (the session, daemon_session.c). */
+static void take(struct tb_daemon *d, const struct tb_journal_bug_input *bin,
                  struct tb_daemon__buf *out, const char *answer)
 {
     struct tb_error err = {0};
     char text[TB_JOURNAL_BUG_TEXT_MAX];
-    tb_journal_bug_input_format(in, text, sizeof text);
-    if (tb_daemon__journal_stopped(d, &err)) {
-        reply(out, TB_ERR_STATE, err.msg);
+    tb_journal_bug_input_format(bin, text, sizeof text);
+    struct tb_daemon__input in = {
+        .kind = TB_DAEMON__IN_REQUEST, .take = request_take, .check_stopped = true, .bug = bin};
+    int rc = tb_daemon__input(d, &in, tb_daemon__match_time(d), &err);
+    if (rc == TB_ERR_AGAIN && d->ticket.id) {
+        snprintf(d->ticket.said, sizeof d->ticket.said, "%s", answer ? answer : "");
+        out->ticket = d->ticket.id;
         return;
     }
-    uint64_t t = tb_daemon__match_time(d);
-    int rc = tb_daemon__bug_input(d, in, t, &err);
-    if (rc == TB_OK) {
-        d->fx->bug_input(d, t, in, true);
-        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "control: %s", text);
-    }
-    tb_daemon__bug_outputs(d);
-    if (rc != TB_OK) {
-        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "control: %s refused: %s", text, err.msg);
+    if (rc != TB_OK && rc != TB_ERR_AGAIN) {
+        if (rc != TB_ERR_STATE || !tb_daemon__jstopped(&d->jstop))
+            tb_daemon__log(d, TB_CONFIG_LOG_INFO, "control: %s refused: %s", text, err.msg);
         reply(out, rc, err.msg[0] ? err.msg : "not possible now");
         return;
-    }
-    if (tb_daemon__journal_commit(d) != TB_OK) { /* answered once its record is on disk */
-        d->ticket_wanted = true;
-        tb_daemon__journal_defer(d, TBD_TICKET_REQUEST, NULL, t, &err);
-        d->ticket_wanted = false;
-        if (d->ticket.id) {
-            snprintf(d->ticket.said, sizeof d->ticket.said, "%s", answer ? answer : "");
-            out->ticket = d->ticket.id;
-            return;
-        }
     }
     reply(out, TB_OK, answer);
 }

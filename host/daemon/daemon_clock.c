@@ -579,11 +579,22 @@ void tb_daemon__clock_journal(struct tb_daemon *d, bool stopped)
         k->jstop_from = k->counted_to = t;
         k->jstop_to = UINT64_MAX;
         k->ran[0] = k->ran[1] = 0;
-        return;
     }
-    /* the held output and inputs have been taken, each at its own time; the match's time runs
-     * on to now (a replay takes the record below after the same) */
-    tb_daemon__advance(d, t);
+}
+
+bool tb_daemon__clock_resumes(const struct tb_daemon *d)
+{
+    const struct tb_daemon__clk *k = d->clk;
+    return builtin(k) && d->match && k->jstop;
+}
+
+/* The held output and inputs have been taken, each at its own time, and the match's time has
+ * run on to t (a replay takes the record below after the same). */
+void tb_daemon__clock_resume(struct tb_daemon *d, uint64_t t)
+{
+    struct tb_daemon__clk *k = d->clk;
+    if (!tb_daemon__clock_resumes(d))
+        return;
     k->jstop_to = t;
     if (k->clock.state == TB_CLOCK_RUNNING)
         count_stop(k, at(k, t));

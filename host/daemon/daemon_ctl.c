@@ -305,7 +305,7 @@ int tb_daemon_request(struct tb_daemon *d, const char *line, char *out, size_t l
         tb_daemon__journal_settle(d);
         ticket_answer(d, b.ticket, &b);
     }
-    tb_daemon__outputs(d);
+    tb_daemon__input(d, &(struct tb_daemon__input){.kind = TB_DAEMON__IN_DRAIN}, 0, NULL);
     int n = b.failed ? TB_ERR_MEM : (int)b.len;
     if (n >= 0 && (size_t)n >= len)
         n = TB_ERR_FULL;

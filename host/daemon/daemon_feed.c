@@ -1,7 +1,8 @@
-/* daemon_feed.c - the one way a board input enters the game, live and in recovery alike, and the
- * two tables of what the game's decisions do outside the daemon: live (the journal, the players'
- * ears, the buttons' answers) and replay (nothing: the journal already holds it all, the players
- * have heard it). The code that decides never asks which table is in force. */
+/* daemon_feed.c - the twin game's board inputs as the table's mode takes them (the session,
+ * daemon_session.c, hands them in), and the two tables of what the game's decisions do outside
+ * the daemon: live (the journal, the players' ears, the buttons' answers) and replay (nothing:
+ * the journal already holds it all, the players have heard it). The code that decides never asks
+ * which table is in force. */
 #include <stdio.h>
 #include <string.h>
 
@@ -75,6 +76,11 @@ static int quiet_move(struct tb_daemon *d, uint64_t t, int board, int ply, tb_ch
     (void)d, (void)t, (void)board, (void)ply, (void)m, (void)san;
     return TB_OK;
 }
+static int quiet_commit(struct tb_daemon *d)
+{
+    (void)d;
+    return TB_OK;
+}
 static void quiet_speak(struct tb_daemon *d, int board, const char *text, unsigned flags,
                         int move_number)
 {
@@ -98,6 +104,7 @@ const struct tb_daemon__effects tb_daemon__live = {
     .decision = tb_daemon__journal_decision,
     .bug_input = tb_daemon__journal_bug_input,
     .move = tb_daemon__journal_move,
+    .commit = tb_daemon__store_commit,
     .speak = live_speak,
     .button = live_button,
     .release = tb_daemon__vi_release,
@@ -112,6 +119,7 @@ const struct tb_daemon__effects tb_daemon__replay = {
     .decision = quiet_decision,
     .bug_input = quiet_bug_input,
     .move = quiet_move,
+    .commit = quiet_commit,
     .speak = quiet_speak,
     .button = quiet_button,
     .release = quiet_button,
@@ -120,19 +128,14 @@ const struct tb_daemon__effects tb_daemon__replay = {
 
 /* ---- the feed ---------------------------------------------------------------------------- */
 
-void tb_daemon__advance(struct tb_daemon *d, uint64_t t)
+static void twin_tick(struct tb_daemon *d, uint64_t t)
 {
-    if (tb_daemon__journal_held(d))
-        return; /* the match is frozen until the journal is written */
-    d->mode->advance(d, t);
+    tb_match_tick(d->match, t);
 }
 
-static void twin_advance(struct tb_daemon *d, uint64_t t)
+/* After the match's own decisions at t. */
+static void twin_ticked(struct tb_daemon *d, uint64_t t)
 {
-    /* the VI player on their own: the promote button's choices taken meanwhile */
-    tb_daemon__vi_due(d, t);
-    tb_match_tick(d->match, t);
-    tb_daemon__outputs(d);
     tb_daemon__clock_tick(d, t);   /* clock: a flag falls on time (6.8) */
     tb_daemon__broadcast_clock(d); /* broadcast: the clock shown as it stands */
 }
@@ -168,29 +171,10 @@ static int match_event(const struct tb_journal_event *in, struct tb_match_event 
     }
 }
 
-/* One board input at t: journaled first, decisions due before it taken, then it goes to the
- * match (or its button is answered), and what the match decided is carried out. Losses,
- * returns and faults of a link are journaled for the record and change nothing. While the
- * journal cannot be written the input waits, journaled in memory, until it can. */
-int tb_daemon__feed(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t)
-{
-    if (in->board >= TBD_BOARDS)
-        return TB_ERR_ARG;
-    tb_daemon__vi_before_input(d, in, t); /* promote button choices first, in the journal too */
-    d->fx->event(d, in, t);
-    if (tb_daemon__journal_held(d))
-        return tb_daemon__journal_hold_input(d, in, t);
-    return tb_daemon__apply(d, in, t);
-}
-
-int tb_daemon__apply(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t)
-{
-    return d->mode->apply(d, in, t);
-}
-
+/* One board input at t (journaled already): into the match, or its button pressed; losses,
+ * returns and faults of a link are journaled for the record and change nothing. */
 static int twin_apply(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t)
 {
-    tb_daemon__advance(d, t);
     struct tb_match_event ev;
     int rc = TB_OK;
     if (in->kind == TB_LINK_EV_BUTTON_DOWN) {
@@ -199,9 +183,6 @@ static int twin_apply(struct tb_daemon *d, const struct tb_journal_event *in, ui
         /* D.2.10: the clock press ends the player's move (6.2.1, 7.5.2) */
         if (in->arg == TB_LINK_BUTTON_CLOCK)
             tb_daemon__end_move(d, in->board, t);
-        d->fx->button(d, in->board, in->arg);
-    } else if (in->kind == TB_LINK_EV_BUTTON_UP) {
-        d->fx->release(d, in->board, in->arg); /* a long press is told when it ends */
     } else if (in->kind == TB_LINK_EV_CLOCK) {
         tb_daemon__clock_reading(d, in, t);     /* clock: a board's clock read */
     } else if (in->kind == TB_LINK_EV_RESIGN) { /* 5.1.2: in a twin game the arbiter records it */
@@ -218,8 +199,18 @@ static int twin_apply(struct tb_daemon *d, const struct tb_journal_event *in, ui
                            tb_daemon__board_name(in->board), tb_link_event_name(in->kind), in->arg,
                            rc);
     }
-    tb_daemon__outputs(d);
     return rc;
+}
+
+/* A button answered once what it completed is carried out (the move and its confirmation
+ * before the clock's own words); a long press is told when it ends. */
+static void twin_answer(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t)
+{
+    (void)t;
+    if (in->kind == TB_LINK_EV_BUTTON_DOWN)
+        d->fx->button(d, in->board, in->arg);
+    else if (in->kind == TB_LINK_EV_BUTTON_UP)
+        d->fx->release(d, in->board, in->arg);
 }
 
 /* ---- the twin game as the table's mode ------------------------------------------------- */
@@ -242,9 +233,13 @@ static void twin_record(struct tb_daemon *d, const struct tb_journal_record *rec
 
 const struct tb_daemon__mode tb_daemon__twin = {
     .one_result = true,
-    .advance = twin_advance,
+    .tick = twin_tick,
+    .ticked = twin_ticked,
     .apply = twin_apply,
-    .outputs = tb_daemon__twin_outputs,
+    .answer = twin_answer,
+    .next = tb_daemon__twin_next,
+    .needs_disk = tb_daemon__twin_needs_disk,
+    .carry_out = tb_daemon__twin_carry_out,
     .tell_wait = twin_tell_wait,
     .status = tb_daemon__twin_status,
     .voice_open = tb_daemon__twin_voice_open,

@@ -100,6 +100,10 @@ struct tb_daemon__effects {
                      bool sync);
     int (*move)(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
                 const char *san);
+    /* Makes every record appended so far durable (the session's only way to the disk). Live:
+     * TB_OK, TB_ERR_AGAIN while the writer thread has it (its outcome is an input), or TB_ERR_SYS
+     * when the journal cannot be written (play stops, said once). Replay: always TB_OK. */
+    int (*commit)(struct tb_daemon *d);
     void (*speak)(struct tb_daemon *d, int board, const char *text, unsigned flags,
                   int move_number);
     void (*button)(struct tb_daemon *d, int board, int button); /* enum tb_link_button */
@@ -120,9 +124,20 @@ struct tb_daemon__mode {
        from the broker are refused (NULL: taken) */
     bool one_result;
     const char *hall_refusal;
-    void (*advance)(struct tb_daemon *d, uint64_t t); /* time to t, outputs carried out */
+    /* The session (daemon_session.c) runs these; none lets time run, drains or commits. */
+    void (*tick)(struct tb_daemon *d, uint64_t t);   /* the game's time to t */
+    void (*ticked)(struct tb_daemon *d, uint64_t t); /* its outputs carried out: may be NULL */
+    /* a board input (journaled) into the game, then (may be NULL) answered once its outputs
+       are carried out */
     int (*apply)(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
-    void (*outputs)(struct tb_daemon *d);   /* carried out in order once on disk */
+    void (*answer)(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
+    /* the outputs, one at a time: the next one taken and held (false: none), whether it needs
+       the journal on disk first (its record appended once: *written), carried out; drained
+       (may be NULL): none is left */
+    bool (*next)(struct tb_daemon *d);
+    bool (*needs_disk)(struct tb_daemon *d, bool *written);
+    void (*carry_out)(struct tb_daemon *d);
+    void (*drained)(struct tb_daemon *d);
     void (*tell_wait)(struct tb_daemon *d); /* the journal holds play: every ear told */
     void (*status)(struct tb_daemon *d, struct tb_daemon__buf *out);
     int (*voice_open)(struct tb_daemon *d, struct tb_error *err);
@@ -145,17 +160,18 @@ struct tb_daemon__jstop {
     char reason[128];            /* strerror(error) */
     uint64_t retry_at;           /* tb_daemon__clock() of the next commit */
     unsigned long tries;         /* commits tried since play stopped */
-    bool held;                   /* out was taken from the match and waits for a durable journal */
-    bool held_written;           /* its record (MOVE_AGREED) is appended already */
+    /* the twin game's output (out) or doorgeefschaak's taken and waiting for a durable journal;
+       APPENDED: its record (MOVE_AGREED) is appended already (tb_table.h lists the moves) */
+    enum tb_table_output out_state;
     struct tb_match_out out;
     struct tb_table_queue in; /* board inputs and an arbiter action, taken in order on resume */
     /* journal writer (daemon_writer.c): held while a commit the game waits for is under way */
-    bool told;     /* the players have heard "please wait, the arbiter is called" */
-    bool draining; /* the inputs that waited are being taken */
+    bool told;     /* said once: the players have heard "please wait, the arbiter is called" */
+    bool draining; /* the session takes the inputs that waited (no second drain inside it) */
     size_t kept;   /* records in memory when the last retry started */
-    /* an arbiter action whose record is not on disk yet: queued in `in` (its time and record
-       there), done once it is */
-    bool act_queued, act_written;
+    /* an arbiter action whose record is not on disk yet (WAITS): queued in `in` (its time and
+       record there), done once it is (DURABLE, then NONE; tb_table.h lists the moves) */
+    enum tb_table_action act;
     struct tb_ctl_request act_req;
     uint64_t act_seq;
 };
@@ -371,20 +387,47 @@ void tb_daemon__when_learn(struct tb_daemon__when *w, const struct tb_link_event
 uint64_t tb_daemon__when(struct tb_daemon__when *w, const struct tb_link_event *ev,
                          uint64_t since_ms, uint64_t read_ms);
 
-/* daemon_feed.c: the one board input (the journal's board event: lift, place, choice, reading,
- * button, and a link's loss, return and faults for the record) into the game, live and in
- * recovery: journaled (fx), decisions due before it taken, applied, outputs carried out. */
-int tb_daemon__feed(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
-/* Lets the match's time run to t and carries out what it decided. */
-void tb_daemon__advance(struct tb_daemon *d, uint64_t t);
-/* A board input already journaled, into the game (the inputs held while play was stopped). */
-int tb_daemon__apply(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
+/* daemon_session.c: the one entry of every input into the game, live and in recovery: the
+ * game's time runs to it, it is checked and its record appended, committed (d->fx->commit),
+ * applied, and each output carried out only once its cause is on disk. */
+enum tb_daemon__in_kind {
+    TB_DAEMON__IN_TIME = 1, /* the game's time runs to t, its decisions carried out */
+    TB_DAEMON__IN_DRAIN,    /* nothing new: what waits (held outputs, inputs) goes on if it can */
+    TB_DAEMON__IN_BOARD,    /* a board event (lift, place, choice, reading, button, a link's loss,
+                               return and faults for the record): journaled, then into the game */
+    TB_DAEMON__IN_ACTION,   /* an arbiter action (req): done once its record is on disk */
+    TB_DAEMON__IN_PROMOTE,  /* a promotion choice (take) */
+    TB_DAEMON__IN_TYPED,    /* a typed move (take) */
+    TB_DAEMON__IN_REQUEST,  /* a doorgeefschaak request (take): drained even when refused */
+    TB_DAEMON__IN_WRITTEN,  /* the writer thread's outcome (wait: block until there is one) */
+};
+struct tb_daemon__input {
+    enum tb_daemon__in_kind kind;
+    const struct tb_journal_event *board; /* BOARD */
+    const struct tb_ctl_request *req;     /* ACTION */
+    /* PROMOTE, TYPED, REQUEST: the mode's part, checked, applied and its record appended (it
+     * neither lets time run nor drains nor commits); refused while play is stopped if
+     * check_stopped */
+    int (*take)(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
+                struct tb_error *err);
+    bool check_stopped;
+    int which, arg;                      /* take's: a board or seat, a piece */
+    const char *text;                    /* take's: a typed move */
+    const struct tb_journal_bug_input *bug; /* take's: a doorgeefschaak request */
+    const struct tb_journal_record *rec; /* take's: a record replayed */
+    bool wait;                           /* WRITTEN */
+};
+/* TB_OK, an error (err says why; nothing changed), or TB_ERR_AGAIN: its answer waits for the
+ * journal (d->ticket). */
+int tb_daemon__input(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
+                     struct tb_error *err);
 
 /* daemon_outputs.c */
 const char *tb_daemon__color_name(int color); /* "White", "Black" */
-void tb_daemon__outputs(struct tb_daemon *d);
 /* The twin game's parts of the mode table (tb_daemon__twin, daemon_feed.c). */
-void tb_daemon__twin_outputs(struct tb_daemon *d);
+bool tb_daemon__twin_next(struct tb_daemon *d);
+bool tb_daemon__twin_needs_disk(struct tb_daemon *d, bool *written);
+void tb_daemon__twin_carry_out(struct tb_daemon *d);
 void tb_daemon__twin_status(struct tb_daemon *d, struct tb_daemon__buf *out);
 int tb_daemon__twin_voice_open(struct tb_daemon *d, struct tb_error *err);
 void tb_daemon__twin_voice_event(struct tb_daemon *d, const struct tb_voice_event *ev);
@@ -414,7 +457,10 @@ bool tb_daemon__is_arbiter_record(uint16_t type);
 /* Recovery: an arbiter's action as journaled, taken again. */
 int tb_daemon__arbiter_record(struct tb_daemon *d, const struct tb_journal_record *rec,
                               struct tb_error *err);
-/* The action itself, once its record is on disk: the match, then its outputs. */
+/* The session's parts (daemon_session.c): the action checked and its record appended; the
+ * action itself once its record is on disk (the session carries out its outputs). */
+int tb_daemon__arbiter_take(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
+                            struct tb_error *err);
 int tb_daemon__arbiter_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
                              struct tb_error *err);
 int tb_daemon__promote(struct tb_daemon *d, int board, int ptype, struct tb_error *err);
@@ -428,36 +474,27 @@ int tb_daemon__journal_move(struct tb_daemon *d, uint64_t t, int board, int ply,
                             const char *san);
 int tb_daemon__journal_bug_input(struct tb_daemon *d, uint64_t t,
                                  const struct tb_journal_bug_input *in, bool sync);
-/* Makes every record appended so far durable. TB_OK, or the journal cannot be written: play
- * stops (said once: players, log, status, the arbiter) and TB_ERR_SYS. Always TB_OK in replay. */
-int tb_daemon__journal_commit(struct tb_daemon *d);
+/* The journal cannot be written (errno error, the journal's words msg or NULL): play stops,
+ * said once (players, log, status, the arbiter). */
+void tb_daemon__journal_stop(struct tb_daemon *d, int error, const char *msg);
+/* The live effects' commit (tb_daemon__live.commit): the session reaches it only through
+ * d->fx->commit; a sync record starts it itself. */
+int tb_daemon__store_commit(struct tb_daemon *d);
 /* true (err says why) while play is stopped because the journal cannot be written: requests
  * that would change the game are refused, nothing changes. */
 bool tb_daemon__journal_stopped(struct tb_daemon *d, struct tb_error *err);
-/* Stopped: a board input waits for the journal (already journaled); TB_ERR_MEM if none fits. */
-int tb_daemon__journal_hold_input(struct tb_daemon *d, const struct tb_journal_event *in,
-                                  uint64_t t);
 /* The loop's timer: retries the commit when due (on the writer thread) and says a write that
  * stalls. Returns when it is next due, or UINT64_MAX. */
 uint64_t tb_daemon__journal_retry(struct tb_daemon *d, uint64_t now);
-/* The game is held: the journal cannot be written, or an output or an arbiter action waits for
- * its record to be on disk. The match gets no input and no tick; board inputs wait (journaled)
- * in order and are taken at their own times once it is not. */
+/* daemon_session.c: the game is held: the journal cannot be written, or an output or an arbiter
+ * action waits for its record to be on disk. The match gets no input and no tick; board inputs
+ * wait (journaled) in order and are taken at their own times once it is not. */
 bool tb_daemon__journal_held(const struct tb_daemon *d);
-/* The writer has finished (its eventfd; wait: block until it has): on success the held output is
- * carried out and the inputs that waited are taken; on failure play stops. */
-void tb_daemon__journal_written(struct tb_daemon *d, bool wait);
-/* Blocks until nothing waits for the writer (in-process requests: answered as over the socket). */
+/* daemon_session.c: blocks until nothing waits for the writer (in-process requests: answered as
+ * over the socket). */
 void tb_daemon__journal_settle(struct tb_daemon *d);
-/* The inputs that waited, taken while the game is not held (tb_daemon__outputs calls it). */
-void tb_daemon__journal_drain(struct tb_daemon *d);
 /* Board events appended and not yet written go to the writer (no sync), when it is idle. */
 void tb_daemon__journal_flush(struct tb_daemon *d);
-/* A control request's record is appended and its commit is under way: kind ACTION queues the
- * arbiter action req at t (done once its record is on disk), the others are in force already;
- * the request's answer waits (d->ticket). TB_ERR_AGAIN. */
-int tb_daemon__journal_defer(struct tb_daemon *d, enum tbd_ticket kind,
-                             const struct tb_ctl_request *req, uint64_t t, struct tb_error *err);
 
 /* daemon_recover.c: the journal's records replayed (open found rec), past damage too. */
 int tb_daemon__recover(struct tb_daemon *d, const struct tb_journal_recovery *rec,
@@ -482,15 +519,18 @@ void tb_daemon__repeat(struct tb_daemon *d, int board);
 bool tb_daemon__voice_idle(struct tb_daemon *d);
 
 /* daemon_vi.c: the VI player on their own (docs/guide-vi-player.md) */
-/* Before a board input at t is journaled: the promote button's choices due by t are taken, a
+/* Before a board input at t is journaled (the session has taken the choices due by t): a
  * clock press takes its board's choice at once (its record must precede the press's), and a
  * review is cut by any event of its player's board. */
 void tb_daemon__vi_before_input(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
-/* Takes the choices due by t (from tb_daemon__advance). */
-void tb_daemon__vi_due(struct tb_daemon *d, uint64_t t);
+/* A promote button's choice due by t: the match ticked to *due and its board, or -1 (none, or
+ * play stopped); the session carries out the outputs, then tb_daemon__vi_take takes it. */
+int tb_daemon__vi_next(struct tb_daemon *d, uint64_t t, uint64_t *due);
+void tb_daemon__vi_take(struct tb_daemon *d, int board, uint64_t t);
 /* The earliest choice still to take, or UINT64_MAX. */
 uint64_t tb_daemon__vi_deadline(const struct tb_daemon *d);
-/* 6.2.1: the player at board pressed the clock: the move is ended (7.5.2). */
+/* 6.2.1: the player at board pressed the clock: the move is ended (7.5.2); the session carries
+ * out the move and its confirmation before the clock's own words. */
 void tb_daemon__end_move(struct tb_daemon *d, int board, uint64_t t);
 /* Live buttons: a press (every button) and the promote button's own press. */
 void tb_daemon__vi_press(struct tb_daemon *d, int board, int button);
@@ -684,7 +724,11 @@ void tb_daemon__clock_free(struct tb_daemon *d);
 void tb_daemon__clock_tick(struct tb_daemon *d, uint64_t t);   /* flags and warnings to t */
 uint64_t tb_daemon__clock_deadline(const struct tb_daemon *d); /* UINT64_MAX: none */
 void tb_daemon__clock_output(struct tb_daemon *d, const struct tb_match_out *o); /* after it */
-void tb_daemon__clock_journal(struct tb_daemon *d, bool stopped); /* the journal stops, resumes */
+void tb_daemon__clock_journal(struct tb_daemon *d, bool stopped); /* the journal stops */
+/* The journal resumed: true if the clock waits for it; then, the match's time run to t, it runs
+ * again from t (its record appended). */
+bool tb_daemon__clock_resumes(const struct tb_daemon *d);
+void tb_daemon__clock_resume(struct tb_daemon *d, uint64_t t);
 void tb_daemon__clock_record(struct tb_daemon *d, const struct tb_journal_record *rec);
 /* A board's clock reading (TB_LINK_EV_CLOCK, journaled as a board event), taken in. */
 void tb_daemon__clock_reading(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
@@ -713,8 +757,6 @@ void tb_daemon__bug_free(struct tb_daemon *d);
 int tb_daemon__bug_voice_open(struct tb_daemon *d, struct tb_error *err);
 void tb_daemon__bug_voice_event(struct tb_daemon *d, const struct tb_voice_event *ev);
 int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
-void tb_daemon__bug_tick(struct tb_daemon *d, uint64_t t); /* time to t, outputs carried out */
-void tb_daemon__bug_outputs(struct tb_daemon *d);
 void tb_daemon__bug_tell_wait(struct tb_daemon *d); /* journal stopped: the four seats told */
 uint64_t tb_daemon__bug_deadline(const struct tb_daemon *d); /* UINT64_MAX: none (or no match) */
 void tb_daemon__bug_record(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t);

@@ -12,11 +12,6 @@
 
 /* ---- durability: nothing agreed or said before it is on disk (docs/journal.md) ----------- */
 
-static bool replaying(const struct tb_daemon *d)
-{
-    return !d->fx->stores;
-}
-
 /* Players and arbiter told that play waits for the journal: both hear "please wait" and "the
  * arbiter has been called" once, whether the disk stalled or failed. */
 static void tell_players(struct tb_daemon *d)
@@ -29,7 +24,7 @@ static void tell_players(struct tb_daemon *d)
 
 /* The journal cannot be written: play stops, as for a mismatch. Said once: both players hear
  * that the arbiter is called, the log has one line with the reason, status shows it. */
-static void stop_play(struct tb_daemon *d, int error, const char *msg)
+void tb_daemon__journal_stop(struct tb_daemon *d, int error, const char *msg)
 {
     struct tb_daemon__jstop *js = &d->jstop;
     js->retry_at = tb_daemon__clock(d) + TBD_JOURNAL_RETRY_MS;
@@ -51,20 +46,15 @@ static void stop_play(struct tb_daemon *d, int error, const char *msg)
     tell_players(d);
 }
 
-bool tb_daemon__journal_held(const struct tb_daemon *d)
+/* The live effects' commit (d->fx->commit; replay has nothing to write). */
+int tb_daemon__store_commit(struct tb_daemon *d)
 {
-    const struct tb_daemon__jstop *js = &d->jstop;
-    return tb_daemon__jstopped(js) || js->held || (js->act_queued && !js->act_written);
-}
-
-int tb_daemon__journal_commit(struct tb_daemon *d)
-{
-    if (!d->journal || replaying(d))
+    if (!d->journal || !d->fx->stores) /* a decision appended directly while replaying */
         return TB_OK;
     if (tb_daemon__jstopped(&d->jstop))
         return TB_ERR_SYS; /* only the timer retries: no write storm, no repeated lines */
     if (d->writer.busy)
-        return TB_ERR_AGAIN; /* its outcome is taken first (tb_daemon__journal_written) */
+        return TB_ERR_AGAIN; /* its outcome is taken first (the session's WRITTEN input) */
     struct tb_journal_state st;
     tb_journal_state(d->journal, &st);
     if (st.pending_records == 0 && st.error == 0)
@@ -80,7 +70,7 @@ int tb_daemon__journal_commit(struct tb_daemon *d)
     int rc = tb_journal_commit(d->journal, &err);
     if (rc == TB_OK)
         return TB_OK;
-    stop_play(d, rc == TB_ERR_SYS && errno ? errno : EIO, err.msg);
+    tb_daemon__journal_stop(d, rc == TB_ERR_SYS && errno ? errno : EIO, err.msg);
     return TB_ERR_SYS;
 }
 
@@ -93,195 +83,6 @@ bool tb_daemon__journal_stopped(struct tb_daemon *d, struct tb_error *err)
                  "changed",
                  d->jstop.reason);
     return true;
-}
-
-int tb_daemon__journal_hold_input(struct tb_daemon *d, const struct tb_journal_event *in,
-                                  uint64_t t)
-{
-    struct tb_table_held h = {.kind = TB_TABLE_HELD_BOARD, .t = t, .board = *in};
-    if (tb_table_queue_push(&d->jstop.in, &h) == TB_OK)
-        return TB_OK;
-    tb_daemon__log(d, TB_CONFIG_LOG_ERROR,
-                   "%s board: an event while play is stopped cannot be kept (out of memory)",
-                   tb_daemon__board_name(in->board));
-    return TB_ERR_MEM;
-}
-
-/* ---- requests that change the game: answered once their record is on disk --------------- */
-
-static const char *const ticket_what[] = {"the action", "the promotion choice", "the typed move",
-                                          "the request"};
-
-/* A record just appended for a control request: its answer waits for the writer. */
-static void open_ticket(struct tb_daemon *d, enum tbd_ticket kind)
-{
-    struct tb_daemon__ticket *tk = &d->ticket;
-    if (!d->ticket_wanted)
-        return; /* a board's button: nobody waits for an answer */
-    memset(tk, 0, sizeof *tk);
-    tk->id = ++d->tickets;
-    tk->kind = kind;
-    tk->seq = tb_journal_last_seq(d->journal);
-}
-
-static void answer_ticket(struct tb_daemon *d, int rc, const char *msg)
-{
-    struct tb_daemon__ticket *tk = &d->ticket;
-    if (!tk->id || tk->answered)
-        return;
-    tk->answered = true;
-    tk->rc = rc;
-    snprintf(tk->msg, sizeof tk->msg, "%s", msg ? msg : "");
-}
-
-/* The journal failed before the request's record was on disk: not done now, kept in memory, done
- * (or in force) once the journal can be written again. The answer says exactly that. */
-static void ticket_failed(struct tb_daemon *d)
-{
-    struct tb_daemon__ticket *tk = &d->ticket;
-    if (!tk->id || tk->answered)
-        return;
-    char msg[600];
-    const char *what = tk->kind == TBD_TICKET_ACTION && d->jstop.act_req.verb
-                           ? tb_ctl_verb_name(d->jstop.act_req.verb)
-                           : ticket_what[tk->kind];
-    snprintf(msg, sizeof msg,
-             "not done: the journal cannot be written (%s); %s%s is kept in memory and %s when "
-             "the journal can be written again; play is stopped until then, the arbiter is called",
-             d->jstop.reason, tk->kind == TBD_TICKET_ACTION ? "the " : "", what,
-             tk->kind == TBD_TICKET_ACTION ? "is done" : "takes effect");
-    answer_ticket(d, TB_ERR_STATE, msg);
-}
-
-int tb_daemon__journal_defer(struct tb_daemon *d, enum tbd_ticket kind,
-                             const struct tb_ctl_request *req, uint64_t t, struct tb_error *err)
-{
-    struct tb_daemon__jstop *js = &d->jstop;
-    if (kind == TBD_TICKET_ACTION) {
-        struct tb_table_held act = {
-            .kind = TB_TABLE_HELD_ACTION, .t = t, .seq = tb_journal_last_seq(d->journal)};
-        if (tb_table_queue_push(&js->in, &act) != TB_OK)
-            return tb_error_set(err, TB_ERR_MEM, "out of memory");
-        js->act_req = *req;
-        js->act_seq = act.seq;
-        js->act_queued = true;
-        js->act_written = false;
-    }
-    open_ticket(d, kind);
-    if (tb_daemon__jstopped(js))
-        ticket_failed(d);
-    return tb_error_set(err, TB_ERR_AGAIN, "waiting for the journal");
-}
-
-/* The action's record is on disk: it is done, its outcome is the answer. */
-static void apply_action(struct tb_daemon *d, uint64_t t)
-{
-    struct tb_daemon__jstop *js = &d->jstop;
-    struct tb_error err = {0};
-    js->act_queued = false;
-    int rc = tb_daemon__arbiter_apply(d, &js->act_req, t, &err);
-    if (d->ticket.kind == TBD_TICKET_ACTION)
-        answer_ticket(d, rc, err.msg);
-}
-
-void tb_daemon__journal_drain(struct tb_daemon *d)
-{
-    struct tb_daemon__jstop *js = &d->jstop;
-    if (js->draining)
-        return;
-    js->draining = true;
-    struct tb_table_held h; /* a copy: the queue may grow meanwhile */
-    while (!tb_daemon__journal_held(d) && tb_table_queue_pop(&js->in, &h)) {
-        if (h.kind == TB_TABLE_HELD_ACTION)
-            apply_action(d, h.t);
-        else
-            tb_daemon__apply(d, &h.board, h.t);
-    }
-    js->draining = false;
-    if (!tb_daemon__journal_held(d) && tb_table_queue_count(&js->in) == 0)
-        tb_daemon__clock_journal(d, false); /* clock: runs again with play */
-}
-
-/* ---- the writer's outcome ---------------------------------------------------------------- */
-
-/* Something waits for the disk and nothing writes: a commit. */
-static void kick(struct tb_daemon *d)
-{
-    struct tb_daemon__jstop *js = &d->jstop;
-    if (!d->writer.busy && !tb_daemon__jstopped(js) && js->act_queued && !js->act_written)
-        tb_daemon__journal_commit(d);
-}
-
-static void written(struct tb_daemon *d, const struct tb_daemon__written *r, uint64_t now)
-{
-    struct tb_daemon__jstop *js = &d->jstop;
-    struct tb_journal_state st;
-    tb_journal_state(d->journal, &st);
-    if (tb_daemon__jstopped(js)) {
-        tb_table_journal_to(&js->state, TB_TABLE_WRITABLE);
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                       "journal %s: writing again after %lu tries: %zu records kept in memory are "
-                       "on disk, nothing lost; play resumes (%zu board events that waited are "
-                       "taken now)",
-                       d->journal_path, js->tries, js->kept, tb_table_queue_count(&js->in));
-        js->error = 0;
-        js->reason[0] = '\0';
-    } else if (js->told) {
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                       "journal %s: the write took %llu ms; it is on disk, play goes on",
-                       d->journal_path, (unsigned long long)(now - d->writer.since));
-    }
-    js->told = false;
-    if (js->act_queued && st.durable_seq >= js->act_seq)
-        js->act_written = true;
-    struct tb_daemon__ticket *tk = &d->ticket;
-    if (tk->id && !tk->answered && tk->kind != TBD_TICKET_ACTION && st.durable_seq >= tk->seq)
-        answer_ticket(d, TB_OK, NULL);
-    (void)r;
-}
-
-void tb_daemon__journal_written(struct tb_daemon *d, bool wait)
-{
-    struct tb_daemon__jstop *js = &d->jstop;
-    struct tb_daemon__written r;
-    if (!tb_daemon__writer_take(d, wait, &r))
-        return;
-    uint64_t now = tb_daemon__clock(d);
-    if (r.rc != TB_OK) {
-        if (tb_daemon__jstopped(js)) { /* a retry: status follows the reason; said once */
-            tb_table_journal_to(&js->state, TB_TABLE_STOPPED);
-            if (r.error != js->error) {
-                js->error = r.error;
-                snprintf(js->reason, sizeof js->reason, "%s", strerror(r.error));
-            }
-            js->retry_at = now + TBD_JOURNAL_RETRY_MS;
-        } else {
-            stop_play(d, r.error, r.msg);
-        }
-        ticket_failed(d);
-        return;
-    }
-    if (r.job == TBD_WRITE_COMMIT)
-        written(d, &r, now);
-    /* the output held first, then the inputs that waited (and an action), at their own times */
-    tb_daemon__outputs(d);
-    kick(d);
-}
-
-void tb_daemon__journal_settle(struct tb_daemon *d)
-{
-    for (int guard = 0; guard < 100000; guard++) {
-        if (d->writer.busy) {
-            tb_daemon__journal_written(d, true);
-            continue;
-        }
-        if (tb_daemon__jstopped(&d->jstop) || !tb_daemon__journal_held(d))
-            return;
-        tb_daemon__outputs(d);
-        kick(d);
-        if (!d->writer.busy)
-            return;
-    }
 }
 
 /* Tells the players and the arbiter about a write that stalls while the game waits for it. */
@@ -347,7 +148,7 @@ int tb_daemon__journal_event(struct tb_daemon *d, const struct tb_journal_event 
         return TB_OK;
     int64_t rc = tb_journal_append_event(d->journal, t, je);
     if (rc == TB_ERR_SYS) /* appended; writing the pending records out failed */
-        stop_play(d, errno ? errno : EIO, NULL);
+        tb_daemon__journal_stop(d, errno ? errno : EIO, NULL);
     else if (rc < 0)
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal: cannot append a board event (%d)",
                        (int)rc);
@@ -363,9 +164,9 @@ static int appended(struct tb_daemon *d, int64_t rc, const char *what, bool sync
         return (int)rc;
     }
     if (rc == TB_ERR_SYS)
-        stop_play(d, errno ? errno : EIO, NULL);
-    if (sync)
-        tb_daemon__journal_commit(d);
+        tb_daemon__journal_stop(d, errno ? errno : EIO, NULL);
+    if (sync) /* the store's own: a record that must be on disk starts its commit */
+        tb_daemon__store_commit(d);
     return TB_OK;
 }
 
@@ -394,7 +195,7 @@ int tb_daemon__journal_bug_input(struct tb_daemon *d, uint64_t t,
                     sync);
 }
 
-/* The agreed move's record, appended; tb_daemon__outputs commits it before it is carried out. */
+/* The agreed move's record, appended; the session commits it before it is carried out. */
 int tb_daemon__journal_move(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
                             const char *san)
 {
@@ -410,7 +211,7 @@ int tb_daemon__journal_move(struct tb_daemon *d, uint64_t t, int board, int ply,
         mv.hist[i] = g->moves[have - mv.nhist + i];
     int64_t rc = tb_journal_append_move(d->journal, t, &mv);
     if (rc == TB_ERR_SYS)
-        stop_play(d, errno ? errno : EIO, NULL);
+        tb_daemon__journal_stop(d, errno ? errno : EIO, NULL);
     else if (rc < 0)
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal: cannot append the move of ply %d (%d)",
                        ply, (int)rc);
@@ -444,7 +245,7 @@ int tb_daemon__journal_open(struct tb_daemon *d, struct tb_error *err)
     snprintf(dec.who, sizeof dec.who, "daemon");
     tb_chess_pos_to_fen(&d->start, dec.fen, sizeof dec.fen);
     tb_config_summary(d->cfg, dec.text, sizeof dec.text);
-    tb_daemon__outputs(d);
+    tb_daemon__input(d, &(struct tb_daemon__input){.kind = TB_DAEMON__IN_DRAIN}, 0, NULL);
     int rc2 = tb_daemon__journal_decision(d, TB_JOURNAL_GAME_START, 0, &dec, true);
     tb_daemon__journal_settle(d); /* on disk before the daemon is up */
     return rc2;

@@ -322,44 +322,28 @@ static void handle(struct tb_daemon *d, const struct tb_match_out *o)
     tb_daemon__clock_output(d, o); /* clock: moves press it, stopped play stops it */
 }
 
-/* What must be on disk before an output is carried out: an agreed move's record, and for
- * anything said to a player every record before it (the board events that made the move
- * announced, D.2.1). false: the journal cannot be written, play has stopped. */
-static bool durable(struct tb_daemon *d, const struct tb_match_out *o, bool *written)
+/* The match's next output, held (d->jstop.out) until it is carried out; false: none. */
+bool tb_daemon__twin_next(struct tb_daemon *d)
 {
+    return tb_match_poll(d->match, &d->jstop.out) == 1;
+}
+
+/* What must be on disk before an output is carried out: an agreed move's record (appended here,
+ * once: *written), and for anything said to a player every record before it (the board events
+ * that made the move announced, D.2.1). */
+bool tb_daemon__twin_needs_disk(struct tb_daemon *d, bool *written)
+{
+    const struct tb_match_out *o = &d->jstop.out;
     if (o->kind == TB_MATCH_OUT_MOVE_AGREED && !*written) {
         int lead = d->board_of_color[o->u.agreed.pos.side];
         if (d->fx->move(d, o->ms, lead, o->u.agreed.ply, o->u.agreed.move, o->u.agreed.san) ==
             TB_OK)
             *written = true; /* appended: kept in memory until a commit writes it */
     }
-    if (o->kind != TB_MATCH_OUT_MOVE_AGREED && o->kind != TB_MATCH_OUT_ANNOUNCE)
-        return true;
-    return tb_daemon__journal_commit(d) == TB_OK;
+    return o->kind == TB_MATCH_OUT_MOVE_AGREED || o->kind == TB_MATCH_OUT_ANNOUNCE;
 }
 
-/* Carries out the match's outputs in order; stops at the first one whose journal record cannot
- * be made durable and holds it (with everything after it, still in the match's queue) until the
- * journal can be written: nothing is agreed or said before it is on disk. */
-void tb_daemon__outputs(struct tb_daemon *d)
+void tb_daemon__twin_carry_out(struct tb_daemon *d)
 {
-    d->mode->outputs(d);
-}
-
-void tb_daemon__twin_outputs(struct tb_daemon *d)
-{
-    struct tb_daemon__jstop *js = &d->jstop;
-    while (!tb_daemon__jstopped(js)) {
-        if (!js->held) {
-            if (tb_match_poll(d->match, &js->out) != 1)
-                break;
-            js->held = true;
-            js->held_written = false;
-        }
-        if (!durable(d, &js->out, &js->held_written))
-            return;
-        js->held = false;
-        handle(d, &js->out);
-    }
-    tb_daemon__journal_drain(d); /* the inputs that waited for the journal, if not held now */
+    handle(d, &d->jstop.out);
 }

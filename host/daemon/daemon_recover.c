@@ -221,7 +221,7 @@ static void replay_record(struct tb_daemon *d, const struct tb_journal_record *r
     struct tb_journal_move mv;
     struct tb_match_status st;
     if (!pd->skip) /* past a loss the match waits for the next move record: no timer runs */
-        tb_daemon__advance(d, t);
+        tb_daemon__input(d, &(struct tb_daemon__input){.kind = TB_DAEMON__IN_TIME}, t, NULL);
     switch (rec->type) {
     case TB_JOURNAL_BOARD_EVENT:
         if (tb_journal_event_decode(&je, rec, &err) != TB_OK || je.board >= TBD_BOARDS) {
@@ -234,7 +234,8 @@ static void replay_record(struct tb_daemon *d, const struct tb_journal_record *r
             pd->skipped++;
             return;
         }
-        tb_daemon__feed(d, &je, t);
+        tb_daemon__input(d, &(struct tb_daemon__input){.kind = TB_DAEMON__IN_BOARD, .board = &je},
+                         t, NULL);
         return;
     case TB_JOURNAL_MOVE:
         tb_match_status(d->match, &st);

@@ -70,16 +70,18 @@ uint64_t tb_daemon__vi_deadline(const struct tb_daemon *d)
     return when;
 }
 
-void tb_daemon__vi_due(struct tb_daemon *d, uint64_t t)
+int tb_daemon__vi_next(struct tb_daemon *d, uint64_t t, uint64_t *due)
 {
-    uint64_t due;
-    while (!tb_daemon__jstopped(&d->jstop) && (due = tb_daemon__vi_deadline(d)) <= t) {
-        int b = d->vi[0].choice && d->vi[0].choice_at == due ? 0 : 1;
-        /* the match first reaches the moment the player stopped pressing */
-        tb_match_tick(d->match, due);
-        tb_daemon__outputs(d);
-        take_choice(d, b, due);
-    }
+    if (tb_daemon__jstopped(&d->jstop) || (*due = tb_daemon__vi_deadline(d)) > t)
+        return -1;
+    /* the match first reaches the moment the player stopped pressing */
+    tb_match_tick(d->match, *due);
+    return d->vi[0].choice && d->vi[0].choice_at == *due ? 0 : 1;
+}
+
+void tb_daemon__vi_take(struct tb_daemon *d, int b, uint64_t t)
+{
+    take_choice(d, b, t);
 }
 
 static void cancel_review(struct tb_daemon *d, int b)
@@ -92,7 +94,6 @@ static void cancel_review(struct tb_daemon *d, int b)
 
 void tb_daemon__vi_before_input(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t)
 {
-    tb_daemon__vi_due(d, t);
     if (in->kind == TB_LINK_EV_BUTTON_DOWN && in->arg == TB_LINK_BUTTON_CLOCK)
         take_choice(d, in->board, t); /* the clock ends the choosing too */
     if (live(d) && (in->kind == TB_LINK_EV_LIFT || in->kind == TB_LINK_EV_PLACE ||
@@ -106,7 +107,6 @@ void tb_daemon__end_move(struct tb_daemon *d, int board, uint64_t t)
     if (rc == 1)
         tb_daemon__log(d, d->fx->info, "%s board: the clock pressed completed the move (6.2.1)",
                        tb_daemon__board_name(board));
-    tb_daemon__outputs(d); /* the move and its confirmation before the clock's own words */
 }
 
 /* ---- the buttons --------------------------------------------------------------------------- */

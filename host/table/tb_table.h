@@ -28,6 +28,32 @@ bool tb_table_journal_may(enum tb_table_journal from, enum tb_table_journal to);
 void tb_table_journal_to(enum tb_table_journal *state, enum tb_table_journal to);
 const char *tb_table_journal_name(enum tb_table_journal state); /* "writable", "stopped" */
 
+/* The output the game holds until its cause is on disk. The only transitions
+ * (tb_table_output_to asserts each):
+ *   NONE     -> HELD      taken from the mode: carried out once its cause is on disk
+ *   HELD     -> APPENDED  its own record (an agreed move) appended, not yet on disk
+ *   HELD     -> NONE      on disk: carried out
+ *   APPENDED -> NONE      on disk: carried out
+ * While it is HELD or APPENDED the game is frozen (no input, no tick); play stopped keeps it. */
+enum tb_table_output { TB_TABLE_OUT_NONE = 0, TB_TABLE_OUT_HELD, TB_TABLE_OUT_APPENDED };
+bool tb_table_output_may(enum tb_table_output from, enum tb_table_output to);
+void tb_table_output_to(enum tb_table_output *state, enum tb_table_output to);
+
+/* The arbiter action whose record is being written (one at a time). The only transitions
+ * (tb_table_action_to asserts each):
+ *   NONE    -> WAITS    its record appended, its commit under way: queued with the inputs
+ *   WAITS   -> DURABLE  its record is on disk: done at its place in the queue
+ *   DURABLE -> NONE     done
+ * While it WAITS the game is frozen; an action is never done before its record is durable. */
+enum tb_table_action { TB_TABLE_ACT_NONE = 0, TB_TABLE_ACT_WAITS, TB_TABLE_ACT_DURABLE };
+bool tb_table_action_may(enum tb_table_action from, enum tb_table_action to);
+void tb_table_action_to(enum tb_table_action *state, enum tb_table_action to);
+
+/* The game is held (no input, no tick; inputs queued): play stopped, an output held, or an
+ * action waiting for its record. */
+bool tb_table_held(enum tb_table_journal journal, enum tb_table_output out,
+                   enum tb_table_action act);
+
 /* One input waiting for the journal. */
 enum tb_table_held_kind {
     TB_TABLE_HELD_BOARD = 1, /* a board event, journaled already: into the game at t */
