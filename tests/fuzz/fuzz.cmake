@@ -40,7 +40,8 @@ set(TB_FUZZ_SANITIZERS -fsanitize=address,undefined -fno-sanitize-recover=undefi
                        -fno-omit-frame-pointer)
 # The targets and their instrumented libraries are optimised a little (-O1, as libFuzzer's own
 # documentation builds them) whatever the build type: the sanitizers' checks and the asserts
-# stay (NDEBUG is not set), and an execution costs a third to a fifth of what it does at -O0.
+# stay (NDEBUG is not set), and an execution of most targets costs a half to a third of what
+# it does at -O0 (docs/testing.md, "Speed of the targets").
 set(TB_FUZZ_OPTIMISE -O1)
 
 # The coverage-instrumented copy of a library's own sources, made once for all targets.
