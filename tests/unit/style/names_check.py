@@ -1,9 +1,9 @@
-"""The style checks' names and their self-tests (docs/testing.md, "Style checks").
+"""The style checks' names and their self-tests (docs/testing.md, the table of style checks).
 
-usage: names_check.py BUILD_DIR
+usage: names_check.py BUILD_DIR [CTEST]
 
-Reads the tests BUILD_DIR registers (`ctest --show-only=json-v1`) and names every `style.` test
-that breaks the agreed form:
+Reads the tests BUILD_DIR registers (`ctest --show-only=json-v1`; CTEST is the ctest program,
+`ctest` from the PATH when not given) and names every `style.` test that breaks the agreed form:
   - a check is `style.<statement>`: what it checks, in lower-case words joined by `_` (three
     words at least, no `habit` numbering);
   - its self-test is `style.selftest_<the same statement>`: it runs the same check (program and,
@@ -22,8 +22,8 @@ NUMBERED = re.compile(r"(^|_)habit[0-9]*(_|$)")
 SCRIPTS = ("bash", "sh", "python3", "python")
 
 
-def tests_of(build):
-    p = subprocess.run(["ctest", "--test-dir", build, "--show-only=json-v1"],
+def tests_of(build, ctest):
+    p = subprocess.run([ctest, "--test-dir", build, "--show-only=json-v1"],
                        capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit("names_check: ctest cannot list the tests of %s: %s" % (build, (p.stderr or p.stdout).strip()))
@@ -79,9 +79,9 @@ def problems(tests):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
-    tests = tests_of(sys.argv[1])
+    tests = tests_of(sys.argv[1], sys.argv[2] if len(sys.argv) == 3 else "ctest")
     found = list(problems(tests))
     if not any(n.startswith("style.") for n in tests):
         found.append("%s: no style. tests to check" % sys.argv[1])
