@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tb_file.h"
 #include "voice_internal.h"
 
 #ifndef TB_VOICE_PACK_DIRS
@@ -432,43 +433,49 @@ static int finish(struct parser *p, struct tb_voice_pack *pack)
 #define LINE_MAX_BYTES 1000
 enum { LINE_OK = 1, LINE_LONG = -1, LINE_NUL = -2 };
 
-/* Reads one line (its newline dropped) into buf. Returns 0 at the end of the file, LINE_OK,
+/* The text a pack is read from, and how far it has been read. */
+struct source {
+    const char *text;
+    size_t len, at;
+};
+
+/* Reads one line (its newline dropped) into buf. Returns 0 at the end of the text, LINE_OK,
  * LINE_LONG for a line of more than LINE_MAX_BYTES or LINE_NUL for one holding a NUL byte, which
  * would end the text early. The rest of a refused line is not read: loading stops there. */
-static int read_line(FILE *f, char *buf, size_t len)
+static int read_line(struct source *src, char *buf, size_t len)
 {
+    if (src->at >= src->len)
+        return 0;
     size_t n = 0;
     bool nul = false;
-    int c;
-    while ((c = getc(f)) != EOF && c != '\n') {
+    while (src->at < src->len) {
+        char c = src->text[src->at++];
+        if (c == '\n')
+            break;
         if (c == '\0')
             nul = true;
         if (n + 1 >= len)
             return LINE_LONG;
-        buf[n++] = (char)c;
+        buf[n++] = c;
     }
     buf[n] = '\0';
-    if (c == EOF && n == 0)
-        return 0;
     return nul ? LINE_NUL : LINE_OK;
 }
 
-int tb_voice_pack_load_file(const char *path, struct tb_voice_pack **out, struct tb_error *err)
+int tb_voice_pack_load_text(const char *name, const char *text, size_t len,
+                            struct tb_voice_pack **out, struct tb_error *err)
 {
-    if (!path || !out)
-        return tb_error_set(err, TB_ERR_ARG, "no pack path");
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return tb_error_set(err, errno == ENOENT ? TB_ERR_NOTFOUND : TB_ERR_SYS,
-                            "%s: cannot open: %s", path, strerror(errno));
+    if (!name || (!text && len) || !out)
+        return tb_error_set(err, TB_ERR_ARG, "no pack name, text or output");
     struct tb_voice_pack *pack = calloc(1, sizeof *pack);
-    struct parser p = {.path = path, .err = err};
-    int rc = pack && (pack->path = strdup(path)) ? TB_OK : TB_ERR_MEM;
+    struct parser p = {.path = name, .err = err};
+    struct source src = {.text = text, .len = len};
+    int rc = pack && (pack->path = strdup(name)) ? TB_OK : TB_ERR_MEM;
     if (rc)
         tb_error_set(err, rc, "out of memory");
     char line[LINE_MAX_BYTES + 1];
     int got;
-    while (!rc && (got = read_line(f, line, sizeof line)) != 0) {
+    while (!rc && (got = read_line(&src, line, sizeof line)) != 0) {
         p.line++;
         if (got == LINE_LONG)
             rc = fail(&p, TB_ERR_PARSE, NULL, "line longer than %d bytes", LINE_MAX_BYTES);
@@ -477,9 +484,6 @@ int tb_voice_pack_load_file(const char *path, struct tb_voice_pack **out, struct
         else
             rc = parse_line(&p, pack, line);
     }
-    if (!rc && ferror(f))
-        rc = tb_error_set(err, TB_ERR_SYS, "%s: read error", path);
-    fclose(f);
     if (!rc)
         rc = finish(&p, pack);
     if (rc) {
@@ -488,6 +492,27 @@ int tb_voice_pack_load_file(const char *path, struct tb_voice_pack **out, struct
     }
     *out = pack;
     return TB_OK;
+}
+
+int tb_voice_pack_load_file(const char *path, struct tb_voice_pack **out, struct tb_error *err)
+{
+    if (!path || !out)
+        return tb_error_set(err, TB_ERR_ARG, "no pack path");
+    char *text;
+    size_t len;
+    struct tb_error read_err;
+    int rc = tb_read_file(path, &text, &len, &read_err);
+    if (rc) {
+        int saved = errno;
+        if (rc == TB_ERR_SYS && saved == ENOENT)
+            return tb_error_set(err, TB_ERR_NOTFOUND, "%s: cannot open: %s", path, strerror(saved));
+        if (err)
+            *err = read_err;
+        return rc;
+    }
+    rc = tb_voice_pack_load_text(path, text, len, out, err);
+    free(text);
+    return rc;
 }
 
 /* The installed packs relative to the running program (bin/ or sbin/ beside share/), so an

@@ -39,6 +39,10 @@ struct tb_voice_pack;
  * a placeholder it may not use, is refused with err naming file, line and entry
  * (err->line is the line; 0 when the entry is missing entirely). */
 int tb_voice_pack_load_file(const char *path, struct tb_voice_pack **out, struct tb_error *err);
+/* Loads a pack from len bytes of text in memory, as tb_voice_pack_load_file does from a file
+ * (which reads the file and calls this): name stands for the file in the messages. */
+int tb_voice_pack_load_text(const char *name, const char *text, size_t len,
+                            struct tb_voice_pack **out, struct tb_error *err);
 
 /* Loads pack NAME ("de-fide", "nl", "en") from the search path: the directories of the
  * environment variable TB_VOICE_PACKS (colon-separated) when it is set, else

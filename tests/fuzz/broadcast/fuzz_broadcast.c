@@ -5,7 +5,11 @@
  * agreed game moves on and is taken back and time passes. Properties: never a crash; every
  * message out is one whole, well-formed DGT message (a single-board message the project's
  * decoder reads without garbage, or a bus reply whose checksum is right); the session state is
- * always valid; nothing a program sends changes what the board shows. */
+ * always valid; nothing a program sends changes what the board shows. What is the same for every
+ * input is made once: the agreed game's positions ply by ply, and the decoder that reads each
+ * single-board message out (reset before each, its counts compared before and after). */
+#include <stdbool.h>
+
 #include "tb_broadcast.h"
 #include "tb_fuzz.h"
 
@@ -31,14 +35,17 @@ static void check_msg(void *user, const uint8_t *b, size_t n)
         TB_FUZZ_CHECK(b[n - 1] == TB_DGT_EE_EOF);
         return;
     }
-    tb_dgt_decoder *d = tb_dgt_decoder_new();
-    struct tb_dgt_decoder_stats st;
+    static tb_dgt_decoder *d;
+    if (!d)
+        d = tb_dgt_decoder_new();
     TB_FUZZ_CHECK(d != NULL);
+    struct tb_dgt_decoder_stats before, after;
+    tb_dgt_decoder_reset(d);
+    tb_dgt_decoder_stats(d, &before);
     int got = 0;
     TB_FUZZ_CHECK(tb_dgt_decoder_feed(d, b, n, count_msg, &got) == 1 && got == 1);
-    tb_dgt_decoder_stats(d, &st);
-    TB_FUZZ_CHECK(st.garbage == 0 && st.skipped == 0);
-    tb_dgt_decoder_free(d);
+    tb_dgt_decoder_stats(d, &after);
+    TB_FUZZ_CHECK(after.garbage == before.garbage && after.skipped == before.skipped);
 }
 
 static void valid(const struct tb_broadcast_session *s, const struct tb_broadcast_board *b)
@@ -51,6 +58,29 @@ static void valid(const struct tb_broadcast_session *s, const struct tb_broadcas
 
 static const char *const moves[] = {"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6",
                                     "b5c6", "d7c6", "e1g1", "f7f6", "d2d4", "e5d4"};
+#define NMOVES ((int)(sizeof moves / sizeof moves[0]))
+
+/* The agreed game's position after each ply, 0 to NMOVES: the same for every input. */
+static const tb_chess_pos *line(void)
+{
+    static tb_chess_pos at[NMOVES + 1];
+    static bool done;
+    if (done)
+        return at;
+    tb_chess_game *game = malloc(sizeof *game);
+    TB_FUZZ_CHECK(game != NULL);
+    tb_chess_pos_startpos(&at[0]);
+    tb_chess_game_init(game, &at[0]);
+    for (int i = 0; i < NMOVES; i++) {
+        tb_chess_move m;
+        TB_FUZZ_CHECK(tb_chess_move_parse(&game->pos, moves[i], &m, NULL) == 0);
+        TB_FUZZ_CHECK(tb_chess_game_push(game, m) == 0);
+        at[i + 1] = game->pos;
+    }
+    free(game);
+    done = true;
+    return at;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -59,45 +89,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct tb_dgt_update ch[64];
     if (size < 1)
         return 0;
+    const tb_chess_pos *at = line();
     unsigned seed = data[0];
     tb_broadcast_board_init(&board, NULL);
-    tb_chess_game *game = malloc(sizeof *game);
-    TB_FUZZ_CHECK(game != NULL);
-    tb_chess_pos start;
-    tb_chess_pos_startpos(&start);
-    tb_chess_game_init(game, &start);
-    tb_broadcast_board_show(&board, &start, 0, ch);
+    int plies = 0;
+    tb_broadcast_board_show(&board, &at[0], 0, ch);
     tb_broadcast_board_mark_start(&board, 0);
     tb_broadcast_session_init(&s, &board);
     uint64_t now = 0;
     struct tb_broadcast_clock clk = {(seed & 1) != 0, 300000, 300000, TB_CHESS_WHITE, 0};
     tb_broadcast_board_set_clock(&board, &clk, 0);
-    size_t at = 1;
+    size_t pos = 1;
     int step = 0;
-    while (at < size) {
+    while (pos < size) {
         size_t chunk = 1 + (seed * 7 + (unsigned)step * 13) % 37;
-        if (chunk > size - at)
-            chunk = size - at;
-        tb_broadcast_session_input(&s, &board, data + at, chunk, now, check_msg, NULL);
+        if (chunk > size - pos)
+            chunk = size - pos;
+        tb_broadcast_session_input(&s, &board, data + pos, chunk, now, check_msg, NULL);
         valid(&s, &board);
-        at += chunk;
+        pos += chunk;
         now += 1 + (seed + (unsigned)step) % 700;
         tb_broadcast_session_tick(&s, &board, now, check_msg, NULL);
         /* The agreed game moves on, and every fifth step takes one move back. */
-        if (step % 5 == 4 && game->plies > 0) {
-            tb_chess_game_pop(game);
-        } else if (game->plies < (int)(sizeof moves / sizeof moves[0])) {
-            tb_chess_move m;
-            TB_FUZZ_CHECK(tb_chess_move_parse(&game->pos, moves[game->plies], &m, NULL) == 0);
-            TB_FUZZ_CHECK(tb_chess_game_push(game, m) == 0);
-        }
-        int n = tb_broadcast_board_show(&board, &game->pos, now, ch);
+        if (step % 5 == 4 && plies > 0)
+            plies--;
+        else if (plies < NMOVES)
+            plies++;
+        int n = tb_broadcast_board_show(&board, &at[plies], now, ch);
         tb_broadcast_session_changes(&s, ch, n, check_msg, NULL);
         step++;
     }
     uint8_t want[64];
-    tb_dgt_codes_of_pos(&game->pos, TB_DGT_ORIENT_NORMAL, want);
+    tb_dgt_codes_of_pos(&at[plies], TB_DGT_ORIENT_NORMAL, want);
     TB_FUZZ_CHECK(memcmp(want, board.codes, 64) == 0);
-    free(game);
     return 0;
 }

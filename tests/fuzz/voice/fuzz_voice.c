@@ -1,37 +1,20 @@
 /* fuzz_voice.c - fuzz target of the phrase-pack loader (voice/pack.c) and of the phrases built
  * from what it accepts (voice/phrase.c).
  *
- * The loader only reads files, so each input is written to one temporary file first. A refused
- * pack must say why (a message, a line inside the file) and hand out nothing; an accepted one
- * must build every move phrase of a few positions (castling, e.p., promotions, checks), every
- * square and every system message, each a terminated string of the length returned or a "too
- * small" error, and its speech text. */
+ * Each input is a pack's text, read by tb_voice_pack_load_text (what tb_voice_pack_load_file
+ * reads a file's bytes with). A refused pack must say why (a message naming the pack, a line
+ * inside the text) and hand out nothing; an accepted one must build every move phrase of a few
+ * positions (castling, e.p., promotions, checks), every square and every system message, each a
+ * terminated string of the length returned or a "too small" error, and its speech text. The
+ * positions and their legal moves are the same for every input: made once. */
 #include <stdbool.h>
-#include <unistd.h>
 
 #include "fuzz_chess.h"
 #include "tb_fuzz.h"
 #include "tb_voice.h"
 
-#define OUT 4096
-
-static char path[64];
-
-static void remove_file(void)
-{
-    unlink(path);
-}
-
-static void write_input(const uint8_t *data, size_t size)
-{
-    if (!path[0]) {
-        snprintf(path, sizeof path, "/tmp/tb-fuzz-voice-%ld.pack", (long)getpid());
-        atexit(remove_file);
-    }
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
-        abort();
-}
+#define OUT  4096
+#define NAME "fuzz.pack"
 
 static void check_text(char *buf, int n)
 {
@@ -53,25 +36,49 @@ static void check_squares(const struct tb_voice_pack *pack)
     }
 }
 
-static void check_moves(const struct tb_voice_pack *pack, const char *fen, unsigned flags)
+struct position {
+    tb_chess_pos pos;
+    tb_chess_movelist legal;
+};
+
+static const char *const fens[] = {
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/P1PBBPPP/R3K2R w KQkq - 0 1",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+};
+#define NPOS (sizeof fens / sizeof fens[0])
+
+static const struct position *positions(void)
+{
+    static struct position made[NPOS];
+    static bool done;
+    if (!done) {
+        for (size_t i = 0; i < NPOS; i++) {
+            if (tb_chess_pos_from_fen(&made[i].pos, fens[i], 0, NULL) != TB_OK)
+                abort();
+            tb_chess_gen_legal(&made[i].pos, &made[i].legal);
+        }
+        done = true;
+    }
+    return made;
+}
+
+static void check_moves(const struct tb_voice_pack *pack, const struct position *at)
 {
     static char buf[OUT], speech[OUT];
-    tb_chess_pos pos;
-    if (tb_chess_pos_from_fen(&pos, fen, flags, NULL) != TB_OK)
-        abort();
-    tb_chess_movelist list;
-    tb_chess_gen_legal(&pos, &list);
-    for (int i = 0; i < list.count; i++) {
+    const tb_chess_pos *pos = &at->pos;
+    for (int i = 0; i < at->legal.count; i++) {
         for (int form = TB_VOICE_LONG; form <= TB_VOICE_SHORT; form++) {
-            int n = tb_voice_phrase_move(pack, &pos, list.moves[i], (enum tb_voice_form)form, buf,
-                                         sizeof buf);
+            int n = tb_voice_phrase_move(pack, pos, at->legal.moves[i], (enum tb_voice_form)form,
+                                         buf, sizeof buf);
             check_text(buf, n);
             if (n >= 0)
                 check_text(speech, tb_voice_pack_speech_text(pack, buf, speech, sizeof speech));
         }
     }
     /* A move that is not legal here is refused. */
-    TB_FUZZ_CHECK(tb_voice_phrase_move(pack, &pos, tb_chess_move_new(0, 63, 0), TB_VOICE_LONG, buf,
+    TB_FUZZ_CHECK(tb_voice_phrase_move(pack, pos, tb_chess_move_new(0, 63, 0), TB_VOICE_LONG, buf,
                                        sizeof buf) == TB_ERR_ILLEGAL);
 }
 
@@ -100,7 +107,7 @@ static void check_messages(const struct tb_voice_pack *pack)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    write_input(data, size);
+    const struct position *pos = positions();
     long lines = 1;
     for (size_t i = 0; i < size; i++)
         lines += data[i] == '\n';
@@ -108,11 +115,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct tb_voice_pack *pack = NULL;
     struct tb_error err;
     memset(&err, 0, sizeof err);
-    int rc = tb_voice_pack_load_file(path, &pack, &err);
+    int rc = tb_voice_pack_load_text(NAME, (const char *)data, size, &pack, &err);
     if (rc != TB_OK) {
         TB_FUZZ_CHECK_ERROR(rc, err);
         TB_FUZZ_CHECK(pack == NULL);
         TB_FUZZ_CHECK(err.line >= 0 && err.line <= lines);
+        TB_FUZZ_CHECK(strncmp(err.msg, NAME ":", strlen(NAME ":")) == 0);
         return 0;
     }
     TB_FUZZ_CHECK(pack != NULL && tb_voice_pack_name(pack) != NULL);
@@ -120,10 +128,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tb_voice_pack_settings(pack, &st);
     TB_FUZZ_CHECK(memchr(st.espeak_voice, '\0', sizeof st.espeak_voice));
     check_squares(pack);
-    check_moves(pack, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0);
-    check_moves(pack, "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/P1PBBPPP/R3K2R w KQkq - 0 1", 0);
-    check_moves(pack, "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", 0);
-    check_moves(pack, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 0);
+    for (size_t i = 0; i < NPOS; i++)
+        check_moves(pack, &pos[i]);
     check_messages(pack);
     tb_voice_pack_free(pack);
     return 0;

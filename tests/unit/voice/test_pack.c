@@ -257,3 +257,52 @@ TB_TEST(missing_file)
     ASSERT_EQ(tb_voice_pack_load_file("/nonexistent/de.pack", &pack, &err), TB_ERR_NOTFOUND);
     ASSERT_STR_CONTAINS(err.msg, "/nonexistent/de.pack");
 }
+
+/* A pack's text in memory loads as its file does (the file loader reads the bytes and hands
+ * them over): the same name and the same phrases; a refusal names the name given and the line. */
+TB_TEST(pack_text_in_memory_loads_as_its_file)
+{
+    read_pack();
+    const char *path = write_pack("mem", 0, NULL, false);
+    char text[16384];
+    size_t len = 0;
+    for (int i = 0; i < nlines; i++) {
+        size_t n = strlen(lines[i]);
+        ASSERT_LT(len + n, sizeof text);
+        memcpy(text + len, lines[i], n);
+        len += n;
+    }
+    struct tb_voice_pack *from_file = NULL, *from_text = NULL;
+    struct tb_error err = {0};
+    ASSERT_OK(tb_voice_pack_load_file(path, &from_file, &err));
+    ASSERT_OK(tb_voice_pack_load_text("de-fide.pack", text, len, &from_text, &err));
+    ASSERT_STR_EQ(tb_voice_pack_name(from_text), tb_voice_pack_name(from_file));
+    tb_chess_pos pos;
+    ASSERT_OK(tb_chess_pos_from_fen(&pos, "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", 0, NULL));
+    tb_chess_move m;
+    ASSERT_OK(tb_chess_move_parse(&pos, "O-O-O", &m, NULL));
+    char a[256], b[256];
+    ASSERT_GT(tb_voice_phrase_move(from_file, &pos, m, TB_VOICE_LONG, a, sizeof a), 0);
+    ASSERT_GT(tb_voice_phrase_move(from_text, &pos, m, TB_VOICE_LONG, b, sizeof b), 0);
+    ASSERT_STR_EQ(b, a);
+    tb_voice_pack_free(from_file);
+    tb_voice_pack_free(from_text);
+
+    /* A NUL byte on line 3 of the text, and the text cut before its end. */
+    struct tb_voice_pack *pack = NULL;
+    char *second = memchr(text, '\n', len);
+    char *third = second ? memchr(second + 1, '\n', len - (size_t)(second + 1 - text)) : NULL;
+    ASSERT_NOT_NULL(third);
+    third[1] = '\0';
+    ASSERT_EQ(tb_voice_pack_load_text("memory", text, len, &pack, &err), TB_ERR_PARSE);
+    ASSERT_NULL(pack);
+    ASSERT_EQ(err.line, 3);
+    ASSERT_STR_CONTAINS(err.msg, "memory:3: NUL byte in line");
+    ASSERT_EQ(tb_voice_pack_load_text("memory", text, (size_t)(third - text), &pack, &err),
+              TB_ERR_PARSE);
+    ASSERT_NULL(pack);
+    ASSERT_STR_CONTAINS(err.msg, "memory: [");
+    ASSERT_STR_CONTAINS(err.msg, "missing entry");
+    ASSERT_EQ(tb_voice_pack_load_text("memory", NULL, 0, &pack, &err), TB_ERR_PARSE);
+    ASSERT_EQ(tb_voice_pack_load_text(NULL, text, len, &pack, &err), TB_ERR_ARG);
+}
