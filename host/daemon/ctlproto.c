@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tb_clock.h" /* clock-set: a duration as a time control writes it */
 #include "tb_ctl.h"
 
 #define MAX_WORDS 12
@@ -238,6 +239,27 @@ static int parse_result(char **words, int nargs, struct tb_ctl_request *req, str
     return TB_OK;
 }
 
+/* "1:25:00", "45:30", or a duration as a control writes it ("1h25m", "90s"). */
+static bool parse_left(const char *s, uint64_t *ms)
+{
+    unsigned h, m, sec;
+    char end;
+    if (sscanf(s, "%u:%u:%u%c", &h, &m, &sec, &end) == 3 && m < 60 && sec < 60)
+        *ms = ((uint64_t)h * 3600 + m * 60 + sec) * 1000;
+    else if (sscanf(s, "%u:%u%c", &m, &sec, &end) == 2 && sec < 60)
+        *ms = ((uint64_t)m * 60 + sec) * 1000;
+    else if (strchr(s, ':') || tb_clock_warnings_parse(ms, 1, s, NULL) != 1)
+        return false;
+    return *ms <= TB_CLOCK_MAX_PERIOD_MS;
+}
+
+bool tb_ctl_clock_times(const char *text, uint64_t ms[2])
+{
+    char w[16], b[16], extra;
+    return sscanf(text, "%15s %15s %c", w, b, &extra) == 2 && parse_left(w, &ms[0]) &&
+           parse_left(b, &ms[1]);
+}
+
 /* Splits buf into words at blanks; a double-quoted part keeps its blanks (the quotes go). */
 static int split_words(char *buf, char **words, int *nwords, struct tb_error *err)
 {
@@ -403,6 +425,7 @@ static int parse_args(const struct tb_ctl_verb_info *v, char **words, int nargs,
                                     "clock-set: '%.20s' is not a time (1:25:00, 45:30 or 1h25m)",
                                     words[i]);
         snprintf(req->text, sizeof req->text, "%s %s", words[1], words[2]);
+        req->clock_ok = tb_ctl_clock_times(req->text, req->clock_ms);
         break;
     default:
         break;

@@ -156,14 +156,12 @@ static void new_game_request(const struct tb_journal_decision *dec, struct tb_ct
 static int clock_set_check(struct tb_daemon *d, const struct tb_ctl_request *req,
                            struct tb_error *err)
 {
-    uint64_t ms[2];
-    return tb_daemon__clock_set(d, req->text, ms, 0, false, err);
+    return tb_daemon__clock_set(d, req, 0, false, err);
 }
 static int clock_set_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
                            struct tb_error *err)
 {
-    uint64_t ms[2];
-    return tb_daemon__clock_set(d, req->text, ms, t, true, err);
+    return tb_daemon__clock_set(d, req, t, true, err);
 }
 static void clock_set_record(const struct tb_daemon *d, const struct tb_ctl_request *req,
                              struct tb_journal_decision *dec)
@@ -174,6 +172,7 @@ static void clock_set_record(const struct tb_daemon *d, const struct tb_ctl_requ
 static void clock_set_request(const struct tb_journal_decision *dec, struct tb_ctl_request *req)
 {
     tb_str_copy(req->text, sizeof req->text, dec->text); /* journaled from a request: it fits */
+    req->clock_ok = tb_ctl_clock_times(req->text, req->clock_ms);
 }
 
 static const struct action actions[] = {

@@ -700,10 +700,10 @@ int tb_daemon__clock_status(struct tb_daemon *d, char *buf, size_t len); /* 0: n
 /* The time control in PGN's TimeControl form ("40/5400+30:1800+30"); 0 when there is none. */
 int tb_daemon__clock_control_pgn(struct tb_daemon *d, char *buf, size_t len);
 bool tb_daemon__clock_now(struct tb_daemon *d, int64_t left[2], int *running);
-/* The arbiter's clock-set: text "<white> <black>" (1:25:00, 45:30, 1h25m) read into ms; with
- * apply, both clocks get those times at t (the move counters stay). Refused (err says why,
- * nothing changes) for a bad time or when the game has no built-in clock or is over. */
-int tb_daemon__clock_set(struct tb_daemon *d, const char *text, uint64_t ms[2], uint64_t t,
+/* The arbiter's clock-set, its times as the parser read them (req->clock_ms); with apply, both
+ * clocks get those times at t (the move counters stay). Refused (err says why, nothing changes)
+ * for a bad time or when the game has no built-in clock or is over. */
+int tb_daemon__clock_set(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
                          bool apply, struct tb_error *err);
 void tb_daemon__clock_pgn(struct tb_daemon *d, tb_chess_pgn_game *pg);
 /* The [%clk] recorded after ply (1 = the first) in ms; TB_BROADCAST_NO_CLK when none. */

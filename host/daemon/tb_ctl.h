@@ -208,7 +208,15 @@ struct tb_ctl_request {
      * (choose) */
     bool bug_board;
     int seat;
+    /* clock-set: White's and Black's time left (ms), read from text; clock_ok false when they
+     * are not times (the daemon says so, after what it checks first) */
+    uint64_t clock_ms[2];
+    bool clock_ok;
 };
+
+/* clock-set's "<white> <black>", each 1:25:00, 45:30 or a duration as a time control writes it
+ * (1h25m, 90s), at most 100 hours: true and ms filled, else false. */
+bool tb_ctl_clock_times(const char *text, uint64_t ms[2]);
 
 /* The tag names new-game takes: "event", "site", "date", "round", "white", "black". */
 const char *tb_ctl_tag_name(enum tb_ctl_tag t);

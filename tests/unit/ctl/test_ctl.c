@@ -356,7 +356,8 @@ TB_TEST(every_request_row_is_whole_and_consistent)
         ASSERT_EQ(!!v->cli, !!v->cli_summary);
         for (int j = 0; j < n; j++) {
             ASSERT_TRUE(strcmp(tb_ctl_verb_at(j)->name, v->name) != 0);
-            ASSERT_TRUE(!v->cli || !tb_ctl_verb_at(j)->cli || strcmp(tb_ctl_verb_at(j)->cli, v->cli));
+            ASSERT_TRUE(!v->cli || !tb_ctl_verb_at(j)->cli ||
+                        strcmp(tb_ctl_verb_at(j)->cli, v->cli));
         }
         /* the parser reads the same row: the name alone is this request or too few words */
         struct tb_ctl_request r;
