@@ -4,9 +4,10 @@
  * broker away the publisher keeps the latest state and queues the events.
  *
  * A command from the broker is the arbiter's only with the arbiter's PIN, and it goes through the
- * control socket's guard and action path: the guard's delays and lockout (each sender the hall
- * names in "from", a page session, is a peer of its own; commands without one are one peer),
- * then tb_daemon__arbiter (checked, journaled, applied) as a control request would. The outcome
+ * control socket's guard and action path: made the control request it is once, when it comes,
+ * then the guard's delays, lockout and its one PIN check (each sender the hall names in "from",
+ * a page session, is a peer of its own; commands without one are one peer), then
+ * tb_daemon__arbiter (checked, journaled, applied) as a control request would. The outcome
  * goes back as a command event; a refused command changes nothing. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -14,7 +14,8 @@
  *
  * The parser has no state: a request it rejects has changed nothing, because parsing changes
  * nothing anywhere. It checks syntax and arity and says whether a request needs the arbiter
- * PIN; tb_ctl_authorise() checks the PIN (constant time). Whether a move, a FEN or a mismatch
+ * PIN; tb_ctl_authorise() checks the PIN (constant time), called by the guard alone
+ * (tb_ctl_guard_check), the one place a PIN is checked. Whether a move, a FEN or a mismatch
  * id makes sense in the game is for the daemon to decide after both have passed.
  *
  * The one client (the CLI, the demo and the tests use it) is at the end: connecting to the
@@ -187,7 +188,7 @@ enum tb_ctl_tag {
 
 struct tb_ctl_request {
     enum tb_ctl_verb verb;
-    bool needs_pin; /* a game-changing request: tb_ctl_authorise() must pass first */
+    bool needs_pin; /* its row's TB_CTL_PIN: tb_ctl_guard_check() must pass first */
     bool has_pin;
     char pin[TB_CTL_PIN_MAX + 1];
     unsigned number;                /* resolve: mismatch id; takeback: plies (1 when not given) */
