@@ -1,7 +1,7 @@
 /* daemon_arbiter.c - requests that change the game. D.2.9 corrections are the arbiter's: each is
  * checked first (a refused request changes nothing and is not journaled), then journaled and
- * synced, then handed to the match. One table names each action's control verb (its PIN is the
- * control protocol's: tb_ctl_authorise), journal record, match call and check; the control
+ * synced, then handed to the match. One table names each action's control verb (its PIN checked
+ * before, by the control protocol's guard), journal record, match call and check; the control
  * handler and recovery both go through it. */
 #include <ctype.h>
 #include <stdio.h>
