@@ -10,7 +10,9 @@
 
 #include <stddef.h>
 
-/* X(function suffix, command name, arguments, one-line summary) */
+/* X(function suffix, command name, arguments, one-line summary). The commands that send a
+ * request to twinboardd come from the requests' rows (TB_CTL_VERBS in tb_ctl.h: the CLI name,
+ * arguments and summary) and run through tb_cli_ctl (cmd_ctl.c). */
 #define TB_CLI_COMMANDS(X)                                                                         \
     X(perft, "perft", "[--divide] [--960] DEPTH [FEN]",                                            \
       "count the leaf nodes of the legal move tree (default: the starting position)")              \
@@ -49,38 +51,6 @@
       "the games of a PGN file as a large-print PDF scoresheet (D.2.7)")                           \
     X(demo, "demo", "[--realtime] [--sim] [--audio wav:DIR|pa|null] [--keep DIR] [--limit S]",     \
       "a game on two simulated boards through twinboardd, with one replication error resolved")    \
-    X(status, "status", "[--socket PATH]", "the running game: state, boards, open mismatches")     \
-    X(moves, "moves", "[--socket PATH]", "the moves both boards have agreed")                      \
-    X(pgn, "pgn", "[--socket PATH]", "the running game as PGN, with the arbiter's notes")          \
-    X(sheet, "sheet", "[en|nl|de] [--socket PATH]", "the running game's scoresheet (Article 8)")   \
-    X(resolve, "resolve", "ID [--pin-file F] [--socket PATH]",                                     \
-      "arbiter: confirm the resolution of mismatch ID (D.2.9); PIN: TB_PIN, file or prompt")       \
-    X(takeback, "takeback", "[N] [--pin-file F] [--socket PATH]",                                  \
-      "arbiter: take back N plies where the scoresheets differ (D.2.9)")                           \
-    X(promote, "promote", "[vi|sighted] q|r|b|n [--socket PATH]",                                  \
-      "the piece for a promotion (D.2.1)")                                                         \
-    X(repeat, "repeat", "[vi|sighted] [--socket PATH]", "say the last move again to a player")     \
-    X(new_game, "new-game",                                                                        \
-      "[event=|site=|date=|round=|white=|black=VALUE]... [--pin-file F] [--socket PATH]",          \
-      "arbiter: start a new game with the PGN tags given (its journal and PGN named by them)")     \
-    X(result, "result",                                                                            \
-      "resign white|black | draw | flag white|black | threefold | fifty | arbiter "                \
-      "1-0|0-1|1/2-1/2 "                                                                           \
-      "[REASON] [--pin-file F] [--socket PATH]",                                                   \
-      "arbiter: the game's result (PGN, live broadcast, both players hear it)")                    \
-    X(games, "games", "[--socket PATH]",                                                           \
-      "the games kept: the running one, then each game's journal and PGN")                         \
-    X(set_position, "set-position", "FEN [--pin-file F] [--socket PATH]",                          \
-      "arbiter: set up a position on both boards")                                                 \
-    X(move, "move", "vi|sighted|a|b SAN|UCI [--socket PATH]",                                      \
-      "a move typed by the assistant for a keys: board (D.2.10.1; a|b: doorgeefschaak)")           \
-    X(review, "review",                                                                            \
-      "vi|sighted [last [N]|from N|position|to-move|material|scoresheet] [--socket PATH]",         \
-      "say the game back to a player (D.2.7); prints what was said")                               \
-    X(set_pin, "set-pin", "[--pin-file F] [--new-pin-file F] [--socket PATH]",                     \
-      "arbiter: change the PIN (new one: TB_NEW_PIN, file or prompt)")                             \
-    X(clock_set, "clock-set", "WHITE BLACK [--pin-file F] [--socket PATH]",                        \
-      "arbiter: set the time left on both clocks, e.g. 1:25:00 1:20:30 (D.2.9, 6.10.2)")           \
     /* doorgeefschaak (docs/doorgeefschaak.md) */                                                  \
     X(bughouse_replay, "bughouse-replay",                                                          \
       "FILE [FILE] [--board-a NAME] [--board-b NAME] [--control SPEC] [--typed A|B] "              \
@@ -89,24 +59,17 @@
       "doorgeefschaak: two boards' events through the match; what the arbiter or a seat hears")    \
     X(bughouse_events, "bughouse-events",                                                          \
       "FILE [--seed N] [--noise] [--blip-ms N] [--out-a FILE] [--out-b FILE]",                     \
-      "doorgeefschaak: a BPGN game as the event scripts of its two boards")                        \
-    X(hand, "hand", "white-a|black-a|white-b|black-b [--socket PATH]",                             \
-      "doorgeefschaak: what that player holds, also said to them (2.6)")                           \
-    X(bpgn, "bpgn", "[--socket PATH]", "doorgeefschaak: both games as BPGN")                       \
-    X(resign, "resign", "a|b white|black [--pin-file F] [--socket PATH]",                          \
-      "doorgeefschaak, arbiter: that player resigns (5.2)")                                        \
-    X(choose, "choose", "a|b q|r|b|n|p [--socket PATH]",                                           \
-      "doorgeefschaak: the piece of the drop or promotion waiting on that board")                  \
-    X(accept, "accept", "a|b [--socket PATH]",                                                     \
-      "doorgeefschaak: the illegal move pressed on that board stands (7.4)")                       \
-    X(replace, "replace", "a|b [--socket PATH]",                                                   \
-      "doorgeefschaak: the illegal move pressed on that board is replaced (7.4, 7.6)")
+      "doorgeefschaak: a BPGN game as the event scripts of its two boards")
 
 #define TB_CLI_DECLARE(fn, name, args, summary) int tb_cli_cmd_##fn(int argc, char **argv);
 TB_CLI_COMMANDS(TB_CLI_DECLARE)
 #undef TB_CLI_DECLARE
 
 enum { TB_CLI_OK = 0, TB_CLI_FOUND = 1, TB_CLI_USAGE = 2 };
+
+/* A control request's command (its row: struct tb_ctl_verb_info) with its arguments. */
+struct tb_ctl_verb_info;
+int tb_cli_ctl(const struct tb_ctl_verb_info *v, int argc, char **argv);
 
 /* "twinboard: <message>" on stderr. */
 void tb_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

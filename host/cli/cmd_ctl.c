@@ -170,17 +170,20 @@ static const char *default_socket(char *buf, size_t len)
     return buf;
 }
 
-enum { NEEDS_PIN = 1, NEW_PIN = 2 };
-
-/* Options, then the request's words. NEEDS_PIN: append pin= when a PIN is known; NEW_PIN:
- * set-pin's new PIN before it. */
-static int run(int argc, char **argv, const char *verb, int min, int max, unsigned flags)
+/* Options, then the request's words, as the request's row says: its name, how many words
+ * (TB_CTL_NEW_PIN: its one word, set-pin's new PIN, never from the command line but from
+ * TB_NEW_PIN, a file or the prompt), and whether pin= goes last (TB_CTL_PIN) when a PIN is
+ * known. */
+int tb_cli_ctl(const struct tb_ctl_verb_info *v, int argc, char **argv)
 {
     static char socket[TB_CONFIG_PATH_MAX];
     struct ctl_args a = {0};
-    bool needs_pin = flags & NEEDS_PIN;
+    unsigned flags = v->flags;
+    bool needs_pin = flags & TB_CTL_PIN;
+    int typed = flags & TB_CTL_NEW_PIN ? 1 : 0; /* words not from the command line */
+    int min = v->min_args - typed, max = v->max_args - typed;
     const char *opt_socket = NULL, *config = NULL;
-    size_t used = (size_t)snprintf(a.line, sizeof a.line, "%s", verb);
+    size_t used = (size_t)snprintf(a.line, sizeof a.line, "%s", v->name);
     int words = 0;
     enum { O_SOCKET = 256, O_PIN_FILE, O_TIMEOUT, O_PIN, O_NEW_PIN_FILE, O_NEW_PIN };
     static const struct option longs[] = {
@@ -195,7 +198,7 @@ static int run(int argc, char **argv, const char *verb, int min, int max, unsign
     };
     int c;
     while ((c = tb_cli_getopt(argc, argv, "c:", longs)) != -1) {
-        if ((c == O_NEW_PIN_FILE || c == O_NEW_PIN) && !(flags & NEW_PIN)) {
+        if ((c == O_NEW_PIN_FILE || c == O_NEW_PIN) && !(flags & TB_CTL_NEW_PIN)) {
             tb_cli_error("%s: unknown option %s", argv[0], argv[optind - 1]);
             return TB_CLI_USAGE;
         } else if (c == 1 && !strncmp(optarg, "pin=", 4)) {
@@ -248,9 +251,9 @@ static int run(int argc, char **argv, const char *verb, int min, int max, unsign
     }
     if (words < min || words > max)
         return tb_cli_usage(argv[0]);
-    if ((flags & NEW_PIN) && new_pin(&a) != 0)
+    if ((flags & TB_CTL_NEW_PIN) && new_pin(&a) != 0)
         return TB_CLI_USAGE;
-    if (flags & NEW_PIN) /* on the socket only, never on the command line */
+    if (flags & TB_CTL_NEW_PIN) /* on the socket only, never on the command line */
         used += (size_t)snprintf(a.line + used, used < sizeof a.line ? sizeof a.line - used : 0,
                                  " %s", a.new_pin);
     if (needs_pin) { /* TB_PIN (set, even empty: no prompt), else --pin-file, else the prompt */
@@ -272,104 +275,4 @@ static int run(int argc, char **argv, const char *verb, int min, int max, unsign
         return TB_CLI_USAGE;
     }
     return ask(a.socket, a.line, a.timeout_ms);
-}
-
-int tb_cli_cmd_status(int argc, char **argv)
-{
-    return run(argc, argv, "status", 0, 0, 0);
-}
-int tb_cli_cmd_moves(int argc, char **argv)
-{
-    return run(argc, argv, "moves", 0, 0, 0);
-}
-int tb_cli_cmd_pgn(int argc, char **argv)
-{
-    return run(argc, argv, "pgn", 0, 0, 0);
-}
-int tb_cli_cmd_sheet(int argc, char **argv)
-{
-    return run(argc, argv, "scoresheet", 0, 1, 0);
-}
-int tb_cli_cmd_resolve(int argc, char **argv)
-{
-    return run(argc, argv, "resolve", 1, 1, NEEDS_PIN);
-}
-int tb_cli_cmd_takeback(int argc, char **argv)
-{
-    return run(argc, argv, "takeback", 0, 1, NEEDS_PIN);
-}
-int tb_cli_cmd_promote(int argc, char **argv)
-{
-    return run(argc, argv, "promote", 1, 2, 0);
-}
-int tb_cli_cmd_repeat(int argc, char **argv)
-{
-    return run(argc, argv, "repeat", 0, 1, 0);
-}
-int tb_cli_cmd_new_game(int argc, char **argv)
-{
-    return run(argc, argv, "new-game", 0, 6, NEEDS_PIN);
-}
-int tb_cli_cmd_result(int argc, char **argv)
-{
-    return run(argc, argv, "result", 1, 11, NEEDS_PIN);
-}
-int tb_cli_cmd_games(int argc, char **argv)
-{
-    return run(argc, argv, "games", 0, 0, 0);
-}
-int tb_cli_cmd_move(int argc, char **argv)
-{
-    return run(argc, argv, "move", 2, 2, 0);
-}
-
-/* The VI player on their own: the game said back (D.2.7). */
-int tb_cli_cmd_review(int argc, char **argv)
-{
-    return run(argc, argv, "review", 1, 3, 0);
-}
-
-/* The game's clock: White's and Black's time left. */
-int tb_cli_cmd_clock_set(int argc, char **argv)
-{
-    return run(argc, argv, "clock-set", 2, 2, NEEDS_PIN);
-}
-
-/* The FEN's six fields are six words. */
-int tb_cli_cmd_set_position(int argc, char **argv)
-{
-    return run(argc, argv, "set-position", 1, 6, NEEDS_PIN);
-}
-
-/* The PIN changed without a restart: the current one as for every arbiter request, the new one
- * from TB_NEW_PIN, --new-pin-file or the prompt. */
-int tb_cli_cmd_set_pin(int argc, char **argv)
-{
-    return run(argc, argv, "set-pin", 0, 0, NEEDS_PIN | NEW_PIN);
-}
-
-/* doorgeefschaak ([bughouse]; docs/doorgeefschaak.md) */
-int tb_cli_cmd_hand(int argc, char **argv)
-{
-    return run(argc, argv, "hand", 1, 1, 0);
-}
-int tb_cli_cmd_bpgn(int argc, char **argv)
-{
-    return run(argc, argv, "bpgn", 0, 0, 0);
-}
-int tb_cli_cmd_resign(int argc, char **argv)
-{
-    return run(argc, argv, "resign", 2, 2, NEEDS_PIN);
-}
-int tb_cli_cmd_choose(int argc, char **argv)
-{
-    return run(argc, argv, "choose", 2, 2, 0);
-}
-int tb_cli_cmd_accept(int argc, char **argv)
-{
-    return run(argc, argv, "accept", 1, 1, 0);
-}
-int tb_cli_cmd_replace(int argc, char **argv)
-{
-    return run(argc, argv, "replace", 1, 1, 0);
 }

@@ -7,19 +7,26 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tb_ctl.h"
 #include "tb_file.h"
 
 struct command {
-    const char *name;
+    const char *name; /* NULL: a request without a command (help) */
     const char *args;
     const char *summary;
     int (*run)(int argc, char **argv);
+    enum tb_ctl_verb verb; /* a control request's (run NULL) */
 };
 
 static const struct command commands[] = {
-#define TB_CLI_ENTRY(fn, name, args, summary) {name, args, summary, tb_cli_cmd_##fn},
+#define TB_CLI_ENTRY(fn, name, args, summary)                                                      \
+    {name, args, summary, tb_cli_cmd_##fn, TB_CTL_NO_VERB},
     TB_CLI_COMMANDS(TB_CLI_ENTRY)
 #undef TB_CLI_ENTRY
+#define TB_CLI_CTL(id, name, min, max, flags, h, usage, cli, cli_args, cli_summary)                \
+    {cli, cli_args, cli_summary, NULL, TB_CTL_##id},
+        TB_CTL_VERBS(TB_CLI_CTL)
+#undef TB_CLI_CTL
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -37,7 +44,7 @@ void tb_cli_error(const char *fmt, ...)
 static const struct command *find(const char *name)
 {
     for (size_t i = 0; i < NCOMMANDS; i++)
-        if (strcmp(commands[i].name, name) == 0)
+        if (commands[i].name && strcmp(commands[i].name, name) == 0)
             return &commands[i];
     return NULL;
 }
@@ -94,12 +101,14 @@ static void list_commands(FILE *to)
 {
     int w = 4; /* "help"; the summaries in one column after the longest name */
     for (size_t i = 0; i < NCOMMANDS; i++)
-        w = (int)strlen(commands[i].name) > w ? (int)strlen(commands[i].name) : w;
+        if (commands[i].name && (int)strlen(commands[i].name) > w)
+            w = (int)strlen(commands[i].name);
     fputs("usage: twinboard [-c FILE|--socket PATH] [--timeout S] [--pin-file F] COMMAND "
           "[ARGS...]\n\ncommands:\n",
           to);
     for (size_t i = 0; i < NCOMMANDS; i++)
-        fprintf(to, "  %-*s %s\n", w, commands[i].name, commands[i].summary);
+        if (commands[i].name)
+            fprintf(to, "  %-*s %s\n", w, commands[i].name, commands[i].summary);
     fprintf(to,
             "  %-*s list the commands, or show how to use one: help COMMAND\n\n"
             "Exit status: 0 success, 1 problems found in the input, 2 usage or file error.\n",
@@ -177,7 +186,8 @@ int main(int argc, char **argv)
         return TB_CLI_OK;
     }
     optind = 1; /* each command parses its own arguments from the start */
-    int rc = c->run(argc - 1, argv + 1);
+    int rc = c->run ? c->run(argc - 1, argv + 1)
+                    : tb_cli_ctl(tb_ctl_verb_info(c->verb), argc - 1, argv + 1);
     if (fflush(stdout) != 0) {
         tb_cli_error("cannot write the output: %s", strerror(errno));
         return TB_CLI_USAGE;

@@ -95,3 +95,11 @@ uint32_t tb_ctl_guard_fails(struct tb_ctl_guard *g, uint64_t peer, uint64_t now)
     struct tb_ctl_guard_peer *p = find(g, peer, now, false);
     return p ? p->fails : 0;
 }
+
+int tb_ctl_guard_check(struct tb_ctl_guard *g, uint64_t peer, const struct tb_ctl_request *req,
+                       const char *configured_pin, uint64_t now, uint64_t *delay, bool *locked)
+{
+    bool right = tb_ctl_authorise(req, configured_pin, NULL) == TB_OK;
+    *delay = tb_ctl_guard_result(g, peer, right, now, locked);
+    return right ? TB_OK : TB_ERR_PERM;
+}

@@ -4,95 +4,54 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tb_clock.h" /* clock-set: a duration as a time control writes it */
 #include "tb_ctl.h"
 
 #define MAX_WORDS 12
 
-static const struct verb {
-    const char *name;
-    enum tb_ctl_verb verb;
-    int min_args, max_args; /* words after the request, pin= not counted */
-    bool needs_pin, multiline;
-    const char *usage;
-} verbs[] = {
-    {"status", TB_CTL_STATUS, 0, 0, false, true, "status  the game, both boards, open mismatches"},
-    {"moves", TB_CTL_MOVES, 0, 0, false, true, "moves  the moves so far"},
-    {"pgn", TB_CTL_PGN, 0, 0, false, true, "pgn  the game as PGN"},
-    {"scoresheet", TB_CTL_SCORESHEET, 0, 1, false, true,
-     "scoresheet [en|nl|de]  the scoresheet with that language's piece letters"},
-    {"resolve", TB_CTL_RESOLVE, 1, 1, true, false,
-     "resolve <id> pin=NNNN  mismatch <id> has been put right (D.2.9)"},
-    {"takeback", TB_CTL_TAKEBACK, 0, 1, true, false,
-     "takeback [n] pin=NNNN  take back n plies, 1 if not given (D.2.9)"},
-    {"promote", TB_CTL_PROMOTE, 1, 2, false, false,
-     "promote [vi|sighted] q|r|b|n  the piece for the promotion under way (D.2.1)"},
-    {"repeat", TB_CTL_REPEAT, 0, 1, false, false,
-     "repeat [vi|sighted]  say the last announcement again"},
-    {"new-game", TB_CTL_NEW_GAME, 0, 6, true, false,
-     "new-game [event=|site=|date=|round=|white=|black=VALUE]... pin=NNNN  start a new game "
-     "(tags of its PGN; \"quotes\" around a value with spaces)"},
-    {"set-position", TB_CTL_SET_POSITION, 1, 6, true, false,
-     "set-position <FEN> pin=NNNN  set up a position"},
-    {"move", TB_CTL_MOVE, 2, 2, false, false,
-     "move vi|sighted <SAN|UCI>  a move typed for a keys: board (D.2.10.1)"},
-    {"help", TB_CTL_HELP, 0, 0, false, true, "help  this list"},
-    /* the VI player on their own */
-    {"review", TB_CTL_REVIEW, 1, 3, false, true,
-     "review vi|sighted [last [n]|from <n>|position|to-move|material|scoresheet]  say the game "
-     "back to that player (D.2.7)"},
-    /* the PIN changed without a restart */
-    {"set-pin", TB_CTL_SET_PIN, 1, 1, true, false,
-     "set-pin <new PIN> pin=NNNN  change the arbiter PIN (4 to 8 digits)"},
-    {"result", TB_CTL_RESULT, 1, 11, true, false,
-     "result resign white|black | draw | flag white|black | threefold | fifty | arbiter "
-     "1-0|0-1|1/2-1/2 [REASON] pin=NNNN  the game's result"},
-    /* the game's clock (daemon_clock.c) */
-    {"clock-set", TB_CTL_CLOCK_SET, 2, 2, true, false,
-     "clock-set <white> <black> pin=NNNN  set the time left on both clocks, e.g. 1:25:00 "
-     "1:20:30 (D.2.9, 6.10.2)"},
-    /* games kept */
-    {"games", TB_CTL_GAMES, 0, 0, false, true, "games  the games kept: journal and PGN of each"},
-    /* doorgeefschaak */
-    {"hand", TB_CTL_HAND, 1, 1, false, false,
-     "hand white-a|black-a|white-b|black-b  what that player holds, also said to them (2.6)"},
-    {"bpgn", TB_CTL_BPGN, 0, 0, false, true, "bpgn  both doorgeefschaak games as BPGN"},
-    {"resign", TB_CTL_RESIGN, 2, 2, true, false,
-     "resign a|b white|black pin=NNNN  that player resigns (doorgeefschaak 5.2)"},
-    {"choose", TB_CTL_CHOOSE, 2, 2, false, false,
-     "choose a|b q|r|b|n|p  the piece of the drop or promotion waiting on that board"},
-    /* doorgeefschaak, article 7: the opponent's decision (7.4), no PIN as for choose */
-    {"accept", TB_CTL_ACCEPT, 1, 1, false, false,
-     "accept a|b  the illegal move pressed on that board stands (doorgeefschaak 7.4)"},
-    {"replace", TB_CTL_REPLACE, 1, 1, false, false,
-     "replace a|b  the illegal move pressed on that board is taken back and replaced "
-     "(doorgeefschaak 7.4, 7.6)"},
-};
+#define TB_CTL_ROW(id, name, min, max, flags, h, usage, cli, cli_args, cli_summary)                \
+    {TB_CTL_##id, name, min, max, flags, usage, cli, cli_args, cli_summary},
+static const struct tb_ctl_verb_info verbs[] = {TB_CTL_VERBS(TB_CTL_ROW)};
+#undef TB_CTL_ROW
 
 #define NVERBS (sizeof verbs / sizeof verbs[0])
+_Static_assert(NVERBS == TB_CTL_NVERBS - 1, "one row per request, in the enum's order");
 
-static const struct verb *find_verb(enum tb_ctl_verb v)
+const struct tb_ctl_verb_info *tb_ctl_verb_info(enum tb_ctl_verb v)
 {
-    for (size_t i = 0; i < NVERBS; i++)
-        if (verbs[i].verb == v)
-            return &verbs[i];
-    return NULL;
+    return v > TB_CTL_NO_VERB && v < TB_CTL_NVERBS ? &verbs[v - 1] : NULL;
+}
+
+const struct tb_ctl_verb_info *tb_ctl_verb_at(int i)
+{
+    return i >= 0 && i < (int)NVERBS ? &verbs[i] : NULL;
 }
 
 const char *tb_ctl_verb_name(enum tb_ctl_verb verb)
 {
-    const struct verb *v = find_verb(verb);
+    const struct tb_ctl_verb_info *v = tb_ctl_verb_info(verb);
     return v ? v->name : "";
 }
 
 bool tb_ctl_verb_is_multiline(enum tb_ctl_verb verb)
 {
-    const struct verb *v = find_verb(verb);
-    return v && v->multiline;
+    const struct tb_ctl_verb_info *v = tb_ctl_verb_info(verb);
+    return v && (v->flags & TB_CTL_MULTI);
 }
 
 const char *tb_ctl_help_line(int i)
 {
     return i >= 0 && i < (int)NVERBS ? verbs[i].usage : NULL;
+}
+
+unsigned tb_ctl_request_modes(const struct tb_ctl_request *req)
+{
+    const struct tb_ctl_verb_info *v = tb_ctl_verb_info(req->verb);
+    if (!v)
+        return 0;
+    if (v->flags & TB_CTL_BY_BOARD)
+        return req->bug_board ? TB_CTL_BUG : TB_CTL_TWIN;
+    return v->flags & (TB_CTL_TWIN | TB_CTL_BUG);
 }
 
 /* Length of the UTF-8 sequence at s (at most n bytes), or 0 when it is not valid UTF-8. */
@@ -280,6 +239,27 @@ static int parse_result(char **words, int nargs, struct tb_ctl_request *req, str
     return TB_OK;
 }
 
+/* "1:25:00", "45:30", or a duration as a control writes it ("1h25m", "90s"). */
+static bool parse_left(const char *s, uint64_t *ms)
+{
+    unsigned h, m, sec;
+    char end;
+    if (sscanf(s, "%u:%u:%u%c", &h, &m, &sec, &end) == 3 && m < 60 && sec < 60)
+        *ms = ((uint64_t)h * 3600 + m * 60 + sec) * 1000;
+    else if (sscanf(s, "%u:%u%c", &m, &sec, &end) == 2 && sec < 60)
+        *ms = ((uint64_t)m * 60 + sec) * 1000;
+    else if (strchr(s, ':') || tb_clock_warnings_parse(ms, 1, s, NULL) != 1)
+        return false;
+    return *ms <= TB_CLOCK_MAX_PERIOD_MS;
+}
+
+bool tb_ctl_clock_times(const char *text, uint64_t ms[2])
+{
+    char w[16], b[16], extra;
+    return sscanf(text, "%15s %15s %c", w, b, &extra) == 2 && parse_left(w, &ms[0]) &&
+           parse_left(b, &ms[1]);
+}
+
 /* Splits buf into words at blanks; a double-quoted part keeps its blanks (the quotes go). */
 static int split_words(char *buf, char **words, int *nwords, struct tb_error *err)
 {
@@ -310,8 +290,8 @@ static int split_words(char *buf, char **words, int *nwords, struct tb_error *er
 }
 
 /* Arguments of one request; words[0] is the request itself. */
-static int parse_args(const struct verb *v, char **words, int nargs, struct tb_ctl_request *req,
-                      struct tb_error *err)
+static int parse_args(const struct tb_ctl_verb_info *v, char **words, int nargs,
+                      struct tb_ctl_request *req, struct tb_error *err)
 {
     const char *a = nargs ? words[1] : "";
     switch (v->verb) {
@@ -445,6 +425,7 @@ static int parse_args(const struct verb *v, char **words, int nargs, struct tb_c
                                     "clock-set: '%.20s' is not a time (1:25:00, 45:30 or 1h25m)",
                                     words[i]);
         snprintf(req->text, sizeof req->text, "%s %s", words[1], words[2]);
+        req->clock_ok = tb_ctl_clock_times(req->text, req->clock_ms);
         break;
     default:
         break;
@@ -476,18 +457,19 @@ int tb_ctl_parse(const char *line, size_t len, struct tb_ctl_request *out, struc
     if (nwords == 0)
         return tb_error_set(err, TB_ERR_PARSE, "empty request; try help");
 
-    const struct verb *v = NULL;
+    const struct tb_ctl_verb_info *v = NULL;
     for (size_t i = 0; i < NVERBS; i++)
         if (strcmp(words[0], verbs[i].name) == 0)
             v = &verbs[i];
     if (!v)
         return tb_error_set(err, TB_ERR_NOTFOUND, "unknown request '%.32s'; try help", words[0]);
 
-    struct tb_ctl_request req = {.verb = v->verb, .needs_pin = v->needs_pin};
+    bool needs_pin = v->flags & TB_CTL_PIN;
+    struct tb_ctl_request req = {.verb = v->verb, .needs_pin = needs_pin};
     for (int i = 1; i < nwords; i++) {
         if (strncmp(words[i], "pin=", 4) != 0)
             continue;
-        if (!v->needs_pin)
+        if (!needs_pin)
             return tb_error_set(err, TB_ERR_PARSE, "%s takes no PIN", v->name);
         if (i != nwords - 1)
             return tb_error_set(err, TB_ERR_PARSE, "pin= must come last");
@@ -544,8 +526,8 @@ bool tb_ctl_pin_equal(const char *expected, const char *given)
     return diff == 0 && la > 0;
 }
 
-int tb_ctl_authorise(const struct tb_ctl_request *req, const char *configured_pin,
-                     struct tb_error *err)
+int tb_ctl_pin_missing(const struct tb_ctl_request *req, const char *configured_pin,
+                       struct tb_error *err)
 {
     if (!req)
         return TB_ERR_ARG;
@@ -558,6 +540,15 @@ int tb_ctl_authorise(const struct tb_ctl_request *req, const char *configured_pi
                             name);
     if (!req->has_pin)
         return tb_error_set(err, TB_ERR_PERM, "%s needs the arbiter PIN: add pin=NNNN", name);
+    return TB_OK;
+}
+
+int tb_ctl_authorise(const struct tb_ctl_request *req, const char *configured_pin,
+                     struct tb_error *err)
+{
+    int rc = tb_ctl_pin_missing(req, configured_pin, err);
+    if (rc != TB_OK || !req->needs_pin)
+        return rc;
     if (!tb_ctl_pin_equal(configured_pin, req->pin))
         return tb_error_set(err, TB_ERR_PERM, "wrong arbiter PIN");
     return TB_OK;

@@ -1,7 +1,7 @@
 /* daemon_arbiter.c - requests that change the game. D.2.9 corrections are the arbiter's: each is
  * checked first (a refused request changes nothing and is not journaled), then journaled and
- * synced, then handed to the match. One table names each action's control verb (its PIN is the
- * control protocol's: tb_ctl_authorise), journal record, match call and check; the control
+ * synced, then handed to the match. One table names each action's control verb (its PIN checked
+ * before, by the control protocol's guard), journal record, match call and check; the control
  * handler and recovery both go through it. */
 #include <ctype.h>
 #include <stdio.h>
@@ -156,14 +156,12 @@ static void new_game_request(const struct tb_journal_decision *dec, struct tb_ct
 static int clock_set_check(struct tb_daemon *d, const struct tb_ctl_request *req,
                            struct tb_error *err)
 {
-    uint64_t ms[2];
-    return tb_daemon__clock_set(d, req->text, ms, 0, false, err);
+    return tb_daemon__clock_set(d, req, 0, false, err);
 }
 static int clock_set_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
                            struct tb_error *err)
 {
-    uint64_t ms[2];
-    return tb_daemon__clock_set(d, req->text, ms, t, true, err);
+    return tb_daemon__clock_set(d, req, t, true, err);
 }
 static void clock_set_record(const struct tb_daemon *d, const struct tb_ctl_request *req,
                              struct tb_journal_decision *dec)
@@ -174,6 +172,7 @@ static void clock_set_record(const struct tb_daemon *d, const struct tb_ctl_requ
 static void clock_set_request(const struct tb_journal_decision *dec, struct tb_ctl_request *req)
 {
     tb_str_copy(req->text, sizeof req->text, dec->text); /* journaled from a request: it fits */
+    req->clock_ok = tb_ctl_clock_times(req->text, req->clock_ms);
 }
 
 static const struct action actions[] = {

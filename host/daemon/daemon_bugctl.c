@@ -1,7 +1,7 @@
 /* daemon_bugctl.c - the control requests of doorgeefschaak ([bughouse] enabled;
  * docs/doorgeefschaak.md, "Running a match with twinboardd"): status of both games, hand, bpgn,
- * resign, choose, accept, replace (article 7, daemon_bugirr.c) and move a|b. The twin game's
- * requests are refused in this mode, and these in the twin mode, each with what to do instead. */
+ * resign, choose, accept, replace (article 7, daemon_bugirr.c) and move a|b: the handlers of their
+ * rows (TB_CTL_VERBS). Which mode takes which request is the rows' to say (daemon_ctl.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,23 +17,10 @@ static void reply(struct tb_daemon__buf *out, int rc, const char *text)
         tb_daemon__buf_put(out, line, (size_t)n);
 }
 
-static bool bug_only(const struct tb_ctl_request *req)
-{
-    return req->verb == TB_CTL_HAND || req->verb == TB_CTL_BPGN || req->verb == TB_CTL_RESIGN ||
-           req->verb == TB_CTL_CHOOSE || req->verb == TB_CTL_ACCEPT ||
-           req->verb == TB_CTL_REPLACE || (req->verb == TB_CTL_MOVE && req->bug_board);
-}
-
-/* Requests of either mode: status (tb_daemon__status asks the mode), help, games, the PIN. */
-static bool both_modes(enum tb_ctl_verb v)
-{
-    return v == TB_CTL_STATUS || v == TB_CTL_HELP || v == TB_CTL_GAMES || v == TB_CTL_SET_PIN ||
-           v == TB_CTL_NEW_GAME;
-}
-
 /* new-game: the finished match's BPGN and journal kept, a fresh journal, a fresh match from the
  * standard array with empty hands and clocks not started (the arbiter has set both boards up). */
-static int next_match(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_error *err)
+int tb_daemon__bug_new_game(struct tb_daemon *d, const struct tb_ctl_request *req,
+                            struct tb_error *err)
 {
     struct tb_daemon__bug *g = d->bug;
     tb_bugmatch *fresh;
@@ -166,85 +153,62 @@ static void take(struct tb_daemon *d, const struct tb_journal_bug_input *bin,
     reply(out, TB_OK, answer);
 }
 
-bool tb_daemon__bug_request(struct tb_daemon *d, const struct tb_ctl_request *req,
-                            struct tb_daemon__buf *out)
+/* 2.6: what the seat holds, answered here and said to the seat */
+int tb_daemon__ctl_hand(struct tb_daemon *d, const struct tb_ctl_request *req,
+                        struct tb_daemon__buf *out, struct tb_error *err)
 {
-    char msg[300];
-    bool mine = bug_only(req);
-    if (!d->bug && !mine)
-        return false;
-    if (!d->bug || (!mine && !both_modes(req->verb))) { /* a request of the other mode */
-        snprintf(msg, sizeof msg, "%s%s is for %s: this daemon runs %s ([bughouse] enabled = %s)%s",
-                 tb_ctl_verb_name(req->verb),
-                 req->verb != TB_CTL_MOVE ? ""
-                 : mine                   ? " a|b"
-                                          : " vi|sighted",
-                 mine ? "doorgeefschaak" : "the twin game",
-                 d->bug ? "doorgeefschaak" : "the twin game", d->bug ? "yes" : "no",
-                 d->bug ? "; its requests: status, hand, bpgn, resign, choose, accept, replace, "
-                          "move a|b"
-                        : "");
-        reply(out, TB_ERR_STATE, msg);
-        return true;
-    }
+    (void)err;
+    uint8_t pool[6];
+    char hand[128], answer[200];
+    tb_bugmatch_pool(d->bug->m, req->seat, pool);
+    hand_text(pool, hand, sizeof hand);
+    snprintf(answer, sizeof answer, "%s holds %s", tb_daemon__bug_seat_name(req->seat), hand);
+    struct tb_journal_bug_input in = {
+        .verb = TB_JOURNAL_BUG_HAND, .board = TB_JOURNAL_BOARD_NONE, .seat = (uint8_t)req->seat};
+    take(d, &in, out, answer);
+    return TBD_ANSWERED;
+}
+
+int tb_daemon__ctl_bpgn(struct tb_daemon *d, const struct tb_ctl_request *req,
+                        struct tb_daemon__buf *out, struct tb_error *err)
+{
+    (void)req;
+    char *bpgn = NULL;
+    int rc = tb_daemon__bug_bpgn(d, &bpgn);
+    if (rc >= 0)
+        tb_daemon__data(out, "bpgn", bpgn);
+    free(bpgn);
+    return rc < 0 ? tb_error_set(err, TB_ERR_STATE, "the BPGN cannot be written") : TBD_ANSWERED;
+}
+
+/* resign (5.2), choose, and article 7's accept and replace (7.4): an input of a board */
+int tb_daemon__ctl_bug_input(struct tb_daemon *d, const struct tb_ctl_request *req,
+                             struct tb_daemon__buf *out, struct tb_error *err)
+{
+    (void)err;
     struct tb_journal_bug_input in = {.board = (uint8_t)req->board};
-    switch (req->verb) {
-    case TB_CTL_BPGN: {
-        char *bpgn = NULL;
-        if (tb_daemon__bug_bpgn(d, &bpgn) < 0)
-            reply(out, TB_ERR_STATE, "the BPGN cannot be written");
-        else
-            tb_daemon__data(out, "bpgn", bpgn);
-        free(bpgn);
-        return true;
-    }
-    case TB_CTL_HAND: { /* 2.6: answered here and said to the seat */
-        uint8_t pool[6];
-        char hand[128], answer[200];
-        tb_bugmatch_pool(d->bug->m, req->seat, pool);
-        hand_text(pool, hand, sizeof hand);
-        snprintf(answer, sizeof answer, "%s holds %s", tb_daemon__bug_seat_name(req->seat), hand);
-        in = (struct tb_journal_bug_input){.verb = TB_JOURNAL_BUG_HAND,
-                                           .board = TB_JOURNAL_BOARD_NONE,
-                                           .seat = (uint8_t)req->seat};
-        take(d, &in, out, answer);
-        return true;
-    }
-    case TB_CTL_RESIGN: /* 5.2 */
-    case TB_CTL_CHOOSE:
-        if (req->verb == TB_CTL_RESIGN) {
-            in.verb = TB_JOURNAL_BUG_RESIGN;
-            in.side = (uint8_t)req->side;
-        } else {
-            in.verb = TB_JOURNAL_BUG_CHOOSE;
-            in.piece = req->piece;
-        }
-        take(d, &in, out, NULL);
-        return true;
-    case TB_CTL_ACCEPT: /* 7.4: the opponent's decision on the illegal move pressed */
-    case TB_CTL_REPLACE:
+    if (req->verb == TB_CTL_RESIGN) {
+        in.verb = TB_JOURNAL_BUG_RESIGN;
+        in.side = (uint8_t)req->side;
+    } else if (req->verb == TB_CTL_CHOOSE) {
+        in.verb = TB_JOURNAL_BUG_CHOOSE;
+        in.piece = req->piece;
+    } else {
         in.verb = req->verb == TB_CTL_ACCEPT ? TB_JOURNAL_BUG_ACCEPT : TB_JOURNAL_BUG_REPLACE;
-        take(d, &in, out, NULL);
-        return true;
-    case TB_CTL_MOVE:
-        if (!(d->board[req->board].caps & TB_LINK_CAP_TYPED)) {
-            snprintf(msg, sizeof msg,
-                     "board %c is %s, it has sensors: only a keys: board takes typed moves",
-                     'A' + req->board, d->board[req->board].resource);
-            reply(out, TB_ERR_SUPP, msg);
-            return true;
-        }
-        in.verb = TB_JOURNAL_BUG_MOVE;
-        snprintf(in.move, sizeof in.move, "%s", req->text);
-        take(d, &in, out, NULL);
-        return true;
-    case TB_CTL_NEW_GAME: {
-        struct tb_error err = {0};
-        int rc = next_match(d, req, &err);
-        reply(out, rc, rc == TB_OK ? NULL : err.msg);
-        return true;
     }
-    default: /* help, games, set-pin: as in the twin mode */
-        return false;
-    }
+    take(d, &in, out, NULL);
+    return TBD_ANSWERED;
+}
+
+int tb_daemon__bug_move(struct tb_daemon *d, const struct tb_ctl_request *req,
+                        struct tb_daemon__buf *out, struct tb_error *err)
+{
+    if (!(d->board[req->board].caps & TB_LINK_CAP_TYPED))
+        return tb_error_set(err, TB_ERR_SUPP,
+                            "board %c is %s, it has sensors: only a keys: board takes typed moves",
+                            'A' + req->board, d->board[req->board].resource);
+    struct tb_journal_bug_input in = {.verb = TB_JOURNAL_BUG_MOVE, .board = (uint8_t)req->board};
+    snprintf(in.move, sizeof in.move, "%s", req->text);
+    take(d, &in, out, NULL);
+    return TBD_ANSWERED;
 }

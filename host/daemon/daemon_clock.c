@@ -482,35 +482,20 @@ void tb_daemon__clock_output(struct tb_daemon *d, const struct tb_match_out *o)
 
 /* ---- the arbiter adjusts the clock (D.2.9, 6.10.2) --------------------------------------- */
 
-/* "1:25:00", "45:30", or a duration as a control writes it ("1h25m", "90s"). */
-static bool parse_left(const char *s, uint64_t *ms)
-{
-    unsigned h, m, sec;
-    char end;
-    if (sscanf(s, "%u:%u:%u%c", &h, &m, &sec, &end) == 3 && m < 60 && sec < 60)
-        *ms = ((uint64_t)h * 3600 + m * 60 + sec) * 1000;
-    else if (sscanf(s, "%u:%u%c", &m, &sec, &end) == 2 && sec < 60)
-        *ms = ((uint64_t)m * 60 + sec) * 1000;
-    else if (strchr(s, ':') || tb_clock_warnings_parse(ms, 1, s, NULL) != 1)
-        return false;
-    return *ms <= TB_CLOCK_MAX_PERIOD_MS;
-}
-
-int tb_daemon__clock_set(struct tb_daemon *d, const char *text, uint64_t ms[2], uint64_t t,
+int tb_daemon__clock_set(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
                          bool apply, struct tb_error *err)
 {
     struct tb_daemon__clk *k = d->clk;
-    char w[16], b[16], extra;
+    const uint64_t *ms = req->clock_ms; /* read once, by the parser */
     if (!builtin(k))
         return tb_error_set(err, TB_ERR_STATE,
                             "the game has no built-in clock (source %s): set the clock itself",
                             tb_config_clock_source_name(k ? k->source : TB_CONFIG_CLOCK_NONE));
-    if (sscanf(text, "%15s %15s %c", w, b, &extra) != 2 || !parse_left(w, &ms[0]) ||
-        !parse_left(b, &ms[1]))
+    if (!req->clock_ok)
         return tb_error_set(err, TB_ERR_PARSE,
                             "clock-set: '%.40s' is not White's and Black's time left (1:25:00, "
                             "45:30 or 1h25m; at most 100 hours)",
-                            text);
+                            req->text);
     if (k->over)
         return tb_error_set(err, TB_ERR_STATE, "the game is over: its clock stands");
     if (!apply)

@@ -72,43 +72,22 @@ void tb_daemon__data(struct tb_daemon__buf *out, const char *head, const char *t
     put_line(out, tb_ctl_format_end(line, sizeof line), line);
 }
 
-static void typed(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_daemon__buf *out)
+/* ---- the handlers of TB_CTL_VERBS -------------------------------------------------------- */
+
+int tb_daemon__ctl_status(struct tb_daemon *d, const struct tb_ctl_request *req,
+                          struct tb_daemon__buf *out, struct tb_error *err)
 {
-    struct tb_daemon__board *bd = &d->board[req->board];
-    char msg[400];
-    struct tb_error err = {0};
-    if (!(bd->caps & TB_LINK_CAP_TYPED)) {
-        snprintf(msg, sizeof msg,
-                 "the %s board is %s, it has sensors: only a keys: board takes typed moves",
-                 tb_daemon__board_name(req->board), bd->resource);
-        reply_error(out, TB_ERR_SUPP, msg);
-        return;
-    }
-    d->ticket_wanted = true;
-    int rc = tb_daemon__typed_move(d, req->board, req->text, &err);
-    d->ticket_wanted = false;
-    if (rc == TB_ERR_AGAIN && d->ticket.id) {
-        out->ticket = d->ticket.id; /* answered once its record is on disk */
-        return;
-    }
-    if (rc != TB_OK) {
-        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: typed move '%s' refused: %s",
-                       tb_daemon__board_name(req->board), req->text, err.msg);
-        reply_error(out, rc, err.msg);
-        return;
-    }
-    reply_ok(out, NULL);
+    (void)req, (void)err;
+    tb_daemon__status(d, out);
+    return TBD_ANSWERED;
 }
 
-static void help(struct tb_daemon__buf *out)
+int tb_daemon__ctl_moves(struct tb_daemon *d, const struct tb_ctl_request *req,
+                         struct tb_daemon__buf *out, struct tb_error *err)
 {
-    struct tb_daemon__buf t = {0};
-    for (int i = 0; tb_ctl_help_line(i); i++) {
-        tb_daemon__buf_put(&t, tb_ctl_help_line(i), strlen(tb_ctl_help_line(i)));
-        tb_daemon__buf_put(&t, "\n", 1);
-    }
-    tb_daemon__data(out, "requests", t.p);
-    free(t.p);
+    (void)req, (void)err;
+    tb_daemon__moves(d, out);
+    return TBD_ANSWERED;
 }
 
 static enum tb_chess_letters letters(const char *lang)
@@ -118,16 +97,129 @@ static enum tb_chess_letters letters(const char *lang)
                                  : TB_CHESS_LETTERS_EN;
 }
 
+/* pgn and scoresheet */
+int tb_daemon__ctl_pgn(struct tb_daemon *d, const struct tb_ctl_request *req,
+                       struct tb_daemon__buf *out, struct tb_error *err)
+{
+    int rc = tb_daemon__pgn(d, letters(req->lang), req->verb == TB_CTL_SCORESHEET, out);
+    return rc < 0 ? tb_error_set(err, rc, "the game cannot be written") : TBD_ANSWERED;
+}
+
+/* resolve, takeback, set-position, result (broadcast), clock-set (the game's clock) */
+int tb_daemon__ctl_arbiter(struct tb_daemon *d, const struct tb_ctl_request *req,
+                           struct tb_daemon__buf *out, struct tb_error *err)
+{
+    (void)out;
+    return tb_daemon__arbiter(d, req, err);
+}
+
+int tb_daemon__ctl_new_game(struct tb_daemon *d, const struct tb_ctl_request *req,
+                            struct tb_daemon__buf *out, struct tb_error *err)
+{
+    if (d->bug) /* doorgeefschaak: a new match */
+        return tb_daemon__bug_new_game(d, req, err);
+    return tb_daemon__ctl_arbiter(d, req, out, err);
+}
+
+/* D.2.1: the promoting player announces the piece: the player to move, on their board */
+int tb_daemon__ctl_promote(struct tb_daemon *d, const struct tb_ctl_request *req,
+                           struct tb_daemon__buf *out, struct tb_error *err)
+{
+    (void)out;
+    int side = tb_match_game(d->match)->pos.side, b = d->board_of_color[side];
+    if (req->board >= 0 && req->board != b)
+        return tb_error_set(err, TB_ERR_STATE,
+                            "%s is to move, on the %s board: the %s board's player has no "
+                            "promotion to announce",
+                            side == TB_CHESS_WHITE ? "White" : "Black", tb_daemon__board_name(b),
+                            tb_daemon__board_name(req->board));
+    return tb_daemon__promote(d, b, tb_daemon__promotion(req->piece), err);
+}
+
+int tb_daemon__ctl_repeat(struct tb_daemon *d, const struct tb_ctl_request *req,
+                          struct tb_daemon__buf *out, struct tb_error *err)
+{
+    (void)out, (void)err;
+    for (int b = 0; b < TBD_BOARDS; b++)
+        if (req->board < 0 || req->board == b)
+            tb_daemon__repeat(d, b);
+    return TB_OK;
+}
+
+/* D.2.10.1: a typed move for a keys: board (a|b: doorgeefschaak's) */
+int tb_daemon__ctl_move(struct tb_daemon *d, const struct tb_ctl_request *req,
+                        struct tb_daemon__buf *out, struct tb_error *err)
+{
+    if (req->bug_board)
+        return tb_daemon__bug_move(d, req, out, err);
+    struct tb_daemon__board *bd = &d->board[req->board];
+    if (!(bd->caps & TB_LINK_CAP_TYPED))
+        return tb_error_set(err, TB_ERR_SUPP,
+                            "the %s board is %s, it has sensors: only a keys: board takes typed "
+                            "moves",
+                            tb_daemon__board_name(req->board), bd->resource);
+    int rc = tb_daemon__typed_move(d, req->board, req->text, err);
+    if (rc != TB_OK && !(rc == TB_ERR_AGAIN && d->ticket.id))
+        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: typed move '%s' refused: %s",
+                       tb_daemon__board_name(req->board), req->text, err->msg);
+    return rc;
+}
+
+int tb_daemon__ctl_help(struct tb_daemon *d, const struct tb_ctl_request *req,
+                        struct tb_daemon__buf *out, struct tb_error *err)
+{
+    (void)d, (void)req, (void)err;
+    struct tb_daemon__buf t = {0};
+    for (int i = 0; tb_ctl_help_line(i); i++) {
+        tb_daemon__buf_put(&t, tb_ctl_help_line(i), strlen(tb_ctl_help_line(i)));
+        tb_daemon__buf_put(&t, "\n", 1);
+    }
+    tb_daemon__data(out, "requests", t.p);
+    free(t.p);
+    return TBD_ANSWERED;
+}
+
+/* the VI player on their own */
+int tb_daemon__ctl_review(struct tb_daemon *d, const struct tb_ctl_request *req,
+                          struct tb_daemon__buf *out, struct tb_error *err)
+{
+    (void)err;
+    tb_daemon__review_request(d, req, out);
+    return TBD_ANSWERED;
+}
+
+/* the PIN changed without a restart (daemon_pin.c) */
+int tb_daemon__ctl_set_pin(struct tb_daemon *d, const struct tb_ctl_request *req,
+                           struct tb_daemon__buf *out, struct tb_error *err)
+{
+    char note[300];
+    int rc = tb_daemon__set_pin(d, req, d->req_uid, d->req_pid, note, sizeof note, err);
+    if (rc == TB_OK)
+        reply_ok(out, note);
+    return rc == TB_OK ? TBD_ANSWERED : rc;
+}
+
+/* games kept */
+int tb_daemon__ctl_games(struct tb_daemon *d, const struct tb_ctl_request *req,
+                         struct tb_daemon__buf *out, struct tb_error *err)
+{
+    (void)req, (void)err;
+    tb_daemon__games(d, out);
+    return TBD_ANSWERED;
+}
+
+typedef int tbd_ctl_handler(struct tb_daemon *d, const struct tb_ctl_request *req,
+                            struct tb_daemon__buf *out, struct tb_error *err);
+#define TBD_CTL_ROW(id, name, min, max, flags, h, ...) [TB_CTL_##id] = tb_daemon__ctl_##h,
+static tbd_ctl_handler *const handlers[TB_CTL_NVERBS] = {TB_CTL_VERBS(TBD_CTL_ROW)};
+#undef TBD_CTL_ROW
+
 /* ---- journal writer: game-changing requests wait for their record ----------------------- */
 
 static bool changes_game(enum tb_ctl_verb v)
 {
-    return v == TB_CTL_RESOLVE || v == TB_CTL_TAKEBACK || v == TB_CTL_NEW_GAME ||
-           v == TB_CTL_SET_POSITION || v == TB_CTL_PROMOTE || v == TB_CTL_MOVE ||
-           v == TB_CTL_RESULT || v == TB_CTL_CLOCK_SET ||
-           /* doorgeefschaak: journaled inputs of its match (daemon_bugctl.c) */
-           v == TB_CTL_HAND || v == TB_CTL_RESIGN || v == TB_CTL_CHOOSE || v == TB_CTL_ACCEPT ||
-           v == TB_CTL_REPLACE;
+    const struct tb_ctl_verb_info *info = tb_ctl_verb_info(v);
+    return info && (info->flags & TB_CTL_CHANGES);
 }
 
 /* A game-changing request waits while the game is held for the journal (not when it cannot be
@@ -169,99 +261,42 @@ static bool ticket_answer(struct tb_daemon *d, unsigned long id, struct tb_daemo
     return true;
 }
 
-void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
+/* A request the table's mode does not take (its row's modes), refused with what to do instead:
+ * true when it was. */
+static bool other_mode(struct tb_daemon *d, const struct tb_ctl_request *req,
+                       struct tb_daemon__buf *out)
+{
+    unsigned modes = tb_ctl_request_modes(req);
+    if (modes & (d->bug ? TB_CTL_BUG : TB_CTL_TWIN))
+        return false;
+    bool bug = modes & TB_CTL_BUG, by_board = tb_ctl_verb_info(req->verb)->flags & TB_CTL_BY_BOARD;
+    char msg[300];
+    snprintf(msg, sizeof msg, "%s%s is for %s: this daemon runs %s ([bughouse] enabled = %s)%s",
+             tb_ctl_verb_name(req->verb),
+             !by_board ? ""
+             : bug     ? " a|b"
+                       : " vi|sighted",
+             bug ? "doorgeefschaak" : "the twin game", d->bug ? "doorgeefschaak" : "the twin game",
+             d->bug ? "yes" : "no",
+             d->bug ? "; its requests: status, hand, bpgn, resign, choose, accept, replace, "
+                      "move a|b"
+                    : "");
+    reply_error(out, TB_ERR_STATE, msg);
+    return true;
+}
+
+void tb_daemon__request(struct tb_daemon *d, const struct tb_ctl_request *req,
                         struct tb_daemon__buf *out)
 {
-    struct tb_ctl_request req;
     struct tb_error err = {0};
-    int rc = tb_ctl_parse(line, len, &req, &err);
-    if (rc != TB_OK) {
-        tb_daemon__refusal(d, d->req_uid, false, TB_CONFIG_LOG_INFO,
-                           "control: refused (uid %u pid %d): %s", (unsigned)d->req_uid,
-                           (int)d->req_pid, err.msg);
-        reply_error(out, rc, err.msg);
+    tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "control: %s", tb_ctl_verb_name(req->verb));
+    if (other_mode(d, req, out))
         return;
-    }
-    if ((rc = tb_ctl_authorise(&req, d->cfg->arbiter_pin, &err)) != TB_OK) {
-        tb_daemon__refusal(d, d->req_uid, false, TB_CONFIG_LOG_WARN,
-                           "control: %s refused (uid %u pid %d): %s", tb_ctl_verb_name(req.verb),
-                           (unsigned)d->req_uid, (int)d->req_pid, err.msg);
-        reply_error(out, rc, err.msg);
-        return;
-    }
-    tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "control: %s", tb_ctl_verb_name(req.verb));
-    if (tb_daemon__bug_request(d, &req, out)) /* doorgeefschaak, or its requests refused */
-        return;
-    d->ticket_wanted = changes_game(req.verb); /* journal writer: answered once on disk */
-    switch (req.verb) {
-    case TB_CTL_STATUS:
-        tb_daemon__status(d, out);
-        return;
-    case TB_CTL_MOVES:
-        tb_daemon__moves(d, out);
-        return;
-    case TB_CTL_PGN:
-    case TB_CTL_SCORESHEET:
-        if ((rc = tb_daemon__pgn(d, letters(req.lang), req.verb == TB_CTL_SCORESHEET, out)) < 0)
-            reply_error(out, rc, "the game cannot be written");
-        return;
-    case TB_CTL_RESOLVE:
-    case TB_CTL_TAKEBACK:
-    case TB_CTL_NEW_GAME:
-    case TB_CTL_SET_POSITION:
-    case TB_CTL_RESULT:    /* broadcast */
-    case TB_CTL_CLOCK_SET: /* the game's clock */
-        rc = tb_daemon__arbiter(d, &req, &err);
-        break;
-    case TB_CTL_PROMOTE: {
-        /* D.2.1: the promoting player announces the piece: the player to move, on their board */
-        int side = tb_match_game(d->match)->pos.side, b = d->board_of_color[side];
-        if (req.board >= 0 && req.board != b)
-            rc = tb_error_set(&err, TB_ERR_STATE,
-                              "%s is to move, on the %s board: the %s board's player has no "
-                              "promotion to announce",
-                              side == TB_CHESS_WHITE ? "White" : "Black", tb_daemon__board_name(b),
-                              tb_daemon__board_name(req.board));
-        else
-            rc = tb_daemon__promote(d, b, tb_daemon__promotion(req.piece), &err);
-        break;
-    }
-    case TB_CTL_REPEAT:
-        for (int b = 0; b < TBD_BOARDS; b++)
-            if (req.board < 0 || req.board == b)
-                tb_daemon__repeat(d, b);
-        rc = TB_OK;
-        break;
-    case TB_CTL_MOVE:
-        typed(d, &req, out);
-        return;
-    case TB_CTL_HELP:
-        help(out);
-        return;
-    case TB_CTL_REVIEW: /* the VI player on their own */
-        tb_daemon__review_request(d, &req, out);
-        return;
-    case TB_CTL_SET_PIN: { /* the PIN changed without a restart (daemon_pin.c) */
-        char note[300];
-        if ((rc = tb_daemon__set_pin(d, &req, d->req_uid, d->req_pid, note, sizeof note, &err)) ==
-            TB_OK)
-            reply_ok(out, note);
-        else
-            reply_error(out, rc, err.msg);
-        return;
-    }
-    case TB_CTL_GAMES: /* games kept */
-        tb_daemon__games(d, out);
-        return;
-    case TB_CTL_HAND: /* doorgeefschaak: answered by tb_daemon__bug_request */
-    case TB_CTL_BPGN:
-    case TB_CTL_RESIGN:
-    case TB_CTL_CHOOSE:
-    case TB_CTL_ACCEPT: /* doorgeefschaak, article 7 */
-    case TB_CTL_REPLACE:
-        return;
-    }
+    d->ticket_wanted = changes_game(req->verb); /* journal writer: answered once on disk */
+    int rc = handlers[req->verb](d, req, out, &err);
     d->ticket_wanted = false;
+    if (rc == TBD_ANSWERED)
+        return;
     if (rc == TB_ERR_AGAIN && d->ticket.id) {
         out->ticket = d->ticket.id;
         return;
@@ -270,6 +305,36 @@ void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
         reply_error(out, rc, err.msg[0] ? err.msg : "not possible now");
     else
         reply_ok(out, NULL);
+}
+
+/* A request line parsed, the one time it is: false (answered into out) when it is no request. */
+static bool parse(struct tb_daemon *d, const char *line, size_t len, struct tb_ctl_request *req,
+                  struct tb_daemon__buf *out)
+{
+    struct tb_error err = {0};
+    int rc = tb_ctl_parse(line, len, req, &err);
+    if (rc == TB_OK)
+        return true;
+    tb_daemon__refusal(d, d->req_uid, false, TB_CONFIG_LOG_INFO,
+                       "control: refused (uid %u pid %d): %s", (unsigned)d->req_uid,
+                       (int)d->req_pid, err.msg);
+    reply_error(out, rc, err.msg);
+    return false;
+}
+
+/* A request that needs the PIN while none is configured or none is given: refused (true). */
+static bool pin_missing(struct tb_daemon *d, const struct tb_ctl_request *req,
+                        struct tb_daemon__buf *out)
+{
+    struct tb_error err = {0};
+    int rc = tb_ctl_pin_missing(req, d->cfg->arbiter_pin, &err);
+    if (rc == TB_OK)
+        return false;
+    tb_daemon__refusal(d, d->req_uid, false, TB_CONFIG_LOG_WARN,
+                       "control: %s refused (uid %u pid %d): %s", tb_ctl_verb_name(req->verb),
+                       (unsigned)d->req_uid, (int)d->req_pid, err.msg);
+    reply_error(out, rc, err.msg);
+    return true;
 }
 
 int tb_daemon__arbiter_start(struct tb_daemon *d, const struct tb_ctl_request *req,
@@ -297,10 +362,22 @@ int tb_daemon_request(struct tb_daemon *d, const char *line, char *out, size_t l
     d->req_uid = (uint32_t)getuid(); /* in-process: this process asks */
     d->req_pid = (int32_t)getpid();
     struct tb_ctl_request req;
-    /* in-process, a game-changing request waits here for the journal as a client would */
-    if (tb_ctl_parse(line, strlen(line), &req, NULL) == TB_OK && changes_game(req.verb))
-        tb_daemon__journal_settle(d);
-    tb_daemon__request(d, line, strlen(line), &b);
+    if (parse(d, line, strlen(line), &req, &b) && !pin_missing(d, &req, &b)) {
+        uint64_t delay;
+        bool locked; /* the guard counts it as it counts a client's; nothing here is held */
+        if (req.needs_pin && tb_ctl_guard_check(&d->guard, d->req_uid, &req, d->cfg->arbiter_pin,
+                                                tb_daemon__mono_ms(), &delay, &locked) != TB_OK) {
+            tb_daemon__refusal(d, d->req_uid, true, TB_CONFIG_LOG_WARN,
+                               "control: %s refused (uid %u pid %d): wrong arbiter PIN",
+                               tb_ctl_verb_name(req.verb), (unsigned)d->req_uid, (int)d->req_pid);
+            reply_error(&b, TB_ERR_PERM, "wrong arbiter PIN");
+        } else {
+            /* in-process, a game-changing request waits here for the journal as a client would */
+            if (changes_game(req.verb))
+                tb_daemon__journal_settle(d);
+            tb_daemon__request(d, &req, &b);
+        }
+    }
     if (b.ticket) {
         tb_daemon__journal_settle(d);
         ticket_answer(d, b.ticket, &b);
@@ -445,7 +522,7 @@ static void arm_sweep(struct tb_daemon *d)
     uint64_t due = UINT64_MAX;
     for (int i = 0; i < d->nclients; i++) {
         const struct tb_daemon__client *c = &d->client[i];
-        if (!c->closing && !c->held_len && !c->answer && c->since + TBD_REQUEST_MS < due)
+        if (!c->closing && !c->held_on && !c->answer && c->since + TBD_REQUEST_MS < due)
             due = c->since + TBD_REQUEST_MS;
     }
     if (tb_ctl_log_due(&d->refusals) < due) /* the refusals' summary of the minute */
@@ -471,7 +548,7 @@ int tb_daemon__ctl_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
     }
     for (int i = 0; i < d->nclients && n < max; i++) {
         struct tb_daemon__client *c = &d->client[i];
-        if (c->ticket || c->wait_len) { /* waits for the journal: only its answer goes out */
+        if (c->ticket || c->wait_on) { /* waits for the journal: only its answer goes out */
             p[n++] = (struct pollfd){.fd = c->fd, .events = (short)(c->out_len ? POLLOUT : 0)};
             continue;
         }
@@ -492,8 +569,8 @@ static int longest_idle(struct tb_daemon *d, bool of_uid, uint32_t uid)
     int best = -1;
     for (int i = 0; i < d->nclients; i++) {
         const struct tb_daemon__client *c = &d->client[i];
-        if ((of_uid && c->uid != uid) || c->held_len || c->answer || c->out_len || c->ticket ||
-            c->wait_len)
+        if ((of_uid && c->uid != uid) || c->held_on || c->answer || c->out_len || c->ticket ||
+            c->wait_on)
             continue;
         if (best < 0 || c->since < d->client[best].since)
             best = i;
@@ -552,7 +629,7 @@ static void accept_clients(struct tb_daemon *d)
                 "control: connection limit (%d per uid, %d in all): the %s connection "
                 "(uid %u pid %d) is closed for uid %u pid %d",
                 TBD_MAX_CLIENTS_UID, TBD_MAX_CLIENTS,
-                v->held_len || v->answer || v->out_len ? "oldest busy" : "longest idle",
+                v->held_on || v->answer || v->out_len ? "oldest busy" : "longest idle",
                 (unsigned)v->uid, (int)v->pid, (unsigned)cred.uid, (int)cred.pid);
             drop(d, victim);
         }
@@ -609,17 +686,17 @@ static bool queue_text(struct tb_daemon *d, struct tb_daemon__client *c, const c
     return true;
 }
 
-/* A request with a PIN goes through the guard: checked only when its uid's and the global delay
- * have passed (else held: false), refused unchecked during a lockout, a wrong one's answer held
- * back. true when it was answered (into out) or held. */
-static bool guarded(struct tb_daemon *d, struct tb_daemon__client *c, const char *line, size_t len,
-                    struct tb_daemon__buf *out, bool *held)
+/* A request with a PIN goes through the guard, the one place its PIN is checked: checked only
+ * when its uid's and the global delay have passed (else held: false), refused unchecked during a
+ * lockout, a wrong one's answer held back. true when it was answered (into out) or held. */
+static bool guarded(struct tb_daemon *d, struct tb_daemon__client *c,
+                    const struct tb_ctl_request *req, struct tb_daemon__buf *out, bool *held)
 {
-    struct tb_ctl_request req;
     *held = false;
-    if (tb_ctl_parse(line, len, &req, NULL) != TB_OK || !req.needs_pin || !req.has_pin ||
-        !d->cfg->arbiter_pin[0])
+    if (!req->needs_pin)
         return false;
+    if (pin_missing(d, req, out))
+        return true;
     uint64_t now = now_ms(), at;
     int w = tb_ctl_guard_when(&d->guard, c->uid, now, &at);
     if (w == TB_ERR_PERM) {
@@ -630,26 +707,27 @@ static bool guarded(struct tb_daemon *d, struct tb_daemon__client *c, const char
                  (unsigned)c->uid, (unsigned long long)((at - now + 999) / 1000));
         tb_daemon__refusal(d, c->uid, true, TB_CONFIG_LOG_WARN,
                            "control: %s refused (uid %u pid %d): locked out",
-                           tb_ctl_verb_name(req.verb), (unsigned)c->uid, (int)c->pid);
+                           tb_ctl_verb_name(req->verb), (unsigned)c->uid, (int)c->pid);
         reply_error(out, TB_ERR_PERM, msg);
         return true;
     }
     if (w == 1) { /* held: checked when the delay has passed */
-        memcpy(c->held, line, len);
-        c->held_len = len;
+        c->held = *req;
+        c->held_on = true;
         c->timer_due = true;
         arm(c->timer_fd, at);
         *held = true;
         return true;
     }
-    bool right = tb_ctl_pin_equal(d->cfg->arbiter_pin, req.pin), locked;
-    uint64_t delay = tb_ctl_guard_result(&d->guard, c->uid, right, now, &locked);
-    if (right)
+    uint64_t delay;
+    bool locked;
+    if (tb_ctl_guard_check(&d->guard, c->uid, req, d->cfg->arbiter_pin, now, &delay, &locked) ==
+        TB_OK)
         return false; /* runs as any request */
     unsigned fails = tb_ctl_guard_fails(&d->guard, c->uid, now);
     tb_daemon__refusal(d, c->uid, true, TB_CONFIG_LOG_WARN,
                        "control: %s refused: wrong arbiter PIN from uid %u pid %d (%u in a row)%s",
-                       tb_ctl_verb_name(req.verb), (unsigned)c->uid, (int)c->pid, fails,
+                       tb_ctl_verb_name(req->verb), (unsigned)c->uid, (int)c->pid, fails,
                        locked ? "; locked out for 15 minutes" : "");
     struct tb_daemon__buf ans = {0};
     reply_error(&ans, TB_ERR_PERM, "wrong arbiter PIN");
@@ -661,24 +739,31 @@ static bool guarded(struct tb_daemon *d, struct tb_daemon__client *c, const char
     return true;
 }
 
-/* One request line: answered into out, or held (the timer brings it back). */
-static void serve(struct tb_daemon *d, struct tb_daemon__client *c, const char *line, size_t len,
-                  struct tb_daemon__buf *out)
+/* A request past the guard: run now, or kept (parsed, its PIN checked) until the journal lets
+ * a game-changing one be served. */
+static void run_request(struct tb_daemon *d, struct tb_daemon__client *c,
+                        const struct tb_ctl_request *req, struct tb_daemon__buf *out)
+{
+    d->req_uid = c->uid;
+    d->req_pid = c->pid;
+    if (must_wait(d) && changes_game(req->verb)) {
+        c->wait = *req; /* served once the journal lets it */
+        c->wait_on = true;
+        return;
+    }
+    tb_daemon__request(d, req, out);
+    c->ticket = out->ticket;
+}
+
+/* One request: answered into out, held (the timer brings it back) or waiting for the journal. */
+static void serve(struct tb_daemon *d, struct tb_daemon__client *c,
+                  const struct tb_ctl_request *req, struct tb_daemon__buf *out)
 {
     bool held;
     d->req_uid = c->uid;
     d->req_pid = c->pid;
-    if (!guarded(d, c, line, len, out, &held)) {
-        struct tb_ctl_request req;
-        if (must_wait(d) && tb_ctl_parse(line, len, &req, NULL) == TB_OK &&
-            changes_game(req.verb) && len < sizeof c->wait_line) {
-            memcpy(c->wait_line, line, len); /* served once the journal lets it */
-            c->wait_len = len;
-            return;
-        }
-        tb_daemon__request(d, line, len, out);
-        c->ticket = out->ticket;
-    }
+    if (!guarded(d, c, req, out, &held))
+        run_request(d, c, req, out);
     if (!held)
         c->since = now_ms();
 }
@@ -691,12 +776,12 @@ void tb_daemon__ctl_waiting(struct tb_daemon *d)
         if (c->ticket && ticket_answer(d, c->ticket, &out)) {
             c->ticket = 0;
             c->since = now_ms();
-        } else if (c->wait_len && !must_wait(d)) {
-            char line[sizeof c->wait_line];
-            size_t n = c->wait_len;
-            memcpy(line, c->wait_line, n);
-            c->wait_len = 0;
-            serve(d, c, line, n, &out);
+        } else if (c->wait_on && !must_wait(d)) {
+            struct tb_ctl_request req = c->wait;
+            c->wait_on = false;
+            run_request(d, c, &req, &out);
+            if (!c->wait_on)
+                c->since = now_ms();
         }
         if ((out.len || out.failed) && !queue_text(d, c, out.p, out.len, out.failed))
             c->closing = true, c->out_len = 0;
@@ -713,12 +798,10 @@ static bool client_turn(struct tb_daemon *d, struct tb_daemon__client *c, bool r
         free(c->answer);
         c->answer = NULL;
         c->since = now_ms();
-    } else if (c->held_len) { /* a held PIN request: check it now (or hold it again) */
-        char line[sizeof c->held];
-        size_t n = c->held_len;
-        memcpy(line, c->held, n);
-        c->held_len = 0;
-        serve(d, c, line, n, &out);
+    } else if (c->held_on) { /* a held PIN request: check it now (or hold it again) */
+        struct tb_ctl_request req = c->held;
+        c->held_on = false;
+        serve(d, c, &req, &out);
     } else {
         if (c->in_off == c->in_len && readable) {
             ssize_t r = read(c->fd, c->in, sizeof c->in);
@@ -745,13 +828,19 @@ static bool client_turn(struct tb_daemon *d, struct tb_daemon__client *c, bool r
                      TB_CTL_LINE_MAX);
             reply_error(&out, TB_ERR_FULL, msg);
         } else if (rc == 1) {
-            serve(d, c, line, line_len, &out);
+            struct tb_ctl_request req;
+            d->req_uid = c->uid;
+            d->req_pid = c->pid;
+            if (parse(d, line, line_len, &req, &out))
+                serve(d, c, &req, &out);
+            else
+                c->since = now_ms();
         }
     }
     bool ok = queue_text(d, c, out.p, out.len, out.failed);
     free(out.p);
     /* more already read, or a hold: the timer gives the next turn (others are served between) */
-    if (!c->held_len && !c->answer) {
+    if (!c->held_on && !c->answer) {
         c->timer_due = c->in_off < c->in_len;
         if (c->timer_due)
             arm(c->timer_fd, 0);
@@ -767,7 +856,7 @@ static void sweep(struct tb_daemon *d)
     tb_daemon__refusals_flush(d);
     for (int i = d->nclients - 1; i >= 0; i--) {
         struct tb_daemon__client *c = &d->client[i];
-        if (c->closing || c->held_len || c->answer || c->timer_due || c->ticket || c->wait_len ||
+        if (c->closing || c->held_on || c->answer || c->timer_due || c->ticket || c->wait_on ||
             now < c->since + TBD_REQUEST_MS)
             continue;
         tb_daemon__refusal(d, c->uid, false, TB_CONFIG_LOG_INFO,
@@ -803,7 +892,7 @@ void tb_daemon__ctl_handle(struct tb_daemon *d, const struct pollfd *p, int n)
                     c->timer_due = false;
                     alive = client_turn(d, c, false);
                 }
-            } else if (c->ticket || c->wait_len) { /* waits for the journal */
+            } else if (c->ticket || c->wait_on) { /* waits for the journal */
                 alive = !(p[k].revents & (POLLHUP | POLLERR));
             } else if (p[k].revents & (POLLIN | POLLHUP | POLLERR)) {
                 alive = client_turn(d, c, true);

@@ -4,9 +4,10 @@
  * broker away the publisher keeps the latest state and queues the events.
  *
  * A command from the broker is the arbiter's only with the arbiter's PIN, and it goes through the
- * control socket's guard and action path: the guard's delays and lockout (each sender the hall
- * names in "from", a page session, is a peer of its own; commands without one are one peer),
- * then tb_daemon__arbiter (checked, journaled, applied) as a control request would. The outcome
+ * control socket's guard and action path: made the control request it is once, when it comes,
+ * then the guard's delays, lockout and its one PIN check (each sender the hall names in "from",
+ * a page session, is a peer of its own; commands without one are one peer), then
+ * tb_daemon__arbiter (checked, journaled, applied) as a control request would. The outcome
  * goes back as a command event; a refused command changes nothing. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ struct tbd_hall_wait {
     bool held;      /* cmd waits until the guard lets its PIN be checked */
     bool answering; /* a wrong PIN's answer, held back as the socket's is */
     struct tb_hall_cmd cmd;
+    struct tb_ctl_request req; /* cmd as a control request, made once */
     struct tb_hall_event answer;
     uint64_t at; /* tb_daemon__clock() when it is due */
 };
@@ -37,6 +39,7 @@ struct tbd_hall_doing {
     struct tb_ctl_request req;
     unsigned long ticket; /* its record is being written (0: not taken yet) */
     struct tb_hall_cmd next[TBD_HALL_WAITS];
+    struct tb_ctl_request next_req[TBD_HALL_WAITS];
     int nnext;
 };
 
@@ -326,12 +329,13 @@ static void refuse(struct tb_daemon *d, struct tb_daemon__hall *h, const struct 
 
 /* A command whose PIN the guard lets be checked now: right, it runs as the control request would;
  * wrong, its answer is held back as long as the socket holds a wrong PIN's answer. */
-static void run(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_hall_cmd *c)
+static void run(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_hall_cmd *c,
+                const struct tb_ctl_request *req)
 {
-    uint64_t now = now_ms(d), peer = peer_of(c);
-    bool right = tb_hall_cmd_pin_ok(c, d->cfg->arbiter_pin), locked;
-    uint64_t delay = tb_ctl_guard_result(&d->guard, peer, right, tb_daemon__mono_ms(), &locked);
-    if (!right) {
+    uint64_t now = now_ms(d), peer = peer_of(c), delay;
+    bool locked;
+    if (tb_ctl_guard_check(&d->guard, peer, req, d->cfg->arbiter_pin, tb_daemon__mono_ms(), &delay,
+                           &locked) != TB_OK) {
         char msg[120];
         snprintf(msg, sizeof msg, "wrong arbiter PIN (%u in a row)%s",
                  tb_ctl_guard_fails(&d->guard, peer, tb_daemon__mono_ms()),
@@ -354,14 +358,24 @@ static void run(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_
     g->on = true;
     g->cmd = *c;
     g->ticket = 0;
-    g->req = (struct tb_ctl_request){.needs_pin = true, .has_pin = true};
-    g->req.verb = c->action == TB_HALL_CMD_RESOLVE    ? TB_CTL_RESOLVE
-                  : c->action == TB_HALL_CMD_NEW_GAME ? TB_CTL_NEW_GAME
-                                                      : TB_CTL_TAKEBACK;
-    g->req.number = c->action == TB_HALL_CMD_RESOLVE ? c->mismatch : (unsigned)c->n;
+    g->req = *req;
+}
+
+/* A command from the broker as the control request it is, made once when it comes: the PIN as
+ * given (one longer than any arbiter PIN is none that can be right). */
+static void request_of(const struct tb_hall_cmd *c, struct tb_ctl_request *req)
+{
+    *req = (struct tb_ctl_request){.has_pin = true};
+    req->verb = c->action == TB_HALL_CMD_RESOLVE    ? TB_CTL_RESOLVE
+                : c->action == TB_HALL_CMD_NEW_GAME ? TB_CTL_NEW_GAME
+                                                    : TB_CTL_TAKEBACK;
+    req->needs_pin = tb_ctl_verb_info(req->verb)->flags & TB_CTL_PIN;
+    req->number = c->action == TB_HALL_CMD_RESOLVE ? c->mismatch : (unsigned)c->n;
+    if (strlen(c->pin) < sizeof req->pin)
+        tb_str_copy(req->pin, sizeof req->pin, c->pin);
     _Static_assert(TB_HALL_TAGS == TB_CTL_TAGS, "the hall's tags are new-game's, in its order");
     for (int t = 0; t < TB_CTL_TAGS; t++) /* new-game: the round's tags */
-        tb_str_copy(g->req.tag[t], sizeof g->req.tag[t], c->tags[t]);
+        tb_str_copy(req->tag[t], sizeof req->tag[t], c->tags[t]);
 }
 
 /* The command being done, a step further: taken when the journal lets it be, answered once its
@@ -386,12 +400,14 @@ static void doing_step(struct tb_daemon *d, struct tb_daemon__hall *h)
 /* A command from the broker, through the guard: checked now, held until its peer's delay has
  * passed (one per peer at a time: another of that peer meanwhile is refused unchecked), or
  * refused during its peer's lockout. Other peers' commands go on meanwhile. */
-static void command(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_hall_cmd *c)
+static void command(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_hall_cmd *c,
+                    const struct tb_ctl_request *req)
 {
     uint64_t now = now_ms(d), gnow = tb_daemon__mono_ms(), at, peer = peer_of(c);
     struct tbd_hall_doing *g = &h->doing;
     if (g->on) { /* one is being done: this one waits behind it, unchecked yet */
         if (g->nnext < TBD_HALL_WAITS) {
+            g->next_req[g->nnext] = *req;
             g->next[g->nnext++] = *c;
             return;
         }
@@ -424,10 +440,11 @@ static void command(struct tb_daemon *d, struct tb_daemon__hall *h, const struct
         answer(d, c, false, msg);
     } else if (w == 1) {
         slot->cmd = *c;
+        slot->req = *req;
         slot->held = true;
         slot->at = now + (at - gnow);
     } else {
-        run(d, h, c);
+        run(d, h, c, req);
     }
 }
 
@@ -449,8 +466,9 @@ void tb_daemon__hall_handle(struct tb_daemon *d, const struct pollfd *p, int n)
         }
         if (w->held && now >= w->at) {
             struct tb_hall_cmd c = w->cmd;
+            struct tb_ctl_request req = w->req;
             w->held = false;
-            command(d, h, &c);
+            command(d, h, &c, &req);
         }
     }
     struct tbd_hall_doing *g = &h->doing;
@@ -458,14 +476,18 @@ void tb_daemon__hall_handle(struct tb_daemon *d, const struct pollfd *p, int n)
         doing_step(d, h);
     while (!g->on && g->nnext > 0) { /* those that waited behind it, in order */
         struct tb_hall_cmd next = g->next[0];
-        memmove(g->next, g->next + 1, sizeof *g->next * (size_t)--g->nnext);
-        command(d, h, &next);
+        struct tb_ctl_request req = g->next_req[0];
+        memmove(g->next, g->next + 1, sizeof *g->next * (size_t)(g->nnext - 1));
+        memmove(g->next_req, g->next_req + 1, sizeof *g->next_req * (size_t)--g->nnext);
+        command(d, h, &next, &req);
         if (g->on)
             doing_step(d, h);
     }
     struct tb_hall_cmd c;
     while (tb_hall_pub_cmd(h->pub, &c) == 1) {
-        command(d, h, &c);
+        struct tb_ctl_request req;
+        request_of(&c, &req);
+        command(d, h, &c, &req);
         if (g->on)
             doing_step(d, h);
     }

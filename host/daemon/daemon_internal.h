@@ -34,8 +34,8 @@ struct tb_daemon__client {
     struct tb_ctl_reader reader;
     char in[4096]; /* read, not yet taken: one request per loop turn */
     size_t in_off, in_len;
-    char held[TB_CTL_LINE_MAX + 1]; /* a PIN request waiting until its check may be made */
-    size_t held_len;
+    struct tb_ctl_request held; /* a PIN request waiting until its check may be made */
+    bool held_on;
     char *answer;   /* a wrong PIN's answer, held back until the timer */
     uint64_t since; /* connected or last answered (monotonic ms): TBD_REQUEST_MS from here */
     bool timer_due;
@@ -43,9 +43,9 @@ struct tb_daemon__client {
     size_t out_len, out_cap;
     bool closing; /* close once out is written */
     /* journal writer: a game-changing request waits for the journal (nothing read meanwhile) */
-    unsigned long ticket;                /* its answer comes with d->ticket of this id */
-    char wait_line[TB_CTL_LINE_MAX + 1]; /* served once the game is no longer held */
-    size_t wait_len;
+    unsigned long ticket;       /* its answer comes with d->ticket of this id */
+    struct tb_ctl_request wait; /* PIN checked: served once the game is no longer held */
+    bool wait_on;
 };
 
 /* Events read from a fast sim: board, waiting to be merged in script order. */
@@ -595,8 +595,18 @@ void tb_daemon__buf_put(struct tb_daemon__buf *b, const char *s, size_t n);
 int tb_daemon__arbiter_start(struct tb_daemon *d, const struct tb_ctl_request *req,
                              unsigned long *ticket, struct tb_error *err);
 int tb_daemon__arbiter_outcome(struct tb_daemon *d, unsigned long ticket, struct tb_error *err);
-void tb_daemon__request(struct tb_daemon *d, const char *line, size_t len,
+/* Runs one request, parsed and its PIN checked, appending the response to out. */
+void tb_daemon__request(struct tb_daemon *d, const struct tb_ctl_request *req,
                         struct tb_daemon__buf *out);
+/* The handler of each request (its row's in TB_CTL_VERBS): answers into out itself
+ * (TBD_ANSWERED), or returns TB_OK ("ok") or an error err names; TB_ERR_AGAIN with d->ticket
+ * open: answered once its record is on disk. */
+#define TBD_ANSWERED 1
+#define TBD_CTL_HANDLER(id, name, min, max, flags, h, ...)                                         \
+    int tb_daemon__ctl_##h(struct tb_daemon *d, const struct tb_ctl_request *req,                  \
+                           struct tb_daemon__buf *out, struct tb_error *err);
+TB_CTL_VERBS(TBD_CTL_HANDLER)
+#undef TBD_CTL_HANDLER
 
 /* daemon_paths.c: the socket's and the journal's directories made and checked (never a
  * symbolic link, a directory another user may write to, or a default in /tmp). */
@@ -739,10 +749,10 @@ int tb_daemon__clock_status(struct tb_daemon *d, char *buf, size_t len); /* 0: n
 /* The time control in PGN's TimeControl form ("40/5400+30:1800+30"); 0 when there is none. */
 int tb_daemon__clock_control_pgn(struct tb_daemon *d, char *buf, size_t len);
 bool tb_daemon__clock_now(struct tb_daemon *d, int64_t left[2], int *running);
-/* The arbiter's clock-set: text "<white> <black>" (1:25:00, 45:30, 1h25m) read into ms; with
- * apply, both clocks get those times at t (the move counters stay). Refused (err says why,
- * nothing changes) for a bad time or when the game has no built-in clock or is over. */
-int tb_daemon__clock_set(struct tb_daemon *d, const char *text, uint64_t ms[2], uint64_t t,
+/* The arbiter's clock-set, its times as the parser read them (req->clock_ms); with apply, both
+ * clocks get those times at t (the move counters stay). Refused (err says why, nothing changes)
+ * for a bad time or when the game has no built-in clock or is over. */
+int tb_daemon__clock_set(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
                          bool apply, struct tb_error *err);
 void tb_daemon__clock_pgn(struct tb_daemon *d, tb_chess_pgn_game *pg);
 /* The [%clk] recorded after ply (1 = the first) in ms; TB_BROADCAST_NO_CLK when none. */
@@ -763,10 +773,12 @@ void tb_daemon__bug_record(struct tb_daemon *d, const struct tb_journal_record *
 void tb_daemon__bug_keep(struct tb_daemon *d); /* NAME.bpgn beside the journal */
 /* status in doorgeefschaak: both games, clocks, the four hands (the status request, SIGHUP) */
 void tb_daemon__bug_status(struct tb_daemon *d, struct tb_daemon__buf *out);
-/* A control request in doorgeefschaak mode, or one meant for it in the twin mode: answered
- * into out (true), or left to the twin game's table (false). */
-bool tb_daemon__bug_request(struct tb_daemon *d, const struct tb_ctl_request *req,
-                            struct tb_daemon__buf *out);
+/* doorgeefschaak's move a|b and new-game (the handlers tb_daemon__ctl_move, _new_game in this
+ * mode); hand, bpgn, resign, choose, accept, replace are its own (TB_CTL_VERBS). */
+int tb_daemon__bug_move(struct tb_daemon *d, const struct tb_ctl_request *req,
+                        struct tb_daemon__buf *out, struct tb_error *err);
+int tb_daemon__bug_new_game(struct tb_daemon *d, const struct tb_ctl_request *req,
+                            struct tb_error *err);
 /* daemon_games.c: text written whole as JOURNAL_DIR/file (a temporary file renamed, synced). */
 int tb_daemon__game_write(struct tb_daemon *d, const char *file, const char *text);
 

@@ -14,7 +14,8 @@
  *
  * The parser has no state: a request it rejects has changed nothing, because parsing changes
  * nothing anywhere. It checks syntax and arity and says whether a request needs the arbiter
- * PIN; tb_ctl_authorise() checks the PIN (constant time). Whether a move, a FEN or a mismatch
+ * PIN; tb_ctl_authorise() checks the PIN (constant time), called by the guard alone
+ * (tb_ctl_guard_check), the one place a PIN is checked. Whether a move, a FEN or a mismatch
  * id makes sense in the game is for the daemon to decide after both have passed.
  *
  * The one client (the CLI, the demo and the tests use it) is at the end: connecting to the
@@ -34,32 +35,133 @@
 #define TB_CTL_PIN_MAX  8
 #define TB_CTL_TEXT_MAX 100 /* set-position FEN, typed move */
 
-enum tb_ctl_verb {
-    TB_CTL_STATUS = 1,   /* ok+: game, boards, links, open mismatches */
-    TB_CTL_MOVES,        /* ok+: the moves so far, one per line */
-    TB_CTL_PGN,          /* ok+: the game as PGN */
-    TB_CTL_SCORESHEET,   /* [en|nl|de] ok+: a scoresheet with that language's piece letters */
-    TB_CTL_RESOLVE,      /* <id> pin=: the arbiter has put mismatch id right (D.2.9) */
-    TB_CTL_TAKEBACK,     /* [n] pin=: take back n plies (default 1) (D.2.9) */
-    TB_CTL_PROMOTE,      /* q|r|b|n: the promotion piece (D.2.1) */
-    TB_CTL_REPEAT,       /* [vi|sighted]: say the last announcement again (default: both) */
-    TB_CTL_NEW_GAME,     /* [TAG=VALUE]... pin=: start a new game (its tags in tag[]) */
-    TB_CTL_SET_POSITION, /* <FEN> pin=: set up a position */
-    TB_CTL_MOVE,         /* <vi|sighted> <SAN|UCI>: a typed move for a keys: board (D.2.10.1) */
-    TB_CTL_HELP,         /* ok+: the requests and their syntax */
-    TB_CTL_REVIEW,       /* vi|sighted [what [n]]: the game said back to that player (D.2.7); ok+ */
-    TB_CTL_SET_PIN,      /* <new PIN> pin=: change the arbiter PIN (no restart) */
-    TB_CTL_RESULT,       /* <how> [...] pin=: the game's result (docs/broadcast.md) */
-    TB_CTL_CLOCK_SET,    /* <white> <black> pin=: the arbiter sets the clocks' time left (clock) */
-    TB_CTL_GAMES,        /* ok+: the games kept, the journal and PGN of each */
-    /* doorgeefschaak ([bughouse]): board a|b, seat white-a|black-a|white-b|black-b or 0..3 */
-    TB_CTL_HAND,   /* <seat>: what the seat holds (2.6), also said to it */
-    TB_CTL_BPGN,   /* ok+: both games as BPGN */
-    TB_CTL_RESIGN, /* <board> white|black pin=: that player resigns (5.2) */
-    TB_CTL_CHOOSE, /* <board> q|r|b|n|p: the piece of the drop or promotion waiting there */
-    /* doorgeefschaak, article 7: the opponent's decision on an illegal move pressed (7.4) */
-    TB_CTL_ACCEPT,  /* <board>: the illegal move stands (7.4) */
-    TB_CTL_REPLACE, /* <board>: the illegal move is taken back and replaced (7.4, 7.6, 7.7) */
+/* A request's facts (flags of a row below) */
+#define TB_CTL_PIN      0x01u /* needs the arbiter PIN (pin=, checked once, by the guard) */
+#define TB_CTL_MULTI    0x02u /* answered with ok+ ... . */
+#define TB_CTL_CHANGES  0x04u /* changes the game: answered once its record is on disk */
+#define TB_CTL_TWIN     0x08u /* the twin game takes it */
+#define TB_CTL_BUG      0x10u /* doorgeefschaak ([bughouse]) takes it */
+#define TB_CTL_BY_BOARD 0x20u /* its board names the mode: vi|sighted twin, a|b doorgeefschaak */
+#define TB_CTL_NEW_PIN  0x40u /* its one argument is a new PIN: the CLI never takes it as a word */
+
+/* Every request, one row each holding all its facts; the parser, the help, the daemon's
+ * dispatch (handler h: tb_daemon__ctl_h) and the CLI (command name, arguments, summary; NULL:
+ * no command of its own) read these rows and nothing else.
+ *
+ * X(ID, name, min args, max args (pin= not counted), flags, h, help line, CLI name, CLI
+ *   arguments, CLI summary) */
+#define TB_CTL_VERBS(X)                                                                            \
+    X(STATUS, "status", 0, 0, TB_CTL_MULTI | TB_CTL_TWIN | TB_CTL_BUG, status,                     \
+      "status  the game, both boards, open mismatches", "status", "[--socket PATH]",               \
+      "the running game: state, boards, open mismatches")                                          \
+    X(MOVES, "moves", 0, 0, TB_CTL_MULTI | TB_CTL_TWIN, moves, "moves  the moves so far", "moves", \
+      "[--socket PATH]", "the moves both boards have agreed")                                      \
+    X(PGN, "pgn", 0, 0, TB_CTL_MULTI | TB_CTL_TWIN, pgn, "pgn  the game as PGN", "pgn",            \
+      "[--socket PATH]", "the running game as PGN, with the arbiter's notes")                      \
+    X(SCORESHEET, "scoresheet", 0, 1, TB_CTL_MULTI | TB_CTL_TWIN, pgn,                             \
+      "scoresheet [en|nl|de]  the scoresheet with that language's piece letters", "sheet",         \
+      "[en|nl|de] [--socket PATH]", "the running game's scoresheet (Article 8)")                   \
+    /* D.2.9: the arbiter puts mismatch id right */                                                \
+    X(RESOLVE, "resolve", 1, 1, TB_CTL_PIN | TB_CTL_CHANGES | TB_CTL_TWIN, arbiter,                \
+      "resolve <id> pin=NNNN  mismatch <id> has been put right (D.2.9)", "resolve",                \
+      "ID [--pin-file F] [--socket PATH]",                                                         \
+      "arbiter: confirm the resolution of mismatch ID (D.2.9); PIN: TB_PIN, file or prompt")       \
+    X(TAKEBACK, "takeback", 0, 1, TB_CTL_PIN | TB_CTL_CHANGES | TB_CTL_TWIN, arbiter,              \
+      "takeback [n] pin=NNNN  take back n plies, 1 if not given (D.2.9)", "takeback",              \
+      "[N] [--pin-file F] [--socket PATH]",                                                        \
+      "arbiter: take back N plies where the scoresheets differ (D.2.9)")                           \
+    /* D.2.1: the promotion piece */                                                               \
+    X(PROMOTE, "promote", 1, 2, TB_CTL_CHANGES | TB_CTL_TWIN, promote,                             \
+      "promote [vi|sighted] q|r|b|n  the piece for the promotion under way (D.2.1)", "promote",    \
+      "[vi|sighted] q|r|b|n [--socket PATH]", "the piece for a promotion (D.2.1)")                 \
+    X(REPEAT, "repeat", 0, 1, TB_CTL_TWIN, repeat,                                                 \
+      "repeat [vi|sighted]  say the last announcement again", "repeat",                            \
+      "[vi|sighted] [--socket PATH]", "say the last move again to a player")                       \
+    X(NEW_GAME, "new-game", 0, 6, TB_CTL_PIN | TB_CTL_CHANGES | TB_CTL_TWIN | TB_CTL_BUG,          \
+      new_game,                                                                                    \
+      "new-game [event=|site=|date=|round=|white=|black=VALUE]... pin=NNNN  start a new game "     \
+      "(tags of its PGN; \"quotes\" around a value with spaces)",                                  \
+      "new-game",                                                                                  \
+      "[event=|site=|date=|round=|white=|black=VALUE]... [--pin-file F] [--socket PATH]",          \
+      "arbiter: start a new game with the PGN tags given (its journal and PGN named by them)")     \
+    X(SET_POSITION, "set-position", 1, 6, TB_CTL_PIN | TB_CTL_CHANGES | TB_CTL_TWIN, arbiter,      \
+      "set-position <FEN> pin=NNNN  set up a position", "set-position",                            \
+      "FEN [--pin-file F] [--socket PATH]", "arbiter: set up a position on both boards")           \
+    /* D.2.10.1: a typed move for a keys: board */                                                 \
+    X(MOVE, "move", 2, 2, TB_CTL_CHANGES | TB_CTL_TWIN | TB_CTL_BUG | TB_CTL_BY_BOARD, move,       \
+      "move vi|sighted <SAN|UCI>  a move typed for a keys: board (D.2.10.1)", "move",              \
+      "vi|sighted|a|b SAN|UCI [--socket PATH]",                                                    \
+      "a move typed by the assistant for a keys: board (D.2.10.1; a|b: doorgeefschaak)")           \
+    X(HELP, "help", 0, 0, TB_CTL_MULTI | TB_CTL_TWIN | TB_CTL_BUG, help, "help  this list", NULL,  \
+      NULL, NULL)                                                                                  \
+    /* D.2.7: the game said back to the VI player on their own */                                  \
+    X(REVIEW, "review", 1, 3, TB_CTL_MULTI | TB_CTL_TWIN, review,                                  \
+      "review vi|sighted [last [n]|from <n>|position|to-move|material|scoresheet]  say the game "  \
+      "back to that player (D.2.7)",                                                               \
+      "review",                                                                                    \
+      "vi|sighted [last [N]|from N|position|to-move|material|scoresheet] [--socket PATH]",         \
+      "say the game back to a player (D.2.7); prints what was said")                               \
+    /* the PIN changed without a restart */                                                        \
+    X(SET_PIN, "set-pin", 1, 1, TB_CTL_PIN | TB_CTL_TWIN | TB_CTL_BUG | TB_CTL_NEW_PIN, set_pin,   \
+      "set-pin <new PIN> pin=NNNN  change the arbiter PIN (4 to 8 digits)", "set-pin",             \
+      "[--pin-file F] [--new-pin-file F] [--socket PATH]",                                         \
+      "arbiter: change the PIN (new one: TB_NEW_PIN, file or prompt)")                             \
+    /* the game's result (docs/broadcast.md) */                                                    \
+    X(RESULT, "result", 1, 11, TB_CTL_PIN | TB_CTL_CHANGES | TB_CTL_TWIN, arbiter,                 \
+      "result resign white|black | draw | flag white|black | threefold | fifty | arbiter "         \
+      "1-0|0-1|1/2-1/2 [REASON] pin=NNNN  the game's result",                                      \
+      "result",                                                                                    \
+      "resign white|black | draw | flag white|black | threefold | fifty | arbiter "                \
+      "1-0|0-1|1/2-1/2 [REASON] [--pin-file F] [--socket PATH]",                                   \
+      "arbiter: the game's result (PGN, live broadcast, both players hear it)")                    \
+    /* the game's clock: the time left on both (D.2.9, 6.10.2) */                                  \
+    X(CLOCK_SET, "clock-set", 2, 2, TB_CTL_PIN | TB_CTL_CHANGES | TB_CTL_TWIN, arbiter,            \
+      "clock-set <white> <black> pin=NNNN  set the time left on both clocks, e.g. 1:25:00 "        \
+      "1:20:30 (D.2.9, 6.10.2)",                                                                   \
+      "clock-set", "WHITE BLACK [--pin-file F] [--socket PATH]",                                   \
+      "arbiter: set the time left on both clocks, e.g. 1:25:00 1:20:30 (D.2.9, 6.10.2)")           \
+    X(GAMES, "games", 0, 0, TB_CTL_MULTI | TB_CTL_TWIN | TB_CTL_BUG, games,                        \
+      "games  the games kept: journal and PGN of each", "games", "[--socket PATH]",                \
+      "the games kept: the running one, then each game's journal and PGN")                         \
+    /* doorgeefschaak: board a|b, seat white-a|black-a|white-b|black-b or 0..3 */                  \
+    X(HAND, "hand", 1, 1, TB_CTL_CHANGES | TB_CTL_BUG, hand,                                       \
+      "hand white-a|black-a|white-b|black-b  what that player holds, also said to them (2.6)",     \
+      "hand", "white-a|black-a|white-b|black-b [--socket PATH]",                                   \
+      "doorgeefschaak: what that player holds, also said to them (2.6)")                           \
+    X(BPGN, "bpgn", 0, 0, TB_CTL_MULTI | TB_CTL_BUG, bpgn,                                         \
+      "bpgn  both doorgeefschaak games as BPGN", "bpgn", "[--socket PATH]",                        \
+      "doorgeefschaak: both games as BPGN")                                                        \
+    X(RESIGN, "resign", 2, 2, TB_CTL_PIN | TB_CTL_CHANGES | TB_CTL_BUG, bug_input,                 \
+      "resign a|b white|black pin=NNNN  that player resigns (doorgeefschaak 5.2)", "resign",       \
+      "a|b white|black [--pin-file F] [--socket PATH]",                                            \
+      "doorgeefschaak, arbiter: that player resigns (5.2)")                                        \
+    X(CHOOSE, "choose", 2, 2, TB_CTL_CHANGES | TB_CTL_BUG, bug_input,                              \
+      "choose a|b q|r|b|n|p  the piece of the drop or promotion waiting on that board", "choose",  \
+      "a|b q|r|b|n|p [--socket PATH]",                                                             \
+      "doorgeefschaak: the piece of the drop or promotion waiting on that board")                  \
+    /* doorgeefschaak, article 7: the opponent's decision on an illegal move pressed (7.4) */      \
+    X(ACCEPT, "accept", 1, 1, TB_CTL_CHANGES | TB_CTL_BUG, bug_input,                              \
+      "accept a|b  the illegal move pressed on that board stands (doorgeefschaak 7.4)", "accept",  \
+      "a|b [--socket PATH]",                                                                       \
+      "doorgeefschaak: the illegal move pressed on that board stands (7.4)")                       \
+    X(REPLACE, "replace", 1, 1, TB_CTL_CHANGES | TB_CTL_BUG, bug_input,                            \
+      "replace a|b  the illegal move pressed on that board is taken back and replaced "            \
+      "(doorgeefschaak 7.4, 7.6)",                                                                 \
+      "replace", "a|b [--socket PATH]",                                                            \
+      "doorgeefschaak: the illegal move pressed on that board is replaced (7.4, 7.6)")
+
+#define TB_CTL_VERB_ENUM(id, ...) TB_CTL_##id,
+enum tb_ctl_verb { TB_CTL_NO_VERB = 0, TB_CTL_VERBS(TB_CTL_VERB_ENUM) TB_CTL_NVERBS };
+#undef TB_CTL_VERB_ENUM
+
+/* One row of TB_CTL_VERBS. */
+struct tb_ctl_verb_info {
+    enum tb_ctl_verb verb;
+    const char *name;
+    int min_args, max_args;
+    unsigned flags;
+    const char *usage;                        /* the help line */
+    const char *cli, *cli_args, *cli_summary; /* the twinboard command; NULL: none */
 };
 
 /* result: how the game ended by the players' or the arbiter's word */
@@ -86,7 +188,7 @@ enum tb_ctl_tag {
 
 struct tb_ctl_request {
     enum tb_ctl_verb verb;
-    bool needs_pin; /* a game-changing request: tb_ctl_authorise() must pass first */
+    bool needs_pin; /* its row's TB_CTL_PIN: tb_ctl_guard_check() must pass first */
     bool has_pin;
     char pin[TB_CTL_PIN_MAX + 1];
     unsigned number;                /* resolve: mismatch id; takeback: plies (1 when not given) */
@@ -107,7 +209,15 @@ struct tb_ctl_request {
      * (choose) */
     bool bug_board;
     int seat;
+    /* clock-set: White's and Black's time left (ms), read from text; clock_ok false when they
+     * are not times (the daemon says so, after what it checks first) */
+    uint64_t clock_ms[2];
+    bool clock_ok;
 };
+
+/* clock-set's "<white> <black>", each 1:25:00, 45:30 or a duration as a time control writes it
+ * (1h25m, 90s), at most 100 hours: true and ms filled, else false. */
+bool tb_ctl_clock_times(const char *text, uint64_t ms[2]);
 
 /* The tag names new-game takes: "event", "site", "date", "round", "white", "black". */
 const char *tb_ctl_tag_name(enum tb_ctl_tag t);
@@ -123,6 +233,10 @@ int tb_ctl_parse(const char *line, size_t len, struct tb_ctl_request *req, struc
  * NULL or "" (none configured). */
 int tb_ctl_authorise(const struct tb_ctl_request *req, const char *configured_pin,
                      struct tb_error *err);
+/* The part of tb_ctl_authorise that needs no PIN compared: TB_ERR_PERM when req needs a PIN and
+ * none is configured or none given (err saying which), else 0. */
+int tb_ctl_pin_missing(const struct tb_ctl_request *req, const char *configured_pin,
+                       struct tb_error *err);
 
 /* Why a PIN may not be the arbiter's: NULL when it may; else the reason (never the PIN), to
  * follow "the new PIN" or "pin": not 6 to 8 digits, one digit repeated (000000), or a run up or
@@ -132,10 +246,17 @@ const char *tb_ctl_pin_weakness(const char *pin);
 /* Compares two PINs in time independent of where they differ. */
 bool tb_ctl_pin_equal(const char *expected, const char *given);
 
+/* The row of a request; NULL if there is none. tb_ctl_verb_at(i): the i-th row, NULL after the
+ * last. */
+const struct tb_ctl_verb_info *tb_ctl_verb_info(enum tb_ctl_verb verb);
+const struct tb_ctl_verb_info *tb_ctl_verb_at(int i);
 const char *tb_ctl_verb_name(enum tb_ctl_verb verb);  /* "set-position"; "" if unknown */
 bool tb_ctl_verb_is_multiline(enum tb_ctl_verb verb); /* answered with ok+ ... . */
 /* Help text, one line per request ("resolve <id> pin=NNNN  ..."); NULL after the last. */
 const char *tb_ctl_help_line(int i);
+/* The table modes that take req (TB_CTL_TWIN, TB_CTL_BUG): its row's, or for a request whose
+ * board names the mode (TB_CTL_BY_BOARD) that board's. */
+unsigned tb_ctl_request_modes(const struct tb_ctl_request *req);
 
 /* ---- wrong PINs: delays and lockout (ctlguard.c) ------------------------------------------ */
 
@@ -185,6 +306,12 @@ int tb_ctl_guard_when(struct tb_ctl_guard *g, uint64_t peer, uint64_t now, uint6
  * is held back (ms; 0 for a right one); *locked when this one locked the peer out. */
 uint64_t tb_ctl_guard_result(struct tb_ctl_guard *g, uint64_t peer, bool right, uint64_t now,
                              bool *locked);
+/* The one place a request's PIN is checked: once the guard lets peer's PIN be checked
+ * (tb_ctl_guard_when), req's PIN against the configured one (tb_ctl_authorise), counted as
+ * tb_ctl_guard_result counts it. 0 right; TB_ERR_PERM wrong (or none to check against), *delay
+ * how long its answer is held back and *locked when this one locked the peer out. */
+int tb_ctl_guard_check(struct tb_ctl_guard *g, uint64_t peer, const struct tb_ctl_request *req,
+                       const char *configured_pin, uint64_t now, uint64_t *delay, bool *locked);
 /* Wrong PINs in a row of peer. */
 uint32_t tb_ctl_guard_fails(struct tb_ctl_guard *g, uint64_t peer, uint64_t now);
 

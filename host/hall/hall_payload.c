@@ -652,20 +652,3 @@ out:
     cJSON_Delete(root);
     return rc;
 }
-
-bool tb_hall_cmd_pin_ok(const struct tb_hall_cmd *c, const char *arbiter_pin)
-{
-    if (!arbiter_pin || !*arbiter_pin)
-        return false;
-    /* compare every byte of both buffers whatever differs, so timing tells nothing */
-    char want[TB_HALL_PIN_MAX] = {0};
-    if (strlen(arbiter_pin) >= sizeof want)
-        return false;
-    memcpy(want, arbiter_pin, strlen(arbiter_pin));
-    char got[TB_HALL_PIN_MAX] = {0};
-    memcpy(got, c->pin, strnlen(c->pin, sizeof got - 1));
-    unsigned diff = 0;
-    for (size_t i = 0; i < sizeof want; i++)
-        diff |= (unsigned char)(want[i] ^ got[i]);
-    return diff == 0;
-}

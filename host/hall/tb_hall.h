@@ -20,8 +20,8 @@
  * (dropped ones are counted), and everything queued goes out on reconnect.
  *
  * Commands reach the caller only decoded; the library executes nothing and checks no PIN: the
- * caller checks cmd.pin with tb_hall_cmd_pin_ok() against the arbiter's PIN and reports the
- * outcome as a TB_HALL_EV_COMMAND event.
+ * caller checks cmd.pin against the arbiter's PIN (twinboardd: in its control guard, the one
+ * place it checks a PIN) and reports the outcome as a TB_HALL_EV_COMMAND event.
  */
 #ifndef TB_HALL_H
 #define TB_HALL_H
@@ -196,10 +196,6 @@ int tb_hall_state_decode(const char *json, size_t len, struct tb_hall_state *out
 int tb_hall_event_decode(const char *json, size_t len, struct tb_hall_event *out,
                          struct tb_error *err);
 int tb_hall_cmd_decode(const char *json, size_t len, struct tb_hall_cmd *out, struct tb_error *err);
-
-/* The command's PIN against the arbiter's (compared in constant time); an empty arbiter PIN
- * authorises nothing. */
-bool tb_hall_cmd_pin_ok(const struct tb_hall_cmd *c, const char *arbiter_pin);
 
 /* Names: "move", "mismatch", "resolved", "touch", "arbiter-call", "command", "result",
  * "irregular"; "resolve", "takeback", "new-game". */

@@ -69,6 +69,14 @@ static void check_parse(const char *line, size_t len)
     TB_FUZZ_CHECK(memchr(req.pin, '\0', sizeof req.pin) && memchr(req.lang, '\0', sizeof req.lang));
     TB_FUZZ_CHECK(memchr(req.text, '\0', sizeof req.text));
     TB_FUZZ_CHECK(!req.has_pin || req.needs_pin);
+    /* what was parsed is its row's: the PIN as the row says, a table mode that takes it */
+    const struct tb_ctl_verb_info *row = tb_ctl_verb_info(req.verb);
+    TB_FUZZ_CHECK(row && row->verb == req.verb);
+    TB_FUZZ_CHECK(req.needs_pin == !!(row->flags & TB_CTL_PIN));
+    unsigned modes = tb_ctl_request_modes(&req);
+    TB_FUZZ_CHECK(modes && !(modes & ~row->flags & (TB_CTL_TWIN | TB_CTL_BUG)));
+    if (req.verb == TB_CTL_CLOCK_SET && req.clock_ok) /* read once: at most 100 hours each */
+        TB_FUZZ_CHECK(req.clock_ms[0] <= 360000000u && req.clock_ms[1] <= 360000000u);
     if (req.verb == TB_CTL_RESOLVE)
         TB_FUZZ_CHECK(req.number >= 1 && req.number <= 999999);
     if (req.verb == TB_CTL_TAKEBACK)

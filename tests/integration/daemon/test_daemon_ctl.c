@@ -29,7 +29,7 @@ static const char *ask(struct fx *f, int fd, const char *req, size_t len)
     size_t n = 0;
     ASSERT_EQ(send(fd, req, len, MSG_NOSIGNAL), (ssize_t)len);
     got[0] = '\0';
-    for (int i = 0; i < 400; i++) {
+    for (int i = 0; i < 1200; i++) {
         tb_daemon_step(f->d, 5);
         ssize_t r = read(fd, got + n, sizeof got - n - 1);
         if (r > 0) {
@@ -123,6 +123,102 @@ TB_TEST(ctl_bad_requests_change_nothing)
 
     ASSERT_STR_EQ(ask_line(&f, fd, "moves\n"), before);
     ASSERT_EQ(journal_size(&f), size);
+    close(fd);
+    fx_free(&f);
+}
+
+/* Every request's row says what the daemon does with it: a request the twin game takes is not
+ * refused for its mode and, answered ok, comes as ok+ ... . exactly when its row says it is
+ * multi-line; a doorgeefschaak request is refused in the twin game, saying so. An example of
+ * each request (a row without one fails the test: a new request gets one here). */
+TB_TEST(every_request_is_answered_as_its_row_says)
+{
+    static const char *const example[TB_CTL_NVERBS] = {
+        [TB_CTL_STATUS] = "status",
+        [TB_CTL_MOVES] = "moves",
+        [TB_CTL_PGN] = "pgn",
+        [TB_CTL_SCORESHEET] = "scoresheet nl",
+        [TB_CTL_RESOLVE] = "resolve 7 pin=" FX_PIN,
+        [TB_CTL_PROMOTE] = "promote q",
+        [TB_CTL_REPEAT] = "repeat vi",
+        [TB_CTL_MOVE] = "move vi e5",
+        [TB_CTL_HELP] = "help",
+        [TB_CTL_REVIEW] = "review vi last",
+        [TB_CTL_RESULT] = "result draw pin=" FX_PIN,
+        [TB_CTL_CLOCK_SET] = "clock-set 1:00:00 1:00:00 pin=" FX_PIN,
+        [TB_CTL_GAMES] = "games",
+        [TB_CTL_HAND] = "hand white-a",
+        [TB_CTL_BPGN] = "bpgn",
+        [TB_CTL_RESIGN] = "resign a white pin=" FX_PIN,
+        [TB_CTL_CHOOSE] = "choose a q",
+        [TB_CTL_ACCEPT] = "accept a",
+        [TB_CTL_REPLACE] = "replace a",
+        /* last: they start the game over or change the PIN */
+        [TB_CTL_TAKEBACK] = "takeback 1 pin=" FX_PIN,
+        [TB_CTL_SET_POSITION] = "set-position 4k3/8/8/8/8/8/8/4K3 w - - 0 1 pin=" FX_PIN,
+        [TB_CTL_NEW_GAME] = "new-game white=\"Doe, Jane\" pin=" FX_PIN,
+        [TB_CTL_SET_PIN] = "set-pin 582914 pin=" FX_PIN,
+    };
+    static const enum tb_ctl_verb last[] = {TB_CTL_TAKEBACK, TB_CTL_SET_POSITION, TB_CTL_NEW_GAME,
+                                            TB_CTL_SET_PIN};
+    struct fx f;
+    start(&f, "rows");
+    int fd = dial(&f);
+    int oks = 0;
+    for (int i = 0; tb_ctl_verb_at(i); i++) {
+        const struct tb_ctl_verb_info *v = tb_ctl_verb_at(i);
+        bool late = false;
+        for (size_t k = 0; k < sizeof last / sizeof last[0]; k++)
+            late |= v->verb == last[k];
+        if (late)
+            continue;
+        if (!example[v->verb])
+            TB_FAIL("the request %s has no example here", v->name);
+        char line[300];
+        snprintf(line, sizeof line, "%s\n", example[v->verb]);
+        const char *a = ask_line(&f, fd, line);
+        if (!(v->flags & TB_CTL_TWIN)) {
+            if (!strstr(a, "error state ") || !strstr(a, " is for doorgeefschaak"))
+                TB_FAIL("%s in the twin game: '%s'", v->name, a);
+            continue;
+        }
+        if (strstr(a, " is for "))
+            TB_FAIL("%s refused for its mode: '%s'", v->name, a);
+        if (!strncmp(a, "ok", 2)) {
+            oks++;
+            if (!strncmp(a, "ok+", 3) != !!(v->flags & TB_CTL_MULTI))
+                TB_FAIL("%s: its row says %s, the daemon answered '%.60s'", v->name,
+                        v->flags & TB_CTL_MULTI ? "ok+" : "ok", a);
+        }
+    }
+    for (size_t k = 0; k < sizeof last / sizeof last[0]; k++) {
+        char line[300];
+        snprintf(line, sizeof line, "%s\n", example[last[k]]);
+        const char *a = ask_line(&f, fd, line);
+        if (strncmp(a, "ok", 2) || !strncmp(a, "ok+", 3))
+            TB_FAIL("%s: '%s' (ok, one line)", tb_ctl_verb_name(last[k]), a);
+    }
+    ASSERT_GE(oks, 9); /* status, moves, pgn, scoresheet, repeat, help, review, result, games */
+    close(fd);
+    fx_free(&f);
+}
+
+/* A wrong PIN is checked once, by the guard: its peer's count of wrong PINs in a row rises by
+ * one for each request (resolve, D.2.9), and the request goes no further. */
+TB_TEST(a_wrong_pin_is_counted_once_per_request)
+{
+    struct fx f;
+    start(&f, "pin-once");
+    int fd = dial(&f);
+    ASSERT_STR_CONTAINS(ask_line(&f, fd, "resolve 1 pin=604127\n"),
+                        "error denied wrong arbiter PIN");
+    ASSERT_STR_CONTAINS(f.log, "(1 in a row)");
+    ASSERT_NULL(strstr(f.log, "(2 in a row)"));
+    ASSERT_STR_CONTAINS(ask_line(&f, fd, "resolve 1 pin=604127\n"),
+                        "error denied wrong arbiter PIN");
+    ASSERT_STR_CONTAINS(f.log, "(2 in a row)");
+    ASSERT_NULL(strstr(f.log, "(3 in a row)"));
+    ASSERT_NULL(strstr(f.log, "no open mismatch")); /* never reached the action */
     close(fd);
     fx_free(&f);
 }

@@ -479,6 +479,9 @@ grep '"request":"g4"' "$tmp/t2.events" | grep -q 'no open mismatch 1' ||
     fail "the right PIN did not reach the daemon's check: $(grep '"request":"g4"' "$tmp/t2.events")"
 [ "$(grep -c 'refused: wrong arbiter PIN (' "$tmp/t2.log")" = 2 ] ||
     fail "t2 did not log two wrong PINs"
+grep -q 'refused: wrong arbiter PIN (1 in a row)' "$tmp/t2.log" &&
+    grep -q 'refused: wrong arbiter PIN (2 in a row)' "$tmp/t2.log" ||
+    fail "the guard did not count each wrong PIN from the broker once: $(grep 'in a row' "$tmp/t2.log")"
 say "wrong PINs from the broker held back as on the control socket: $((at1 - sent1)) ms, then $((at3 - sent3)) ms; a command meanwhile refused unchecked; the right PIN reached the daemon ($((at4 - sent4)) ms)"
 # a burst of wrong PINs from one sender (a page session) holds back that sender alone: another
 # sender's right PIN is checked at once

@@ -334,6 +334,90 @@ TB_TEST(help_lists_every_request)
     }
 }
 
+/* Each request's row is whole and agrees with itself: its help line starts with its name and
+ * names pin=NNNN exactly when it needs the PIN, its arity holds, a table mode takes it, the
+ * parser finds it by name and marks the PIN as the row says, a command of the CLI has its
+ * arguments and summary (and no two share a name), and a game-changing request is no multi-line
+ * one. */
+TB_TEST(every_request_row_is_whole_and_consistent)
+{
+    int n = 0;
+    for (const struct tb_ctl_verb_info *v; (v = tb_ctl_verb_at(n)) != NULL; n++) {
+        ASSERT_TRUE(tb_ctl_verb_info(v->verb) == v);
+        ASSERT_TRUE(v->name && v->name[0] && v->usage);
+        size_t k = strlen(v->name);
+        if (strncmp(v->usage, v->name, k) != 0 || v->usage[k] != ' ')
+            TB_FAIL("%s: help line '%s'", v->name, v->usage);
+        ASSERT_EQ(!!strstr(v->usage, "pin=NNNN"), !!(v->flags & TB_CTL_PIN));
+        ASSERT_TRUE(v->min_args >= 0 && v->min_args <= v->max_args);
+        ASSERT_TRUE(v->flags & (TB_CTL_TWIN | TB_CTL_BUG));
+        ASSERT_FALSE((v->flags & TB_CTL_CHANGES) && (v->flags & TB_CTL_MULTI));
+        ASSERT_EQ(!!v->cli, !!v->cli_args);
+        ASSERT_EQ(!!v->cli, !!v->cli_summary);
+        for (int j = 0; j < n; j++) {
+            ASSERT_TRUE(strcmp(tb_ctl_verb_at(j)->name, v->name) != 0);
+            ASSERT_TRUE(!v->cli || !tb_ctl_verb_at(j)->cli ||
+                        strcmp(tb_ctl_verb_at(j)->cli, v->cli));
+        }
+        /* the parser reads the same row: the name alone is this request or too few words */
+        struct tb_ctl_request r;
+        struct tb_error err = {0};
+        int rc = tb_ctl_parse(v->name, k, &r, &err);
+        if (rc == TB_OK) {
+            ASSERT_EQ(r.verb, v->verb);
+            ASSERT_EQ(r.needs_pin, !!(v->flags & TB_CTL_PIN));
+            ASSERT_EQ(tb_ctl_verb_is_multiline(r.verb), !!(v->flags & TB_CTL_MULTI));
+        } else {
+            ASSERT_EQ(rc, TB_ERR_PARSE);
+            ASSERT_TRUE(v->min_args > 0 || v->verb == TB_CTL_REVIEW || v->verb == TB_CTL_RESULT);
+        }
+        ASSERT_STR_EQ(tb_ctl_help_line(n), v->usage);
+    }
+    ASSERT_EQ(n, TB_CTL_NVERBS - 1);
+    ASSERT_NULL(tb_ctl_verb_info(TB_CTL_NO_VERB));
+    ASSERT_NULL(tb_ctl_verb_info(TB_CTL_NVERBS));
+}
+
+/* The mode a request is for: its row's, or for move its board's (vi|sighted the twin game's, a|b
+ * doorgeefschaak's). */
+TB_TEST(a_requests_mode_is_its_rows_or_its_boards)
+{
+    struct tb_ctl_request r;
+    ASSERT_OK(tb_ctl_parse("move a e4", 9, &r, NULL));
+    ASSERT_EQ(tb_ctl_request_modes(&r), TB_CTL_BUG);
+    ASSERT_OK(tb_ctl_parse("move vi e4", 10, &r, NULL));
+    ASSERT_EQ(tb_ctl_request_modes(&r), TB_CTL_TWIN);
+    ASSERT_OK(tb_ctl_parse("hand 2", 6, &r, NULL));
+    ASSERT_EQ(tb_ctl_request_modes(&r), TB_CTL_BUG);
+    ASSERT_OK(tb_ctl_parse("status", 6, &r, NULL));
+    ASSERT_EQ(tb_ctl_request_modes(&r), TB_CTL_TWIN | TB_CTL_BUG);
+    ASSERT_OK(tb_ctl_parse("resolve 3", 9, &r, NULL));
+    ASSERT_EQ(tb_ctl_request_modes(&r), TB_CTL_TWIN);
+}
+
+/* The guard is where a PIN is checked: each check of a wrong one counts once, a right one clears
+ * its peer, and a request without a PIN to check is a wrong one there. */
+TB_TEST(the_guard_checks_a_pin_once_and_counts_it)
+{
+    struct tb_ctl_guard g;
+    tb_ctl_guard_init(&g);
+    struct tb_ctl_request r;
+    uint64_t delay;
+    bool locked;
+    ASSERT_OK(tb_ctl_parse("resolve 3 pin=604127", 20, &r, NULL));
+    ASSERT_EQ(tb_ctl_guard_check(&g, 1000, &r, "471193", 5000, &delay, &locked), TB_ERR_PERM);
+    ASSERT_EQ(tb_ctl_guard_fails(&g, 1000, 5000), 1u);
+    ASSERT_EQ(delay, (uint64_t)TB_CTL_PIN_DELAY_MS);
+    ASSERT_EQ(tb_ctl_guard_check(&g, 1000, &r, "471193", 6000, &delay, &locked), TB_ERR_PERM);
+    ASSERT_EQ(tb_ctl_guard_fails(&g, 1000, 6000), 2u);
+    ASSERT_EQ(tb_ctl_guard_check(&g, 1000, &r, "", 9000, &delay, &locked), TB_ERR_PERM);
+    ASSERT_EQ(tb_ctl_guard_fails(&g, 1000, 9000), 3u);
+    ASSERT_OK(tb_ctl_parse("resolve 3 pin=471193", 20, &r, NULL));
+    ASSERT_OK(tb_ctl_guard_check(&g, 1000, &r, "471193", 20000, &delay, &locked));
+    ASSERT_EQ(delay, 0u);
+    ASSERT_EQ(tb_ctl_guard_fails(&g, 1000, 20000), 0u);
+}
+
 /* The client reads what the formatter writes: an answer is complete at its last line, and its
  * text comes back unstuffed; an error gives its message. */
 TB_TEST(client_reads_answers_as_the_daemon_formats_them)
