@@ -103,7 +103,7 @@
       "say the game back to a player (D.2.7); prints what was said")                               \
     /* the PIN changed without a restart */                                                        \
     X(SET_PIN, "set-pin", 1, 1, TB_CTL_PIN | TB_CTL_TWIN | TB_CTL_BUG | TB_CTL_NEW_PIN, set_pin,   \
-      "set-pin <new PIN> pin=NNNN  change the arbiter PIN (4 to 8 digits)", "set-pin",             \
+      "set-pin <new PIN> pin=NNNN  change the arbiter PIN (6 to 8 digits)", "set-pin",             \
       "[--pin-file F] [--new-pin-file F] [--socket PATH]",                                         \
       "arbiter: change the PIN (new one: TB_NEW_PIN, file or prompt)")                             \
     /* the game's result (docs/broadcast.md) */                                                    \
