@@ -8,8 +8,9 @@
 # file exported as a pairing program does. Checked: each table's PGN carries the pairing's names
 # and round (sent by the hall, no new-game typed); the round folder (a PGN per board, games.pgn)
 # equals each table's own `pgn` with the pairing's Board, titles and FIDE ids added, and
-# pgn-extract reads it; the body pushed to lichess equals games.pgn; a takeback shows as the
-# corrected main line; lichess away: the push retried with back-off and nothing lost; a per-game
+# pgn-extract reads it; lichess gets every position of each board's game in order (push_order.py)
+# and last its file; a takeback shows as the corrected main line; lichess away while both tables
+# move: the push retried with back-off and every position pushed in order after it; a per-game
 # error from lichess shown on the hall's round view; the results list at the round's end; a
 # second hall with `delay = 2s` shows a move only 2 s after it was agreed; a bad pairings file
 # is refused naming file and line and changes nothing; the token is in no log.
@@ -225,10 +226,8 @@ folder_is_table() { # board table [dir]
     [ -f "$f" ] || return 1
     diff <(grep -vE "$extra" "$f") <(tpgn "$2") >/dev/null
 }
-pushed_is_games() { # the newest request's body = games.pgn
-    local last
-    last=$(ls "$tmp"/lichess/req-*.pgn 2>/dev/null | tail -1)
-    [ -n "$last" ] && cmp -s "$last" "$tmp/round/games.pgn"
+pushed_is_games() { # each board's newest game pushed = its file, no position skipped
+    python3 "$here/push_order.py" "$tmp/lichess" --newest "$tmp/round" 1 2
 }
 check_round() { # what: the folder, the readers, the push after an agreed move
     until_ok 5 folder_is_table 1 t1 && until_ok 5 folder_is_table 2 t2 ||
@@ -243,7 +242,7 @@ check_round() { # what: the folder, the readers, the push after an agreed move
         rc=$?
         [ "$rc" = 0 ] || [ "$rc" = 77 ] || fail "$1: the PGN readers disagree: $(cat "$tmp/readers.out")"
     fi
-    until_ok "${push_wait:-5}" pushed_is_games || fail "$1: the body pushed to lichess is not games.pgn"
+    until_ok "${push_wait:-5}" pushed_is_games || fail "$1: what lichess has is not the folder: $(pushed_is_games)"
     [ -s "$tmp/lichess/log" ] && grep -q '^wrong' "$tmp/lichess/log" && fail "$1: a wrong request: $(grep wrong "$tmp/lichess/log")"
     return 0
 }
@@ -257,7 +256,7 @@ check_round "after 1. e4 e5 and 1. d4"
     fail "the board's PGN has no clocks: $(cat "$tmp/round/game-1.pgn")"
 clks=$(grep -o '\[%clk [0-9:]*\]' "$tmp/round/game-1.pgn" | wc -l)
 [ "$clks" = 2 ] || fail "2 moves, $clks [%clk] in game-1.pgn"
-say "folder = each table's pgn + the pairing's tags, [%clk] on every move, read by pgn-extract$( [ "${rc:-77}" = 0 ] && echo ', chess.js, chessops'); pushed body = games.pgn"
+say "folder = each table's pgn + the pairing's tags, [%clk] on every move, read by pgn-extract$( [ "${rc:-77}" = 0 ] && echo ', chess.js, chessops'); lichess has each board's file"
 
 # ---- the delay: the public's hall shows e4 2 s after the arbiter's hall had it -----------------
 # both halls take the table's state at the same moment; each writes game-1.pgn when its public
@@ -272,7 +271,7 @@ late1=$(python3 -c "print(round(($(stat -c '%.3Y' "$tmp/delayed/game-2.pgn") - $
 [ "$late1" -ge 1900 ] && [ "$late1" -le 3000 ] || fail "d4 reached the delayed folder $late1 ms after the arbiter's (delay 2 s)"
 say "delay = 2s: the public folder shows a move $late1 ms after the arbiter's hall; the arbiter's view at once"
 
-# ---- lichess away: retried with back-off, nothing lost ----------------------------------------
+# ---- lichess away: retried with back-off, every position pushed in order --------------------
 kill "$lichess_pid"
 wait "$lichess_pid" 2>/dev/null
 move t2 d7d5
@@ -280,20 +279,34 @@ until_ok 5 plies_are t2 2 || fail "t2 did not agree d5"
 until_ok 5 sh -c "curl -s -H 'Host: 127.0.0.1:$http_port' http://127.0.0.1:$http_port/api/round | grep -q '\"failing\":true'" ||
     fail "the round view does not show the failing push: $(api /api/round)"
 api /api/round | grep -q 'lichess not reached' || fail "the failing push says nothing: $(api /api/round | tail -c 300)"
-outage=${TB_ROUND_OUTAGE_S:-1} # TB_ROUND_OUTAGE_S=30: the long outage, by hand (not in ctest)
-sleep "$outage"
+# moves at both tables while lichess is away: 6 each at 0.5 s in ctest; TB_ROUND_OUTAGE_S=30
+# (by hand, not in ctest) keeps it away 30 s, 12 moves each spread over it
+outage=${TB_ROUND_OUTAGE_S:-3}
+t1_moves=(g1f3 b8c6 f1c4 f8c5 c2c3 g8f6 d2d3 d7d6 b1d2 a7a6 h2h3 h7h6)
+t2_moves=(g1f3 g8f6 e2e3 e7e6 f1d3 f8d6 b1d2 b8d7 h2h3 h7h6 a2a3 a7a6)
+steps=$((outage * 2 > 12 ? 12 : outage * 2))
+steps=$((steps / 2 * 2)) # even: each side has the move it had before
+gap_ms=$((outage * 1000 / steps))
+away_from=$(date +%s%3N)
+for i in $(seq 0 $((steps - 1))); do
+    at=$((away_from + i * gap_ms))
+    while [ "$(date +%s%3N)" -lt "$at" ]; do sleep 0.02; done
+    move t1 "${t1_moves[$i]}"
+    move t2 "${t2_moves[$i]}"
+done
+until_ok 5 plies_are t1 $((2 + steps)) && until_ok 5 plies_are t2 $((2 + steps)) ||
+    fail "the moves made while lichess was away were not agreed"
+api /api/round | grep -q '"backlog":[1-9]' || fail "the round view shows no positions waiting: $(api /api/round | tail -c 300)"
+left=$((away_from + outage * 1000 - $(date +%s%3N)))
+[ "$left" -gt 0 ] && sleep "$(printf '%d.%03d' $((left / 1000)) $((left % 1000)))"
 start_lichess
 push_wait=$((5 + outage)) check_round "after lichess came back"
-has_moves "$(ls "$tmp"/lichess/req-*.pgn | tail -1)" '1\. d4 .* d5' || fail "d5 was lost across the outage"
-# in order: board 2's game (no takeback) never has fewer moves in a later request
-prev=0
-for f in "$tmp"/lichess/req-*.pgn; do
-    n=$(awk '/^\[Board "2"\]/ { on = 1 } /^\[Event / && seen { on = 0 } /^\[Event / { seen = 1 }
-             on { c += gsub(/\[%clk /, "") } END { print c + 0 }' "$f")
-    [ "$n" -ge "$prev" ] || fail "$f: board 2 went back from $prev to $n moves"
-    prev=$n
+python3 "$here/push_order.py" "$tmp/lichess" 1 2 >"$tmp/order.out" 2>&1 || fail "a position skipped: $(cat "$tmp/order.out")"
+for b in 1 2; do # every ply from the start, each in its own request
+    want="board $b: $(seq -s ' ' 0 $((2 + steps)))"
+    grep -qx "$want" "$tmp/order.out" || fail "board $b's positions as lichess got them: $(cat "$tmp/order.out")"
 done
-say "lichess away $outage s: the hall showed the failure, retried, and pushed d5 when it was back; board 2 never went back in $(ls "$tmp"/lichess/req-*.pgn | wc -l) requests"
+say "lichess away $outage s while each table made $steps moves: the hall showed the failure and the backlog, retried, and pushed every position of both games in order ($(tr '\n' ';' <"$tmp/order.out"))"
 
 # ---- a per-game error from lichess, shown to the arbiter ----------------------------------------
 echo 2 >"$tmp/lichess/error-board"
@@ -320,10 +333,13 @@ say "lichess's per-game error shown on the hall's round view (and page); the til
 
 # ---- a takeback: the corrected main line ------------------------------------------------------
 TB_PIN=246813 "$tb" --socket "$tmp/t1/control" takeback 1 >"$tmp/cli.log" 2>&1 || fail "t1's takeback refused: $(cat "$tmp/cli.log")"
-until_ok 5 plies_are t1 1 || fail "t1 did not take back e5"
+until_ok 5 plies_are t1 $((1 + steps)) || fail "t1 did not take back its last move"
 check_round "after the takeback"
-grep -q 'e5' "$tmp/round/game-1.pgn" && fail "the taken-back e5 is still in game-1.pgn"
-grep -q '(' "$(ls "$tmp"/lichess/req-*.pgn | tail -1)" && fail "the takeback became a variation"
+[ "$(tr '\n' ' ' <"$tmp/round/game-1.pgn" | grep -o '\[%clk ' | wc -l)" = $((1 + steps)) ] || fail "the taken-back move is still in game-1.pgn: $(cat "$tmp/round/game-1.pgn")"
+python3 "$here/push_order.py" "$tmp/lichess" 1 >"$tmp/order.out" 2>&1 || fail "the takeback: $(cat "$tmp/order.out")"
+grep -qx "board 1: .* $((2 + steps)) $((1 + steps))" "$tmp/order.out" || fail "the takeback did not reach lichess: $(cat "$tmp/order.out")"
+cat "$tmp"/lichess/req-*.pgn | python3 -c 'import re, sys; sys.exit("(" in re.sub(r"\{[^}]*\}", "", sys.stdin.read()))' ||
+    fail "the takeback became a variation"
 say "takeback: the folder and the push carry the corrected main line"
 
 # ---- the results list at the round's end -----------------------------------------------------
@@ -349,9 +365,9 @@ for _ in $(seq 60); do # 3 s: the delayed folder never falls back to the bare pa
 done
 more_requests() { [ "$(ls "$tmp"/lichess/req-*.pgn | wc -l)" -gt "$nreq" ]; }
 until_ok 5 more_requests || fail "the restarted hall pushed nothing"
-for f in $(ls "$tmp"/lichess/req-*.pgn | tail -n +$((nreq + 1))); do
-    has_moves "$f" '1\. e4' || fail "the restarted hall pushed board 1 without its moves ($f)"
-done
+python3 "$here/push_order.py" "$tmp/lichess" --after "$nreq" 1 >"$tmp/order.out"
+grep -qE '^board 1: [1-9]' "$tmp/order.out" && ! grep -qE '^board 1: .* 0( |$)' "$tmp/order.out" ||
+    fail "the restarted hall pushed board 1 without its moves: $(cat "$tmp/order.out")"
 folder_error() { api /api/round | grep -q '"folder_error":"[^"]*results.txt: Is a directory"'; }
 until_ok 5 folder_error || fail "the folder's write error is not on the round view: $(api /api/round | head -c 600)"
 rmdir "$tmp/round/results.txt"
