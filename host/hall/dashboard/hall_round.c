@@ -65,6 +65,7 @@ struct hall_round {
     char pin[TB_HALL_PIN_MAX + 2]; /* the configuration's, copied */
     uint64_t start_ms;
     char write_error[200];
+    char trf_note[300]; /* results.trf: "written", or why not */
 };
 
 static uint64_t mono_ms(void)
@@ -151,6 +152,25 @@ static char *results(struct hall_round *h, bool csv)
     return s;
 }
 
+/* results.trf (lock held): the text, or NULL with why in note (no start ranks: the CSV and the
+ * text are written all the same). */
+static char *results_trf(struct hall_round *h, char *note, size_t len)
+{
+    const char *res[TB_ROUND_MAX_BOARDS];
+    for (int i = 0; i < h->r->n; i++)
+        res[i] = h->b[i].result;
+    struct tb_error err = {0};
+    int n = tb_round_results_trf(h->r, res, NULL, 0, &err);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s && tb_round_results_trf(h->r, res, s, (size_t)n + 1, &err) >= 0) {
+        snprintf(note, len, "written");
+        return s;
+    }
+    free(s);
+    snprintf(note, len, "not written: %.250s", n < 0 ? err.msg : "out of memory");
+    return NULL;
+}
+
 /* games.pgn: every board's game, board order, a blank line between. */
 static char *all_games(struct hall_round *h)
 {
@@ -175,6 +195,7 @@ static void publish(struct hall_round *h, bool offer)
     char **texts = calloc((size_t)n, sizeof *texts);
     bool *dirty = calloc((size_t)n, sizeof *dirty);
     char *games = all_games(h), *csv = results(h, true), *txt = results(h, false);
+    char *trf = results_trf(h, h->trf_note, sizeof h->trf_note);
     char *(*fresh)[VERSIONS] = offer ? calloc((size_t)n, sizeof *fresh) : NULL;
     int *nfresh = offer ? calloc((size_t)n, sizeof *nfresh) : NULL, steps = 0;
     for (int i = 0; texts && dirty && i < n; i++) {
@@ -219,6 +240,8 @@ static void publish(struct hall_round *h, bool offer)
         fails += write_file(h->cfg.folder, "games.pgn", games, why, sizeof why) != 0;
         fails += write_file(h->cfg.folder, "results.csv", csv, why, sizeof why) != 0;
         fails += write_file(h->cfg.folder, "results.txt", txt, why, sizeof why) != 0;
+        if (trf)
+            fails += write_file(h->cfg.folder, "results.trf", trf, why, sizeof why) != 0;
     }
     for (int i = 0; texts && i < n; i++)
         free(texts[i]);
@@ -227,6 +250,7 @@ static void publish(struct hall_round *h, bool offer)
     free(games);
     free(csv);
     free(txt);
+    free(trf);
     pthread_mutex_lock(&h->mu);
     h->writes++;
     h->retry = fails > 0;
@@ -425,6 +449,7 @@ static char *report_json(struct hall_round *h)
     cJSON_AddNumberToObject(o, "delay_s", (double)h->cfg.delay_ms / 1000.0);
     cJSON_AddStringToObject(o, "folder", h->cfg.folder ? h->cfg.folder : "");
     cJSON_AddStringToObject(o, "folder_error", h->write_error);
+    cJSON_AddStringToObject(o, "results_trf", h->trf_note);
     for (int i = 0; boards && i < h->r->n; i++) {
         const struct board *b = &h->b[i];
         cJSON *x = cJSON_CreateObject();

@@ -201,7 +201,13 @@ start_halls() {
     hall2_pid=$!
     pids+=("$hall2_pid")
 }
-printf '[round]\npairings = %s\nfolder = %s\ndelay = 2s\n' "$tmp/r3.pgn" "$tmp/delayed" >"$tmp/hall2.ini"
+# the public's hall reads the same round as a CSV with the players' start ranks (results.trf)
+cat >"$tmp/r3.csv" <<'EOF'
+Board,Event,Site,Date,Round,White,Black,WhiteTitle,BlackTitle,WhiteElo,BlackElo,WhiteFideId,BlackFideId,WhiteStartRank,BlackStartRank
+1,Leiden Open 2026,Leiden NED,2026.11.28,3,"Carlsen, Magnus","Nakamura, Hikaru",GM,GM,2831,2802,1503014,2016192,1,3
+2,Leiden Open 2026,Leiden NED,2026.11.28,3,"Schmidt, Anna","de Vries, Bram",,,,,24600010,1000021,4,2
+EOF
+printf '[round]\npairings = %s\nfolder = %s\ndelay = 2s\n' "$tmp/r3.csv" "$tmp/delayed" >"$tmp/hall2.ini"
 start_halls
 wait_port "$http_port" && wait_port "$http2_port" || fail "twinboard-hall did not listen"
 api() { curl -s -H "Host: 127.0.0.1:$http_port" "http://127.0.0.1:$http_port$1"; }
@@ -349,8 +355,22 @@ until_ok 5 grep -q '^2,"Schmidt, Anna","de Vries, Bram",1/2-1/2$' "$tmp/round/re
     until_ok 5 grep -q '^1,"Carlsen, Magnus","Nakamura, Hikaru",1-0$' "$tmp/round/results.csv" ||
     fail "results.csv: $(cat "$tmp/round/results.csv")"
 api /round/results.csv | cmp -s - "$tmp/round/results.csv" || fail "the page's results.csv differs from the folder's"
+# the TRF: the public's hall (start ranks given) writes it, read by its documented columns; the
+# arbiter's hall (a pairings PGN without them) says why not and writes the CSV and text all the same
+trf_is() { python3 "$here/trf_read.py" "$tmp/delayed/results.trf" 3 >"$tmp/trf.out" 2>&1 && cmp -s "$tmp/trf.out" - <<'EOF'
+1|Carlsen, Magnus|1503014|1.0|3|w|1
+2|de Vries, Bram|1000021|0.5|4|b|=
+3|Nakamura, Hikaru|2016192|0.0|1|b|0
+4|Schmidt, Anna|24600010|0.5|2|w|=
+EOF
+}
+until_ok 6 trf_is || fail "results.trf as its columns read: $(cat "$tmp/trf.out")"
+[ -e "$tmp/round/results.trf" ] && fail "a results.trf without start ranks"
+api /api/round | grep -q '"results_trf":"not written: board 1: Carlsen, Magnus (White) has no start rank (WhiteStartRank)' ||
+    fail "the round view does not say why there is no results.trf: $(api /api/round | head -c 400)"
+[ -s "$tmp/round/results.txt" ] || fail "no results.txt"
 check_round "at the round's end"
-say "results.csv: $(tr '\n' ';' <"$tmp/round/results.csv")"
+say "results.csv: $(tr '\n' ';' <"$tmp/round/results.csv"); results.trf (start ranks given) read by its columns: $(tr '\n' ';' <"$tmp/trf.out"); without start ranks: the round view says so"
 
 # ---- both halls restarted mid-round: the public keeps what it had ------------------------------
 kill "$hall_pid" "$hall2_pid"
