@@ -11,6 +11,7 @@
 #include "tb_clock.h"
 #include "tb_config.h"
 #include "tb_ctl.h"
+#include "tb_str.h"
 #include "tb_file.h"
 #include "tb_link.h"
 #include "tb_voice.h"
@@ -379,18 +380,11 @@ static void set_bc_serial(struct parse *ps, long line, const char *key, const ch
 static void set_bc_delay(struct parse *ps, long line, const char *key, const char *v, int role)
 {
     (void)role;
-    char *end;
-    errno = 0;
-    long long n = strtoll(v, &end, 10);
-    long long unit = !strcmp(end, "ms")                      ? 1
-                     : !strcmp(end, "") || !strcmp(end, "s") ? 1000
-                     : !strcmp(end, "m")                     ? 60000
-                                                             : -1;
-    if (end == v || v[0] == '-' || v[0] == '+' || errno || n > 3600 * 1000 || unit < 0 ||
-        n * unit > 3600 * 1000)
+    long long ms = tb_str_duration_ms(v, 3600 * 1000);
+    if (ms < 0)
         problem(ps, line, "%s '%s' is not a delay (0, 90s, 15m; at most 60m)", key, v);
     else
-        ps->cfg.broadcast.delay_ms = (uint64_t)(n * unit);
+        ps->cfg.broadcast.delay_ms = (uint64_t)ms;
 }
 
 /* ---- [game]: the game's PGN tags (the broadcast's, the games kept and their names) ------- */

@@ -8,8 +8,9 @@
 #include "tb_str.h"
 
 static const char *const field_names[TB_ROUND_FIELDS] = {
-    "Event",      "Site",       "Date",     "Round",    "White",       "Black",      "Board",
-    "WhiteTitle", "BlackTitle", "WhiteElo", "BlackElo", "WhiteFideId", "BlackFideId"};
+    "Event",    "Site",        "Date",        "Round",          "White",
+    "Black",    "Board",       "WhiteTitle",  "BlackTitle",     "WhiteElo",
+    "BlackElo", "WhiteFideId", "BlackFideId", "WhiteStartRank", "BlackStartRank"};
 
 const char *tb_round_field_name(enum tb_round_field f)
 {
@@ -77,6 +78,8 @@ static int check_value(struct rd *rd, int line, int f, const char *v)
         ok = n <= 12 && all(v, DIGITS);
     else if (f == TB_ROUND_WHITE_TITLE || f == TB_ROUND_BLACK_TITLE)
         ok = n <= 4 && all(v, UPPER);
+    else if (f == TB_ROUND_WHITE_RANK || f == TB_ROUND_BLACK_RANK)
+        ok = n <= 4 && all(v, DIGITS) && atoi(v) >= 1;
     else if (f == TB_ROUND_BOARD)
         ok = n <= 3 && all(v, DIGITS) && atoi(v) >= 1 && atoi(v) <= TB_ROUND_MAX_BOARDS;
     else if (f == TB_ROUND_DATE)
@@ -90,6 +93,8 @@ static int check_value(struct rd *rd, int line, int f, const char *v)
             [TB_ROUND_WHITE_TITLE] = "a title (GM, IM, WFM ...)",
             [TB_ROUND_BLACK_TITLE] = "a title (GM, IM, WFM ...)",
             [TB_ROUND_BOARD] = "a board number (1 to 512)",
+            [TB_ROUND_WHITE_RANK] = "a start rank (1 to 9999)",
+            [TB_ROUND_BLACK_RANK] = "a start rank (1 to 9999)",
             [TB_ROUND_DATE] = "a PGN date (2026.11.28)"};
         return bad(rd, line, "%s: \"%.40s\" is not %s", name, v, form[f]);
     }
@@ -325,7 +330,8 @@ static int parse_csv(struct rd *rd, const char *text, size_t len)
                     return bad(rd, line,
                                "column \"%s\" is none of Board, White, Black, Round, "
                                "WhiteFideId, BlackFideId, WhiteTitle, BlackTitle, "
-                               "WhiteElo, BlackElo, Event, Site, Date, Result%s",
+                               "WhiteElo, BlackElo, WhiteStartRank, BlackStartRank, Event, "
+                               "Site, Date, Result%s",
                                val, "");
                 if (f >= 0 && seen[f])
                     return bad(rd, line, "column %s is named twice", val);

@@ -47,14 +47,7 @@ bool tb_round_pgn_is(const struct tb_round_pairing *p, const char *pgn)
     return pgn != NULL;
 }
 
-/* snprintf into a growing text, counting what would not fit. */
-struct out {
-    char *buf;
-    size_t cap, n;
-};
-
-static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct out *o, const char *fmt, ...)
+void tb_round__put(struct tb_round__out *o, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -65,7 +58,7 @@ static void put(struct out *o, const char *fmt, ...)
         o->n += (size_t)k;
 }
 
-static int done(struct out *o)
+int tb_round__done(struct tb_round__out *o)
 {
     if (o->cap && o->n >= o->cap)
         o->buf[o->cap - 1] = '\0';
@@ -73,69 +66,69 @@ static int done(struct out *o)
 }
 
 /* The pairing's tags a table's PGN does not carry: Board, titles, ratings, FIDE ids. */
-static void extra_tags(struct out *o, const struct tb_round_pairing *p, const char *pgn)
+static void extra_tags(struct tb_round__out *o, const struct tb_round_pairing *p, const char *pgn)
 {
-    for (int f = TB_ROUND_BOARD; f < TB_ROUND_FIELDS; f++) {
+    for (int f = TB_ROUND_BOARD; f < TB_ROUND_WHITE_RANK; f++) { /* start ranks: no tag */
         char have[8];
         if (p->v[f][0] &&
             !(pgn && tb_round_pgn_tag(pgn, tb_round_field_name(f), have, sizeof have)))
-            put(o, "[%s \"%s\"]\n", tb_round_field_name(f), p->v[f]);
+            tb_round__put(o, "[%s \"%s\"]\n", tb_round_field_name(f), p->v[f]);
     }
 }
 
 int tb_round_board_pgn(const struct tb_round_pairing *p, const char *table_pgn, char *buf,
                        size_t cap)
 {
-    struct out o = {buf, cap, 0};
+    struct tb_round__out o = {buf, cap, 0};
     if (cap)
         buf[0] = '\0';
     if (tb_round_pgn_is(p, table_pgn)) {
         size_t end = header_end(table_pgn);
-        put(&o, "%.*s", (int)end, table_pgn);
+        tb_round__put(&o, "%.*s", (int)end, table_pgn);
         extra_tags(&o, p, table_pgn);
-        put(&o, "%s", table_pgn + end);
-        return done(&o);
+        tb_round__put(&o, "%s", table_pgn + end);
+        return tb_round__done(&o);
     }
     /* the table plays another game or has not started this one: the pairing, no moves */
     for (int f = TB_ROUND_EVENT; f <= TB_ROUND_BLACK; f++)
-        put(&o, "[%s \"%s\"]\n", tb_round_field_name(f), p->v[f][0] ? p->v[f] : "?");
-    put(&o, "[Result \"*\"]\n");
+        tb_round__put(&o, "[%s \"%s\"]\n", tb_round_field_name(f), p->v[f][0] ? p->v[f] : "?");
+    tb_round__put(&o, "[Result \"*\"]\n");
     extra_tags(&o, p, NULL);
-    put(&o, "\n*\n");
-    return done(&o);
+    tb_round__put(&o, "\n*\n");
+    return tb_round__done(&o);
 }
 
 /* A CSV value, quoted when it holds a comma or spaces at its ends. */
-static void csv(struct out *o, const char *v, const char *after)
+static void csv(struct tb_round__out *o, const char *v, const char *after)
 {
     size_t n = strlen(v);
     bool q = strchr(v, ',') || (n && (v[0] == ' ' || v[n - 1] == ' '));
     if (q)
-        put(o, "\"%s\"%s", v, after);
+        tb_round__put(o, "\"%s\"%s", v, after);
     else
-        put(o, "%s%s", v, after);
+        tb_round__put(o, "%s%s", v, after);
 }
 
 int tb_round_results_csv(const struct tb_round *r, const char *const *results, char *buf,
                          size_t cap)
 {
-    struct out o = {buf, cap, 0};
+    struct tb_round__out o = {buf, cap, 0};
     if (cap)
         buf[0] = '\0';
-    put(&o, "Board,White,Black,Result\n");
+    tb_round__put(&o, "Board,White,Black,Result\n");
     for (int i = 0; i < r->n; i++) {
-        put(&o, "%d,", r->p[i].board);
+        tb_round__put(&o, "%d,", r->p[i].board);
         csv(&o, r->p[i].v[TB_ROUND_WHITE], ",");
         csv(&o, r->p[i].v[TB_ROUND_BLACK], ",");
         csv(&o, results && results[i] ? results[i] : "*", "\n");
     }
-    return done(&o);
+    return tb_round__done(&o);
 }
 
 int tb_round_results_text(const struct tb_round *r, const char *const *results, char *buf,
                           size_t cap)
 {
-    struct out o = {buf, cap, 0};
+    struct tb_round__out o = {buf, cap, 0};
     int w = 5, b = 5; /* the columns as wide as their longest name */
     for (int i = 0; i < r->n; i++) {
         int lw = (int)strlen(r->p[i].v[TB_ROUND_WHITE]),
@@ -145,10 +138,10 @@ int tb_round_results_text(const struct tb_round *r, const char *const *results, 
     }
     if (cap)
         buf[0] = '\0';
-    put(&o, "Round %s\n%-5s  %-*s  %-*s  %s\n", r->round, "Board", w, "White", b, "Black",
-        "Result");
+    tb_round__put(&o, "Round %s\n%-5s  %-*s  %-*s  %s\n", r->round, "Board", w, "White", b, "Black",
+                  "Result");
     for (int i = 0; i < r->n; i++)
-        put(&o, "%5d  %-*s  %-*s  %s\n", r->p[i].board, w, r->p[i].v[TB_ROUND_WHITE], b,
-            r->p[i].v[TB_ROUND_BLACK], results && results[i] ? results[i] : "*");
-    return done(&o);
+        tb_round__put(&o, "%5d  %-*s  %-*s  %s\n", r->p[i].board, w, r->p[i].v[TB_ROUND_WHITE], b,
+                      r->p[i].v[TB_ROUND_BLACK], results && results[i] ? results[i] : "*");
+    return tb_round__done(&o);
 }

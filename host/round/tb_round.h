@@ -34,6 +34,9 @@ enum tb_round_field {
     TB_ROUND_BLACK_ELO,
     TB_ROUND_WHITE_FIDE,
     TB_ROUND_BLACK_FIDE,
+    TB_ROUND_WHITE_RANK, /* the players' start ranks (the pairing program's starting-rank
+                            numbers, 1..9999): only for the results TRF, not a PGN tag */
+    TB_ROUND_BLACK_RANK,
     TB_ROUND_FIELDS
 };
 /* The PGN tag name of a field ("WhiteFideId"). */
@@ -81,5 +84,14 @@ int tb_round_results_csv(const struct tb_round *r, const char *const *results, c
                          size_t cap);
 int tb_round_results_text(const struct tb_round *r, const char *const *results, char *buf,
                           size_t cap);
+
+/* The round's results as FIDE's Tournament Report File (TRF-16, FIDE Handbook C.04 Annex 2)
+ * player records: a 012 line (Event) and a 001 line per player in start-rank order, with the
+ * start rank, title, name, rating, FIDE id, this round's points and the rank they give, and
+ * this round's column (opponent's start rank, colour w/b, result 1 = 0; blank while playing).
+ * Needs every player's start rank: without one, TB_ERR_ARG and err naming the board and
+ * player. Lines end CR LF. snprintf semantics otherwise. */
+int tb_round_results_trf(const struct tb_round *r, const char *const *results, char *buf,
+                         size_t cap, struct tb_error *err);
 
 #endif /* TB_ROUND_H */

@@ -50,6 +50,8 @@ typedef int (*hall_send_fn)(void *user, const char *topic, const char *payload, 
 /* ---- the lichess push (hall_push.c) ------------------------------------------------------- */
 
 #define HALL_PUSH_GAMES 512 /* games whose outcome is kept (a round's boards) */
+/* positions queued per game while lichess is away: at a ply every 30 s, over two hours */
+#define HALL_PUSH_BACKLOG 256
 
 struct hall_push_config {
     const char *url;       /* lichess's address; NULL: https://lichess.org */
@@ -59,13 +61,16 @@ struct hall_push_config {
     uint32_t retry_max_ms; /* default 60000 */
 };
 struct hall_push_game {
-    int moves;       /* the moves lichess took, -1 unknown */
-    char error[160]; /* lichess's error for the game, "" none */
+    int moves;               /* the moves lichess took, -1 unknown */
+    char error[160];         /* lichess's error for the game, "" none */
+    unsigned long coalesced; /* queued positions dropped at the backlog's bound */
 };
 struct hall_push_status {
     unsigned long pushes, failures;
     bool failing; /* the latest push failed: tried again after the back-off */
-    bool waiting; /* games offered and not pushed yet */
+    bool waiting; /* positions queued and not pushed yet */
+    int backlog;  /* the longest game queue */
+    unsigned long coalesced;
     uint64_t last_ok_ms;
     char last[400]; /* "pushed", or what went wrong and when the next try is */
     int ngames;
@@ -73,7 +78,8 @@ struct hall_push_status {
 };
 struct hall_push;
 struct hall_push *hall_push_start(const struct hall_push_config *cfg, char *why, size_t len);
-/* The round's games now (board order): they replace any not pushed yet. Never waits. */
+/* The round's games' new public positions (board order; NULL: that game did not change): each
+ * queued behind the game's earlier ones, pushed in order. Never waits. */
 void hall_push_offer(struct hall_push *p, const char *const *games, int n);
 void hall_push_status(struct hall_push *p, struct hall_push_status *st);
 void hall_push_stop(struct hall_push *p);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dashboard.h"
+#include "tb_str.h"
 
 struct parse {
     struct hall_config *c;
@@ -18,18 +19,11 @@ struct parse {
     bool bad;
 };
 
-/* "90", "90s", "15m", "500ms": the time in ms; -1 when it is none of them or above an hour. */
+/* "90", "90s", "15m", "500ms": the time in ms, at most an hour; -1 otherwise (the daemon's
+ * rule). */
 static long long delay_ms(const char *v)
 {
-    char *end;
-    long long n = strtoll(v, &end, 10);
-    if (end == v || n < 0 || n > 3600 * 1000)
-        return -1;
-    long long unit = !strcmp(end, "ms")                      ? 1
-                     : !strcmp(end, "") || !strcmp(end, "s") ? 1000
-                     : !strcmp(end, "m")                     ? 60000
-                                                             : -1;
-    return unit > 0 && n * unit <= 3600 * 1000 ? n * unit : -1;
+    return tb_str_duration_ms(v, 3600 * 1000);
 }
 
 static bool put(char *dst, size_t cap, const char *v)

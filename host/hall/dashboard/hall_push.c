@@ -1,9 +1,14 @@
 /* hall_push.c - the round's games pushed to a lichess broadcast round (docs/broadcast.md,
  * "lichess"): POST <url>/api/broadcast/round/<id>/push, the token as a bearer, the body the
  * games' PGN (at most 100 a request). A thread of its own, so the hall's loop never waits for
- * the network: the newest games supersede what was not sent, a failed push is tried again
- * after 1 s (the configured first delay), doubling to 60 s. The token is never written
- * anywhere (not in the log, not on the page). */
+ * the network. Every public position of a game is queued on its own, in order, and a request
+ * carries the oldest queued position of each game that has one (lichess matches a game to its
+ * chapter by its tags, so a request need not carry the games that did not change): after an
+ * outage the backlog goes one position a request and lichess sees every agreed move.
+ * A game's queue holds HALL_PUSH_BACKLOG positions; past that its oldest queued position is
+ * dropped (the next one, a whole game, carries its moves) and counted for the arbiter. A failed
+ * push is tried again after 1 s (the configured first delay), doubling to 60 s. The token is
+ * never written anywhere (not in the log, not on the page). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +22,16 @@
 #define PUSH_MAX_GAMES 100       /* games in one request, as the API takes them */
 #define PUSH_REPLY_MAX (1 << 20) /* reply bytes read at most */
 
+struct queued {
+    char *pgn;
+    uint64_t seq; /* the offer's number: a position dropped meanwhile is not taken for it */
+};
+
+struct game_queue {
+    struct queued q[HALL_PUSH_BACKLOG]; /* oldest first */
+    int n;
+};
+
 struct hall_push {
     struct hall_push_config cfg;
     char *token, *url, *base;
@@ -24,9 +39,9 @@ struct hall_push {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     bool stop, started;
-    char **games; /* the newest games offered, and their count */
+    struct game_queue *g; /* the round's games, board order */
     int ngames;
-    uint64_t offered, sent; /* versions */
+    uint64_t seq;
     struct hall_push_status st;
 };
 
@@ -58,16 +73,19 @@ static size_t take_reply(char *data, size_t size, size_t n, void *user)
     return k;
 }
 
-/* The reply's per-game outcome: moves taken, or lichess's error for that game. */
-static void read_reply(struct hall_push_status *st, int first, int n, const char *body)
+/* The reply's per-game outcome: moves taken, or lichess's error for that game (game[i] is the
+ * request's i-th). */
+static void read_reply(struct hall_push_status *st, const int *game, int n, const char *body)
 {
     cJSON *root = body ? cJSON_Parse(body) : NULL;
     const cJSON *games = cJSON_GetObjectItemCaseSensitive(root, "games");
-    for (int i = 0; i < n && first + i < HALL_PUSH_GAMES; i++) {
+    for (int i = 0; i < n; i++) {
+        if (game[i] >= HALL_PUSH_GAMES)
+            continue;
         const cJSON *g = cJSON_IsArray(games) ? cJSON_GetArrayItem(games, i) : NULL;
         const cJSON *e = cJSON_GetObjectItemCaseSensitive(g, "error");
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(g, "moves");
-        struct hall_push_game *pg = &st->game[first + i];
+        struct hall_push_game *pg = &st->game[game[i]];
         pg->moves = cJSON_IsNumber(m) ? (int)m->valuedouble : -1;
         if (cJSON_IsString(e) && e->valuestring)
             snprintf(pg->error, sizeof pg->error, "%s", e->valuestring);
@@ -79,14 +97,14 @@ static void read_reply(struct hall_push_status *st, int first, int n, const char
     cJSON_Delete(root);
 }
 
-/* One request: games [first, first + n). 0 done (per-game outcomes noted), else -1 with what
- * went wrong in why. */
-static int post(struct hall_push *p, char *const *games, int first, int n,
+/* One request: the n texts, the round's games game[0..n). 0 done (per-game outcomes noted),
+ * else -1 with what went wrong in why. */
+static int post(struct hall_push *p, char *const *games, const int *game, int n,
                 struct hall_push_status *st, char *why, size_t len)
 {
     size_t total = 1;
     for (int i = 0; i < n; i++)
-        total += strlen(games[first + i]) + 1;
+        total += strlen(games[i]) + 1;
     char *body = malloc(total), *at = body;
     CURL *c = curl_easy_init();
     if (!body || !c) {
@@ -96,7 +114,7 @@ static int post(struct hall_push *p, char *const *games, int first, int n,
         return -1;
     }
     for (int i = 0; i < n; i++) /* the games one after the other, a blank line between */
-        at += sprintf(at, "%s%s", i ? "\n" : "", games[first + i]);
+        at += sprintf(at, "%s%s", i ? "\n" : "", games[i]);
     struct curl_slist *hdr = curl_slist_append(NULL, "Content-Type: text/plain; charset=utf-8");
     char auth[600];
     snprintf(auth, sizeof auth, "Authorization: Bearer %s", p->token);
@@ -134,7 +152,7 @@ static int post(struct hall_push *p, char *const *games, int first, int n,
         cJSON_Delete(root);
         out = -1;
     } else {
-        read_reply(st, first, n, r.buf);
+        read_reply(st, game, n, r.buf);
     }
     free(r.buf);
     curl_slist_free_all(h3 ? h3 : h2 ? h2 : hdr);
@@ -143,24 +161,72 @@ static int post(struct hall_push *p, char *const *games, int first, int n,
     return out;
 }
 
-static void free_games(char **g, int n)
+static void free_texts(char **t, int n)
 {
-    for (int i = 0; g && i < n; i++)
-        free(g[i]);
-    free(g);
+    for (int i = 0; i < n; i++) {
+        free(t[i]);
+        t[i] = NULL;
+    }
+}
+
+/* The next request (lock held): the first hundred games with a position queued, each at its
+ * oldest, with the games' numbers and the positions' seq. 0 nothing queued, n games, -1 out of
+ * memory. */
+static int next_request(struct hall_push *p, char **text, int *game, uint64_t *seq)
+{
+    int n = 0;
+    for (int i = 0; i < p->ngames && n < PUSH_MAX_GAMES; i++) {
+        const struct game_queue *q = &p->g[i];
+        if (!q->n)
+            continue;
+        if (!(text[n] = strdup(q->q[0].pgn))) {
+            free_texts(text, n);
+            return -1;
+        }
+        game[n] = i;
+        seq[n++] = q->q[0].seq;
+    }
+    return n;
+}
+
+/* After a request lichess took (lock held): each position sent leaves its queue (unless it was
+ * dropped meanwhile). */
+static void taken(struct hall_push *p, char **text, const int *game, const uint64_t *seq, int n)
+{
+    for (int i = 0; i < n; i++) {
+        struct game_queue *q = &p->g[game[i]];
+        if (q->n && q->q[0].seq == seq[i]) {
+            free(q->q[0].pgn);
+            memmove(&q->q[0], &q->q[1], sizeof q->q[0] * (size_t)(q->n - 1));
+            q->n--;
+        }
+    }
+    free_texts(text, n);
+}
+
+static bool queued(const struct hall_push *p)
+{
+    for (int i = 0; i < p->ngames; i++)
+        if (p->g[i].n)
+            return true;
+    return false;
 }
 
 static void *run(void *arg)
 {
     struct hall_push *p = arg;
     uint64_t next = 0, backoff = 0;
+    char *text[PUSH_MAX_GAMES] = {NULL};
+    int game[PUSH_MAX_GAMES];
+    uint64_t seq[PUSH_MAX_GAMES];
     pthread_mutex_lock(&p->mu);
     while (!p->stop) {
         uint64_t now = mono_ms();
-        if (p->offered == p->sent || now < next) {
+        bool waiting = queued(p);
+        if (!waiting || now < next) {
             struct timespec ts;
             clock_gettime(CLOCK_REALTIME, &ts);
-            uint64_t wait = p->offered == p->sent ? 1000 : next - now;
+            uint64_t wait = !waiting ? 1000 : next - now;
             ts.tv_sec += (time_t)(wait / 1000);
             ts.tv_nsec += (long)(wait % 1000) * 1000000L;
             if (ts.tv_nsec >= 1000000000L) {
@@ -170,34 +236,30 @@ static void *run(void *arg)
             pthread_cond_timedwait(&p->cv, &p->mu, &ts);
             continue;
         }
-        uint64_t version = p->offered;
-        int n = p->ngames;
-        char **games = calloc((size_t)n + 1, sizeof *games);
-        for (int i = 0; games && i < n; i++)
-            games[i] = strdup(p->games[i]);
+        int n = next_request(p, text, game, seq);
         struct hall_push_status st = p->st;
         pthread_mutex_unlock(&p->mu);
         char why[300] = "";
-        int rc = games ? 0 : -1;
-        for (int i = 0; games && i < n; i++)
-            rc = games[i] ? rc : -1;
+        int rc = n < 0 ? -1 : 0;
         if (rc)
             snprintf(why, sizeof why, "out of memory");
-        for (int first = 0; rc == 0 && first < n; first += PUSH_MAX_GAMES)
-            rc = post(p, games, first, n - first < PUSH_MAX_GAMES ? n - first : PUSH_MAX_GAMES, &st,
-                      why, sizeof why);
-        free_games(games, n);
+        else
+            rc = post(p, text, game, n, &st, why, sizeof why);
         pthread_mutex_lock(&p->mu);
         now = mono_ms();
-        st.ngames = n < HALL_PUSH_GAMES ? n : HALL_PUSH_GAMES;
+        st.ngames = p->ngames < HALL_PUSH_GAMES ? p->ngames : HALL_PUSH_GAMES;
+        for (int i = 0; i < st.ngames; i++) /* counted by the offers meanwhile */
+            st.game[i].coalesced = p->st.game[i].coalesced;
+        st.coalesced = p->st.coalesced;
         if (rc == 0) {
-            p->sent = version;
+            taken(p, text, game, seq, n);
             st.pushes++;
             st.failing = false;
             st.last_ok_ms = now;
             backoff = 0;
             snprintf(st.last, sizeof st.last, "pushed");
         } else {
+            free_texts(text, n > 0 ? n : 0);
             st.failures++;
             st.failing = true;
             backoff = backoff ? backoff * 2 : p->cfg.retry_ms;
@@ -264,21 +326,44 @@ struct hall_push *hall_push_start(const struct hall_push_config *cfg, char *why,
 
 void hall_push_offer(struct hall_push *p, const char *const *games, int n)
 {
-    if (!p)
+    if (!p || n <= 0)
         return;
-    char **copy = calloc((size_t)n + 1, sizeof *copy);
+    char **copy = calloc((size_t)n, sizeof *copy);
     for (int i = 0; copy && i < n; i++)
-        if (!(copy[i] = strdup(games[i]))) {
-            free_games(copy, i);
+        if (games[i] && !(copy[i] = strdup(games[i]))) {
+            free_texts(copy, i);
+            free(copy);
             copy = NULL;
         }
     if (!copy)
-        return; /* out of memory: the next offer carries the games */
+        return; /* out of memory: the game's next position carries its moves */
     pthread_mutex_lock(&p->mu);
-    free_games(p->games, p->ngames);
-    p->games = copy;
-    p->ngames = n;
-    p->offered++;
+    if (n > p->ngames) {
+        struct game_queue *g = realloc(p->g, sizeof *g * (size_t)n);
+        if (g) {
+            memset(g + p->ngames, 0, sizeof *g * (size_t)(n - p->ngames));
+            p->g = g;
+            p->ngames = n;
+        }
+    }
+    for (int i = 0; i < n && i < p->ngames; i++) {
+        struct game_queue *q = &p->g[i];
+        if (!copy[i])
+            continue;
+        if (q->n == HALL_PUSH_BACKLOG) { /* the oldest queued position gives way: counted */
+            free(q->q[0].pgn);
+            memmove(&q->q[0], &q->q[1], sizeof q->q[0] * (size_t)(q->n - 1));
+            q->n--;
+            p->st.coalesced++;
+            if (i < HALL_PUSH_GAMES)
+                p->st.game[i].coalesced++;
+        }
+        q->q[q->n].pgn = copy[i];
+        q->q[q->n++].seq = ++p->seq;
+        copy[i] = NULL;
+    }
+    free_texts(copy, n);
+    free(copy);
     pthread_cond_signal(&p->cv);
     pthread_mutex_unlock(&p->mu);
 }
@@ -290,7 +375,11 @@ void hall_push_status(struct hall_push *p, struct hall_push_status *st)
         return;
     pthread_mutex_lock(&p->mu);
     *st = p->st;
-    st->waiting = p->offered != p->sent;
+    st->waiting = false;
+    for (int i = 0; i < p->ngames; i++) {
+        st->waiting = st->waiting || p->g[i].n > 0;
+        st->backlog = p->g[i].n > st->backlog ? p->g[i].n : st->backlog;
+    }
     pthread_mutex_unlock(&p->mu);
 }
 
@@ -307,7 +396,10 @@ void hall_push_stop(struct hall_push *p)
         pthread_mutex_destroy(&p->mu);
         pthread_cond_destroy(&p->cv);
     }
-    free_games(p->games, p->ngames);
+    for (int i = 0; i < p->ngames; i++)
+        for (int j = 0; j < p->g[i].n; j++)
+            free(p->g[i].q[j].pgn);
+    free(p->g);
     if (p->token)
         memset(p->token, 0, strlen(p->token));
     free(p->token);

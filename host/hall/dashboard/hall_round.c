@@ -39,7 +39,9 @@ struct board {
     char table[TB_HALL_NAME_MAX];
     struct version v[VERSIONS]; /* oldest first; v[0] public once the delay has passed */
     int nv;
-    char *shown; /* what the folder and the push have now */
+    char *shown;           /* what the folder and the push have now */
+    char *fresh[VERSIONS]; /* the public positions not handed to the push yet, oldest first */
+    int nfresh;
     char result[8];
     bool dirty;
     /* the round's tags at the table */
@@ -63,6 +65,7 @@ struct hall_round {
     char pin[TB_HALL_PIN_MAX + 2]; /* the configuration's, copied */
     uint64_t start_ms;
     char write_error[200];
+    char trf_note[300]; /* results.trf: "written", or why not */
 };
 
 static uint64_t mono_ms(void)
@@ -149,6 +152,25 @@ static char *results(struct hall_round *h, bool csv)
     return s;
 }
 
+/* results.trf (lock held): the text, or NULL with why in note (no start ranks: the CSV and the
+ * text are written all the same). */
+static char *results_trf(struct hall_round *h, char *note, size_t len)
+{
+    const char *res[TB_ROUND_MAX_BOARDS];
+    for (int i = 0; i < h->r->n; i++)
+        res[i] = h->b[i].result;
+    struct tb_error err = {0};
+    int n = tb_round_results_trf(h->r, res, NULL, 0, &err);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s && tb_round_results_trf(h->r, res, s, (size_t)n + 1, &err) >= 0) {
+        snprintf(note, len, "written");
+        return s;
+    }
+    free(s);
+    snprintf(note, len, "not written: %.250s", n < 0 ? err.msg : "out of memory");
+    return NULL;
+}
+
 /* games.pgn: every board's game, board order, a blank line between. */
 static char *all_games(struct hall_round *h)
 {
@@ -173,17 +195,39 @@ static void publish(struct hall_round *h, bool offer)
     char **texts = calloc((size_t)n, sizeof *texts);
     bool *dirty = calloc((size_t)n, sizeof *dirty);
     char *games = all_games(h), *csv = results(h, true), *txt = results(h, false);
+    char *trf = results_trf(h, h->trf_note, sizeof h->trf_note);
+    char *(*fresh)[VERSIONS] = offer ? calloc((size_t)n, sizeof *fresh) : NULL;
+    int *nfresh = offer ? calloc((size_t)n, sizeof *nfresh) : NULL, steps = 0;
     for (int i = 0; texts && dirty && i < n; i++) {
         dirty[i] = h->b[i].dirty;
         h->b[i].dirty = false;
         texts[i] = strdup(h->b[i].shown);
     }
+    for (int i = 0; fresh && nfresh && i < n; i++) { /* the push's part taken over */
+        struct board *b = &h->b[i];
+        memcpy(fresh[i], b->fresh, sizeof b->fresh[0] * (size_t)b->nfresh);
+        nfresh[i] = b->nfresh;
+        steps = b->nfresh > steps ? b->nfresh : steps;
+        b->nfresh = 0;
+    }
     pthread_mutex_unlock(&h->mu);
-    bool mem = texts && dirty && games && csv && txt;
+    bool mem = texts && dirty && games && csv && txt && (!offer || (fresh && nfresh));
     for (int i = 0; mem && i < n; i++)
         mem = texts[i] != NULL;
-    if (mem && offer) /* lichess first: the folder's fsyncs do not hold it back */
-        hall_push_offer(h->cfg.push, (const char *const *)texts, n);
+    /* lichess first, every position in turn: the folder's fsyncs do not hold it back */
+    const char **step = steps ? calloc((size_t)n, sizeof *step) : NULL;
+    mem = mem && (!steps || step);
+    for (int s = 0; mem && s < steps; s++) {
+        for (int i = 0; i < n; i++) /* each game's s-th new position, NULL where it has none */
+            step[i] = s < nfresh[i] ? fresh[i][s] : NULL;
+        hall_push_offer(h->cfg.push, step, n);
+    }
+    free(step);
+    for (int i = 0; fresh && nfresh && i < n; i++)
+        for (int s = 0; s < nfresh[i]; s++)
+            free(fresh[i][s]);
+    free(fresh);
+    free(nfresh);
     if (!mem) {
         snprintf(why, sizeof why, "out of memory");
         fails++;
@@ -196,6 +240,8 @@ static void publish(struct hall_round *h, bool offer)
         fails += write_file(h->cfg.folder, "games.pgn", games, why, sizeof why) != 0;
         fails += write_file(h->cfg.folder, "results.csv", csv, why, sizeof why) != 0;
         fails += write_file(h->cfg.folder, "results.txt", txt, why, sizeof why) != 0;
+        if (trf)
+            fails += write_file(h->cfg.folder, "results.trf", trf, why, sizeof why) != 0;
     }
     for (int i = 0; texts && i < n; i++)
         free(texts[i]);
@@ -204,6 +250,7 @@ static void publish(struct hall_round *h, bool offer)
     free(games);
     free(csv);
     free(txt);
+    free(trf);
     pthread_mutex_lock(&h->mu);
     h->writes++;
     h->retry = fails > 0;
@@ -218,7 +265,26 @@ static void publish(struct hall_round *h, bool offer)
     }
 }
 
-/* The delay: a board's game becomes public when it is delay_ms old (lock held). */
+/* A public position for the push (lock held), taken over. In the first seconds only the newest
+ * counts (the tables' retained states, not moves); at the bound the oldest gives way. */
+static void to_push(struct hall_round *h, struct board *b, char *pgn, uint64_t now)
+{
+    if (!h->cfg.push) {
+        free(pgn);
+        return;
+    }
+    while (now < h->start_ms + GRACE_MS && b->nfresh) /* the grace: the newest replaces them */
+        free(b->fresh[--b->nfresh]);
+    if (b->nfresh == VERSIONS) {
+        free(b->fresh[0]);
+        memmove(&b->fresh[0], &b->fresh[1], sizeof b->fresh[0] * (VERSIONS - 1));
+        b->nfresh--;
+    }
+    b->fresh[b->nfresh++] = pgn;
+}
+
+/* The delay: a board's game becomes public when it is delay_ms old (lock held); every version
+ * that does goes to the push in turn, the newest to the folder. */
 static void age(struct hall_round *h, uint64_t now)
 {
     for (int i = 0; i < h->r->n; i++) {
@@ -233,7 +299,10 @@ static void age(struct hall_round *h, uint64_t now)
         b->shown = b->v[k].pgn;
         snprintf(b->result, sizeof b->result, "%s", b->v[k].result);
         for (int j = 0; j < k; j++)
-            free(b->v[j].pgn);
+            to_push(h, b, b->v[j].pgn, now);
+        char *copy = h->cfg.push ? strdup(b->shown) : NULL;
+        if (copy)
+            to_push(h, b, copy, now);
         memmove(&b->v[0], &b->v[k + 1], sizeof b->v[0] * (size_t)(b->nv - k - 1));
         b->nv -= k + 1;
         b->dirty = h->changed = true;
@@ -380,6 +449,7 @@ static char *report_json(struct hall_round *h)
     cJSON_AddNumberToObject(o, "delay_s", (double)h->cfg.delay_ms / 1000.0);
     cJSON_AddStringToObject(o, "folder", h->cfg.folder ? h->cfg.folder : "");
     cJSON_AddStringToObject(o, "folder_error", h->write_error);
+    cJSON_AddStringToObject(o, "results_trf", h->trf_note);
     for (int i = 0; boards && i < h->r->n; i++) {
         const struct board *b = &h->b[i];
         cJSON *x = cJSON_CreateObject();
@@ -394,6 +464,7 @@ static char *report_json(struct hall_round *h)
         bool pushed = h->cfg.push && i < pst->ngames;
         cJSON_AddNumberToObject(x, "push_moves", pushed ? pst->game[i].moves : -1);
         cJSON_AddStringToObject(x, "push_error", pushed ? pst->game[i].error : "");
+        cJSON_AddNumberToObject(x, "push_coalesced", pushed ? (double)pst->game[i].coalesced : 0);
         cJSON_AddItemToArray(boards, x);
     }
     pthread_mutex_unlock(&h->mu);
@@ -403,6 +474,8 @@ static char *report_json(struct hall_round *h)
     cJSON_AddNumberToObject(p, "failures", (double)pst->failures);
     cJSON_AddBoolToObject(p, "failing", pst->failing);
     cJSON_AddBoolToObject(p, "waiting", pst->waiting);
+    cJSON_AddNumberToObject(p, "backlog", pst->backlog);
+    cJSON_AddNumberToObject(p, "coalesced", (double)pst->coalesced);
     cJSON_AddStringToObject(p, "last", pst->last);
     free(pst);
     char *s = cJSON_PrintUnformatted(o);
@@ -475,6 +548,8 @@ struct hall_round *hall_round_start(const struct hall_round_config *cfg, char *w
         snprintf(b->tags, sizeof b->tags, "table %s not seen yet", b->table);
         b->dirty = true;
         mem = mem && b->shown;
+        if (b->shown && cfg->push) /* lichess gets the round as it stands first */
+            mem = mem && (b->fresh[b->nfresh++] = strdup(b->shown)) != NULL;
     }
     if (!mem) {
         snprintf(why, len, "out of memory");
@@ -509,6 +584,8 @@ void hall_round_stop(struct hall_round *h)
         free(h->b[i].shown);
         for (int j = 0; j < h->b[i].nv; j++)
             free(h->b[i].v[j].pgn);
+        for (int j = 0; j < h->b[i].nfresh; j++)
+            free(h->b[i].fresh[j]);
     }
     free(h->b);
     free(h->r);

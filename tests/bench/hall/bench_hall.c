@@ -335,6 +335,7 @@ int main(int argc, char **argv)
     }
     close(s);
     pid_t hall = spawn(hall_argv, hlog);
+    uint64_t hall_start = now_us();
     viewer_fd = dial(http);
     if (viewer_fd < 0) {
         fprintf(stderr, "bench_hall: twinboard-hall did not start\n");
@@ -385,7 +386,9 @@ int main(int argc, char **argv)
             tb_hall_pub_stats(pub[t], &ps);
             connected += ps.connected;
         }
-        if (cpu0 < 0 && connected == tables) { /* every table connected: the run starts */
+        /* every table connected, and a round's hall past its first seconds (it publishes
+           nothing while the tables' retained states come in): the run starts */
+        if (cpu0 < 0 && connected == tables && (!push || now > hall_start + 2500000u)) {
             cpu0 = cpu_seconds(hall);
             run_start = now;
             end = now + (uint64_t)seconds * 1000000u;
@@ -485,8 +488,13 @@ int main(int argc, char **argv)
     }
     printf("hall: the broker acknowledged %lu events; %lu dropped by the tables\n", acked, dropped);
     if (push) {
-        /* a move is pushed by the first request holding its board at its ply or later (a full
-           game supersedes an older one not yet sent) */
+        /* the moves pushed at their own ply (the hall queues every position), then: a move is
+           pushed by the first request holding its board at its ply or later */
+        int own = 0, all = 0;
+        for (int t = 0; t < tables; t++)
+            for (int k = 1; k <= seq[t] && k < MAX_MOVES; k++, all++)
+                own += pushed[t][k] != 0;
+        printf("hall: %d of %d moves pushed at their own ply\n", own, all);
         for (int t = 0; t < tables; t++)
             for (int k = seq[t] - 1; k >= 1; k--)
                 if (!pushed[t][k] || (pushed[t][k + 1] && pushed[t][k + 1] < pushed[t][k]))

@@ -12,38 +12,13 @@ per-game error. Stop it with SIGTERM.
 import http.server
 import json
 import os
-import re
 import sys
+
+from pgn_games import games_of, moves_of, tags_of
 
 port, out, round_id, token = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 # numbered on from the requests of an earlier run (a restart after an outage)
 count = len([f for f in os.listdir(out) if f.startswith("req-")])
-
-
-def games_of(body):
-    """The games of a PGN text: each starts at a tag line after movetext (or at the top)."""
-    games, cur, in_moves = [], [], False
-    for line in body.splitlines():
-        if line.startswith("[") and in_moves:
-            games.append("\n".join(cur))
-            cur, in_moves = [], False
-        if line and not line.startswith("["):
-            in_moves = True
-        cur.append(line)
-    if any(cur):
-        games.append("\n".join(cur))
-    return games
-
-
-def tags_of(game):
-    return dict(re.findall(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$', game, re.M))
-
-
-def moves_of(game):
-    text = "\n".join(l for l in game.splitlines() if not l.startswith("["))
-    text = re.sub(r"\{[^}]*\}", " ", text)
-    toks = [t for t in text.split() if not re.match(r"^(\d+\.+|\*|1-0|0-1|1/2-1/2)$", t)]
-    return len(toks)
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -92,7 +67,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if bad and t.get("Board") == bad:
                 res.append({"tags": t, "error": "Invalid move on board %s (mock)" % bad})
             else:
-                res.append({"tags": t, "moves": moves_of(g)})
+                res.append({"tags": t, "moves": len(moves_of(g))})
         with open(os.path.join(out, "log"), "a") as f:
             f.write("ok %d games req-%04d\n" % (len(games), count))
         self.answer(200, {"games": res})

@@ -8,8 +8,9 @@
 # file exported as a pairing program does. Checked: each table's PGN carries the pairing's names
 # and round (sent by the hall, no new-game typed); the round folder (a PGN per board, games.pgn)
 # equals each table's own `pgn` with the pairing's Board, titles and FIDE ids added, and
-# pgn-extract reads it; the body pushed to lichess equals games.pgn; a takeback shows as the
-# corrected main line; lichess away: the push retried with back-off and nothing lost; a per-game
+# pgn-extract reads it; lichess gets every position of each board's game in order (push_order.py)
+# and last its file; a takeback shows as the corrected main line; lichess away while both tables
+# move: the push retried with back-off and every position pushed in order after it; a per-game
 # error from lichess shown on the hall's round view; the results list at the round's end; a
 # second hall with `delay = 2s` shows a move only 2 s after it was agreed; a bad pairings file
 # is refused naming file and line and changes nothing; the token is in no log.
@@ -64,6 +65,9 @@ until_ok() {
 }
 
 mqtt_port=$(free_port) http_port=$(free_port) http2_port=$(free_port) lichess_port=$(free_port)
+lichess2_port=$(free_port)
+# the public hall's delay: 2 s in ctest; TB_ROUND_DELAY_S=60 (by hand, not in ctest) for a minute
+delay_s=${TB_ROUND_DELAY_S:-2}
 cat >"$tmp/mosquitto.conf" <<EOF
 listener $mqtt_port 127.0.0.1
 allow_anonymous true
@@ -84,12 +88,22 @@ start_lichess() {
     wait_port "$lichess_port" || fail "the mock lichess did not start"
 }
 start_lichess
+# the public hall's own lichess round (never away): what it pushes, delayed
+mkdir -p "$tmp/lichess2"
+for try in 1 2 3; do # a port taken meanwhile by another program: another one
+    python3 "$here/mock_lichess.py" "$lichess2_port" "$tmp/lichess2" r3AbCdEf "$token" >>"$tmp/lichess2.log" 2>&1 &
+    lichess2_pid=$!
+    pids+=("$lichess2_pid")
+    wait_port "$lichess2_port" && kill -0 "$lichess2_pid" 2>/dev/null && break
+    [ "$try" = 3 ] && fail "the second mock lichess did not start"
+    lichess2_port=$(free_port)
+done
 
 # ---- two tables on simulated boards, the built-in clock --------------------------------------
 declare -A tfd
 start_table() { # name
     local t=$1 dir=$tmp/$1
-    mkdir -p "$dir/journal"
+    mkdir -p "$dir/journal" "$dir/live"
     mkfifo "$dir/boards.in"
     "$boards" "$dir" <"$dir/boards.in" >"$tmp/$t.boards.log" 2>&1 &
     pids+=("$!")
@@ -111,6 +125,9 @@ audio = null
 [player sighted]
 board = pty:$dir/sighted-board
 audio = null
+[broadcast]
+pgn_dir = $dir/live
+delay = ${delay_s}s
 [hall]
 broker = 127.0.0.1
 port = $mqtt_port
@@ -200,7 +217,14 @@ start_halls() {
     hall2_pid=$!
     pids+=("$hall2_pid")
 }
-printf '[round]\npairings = %s\nfolder = %s\ndelay = 2s\n' "$tmp/r3.pgn" "$tmp/delayed" >"$tmp/hall2.ini"
+# the public's hall reads the same round as a CSV with the players' start ranks (results.trf)
+cat >"$tmp/r3.csv" <<'EOF'
+Board,Event,Site,Date,Round,White,Black,WhiteTitle,BlackTitle,WhiteElo,BlackElo,WhiteFideId,BlackFideId,WhiteStartRank,BlackStartRank
+1,Leiden Open 2026,Leiden NED,2026.11.28,3,"Carlsen, Magnus","Nakamura, Hikaru",GM,GM,2831,2802,1503014,2016192,1,3
+2,Leiden Open 2026,Leiden NED,2026.11.28,3,"Schmidt, Anna","de Vries, Bram",,,,,24600010,1000021,4,2
+EOF
+printf '[round]\npairings = %s\nfolder = %s\ndelay = %ss\n[lichess]\nround = r3AbCdEf\ntoken_file = %s\nurl = http://127.0.0.1:%s\nretry = 200ms\n' \
+    "$tmp/r3.csv" "$tmp/delayed" "$delay_s" "$tmp/token" "$lichess2_port" >"$tmp/hall2.ini"
 start_halls
 wait_port "$http_port" && wait_port "$http2_port" || fail "twinboard-hall did not listen"
 api() { curl -s -H "Host: 127.0.0.1:$http_port" "http://127.0.0.1:$http_port$1"; }
@@ -225,10 +249,8 @@ folder_is_table() { # board table [dir]
     [ -f "$f" ] || return 1
     diff <(grep -vE "$extra" "$f") <(tpgn "$2") >/dev/null
 }
-pushed_is_games() { # the newest request's body = games.pgn
-    local last
-    last=$(ls "$tmp"/lichess/req-*.pgn 2>/dev/null | tail -1)
-    [ -n "$last" ] && cmp -s "$last" "$tmp/round/games.pgn"
+pushed_is_games() { # each board's newest game pushed = its file, no position skipped
+    python3 "$here/push_order.py" "$tmp/lichess" --newest "$tmp/round" 1 2
 }
 check_round() { # what: the folder, the readers, the push after an agreed move
     until_ok 5 folder_is_table 1 t1 && until_ok 5 folder_is_table 2 t2 ||
@@ -243,7 +265,7 @@ check_round() { # what: the folder, the readers, the push after an agreed move
         rc=$?
         [ "$rc" = 0 ] || [ "$rc" = 77 ] || fail "$1: the PGN readers disagree: $(cat "$tmp/readers.out")"
     fi
-    until_ok "${push_wait:-5}" pushed_is_games || fail "$1: the body pushed to lichess is not games.pgn"
+    until_ok "${push_wait:-5}" pushed_is_games || fail "$1: what lichess has is not the folder: $(pushed_is_games)"
     [ -s "$tmp/lichess/log" ] && grep -q '^wrong' "$tmp/lichess/log" && fail "$1: a wrong request: $(grep wrong "$tmp/lichess/log")"
     return 0
 }
@@ -257,22 +279,53 @@ check_round "after 1. e4 e5 and 1. d4"
     fail "the board's PGN has no clocks: $(cat "$tmp/round/game-1.pgn")"
 clks=$(grep -o '\[%clk [0-9:]*\]' "$tmp/round/game-1.pgn" | wc -l)
 [ "$clks" = 2 ] || fail "2 moves, $clks [%clk] in game-1.pgn"
-say "folder = each table's pgn + the pairing's tags, [%clk] on every move, read by pgn-extract$( [ "${rc:-77}" = 0 ] && echo ', chess.js, chessops'); pushed body = games.pgn"
+say "folder = each table's pgn + the pairing's tags, [%clk] on every move, read by pgn-extract$( [ "${rc:-77}" = 0 ] && echo ', chess.js, chessops'); lichess has each board's file"
 
 # ---- the delay: the public's hall shows e4 2 s after the arbiter's hall had it -----------------
 # both halls take the table's state at the same moment; each writes game-1.pgn when its public
 # game changes: the files' times differ by the delay
-until_ok 6 grep -q '1\. e4' "$tmp/delayed/game-1.pgn" || fail "the delayed folder never shows e4"
+until_ok $((delay_s + 4)) grep -q '1\. e4' "$tmp/delayed/game-1.pgn" || fail "the delayed folder never shows e4"
 first_e4=$(stat -c '%.3Y' "$tmp/delayed/game-1.pgn")
 api /api/round | grep -q '"plies":2' || fail "the arbiter's round view is delayed"
-until_ok 6 has_moves "$tmp/delayed/game-1.pgn" '1\. e4 .* e5' || fail "the delayed folder never shows e5"
-until_ok 6 grep -q '1\. d4' "$tmp/delayed/game-2.pgn" || fail "the delayed folder never shows d4"
+until_ok $((delay_s + 4)) has_moves "$tmp/delayed/game-1.pgn" '1\. e4 .* e5' || fail "the delayed folder never shows e5"
+until_ok $((delay_s + 4)) grep -q '1\. d4' "$tmp/delayed/game-2.pgn" || fail "the delayed folder never shows d4"
 # e5 at t1 and d4 at t2 were agreed last: the undelayed files are of then
 late1=$(python3 -c "print(round(($(stat -c '%.3Y' "$tmp/delayed/game-2.pgn") - $(stat -c '%.3Y' "$tmp/round/game-2.pgn")) * 1000))")
-[ "$late1" -ge 1900 ] && [ "$late1" -le 3000 ] || fail "d4 reached the delayed folder $late1 ms after the arbiter's (delay 2 s)"
-say "delay = 2s: the public folder shows a move $late1 ms after the arbiter's hall; the arbiter's view at once"
+lo=$((delay_s * 1000 - 100)) hi=$((delay_s * 1000 + 1000))
+[ "$late1" -ge "$lo" ] && [ "$late1" -le "$hi" ] || fail "d4 reached the delayed folder $late1 ms after the arbiter's (delay $delay_s s)"
+# the public hall's push: the first request with board 2's d4, as long after the arbiter's file
+first_d4() {
+    python3 - "$tmp/lichess2" <<'EOF'
+import os, re, sys
+sys.path.insert(0, os.environ["here"])
+from pgn_games import games_of, moves_of
+d = sys.argv[1]
+for f in sorted(x for x in os.listdir(d) if re.match(r"req-\d+\.pgn$", x)):
+    for g in games_of(open(os.path.join(d, f)).read()):
+        if '[Board "2"]' in g and len(moves_of(g)) >= 1:
+            print("%.3f" % os.stat(os.path.join(d, f)).st_mtime)
+            sys.exit(0)
+sys.exit(1)
+EOF
+}
+# the table's own live PGN, delayed by its [broadcast] delay: when it first shows d4
+live_d4() {
+    local f
+    f=$(grep -l '1\. d4' "$tmp"/t2/live/*/*.pgn 2>/dev/null | head -1)
+    [ -n "$f" ] && stat -c '%.3Y' "$f"
+}
+export here
+until_ok 5 first_d4 || fail "the public hall never pushed d4"
+until_ok 5 live_d4 || fail "t2's live PGN never shows d4"
+late3=$(python3 -c "print(round(($(live_d4) - $(stat -c '%.3Y' "$tmp/round/game-2.pgn")) * 1000))")
+# (the arbiter's file is written after the table agreed and the broker carried it: up to 0.5 s
+# more under load, so the live PGN is allowed 0.5 s less; the daemon's own test times it exactly)
+[ "$late3" -ge $((lo - 400)) ] && [ "$late3" -le "$hi" ] || fail "d4 reached t2's live PGN $late3 ms after the arbiter's hall had it (delay $delay_s s)"
+late2=$(python3 -c "print(round(($(first_d4) - $(stat -c '%.3Y' "$tmp/round/game-2.pgn")) * 1000))")
+[ "$late2" -ge "$lo" ] && [ "$late2" -le "$hi" ] || fail "d4 was pushed by the delayed hall $late2 ms after the arbiter's file (delay $delay_s s)"
+say "delay = ${delay_s}s: the public folder shows a move $late1 ms and its push carries it $late2 ms, the table's live PGN $late3 ms after the arbiter's hall had it (allowed $lo-$hi ms); the arbiter's view at once"
 
-# ---- lichess away: retried with back-off, nothing lost ----------------------------------------
+# ---- lichess away: retried with back-off, every position pushed in order --------------------
 kill "$lichess_pid"
 wait "$lichess_pid" 2>/dev/null
 move t2 d7d5
@@ -280,20 +333,34 @@ until_ok 5 plies_are t2 2 || fail "t2 did not agree d5"
 until_ok 5 sh -c "curl -s -H 'Host: 127.0.0.1:$http_port' http://127.0.0.1:$http_port/api/round | grep -q '\"failing\":true'" ||
     fail "the round view does not show the failing push: $(api /api/round)"
 api /api/round | grep -q 'lichess not reached' || fail "the failing push says nothing: $(api /api/round | tail -c 300)"
-outage=${TB_ROUND_OUTAGE_S:-1} # TB_ROUND_OUTAGE_S=30: the long outage, by hand (not in ctest)
-sleep "$outage"
+# moves at both tables while lichess is away: 6 each at 0.5 s in ctest; TB_ROUND_OUTAGE_S=30
+# (by hand, not in ctest) keeps it away 30 s, 12 moves each spread over it
+outage=${TB_ROUND_OUTAGE_S:-3}
+t1_moves=(g1f3 b8c6 f1c4 f8c5 c2c3 g8f6 d2d3 d7d6 b1d2 a7a6 h2h3 h7h6)
+t2_moves=(g1f3 g8f6 e2e3 e7e6 f1d3 f8d6 b1d2 b8d7 h2h3 h7h6 a2a3 a7a6)
+steps=$((outage * 2 > 12 ? 12 : outage * 2))
+steps=$((steps / 2 * 2)) # even: each side has the move it had before
+gap_ms=$((outage * 1000 / steps))
+away_from=$(date +%s%3N)
+for i in $(seq 0 $((steps - 1))); do
+    at=$((away_from + i * gap_ms))
+    while [ "$(date +%s%3N)" -lt "$at" ]; do sleep 0.02; done
+    move t1 "${t1_moves[$i]}"
+    move t2 "${t2_moves[$i]}"
+done
+until_ok 5 plies_are t1 $((2 + steps)) && until_ok 5 plies_are t2 $((2 + steps)) ||
+    fail "the moves made while lichess was away were not agreed"
+api /api/round | grep -q '"backlog":[1-9]' || fail "the round view shows no positions waiting: $(api /api/round | tail -c 300)"
+left=$((away_from + outage * 1000 - $(date +%s%3N)))
+[ "$left" -gt 0 ] && sleep "$(printf '%d.%03d' $((left / 1000)) $((left % 1000)))"
 start_lichess
 push_wait=$((5 + outage)) check_round "after lichess came back"
-has_moves "$(ls "$tmp"/lichess/req-*.pgn | tail -1)" '1\. d4 .* d5' || fail "d5 was lost across the outage"
-# in order: board 2's game (no takeback) never has fewer moves in a later request
-prev=0
-for f in "$tmp"/lichess/req-*.pgn; do
-    n=$(awk '/^\[Board "2"\]/ { on = 1 } /^\[Event / && seen { on = 0 } /^\[Event / { seen = 1 }
-             on { c += gsub(/\[%clk /, "") } END { print c + 0 }' "$f")
-    [ "$n" -ge "$prev" ] || fail "$f: board 2 went back from $prev to $n moves"
-    prev=$n
+python3 "$here/push_order.py" "$tmp/lichess" 1 2 >"$tmp/order.out" 2>&1 || fail "a position skipped: $(cat "$tmp/order.out")"
+for b in 1 2; do # every ply from the start, each in its own request
+    want="board $b: $(seq -s ' ' 0 $((2 + steps)))"
+    grep -qx "$want" "$tmp/order.out" || fail "board $b's positions as lichess got them: $(cat "$tmp/order.out")"
 done
-say "lichess away $outage s: the hall showed the failure, retried, and pushed d5 when it was back; board 2 never went back in $(ls "$tmp"/lichess/req-*.pgn | wc -l) requests"
+say "lichess away $outage s while each table made $steps moves: the hall showed the failure and the backlog, retried, and pushed every position of both games in order ($(tr '\n' ';' <"$tmp/order.out"))"
 
 # ---- a per-game error from lichess, shown to the arbiter ----------------------------------------
 echo 2 >"$tmp/lichess/error-board"
@@ -320,10 +387,13 @@ say "lichess's per-game error shown on the hall's round view (and page); the til
 
 # ---- a takeback: the corrected main line ------------------------------------------------------
 TB_PIN=246813 "$tb" --socket "$tmp/t1/control" takeback 1 >"$tmp/cli.log" 2>&1 || fail "t1's takeback refused: $(cat "$tmp/cli.log")"
-until_ok 5 plies_are t1 1 || fail "t1 did not take back e5"
+until_ok 5 plies_are t1 $((1 + steps)) || fail "t1 did not take back its last move"
 check_round "after the takeback"
-grep -q 'e5' "$tmp/round/game-1.pgn" && fail "the taken-back e5 is still in game-1.pgn"
-grep -q '(' "$(ls "$tmp"/lichess/req-*.pgn | tail -1)" && fail "the takeback became a variation"
+[ "$(tr '\n' ' ' <"$tmp/round/game-1.pgn" | grep -o '\[%clk ' | wc -l)" = $((1 + steps)) ] || fail "the taken-back move is still in game-1.pgn: $(cat "$tmp/round/game-1.pgn")"
+python3 "$here/push_order.py" "$tmp/lichess" 1 >"$tmp/order.out" 2>&1 || fail "the takeback: $(cat "$tmp/order.out")"
+grep -qx "board 1: .* $((2 + steps)) $((1 + steps))" "$tmp/order.out" || fail "the takeback did not reach lichess: $(cat "$tmp/order.out")"
+cat "$tmp"/lichess/req-*.pgn | python3 -c 'import re, sys; sys.exit("(" in re.sub(r"\{[^}]*\}", "", sys.stdin.read()))' ||
+    fail "the takeback became a variation"
 say "takeback: the folder and the push carry the corrected main line"
 
 # ---- the results list at the round's end -----------------------------------------------------
@@ -333,8 +403,22 @@ until_ok 5 grep -q '^2,"Schmidt, Anna","de Vries, Bram",1/2-1/2$' "$tmp/round/re
     until_ok 5 grep -q '^1,"Carlsen, Magnus","Nakamura, Hikaru",1-0$' "$tmp/round/results.csv" ||
     fail "results.csv: $(cat "$tmp/round/results.csv")"
 api /round/results.csv | cmp -s - "$tmp/round/results.csv" || fail "the page's results.csv differs from the folder's"
+# the TRF: the public's hall (start ranks given) writes it, read by its documented columns; the
+# arbiter's hall (a pairings PGN without them) says why not and writes the CSV and text all the same
+trf_is() { python3 "$here/trf_read.py" "$tmp/delayed/results.trf" 3 >"$tmp/trf.out" 2>&1 && cmp -s "$tmp/trf.out" - <<'EOF'
+1|Carlsen, Magnus|1503014|1.0|3|w|1
+2|de Vries, Bram|1000021|0.5|4|b|=
+3|Nakamura, Hikaru|2016192|0.0|1|b|0
+4|Schmidt, Anna|24600010|0.5|2|w|=
+EOF
+}
+until_ok $((delay_s + 4)) trf_is || fail "results.trf as its columns read: $(cat "$tmp/trf.out")"
+[ -e "$tmp/round/results.trf" ] && fail "a results.trf without start ranks"
+api /api/round | grep -q '"results_trf":"not written: board 1: Carlsen, Magnus (White) has no start rank (WhiteStartRank)' ||
+    fail "the round view does not say why there is no results.trf: $(api /api/round | head -c 400)"
+[ -s "$tmp/round/results.txt" ] || fail "no results.txt"
 check_round "at the round's end"
-say "results.csv: $(tr '\n' ';' <"$tmp/round/results.csv")"
+say "results.csv: $(tr '\n' ';' <"$tmp/round/results.csv"); results.trf (start ranks given) read by its columns: $(tr '\n' ';' <"$tmp/trf.out"); without start ranks: the round view says so"
 
 # ---- both halls restarted mid-round: the public keeps what it had ------------------------------
 kill "$hall_pid" "$hall2_pid"
@@ -349,9 +433,9 @@ for _ in $(seq 60); do # 3 s: the delayed folder never falls back to the bare pa
 done
 more_requests() { [ "$(ls "$tmp"/lichess/req-*.pgn | wc -l)" -gt "$nreq" ]; }
 until_ok 5 more_requests || fail "the restarted hall pushed nothing"
-for f in $(ls "$tmp"/lichess/req-*.pgn | tail -n +$((nreq + 1))); do
-    has_moves "$f" '1\. e4' || fail "the restarted hall pushed board 1 without its moves ($f)"
-done
+python3 "$here/push_order.py" "$tmp/lichess" --after "$nreq" 1 >"$tmp/order.out"
+grep -qE '^board 1: [1-9]' "$tmp/order.out" && ! grep -qE '^board 1: .* 0( |$)' "$tmp/order.out" ||
+    fail "the restarted hall pushed board 1 without its moves: $(cat "$tmp/order.out")"
 folder_error() { api /api/round | grep -q '"folder_error":"[^"]*results.txt: Is a directory"'; }
 until_ok 5 folder_error || fail "the folder's write error is not on the round view: $(api /api/round | head -c 600)"
 rmdir "$tmp/round/results.txt"
@@ -383,4 +467,7 @@ out=$("$hall" --broker-port "$mqtt_port" --port "$(free_port)" --config "$tmp/ba
 say "bad configuration refused: $out"
 
 grep -rq "$token" "$tmp"/*.log "$tmp/lichess/log" && fail "the token is in a log"
+# the public hall's push: every position of both boards in order, the last its delayed file
+until_ok $((delay_s + 4)) python3 "$here/push_order.py" "$tmp/lichess2" --newest "$tmp/delayed" 1 2 ||
+    fail "the delayed hall's push: $(python3 "$here/push_order.py" "$tmp/lichess2" --newest "$tmp/delayed" 1 2)"
 say "PASS"

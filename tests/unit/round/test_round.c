@@ -155,3 +155,132 @@ TB_TEST(results_list_csv_and_text)
     ASSERT_STR_CONTAINS(buf, "    2  Nakamura, Hikaru  Carlsen, Magnus  0-1\n");
     free(r);
 }
+
+/* A TRF player record read by the columns FIDE's TRF-16 documents (C.04 Annex 2): 1-3 "001",
+ * 5-8 start rank, 11-13 title, 15-47 name, 49-52 rating, 58-68 FIDE id, 81-84 points, 86-89
+ * rank; round R at 92 + 10 (R - 1): opponent (4), colour (+5), result (+7). */
+struct trf_player {
+    int rank, place, rating, opp;
+    char title[4], name[34], fide[12], points[5], colour, result;
+};
+
+static void trf_field(const char *line, size_t len, int col, int width, char *out)
+{
+    int k = 0;
+    for (int c = col; c < col + width; c++)
+        if ((size_t)c <= len)
+            out[k++] = line[c - 1];
+    out[k] = '\0';
+    while (k && out[k - 1] == ' ') /* the field's padding */
+        out[--k] = '\0';
+    size_t lead = strspn(out, " ");
+    memmove(out, out + lead, strlen(out + lead) + 1);
+}
+
+static bool trf_read(const char *line, size_t len, int round, struct trf_player *p)
+{
+    char f[40];
+    if (len < 8 || strncmp(line, "001", 3) != 0)
+        return false;
+    trf_field(line, len, 5, 4, f);
+    p->rank = atoi(f);
+    trf_field(line, len, 11, 3, p->title);
+    trf_field(line, len, 15, 33, p->name);
+    trf_field(line, len, 49, 4, f);
+    p->rating = atoi(f);
+    trf_field(line, len, 58, 11, p->fide);
+    trf_field(line, len, 81, 4, p->points);
+    trf_field(line, len, 86, 4, f);
+    p->place = atoi(f);
+    int c = 92 + 10 * (round - 1);
+    trf_field(line, len, c, 4, f);
+    p->opp = atoi(f);
+    trf_field(line, len, c + 5, 1, f);
+    p->colour = f[0];
+    trf_field(line, len, c + 7, 1, f);
+    p->result = f[0];
+    return true;
+}
+
+/* The round's results as the TRF's player records, read back by their documented columns:
+ * each player at their start rank, the opponent's start rank, colour and result in round 3's
+ * column, this round's points and the rank they give; a game still played has no result. */
+TB_TEST(results_trf_player_records_at_the_documented_columns)
+{
+    static const char csv[] =
+        "Board,White,Black,Round,WhiteStartRank,BlackStartRank,WhiteTitle,WhiteElo,WhiteFideId,"
+        "Event\n"
+        "1,\"Carlsen, Magnus\",\"Nakamura, Hikaru\",3,1,4,GM,2831,1503014,Open 2026\n"
+        "2,\"de Vries, Bram\",\"Schmidt, Anna\",3,5,2,,,,Open 2026\n"
+        "3,\"Ab, Cd\",\"Ef, Gh\",3,3,6,,,,Open 2026\n";
+    struct tb_error err = {0};
+    struct tb_round *r = parse("r3.csv", csv, &err);
+    ASSERT_NOT_NULL(r);
+    const char *res[] = {"1-0", "1/2-1/2", "*"};
+    int n = tb_round_results_trf(r, res, NULL, 0, &err);
+    ASSERT_TRUE(n > 0);
+    char *buf = malloc((size_t)n + 1);
+    ASSERT_EQ(tb_round_results_trf(r, res, buf, (size_t)n + 1, &err), n);
+    ASSERT_EQ(strncmp(buf, "012 Open 2026\r\n", 15), 0);
+    struct trf_player p[8];
+    int np = 0;
+    for (const char *line = buf; *line;) {
+        const char *end = strstr(line, "\r\n");
+        ASSERT_NOT_NULL(end); /* every line ends CR LF */
+        if (np < 8 && trf_read(line, (size_t)(end - line), 3, &p[np]))
+            np++;
+        line = end + 2;
+    }
+    ASSERT_EQ(np, 6);
+    for (int i = 0; i < np; i++)
+        ASSERT_EQ(p[i].rank, i + 1); /* start-rank order */
+    static const struct {
+        const char *name, *points;
+        int opp, place;
+        char colour, result;
+    } want[6] = {
+        {"Carlsen, Magnus", "1.0", 4, 1, 'w', '1'},
+        {"Schmidt, Anna", "0.5", 5, 2, 'b', '='}, /* start rank 2, Black on board 2 */
+        {"Ab, Cd", "0.0", 6, 4, 'w', '\0'},       /* board 3 still played: no result */
+        {"Nakamura, Hikaru", "0.0", 1, 4, 'b', '0'},
+        {"de Vries, Bram", "0.5", 2, 2, 'w', '='},
+        {"Ef, Gh", "0.0", 3, 4, 'b', '\0'},
+    };
+    for (int i = 0; i < np; i++) {
+        ASSERT_STR_EQ(p[i].name, want[i].name);
+        ASSERT_STR_EQ(p[i].points, want[i].points);
+        ASSERT_EQ(p[i].opp, want[i].opp);
+        ASSERT_EQ(p[i].place, want[i].place);
+        ASSERT_EQ(p[i].colour, want[i].colour);
+        ASSERT_EQ(p[i].result, want[i].result);
+    }
+    ASSERT_STR_EQ(p[0].title, "GM");
+    ASSERT_EQ(p[0].rating, 2831);
+    ASSERT_STR_EQ(p[0].fide, "1503014");
+    free(buf);
+    free(r);
+}
+
+/* Without every player's start rank no TRF: the message names the board and the player; a
+ * start rank twice is refused too; a start rank that is no number is the file's error. */
+TB_TEST(results_trf_needs_every_start_rank)
+{
+    struct tb_error err = {0};
+    struct tb_round *r = parse("r3.pgn", pairings_pgn, &err);
+    ASSERT_NOT_NULL(r);
+    char buf[256];
+    ASSERT_EQ(tb_round_results_trf(r, NULL, buf, sizeof buf, &err), TB_ERR_ARG);
+    ASSERT_STR_CONTAINS(err.msg,
+                        "board 1: Anna Schmidt (White) has no start rank (WhiteStartRank)");
+    free(r);
+    static const char twice[] = "Board,White,Black,Round,WhiteStartRank,BlackStartRank\n"
+                                "1,A,B,3,1,2\n2,C,D,3,3,1\n";
+    r = parse("t.csv", twice, &err);
+    ASSERT_NOT_NULL(r);
+    ASSERT_EQ(tb_round_results_trf(r, NULL, buf, sizeof buf, &err), TB_ERR_ARG);
+    ASSERT_STR_CONTAINS(err.msg, "start rank 1 is given twice (boards 1 and 2)");
+    free(r);
+    static const char zero[] = "Board,White,Black,Round,WhiteStartRank\n1,A,B,3,0\n";
+    ASSERT_NULL(parse("z.csv", zero, &err));
+    ASSERT_STR_CONTAINS(err.msg, "z.csv:2: WhiteStartRank: \"0\" is not a start rank");
+}
