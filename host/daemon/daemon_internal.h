@@ -411,11 +411,11 @@ struct tb_daemon__input {
     int (*take)(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
                 struct tb_error *err);
     bool check_stopped;
-    int which, arg;                      /* take's: a board or seat, a piece */
-    const char *text;                    /* take's: a typed move */
+    int which, arg;                         /* take's: a board or seat, a piece */
+    const char *text;                       /* take's: a typed move */
     const struct tb_journal_bug_input *bug; /* take's: a doorgeefschaak request */
-    const struct tb_journal_record *rec; /* take's: a record replayed */
-    bool wait;                           /* WRITTEN */
+    const struct tb_journal_record *rec;    /* take's: a record replayed */
+    bool wait;                              /* WRITTEN */
 };
 /* TB_OK, an error (err says why; nothing changed), or TB_ERR_AGAIN: its answer waits for the
  * journal (d->ticket). */
