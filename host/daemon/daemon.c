@@ -1,6 +1,7 @@
-/* daemon.c - twinboardd's loop: one poll over the links, the control socket, the speech thread's
- * completions, signals and a wake-up pipe; the timeout is the next deadline, so an idle daemon
- * sleeps. */
+/* daemon.c - twinboardd's loop: a shell of parts (boards, control socket, hall, broadcast,
+ * braille, voice, the game's clock, games kept, the journal's writer), each an ops table; one poll
+ * over their fds, signals and a wake-up pipe; the timeout is the nearest deadline, so an idle
+ * daemon sleeps. */
 #define _GNU_SOURCE /* signalfd_siginfo */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,56 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "daemon_internal.h"
-
-uint64_t tb_daemon__mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-uint64_t tb_daemon__clock(const struct tb_daemon *d)
-{
-    return d->base_ms + (tb_daemon__mono_ms() - d->mono_start);
-}
-
-uint64_t tb_daemon_now(const struct tb_daemon *d)
-{
-    return tb_daemon__clock(d);
-}
-
-/* The time given to the match for something happening now: the clock in real time, the
- * latest script time in virtual time. Never goes back. */
-uint64_t tb_daemon__match_time(struct tb_daemon *d)
-{
-    uint64_t t = d->virtual_time ? d->vnow : tb_daemon__clock(d);
-    if (t < d->last_mt)
-        t = d->last_mt;
-    d->last_mt = t;
-    return t;
-}
-
-static const char *const level_names[] = {"error", "warn", "info", "debug"};
-
-void tb_daemon__log(struct tb_daemon *d, enum tb_config_log level, const char *fmt, ...)
-{
-    if (level > d->cfg->log_level)
-        return;
-    char line[2048];
-    int n = snprintf(line, sizeof line, "twinboardd: %s: ", level_names[level]);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
-    va_end(ap);
-    if (d->opt.log)
-        d->opt.log(d->opt.log_arg, level, line);
-    else
-        fprintf(stderr, "%s\n", line);
-}
 
 void tb_daemon_options_default(struct tb_daemon_options *o)
 {
@@ -128,26 +82,11 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
         rc = tb_error_set(err, TB_ERR_SYS, "pipe: %s", strerror(errno));
         goto fail;
     }
-    if ((rc = tb_daemon__clock_open(d, err)) != TB_OK) /* clock: before recovery rebuilds it */
-        goto fail;
-    /* The journal comes first: recovery rebuilds the game before any board is heard. Its
-     * writer thread runs the commits off the loop (daemon_writer.c). */
-    if ((rc = tb_daemon__writer_open(d, err)) != TB_OK)
-        goto fail;
-    if ((rc = tb_daemon__journal_open(d, err)) != TB_OK)
-        goto fail;
-    tb_match_status(d->match, &d->shown); /* recovered: all of it on disk */
-    if ((rc = tb_daemon__voice_open(d, err)) != TB_OK)
-        goto fail;
-    tb_daemon__braille_open(d); /* the VI player on their own: braille, optional */
-    if ((rc = tb_daemon__boards_open(d, err)) != TB_OK)
-        goto fail;
-    if ((rc = tb_daemon__broadcast_open(d, err)) != TB_OK) /* broadcast */
-        goto fail;
-    if ((rc = tb_daemon__hall_open(d, err)) != TB_OK) /* hall */
-        goto fail;
-    if ((rc = tb_daemon__ctl_open(d, err)) != TB_OK)
-        goto fail;
+    for (int i = 0; i < TBD_NPARTS; i++) {
+        const struct tb_daemon__part *part = tb_daemon__parts_opened[i];
+        if (part->open && (rc = part->open(d, err)) != TB_OK)
+            goto fail; /* those opened before it close in tb_daemon_free */
+    }
     char summary[1024];
     tb_config_summary(d->cfg, summary, sizeof summary);
     tb_daemon__log(d, TB_CONFIG_LOG_INFO, "started: %s", summary);
@@ -163,22 +102,17 @@ void tb_daemon_free(struct tb_daemon *d)
 {
     if (!d)
         return;
-    tb_daemon__ctl_close(d);
-    tb_daemon__hall_close(d);      /* hall */
-    tb_daemon__broadcast_close(d); /* broadcast */
-    tb_daemon__boards_close(d);
-    tb_daemon__braille_close(d);
-    tb_daemon__voice_close(d);
-    tb_daemon__writer_close(d); /* a write under way ends first */
-    if (d->match)
-        tb_daemon__game_keep(d); /* games kept: the PGN as the game stands */
+    for (int i = TBD_NPARTS; i-- > 0;) { /* a journal write under way ends first */
+        const struct tb_daemon__part *part = tb_daemon__parts_opened[i];
+        if (part->close)
+            part->close(d);
+    }
     if (d->journal && tb_journal_close(d->journal) != TB_OK)
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal %s: closing failed: %s", d->journal_path,
                        strerror(errno));
     tb_daemon__bug_free(d); /* doorgeefschaak: its BPGN kept */
     tb_match_free(d->match);
     tb_daemon__journal_free(d);
-    tb_daemon__clock_free(d);
     for (int i = 0; i < 2; i++)
         if (d->wake_pipe[i] >= 0)
             close(d->wake_pipe[i]);
@@ -252,29 +186,34 @@ static bool finished(struct tb_daemon *d)
     return tb_daemon__voice_idle(d);
 }
 
-/* Poll timeout in ms: the nearest of the links' deadlines and the match's. */
+/* Poll timeout in ms: the nearest of the parts' deadlines and the match's. */
 static int timeout_ms(struct tb_daemon *d, uint64_t now, int max_wait)
 {
-    uint64_t dl = tb_daemon__boards_deadline(d);
+    uint64_t dl = UINT64_MAX, md = UINT64_MAX; /* the parts', the match's */
+    for (int i = 0; i < TBD_NPARTS; i++) {
+        const struct tb_daemon__part *part = tb_daemon__parts_served[i];
+        if (!part->deadline)
+            continue;
+        uint64_t x = part->deadline(d);
+        uint64_t *into = part->match_time ? &md : &dl;
+        if (x < *into)
+            *into = x;
+    }
     if (tb_daemon__journal_held(d)) {
         /* the match is frozen until the journal is written: only the retry is due */
     } else if (!d->virtual_time) {
-        uint64_t md = game_deadline(d);
+        if (game_deadline(d) < md)
+            md = game_deadline(d);
+        if (tb_daemon__vi_deadline(d) < md) /* a promote button's choice to take */
+            md = tb_daemon__vi_deadline(d);
         if (md < dl)
             dl = md;
-        if (tb_daemon__vi_deadline(d) < dl) /* a promote button's choice to take */
-            dl = tb_daemon__vi_deadline(d);
-        uint64_t cd = tb_daemon__clock_deadline(d); /* clock: a flag fall or a warning */
-        if (cd < dl)
-            dl = cd;
     } else if (tb_daemon__boards_pending(d) && !tb_daemon__boards_paused(d)) {
         dl = 0;
     } else if (tb_daemon__boards_all_ended(d) && !tb_daemon__boards_pending(d) &&
                (game_deadline(d) != UINT64_MAX || tb_daemon__vi_deadline(d) != UINT64_MAX)) {
         dl = 0; /* virtual time runs on to the match's last decision */
     }
-    if (tb_daemon__braille_deadline(d) < dl) /* a braille display to try again */
-        dl = tb_daemon__braille_deadline(d);
     uint64_t retry = tb_daemon__journal_retry(d, now);
     if (retry < dl)
         dl = retry;
@@ -312,50 +251,26 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
 {
     if (d->stop || d->done)
         return 0;
-    /* + the journal's writer, listener, sweep timer; + the braille displays; + the broadcast's pty,
-     * listener and readers; + the hall's broker */
+    /* the wake pipe, signals; the journal's writer, the voice; the links, the braille displays; the
+     * listener, sweep timer and clients; the broadcast's pty, listener and readers; the hall's
+     * broker */
     enum { MAXFD = 5 + TBD_BOARDS + TBD_MAX_CLIENTS + 2 + TBD_BOARDS + 2 + 64 + 1 };
     struct pollfd p[MAXFD];
-    int n = 0, sig_i = -1, wake_i, voice_i = -1, link_i[TBD_BOARDS];
-    wake_i = n;
+    int n = 0, sig_i = -1, wake_i = n, at[TBD_NPARTS + 1];
     p[n++] = (struct pollfd){.fd = d->wake_pipe[0], .events = POLLIN};
     if (d->opt.signal_fd >= 0) {
         sig_i = n;
         p[n++] = (struct pollfd){.fd = d->opt.signal_fd, .events = POLLIN};
     }
-    int writer_i = -1; /* the journal's writer has finished */
-    if (d->writer.efd >= 0) {
-        writer_i = n;
-        p[n++] = (struct pollfd){.fd = d->writer.efd, .events = POLLIN};
+    for (int i = 0; i < TBD_NPARTS; i++) { /* each part's slice of the poll */
+        at[i] = n;
+        const struct tb_daemon__part *part = tb_daemon__parts_served[i];
+        if (part->pollfds)
+            n += part->pollfds(d, p + n, MAXFD - n);
     }
-    if (d->voice) {
-        voice_i = n;
-        p[n++] = (struct pollfd){.fd = tb_voice_fd(d->voice), .events = POLLIN};
-    }
-    for (int b = 0; b < TBD_BOARDS; b++) {
-        int fd = d->board[b].link ? tb_link_fd(d->board[b].link) : -1;
-        link_i[b] = fd >= 0 ? n : -1;
-        if (fd >= 0)
-            p[n++] = (struct pollfd){.fd = fd, .events = POLLIN};
-    }
-    int braille_i = n, nbraille = tb_daemon__braille_pollfds(d, p + n, TBD_BOARDS);
-    n += nbraille;
-    int ctl_i = n;
-    n += tb_daemon__ctl_pollfds(d, p + n, MAXFD - n);
-    uint64_t bc_due, hall_due; /* broadcast, hall: their fds and deadlines */
-    int bc_i = n;
-    n += tb_daemon__broadcast_pollfds(d, p + n, MAXFD - n, &bc_due);
-    int hall_i = n;
-    n += tb_daemon__hall_pollfds(d, p + n, MAXFD - n, &hall_due);
+    at[TBD_NPARTS] = n;
 
-    uint64_t now0 = tb_daemon__clock(d);
-    int wait = timeout_ms(d, now0, max_wait_ms);
-    for (int k = 0; k < 2; k++) {
-        uint64_t due = k ? hall_due : bc_due;
-        if (due != UINT64_MAX && (wait < 0 || due < now0 + (uint64_t)wait))
-            wait = due <= now0 ? 0 : (int)(due - now0);
-    }
-    int r = poll(p, (nfds_t)n, wait);
+    int r = poll(p, (nfds_t)n, timeout_ms(d, tb_daemon__clock(d), max_wait_ms));
     if (r < 0 && errno != EINTR) {
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "poll: %s", strerror(errno));
         return TB_ERR_SYS;
@@ -368,23 +283,12 @@ int tb_daemon_step(struct tb_daemon *d, int max_wait_ms)
     }
     if (sig_i >= 0 && (p[sig_i].revents & POLLIN))
         handle_signals(d);
-    if (voice_i >= 0 && (p[voice_i].revents & POLLIN))
-        tb_daemon__voice_events(d);
-    if (writer_i >= 0 && (p[writer_i].revents & POLLIN))
-        tb_daemon__input(d, &(struct tb_daemon__input){.kind = TB_DAEMON__IN_WRITTEN},
-                         tb_daemon__clock(d), NULL);
-    (void)link_i;
-    if (r > 0 && nbraille)
-        tb_daemon__braille_handle(d, p + braille_i, nbraille);
-    tb_daemon__braille_retry(d, tb_daemon__clock(d));
-
-    int rc = tb_daemon__boards_read(d, tb_daemon__clock(d));
-    if (rc < 0)
-        return rc;
-    if (r > 0)
-        tb_daemon__ctl_handle(d, p + ctl_i, bc_i - ctl_i);
-    tb_daemon__broadcast_handle(d, p + bc_i, hall_i - bc_i); /* broadcast */
-    tb_daemon__hall_handle(d, p + hall_i, n - hall_i);       /* hall */
+    for (int i = 0; i < TBD_NPARTS; i++) {
+        const struct tb_daemon__part *part = tb_daemon__parts_served[i];
+        int rc = part->handle ? part->handle(d, p + at[i], at[i + 1] - at[i]) : TB_OK;
+        if (rc < 0)
+            return rc;
+    }
     tb_daemon__boards_feed(d);
     if (!d->virtual_time)
         tb_daemon__input(d, &(struct tb_daemon__input){.kind = TB_DAEMON__IN_TIME},

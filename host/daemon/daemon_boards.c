@@ -83,7 +83,7 @@ int tb_daemon__boards_blip(struct tb_daemon *d, struct tb_error *err)
     return TB_OK;
 }
 
-int tb_daemon__boards_open(struct tb_daemon *d, struct tb_error *err)
+static int boards_open(struct tb_daemon *d, struct tb_error *err)
 {
     for (int b = 0; b < TBD_BOARDS; b++) {
         struct tb_daemon__board *bd = &d->board[b];
@@ -107,7 +107,7 @@ int tb_daemon__boards_open(struct tb_daemon *d, struct tb_error *err)
     return TB_OK;
 }
 
-void tb_daemon__boards_close(struct tb_daemon *d)
+static void boards_close(struct tb_daemon *d)
 {
     for (int b = 0; b < TBD_BOARDS; b++) {
         tb_link_close(d->board[b].link);
@@ -259,7 +259,7 @@ static void turn_feed(struct tb_daemon *d, uint64_t now)
     d->last_read = now;
 }
 
-int tb_daemon__boards_read(struct tb_daemon *d, uint64_t now)
+static int boards_read(struct tb_daemon *d, uint64_t now)
 {
     struct tb_link_event ev[READ_BATCH];
     int rc = TB_OK;
@@ -324,7 +324,7 @@ bool tb_daemon__boards_all_ended(const struct tb_daemon *d)
     return scripts > 0;
 }
 
-uint64_t tb_daemon__boards_deadline(const struct tb_daemon *d)
+static uint64_t boards_deadline(struct tb_daemon *d)
 {
     uint64_t dl = TB_LINK_NO_DEADLINE;
     for (int b = 0; b < TBD_BOARDS; b++) {
@@ -426,3 +426,32 @@ int tb_daemon__typed_move(struct tb_daemon *d, int b, const char *text, struct t
                                   .text = text};
     return tb_daemon__input(d, &in, tb_daemon__match_time(d), err); /* answered once on disk */
 }
+
+/* The links' fds wake the loop; each turn reads every link (a script's or a reconnect's time
+ * has no fd), so the slice itself is not looked at. */
+static int boards_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
+{
+    int n = 0;
+    for (int b = 0; b < TBD_BOARDS && n < max; b++) {
+        int fd = d->board[b].link ? tb_link_fd(d->board[b].link) : -1;
+        if (fd >= 0)
+            p[n++] = (struct pollfd){.fd = fd, .events = POLLIN};
+    }
+    return n;
+}
+
+static int boards_handle(struct tb_daemon *d, const struct pollfd *p, int n)
+{
+    (void)p;
+    (void)n;
+    return boards_read(d, tb_daemon__clock(d));
+}
+
+const struct tb_daemon__part tb_daemon__part_boards = {
+    .name = "boards",
+    .open = boards_open,
+    .close = boards_close,
+    .pollfds = boards_pollfds,
+    .handle = boards_handle,
+    .deadline = boards_deadline,
+};

@@ -57,8 +57,9 @@ static void try_open(struct tb_daemon *d, int b)
     show(d, b);
 }
 
-void tb_daemon__braille_open(struct tb_daemon *d)
+static int braille_open(struct tb_daemon *d, struct tb_error *err)
 {
+    (void)err; /* optional: a display that cannot be opened is said and tried again */
     for (int b = 0; b < TBD_BOARDS; b++) {
         const struct tb_config_player *pc = &d->cfg->player[b];
         if (!pc->braille[0])
@@ -75,9 +76,10 @@ void tb_daemon__braille_open(struct tb_daemon *d)
         d->braille[b] = br;
         try_open(d, b);
     }
+    return TB_OK;
 }
 
-void tb_daemon__braille_close(struct tb_daemon *d)
+static void braille_close(struct tb_daemon *d)
 {
     for (int b = 0; b < TBD_BOARDS; b++) {
         if (!d->braille[b])
@@ -88,7 +90,7 @@ void tb_daemon__braille_close(struct tb_daemon *d)
     }
 }
 
-uint64_t tb_daemon__braille_deadline(const struct tb_daemon *d)
+static uint64_t braille_deadline(struct tb_daemon *d)
 {
     uint64_t when = UINT64_MAX;
     for (int b = 0; b < TBD_BOARDS; b++)
@@ -97,14 +99,14 @@ uint64_t tb_daemon__braille_deadline(const struct tb_daemon *d)
     return when;
 }
 
-void tb_daemon__braille_retry(struct tb_daemon *d, uint64_t now)
+static void braille_retry(struct tb_daemon *d, uint64_t now)
 {
     for (int b = 0; b < TBD_BOARDS; b++)
         if (d->braille[b] && !d->braille[b]->display && d->braille[b]->retry_at <= now)
             try_open(d, b);
 }
 
-int tb_daemon__braille_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
+static int braille_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
 {
     int n = 0;
     for (int b = 0; b < TBD_BOARDS && n < max; b++) {
@@ -129,7 +131,7 @@ static void clock_text(struct tb_daemon *d, int b, char *buf, size_t len)
         buf[0] = '\0';
 }
 
-void tb_daemon__braille_handle(struct tb_daemon *d, const struct pollfd *p, int n)
+static int braille_handle(struct tb_daemon *d, const struct pollfd *p, int n)
 {
     for (int b = 0; b < TBD_BOARDS && b < n; b++) {
         struct tb_daemon__braille *br = d->braille[b];
@@ -152,6 +154,8 @@ void tb_daemon__braille_handle(struct tb_daemon *d, const struct pollfd *p, int 
             br->retry_at = tb_daemon__clock(d) + TBD_BRAILLE_RETRY_MS;
         }
     }
+    braille_retry(d, tb_daemon__clock(d)); /* a display gone: its time to try again */
+    return TB_OK;
 }
 
 void tb_daemon__braille_said(struct tb_daemon *d, int b, int what, const char *text)
@@ -189,3 +193,12 @@ void tb_daemon__braille_game(struct tb_daemon *d)
         show(d, b);
     }
 }
+
+const struct tb_daemon__part tb_daemon__part_braille = {
+    .name = "braille",
+    .open = braille_open,
+    .close = braille_close,
+    .pollfds = braille_pollfds,
+    .handle = braille_handle,
+    .deadline = braille_deadline,
+};

@@ -230,7 +230,7 @@ void tb_daemon__broadcast_result(struct tb_daemon *d)
     kept(d, tb_daemon__bcdelay_result(d->bc_delay, &end, tb_daemon__clock(d)));
 }
 
-int tb_daemon__broadcast_open(struct tb_daemon *d, struct tb_error *err)
+static int broadcast_open(struct tb_daemon *d, struct tb_error *err)
 {
     const struct tb_config_broadcast *c = &d->cfg->broadcast;
     if (!tb_config_broadcast_on(d->cfg))
@@ -279,7 +279,7 @@ int tb_daemon__broadcast_open(struct tb_daemon *d, struct tb_error *err)
     return TB_OK;
 }
 
-void tb_daemon__broadcast_close(struct tb_daemon *d)
+static void broadcast_close(struct tb_daemon *d)
 {
     tb_broadcast_free(d->bc); /* the last PGN written, the pty's link removed */
     d->bc = NULL;
@@ -289,24 +289,30 @@ void tb_daemon__broadcast_close(struct tb_daemon *d)
     d->bc_game = NULL;
 }
 
-int tb_daemon__broadcast_pollfds(struct tb_daemon *d, struct pollfd *p, int max, uint64_t *deadline)
+static int broadcast_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
 {
-    *deadline = UINT64_MAX;
+    d->bc_due = UINT64_MAX;
     if (!d->bc)
         return 0;
-    int n = tb_broadcast_pollfds(d->bc, p, max, tb_daemon__clock(d), deadline);
+    int n = tb_broadcast_pollfds(d->bc, p, max, tb_daemon__clock(d), &d->bc_due);
     uint64_t due = tb_daemon__bcdelay_deadline(d->bc_delay, d->cfg->broadcast.delay_ms);
-    if (due < *deadline) /* a delayed change to show */
-        *deadline = due;
+    if (due < d->bc_due) /* a delayed change to show */
+        d->bc_due = due;
     return n;
 }
 
-void tb_daemon__broadcast_handle(struct tb_daemon *d, const struct pollfd *p, int n)
+static uint64_t broadcast_deadline(struct tb_daemon *d)
+{
+    return d->bc ? d->bc_due : UINT64_MAX;
+}
+
+static int broadcast_handle(struct tb_daemon *d, const struct pollfd *p, int n)
 {
     if (!d->bc)
-        return;
+        return TB_OK;
     hand_over_due(d);
     tb_broadcast_handle(d->bc, p, n, tb_daemon__clock(d));
+    return TB_OK;
 }
 
 void tb_daemon__broadcast_status(struct tb_daemon *d, struct tb_daemon__buf *out)
@@ -332,3 +338,12 @@ void tb_daemon__broadcast_status(struct tb_daemon *d, struct tb_daemon__buf *out
     }
     tb_daemon__buf_put(out, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
+
+const struct tb_daemon__part tb_daemon__part_broadcast = {
+    .name = "broadcast",
+    .open = broadcast_open,
+    .close = broadcast_close,
+    .pollfds = broadcast_pollfds,
+    .handle = broadcast_handle,
+    .deadline = broadcast_deadline,
+};

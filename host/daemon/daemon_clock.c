@@ -118,7 +118,7 @@ static int setup(struct tb_daemon *d, struct tb_daemon__clk *k, struct tb_error 
     return rc;
 }
 
-int tb_daemon__clock_open(struct tb_daemon *d, struct tb_error *err)
+static int clock_open(struct tb_daemon *d, struct tb_error *err)
 {
     const struct tb_config_clock *cc = &d->cfg->clock;
     struct tb_daemon__clk *k = calloc(1, sizeof *k);
@@ -146,7 +146,7 @@ int tb_daemon__clock_open(struct tb_daemon *d, struct tb_error *err)
     return TB_OK;
 }
 
-void tb_daemon__clock_free(struct tb_daemon *d)
+static void clock_close(struct tb_daemon *d)
 {
     free(d->clk);
     d->clk = NULL;
@@ -269,7 +269,7 @@ void tb_daemon__clock_tick(struct tb_daemon *d, uint64_t t)
     drain(d);
 }
 
-uint64_t tb_daemon__clock_deadline(const struct tb_daemon *d)
+static uint64_t clock_deadline(struct tb_daemon *d)
 {
     const struct tb_daemon__clk *k = d->clk;
     if (!builtin(k) || k->over || tb_daemon__jstopped(&d->jstop) || !d->match)
@@ -742,3 +742,12 @@ void tb_daemon__clock_pgn(struct tb_daemon *d, tb_chess_pgn_game *pg)
         if (k->clk[ply] >= 0 && tb_clock_format_clk((uint64_t)k->clk[ply], text, sizeof text) > 0)
             tb_chess_pgn_add_comment(pg, ply, text, NULL);
 }
+
+/* The game's clock and its display: a flag fall or a warning is due (the match's time). */
+const struct tb_daemon__part tb_daemon__part_clock = {
+    .name = "clock",
+    .open = clock_open,
+    .close = clock_close,
+    .deadline = clock_deadline,
+    .match_time = true,
+};

@@ -443,7 +443,7 @@ static int take_lock(struct tb_daemon *d, struct tb_error *err)
     return TB_OK;
 }
 
-int tb_daemon__ctl_open(struct tb_daemon *d, struct tb_error *err)
+static int ctl_open(struct tb_daemon *d, struct tb_error *err)
 {
     d->lock_fd = d->sweep_fd = -1;
     d->ctl_opened = true;
@@ -497,7 +497,7 @@ static void drop(struct tb_daemon *d, int i)
     d->client[i] = d->client[--d->nclients];
 }
 
-void tb_daemon__ctl_close(struct tb_daemon *d)
+static void ctl_close(struct tb_daemon *d)
 {
     while (d->nclients)
         drop(d, d->nclients - 1);
@@ -535,7 +535,7 @@ static void arm_sweep(struct tb_daemon *d)
     }
 }
 
-int tb_daemon__ctl_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
+static int ctl_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
 {
     int n = 0;
     if (d->listen_fd < 0)
@@ -866,7 +866,7 @@ static void sweep(struct tb_daemon *d)
     }
 }
 
-void tb_daemon__ctl_handle(struct tb_daemon *d, const struct pollfd *p, int n)
+static int ctl_handle(struct tb_daemon *d, const struct pollfd *p, int n)
 {
     bool accept_now = false;
     for (int k = 0; k < n; k++) {
@@ -906,4 +906,13 @@ void tb_daemon__ctl_handle(struct tb_daemon *d, const struct pollfd *p, int n)
     }
     if (accept_now)
         accept_clients(d);
+    return TB_OK;
 }
+
+const struct tb_daemon__part tb_daemon__part_ctl = {
+    .name = "control socket",
+    .open = ctl_open,
+    .close = ctl_close,
+    .pollfds = ctl_pollfds,
+    .handle = ctl_handle,
+};

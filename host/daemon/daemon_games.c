@@ -350,3 +350,15 @@ int tb_daemon__game_write(struct tb_daemon *d, const char *file, const char *tex
 {
     return write_whole(d, file, text);
 }
+
+/* Games kept: the PGN as the game stands when the daemon stops (before the journal closes). */
+static void games_close(struct tb_daemon *d)
+{
+    if (d->match)
+        tb_daemon__game_keep(d);
+}
+
+const struct tb_daemon__part tb_daemon__part_games = {
+    .name = "games kept",
+    .close = games_close,
+};

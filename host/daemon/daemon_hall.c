@@ -52,6 +52,7 @@ struct tb_daemon__hall {
     struct tbd_hall_wait wait[TBD_HALL_WAITS];
     struct tbd_hall_doing doing;
     unsigned long cmds, refused;
+    uint64_t due; /* its next due time, as its pollfds found it */
 };
 
 static uint64_t now_ms(const struct tb_daemon *d)
@@ -72,7 +73,7 @@ static int read_password(struct tb_daemon *d, char *out, size_t len, struct tb_e
     return TB_OK;
 }
 
-int tb_daemon__hall_open(struct tb_daemon *d, struct tb_error *err)
+static int hall_open(struct tb_daemon *d, struct tb_error *err)
 {
     if (!tb_config_hall_on(d->cfg))
         return TB_OK;
@@ -132,7 +133,7 @@ static void drain(struct tb_daemon *d, struct tb_daemon__hall *h)
     }
 }
 
-void tb_daemon__hall_close(struct tb_daemon *d)
+static void hall_close(struct tb_daemon *d)
 {
     struct tb_daemon__hall *h = d->hall;
     if (!h)
@@ -249,10 +250,9 @@ static void publish(struct tb_daemon *d, struct tb_daemon__hall *h)
     h->dirty = false;
 }
 
-int tb_daemon__hall_pollfds(struct tb_daemon *d, struct pollfd *p, int max, uint64_t *deadline)
+static int hall_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
 {
     struct tb_daemon__hall *h = d->hall;
-    *deadline = UINT64_MAX;
     if (!h)
         return 0;
     for (int b = 0; b < TBD_BOARDS; b++) { /* link health is part of the state */
@@ -270,16 +270,21 @@ int tb_daemon__hall_pollfds(struct tb_daemon *d, struct pollfd *p, int max, uint
         h->dirty = true;
     if (h->dirty)
         publish(d, h);
-    *deadline = tb_hall_pub_deadline(h->pub);
+    h->due = tb_hall_pub_deadline(h->pub);
     for (int i = 0; i < TBD_HALL_WAITS; i++)
-        if ((h->wait[i].held || h->wait[i].answering) && h->wait[i].at < *deadline)
-            *deadline = h->wait[i].at;
+        if ((h->wait[i].held || h->wait[i].answering) && h->wait[i].at < h->due)
+            h->due = h->wait[i].at;
     int fd = tb_hall_pub_fd(h->pub);
     if (fd < 0 || max < 1)
         return 0;
     p[0] = (struct pollfd){
         .fd = fd, .events = (short)(POLLIN | (tb_hall_pub_want_write(h->pub) ? POLLOUT : 0))};
     return 1;
+}
+
+static uint64_t hall_deadline(struct tb_daemon *d)
+{
+    return d->hall ? d->hall->due : UINT64_MAX;
 }
 
 static void answer(struct tb_daemon *d, const struct tb_hall_cmd *c, bool ok, const char *text)
@@ -448,11 +453,11 @@ static void command(struct tb_daemon *d, struct tb_daemon__hall *h, const struct
     }
 }
 
-void tb_daemon__hall_handle(struct tb_daemon *d, const struct pollfd *p, int n)
+static int hall_handle(struct tb_daemon *d, const struct pollfd *p, int n)
 {
     struct tb_daemon__hall *h = d->hall;
     if (!h)
-        return;
+        return TB_OK;
     bool rd = n > 0 && (p[0].revents & (POLLIN | POLLERR | POLLHUP));
     bool wr = n > 0 && (p[0].revents & POLLOUT);
     tb_hall_pub_service(h->pub, rd, wr, now_ms(d));
@@ -491,6 +496,7 @@ void tb_daemon__hall_handle(struct tb_daemon *d, const struct pollfd *p, int n)
         if (g->on)
             doing_step(d, h);
     }
+    return TB_OK;
 }
 
 void tb_daemon__hall_status(struct tb_daemon *d, struct tb_daemon__buf *out)
@@ -512,3 +518,12 @@ void tb_daemon__hall_status(struct tb_daemon *d, struct tb_daemon__buf *out)
     }
     tb_daemon__buf_put(out, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
+
+const struct tb_daemon__part tb_daemon__part_hall = {
+    .name = "hall",
+    .open = hall_open,
+    .close = hall_close,
+    .pollfds = hall_pollfds,
+    .handle = hall_handle,
+    .deadline = hall_deadline,
+};

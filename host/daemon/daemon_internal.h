@@ -337,6 +337,7 @@ struct tb_daemon {
     tb_chess_game *bc_game;              /* what the broadcast shows (the agreed game fed last) */
     struct tb_broadcast_clock bc_clock;  /* and the clock shown with it */
     struct tb_daemon__bcdelay *bc_delay; /* the changes [broadcast] delay holds back */
+    uint64_t bc_due;                     /* its next due time, as its pollfds found it */
     struct tb_broadcast_tags tags;       /* this game's PGN tags: configuration, then new-game */
     struct tb_daemon__end end;
 
@@ -363,17 +364,42 @@ void tb_daemon__refusal(struct tb_daemon *d, uint64_t peer, bool wrong_pin,
 void tb_daemon__refusals_flush(struct tb_daemon *d); /* the summary of a minute that ended */
 void tb_daemon__peer_name(uint64_t peer, char *buf, size_t len); /* "uid 1000" */
 
+/* One part of the daemon, as a libuv handle or a BRLTTY driver: an ops table the loop asks in
+ * turn (daemon.c, its parts list). A slot a part has no use for is NULL. */
+struct tb_daemon__part {
+    const char *name;
+    /* At tb_daemon_new, in the list's opening order; err names what failed. */
+    int (*open)(struct tb_daemon *d, struct tb_error *err);
+    /* At tb_daemon_free, in the reverse order: idempotent, safe on a part never opened and after
+     * a failed open. */
+    void (*close)(struct tb_daemon *d);
+    /* Fills at most max pollfds (fd -1: poll skips it) and returns how many; each turn. */
+    int (*pollfds)(struct tb_daemon *d, struct pollfd *p, int max);
+    /* Each turn after the poll, with the part's own slice of the revents (all 0 when the poll
+     * timed out); negative: the loop stops with that error. */
+    int (*handle)(struct tb_daemon *d, const struct pollfd *p, int n);
+    /* Its next due time on the daemon's clock (UINT64_MAX: none), asked after its pollfds. */
+    uint64_t (*deadline)(struct tb_daemon *d);
+    /* Its deadline is the match's: frozen while the journal holds play, and left to the scripts'
+     * own times in virtual time. */
+    bool match_time;
+};
+extern const struct tb_daemon__part tb_daemon__part_boards, tb_daemon__part_ctl,
+    tb_daemon__part_hall, tb_daemon__part_broadcast, tb_daemon__part_braille, tb_daemon__part_voice,
+    tb_daemon__part_clock, tb_daemon__part_games, tb_daemon__part_writer;
+/* daemon_parts.c: the same TBD_NPARTS parts in the order they are opened (closed in the reverse)
+ * and in the order each turn serves them. */
+enum { TBD_NPARTS = 9 };
+extern const struct tb_daemon__part *const tb_daemon__parts_opened[];
+extern const struct tb_daemon__part *const tb_daemon__parts_served[];
+
 /* daemon_boards.c */
 int tb_daemon__boards_plan(struct tb_daemon *d, struct tb_error *err);
 int tb_daemon__boards_blip(struct tb_daemon *d, struct tb_error *err); /* scripts' own window */
-int tb_daemon__boards_open(struct tb_daemon *d, struct tb_error *err);
-void tb_daemon__boards_close(struct tb_daemon *d);
-int tb_daemon__boards_read(struct tb_daemon *d, uint64_t now);
 int tb_daemon__boards_feed(struct tb_daemon *d);
 bool tb_daemon__boards_paused(const struct tb_daemon *d);
 bool tb_daemon__boards_pending(const struct tb_daemon *d);
 bool tb_daemon__boards_all_ended(const struct tb_daemon *d);
-uint64_t tb_daemon__boards_deadline(const struct tb_daemon *d);
 /* D.2.10.1: a move typed for a typed board; refused (nothing changes) unless the board may make
  * it now. Live and in recovery. */
 int tb_daemon__typed_move(struct tb_daemon *d, int board, const char *text, struct tb_error *err);
@@ -509,12 +535,9 @@ bool tb_daemon__writer_take(struct tb_daemon *d, bool wait, struct tb_daemon__wr
 void tb_daemon__journal_free(struct tb_daemon *d);
 
 /* daemon_voice.c */
-int tb_daemon__voice_open(struct tb_daemon *d, struct tb_error *err);
-void tb_daemon__voice_close(struct tb_daemon *d);
 void tb_daemon__say(struct tb_daemon *d, const struct tb_match_announce *a);
 void tb_daemon__say_msg(struct tb_daemon *d, int board, enum tb_voice_msg msg,
                         const struct tb_voice_msg_args *args, unsigned flags);
-void tb_daemon__voice_events(struct tb_daemon *d);
 void tb_daemon__repeat(struct tb_daemon *d, int board);
 bool tb_daemon__voice_idle(struct tb_daemon *d);
 
@@ -551,17 +574,11 @@ int tb_daemon__promote_at(struct tb_daemon *d, int board, int ptype, uint64_t t,
                           struct tb_error *err);
 
 /* daemon_braille.c: each player's braille display (docs/braille.md) */
-void tb_daemon__braille_open(struct tb_daemon *d);
-void tb_daemon__braille_close(struct tb_daemon *d);
-int tb_daemon__braille_pollfds(struct tb_daemon *d, struct pollfd *p, int max);
-void tb_daemon__braille_handle(struct tb_daemon *d, const struct pollfd *p, int n);
 /* What the player was told (a move to copy, their own move, a message) and the game so far,
  * onto the display. */
 enum { TBD_BRAILLE_MESSAGE, TBD_BRAILLE_TO_COPY, TBD_BRAILLE_OWN_MOVE };
 void tb_daemon__braille_said(struct tb_daemon *d, int board, int what, const char *text);
 void tb_daemon__braille_game(struct tb_daemon *d);
-uint64_t tb_daemon__braille_deadline(const struct tb_daemon *d);
-void tb_daemon__braille_retry(struct tb_daemon *d, uint64_t now);
 /* daemon_audio.c (audio devices: probed before the game, lost and back during it) */
 /* The PortAudio device an audio entry names: NULL for null, none and wav:, "" for the default. */
 const char *tb_daemon__audio_target(const char *audio);
@@ -574,10 +591,6 @@ void tb_daemon__audio_event(struct tb_daemon *d, const struct tb_voice_event *ev
 void tb_daemon__audio_status(struct tb_daemon *d, char *buf, size_t len);
 
 /* daemon_ctl.c */
-int tb_daemon__ctl_open(struct tb_daemon *d, struct tb_error *err);
-void tb_daemon__ctl_close(struct tb_daemon *d);
-int tb_daemon__ctl_pollfds(struct tb_daemon *d, struct pollfd *p, int max);
-void tb_daemon__ctl_handle(struct tb_daemon *d, const struct pollfd *p, int n);
 /* Requests that waited for the journal: answered or served now if they can be. */
 void tb_daemon__ctl_waiting(struct tb_daemon *d);
 /* Runs one request line, appending the response to an output buffer. */
@@ -657,8 +670,6 @@ void tb_daemon__games(struct tb_daemon *d, struct tb_daemon__buf *out);
 
 /* daemon_broadcast.c: the agreed game as a virtual DGT board and a live PGN (docs/broadcast.md).
  * Every call is a no-op while [broadcast] is off. */
-int tb_daemon__broadcast_open(struct tb_daemon *d, struct tb_error *err);
-void tb_daemon__broadcast_close(struct tb_daemon *d);
 /* The tags of a new game: the configuration's, with a new-game request's over them. */
 void tb_daemon__game_tags(struct tb_daemon *d, const struct tb_ctl_request *req);
 /* An agreed move (ply of the match's game): shown at once, in order. */
@@ -693,9 +704,6 @@ int tb_daemon__bcdelay_hand_over(struct tb_daemon__bcdelay *q, tb_broadcast *bc,
                                  uint64_t delay, struct tb_error *err);
 /* When the oldest change is due (UINT64_MAX: none waits). */
 uint64_t tb_daemon__bcdelay_deadline(const struct tb_daemon__bcdelay *q, uint64_t delay);
-int tb_daemon__broadcast_pollfds(struct tb_daemon *d, struct pollfd *p, int max,
-                                 uint64_t *deadline);
-void tb_daemon__broadcast_handle(struct tb_daemon *d, const struct pollfd *p, int n);
 void tb_daemon__broadcast_status(struct tb_daemon *d, struct tb_daemon__buf *out);
 
 /* daemon_result.c: the game's end. The result request (an arbiter action of daemon_arbiter.c's
@@ -714,25 +722,18 @@ void tb_daemon__result_rules(struct tb_daemon *d, uint64_t t);
 void tb_daemon__result_clear(struct tb_daemon *d);
 
 /* daemon_hall.c: the table on the hall's MQTT broker (docs/hall.md). No-ops while [hall] is off. */
-int tb_daemon__hall_open(struct tb_daemon *d, struct tb_error *err);
-void tb_daemon__hall_close(struct tb_daemon *d);
 /* A match output carried out: noted for the hall (events). */
 void tb_daemon__hall_output(struct tb_daemon *d, const struct tb_match_out *o);
 /* The ARBITER button at a board. */
 void tb_daemon__hall_arbiter_call(struct tb_daemon *d, int board);
 struct tb_bugmatch_out; /* hall: a doorgeefschaak output carried out (daemon_bug.c) */
 void tb_daemon__hall_bug_output(struct tb_daemon *d, const struct tb_bugmatch_out *o);
-int tb_daemon__hall_pollfds(struct tb_daemon *d, struct pollfd *p, int max, uint64_t *deadline);
 /* After poll: the broker served, commands taken (PIN-checked), the state published if changed. */
-void tb_daemon__hall_handle(struct tb_daemon *d, const struct pollfd *p, int n);
 void tb_daemon__hall_status(struct tb_daemon *d, struct tb_daemon__buf *out);
 
 /* daemon_clock.c: the game's clock ([clock]; docs/clock.md, "The daemon's clock"). It follows
  * the match's outputs and the board inputs at their own times, so recovery rebuilds it. */
-int tb_daemon__clock_open(struct tb_daemon *d, struct tb_error *err);
-void tb_daemon__clock_free(struct tb_daemon *d);
-void tb_daemon__clock_tick(struct tb_daemon *d, uint64_t t);   /* flags and warnings to t */
-uint64_t tb_daemon__clock_deadline(const struct tb_daemon *d); /* UINT64_MAX: none */
+void tb_daemon__clock_tick(struct tb_daemon *d, uint64_t t); /* flags and warnings to t */
 void tb_daemon__clock_output(struct tb_daemon *d, const struct tb_match_out *o); /* after it */
 void tb_daemon__clock_journal(struct tb_daemon *d, bool stopped); /* the journal stops */
 /* The journal resumed: true if the clock waits for it; then, the match's time run to t, it runs

@@ -54,7 +54,7 @@ static int player_sink(struct tb_daemon *d, int b, struct tb_voice_player_config
     return TB_OK;
 }
 
-int tb_daemon__voice_open(struct tb_daemon *d, struct tb_error *err)
+static int voice_open(struct tb_daemon *d, struct tb_error *err)
 {
     return d->mode->voice_open(d, err);
 }
@@ -104,7 +104,7 @@ int tb_daemon__twin_voice_open(struct tb_daemon *d, struct tb_error *err)
     return TB_OK;
 }
 
-void tb_daemon__voice_close(struct tb_daemon *d)
+static void voice_close(struct tb_daemon *d)
 {
     tb_voice_free(d->voice);
     d->voice = NULL;
@@ -236,8 +236,10 @@ void tb_daemon__twin_voice_event(struct tb_daemon *d, const struct tb_voice_even
                        ev->status == TB_VOICE_CUT ? "cut" : "spoken");
 }
 
-void tb_daemon__voice_events(struct tb_daemon *d)
+static int voice_handle(struct tb_daemon *d, const struct pollfd *p, int np)
 {
+    if (np < 1 || !(p[0].revents & POLLIN)) /* the speech thread's completions */
+        return TB_OK;
     struct tb_voice_event ev[16];
     int n;
     while (d->voice && (n = tb_voice_events(d->voice, ev, 16)) > 0) {
@@ -246,9 +248,26 @@ void tb_daemon__voice_events(struct tb_daemon *d)
         if (n < 16)
             break;
     }
+    return TB_OK;
 }
 
 bool tb_daemon__voice_idle(struct tb_daemon *d)
 {
     return !d->voice || tb_voice_wait_idle(d->voice, -1, 0) == TB_OK;
 }
+
+static int voice_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
+{
+    if (!d->voice || max < 1)
+        return 0;
+    p[0] = (struct pollfd){.fd = tb_voice_fd(d->voice), .events = POLLIN};
+    return 1;
+}
+
+const struct tb_daemon__part tb_daemon__part_voice = {
+    .name = "voice",
+    .open = voice_open,
+    .close = voice_close,
+    .pollfds = voice_pollfds,
+    .handle = voice_handle,
+};

@@ -1,6 +1,7 @@
 /* The control socket: mode 0660, many clients, a bounded request line; malformed, oversized and
  * unauthorised requests get a clear error and change nothing (not even the journal). And an
  * idle daemon sleeps: its poll waits for the next deadline. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -284,6 +285,46 @@ TB_TEST(idle_daemon_sleeps)
     long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
     ASSERT_GE(ms, 1400);                     /* it slept the whole wait ... */
     ASSERT_EQ(c1.wakeups - c0.wakeups, 1ul); /* ... in one poll */
+    fx_free(&f);
+}
+
+/* How many descriptors and threads the process has (the directory read itself counted alike). */
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    ASSERT_TRUE(d != NULL);
+    int n = 0;
+    while (readdir(d))
+        n++;
+    closedir(d);
+    return n;
+}
+
+/* The control socket is the last part opened: when it cannot be opened the start fails naming
+ * it, and every part opened before it (the journal and its writer thread, the boards, voice,
+ * braille, broadcast, hall) is closed again: no descriptor or thread is left, and the journal
+ * is free for the next start. */
+TB_TEST(failed_part_closes_the_parts_opened_before_it)
+{
+    struct fx f;
+    fx_init(&f, "failpart");
+    fx_options(&f, "null:", "keys:");
+    f.o.socket_path = f.socket;
+    FILE *planted = fopen(f.socket, "w"); /* something that is no socket at the path */
+    ASSERT_TRUE(planted != NULL);
+    fclose(planted);
+    int fds0 = count_entries("/proc/self/fd"), threads0 = count_entries("/proc/self/task");
+    struct tb_error err = {0};
+    struct tb_daemon *d = NULL;
+    ASSERT_TRUE(tb_daemon_new(&f.o, &d, &err) < 0);
+    ASSERT_TRUE(d == NULL);
+    ASSERT_STR_CONTAINS(err.msg, "control socket");
+    ASSERT_STR_CONTAINS(err.msg, "something that is no socket is there");
+    ASSERT_EQ(count_entries("/proc/self/fd"), fds0);
+    ASSERT_EQ(count_entries("/proc/self/task"), threads0); /* the journal's writer joined */
+    ASSERT_OK(unlink(f.socket));
+    fx_start(&f); /* the same journal and socket: a start as any */
+    ASSERT_TRUE(tb_daemon_step(f.d, 0) >= 0);
     fx_free(&f);
 }
 
