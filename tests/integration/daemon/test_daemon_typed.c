@@ -47,7 +47,7 @@ static void assert_no_mismatch(struct fx *f)
 
 /* D.2.10.1: the copy and the reply typed back to back are both taken at once: no blip window
  * to wait out, no loop turn in between. */
-TB_TEST(law_d_2_10_1_typed_moves_back_to_back_agreed_at_once)
+TB_TEST(law_D_2_10_1_typed_moves_back_to_back_agreed_at_once)
 {
     struct fx f;
     start_typed(&f, "typed-b2b");
@@ -70,7 +70,7 @@ TB_TEST(law_d_2_10_1_typed_moves_back_to_back_agreed_at_once)
 
 /* A wrong copy typed by the assistant is a typing error, not a board that deviates (D.2.9 is for
  * boards): refused naming the move expected; no mismatch opens; the right copy is taken. */
-TB_TEST(law_d_2_10_1_wrong_typed_copy_refused_naming_the_move_no_mismatch)
+TB_TEST(law_D_2_10_1_wrong_typed_copy_refused_naming_the_move_no_mismatch)
 {
     struct fx f;
     start_typed(&f, "typed-wrong");
@@ -97,7 +97,7 @@ TB_TEST(law_d_2_10_1_wrong_typed_copy_refused_naming_the_move_no_mismatch)
 
 /* Out of turn: the board whose player is not to move, and the board whose move is still to be
  * copied, are refused with whose turn it is; nothing changes. */
-TB_TEST(law_d_2_10_1_typed_move_out_of_turn_refused)
+TB_TEST(law_D_2_10_1_typed_move_out_of_turn_refused)
 {
     struct fx f;
     start_typed(&f, "typed-turn");
@@ -116,7 +116,7 @@ TB_TEST(law_d_2_10_1_typed_move_out_of_turn_refused)
 
 /* After each arbiter decision (new-game, set-position, takeback) both typed boards count as put
  * right at once: the state is never left in restoring and the next typed move is taken. */
-TB_TEST(law_d_2_10_1_typed_boards_put_right_after_every_arbiter_decision)
+TB_TEST(law_D_2_10_1_typed_boards_put_right_after_every_arbiter_decision)
 {
     struct fx f;
     start_typed(&f, "typed-arbiter");
@@ -194,7 +194,7 @@ static void start_mixed(struct fx *f, struct ptyboard *b, const char *name)
 /* The reed board copies the typed reply wrongly: that board deviates (D.2.9), a mismatch opens;
  * the arbiter confirms, the reed board is put right, and the next typed move is taken. After a
  * takeback only the reed board must be put right: the typed one already is. */
-TB_TEST(law_d_2_9_typed_board_after_resolve_and_takeback_against_a_reed_board)
+TB_TEST(law_D_2_9_typed_board_after_resolve_and_takeback_against_a_reed_board)
 {
     struct fx f;
     struct ptyboard b;
@@ -254,7 +254,7 @@ static bool sim_waiting_vi(struct fx *f)
 /* The assistant types White's move; the script board copies it and replies; the assistant's
  * wrong copy is refused, the right one taken at once. A new game then waits only for the
  * script board to be set up: the typed board is put right. */
-TB_TEST(law_d_2_10_1_typed_board_against_a_script_board)
+TB_TEST(law_D_2_10_1_typed_board_against_a_script_board)
 {
     struct fx f;
     fx_init(&f, "typed-sim");

@@ -223,7 +223,7 @@ TB_TEST(dgt_board_unplugged_mid_move_loses_nothing)
 /* A knight and a bishop swapped on the DGT board while the game stands still: occupancy is
  * right, the pieces are not. A mismatch names both squares and pieces, with the D.2.9
  * put-right; swapped back, it clears and play goes on. */
-TB_TEST(law_d_2_9_swapped_pieces_on_the_dgt_board_open_a_mismatch_naming_them)
+TB_TEST(law_D_2_9_swapped_pieces_on_the_dgt_board_open_a_mismatch_naming_them)
 {
     struct fx f;
     struct eb_emu s;

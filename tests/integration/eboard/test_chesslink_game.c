@@ -71,7 +71,7 @@ TB_TEST(chesslink_board_unplugged_mid_move_loses_nothing)
  * occupancy is right, the pieces are not. A mismatch names both squares and pieces with the
  * D.2.9 put-right, and the corner LEDs show both squares; swapped back, it clears, the LEDs go
  * out and play goes on. */
-TB_TEST(law_d_2_9_swapped_pieces_on_the_chesslink_board_open_a_mismatch_naming_them)
+TB_TEST(law_D_2_9_swapped_pieces_on_the_chesslink_board_open_a_mismatch_naming_them)
 {
     eb_swapped_pieces(TB_CHESSLINK_SIM, "chesslink", "clswap");
 }

@@ -58,7 +58,7 @@ TB_TEST(chessnut_board_unplugged_mid_move_loses_nothing)
 
 /* A knight and a bishop swapped on the Chessnut board: a mismatch naming both, their square
  * LEDs lit; put back, it clears and the LEDs go out. */
-TB_TEST(law_d_2_9_swapped_pieces_on_the_chessnut_board_open_a_mismatch_naming_them)
+TB_TEST(law_D_2_9_swapped_pieces_on_the_chessnut_board_open_a_mismatch_naming_them)
 {
     eb_swapped_pieces(TB_CHESSNUT_SIM, "chessnut", "cnswap");
 }

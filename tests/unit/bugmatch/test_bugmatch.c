@@ -243,7 +243,7 @@ TB_TEST(law_4_1_waiting_drop_taken_back_is_no_move)
 }
 
 /* Copying a drop made on the other board (REPLICATING): the expected kind is known. */
-TB_TEST(law_d_2_9_copy_of_a_drop_needs_no_choice)
+TB_TEST(law_D_2_9_copy_of_a_drop_needs_no_choice)
 {
     tb_sensor *s = board(OPEN, "NB", "");
     ASSERT_OK(

@@ -427,7 +427,7 @@ static void vi_match(uint64_t seed, const struct tb_voice_pack *pack, bool hear_
     tb_bugmatch_free(m);
 }
 
-TB_TEST(law_d_2_1_vi_seat_hears_the_opponents_moves_and_the_pieces_passed_to_them)
+TB_TEST(law_D_2_1_vi_seat_hears_the_opponents_moves_and_the_pieces_passed_to_them)
 {
     struct tb_voice_pack *pack = german();
     struct outcome sum = {0};

@@ -198,7 +198,7 @@ TB_TEST(law_6_2_1_only_the_running_clock_can_be_pressed)
 }
 
 /* D.2.9: when the boards disagree play stops, so does the clock; it goes on after. */
-TB_TEST(law_d_2_9_clock_paused_while_the_boards_disagree)
+TB_TEST(law_D_2_9_clock_paused_while_the_boards_disagree)
 {
     tb_clock c = start_clock("blitz", 0);
     ASSERT_OK(tb_clock_press(&c, W, S(10)));
@@ -222,7 +222,7 @@ TB_TEST(law_d_2_9_clock_paused_while_the_boards_disagree)
 
 /* D.2.9 "the arbiter adjusts the clock" and 6.10.2 (clock stopped, times and move counter
  * set): after moves are taken back, the side to move changes too. */
-TB_TEST(law_d_2_9_arbiter_adjusts_the_clock)
+TB_TEST(law_D_2_9_arbiter_adjusts_the_clock)
 {
     tb_clock c = start_clock("40/120m+30s, 30m+30s", 0);
     uint64_t t = 0;
@@ -455,7 +455,7 @@ TB_TEST(warnings_follow_delay_and_periods)
 
 /* D.2.6.1: the time and the number of moves, on request; D.2.10.4: moves made and time used
  * by both players. The data the voice packs phrase. */
-TB_TEST(law_d_2_6_talking_clock_report)
+TB_TEST(law_D_2_6_talking_clock_report)
 {
     tb_clock c = start_clock("club", 0);
     ASSERT_OK(tb_clock_press(&c, W, S(75)));   /* 1:28:45 + 15 s */

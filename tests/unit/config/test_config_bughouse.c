@@ -40,7 +40,7 @@ TB_TEST(bughouse_section_sets_mode_control_hearing_and_seats)
 
 /* D.2 keeps a DGT e-board from the VI player's side of a twin game; in doorgeefschaak the
  * [player vi] board is only board A, and a club may play on two DGT boards. */
-TB_TEST(law_d_2_dgt_board_a_only_in_bughouse_mode)
+TB_TEST(law_D_2_dgt_board_a_only_in_bughouse_mode)
 {
     struct tb_config c;
     struct tb_config_report rep;

@@ -190,7 +190,7 @@ TB_TEST(oversized_request_is_rejected)
     ASSERT_STR_CONTAINS(e.msg, "status takes fewer arguments");
 }
 
-TB_TEST(law_d_2_9_game_changing_requests_need_the_pin)
+TB_TEST(law_D_2_9_game_changing_requests_need_the_pin)
 {
     static const char *const need[] = {"resolve 1", "takeback", "takeback 2", "new-game",
                                        "set-position 8/8/8/8/8/8/8/K1k5 w - - 0 1"};

@@ -127,7 +127,7 @@ TB_TEST(null_link_never_delivers_and_has_nothing_to_poll)
 
 /* Every kind says what it can do; the daemon, the configuration and the CLI ask this, never the
  * kind. D.2.10.1: a keys: board has no sensors, its moves are typed, and it says nothing. */
-TB_TEST(law_d_2_10_1_links_declare_capabilities_keys_is_typed)
+TB_TEST(law_D_2_10_1_links_declare_capabilities_keys_is_typed)
 {
     static const struct {
         const char *res;

@@ -44,7 +44,7 @@ TB_TEST(corpus_plain_games_are_exact_with_no_report)
     ASSERT_GT(st.plies, SCRIPTS * 10);
 }
 
-TB_TEST(law_d_2_9_corpus_own_move_first_is_kept_with_no_report)
+TB_TEST(law_D_2_9_corpus_own_move_first_is_kept_with_no_report)
 {
     struct corpus_stats st = {0};
     run_class(CORPUS_OWN_FIRST, 2000, &st);
@@ -52,14 +52,14 @@ TB_TEST(law_d_2_9_corpus_own_move_first_is_kept_with_no_report)
     ASSERT_GT(st.own_first, SCRIPTS); /* the class was exercised, often */
 }
 
-TB_TEST(law_d_2_9_corpus_slip_on_the_other_board_move_stands)
+TB_TEST(law_D_2_9_corpus_slip_on_the_other_board_move_stands)
 {
     struct corpus_stats st = {0};
     run_class(CORPUS_SLIP_OTHER, 3000, &st);
     ASSERT_GT(st.slips, SCRIPTS);
 }
 
-TB_TEST(law_d_2_9_corpus_slip_on_the_board_ahead_copy_and_reply_stand)
+TB_TEST(law_D_2_9_corpus_slip_on_the_board_ahead_copy_and_reply_stand)
 {
     struct corpus_stats st = {0};
     run_class(CORPUS_SLIP_AHEAD, 4000, &st);

@@ -70,7 +70,7 @@ static void start(struct fixture *f)
     fx_mark(f);
 }
 
-TB_TEST(law_d_2_9_knight_and_bishop_swapped_named_and_put_right)
+TB_TEST(law_D_2_9_knight_and_bishop_swapped_named_and_put_right)
 {
     struct fixture f;
     start(&f);
@@ -115,7 +115,7 @@ TB_TEST(law_d_2_9_knight_and_bishop_swapped_named_and_put_right)
 /* A copy made with a piece of the wrong colour stands by occupancy; the board's player moves on
  * before the board is quiet; then it is seen. The other board's move made meanwhile stands
  * (D.2.9 corrects the deviating board only) and does not clear it: only the right piece does. */
-TB_TEST(law_d_2_9_wrong_colour_copy_stays_open_until_the_piece_is_right)
+TB_TEST(law_D_2_9_wrong_colour_copy_stays_open_until_the_piece_is_right)
 {
     struct fixture f;
     fx_init(&f, NULL, false);

@@ -54,7 +54,7 @@ static void opening(struct fixture *f)
 }
 
 /* Row 1: the copier makes their own reply, then copies the announced move. */
-TB_TEST(law_d_2_9_own_move_first_is_kept)
+TB_TEST(law_D_2_9_own_move_first_is_kept)
 {
     struct fixture f;
     fx_init(&f, NULL, false);
@@ -82,7 +82,7 @@ TB_TEST(law_d_2_9_own_move_first_is_kept)
 
 /* Row 1 with the VI player copying: the VI player replies first, then copies; the generator's
  * handling orders for both moves. */
-TB_TEST(law_d_2_9_own_move_first_on_the_vi_board_is_kept)
+TB_TEST(law_D_2_9_own_move_first_on_the_vi_board_is_kept)
 {
     struct fixture f;
     fx_init(&f, NULL, false);
@@ -104,7 +104,7 @@ TB_TEST(law_d_2_9_own_move_first_on_the_vi_board_is_kept)
 }
 
 /* Row 2: own reply made, then the board stands: the copy is asked for, nobody is accused. */
-TB_TEST(law_d_2_9_own_move_first_board_left_standing_hears_the_copy)
+TB_TEST(law_D_2_9_own_move_first_board_left_standing_hears_the_copy)
 {
     struct fixture f;
     fx_init(&f, NULL, false);
@@ -128,7 +128,7 @@ TB_TEST(law_d_2_9_own_move_first_board_left_standing_hears_the_copy)
 
 /* Row 3: own reply made first, then the announced move copied wrongly: the scoresheets agree
  * (1.e4 e5); only the wrong copy is put right, the reply stands. */
-TB_TEST(law_d_2_9_own_move_first_then_wrong_copy_puts_right_only_the_copy)
+TB_TEST(law_D_2_9_own_move_first_then_wrong_copy_puts_right_only_the_copy)
 {
     struct fixture f;
     fx_init(&f, NULL, false);
@@ -161,7 +161,7 @@ TB_TEST(law_d_2_9_own_move_first_then_wrong_copy_puts_right_only_the_copy)
 
 /* Row 3b: the wrong copy taken back instead: the board shows the reply alone again, the copy
  * is still due; the mismatch clears, nothing else is asked. */
-TB_TEST(law_d_2_9_own_move_first_wrong_copy_taken_back_copy_still_due)
+TB_TEST(law_D_2_9_own_move_first_wrong_copy_taken_back_copy_still_due)
 {
     struct fixture f;
     fx_init(&f, NULL, false);
@@ -184,7 +184,7 @@ TB_TEST(law_d_2_9_own_move_first_wrong_copy_taken_back_copy_still_due)
 /* Row 4: a piece knocked over on the board of the player not to move; the player to move
  * makes their move meanwhile. The move stands (not held, nothing to take back); it is told to
  * the other player once that board is put right. */
-TB_TEST(law_d_2_9_move_on_the_board_not_in_dispute_stands)
+TB_TEST(law_D_2_9_move_on_the_board_not_in_dispute_stands)
 {
     struct fixture f;
     fx_init(&f, NULL, false);
@@ -213,7 +213,7 @@ TB_TEST(law_d_2_9_move_on_the_board_not_in_dispute_stands)
 
 /* Row 4 after the arbiter's word: the arbiter confirms before the knocked piece is back; the
  * player who moved is not told to take the move back, then or later. */
-TB_TEST(law_d_2_9_move_on_the_board_not_in_dispute_stands_after_resolve)
+TB_TEST(law_D_2_9_move_on_the_board_not_in_dispute_stands_after_resolve)
 {
     struct fixture f;
     fx_init(&f, NULL, false);
@@ -240,7 +240,7 @@ TB_TEST(law_d_2_9_move_on_the_board_not_in_dispute_stands_after_resolve)
 
 /* Row 5: the board ahead (its move waits for the copy) has a piece knocked over. The copier,
  * not in dispute, copies and replies meanwhile: both stand. */
-TB_TEST(law_d_2_9_slip_on_the_board_ahead_copy_and_reply_stand)
+TB_TEST(law_D_2_9_slip_on_the_board_ahead_copy_and_reply_stand)
 {
     struct fixture f;
     fx_init(&f, NULL, false);
@@ -268,7 +268,7 @@ TB_TEST(law_d_2_9_slip_on_the_board_ahead_copy_and_reply_stand)
 /* Row 6: the VI player made the expected reply on their own board too (two ahead: a move on
  * the VI scoresheet that Black never made). Black then makes that very move: the scoresheets
  * agree again, nothing is taken back and the mismatch clears by itself. */
-TB_TEST(law_d_2_9_reply_made_ahead_then_made_by_its_player_agrees)
+TB_TEST(law_D_2_9_reply_made_ahead_then_made_by_its_player_agrees)
 {
     struct fixture f;
     fx_init(&f, NULL, false);
@@ -289,7 +289,7 @@ TB_TEST(law_d_2_9_reply_made_ahead_then_made_by_its_player_agrees)
 
 /* Row 7: the same, but Black replies otherwise: the VI board takes back the move Black never
  * made (the arbiter), Black's move stands and is copied. */
-TB_TEST(law_d_2_9_reply_made_ahead_other_reply_stands)
+TB_TEST(law_D_2_9_reply_made_ahead_other_reply_stands)
 {
     struct fixture f;
     fx_init(&f, NULL, false);
@@ -320,7 +320,7 @@ TB_TEST(law_d_2_9_reply_made_ahead_other_reply_stands)
 /* Row 9: the sighted player copies the VI player's move before the VI board shows it (D.2.1:
  * heard as announced across the table): waited for; once the VI player's board shows that
  * move, it is agreed, nobody is accused. */
-TB_TEST(law_d_2_1_copy_ahead_of_the_move_agrees_when_the_move_is_made)
+TB_TEST(law_D_2_1_copy_ahead_of_the_move_agrees_when_the_move_is_made)
 {
     struct fixture f;
     fx_init(&f, NULL, false);
@@ -337,7 +337,7 @@ TB_TEST(law_d_2_1_copy_ahead_of_the_move_agrees_when_the_move_is_made)
 
 /* Row 9, the move never comes: after incomplete_ms (3 s) the early copy is reported as the
  * opponent's move on the board of the player not to move. */
-TB_TEST(law_d_2_9_copy_ahead_without_the_move_is_out_of_turn)
+TB_TEST(law_D_2_9_copy_ahead_without_the_move_is_out_of_turn)
 {
     struct fixture f;
     fx_init(&f, NULL, false);
@@ -361,7 +361,7 @@ TB_TEST(law_d_2_9_copy_ahead_without_the_move_is_out_of_turn)
 
 /* Row 10: the early copy was of a move the VI player did not make: the VI player's own move
  * stands; the sighted board takes back the other (the arbiter) and copies the real one. */
-TB_TEST(law_d_2_9_copy_ahead_of_another_move_is_taken_back)
+TB_TEST(law_D_2_9_copy_ahead_of_another_move_is_taken_back)
 {
     struct fixture f;
     fx_init(&f, NULL, false);
@@ -391,7 +391,7 @@ TB_TEST(law_d_2_9_copy_ahead_of_another_move_is_taken_back)
  * its copy is said again to the copier once the board has stood untouched for copy_remind_ms
  * (20 s by default), then after every further 20 s while it stands so; a board being worked on
  * (a piece in the hand) hears nothing, and the wait starts again from its last change. */
-TB_TEST(law_d_2_1_copy_reminder_after_a_long_wait)
+TB_TEST(law_D_2_1_copy_reminder_after_a_long_wait)
 {
     struct fixture f;
     fx_init(&f, NULL, false);
@@ -483,7 +483,7 @@ TB_TEST(law_7_4_put_right_names_a_pawn_with_its_colour)
 
 /* Row 1 with a capture: the copier's own capture made first, its pieces in either order, then
  * the copy; the capture shows only as a piece missing until then. */
-TB_TEST(law_d_2_9_own_capture_first_then_copy_counts_both)
+TB_TEST(law_D_2_9_own_capture_first_then_copy_counts_both)
 {
     struct fixture f;
     fx_init(&f, "4k3/8/8/3p4/4P3/8/8/4K2R w - - 0 1", false);

@@ -133,7 +133,7 @@ static void check_pack(const char *name, int column)
 }
 
 /* D.2.1: the German words, exactly. */
-TB_TEST(law_d_2_1_moves_de_fide)
+TB_TEST(law_D_2_1_moves_de_fide)
 {
     check_pack("de-fide", 0);
 }

@@ -240,7 +240,7 @@ TB_TEST(material_count_with_plurals_and_balance)
 }
 
 /* D.2.6: the clock's minutes, seconds and moves in singular and plural. */
-TB_TEST(law_d_2_6_clock_singular_and_plural)
+TB_TEST(law_D_2_6_clock_singular_and_plural)
 {
     struct tb_voice_msg_args one = {.white_ms = 61000, .black_ms = 0, .n = 1};
     static const char *const want1[] = {

@@ -308,7 +308,7 @@ static void check_wav(const char *path, size_t want)
 
 /* D.2.7: every move goes into the player's audio scoresheet with its number first; the file is
  * valid after every append, so a crash leaves a playable recording. */
-TB_TEST(law_d_2_7_audio_scoresheet)
+TB_TEST(law_D_2_7_audio_scoresheet)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/white-scoresheet.wav", tb_test_tmp_dir());
@@ -560,7 +560,7 @@ TB_TEST(lost_device_other_player_speaks_on_and_it_comes_back)
 
 /* D.2.7 after a crash: the daemon restarts and the scoresheet goes on in the same file, even when
  * the crash came between a write and its header update. */
-TB_TEST(law_d_2_7_scoresheet_continues_after_restart)
+TB_TEST(law_D_2_7_scoresheet_continues_after_restart)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/scoresheet.wav", tb_test_tmp_dir());
@@ -728,7 +728,7 @@ TB_TEST(law_7_5_1_illegal_move_word_cuts_in)
 
 /* D.2.7: the spoken scoresheet of a game as a WAV file: a valid header, 22050 Hz mono 16-bit,
  * and as long as the text's own rendering (about 0.3 to 0.8 s a word at the pack's rate). */
-TB_TEST(law_d_2_7_spoken_scoresheet_wav)
+TB_TEST(law_D_2_7_spoken_scoresheet_wav)
 {
     start(INSTANT);
     tb_chess_game *g = calloc(1, sizeof *g);
