@@ -196,7 +196,7 @@ static void carry_out(struct tb_daemon *d, const struct tb_bugmatch_out *o)
     for (int s = 0; s < TB_BUGMATCH_SEATS; s++)
         if (o->hear & (1u << s))
             say(d, s, o);
-    tb_daemon__hall_bug_output(d, o); /* hall: the table's two games */
+    tb_daemon__tell_bug_output(d, o); /* the hall: the table's two games */
     if (o->kind == TB_BUGMATCH_OUT_RESULT && tb_bugmatch_over(d->bug->m))
         tb_daemon__bug_keep(d);
 }

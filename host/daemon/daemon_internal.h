@@ -113,6 +113,48 @@ struct tb_daemon__effects {
 };
 extern const struct tb_daemon__effects tb_daemon__live, tb_daemon__replay;
 
+/* The table's listeners: what the game carried out, handed by the session and the game's
+ * carry-out to each subscriber in the order they were registered (tb_daemon__subscribe, when
+ * the daemon is made: the DGT clocks' display, the hall, the voice, the game's clock, the
+ * broadcast, the braille displays). Every slot may be NULL. None journals, commits or lets the
+ * game's time run; each keeps quiet in recovery as it does today, by the effects in force. */
+struct tb_match_out;
+struct tb_match_announce;
+struct tb_bugmatch_out;
+struct tb_daemon__subscriber {
+    /* a twin game's output, before the game's own account of it (displays, the hall) */
+    void (*on_output)(struct tb_daemon *d, const struct tb_match_out *o);
+    /* a move or a board to put right, for a player's ears */
+    void (*on_announce)(struct tb_daemon *d, const struct tb_match_announce *a);
+    /* move ply agreed at t: on disk, the game's end by the rules already decided */
+    void (*on_agreed)(struct tb_daemon *d, int ply, uint64_t t);
+    void (*on_resolved)(struct tb_daemon *d); /* a mismatch resolved: the boards agree */
+    /* a twin game's output, after everything else carried it out (the clock: a move presses it) */
+    void (*on_done)(struct tb_daemon *d, const struct tb_match_out *o);
+    /* the twin game's time has run to t and its outputs are carried out */
+    void (*on_time)(struct tb_daemon *d, uint64_t t);
+    /* an arbiter's action (a takeback, a resolution, a new position) done at t */
+    void (*on_action)(struct tb_daemon *d, uint64_t t);
+    /* play stopped by the journal may go on: whether it waits for that, then resumed at t (the
+       match's time run on to t first) */
+    bool (*waits_for_play)(const struct tb_daemon *d);
+    void (*on_play)(struct tb_daemon *d, uint64_t t);
+    /* doorgeefschaak: an output of the two games carried out */
+    void (*on_bug_output)(struct tb_daemon *d, const struct tb_bugmatch_out *o);
+};
+void tb_daemon__subscribe(struct tb_daemon *d); /* the list, registered once */
+/* Each hands its input to every subscriber's slot, in the list's order. */
+void tb_daemon__tell_output(struct tb_daemon *d, const struct tb_match_out *o);
+void tb_daemon__tell_announce(struct tb_daemon *d, const struct tb_match_announce *a);
+void tb_daemon__tell_agreed(struct tb_daemon *d, int ply, uint64_t t);
+void tb_daemon__tell_resolved(struct tb_daemon *d);
+void tb_daemon__tell_done(struct tb_daemon *d, const struct tb_match_out *o);
+void tb_daemon__tell_time(struct tb_daemon *d, uint64_t t);
+void tb_daemon__tell_action(struct tb_daemon *d, uint64_t t);
+bool tb_daemon__tell_waits_for_play(const struct tb_daemon *d); /* true: one waits */
+void tb_daemon__tell_play(struct tb_daemon *d, uint64_t t);
+void tb_daemon__tell_bug_output(struct tb_daemon *d, const struct tb_bugmatch_out *o);
+
 /* The game the table plays: the twin game (the match and its clock: daemon_feed.c,
  * daemon_outputs.c) or doorgeefschaak (the match of two games and its clocks: daemon_bug.c).
  * d->mode points at one; the code around the game asks it, never which mode it is. */
@@ -296,6 +338,8 @@ struct tb_daemon {
     struct tb_match_status shown;        /* the match's state as its outputs carried out tell it */
     const struct tb_daemon__effects *fx; /* &tb_daemon__live, or &tb_daemon__replay */
     const struct tb_daemon__mode *mode;  /* the twin game or doorgeefschaak */
+    const struct tb_daemon__subscriber *const *subs; /* tb_daemon__subscribe */
+    size_t nsubs;
 
     struct tb_voice *voice;
     struct tb_voice_pack *pack[TBD_BOARDS];
@@ -411,11 +455,11 @@ struct tb_daemon__input {
     int (*take)(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
                 struct tb_error *err);
     bool check_stopped;
-    int which, arg;                      /* take's: a board or seat, a piece */
-    const char *text;                    /* take's: a typed move */
+    int which, arg;                         /* take's: a board or seat, a piece */
+    const char *text;                       /* take's: a typed move */
     const struct tb_journal_bug_input *bug; /* take's: a doorgeefschaak request */
-    const struct tb_journal_record *rec; /* take's: a record replayed */
-    bool wait;                           /* WRITTEN */
+    const struct tb_journal_record *rec;    /* take's: a record replayed */
+    bool wait;                              /* WRITTEN */
 };
 /* TB_OK, an error (err says why; nothing changed), or TB_ERR_AGAIN: its answer waits for the
  * journal (d->ticket). */

@@ -198,8 +198,8 @@ static void agreed(struct tb_daemon *d, const struct tb_match_out *o)
                    o->u.agreed.queen_assumed ? ", promoted without a choice: queen (7.5.2)" : "");
     if (o->u.agreed.queen_assumed)
         tb_daemon__note(d, ply, "promoted without a choice: queen (7.5.2)");
-    tb_daemon__result_rules(d, o->ms);        /* the game's end by the rules */
-    tb_daemon__broadcast_move(d, ply, o->ms); /* broadcast: shown in order, when agreed */
+    tb_daemon__result_rules(d, o->ms);     /* the game's end by the rules */
+    tb_daemon__tell_agreed(d, ply, o->ms); /* the broadcast, then the scoresheet in braille */
 }
 
 static void mismatch(struct tb_daemon *d, const struct tb_match_out *o)
@@ -272,8 +272,7 @@ static void note_only(struct tb_daemon *d, const struct tb_match_out *o, uint16_
 static void handle(struct tb_daemon *d, const struct tb_match_out *o)
 {
     char line[200];
-    tb_daemon__dgt_display(d, o); /* DGT: a clock's display */
-    tb_daemon__hall_output(d, o); /* hall: the table's events */
+    tb_daemon__tell_output(d, o); /* the DGT clocks' display, the hall */
     switch (o->kind) {
     case TB_MATCH_OUT_ANNOUNCE:
         if (o->u.announce.is_move) {
@@ -282,18 +281,17 @@ static void handle(struct tb_daemon *d, const struct tb_match_out *o)
                 d->used_ms[mover] += o->ms - d->turn_start;
             d->turn_start = o->ms;
         }
-        tb_daemon__say(d, &o->u.announce);
+        tb_daemon__tell_announce(d, &o->u.announce);
         break;
     case TB_MATCH_OUT_MOVE_AGREED:
         agreed(d, o);
-        tb_daemon__braille_game(d); /* braille: the scoresheet grows */
         break;
     case TB_MATCH_OUT_MISMATCH:
         mismatch(d, o);
         break;
     case TB_MATCH_OUT_RESOLVED:
         resolved(d, o);
-        tb_daemon__braille_game(d); /* braille: nothing left to put right */
+        tb_daemon__tell_resolved(d);
         break;
     case TB_MATCH_OUT_TOUCH_REPORT:
         note_only(d, o, TB_JOURNAL_TOUCH, o->u.touch.board, o->u.touch.text);
@@ -319,7 +317,7 @@ static void handle(struct tb_daemon *d, const struct tb_match_out *o)
         tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "%s", line);
         break;
     }
-    tb_daemon__clock_output(d, o); /* clock: moves press it, stopped play stops it */
+    tb_daemon__tell_done(d, o); /* the clock: moves press it, stopped play stops it */
 }
 
 /* The match's next output, held (d->jstop.out) until it is carried out; false: none. */

@@ -152,7 +152,7 @@ static int act(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t
     advance(d, t);
     int rc = tb_daemon__arbiter_apply(d, req, t, err);
     outputs(d);
-    tb_daemon__broadcast_sync(d, t); /* broadcast: a takeback or resolution shown */
+    tb_daemon__tell_action(d, t); /* the broadcast: a takeback or resolution shown */
     return rc;
 }
 
@@ -182,12 +182,12 @@ static void drain(struct tb_daemon *d)
             apply(d, &h.board, h.t);
     }
     if (!tb_daemon__journal_held(d) && tb_table_queue_count(&js->in) == 0 &&
-        tb_daemon__clock_resumes(d)) {
-        /* clock: runs again with play; the match's time runs on to now first (a replay takes
-           the clock's record after the same) */
+        tb_daemon__tell_waits_for_play(d)) {
+        /* what waited for play (the clock) goes on with it; the match's time runs on to now
+           first (a replay takes the clock's record after the same) */
         uint64_t t = tb_daemon__match_time(d);
         advance(d, t);
-        tb_daemon__clock_resume(d, t);
+        tb_daemon__tell_play(d, t);
     }
     js->draining = false;
 }
