@@ -181,7 +181,7 @@ static void mark(struct tb_daemon *d, uint64_t ms)
         return;
     g->marked_ms = ms;
     struct tb_journal_bug_input in = {.verb = TB_JOURNAL_BUG_TIME, .board = TB_JOURNAL_BOARD_NONE};
-    d->fx->bug_input(d, ms, &in, false);
+    d->fx->store->append_bug_input(d, ms, &in, false);
 }
 
 /* One output carried out: logged (article 7's and flags as warnings, for the arbiter), said to

@@ -53,34 +53,6 @@ static void live_button(struct tb_daemon *d, int b, int button)
     }
 }
 
-static int quiet_event(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t)
-{
-    (void)d, (void)je, (void)t;
-    return TB_OK;
-}
-static int quiet_decision(struct tb_daemon *d, uint16_t type, uint64_t t,
-                          const struct tb_journal_decision *dec, bool sync)
-{
-    (void)d, (void)type, (void)t, (void)dec, (void)sync;
-    return TB_OK;
-}
-static int quiet_bug_input(struct tb_daemon *d, uint64_t t, const struct tb_journal_bug_input *in,
-                           bool sync)
-{
-    (void)d, (void)t, (void)in, (void)sync;
-    return TB_OK;
-}
-static int quiet_move(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
-                      const char *san)
-{
-    (void)d, (void)t, (void)board, (void)ply, (void)m, (void)san;
-    return TB_OK;
-}
-static int quiet_commit(struct tb_daemon *d)
-{
-    (void)d;
-    return TB_OK;
-}
 static void quiet_speak(struct tb_daemon *d, int board, const char *text, unsigned flags,
                         int move_number)
 {
@@ -100,11 +72,7 @@ const struct tb_daemon__effects tb_daemon__live = {
     .warn = TB_CONFIG_LOG_WARN,
     .stores = true,
     .acts = true,
-    .event = tb_daemon__journal_event,
-    .decision = tb_daemon__journal_decision,
-    .bug_input = tb_daemon__journal_bug_input,
-    .move = tb_daemon__journal_move,
-    .commit = tb_daemon__store_commit,
+    .store = &tb_daemon__journal_store,
     .speak = live_speak,
     .button = live_button,
     .release = tb_daemon__vi_release,
@@ -115,11 +83,7 @@ const struct tb_daemon__effects tb_daemon__live = {
 const struct tb_daemon__effects tb_daemon__replay = {
     .info = TB_CONFIG_LOG_DEBUG,
     .warn = TB_CONFIG_LOG_DEBUG,
-    .event = quiet_event,
-    .decision = quiet_decision,
-    .bug_input = quiet_bug_input,
-    .move = quiet_move,
-    .commit = quiet_commit,
+    .store = &tb_daemon__quiet_store,
     .speak = quiet_speak,
     .button = quiet_button,
     .release = quiet_button,

@@ -84,26 +84,39 @@ struct tb_daemon__board {
     uint8_t clock_run;    /* DGT: whose clock ran at the last reading (TB_LINK_EV_CLOCK) */
 };
 
+/* Where the game's records go (daemon_journal.c). The journal store: appended to the journal and
+ * made durable by a commit on the writer thread; the quiet store (recovery): nothing, the journal
+ * holds them already. Each append returns TB_OK once the record is appended (a write that failed
+ * stops play and keeps it in memory) or a negative error (not appended, said in the log); sync:
+ * the record must be on disk before anything follows from it, so its commit starts and while
+ * play is stopped it is refused (TB_ERR_STATE). */
+struct tb_daemon;
+struct tb_daemon__store {
+    int (*append_event)(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t);
+    int (*append_decision)(struct tb_daemon *d, uint16_t type, uint64_t t,
+                           const struct tb_journal_decision *dec, bool sync);
+    /* doorgeefschaak: an input the match took (a TB_JOURNAL_BUG_INPUT_BIN record) */
+    int (*append_bug_input)(struct tb_daemon *d, uint64_t t, const struct tb_journal_bug_input *in,
+                            bool sync);
+    /* an agreed move, with the moves before it (a lost record is bridged with them) */
+    int (*append_move)(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
+                       const char *san);
+    /* Makes every record appended so far durable (the session's only way to the disk): TB_OK,
+     * TB_ERR_AGAIN while the writer thread has it (its outcome is an input), or TB_ERR_SYS when
+     * the journal cannot be written (play stops, said once). The quiet store: always TB_OK. */
+    int (*commit)(struct tb_daemon *d);
+};
+extern const struct tb_daemon__store tb_daemon__journal_store, tb_daemon__quiet_store;
+
 /* What the game's decisions do outside the daemon. Live: journal records, speech, the buttons'
  * answers; replay (recovery): nothing, the decisions logged at debug level. d->fx points at one;
  * no other code asks which. */
 struct tb_daemon;
 struct tb_daemon__effects {
     enum tb_config_log info, warn; /* levels of the decision lines in the log */
-    bool stores; /* records reach the journal's file, and files kept beside it are written */
+    bool stores; /* files kept beside the journal are written (the games kept, the BPGN) */
     bool acts;   /* the world outside hears and sees it: speech, displays, the hall */
-    int (*event)(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t);
-    int (*decision)(struct tb_daemon *d, uint16_t type, uint64_t t,
-                    const struct tb_journal_decision *dec, bool sync);
-    /* doorgeefschaak: an input the match took (a TB_JOURNAL_BUG_INPUT_BIN record) */
-    int (*bug_input)(struct tb_daemon *d, uint64_t t, const struct tb_journal_bug_input *in,
-                     bool sync);
-    int (*move)(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
-                const char *san);
-    /* Makes every record appended so far durable (the session's only way to the disk). Live:
-     * TB_OK, TB_ERR_AGAIN while the writer thread has it (its outcome is an input), or TB_ERR_SYS
-     * when the journal cannot be written (play stops, said once). Replay: always TB_OK. */
-    int (*commit)(struct tb_daemon *d);
+    const struct tb_daemon__store *store; /* the journal's, or the quiet store in recovery */
     void (*speak)(struct tb_daemon *d, int board, const char *text, unsigned flags,
                   int move_number);
     void (*button)(struct tb_daemon *d, int board, int button); /* enum tb_link_button */

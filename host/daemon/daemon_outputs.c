@@ -217,7 +217,7 @@ static void mismatch(struct tb_daemon *d, const struct tb_match_out *o)
     snprintf(dec.who, sizeof dec.who, "daemon");
     clip(dec.text, sizeof dec.text, "%s: %s | %s", tb_match_mismatch_name(mm->kind), mm->text,
          mm->resolution);
-    d->fx->decision(d, TB_JOURNAL_MISMATCH, o->ms, &dec, true);
+    d->fx->store->append_decision(d, TB_JOURNAL_MISMATCH, o->ms, &dec, true);
 }
 
 static void resolved(struct tb_daemon *d, const struct tb_match_out *o)
@@ -228,7 +228,7 @@ static void resolved(struct tb_daemon *d, const struct tb_match_out *o)
     struct tb_journal_decision dec = {.id = o->u.resolved.id, .board = TB_JOURNAL_BOARD_NONE};
     snprintf(dec.who, sizeof dec.who, "%s", o->u.resolved.by_arbiter ? "arbiter" : "player");
     clip(dec.text, sizeof dec.text, "%s", o->u.resolved.text);
-    d->fx->decision(d, TB_JOURNAL_RESOLUTION, o->ms, &dec, true);
+    d->fx->store->append_decision(d, TB_JOURNAL_RESOLUTION, o->ms, &dec, true);
 }
 
 /* The notes of the PGN a decision leaves: the same words live, in replay, and from the journal's
@@ -266,7 +266,7 @@ static void note_only(struct tb_daemon *d, const struct tb_match_out *o, uint16_
     struct tb_journal_decision dec = {.board = (uint8_t)board};
     snprintf(dec.who, sizeof dec.who, "daemon");
     clip(dec.text, sizeof dec.text, "%s", text);
-    d->fx->decision(d, type, o->ms, &dec, false);
+    d->fx->store->append_decision(d, type, o->ms, &dec, false);
 }
 
 static void handle(struct tb_daemon *d, const struct tb_match_out *o)
@@ -334,8 +334,8 @@ bool tb_daemon__twin_needs_disk(struct tb_daemon *d, bool *written)
     const struct tb_match_out *o = &d->jstop.out;
     if (o->kind == TB_MATCH_OUT_MOVE_AGREED && !*written) {
         int lead = d->board_of_color[o->u.agreed.pos.side];
-        if (d->fx->move(d, o->ms, lead, o->u.agreed.ply, o->u.agreed.move, o->u.agreed.san) ==
-            TB_OK)
+        if (d->fx->store->append_move(d, o->ms, lead, o->u.agreed.ply, o->u.agreed.move,
+                                      o->u.agreed.san) == TB_OK)
             *written = true; /* appended: kept in memory until a commit writes it */
     }
     return o->kind == TB_MATCH_OUT_MOVE_AGREED || o->kind == TB_MATCH_OUT_ANNOUNCE;

@@ -2,7 +2,7 @@
  * recovery alike. Each input (a board event, an arbiter action, a promotion choice, a typed move,
  * a doorgeefschaak request, the time running on, the writer's outcome) is taken here in one
  * order: the game's time runs to it, the mode checks it and appends its record, the journal
- * commits it through the effects table (live: the writer thread; replay: nothing to write), and
+ * commits it through the store (live: the writer thread; replay: nothing to write), and
  * each output is carried out only once its cause is on disk (docs/journal.md). No other file
  * lets the time run, carries out outputs or commits: they hand their input in here. */
 #include <stdio.h>
@@ -14,7 +14,7 @@ static void outputs(struct tb_daemon *d);
 
 static int commit(struct tb_daemon *d)
 {
-    return d->fx->commit(d);
+    return d->fx->store->commit(d);
 }
 
 bool tb_daemon__journal_held(const struct tb_daemon *d)
@@ -311,7 +311,7 @@ static int board_input(struct tb_daemon *d, const struct tb_journal_event *in, u
         return TB_ERR_ARG;
     choices_due(d, t);
     tb_daemon__vi_before_input(d, in, t); /* promote button choices first, in the journal too */
-    d->fx->event(d, in, t);
+    d->fx->store->append_event(d, in, t);
     if (tb_daemon__journal_held(d))
         return hold_input(d, in, t);
     return apply(d, in, t);
