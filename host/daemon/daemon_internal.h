@@ -221,7 +221,7 @@ struct tb_daemon__jstop {
     struct tb_match_out out;
     struct tb_table_queue in; /* board inputs and an arbiter action, taken in order on resume */
     /* journal writer (daemon_writer.c): held while a commit the game waits for is under way */
-    bool told;     /* said once: the players have heard "please wait, the arbiter is called" */
+    enum tb_table_notice notice; /* the players have heard "please wait", once (tb_table) */
     bool draining; /* the session takes the inputs that waited (no second drain inside it) */
     size_t kept;   /* records in memory when the last retry started */
     /* an arbiter action whose record is not on disk yet (WAITS): queued in `in` (its time and
@@ -261,7 +261,7 @@ struct tb_daemon__writer {
     /* the loop's own */
     enum tbd_write busy;  /* the job under way, NONE when idle */
     uint64_t since;       /* tb_daemon__clock() when it started */
-    bool stall_said;      /* players and arbiter told it stalls */
+    bool stall_said;      /* this write's stall said, once (a latch reset by each new write) */
     uint64_t flushed_seq; /* last record handed to a flush or commit */
 };
 

@@ -16,9 +16,9 @@
  * arbiter has been called" once, whether the disk stalled or failed. */
 static void tell_players(struct tb_daemon *d)
 {
-    if (d->jstop.told)
+    if (d->jstop.notice == TB_TABLE_NOTICE_TOLD)
         return;
-    d->jstop.told = true;
+    tb_table_notice_to(&d->jstop.notice, TB_TABLE_NOTICE_TOLD);
     d->mode->tell_wait(d);
 }
 
@@ -90,7 +90,7 @@ static void stall_notice(struct tb_daemon *d, uint64_t now)
 {
     struct tb_daemon__writer *w = &d->writer;
     w->stall_said = true;
-    if (d->jstop.told)
+    if (d->jstop.notice == TB_TABLE_NOTICE_TOLD)
         return;
     tb_daemon__log(d, TB_CONFIG_LOG_WARN,
                    "journal %s: a write has not returned for %llu ms: play is held until it is on "

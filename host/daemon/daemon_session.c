@@ -172,7 +172,7 @@ static void drain(struct tb_daemon *d)
 {
     struct tb_daemon__jstop *js = &d->jstop;
     if (js->draining)
-        return;
+        return; /* a re-entrancy guard, no state of the game: an input taken here drains too */
     js->draining = true;
     struct tb_table_held h; /* a copy: the queue may grow meanwhile */
     while (!tb_daemon__journal_held(d) && tb_table_queue_pop(&js->in, &h)) {
@@ -242,12 +242,13 @@ static void written(struct tb_daemon *d, uint64_t now)
                        d->journal_path, js->tries, js->kept, tb_table_queue_count(&js->in));
         js->error = 0;
         js->reason[0] = '\0';
-    } else if (js->told) {
+    } else if (js->notice == TB_TABLE_NOTICE_TOLD) {
         tb_daemon__log(d, TB_CONFIG_LOG_WARN,
                        "journal %s: the write took %llu ms; it is on disk, play goes on",
                        d->journal_path, (unsigned long long)(now - d->writer.since));
     }
-    js->told = false;
+    if (js->notice == TB_TABLE_NOTICE_TOLD)
+        tb_table_notice_to(&js->notice, TB_TABLE_NOTICE_NONE); /* on disk: play goes on */
     if (js->act == TB_TABLE_ACT_WAITS && st.durable_seq >= js->act_seq)
         tb_table_action_to(&js->act, TB_TABLE_ACT_DURABLE);
     struct tb_daemon__ticket *tk = &d->ticket;
