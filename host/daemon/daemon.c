@@ -54,6 +54,7 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     d->mono_start = tb_daemon__mono_ms();
     d->fx = &tb_daemon__live;
     d->mode = &tb_daemon__twin; /* doorgeefschaak: set when [bughouse] opens it */
+    tb_daemon__subscribe(d);    /* what the game carries out reaches (daemon_feed.c) */
     snprintf(d->result, sizeof d->result, "*");
     snprintf(d->socket_path, sizeof d->socket_path, "%s",
              o->socket_path ? o->socket_path : d->cfg->socket_path);

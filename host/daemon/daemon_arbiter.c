@@ -241,7 +241,7 @@ int tb_daemon__arbiter_take(struct tb_daemon *d, const struct tb_ctl_request *re
     struct tb_journal_decision dec = {.board = TB_JOURNAL_BOARD_NONE};
     snprintf(dec.who, sizeof dec.who, "arbiter");
     a->record_of(d, req, &dec);
-    if ((rc = d->fx->decision(d, a->record, t, &dec, true)) != TB_OK)
+    if ((rc = d->fx->store->append_decision(d, a->record, t, &dec, true)) != TB_OK)
         return tb_error_set(err, rc, "the journal cannot record it; nothing was changed");
     return TB_OK;
 }
@@ -304,7 +304,7 @@ static int promote_take(struct tb_daemon *d, const struct tb_daemon__input *in, 
     struct tb_journal_decision dec = {.board = (uint8_t)board};
     snprintf(dec.who, sizeof dec.who, "%s", tb_daemon__board_name(board));
     dec.text[0] = (char)tolower(tb_chess_piece_letter(ptype, TB_CHESS_LETTERS_EN)); /* "q" */
-    d->fx->decision(d, TB_JOURNAL_PROMOTION, t, &dec, true);
+    d->fx->store->append_decision(d, TB_JOURNAL_PROMOTION, t, &dec, true);
     return TB_OK;
 }
 

@@ -413,7 +413,7 @@ static int typed_take(struct tb_daemon *d, const struct tb_daemon__input *in, ui
     }
     tb_daemon__log(d, d->fx->info, "%s board: the assistant typed %s (%s)",
                    tb_daemon__board_name(b), text, dec.text);
-    d->fx->decision(d, TB_JOURNAL_TYPED_MOVE, t, &dec, true);
+    d->fx->store->append_decision(d, TB_JOURNAL_TYPED_MOVE, t, &dec, true);
     return TB_OK;
 }
 

@@ -181,7 +181,7 @@ static void mark(struct tb_daemon *d, uint64_t ms)
         return;
     g->marked_ms = ms;
     struct tb_journal_bug_input in = {.verb = TB_JOURNAL_BUG_TIME, .board = TB_JOURNAL_BOARD_NONE};
-    d->fx->bug_input(d, ms, &in, false);
+    d->fx->store->append_bug_input(d, ms, &in, false);
 }
 
 /* One output carried out: logged (article 7's and flags as warnings, for the arbiter), said to
@@ -196,7 +196,7 @@ static void carry_out(struct tb_daemon *d, const struct tb_bugmatch_out *o)
     for (int s = 0; s < TB_BUGMATCH_SEATS; s++)
         if (o->hear & (1u << s))
             say(d, s, o);
-    tb_daemon__hall_bug_output(d, o); /* hall: the table's two games */
+    tb_daemon__tell_bug_output(d, o); /* the hall: the table's two games */
     if (o->kind == TB_BUGMATCH_OUT_RESULT && tb_bugmatch_over(d->bug->m))
         tb_daemon__bug_keep(d);
 }

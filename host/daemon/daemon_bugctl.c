@@ -122,7 +122,7 @@ static int request_take(struct tb_daemon *d, const struct tb_daemon__input *in, 
     tb_journal_bug_input_format(bin, text, sizeof text);
     int rc = tb_daemon__bug_input(d, bin, t, err);
     if (rc == TB_OK) {
-        d->fx->bug_input(d, t, bin, true);
+        d->fx->store->append_bug_input(d, t, bin, true);
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "control: %s", text);
     }
     return rc;

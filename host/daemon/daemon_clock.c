@@ -209,7 +209,7 @@ static void flag(struct tb_daemon *d, int side, uint64_t flag_ms, uint64_t t, bo
     snprintf(dec.who, sizeof dec.who, "daemon");
     snprintf(dec.text, sizeof dec.text, "flag %s %s: %s", side ? "black" : "white", j.result,
              j.why);
-    d->fx->decision(d, TB_JOURNAL_CLOCK, t, &dec, true);
+    d->fx->store->append_decision(d, TB_JOURNAL_CLOCK, t, &dec, true);
     for (int b = 0; b < TBD_BOARDS; b++) {
         struct tb_voice_msg_args a = {.board = side,
                                       .n = j.verdict == TB_CLOCK_DRAW ? 0 : 2 - side};
@@ -588,7 +588,7 @@ void tb_daemon__clock_resume(struct tb_daemon *d, uint64_t t)
     snprintf(dec.who, sizeof dec.who, "daemon");
     snprintf(dec.text, sizeof dec.text, "journal stop %llu %llu", (unsigned long long)k->ran[0],
              (unsigned long long)k->ran[1]);
-    d->fx->decision(d, TB_JOURNAL_CLOCK, t, &dec, false);
+    d->fx->store->append_decision(d, TB_JOURNAL_CLOCK, t, &dec, false);
     give_back(d, k->ran, t);
 }
 

@@ -53,34 +53,6 @@ static void live_button(struct tb_daemon *d, int b, int button)
     }
 }
 
-static int quiet_event(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t)
-{
-    (void)d, (void)je, (void)t;
-    return TB_OK;
-}
-static int quiet_decision(struct tb_daemon *d, uint16_t type, uint64_t t,
-                          const struct tb_journal_decision *dec, bool sync)
-{
-    (void)d, (void)type, (void)t, (void)dec, (void)sync;
-    return TB_OK;
-}
-static int quiet_bug_input(struct tb_daemon *d, uint64_t t, const struct tb_journal_bug_input *in,
-                           bool sync)
-{
-    (void)d, (void)t, (void)in, (void)sync;
-    return TB_OK;
-}
-static int quiet_move(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
-                      const char *san)
-{
-    (void)d, (void)t, (void)board, (void)ply, (void)m, (void)san;
-    return TB_OK;
-}
-static int quiet_commit(struct tb_daemon *d)
-{
-    (void)d;
-    return TB_OK;
-}
 static void quiet_speak(struct tb_daemon *d, int board, const char *text, unsigned flags,
                         int move_number)
 {
@@ -100,11 +72,7 @@ const struct tb_daemon__effects tb_daemon__live = {
     .warn = TB_CONFIG_LOG_WARN,
     .stores = true,
     .acts = true,
-    .event = tb_daemon__journal_event,
-    .decision = tb_daemon__journal_decision,
-    .bug_input = tb_daemon__journal_bug_input,
-    .move = tb_daemon__journal_move,
-    .commit = tb_daemon__store_commit,
+    .store = &tb_daemon__journal_store,
     .speak = live_speak,
     .button = live_button,
     .release = tb_daemon__vi_release,
@@ -115,16 +83,153 @@ const struct tb_daemon__effects tb_daemon__live = {
 const struct tb_daemon__effects tb_daemon__replay = {
     .info = TB_CONFIG_LOG_DEBUG,
     .warn = TB_CONFIG_LOG_DEBUG,
-    .event = quiet_event,
-    .decision = quiet_decision,
-    .bug_input = quiet_bug_input,
-    .move = quiet_move,
-    .commit = quiet_commit,
+    .store = &tb_daemon__quiet_store,
     .speak = quiet_speak,
     .button = quiet_button,
     .release = quiet_button,
     .confirm = quiet_confirm,
 };
+
+/* ---- subscribers ------------------------------------------------------------------------ */
+
+/* Each one's contract: tb_daemon__subscriber (daemon_internal.h). The list's order is the order
+ * in which the players and the hall see and hear things: a clock's display and the hall before
+ * the move is said, the clock ticked before the broadcast shows it, the scoresheet after the
+ * broadcast. In recovery the DGT display and the hall keep quiet (d->fx->acts), the voice's words
+ * go to the effects' speak (silent), the clock runs as it did, the broadcast and braille are not
+ * open yet. */
+static const struct tb_daemon__subscriber dgt_sub = {
+    .on_output = tb_daemon__dgt_display, /* a clock's display: STOP, the move */
+};
+
+static const struct tb_daemon__subscriber hall_sub = {
+    .on_output = tb_daemon__hall_output,         /* the table's events */
+    .on_bug_output = tb_daemon__hall_bug_output, /* the table's two games */
+};
+
+static const struct tb_daemon__subscriber voice_sub = {
+    .on_announce = tb_daemon__say,
+};
+
+static void clock_time(struct tb_daemon *d, uint64_t t)
+{
+    tb_daemon__clock_tick(d, t); /* a flag falls on time (6.8) */
+}
+
+static const struct tb_daemon__subscriber clock_sub = {
+    .on_done = tb_daemon__clock_output, /* moves press it, stopped play stops it */
+    .on_time = clock_time,
+    .waits_for_play = tb_daemon__clock_resumes,
+    .on_play = tb_daemon__clock_resume,
+};
+
+static void broadcast_time(struct tb_daemon *d, uint64_t t)
+{
+    (void)t;
+    tb_daemon__broadcast_clock(d); /* the clock shown as it stands */
+}
+
+static const struct tb_daemon__subscriber broadcast_sub = {
+    .on_agreed = tb_daemon__broadcast_move, /* shown in order, when agreed */
+    .on_time = broadcast_time,
+    .on_action = tb_daemon__broadcast_sync, /* a takeback or resolution shown */
+};
+
+static void braille_agreed(struct tb_daemon *d, int ply, uint64_t t)
+{
+    (void)ply, (void)t;
+    tb_daemon__braille_game(d); /* the scoresheet grows */
+}
+
+static const struct tb_daemon__subscriber braille_sub = {
+    .on_agreed = braille_agreed,
+    .on_resolved = tb_daemon__braille_game, /* nothing left to put right */
+};
+
+static const struct tb_daemon__subscriber *const subscribers[] = {
+    &dgt_sub, &hall_sub, &voice_sub, &clock_sub, &broadcast_sub, &braille_sub,
+};
+
+void tb_daemon__subscribe(struct tb_daemon *d)
+{
+    d->subs = subscribers;
+    d->nsubs = sizeof subscribers / sizeof subscribers[0];
+}
+
+#define EACH(d, s)                                                                                 \
+    for (const struct tb_daemon__subscriber *const *s = (d)->subs; s < (d)->subs + (d)->nsubs; s++)
+
+void tb_daemon__tell_output(struct tb_daemon *d, const struct tb_match_out *o)
+{
+    EACH(d, s)
+    if ((*s)->on_output)
+        (*s)->on_output(d, o);
+}
+
+void tb_daemon__tell_announce(struct tb_daemon *d, const struct tb_match_announce *a)
+{
+    EACH(d, s)
+    if ((*s)->on_announce)
+        (*s)->on_announce(d, a);
+}
+
+void tb_daemon__tell_agreed(struct tb_daemon *d, int ply, uint64_t t)
+{
+    EACH(d, s)
+    if ((*s)->on_agreed)
+        (*s)->on_agreed(d, ply, t);
+}
+
+void tb_daemon__tell_resolved(struct tb_daemon *d)
+{
+    EACH(d, s)
+    if ((*s)->on_resolved)
+        (*s)->on_resolved(d);
+}
+
+void tb_daemon__tell_done(struct tb_daemon *d, const struct tb_match_out *o)
+{
+    EACH(d, s)
+    if ((*s)->on_done)
+        (*s)->on_done(d, o);
+}
+
+void tb_daemon__tell_time(struct tb_daemon *d, uint64_t t)
+{
+    EACH(d, s)
+    if ((*s)->on_time)
+        (*s)->on_time(d, t);
+}
+
+void tb_daemon__tell_action(struct tb_daemon *d, uint64_t t)
+{
+    EACH(d, s)
+    if ((*s)->on_action)
+        (*s)->on_action(d, t);
+}
+
+bool tb_daemon__tell_waits_for_play(const struct tb_daemon *d)
+{
+    EACH(d, s)
+    if ((*s)->waits_for_play && (*s)->waits_for_play(d))
+        return true;
+    return false;
+}
+
+void tb_daemon__tell_play(struct tb_daemon *d, uint64_t t)
+{
+    EACH(d, s)
+    if ((*s)->on_play)
+        (*s)->on_play(d, t);
+}
+
+void tb_daemon__tell_bug_output(struct tb_daemon *d, const struct tb_bugmatch_out *o)
+{
+    EACH(d, s)
+    if ((*s)->on_bug_output)
+        (*s)->on_bug_output(d, o);
+}
+#undef EACH
 
 /* ---- the feed ---------------------------------------------------------------------------- */
 
@@ -136,8 +241,7 @@ static void twin_tick(struct tb_daemon *d, uint64_t t)
 /* After the match's own decisions at t. */
 static void twin_ticked(struct tb_daemon *d, uint64_t t)
 {
-    tb_daemon__clock_tick(d, t);   /* clock: a flag falls on time (6.8) */
-    tb_daemon__broadcast_clock(d); /* broadcast: the clock shown as it stands */
+    tb_daemon__tell_time(d, t); /* the clock, then the broadcast showing it */
 }
 
 /* The link's words for a board event as the match's: a lift, a placement, a promotion choice,

@@ -84,26 +84,39 @@ struct tb_daemon__board {
     uint8_t clock_run;    /* DGT: whose clock ran at the last reading (TB_LINK_EV_CLOCK) */
 };
 
+/* Where the game's records go (daemon_journal.c). The journal store: appended to the journal and
+ * made durable by a commit on the writer thread; the quiet store (recovery): nothing, the journal
+ * holds them already. Each append returns TB_OK once the record is appended (a write that failed
+ * stops play and keeps it in memory) or a negative error (not appended, said in the log); sync:
+ * the record must be on disk before anything follows from it, so its commit starts and while
+ * play is stopped it is refused (TB_ERR_STATE). */
+struct tb_daemon;
+struct tb_daemon__store {
+    int (*append_event)(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t);
+    int (*append_decision)(struct tb_daemon *d, uint16_t type, uint64_t t,
+                           const struct tb_journal_decision *dec, bool sync);
+    /* doorgeefschaak: an input the match took (a TB_JOURNAL_BUG_INPUT_BIN record) */
+    int (*append_bug_input)(struct tb_daemon *d, uint64_t t, const struct tb_journal_bug_input *in,
+                            bool sync);
+    /* an agreed move, with the moves before it (a lost record is bridged with them) */
+    int (*append_move)(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
+                       const char *san);
+    /* Makes every record appended so far durable (the session's only way to the disk): TB_OK,
+     * TB_ERR_AGAIN while the writer thread has it (its outcome is an input), or TB_ERR_SYS when
+     * the journal cannot be written (play stops, said once). The quiet store: always TB_OK. */
+    int (*commit)(struct tb_daemon *d);
+};
+extern const struct tb_daemon__store tb_daemon__journal_store, tb_daemon__quiet_store;
+
 /* What the game's decisions do outside the daemon. Live: journal records, speech, the buttons'
  * answers; replay (recovery): nothing, the decisions logged at debug level. d->fx points at one;
  * no other code asks which. */
 struct tb_daemon;
 struct tb_daemon__effects {
     enum tb_config_log info, warn; /* levels of the decision lines in the log */
-    bool stores; /* records reach the journal's file, and files kept beside it are written */
+    bool stores; /* files kept beside the journal are written (the games kept, the BPGN) */
     bool acts;   /* the world outside hears and sees it: speech, displays, the hall */
-    int (*event)(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t);
-    int (*decision)(struct tb_daemon *d, uint16_t type, uint64_t t,
-                    const struct tb_journal_decision *dec, bool sync);
-    /* doorgeefschaak: an input the match took (a TB_JOURNAL_BUG_INPUT_BIN record) */
-    int (*bug_input)(struct tb_daemon *d, uint64_t t, const struct tb_journal_bug_input *in,
-                     bool sync);
-    int (*move)(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
-                const char *san);
-    /* Makes every record appended so far durable (the session's only way to the disk). Live:
-     * TB_OK, TB_ERR_AGAIN while the writer thread has it (its outcome is an input), or TB_ERR_SYS
-     * when the journal cannot be written (play stops, said once). Replay: always TB_OK. */
-    int (*commit)(struct tb_daemon *d);
+    const struct tb_daemon__store *store; /* the journal's, or the quiet store in recovery */
     void (*speak)(struct tb_daemon *d, int board, const char *text, unsigned flags,
                   int move_number);
     void (*button)(struct tb_daemon *d, int board, int button); /* enum tb_link_button */
@@ -112,6 +125,48 @@ struct tb_daemon__effects {
     void (*confirm)(struct tb_daemon *d, int board, int what); /* enum tb_voice_confirm_what */
 };
 extern const struct tb_daemon__effects tb_daemon__live, tb_daemon__replay;
+
+/* The table's listeners: what the game carried out, handed by the session and the game's
+ * carry-out to each subscriber in the order they were registered (tb_daemon__subscribe, when
+ * the daemon is made: the DGT clocks' display, the hall, the voice, the game's clock, the
+ * broadcast, the braille displays). Every slot may be NULL. None journals, commits or lets the
+ * game's time run; each keeps quiet in recovery as it does today, by the effects in force. */
+struct tb_match_out;
+struct tb_match_announce;
+struct tb_bugmatch_out;
+struct tb_daemon__subscriber {
+    /* a twin game's output, before the game's own account of it (displays, the hall) */
+    void (*on_output)(struct tb_daemon *d, const struct tb_match_out *o);
+    /* a move or a board to put right, for a player's ears */
+    void (*on_announce)(struct tb_daemon *d, const struct tb_match_announce *a);
+    /* move ply agreed at t: on disk, the game's end by the rules already decided */
+    void (*on_agreed)(struct tb_daemon *d, int ply, uint64_t t);
+    void (*on_resolved)(struct tb_daemon *d); /* a mismatch resolved: the boards agree */
+    /* a twin game's output, after everything else carried it out (the clock: a move presses it) */
+    void (*on_done)(struct tb_daemon *d, const struct tb_match_out *o);
+    /* the twin game's time has run to t and its outputs are carried out */
+    void (*on_time)(struct tb_daemon *d, uint64_t t);
+    /* an arbiter's action (a takeback, a resolution, a new position) done at t */
+    void (*on_action)(struct tb_daemon *d, uint64_t t);
+    /* play stopped by the journal may go on: whether it waits for that, then resumed at t (the
+       match's time run on to t first) */
+    bool (*waits_for_play)(const struct tb_daemon *d);
+    void (*on_play)(struct tb_daemon *d, uint64_t t);
+    /* doorgeefschaak: an output of the two games carried out */
+    void (*on_bug_output)(struct tb_daemon *d, const struct tb_bugmatch_out *o);
+};
+void tb_daemon__subscribe(struct tb_daemon *d); /* the list, registered once */
+/* Each hands its input to every subscriber's slot, in the list's order. */
+void tb_daemon__tell_output(struct tb_daemon *d, const struct tb_match_out *o);
+void tb_daemon__tell_announce(struct tb_daemon *d, const struct tb_match_announce *a);
+void tb_daemon__tell_agreed(struct tb_daemon *d, int ply, uint64_t t);
+void tb_daemon__tell_resolved(struct tb_daemon *d);
+void tb_daemon__tell_done(struct tb_daemon *d, const struct tb_match_out *o);
+void tb_daemon__tell_time(struct tb_daemon *d, uint64_t t);
+void tb_daemon__tell_action(struct tb_daemon *d, uint64_t t);
+bool tb_daemon__tell_waits_for_play(const struct tb_daemon *d); /* true: one waits */
+void tb_daemon__tell_play(struct tb_daemon *d, uint64_t t);
+void tb_daemon__tell_bug_output(struct tb_daemon *d, const struct tb_bugmatch_out *o);
 
 /* The game the table plays: the twin game (the match and its clock: daemon_feed.c,
  * daemon_outputs.c) or doorgeefschaak (the match of two games and its clocks: daemon_bug.c).
@@ -166,7 +221,7 @@ struct tb_daemon__jstop {
     struct tb_match_out out;
     struct tb_table_queue in; /* board inputs and an arbiter action, taken in order on resume */
     /* journal writer (daemon_writer.c): held while a commit the game waits for is under way */
-    bool told;     /* said once: the players have heard "please wait, the arbiter is called" */
+    enum tb_table_notice notice; /* the players have heard "please wait", once (tb_table) */
     bool draining; /* the session takes the inputs that waited (no second drain inside it) */
     size_t kept;   /* records in memory when the last retry started */
     /* an arbiter action whose record is not on disk yet (WAITS): queued in `in` (its time and
@@ -206,7 +261,7 @@ struct tb_daemon__writer {
     /* the loop's own */
     enum tbd_write busy;  /* the job under way, NONE when idle */
     uint64_t since;       /* tb_daemon__clock() when it started */
-    bool stall_said;      /* players and arbiter told it stalls */
+    bool stall_said;      /* this write's stall said, once (a latch reset by each new write) */
     uint64_t flushed_seq; /* last record handed to a flush or commit */
 };
 
@@ -296,6 +351,8 @@ struct tb_daemon {
     struct tb_match_status shown;        /* the match's state as its outputs carried out tell it */
     const struct tb_daemon__effects *fx; /* &tb_daemon__live, or &tb_daemon__replay */
     const struct tb_daemon__mode *mode;  /* the twin game or doorgeefschaak */
+    const struct tb_daemon__subscriber *const *subs; /* tb_daemon__subscribe */
+    size_t nsubs;
 
     struct tb_voice *voice;
     struct tb_voice_pack *pack[TBD_BOARDS];

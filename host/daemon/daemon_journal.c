@@ -16,9 +16,9 @@
  * arbiter has been called" once, whether the disk stalled or failed. */
 static void tell_players(struct tb_daemon *d)
 {
-    if (d->jstop.told)
+    if (d->jstop.notice == TB_TABLE_NOTICE_TOLD)
         return;
-    d->jstop.told = true;
+    tb_table_notice_to(&d->jstop.notice, TB_TABLE_NOTICE_TOLD);
     d->mode->tell_wait(d);
 }
 
@@ -46,10 +46,10 @@ void tb_daemon__journal_stop(struct tb_daemon *d, int error, const char *msg)
     tell_players(d);
 }
 
-/* The live effects' commit (d->fx->commit; replay has nothing to write). */
+/* The journal store's commit (recovery's quiet store has nothing to write). */
 int tb_daemon__store_commit(struct tb_daemon *d)
 {
-    if (!d->journal || !d->fx->stores) /* a decision appended directly while replaying */
+    if (!d->journal)
         return TB_OK;
     if (tb_daemon__jstopped(&d->jstop))
         return TB_ERR_SYS; /* only the timer retries: no write storm, no repeated lines */
@@ -90,7 +90,7 @@ static void stall_notice(struct tb_daemon *d, uint64_t now)
 {
     struct tb_daemon__writer *w = &d->writer;
     w->stall_said = true;
-    if (d->jstop.told)
+    if (d->jstop.notice == TB_TABLE_NOTICE_TOLD)
         return;
     tb_daemon__log(d, TB_CONFIG_LOG_WARN,
                    "journal %s: a write has not returned for %llu ms: play is held until it is on "
@@ -140,7 +140,7 @@ void tb_daemon__journal_free(struct tb_daemon *d)
     tb_table_queue_free(&d->jstop.in);
 }
 
-/* ---- appends (the live effects) ----------------------------------------------------------- */
+/* ---- the journal store ----------------------------------------------------------- */
 
 int tb_daemon__journal_event(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t)
 {
@@ -217,6 +217,55 @@ int tb_daemon__journal_move(struct tb_daemon *d, uint64_t t, int board, int ply,
                        ply, (int)rc);
     return rc < 0 && rc != TB_ERR_SYS ? (int)rc : TB_OK;
 }
+
+const struct tb_daemon__store tb_daemon__journal_store = {
+    .append_event = tb_daemon__journal_event,
+    .append_decision = tb_daemon__journal_decision,
+    .append_bug_input = tb_daemon__journal_bug_input,
+    .append_move = tb_daemon__journal_move,
+    .commit = tb_daemon__store_commit,
+};
+
+/* ---- the quiet store: recovery writes nothing --------------------------------------------- */
+
+static int quiet_event(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t)
+{
+    (void)d, (void)je, (void)t;
+    return TB_OK;
+}
+static int quiet_decision(struct tb_daemon *d, uint16_t type, uint64_t t,
+                          const struct tb_journal_decision *dec, bool sync)
+{
+    (void)d, (void)type, (void)t, (void)dec, (void)sync;
+    return TB_OK;
+}
+static int quiet_bug_input(struct tb_daemon *d, uint64_t t, const struct tb_journal_bug_input *in,
+                           bool sync)
+{
+    (void)d, (void)t, (void)in, (void)sync;
+    return TB_OK;
+}
+static int quiet_move(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
+                      const char *san)
+{
+    (void)d, (void)t, (void)board, (void)ply, (void)m, (void)san;
+    return TB_OK;
+}
+static int quiet_commit(struct tb_daemon *d)
+{
+    (void)d;
+    return TB_OK;
+}
+
+const struct tb_daemon__store tb_daemon__quiet_store = {
+    .append_event = quiet_event,
+    .append_decision = quiet_decision,
+    .append_bug_input = quiet_bug_input,
+    .append_move = quiet_move,
+    .commit = quiet_commit,
+};
+
+/* ---- opening ------------------------------------------------------------------------------ */
 
 int tb_daemon__journal_open(struct tb_daemon *d, struct tb_error *err)
 {

@@ -198,8 +198,8 @@ static void agreed(struct tb_daemon *d, const struct tb_match_out *o)
                    o->u.agreed.queen_assumed ? ", promoted without a choice: queen (7.5.2)" : "");
     if (o->u.agreed.queen_assumed)
         tb_daemon__note(d, ply, "promoted without a choice: queen (7.5.2)");
-    tb_daemon__result_rules(d, o->ms);        /* the game's end by the rules */
-    tb_daemon__broadcast_move(d, ply, o->ms); /* broadcast: shown in order, when agreed */
+    tb_daemon__result_rules(d, o->ms);     /* the game's end by the rules */
+    tb_daemon__tell_agreed(d, ply, o->ms); /* the broadcast, then the scoresheet in braille */
 }
 
 static void mismatch(struct tb_daemon *d, const struct tb_match_out *o)
@@ -217,7 +217,7 @@ static void mismatch(struct tb_daemon *d, const struct tb_match_out *o)
     snprintf(dec.who, sizeof dec.who, "daemon");
     clip(dec.text, sizeof dec.text, "%s: %s | %s", tb_match_mismatch_name(mm->kind), mm->text,
          mm->resolution);
-    d->fx->decision(d, TB_JOURNAL_MISMATCH, o->ms, &dec, true);
+    d->fx->store->append_decision(d, TB_JOURNAL_MISMATCH, o->ms, &dec, true);
 }
 
 static void resolved(struct tb_daemon *d, const struct tb_match_out *o)
@@ -228,7 +228,7 @@ static void resolved(struct tb_daemon *d, const struct tb_match_out *o)
     struct tb_journal_decision dec = {.id = o->u.resolved.id, .board = TB_JOURNAL_BOARD_NONE};
     snprintf(dec.who, sizeof dec.who, "%s", o->u.resolved.by_arbiter ? "arbiter" : "player");
     clip(dec.text, sizeof dec.text, "%s", o->u.resolved.text);
-    d->fx->decision(d, TB_JOURNAL_RESOLUTION, o->ms, &dec, true);
+    d->fx->store->append_decision(d, TB_JOURNAL_RESOLUTION, o->ms, &dec, true);
 }
 
 /* The notes of the PGN a decision leaves: the same words live, in replay, and from the journal's
@@ -266,14 +266,13 @@ static void note_only(struct tb_daemon *d, const struct tb_match_out *o, uint16_
     struct tb_journal_decision dec = {.board = (uint8_t)board};
     snprintf(dec.who, sizeof dec.who, "daemon");
     clip(dec.text, sizeof dec.text, "%s", text);
-    d->fx->decision(d, type, o->ms, &dec, false);
+    d->fx->store->append_decision(d, type, o->ms, &dec, false);
 }
 
 static void handle(struct tb_daemon *d, const struct tb_match_out *o)
 {
     char line[200];
-    tb_daemon__dgt_display(d, o); /* DGT: a clock's display */
-    tb_daemon__hall_output(d, o); /* hall: the table's events */
+    tb_daemon__tell_output(d, o); /* the DGT clocks' display, the hall */
     switch (o->kind) {
     case TB_MATCH_OUT_ANNOUNCE:
         if (o->u.announce.is_move) {
@@ -282,18 +281,17 @@ static void handle(struct tb_daemon *d, const struct tb_match_out *o)
                 d->used_ms[mover] += o->ms - d->turn_start;
             d->turn_start = o->ms;
         }
-        tb_daemon__say(d, &o->u.announce);
+        tb_daemon__tell_announce(d, &o->u.announce);
         break;
     case TB_MATCH_OUT_MOVE_AGREED:
         agreed(d, o);
-        tb_daemon__braille_game(d); /* braille: the scoresheet grows */
         break;
     case TB_MATCH_OUT_MISMATCH:
         mismatch(d, o);
         break;
     case TB_MATCH_OUT_RESOLVED:
         resolved(d, o);
-        tb_daemon__braille_game(d); /* braille: nothing left to put right */
+        tb_daemon__tell_resolved(d);
         break;
     case TB_MATCH_OUT_TOUCH_REPORT:
         note_only(d, o, TB_JOURNAL_TOUCH, o->u.touch.board, o->u.touch.text);
@@ -319,7 +317,7 @@ static void handle(struct tb_daemon *d, const struct tb_match_out *o)
         tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "%s", line);
         break;
     }
-    tb_daemon__clock_output(d, o); /* clock: moves press it, stopped play stops it */
+    tb_daemon__tell_done(d, o); /* the clock: moves press it, stopped play stops it */
 }
 
 /* The match's next output, held (d->jstop.out) until it is carried out; false: none. */
@@ -336,8 +334,8 @@ bool tb_daemon__twin_needs_disk(struct tb_daemon *d, bool *written)
     const struct tb_match_out *o = &d->jstop.out;
     if (o->kind == TB_MATCH_OUT_MOVE_AGREED && !*written) {
         int lead = d->board_of_color[o->u.agreed.pos.side];
-        if (d->fx->move(d, o->ms, lead, o->u.agreed.ply, o->u.agreed.move, o->u.agreed.san) ==
-            TB_OK)
+        if (d->fx->store->append_move(d, o->ms, lead, o->u.agreed.ply, o->u.agreed.move,
+                                      o->u.agreed.san) == TB_OK)
             *written = true; /* appended: kept in memory until a commit writes it */
     }
     return o->kind == TB_MATCH_OUT_MOVE_AGREED || o->kind == TB_MATCH_OUT_ANNOUNCE;

@@ -2,7 +2,7 @@
  * recovery alike. Each input (a board event, an arbiter action, a promotion choice, a typed move,
  * a doorgeefschaak request, the time running on, the writer's outcome) is taken here in one
  * order: the game's time runs to it, the mode checks it and appends its record, the journal
- * commits it through the effects table (live: the writer thread; replay: nothing to write), and
+ * commits it through the store (live: the writer thread; replay: nothing to write), and
  * each output is carried out only once its cause is on disk (docs/journal.md). No other file
  * lets the time run, carries out outputs or commits: they hand their input in here. */
 #include <stdio.h>
@@ -14,7 +14,7 @@ static void outputs(struct tb_daemon *d);
 
 static int commit(struct tb_daemon *d)
 {
-    return d->fx->commit(d);
+    return d->fx->store->commit(d);
 }
 
 bool tb_daemon__journal_held(const struct tb_daemon *d)
@@ -152,7 +152,7 @@ static int act(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t
     advance(d, t);
     int rc = tb_daemon__arbiter_apply(d, req, t, err);
     outputs(d);
-    tb_daemon__broadcast_sync(d, t); /* broadcast: a takeback or resolution shown */
+    tb_daemon__tell_action(d, t); /* the broadcast: a takeback or resolution shown */
     return rc;
 }
 
@@ -172,7 +172,7 @@ static void drain(struct tb_daemon *d)
 {
     struct tb_daemon__jstop *js = &d->jstop;
     if (js->draining)
-        return;
+        return; /* a re-entrancy guard, no state of the game: an input taken here drains too */
     js->draining = true;
     struct tb_table_held h; /* a copy: the queue may grow meanwhile */
     while (!tb_daemon__journal_held(d) && tb_table_queue_pop(&js->in, &h)) {
@@ -182,12 +182,12 @@ static void drain(struct tb_daemon *d)
             apply(d, &h.board, h.t);
     }
     if (!tb_daemon__journal_held(d) && tb_table_queue_count(&js->in) == 0 &&
-        tb_daemon__clock_resumes(d)) {
-        /* clock: runs again with play; the match's time runs on to now first (a replay takes
-           the clock's record after the same) */
+        tb_daemon__tell_waits_for_play(d)) {
+        /* what waited for play (the clock) goes on with it; the match's time runs on to now
+           first (a replay takes the clock's record after the same) */
         uint64_t t = tb_daemon__match_time(d);
         advance(d, t);
-        tb_daemon__clock_resume(d, t);
+        tb_daemon__tell_play(d, t);
     }
     js->draining = false;
 }
@@ -242,12 +242,13 @@ static void written(struct tb_daemon *d, uint64_t now)
                        d->journal_path, js->tries, js->kept, tb_table_queue_count(&js->in));
         js->error = 0;
         js->reason[0] = '\0';
-    } else if (js->told) {
+    } else if (js->notice == TB_TABLE_NOTICE_TOLD) {
         tb_daemon__log(d, TB_CONFIG_LOG_WARN,
                        "journal %s: the write took %llu ms; it is on disk, play goes on",
                        d->journal_path, (unsigned long long)(now - d->writer.since));
     }
-    js->told = false;
+    if (js->notice == TB_TABLE_NOTICE_TOLD)
+        tb_table_notice_to(&js->notice, TB_TABLE_NOTICE_NONE); /* on disk: play goes on */
     if (js->act == TB_TABLE_ACT_WAITS && st.durable_seq >= js->act_seq)
         tb_table_action_to(&js->act, TB_TABLE_ACT_DURABLE);
     struct tb_daemon__ticket *tk = &d->ticket;
@@ -311,7 +312,7 @@ static int board_input(struct tb_daemon *d, const struct tb_journal_event *in, u
         return TB_ERR_ARG;
     choices_due(d, t);
     tb_daemon__vi_before_input(d, in, t); /* promote button choices first, in the journal too */
-    d->fx->event(d, in, t);
+    d->fx->store->append_event(d, in, t);
     if (tb_daemon__journal_held(d))
         return hold_input(d, in, t);
     return apply(d, in, t);

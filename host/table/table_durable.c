@@ -1,5 +1,5 @@
 /* table_durable.c - what the game waits for on disk: the held output and the arbiter action,
- * each one enum whose transitions are checked. */
+ * and what the players have heard of it, each one enum whose transitions are checked. */
 #include <assert.h>
 
 #include "tb_table.h"
@@ -31,6 +31,20 @@ void tb_table_action_to(enum tb_table_action *state, enum tb_table_action to)
 {
     bool may = tb_table_action_may(*state, to);
     assert(may && "tb_table_action_to: no such transition");
+    if (may)
+        *state = to;
+}
+
+bool tb_table_notice_may(enum tb_table_notice from, enum tb_table_notice to)
+{
+    return (from == TB_TABLE_NOTICE_NONE && to == TB_TABLE_NOTICE_TOLD) ||
+           (from == TB_TABLE_NOTICE_TOLD && to == TB_TABLE_NOTICE_NONE);
+}
+
+void tb_table_notice_to(enum tb_table_notice *state, enum tb_table_notice to)
+{
+    bool may = tb_table_notice_may(*state, to);
+    assert(may && "tb_table_notice_to: no such transition");
     if (may)
         *state = to;
 }

@@ -49,6 +49,15 @@ enum tb_table_action { TB_TABLE_ACT_NONE = 0, TB_TABLE_ACT_WAITS, TB_TABLE_ACT_D
 bool tb_table_action_may(enum tb_table_action from, enum tb_table_action to);
 void tb_table_action_to(enum tb_table_action *state, enum tb_table_action to);
 
+/* What the players and the arbiter have heard of play held for the journal ("please wait", "the
+ * arbiter has been called"). The only transitions (tb_table_notice_to asserts each):
+ *   NONE -> TOLD  play stopped (the journal cannot be written) or a write stalls: said once
+ *   TOLD -> NONE  a commit put everything on disk: play goes on, the log says how long it took
+ * A commit that nobody was told to wait for leaves it NONE (the session does not move it). */
+enum tb_table_notice { TB_TABLE_NOTICE_NONE = 0, TB_TABLE_NOTICE_TOLD };
+bool tb_table_notice_may(enum tb_table_notice from, enum tb_table_notice to);
+void tb_table_notice_to(enum tb_table_notice *state, enum tb_table_notice to);
+
 /* The game is held (no input, no tick; inputs queued): play stopped, an output held, or an
  * action waiting for its record. */
 bool tb_table_held(enum tb_table_journal journal, enum tb_table_output out,

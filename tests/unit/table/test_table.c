@@ -144,3 +144,25 @@ TB_TEST(arbiter_action_is_done_only_after_its_record_is_durable)
     /* play stopped holds the game whatever else waits */
     ASSERT_TRUE(tb_table_held(TB_TABLE_STOPPED, TB_TABLE_OUT_NONE, TB_TABLE_ACT_NONE));
 }
+
+static bool notice_may(int from, int to)
+{
+    return tb_table_notice_may((enum tb_table_notice)from, (enum tb_table_notice)to);
+}
+
+/* The players hear "please wait" once however long play is held (a stall then a failure is one
+ * notice), and only a commit that put everything on disk ends it. */
+TB_TEST(players_are_told_of_held_play_once_until_it_is_on_disk)
+{
+    static const bool list[2 * 2] = {
+        /* to:  NONE   TOLD */
+        false, true, /* from NONE */
+        true, false, /* from TOLD: told again is refused */
+    };
+    check_list(2, notice_may, list);
+    enum tb_table_notice n = TB_TABLE_NOTICE_NONE;
+    tb_table_notice_to(&n, TB_TABLE_NOTICE_TOLD);
+    ASSERT_EQ(n, TB_TABLE_NOTICE_TOLD);
+    tb_table_notice_to(&n, TB_TABLE_NOTICE_NONE);
+    ASSERT_EQ(n, TB_TABLE_NOTICE_NONE);
+}
