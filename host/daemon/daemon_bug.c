@@ -469,6 +469,11 @@ const struct tb_daemon__mode tb_daemon__doorgeefschaak = {
     .script_board = {"A", "B"}, /* a script's board names */
     .hall_refusal = "not for a doorgeefschaak table: resolve and takeback are the twin game's; "
                     "the arbiter acts at the table (twinboard resign, choose, move)",
+    .ctl_modes = TB_CTL_BUG,
+    .name = "doorgeefschaak",
+    .enabled = "yes",
+    .requests = "; its requests: status, hand, bpgn, resign, choose, accept, replace, move a|b",
+    .new_match = tb_daemon__bug_new_game,
     .tick = bug_tick,
     .apply = tb_daemon__bug_apply,
     .next = bug_next,

@@ -116,8 +116,8 @@ int tb_daemon__ctl_arbiter(struct tb_daemon *d, const struct tb_ctl_request *req
 int tb_daemon__ctl_new_game(struct tb_daemon *d, const struct tb_ctl_request *req,
                             struct tb_daemon__buf *out, struct tb_error *err)
 {
-    if (d->bug) /* doorgeefschaak: a new match */
-        return tb_daemon__bug_new_game(d, req, err);
+    if (d->mode->new_match) /* doorgeefschaak: a new match */
+        return d->mode->new_match(d, req, err);
     return tb_daemon__ctl_arbiter(d, req, out, err);
 }
 
@@ -267,7 +267,7 @@ static bool other_mode(struct tb_daemon *d, const struct tb_ctl_request *req,
                        struct tb_daemon__buf *out)
 {
     unsigned modes = tb_ctl_request_modes(req);
-    if (modes & (d->bug ? TB_CTL_BUG : TB_CTL_TWIN))
+    if (modes & d->mode->ctl_modes)
         return false;
     bool bug = modes & TB_CTL_BUG, by_board = tb_ctl_verb_info(req->verb)->flags & TB_CTL_BY_BOARD;
     char msg[300];
@@ -276,11 +276,8 @@ static bool other_mode(struct tb_daemon *d, const struct tb_ctl_request *req,
              !by_board ? ""
              : bug     ? " a|b"
                        : " vi|sighted",
-             bug ? "doorgeefschaak" : "the twin game", d->bug ? "doorgeefschaak" : "the twin game",
-             d->bug ? "yes" : "no",
-             d->bug ? "; its requests: status, hand, bpgn, resign, choose, accept, replace, "
-                      "move a|b"
-                    : "");
+             bug ? "doorgeefschaak" : "the twin game", d->mode->name, d->mode->enabled,
+             d->mode->requests);
     reply_error(out, TB_ERR_STATE, msg);
     return true;
 }

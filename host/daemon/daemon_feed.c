@@ -337,6 +337,10 @@ static void twin_record(struct tb_daemon *d, const struct tb_journal_record *rec
 
 const struct tb_daemon__mode tb_daemon__twin = {
     .one_result = true,
+    .ctl_modes = TB_CTL_TWIN,
+    .name = "the twin game",
+    .enabled = "no",
+    .requests = "",
     .tick = twin_tick,
     .ticked = twin_ticked,
     .apply = twin_apply,

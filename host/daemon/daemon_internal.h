@@ -179,6 +179,12 @@ struct tb_daemon__mode {
        from the broker are refused (NULL: taken) */
     bool one_result;
     const char *hall_refusal;
+    /* the control requests it takes (their rows' TB_CTL_TWIN or TB_CTL_BUG), its name and
+       [bughouse] enabled's word in a refusal, and its own requests named there ("" for none) */
+    unsigned ctl_modes;
+    const char *name, *enabled, *requests;
+    /* new-game: a mode that starts more than the arbiter's new game (NULL: the arbiter's) */
+    int (*new_match)(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_error *err);
     /* The session (daemon_session.c) runs these; none lets time run, drains or commits. */
     void (*tick)(struct tb_daemon *d, uint64_t t);   /* the game's time to t */
     void (*ticked)(struct tb_daemon *d, uint64_t t); /* its outputs carried out: may be NULL */
