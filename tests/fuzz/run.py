@@ -1,11 +1,12 @@
 """Runs every fuzz target for a given time: host/tools/dev fuzz [SECONDS] (docs/testing.md,
 "Fuzzing").
 
-usage: run.py BUILD_DIR SECONDS [JOBS]
+usage: run.py BUILD_DIR SECONDS [JOBS [RUNS]]
 
 BUILD_DIR is a configured clang build (libFuzzer). Every ctest test labelled `fuzz` is built
 and run with its own corpus, dictionary and limits, for SECONDS instead of the few seconds the
-test suite gives it, JOBS at a time. A table of executions, their rate (per second and per CPU
+test suite gives it, JOBS at a time. With RUNS, a target stops once it has run that many inputs
+(SECONDS is then the most it may take): the recorded run is `run.py DIR 7200 2 10000000`. A table of executions, their rate (per second and per CPU
 second of the target), new inputs and crashes per target follows; the exit status is 1 when a
 target crashed or could not run, else 0."""
 import json
@@ -23,11 +24,13 @@ def fuzz_tests(build):
     return [(t["name"], t["command"]) for t in json.loads(out)["tests"]]
 
 
-def run_one(name, command, seconds):
+def run_one(name, command, seconds, runs):
     if "-seed=1" not in command:
         return name, None, 0, 0, 0, 0, "not a libFuzzer program (configure with clang)"
     args = [a for a in command if not a.startswith(("-max_total_time=", "-runs="))]
     args[1:1] = ["-max_total_time=%d" % seconds, "-print_final_stats=1"]
+    if runs:
+        args[1:1] = ["-runs=%d" % runs]
     start = time.monotonic()
     p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                          errors="replace")
@@ -54,12 +57,14 @@ def main():
         sys.exit(__doc__)
     build, seconds = sys.argv[1], int(sys.argv[2])
     jobs = int(sys.argv[3]) if len(sys.argv) > 3 else os.cpu_count() or 2
+    runs = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     tests = fuzz_tests(build)
     subprocess.run(["cmake", "--build", build, "-j", str(jobs), "--target"] +
                    [n for n, _ in tests], check=True, stdout=subprocess.DEVNULL)
-    print("fuzz: %d targets, %d s each, %d at a time" % (len(tests), seconds, jobs), flush=True)
+    print("fuzz: %d targets, %d s each%s, %d at a time" % (
+        len(tests), seconds, " or %s inputs" % format(runs, ",") if runs else "", jobs), flush=True)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        results = list(pool.map(lambda t: run_one(t[0], t[1], seconds), tests))
+        results = list(pool.map(lambda t: run_one(t[0], t[1], seconds, runs), tests))
     print("| target | executions | per second | per CPU second | new inputs | crashes |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     bad = 0
