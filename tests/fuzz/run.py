@@ -21,7 +21,8 @@ from concurrent.futures import ThreadPoolExecutor
 def fuzz_tests(build):
     out = subprocess.run(["ctest", "--test-dir", build, "-L", "fuzz", "--show-only=json-v1"],
                          check=True, capture_output=True, text=True).stdout
-    return [(t["name"], t["command"]) for t in json.loads(out)["tests"]]
+    # A test whose program is not built yet has no command: the caller builds, then asks again.
+    return [(t["name"], t.get("command")) for t in json.loads(out)["tests"]]
 
 
 def run_one(name, command, seconds, runs):
@@ -58,9 +59,9 @@ def main():
     build, seconds = sys.argv[1], int(sys.argv[2])
     jobs = int(sys.argv[3]) if len(sys.argv) > 3 else os.cpu_count() or 2
     runs = int(sys.argv[4]) if len(sys.argv) > 4 else 0
-    tests = fuzz_tests(build)
     subprocess.run(["cmake", "--build", build, "-j", str(jobs), "--target"] +
-                   [n for n, _ in tests], check=True, stdout=subprocess.DEVNULL)
+                   [n for n, _ in fuzz_tests(build)], check=True, stdout=subprocess.DEVNULL)
+    tests = fuzz_tests(build)
     print("fuzz: %d targets, %d s each%s, %d at a time" % (
         len(tests), seconds, " or %s inputs" % format(runs, ",") if runs else "", jobs), flush=True)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
