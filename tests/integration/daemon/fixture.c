@@ -94,7 +94,7 @@ static bool pty_read(struct fx *f)
            !strstr(st, "NOT CONNECTED");
 }
 
-void fx_start_pty_keys(struct fx *f, struct ptyboard *b, const char *name)
+void fx_pty_keys_options(struct fx *f, struct ptyboard *b, const char *name)
 {
     char link[512];
     snprintf(link, sizeof link, "%s/%s-board", tb_test_tmp_dir(), name);
@@ -105,8 +105,18 @@ void fx_start_pty_keys(struct fx *f, struct ptyboard *b, const char *name)
     snprintf(res, sizeof res, "pty:%s", b->link);
     fx_options(f, res, "keys:");
     f->o.speed = TB_DAEMON_SPEED_CONFIG;
+}
+
+void fx_start_pty(struct fx *f)
+{
     fx_start(f);
     ASSERT_TRUE(fx_run_until(f, 5000, pty_read));
+}
+
+void fx_start_pty_keys(struct fx *f, struct ptyboard *b, const char *name)
+{
+    fx_pty_keys_options(f, b, name);
+    fx_start_pty(f);
 }
 
 unsigned fx_run(struct fx *f, int max_turns)

@@ -33,6 +33,9 @@ void fx_start(struct fx *f);
  * assistant, in real time; returns once the reed board has been read. */
 struct ptyboard;
 void fx_start_pty_keys(struct fx *f, struct ptyboard *b, const char *name);
+/* The same in two steps, to change f->o between them: the options, then the start. */
+void fx_pty_keys_options(struct fx *f, struct ptyboard *b, const char *name);
+void fx_start_pty(struct fx *f);
 /* Turns the loop until the daemon is done or a mismatch is open (or max turns). Returns the
  * open mismatch id, 0 if none. */
 unsigned fx_run(struct fx *f, int max_turns);

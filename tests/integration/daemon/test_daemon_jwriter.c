@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
+#include "ptyboard.h"
 #include "tb_chess.h"
 #include "tb_ctl.h"
 #include "tb_hall.h"
@@ -568,70 +569,61 @@ static bool broker_connected(struct fx *f)
     return strstr(fx_req(f, "status"), "broker connected") != NULL;
 }
 
-static const char done_line[] = "hall: takeback (request r1) done";
+static const char *done_line;
 static bool command_done(struct fx *f)
 {
     return strstr(f->log, done_line) != NULL;
 }
 
-/* D.2.9: the arbiter takes a move back from the hall while the commit of its record stalls 3 s
- * (the same path as a resolve: the one table of the arbiter's actions, answered by ticket). */
-TB_TEST(law_D_2_9_a_hall_command_while_the_disk_stalls_never_stalls_the_loop)
+/* A broker for the table (its pid), named in f's options (after fx_options). */
+static pid_t hall_broker(struct fx *f, char *port_text, size_t len)
 {
-    if (!have("mosquitto") || !have("mosquitto_pub")) {
-        printf("mosquitto not installed: skipped (host/tools/dev deps installs it)\n");
-        return;
-    }
-    struct fx f;
-    fx_init(&f, "hallstall");
-    char conf[600], port_text[16];
+    char conf[600];
     int port = free_port();
-    snprintf(port_text, sizeof port_text, "%d", port);
-    snprintf(conf, sizeof conf, "%s/mosquitto.conf", f.dir);
+    snprintf(port_text, len, "%d", port);
+    snprintf(conf, sizeof conf, "%s/mosquitto.conf", f->dir);
     FILE *c = fopen(conf, "w");
     ASSERT_NOT_NULL(c);
     fprintf(c, "listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n", port);
     ASSERT_OK(fclose(c));
     char *broker_argv[] = {"mosquitto", "-c", conf, NULL};
     pid_t broker = spawn(broker_argv);
+    snprintf(f->o.cfg.hall.broker, sizeof f->o.cfg.hall.broker, "127.0.0.1");
+    f->o.cfg.hall.port = port;
+    snprintf(f->o.cfg.hall.tournament, sizeof f->o.cfg.hall.tournament, "stall");
+    snprintf(f->o.cfg.hall.table, sizeof f->o.cfg.hall.table, "t1");
+    return broker;
+}
 
-    struct disk k = {0};
-    fx_options(&f, "keys:", "keys:");
-    f.o.socket_path = f.socket;
-    f.o.exit_when_done = false;
-    f.o.journal_io = disk_io(&k);
-    snprintf(f.o.cfg.hall.broker, sizeof f.o.cfg.hall.broker, "127.0.0.1");
-    f.o.cfg.hall.port = port;
-    snprintf(f.o.cfg.hall.tournament, sizeof f.o.cfg.hall.tournament, "stall");
-    snprintf(f.o.cfg.hall.table, sizeof f.o.cfg.hall.table, "t1");
-    fx_start(&f);
-    ASSERT_TRUE(fx_run_until(&f, 10000, broker_connected));
-    ASSERT_STR_EQ(fx_req(&f, "move vi e4"), "ok\n");
-    ASSERT_STR_EQ(fx_req(&f, "move sighted e4"), "ok\n");
-    ASSERT_EQ(fx_plies(&f), 1);
-
-    struct tb_hall_cmd cmd = {.action = TB_HALL_CMD_TAKEBACK, .n = 1};
-    snprintf(cmd.request, sizeof cmd.request, "r1");
-    snprintf(cmd.pin, sizeof cmd.pin, "%s", FX_PIN);
-    static char json[TB_HALL_PAYLOAD_MAX];
-    ASSERT_GT(tb_hall_cmd_encode(&cmd, json, sizeof json, NULL), 0);
-    atomic_store(&k.stall_ms, 3000);
-    char *pub_argv[] = {
-        "mosquitto_pub",          "-h", "127.0.0.1", "-p", port_text, "-q", "1", "-t",
-        "twinboard/stall/t1/cmd", "-m", json,        NULL};
+/* The hall's command cmd published while the next commit stalls 3 s: `status` is asked over
+ * the socket throughout; each answer must come within 100 ms while the disk stalls, and the
+ * command is done only once its record is on disk. Stops the broker. */
+static void hall_command_while_the_disk_stalls(struct fx *f, struct disk *k, pid_t broker,
+                                               const char *port_text, struct tb_hall_cmd *cmd)
+{
+    static char json[TB_HALL_PAYLOAD_MAX], line[128];
+    snprintf(cmd->request, sizeof cmd->request, "r1");
+    snprintf(cmd->pin, sizeof cmd->pin, "%s", FX_PIN);
+    snprintf(line, sizeof line, "hall: %s (request r1) done", tb_hall_cmd_name(cmd->action));
+    done_line = line;
+    ASSERT_GT(tb_hall_cmd_encode(cmd, json, sizeof json, NULL), 0);
+    atomic_store(&k->stall_ms, 3000);
+    char *pub_argv[] = {"mosquitto_pub",          "-h", "127.0.0.1", "-p",
+                        (char *)port_text,        "-q", "1",         "-t",
+                        "twinboard/stall/t1/cmd", "-m", json,        NULL};
     pid_t pub = spawn(pub_argv);
-    int fd = fx_dial(&f);
+    int fd = fx_dial(f);
     long t0 = mono_ms(), slowest = 0, done_at = 0;
     int answers = 0, during = 0;
     while (mono_ms() - t0 < tb_test_ms(10000) && !done_at) {
-        bool stalling = atomic_load(&k.stalling);
-        long ms = status_over_the_socket(&f, fd);
+        bool stalling = atomic_load(&k->stalling);
+        long ms = status_over_the_socket(f, fd);
         answers++;
         if (stalling) {
             during++;
             slowest = ms > slowest ? ms : slowest;
         }
-        if (command_done(&f))
+        if (command_done(f))
             done_at = mono_ms();
         nanosleep(&(struct timespec){0, 20000000L}, NULL);
     }
@@ -644,9 +636,111 @@ TB_TEST(law_D_2_9_a_hall_command_while_the_disk_stalls_never_stalls_the_loop)
     ASSERT_GT(done_at, 0);
     ASSERT_GT(during, 20);               /* the loop answered through the 3 s stall */
     ASSERT_LT(slowest, tb_test_ms(100)); /* each within 100 ms */
-    long end = atomic_load(&k.stall_end);
+    long end = atomic_load(&k->stall_end);
     ASSERT_GT(end, 0);
     ASSERT_GE(done_at, end); /* answered once the record is on disk */
+}
+
+/* D.2.9: the arbiter takes a move back from the hall while the commit of its record stalls 3 s
+ * (the one table of the arbiter's actions, answered by ticket). */
+TB_TEST(law_D_2_9_a_hall_command_while_the_disk_stalls_never_stalls_the_loop)
+{
+    if (!have("mosquitto") || !have("mosquitto_pub")) {
+        printf("mosquitto not installed: skipped (host/tools/dev deps installs it)\n");
+        return;
+    }
+    struct fx f;
+    fx_init(&f, "hallstall");
+    char port_text[16];
+    fx_options(&f, "keys:", "keys:");
+    pid_t broker = hall_broker(&f, port_text, sizeof port_text);
+    struct disk k = {0};
+    f.o.socket_path = f.socket;
+    f.o.exit_when_done = false;
+    f.o.journal_io = disk_io(&k);
+    fx_start(&f);
+    ASSERT_TRUE(fx_run_until(&f, 10000, broker_connected));
+    ASSERT_STR_EQ(fx_req(&f, "move vi e4"), "ok\n");
+    ASSERT_STR_EQ(fx_req(&f, "move sighted e4"), "ok\n");
+    ASSERT_EQ(fx_plies(&f), 1);
+    struct tb_hall_cmd cmd = {.action = TB_HALL_CMD_TAKEBACK, .n = 1};
+    hall_command_while_the_disk_stalls(&f, &k, broker, port_text, &cmd);
     ASSERT_EQ(fx_plies(&f), 0);
     fx_free(&f);
+}
+
+static struct ptyboard *reed;
+static bool waiting_vi(struct fx *f)
+{
+    ptyboard_pump(reed);
+    return strstr(fx_req(f, "status"), "state: waiting: the vi board") != NULL;
+}
+static bool waiting_sighted(struct fx *f)
+{
+    ptyboard_pump(reed);
+    return strstr(fx_req(f, "status"), "state: waiting: the sighted board") != NULL;
+}
+static bool blocked(struct fx *f)
+{
+    ptyboard_pump(reed);
+    return strstr(fx_req(f, "status"), "state: blocked") != NULL;
+}
+static bool in_sync(struct fx *f)
+{
+    ptyboard_pump(reed);
+    return strstr(fx_req(f, "status"), "state: in-sync") != NULL;
+}
+static bool broker_connected_pumped(struct fx *f)
+{
+    ptyboard_pump(reed);
+    return broker_connected(f);
+}
+static void square(const char *name, int placed)
+{
+    int sq = tb_chess_square_parse(name);
+    ASSERT_GE(sq, 0);
+    ASSERT_OK(ptyboard_square(reed, sq, placed, true));
+}
+
+/* D.2.9: the arbiter confirms a mismatch from the hall (resolve) while the commit of its record
+ * stalls 3 s: the loop answers `status` throughout, the resolve is done once on disk, and the
+ * board put right then plays on. */
+TB_TEST(law_D_2_9_a_hall_resolve_while_the_disk_stalls_never_stalls_the_loop)
+{
+    if (!have("mosquitto") || !have("mosquitto_pub")) {
+        printf("mosquitto not installed: skipped (host/tools/dev deps installs it)\n");
+        return;
+    }
+    struct fx f;
+    struct ptyboard b;
+    reed = &b;
+    fx_pty_keys_options(&f, &b, "hallresolve");
+    char port_text[16];
+    pid_t broker = hall_broker(&f, port_text, sizeof port_text);
+    struct disk k = {0};
+    f.o.socket_path = f.socket;
+    f.o.exit_when_done = false;
+    f.o.journal_io = disk_io(&k);
+    fx_start_pty(&f);
+    ASSERT_TRUE(fx_run_until(&f, 10000, broker_connected_pumped));
+    square("e2", 0); /* 1. e4 on the reed board, copied by typing */
+    square("e4", 1);
+    ASSERT_TRUE(fx_run_until(&f, 3000, waiting_sighted));
+    ASSERT_STR_EQ(fx_req(&f, "move sighted e4"), "ok\n");
+    ASSERT_STR_EQ(fx_req(&f, "move sighted e5"), "ok\n");
+    ASSERT_TRUE(fx_run_until(&f, 3000, waiting_vi));
+    square("e7", 0); /* the copy of 1... e5 made as 1... e6 */
+    square("e6", 1);
+    ASSERT_TRUE(fx_run_until(&f, 3000, blocked));
+    struct tb_daemon_counters c;
+    tb_daemon_counters(f.d, &c);
+    ASSERT_NE(c.mismatch, 0);
+    struct tb_hall_cmd cmd = {.action = TB_HALL_CMD_RESOLVE, .mismatch = c.mismatch};
+    hall_command_while_the_disk_stalls(&f, &k, broker, port_text, &cmd);
+    square("e6", 0);
+    square("e5", 1);
+    ASSERT_TRUE(fx_run_until(&f, 3000, in_sync));
+    ASSERT_EQ(fx_plies(&f), 2);
+    fx_free(&f);
+    ptyboard_unplug(&b);
 }
