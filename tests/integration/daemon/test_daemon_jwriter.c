@@ -670,25 +670,26 @@ TB_TEST(law_D_2_9_a_hall_command_while_the_disk_stalls_never_stalls_the_loop)
 }
 
 static struct ptyboard *reed;
-static bool waiting_vi(struct fx *f)
+static bool pumped_state(struct fx *f, const char *want)
 {
     ptyboard_pump(reed);
-    return strstr(fx_req(f, "status"), "state: waiting: the vi board") != NULL;
+    return strstr(fx_req(f, "status"), want) != NULL;
+}
+static bool waiting_vi(struct fx *f)
+{
+    return pumped_state(f, "state: waiting: the vi board");
 }
 static bool waiting_sighted(struct fx *f)
 {
-    ptyboard_pump(reed);
-    return strstr(fx_req(f, "status"), "state: waiting: the sighted board") != NULL;
+    return pumped_state(f, "state: waiting: the sighted board");
 }
 static bool blocked(struct fx *f)
 {
-    ptyboard_pump(reed);
-    return strstr(fx_req(f, "status"), "state: blocked") != NULL;
+    return pumped_state(f, "state: blocked");
 }
 static bool in_sync(struct fx *f)
 {
-    ptyboard_pump(reed);
-    return strstr(fx_req(f, "status"), "state: in-sync") != NULL;
+    return pumped_state(f, "state: in-sync");
 }
 static bool broker_connected_pumped(struct fx *f)
 {
