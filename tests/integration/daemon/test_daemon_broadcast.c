@@ -173,17 +173,20 @@ static void check_pgn(struct fx *f, const char *path, int plies)
 {
     static char text[1 << 16], answer[1 << 16], out[8192], uci[8192];
     tb_chess_pgn_game *live = malloc(sizeof *live), *daemon = malloc(sizeof *daemon);
-    ASSERT_EQ(tb_ctl_answer_text(fx_req(f, "pgn"), answer, sizeof answer), 0);
-    parse(answer, daemon);
-    ASSERT_EQ(daemon->game.plies, plies);
-    /* the writer thread gets the text to the disk: wait for it (10 s on a loaded machine) */
+    /* the writer thread gets the text to the disk: wait for it (10 s on a loaded machine); the
+     * daemon asked again each time, as its clock may note the last move's time in between */
     for (int tries = 0;; tries++) {
+        ASSERT_EQ(tb_ctl_answer_text(fx_req(f, "pgn"), answer, sizeof answer), 0);
+        parse(answer, daemon);
+        ASSERT_EQ(daemon->game.plies, plies);
         size_t len;
         char *t = tb_run_read_file(path, &len);
         snprintf(text, sizeof text, "%s", t);
         free(t);
         parse(text, live);
-        if ((live->game.plies == plies && !strcmp(live->result, daemon->result)) || tries > 1000)
+        if ((live->game.plies == plies && !strcmp(live->result, daemon->result) &&
+             live->nnotes == daemon->nnotes) ||
+            tries > 1000)
             break;
         usleep(10000);
     }
