@@ -1,6 +1,8 @@
 /* daemon_vi.c - the VI player on their own (docs/guide-vi-player.md): the promote button's
  * choice of piece (4.6, D.2.1), the clock press that ends the move (6.2.1, 7.5.2), the game by
- * ear on the buttons and the `review` request (D.2.7), the confirmation of the player's own move.
+ * ear on the buttons and the `review` request (D.2.7), the confirmation of the player's own move,
+ * the buttons' answers and the time each colour has used (D.2.6). The game's clock and the hall
+ * hear a button through the table's subscribers (tb_daemon__tell_button), never by name.
  *
  * The promote button cycles the pieces (queen, rook, bishop, knight, queen ...), each press
  * saying the one it offers; the choice is taken when the player has not pressed for
