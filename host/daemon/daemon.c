@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "daemon_internal.h"
+#include "daemon_vi.h"
+#include "daemon_voice.h"
 
 void tb_daemon_options_default(struct tb_daemon_options *o)
 {

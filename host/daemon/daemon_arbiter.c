@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "daemon_internal.h"
+#include "daemon_vi.h"
 #include "tb_str.h"
 
 struct action {
@@ -255,9 +256,8 @@ int tb_daemon__arbiter_apply(struct tb_daemon *d, const struct tb_ctl_request *r
     int rc = a->apply(d, req, t, err);
     if (rc == TB_OK && a->starts_game) {
         d->nnotes = 0;
-        tb_daemon__result_clear(d); /* result "*" */
-        d->used_ms[0] = d->used_ms[1] = 0;
-        d->turn_start = t;
+        tb_daemon__result_clear(d);       /* result "*" */
+        tb_daemon__vi_new_game(d, t);     /* D.2.6: no time used yet */
         tb_daemon__broadcast_new_game(d); /* broadcast: a new PGN file */
     }
     struct tb_journal_decision dec = {.board = TB_JOURNAL_BOARD_NONE};

@@ -7,7 +7,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "daemon_audio.h"
 #include "daemon_internal.h"
+#include "daemon_voice.h"
 
 const char *tb_daemon__audio_target(const char *audio)
 {
@@ -55,7 +57,7 @@ void tb_daemon__audio_event(struct tb_daemon *d, const struct tb_voice_event *ev
     int color = ev->player, b = d->board_of_color[color];
     if (ev->status == TB_VOICE_DEVICE_LOST) {
         char why[256] = "";
-        tb_voice_device_ok(d->voice, color, why, sizeof why, NULL);
+        tb_voice_device_ok(tb_daemon__speaker(d), color, why, sizeof why, NULL);
         tb_daemon__log(
             d, TB_CONFIG_LOG_ERROR,
             "audio: the %s player (%s) hears nothing: audio = %s is lost: %s; the %s player "
@@ -74,14 +76,15 @@ void tb_daemon__audio_event(struct tb_daemon *d, const struct tb_voice_event *ev
 void tb_daemon__audio_status(struct tb_daemon *d, char *buf, size_t len)
 {
     size_t u = 0;
+    struct tb_voice *speaker = tb_daemon__speaker(d);
     buf[0] = '\0';
-    for (int c = 0; c < TBD_BOARDS && d->voice && u < len; c++) { /* the twin game's two */
+    for (int c = 0; c < TBD_BOARDS && speaker && u < len; c++) { /* the twin game's two */
         char why[256];
         double since;
         int b = d->board_of_color[c];
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
-        if (tb_voice_device_ok(d->voice, c, why, sizeof why, &since))
+        if (tb_voice_device_ok(speaker, c, why, sizeof why, &since))
             u += (size_t)snprintf(buf + u, len - u, "%s%s ok",
                                   u ? ", " : "audio: ", tb_daemon__color_name(c));
         else

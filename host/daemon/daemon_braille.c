@@ -7,12 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_braille.h"
 #include "daemon_internal.h"
+#include "daemon_vi.h"
+#include "daemon_voice.h"
 #include "tb_braille.h"
 
 #define TBD_BRAILLE_RETRY_MS 10000
 
-struct tb_daemon__braille {
+/* One player's display. */
+struct brl {
+    bool on;                            /* the player has one (`braille` in the configuration) */
     struct tb_braille_display *display; /* NULL while BRLTTY is away */
     char host[TB_CONFIG_PATH_MAX];      /* "" = BrlAPI's default */
     char auth[TB_CONFIG_PATH_MAX];      /* "" = BrlAPI's default */
@@ -22,13 +27,25 @@ struct tb_daemon__braille {
     bool copying; /* the state asks for the copy of the last move: it names the move itself */
 };
 
+/* The braille part's state, allocated when it opens (after recovery, daemon_parts.c). */
+struct tb_daemon__braille {
+    struct brl player[TBD_BOARDS];
+};
+
+/* Board b's display; NULL when the player has none or the part is not open. */
+static struct brl *brl_of(const struct tb_daemon *d, int b)
+{
+    struct brl *br = d->braille && b >= 0 && b < TBD_BOARDS ? &d->braille->player[b] : NULL;
+    return br && br->on ? br : NULL;
+}
+
 static void show(struct tb_daemon *d, int b)
 {
-    struct tb_daemon__braille *br = d->braille[b];
+    struct brl *br = brl_of(d, b);
     if (!br || !br->display)
         return;
     struct tb_braille_view *v = tb_braille_display_view(br->display);
-    tb_braille_view_set_game(v, d->pack[b], tb_match_game(d->match), TB_VOICE_LONG);
+    tb_braille_view_set_game(v, tb_daemon__pack(d, b), tb_match_game(d->match), TB_VOICE_LONG);
     tb_braille_view_last_move(v, br->copying ? "" : br->move);
     tb_braille_view_state(v, br->state);
     tb_braille_display_update(br->display);
@@ -36,7 +53,7 @@ static void show(struct tb_daemon *d, int b)
 
 static void try_open(struct tb_daemon *d, int b)
 {
-    struct tb_daemon__braille *br = d->braille[b];
+    struct brl *br = brl_of(d, b);
     struct tb_error err = {0};
     int rc = tb_braille_display_open(&tb_braille_brlapi, br->host[0] ? br->host : NULL,
                                      br->auth[0] ? br->auth : NULL, &br->display, &err);
@@ -60,20 +77,19 @@ static void try_open(struct tb_daemon *d, int b)
 static int braille_open(struct tb_daemon *d, struct tb_error *err)
 {
     (void)err; /* optional: a display that cannot be opened is said and tried again */
+    if (!(d->braille = calloc(1, sizeof *d->braille))) {
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "braille: out of memory");
+        return TB_OK;
+    }
     for (int b = 0; b < TBD_BOARDS; b++) {
         const struct tb_config_player *pc = &d->cfg->player[b];
+        struct brl *br = &d->braille->player[b];
         if (!pc->braille[0])
             continue;
-        struct tb_daemon__braille *br = calloc(1, sizeof *br);
-        if (!br) {
-            tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "%s player: braille: out of memory",
-                           tb_daemon__board_name(b));
-            continue;
-        }
         const char *host = strchr(pc->braille, ':');
         snprintf(br->host, sizeof br->host, "%s", host ? host + 1 : "");
         snprintf(br->auth, sizeof br->auth, "%s", pc->braille_auth);
-        d->braille[b] = br;
+        br->on = true;
         try_open(d, b);
     }
     return TB_OK;
@@ -81,38 +97,40 @@ static int braille_open(struct tb_daemon *d, struct tb_error *err)
 
 static void braille_close(struct tb_daemon *d)
 {
-    for (int b = 0; b < TBD_BOARDS; b++) {
-        if (!d->braille[b])
-            continue;
-        tb_braille_display_free(d->braille[b]->display);
-        free(d->braille[b]);
-        d->braille[b] = NULL;
-    }
+    if (!d->braille)
+        return;
+    for (int b = 0; b < TBD_BOARDS; b++)
+        tb_braille_display_free(d->braille->player[b].display);
+    free(d->braille);
+    d->braille = NULL;
 }
 
 static uint64_t braille_deadline(struct tb_daemon *d)
 {
     uint64_t when = UINT64_MAX;
-    for (int b = 0; b < TBD_BOARDS; b++)
-        if (d->braille[b] && !d->braille[b]->display && d->braille[b]->retry_at < when)
-            when = d->braille[b]->retry_at;
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        const struct brl *br = brl_of(d, b);
+        if (br && !br->display && br->retry_at < when)
+            when = br->retry_at;
+    }
     return when;
 }
 
 static void braille_retry(struct tb_daemon *d, uint64_t now)
 {
-    for (int b = 0; b < TBD_BOARDS; b++)
-        if (d->braille[b] && !d->braille[b]->display && d->braille[b]->retry_at <= now)
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        const struct brl *br = brl_of(d, b);
+        if (br && !br->display && br->retry_at <= now)
             try_open(d, b);
+    }
 }
 
 static int braille_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
 {
     int n = 0;
     for (int b = 0; b < TBD_BOARDS && n < max; b++) {
-        int fd = d->braille[b] && d->braille[b]->display
-                     ? tb_braille_display_fd(d->braille[b]->display)
-                     : -1;
+        const struct brl *br = brl_of(d, b);
+        int fd = br && br->display ? tb_braille_display_fd(br->display) : -1;
         p[n++] = (struct pollfd){.fd = fd, .events = POLLIN}; /* -1: poll skips it */
     }
     return n;
@@ -124,17 +142,17 @@ static void clock_text(struct tb_daemon *d, int b, char *buf, size_t len)
     struct tb_match_status st;
     tb_match_status(d->match, &st);
     struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color,
-                                  .white_ms = (long)d->used_ms[TB_CHESS_WHITE],
-                                  .black_ms = (long)d->used_ms[TB_CHESS_BLACK],
+                                  .white_ms = (long)tb_daemon__vi_time_used(d, TB_CHESS_WHITE),
+                                  .black_ms = (long)tb_daemon__vi_time_used(d, TB_CHESS_BLACK),
                                   .n = st.plies / 2};
-    if (tb_voice_phrase_msg(d->pack[b], TB_VOICE_MSG_CLOCK, &a, buf, len) < 0)
+    if (tb_voice_phrase_msg(tb_daemon__pack(d, b), TB_VOICE_MSG_CLOCK, &a, buf, len) < 0)
         buf[0] = '\0';
 }
 
 static int braille_handle(struct tb_daemon *d, const struct pollfd *p, int n)
 {
     for (int b = 0; b < TBD_BOARDS && b < n; b++) {
-        struct tb_daemon__braille *br = d->braille[b];
+        struct brl *br = brl_of(d, b);
         if (!br || !br->display || p[b].fd < 0 || !p[b].revents)
             continue;
         int rc = tb_braille_display_poll(br->display);
@@ -160,7 +178,7 @@ static int braille_handle(struct tb_daemon *d, const struct pollfd *p, int n)
 
 void tb_daemon__braille_said(struct tb_daemon *d, int b, int what, const char *text)
 {
-    struct tb_daemon__braille *br = b >= 0 && b < TBD_BOARDS ? d->braille[b] : NULL;
+    struct brl *br = brl_of(d, b);
     if (!br)
         return;
     br->copying = false;
@@ -172,8 +190,8 @@ void tb_daemon__braille_said(struct tb_daemon *d, int b, int what, const char *t
     }
     struct tb_voice_msg_args a = {.move = text};
     if (what == TBD_BRAILLE_TO_COPY && /* D.2.1: waiting for the player's copy */
-        tb_voice_phrase_msg(d->pack[b], TB_VOICE_MSG_REPLICATE, &a, br->state, sizeof br->state) >
-            0)
+        tb_voice_phrase_msg(tb_daemon__pack(d, b), TB_VOICE_MSG_REPLICATE, &a, br->state,
+                            sizeof br->state) > 0)
         br->copying = true;
     show(d, b);
 }
@@ -181,7 +199,7 @@ void tb_daemon__braille_said(struct tb_daemon *d, int b, int what, const char *t
 void tb_daemon__braille_game(struct tb_daemon *d)
 {
     for (int b = 0; b < TBD_BOARDS; b++) {
-        struct tb_daemon__braille *br = d->braille[b];
+        struct brl *br = brl_of(d, b);
         if (!br)
             continue;
         struct tb_match_status st;

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_audio.h"
 #include "daemon_bug.h"
+#include "daemon_voice.h"
 #include "tb_hall.h"
 #include "tb_str.h"
 
@@ -124,12 +126,9 @@ int tb_daemon__bug_voice_open(struct tb_daemon *d, struct tb_error *err)
         if (rc != TB_OK)
             return rc;
     }
-    struct tb_error e = {0};
-    int rc = tb_voice_new(&vc, &d->voice, &e);
-    if (rc != TB_OK) {
-        d->voice = NULL; /* no match where a player would hear nothing */
-        return tb_error_set(err, rc, "speech: %s", e.msg);
-    }
+    int rc = tb_daemon__speaker_start(d, &vc, err); /* no match where a player hears nothing */
+    if (rc != TB_OK)
+        return rc;
     for (int s = 0; s < TB_BUGMATCH_SEATS; s++)
         if (g->wav[s][0])
             tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s hears %s", tb_daemon__bug_seat_name(s),
@@ -160,9 +159,10 @@ static void say(struct tb_daemon *d, int seat, const struct tb_bugmatch_out *o)
         tb_bugmatch_out_say(g->pack[seat], o, TB_VOICE_LONG, text, sizeof text) <= 0)
         return;
     tb_daemon__log(d, d->fx->info, "say to %s: %s", tb_daemon__bug_seat_name(seat), text);
-    if (!d->voice || !d->fx->acts) /* recovery: the seat has heard it */
+    struct tb_voice *speaker = tb_daemon__speaker(d);
+    if (!speaker || !d->fx->acts) /* recovery: the seat has heard it */
         return;
-    long id = tb_voice_announce(d->voice, seat, text,
+    long id = tb_voice_announce(speaker, seat, text,
                                 o->kind == TB_BUGMATCH_OUT_MOVE ? TB_VOICE_MOVE : 0, 0);
     if (id < 0)
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "speech: cannot queue for %s (%ld)",
@@ -245,7 +245,8 @@ void tb_daemon__bug_tell_wait(struct tb_daemon *d)
             if (!g->pack[s] || tb_voice_phrase_msg(g->pack[s], msgs[i], &a, text, sizeof text) < 0)
                 continue;
             tb_daemon__log(d, d->fx->info, "say to %s: %s", tb_daemon__bug_seat_name(s), text);
-            if (d->voice && d->fx->acts && tb_voice_announce(d->voice, s, text, 0, 0) < 0)
+            if (tb_daemon__speaker(d) && d->fx->acts &&
+                tb_voice_announce(tb_daemon__speaker(d), s, text, 0, 0) < 0)
                 tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "speech: cannot queue for %s",
                                tb_daemon__bug_seat_name(s));
         }

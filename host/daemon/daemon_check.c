@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "daemon_audio.h"
 #include "daemon_internal.h"
 
 struct check {

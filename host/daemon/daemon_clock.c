@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "daemon_internal.h"
+#include "daemon_voice.h"
 #include "tb_clock.h"
 
 #define PAUSE_PLAY   1u /* a mismatch or the arbiter's restoration stops play (D.2.9, 6.11.1) */

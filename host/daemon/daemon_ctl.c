@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "daemon_internal.h"
+#include "daemon_vi.h"
+#include "daemon_voice.h"
 
 void tb_daemon__buf_put(struct tb_daemon__buf *b, const char *s, size_t n)
 {

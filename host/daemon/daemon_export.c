@@ -5,7 +5,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "daemon_audio.h"
 #include "daemon_internal.h"
+#include "daemon_vi.h"
+#include "daemon_voice.h"
 
 static void appendf(struct tb_daemon__buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -120,12 +123,16 @@ void tb_daemon__twin_status(struct tb_daemon *d, struct tb_daemon__buf *out)
                 on ? " on " : "", on ? ls.device : "", ls.ended ? ", script ended" : "", bd->events,
                 ls.bad_frames, ls.reconnects);
     }
-    appendf(&t, "time used: White %lu s, Black %lu s\n", (unsigned long)(d->used_ms[0] / 1000),
-            (unsigned long)(d->used_ms[1] / 1000));
+    appendf(&t, "time used: White %lu s, Black %lu s\n",
+            (unsigned long)(tb_daemon__vi_time_used(d, 0) / 1000),
+            (unsigned long)(tb_daemon__vi_time_used(d, 1) / 1000));
     char clock[512]; /* the game's clock (daemon_clock.c) */
     if (tb_daemon__clock_status(d, clock, sizeof clock) > 0)
         appendf(&t, "%s\n", clock);
-    appendf(&t, "speech: %s\n", !d->voice ? "off" : tb_daemon__voice_idle(d) ? "idle" : "speaking");
+    appendf(&t, "speech: %s\n",
+            !tb_daemon__speaker(d)     ? "off"
+            : tb_daemon__voice_idle(d) ? "idle"
+                                       : "speaking");
     tb_daemon__broadcast_status(d, &t); /* broadcast */
     tb_daemon__hall_status(d, &t);      /* hall */
     char audio[1024];                   /* audio devices: a lost headset shows here */

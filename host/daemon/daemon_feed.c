@@ -6,51 +6,23 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "daemon_braille.h"
 #include "daemon_internal.h"
+#include "daemon_vi.h"
+#include "daemon_voice.h"
 
 /* ---- effects ----------------------------------------------------------------------------- */
 
 static void live_speak(struct tb_daemon *d, int board, const char *text, unsigned flags,
                        int move_number)
 {
-    if (!d->voice)
+    struct tb_voice *speaker = tb_daemon__speaker(d);
+    if (!speaker)
         return;
-    long id = tb_voice_announce(d->voice, d->mcfg.board[board].color, text, flags, move_number);
+    long id = tb_voice_announce(speaker, d->mcfg.board[board].color, text, flags, move_number);
     if (id < 0)
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "speech: cannot queue for %s (%ld)",
                        tb_daemon__board_name(board), id);
-}
-
-/* The buttons of a board (enum tb_link_button). The promote button's choice reaches the
- * journal as a promotion record, so a replay has it from there. */
-static void live_button(struct tb_daemon *d, int b, int button)
-{
-    struct tb_match_status st;
-    tb_match_status(d->match, &st);
-    struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color};
-    tb_daemon__vi_press(d, b, button); /* the VI player on their own: promote, long presses */
-    switch (button) {
-    case TB_LINK_BUTTON_REPEAT:
-        tb_daemon__repeat(d, b);
-        break;
-    case TB_LINK_BUTTON_CLOCK: /* D.2.6: time used by both players and moves made */
-        /* the game's clock (daemon_clock.c): the time left on both */
-        if (tb_daemon__clock_button(d, b))
-            break;
-        a.white_ms = (long)d->used_ms[TB_CHESS_WHITE];
-        a.black_ms = (long)d->used_ms[TB_CHESS_BLACK];
-        a.n = st.plies / 2;
-        tb_daemon__say_msg(d, b, TB_VOICE_MSG_CLOCK, &a, 0);
-        break;
-    case TB_LINK_BUTTON_ARBITER:
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "ARBITER called from the %s board",
-                       tb_daemon__board_name(b));
-        tb_daemon__say_msg(d, b, TB_VOICE_MSG_ARBITER, &a, 0);
-        tb_daemon__hall_arbiter_call(d, b); /* hall: the arbiter is called to the table */
-        break;
-    default: /* PROMOTE: tb_daemon__vi_press */
-        break;
-    }
 }
 
 static void quiet_speak(struct tb_daemon *d, int board, const char *text, unsigned flags,
@@ -74,7 +46,7 @@ const struct tb_daemon__effects tb_daemon__live = {
     .acts = true,
     .store = &tb_daemon__journal_store,
     .speak = live_speak,
-    .button = live_button,
+    .button = tb_daemon__vi_button, /* the promote button's choice journaled: a replay has it */
     .release = tb_daemon__vi_release,
     .confirm = tb_daemon__vi_confirm,
 };
@@ -102,9 +74,17 @@ static const struct tb_daemon__subscriber dgt_sub = {
     .on_output = tb_daemon__dgt_display, /* a clock's display: STOP, the move */
 };
 
+static bool hall_button(struct tb_daemon *d, int board, int button)
+{
+    if (button == TB_LINK_BUTTON_ARBITER)
+        tb_daemon__hall_arbiter_call(d, board); /* the arbiter is called to the table */
+    return false;
+}
+
 static const struct tb_daemon__subscriber hall_sub = {
     .on_output = tb_daemon__hall_output,         /* the table's events */
     .on_bug_output = tb_daemon__hall_bug_output, /* the table's two games */
+    .on_button = hall_button,
 };
 
 static const struct tb_daemon__subscriber voice_sub = {
@@ -116,11 +96,18 @@ static void clock_time(struct tb_daemon *d, uint64_t t)
     tb_daemon__clock_tick(d, t); /* a flag falls on time (6.8) */
 }
 
+/* D.2.6: the game's clock says the time left on both (else the VI player hears the time used) */
+static bool clock_button(struct tb_daemon *d, int board, int button)
+{
+    return button == TB_LINK_BUTTON_CLOCK && tb_daemon__clock_button(d, board);
+}
+
 static const struct tb_daemon__subscriber clock_sub = {
     .on_done = tb_daemon__clock_output, /* moves press it, stopped play stops it */
     .on_time = clock_time,
     .waits_for_play = tb_daemon__clock_resumes,
     .on_play = tb_daemon__clock_resume,
+    .on_button = clock_button,
 };
 
 static void broadcast_time(struct tb_daemon *d, uint64_t t)
@@ -228,6 +215,15 @@ void tb_daemon__tell_bug_output(struct tb_daemon *d, const struct tb_bugmatch_ou
     EACH(d, s)
     if ((*s)->on_bug_output)
         (*s)->on_bug_output(d, o);
+}
+
+bool tb_daemon__tell_button(struct tb_daemon *d, int board, int button)
+{
+    bool answered = false;
+    EACH(d, s)
+    if ((*s)->on_button && (*s)->on_button(d, board, button))
+        answered = true;
+    return answered;
 }
 #undef EACH
 

@@ -154,6 +154,9 @@ struct tb_daemon__subscriber {
     void (*on_play)(struct tb_daemon *d, uint64_t t);
     /* doorgeefschaak: an output of the two games carried out */
     void (*on_bug_output)(struct tb_daemon *d, const struct tb_bugmatch_out *o);
+    /* a player's button (enum tb_link_button) pressed at board, live only (daemon_vi.c asks):
+       true when it has answered the player itself */
+    bool (*on_button)(struct tb_daemon *d, int board, int button);
 };
 void tb_daemon__subscribe(struct tb_daemon *d); /* the list, registered once */
 /* Each hands its input to every subscriber's slot, in the list's order. */
@@ -167,6 +170,7 @@ void tb_daemon__tell_action(struct tb_daemon *d, uint64_t t);
 bool tb_daemon__tell_waits_for_play(const struct tb_daemon *d); /* true: one waits */
 void tb_daemon__tell_play(struct tb_daemon *d, uint64_t t);
 void tb_daemon__tell_bug_output(struct tb_daemon *d, const struct tb_bugmatch_out *o);
+bool tb_daemon__tell_button(struct tb_daemon *d, int board, int button); /* true: answered */
 
 /* The game the table plays: the twin game (the match and its clock: daemon_feed.c,
  * daemon_outputs.c) or doorgeefschaak (the match of two games and its clocks: daemon_bug.c).
@@ -285,21 +289,9 @@ struct tb_daemon__ticket {
     uint64_t seq;   /* its record */
 };
 
-/* The VI player on their own (daemon_vi.c), per board: the promote button's choice not yet
- * taken, the buttons held down (a long press is told at its release), the review playing. */
-struct tb_daemon__vi {
-    int choice;         /* the piece the promote button offers now, 0 = none */
-    int cycle;          /* its place in the cycle queen, rook, bishop, knight */
-    uint64_t choice_at; /* when it is taken: the last press + promote_settle_ms */
-    bool no_promotion;  /* the promote button went down with no promotion to make */
-    bool held[TB_LINK_BUTTONS];
-    uint64_t down_at[TB_LINK_BUTTONS];
-    long review_id; /* the last sentence of the review playing, 0 = none */
-    int told_ply;   /* the player's own move last confirmed (a reminder is not confirmed again) */
-    tb_chess_move told_move;
-};
-
 struct tb_daemon__braille; /* daemon_braille.c */
+struct tb_daemon__vi;      /* daemon_vi.c */
+struct tb_daemon__voice;   /* daemon_voice.c */
 /* The game's end (daemon_result.c): by the rules (after an agreed move) or by the result request;
  * kept so a broadcast opened after recovery shows it too. */
 struct tb_daemon__end {
@@ -360,11 +352,7 @@ struct tb_daemon {
     const struct tb_daemon__subscriber *const *subs; /* tb_daemon__subscribe */
     size_t nsubs;
 
-    struct tb_voice *voice;
-    struct tb_voice_pack *pack[TBD_BOARDS];
-    char wav_path[TBD_BOARDS][TB_CONFIG_PATH_MAX + 32];
-    long last_say_id[TBD_BOARDS];
-    uint64_t turn_start, used_ms[2]; /* D.2.6: time used per colour, from the boards' moves */
+    struct tb_daemon__voice *voice; /* the speech thread, the packs (daemon_voice.c) */
 
     int listen_fd;
     struct tb_daemon__client client[TBD_MAX_CLIENTS];
@@ -380,8 +368,8 @@ struct tb_daemon {
     int32_t req_pid;
     int wake_pipe[2];
 
-    struct tb_daemon__vi vi[TBD_BOARDS];
-    struct tb_daemon__braille *braille[TBD_BOARDS];
+    struct tb_daemon__vi *vi;           /* the VI player on their own (daemon_vi.c) */
+    struct tb_daemon__braille *braille; /* the braille displays (daemon_braille.c) */
 
     struct tb_daemon__note note[TBD_NOTES];
     int nnotes;
@@ -449,10 +437,10 @@ struct tb_daemon__part {
 };
 extern const struct tb_daemon__part tb_daemon__part_boards, tb_daemon__part_ctl,
     tb_daemon__part_hall, tb_daemon__part_broadcast, tb_daemon__part_braille, tb_daemon__part_voice,
-    tb_daemon__part_clock, tb_daemon__part_games, tb_daemon__part_writer;
+    tb_daemon__part_clock, tb_daemon__part_games, tb_daemon__part_writer, tb_daemon__part_vi;
 /* daemon_parts.c: the same TBD_NPARTS parts in the order they are opened (closed in the reverse)
  * and in the order each turn serves them. */
-enum { TBD_NPARTS = 9 };
+enum { TBD_NPARTS = 10 };
 extern const struct tb_daemon__part *const tb_daemon__parts_opened[];
 extern const struct tb_daemon__part *const tb_daemon__parts_served[];
 
@@ -518,8 +506,6 @@ bool tb_daemon__twin_next(struct tb_daemon *d);
 bool tb_daemon__twin_needs_disk(struct tb_daemon *d, bool *written);
 void tb_daemon__twin_carry_out(struct tb_daemon *d);
 void tb_daemon__twin_status(struct tb_daemon *d, struct tb_daemon__buf *out);
-int tb_daemon__twin_voice_open(struct tb_daemon *d, struct tb_error *err);
-void tb_daemon__twin_voice_event(struct tb_daemon *d, const struct tb_voice_event *ev);
 void tb_daemon__twin_hall_state(struct tb_daemon *d, struct tb_hall_state *st);
 void tb_daemon__note(struct tb_daemon *d, int ply, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -597,61 +583,9 @@ int tb_daemon__writer_start(struct tb_daemon *d, enum tbd_write job, uint64_t no
 bool tb_daemon__writer_take(struct tb_daemon *d, bool wait, struct tb_daemon__written *out);
 void tb_daemon__journal_free(struct tb_daemon *d);
 
-/* daemon_voice.c */
-void tb_daemon__say(struct tb_daemon *d, const struct tb_match_announce *a);
-void tb_daemon__say_msg(struct tb_daemon *d, int board, enum tb_voice_msg msg,
-                        const struct tb_voice_msg_args *args, unsigned flags);
-void tb_daemon__repeat(struct tb_daemon *d, int board);
-bool tb_daemon__voice_idle(struct tb_daemon *d);
-
-/* daemon_vi.c: the VI player on their own (docs/guide-vi-player.md) */
-/* Before a board input at t is journaled (the session has taken the choices due by t): a
- * clock press takes its board's choice at once (its record must precede the press's), and a
- * review is cut by any event of its player's board. */
-void tb_daemon__vi_before_input(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
-/* A promote button's choice due by t: the match ticked to *due and its board, or -1 (none, or
- * play stopped); the session carries out the outputs, then tb_daemon__vi_take takes it. */
-int tb_daemon__vi_next(struct tb_daemon *d, uint64_t t, uint64_t *due);
-void tb_daemon__vi_take(struct tb_daemon *d, int board, uint64_t t);
-/* The earliest choice still to take, or UINT64_MAX. */
-uint64_t tb_daemon__vi_deadline(const struct tb_daemon *d);
-/* 6.2.1: the player at board pressed the clock: the move is ended (7.5.2); the session carries
- * out the move and its confirmation before the clock's own words. */
-void tb_daemon__end_move(struct tb_daemon *d, int board, uint64_t t);
-/* Live buttons: a press (every button) and the promote button's own press. */
-void tb_daemon__vi_press(struct tb_daemon *d, int board, int button);
-void tb_daemon__vi_release(struct tb_daemon *d, int board, int button);
-void tb_daemon__vi_confirm(struct tb_daemon *d, int board, int what);
-/* A move was told to the player at a->board: the mover's confirmation and braille. */
-void tb_daemon__vi_told(struct tb_daemon *d, const struct tb_match_announce *a, const char *text);
-/* A review request into the player's ears (logged as "review to NAME (Colour): text"); the
- * text is malloc'd into *text when text is not NULL. Returns the length or an error. */
-int tb_daemon__review(struct tb_daemon *d, int board, int what, int arg, char **text);
-/* The `review` control request: said to the player, the text as data lines; the scoresheet also
- * as a WAV file in the journal directory when there is speech. */
-struct tb_daemon__buf;
-void tb_daemon__review_request(struct tb_daemon *d, const struct tb_ctl_request *req,
-                               struct tb_daemon__buf *out);
-void tb_daemon__vi_voice_event(struct tb_daemon *d, const struct tb_voice_event *ev);
+/* daemon_arbiter.c: a promotion choice taken at t (the promote button's, daemon_vi.c) */
 int tb_daemon__promote_at(struct tb_daemon *d, int board, int ptype, uint64_t t,
                           struct tb_error *err);
-
-/* daemon_braille.c: each player's braille display (docs/braille.md) */
-/* What the player was told (a move to copy, their own move, a message) and the game so far,
- * onto the display. */
-enum { TBD_BRAILLE_MESSAGE, TBD_BRAILLE_TO_COPY, TBD_BRAILLE_OWN_MOVE };
-void tb_daemon__braille_said(struct tb_daemon *d, int board, int what, const char *text);
-void tb_daemon__braille_game(struct tb_daemon *d);
-/* daemon_audio.c (audio devices: probed before the game, lost and back during it) */
-/* The PortAudio device an audio entry names: NULL for null, none and wav:, "" for the default. */
-const char *tb_daemon__audio_target(const char *audio);
-/* Each player's PortAudio device: an unknown or ambiguous name is the error (naming the player
- * and the devices there are); the devices found are logged. */
-int tb_daemon__audio_probe(struct tb_daemon *d, struct tb_error *err);
-/* TB_VOICE_DEVICE_LOST and _BACK: logged. */
-void tb_daemon__audio_event(struct tb_daemon *d, const struct tb_voice_event *ev);
-/* "audio: White ok, Black LOST for 12 s (...)" for status; "" without speech. */
-void tb_daemon__audio_status(struct tb_daemon *d, char *buf, size_t len);
 
 /* daemon_ctl.c */
 /* Requests that waited for the journal: answered or served now if they can be. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "daemon_internal.h"
+#include "daemon_vi.h"
 
 /* Text cut to fit on purpose (journal and note fields are bounded). */
 static void clip(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -276,10 +277,7 @@ static void handle(struct tb_daemon *d, const struct tb_match_out *o)
     switch (o->kind) {
     case TB_MATCH_OUT_ANNOUNCE:
         if (o->u.announce.is_move) {
-            int mover = o->u.announce.pos.side;
-            if (o->ms > d->turn_start)
-                d->used_ms[mover] += o->ms - d->turn_start;
-            d->turn_start = o->ms;
+            tb_daemon__vi_moved(d, o->u.announce.pos.side, o->ms); /* D.2.6: time used */
         }
         tb_daemon__tell_announce(d, &o->u.announce);
         break;

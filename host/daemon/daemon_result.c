@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "daemon_internal.h"
+#include "daemon_voice.h"
 #include "tb_str.h"
 #include "tb_clock.h"
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "daemon_internal.h"
+#include "daemon_vi.h"
 
 static void outputs(struct tb_daemon *d);
 

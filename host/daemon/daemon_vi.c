@@ -1,6 +1,8 @@
 /* daemon_vi.c - the VI player on their own (docs/guide-vi-player.md): the promote button's
  * choice of piece (4.6, D.2.1), the clock press that ends the move (6.2.1, 7.5.2), the game by
- * ear on the buttons and the `review` request (D.2.7), the confirmation of the player's own move.
+ * ear on the buttons and the `review` request (D.2.7), the confirmation of the player's own move,
+ * the buttons' answers and the time each colour has used (D.2.6). The game's clock and the hall
+ * hear a button through the table's subscribers (tb_daemon__tell_button), never by name.
  *
  * The promote button cycles the pieces (queen, rook, bishop, knight, queen ...), each press
  * saying the one it offers; the choice is taken when the player has not pressed for
@@ -13,6 +15,48 @@
 #include <string.h>
 
 #include "daemon_internal.h"
+#include "daemon_vi.h"
+#include "daemon_voice.h"
+
+/* Each player's: the promote button's choice not yet taken, the buttons held down (a long press
+ * is told at its release), the review playing, the own move last confirmed. */
+struct vi_player {
+    int choice;         /* the piece the promote button offers now, 0 = none */
+    int cycle;          /* its place in the cycle queen, rook, bishop, knight */
+    uint64_t choice_at; /* when it is taken: the last press + promote_settle_ms */
+    bool no_promotion;  /* the promote button went down with no promotion to make */
+    bool held[TB_LINK_BUTTONS];
+    uint64_t down_at[TB_LINK_BUTTONS];
+    long review_id; /* the last sentence of the review playing, 0 = none */
+    int told_ply;   /* the player's own move last confirmed (a reminder is not confirmed again) */
+    tb_chess_move told_move;
+};
+
+/* The vi part's state, opened before recovery: the replay confirms the moves again (quietly)
+ * and measures the time used, as live play did. */
+struct tb_daemon__vi {
+    struct vi_player player[TBD_BOARDS];
+    uint64_t turn_start, used_ms[2]; /* D.2.6: time used per colour, from the boards' moves */
+};
+
+static int vi_open(struct tb_daemon *d, struct tb_error *err)
+{
+    if (!(d->vi = calloc(1, sizeof *d->vi)))
+        return tb_error_set(err, TB_ERR_MEM, "the VI player's buttons: out of memory");
+    return TB_OK;
+}
+
+static void vi_close(struct tb_daemon *d)
+{
+    free(d->vi);
+    d->vi = NULL;
+}
+
+const struct tb_daemon__part tb_daemon__part_vi = {
+    .name = "vi",
+    .open = vi_open,
+    .close = vi_close,
+};
 
 static const int cycle_piece[4] = {TB_CHESS_QUEEN, TB_CHESS_ROOK, TB_CHESS_BISHOP, TB_CHESS_KNIGHT};
 
@@ -43,7 +87,7 @@ static bool promotion_open(struct tb_daemon *d, int b)
 /* Takes board b's choice at t; a choice nobody can take any more is said so. */
 static void take_choice(struct tb_daemon *d, int b, uint64_t t)
 {
-    struct tb_daemon__vi *v = &d->vi[b];
+    struct vi_player *v = &d->vi->player[b];
     int piece = v->choice;
     if (!piece || tb_daemon__jstopped(&d->jstop))
         return; /* kept until the journal can be written */
@@ -65,8 +109,8 @@ uint64_t tb_daemon__vi_deadline(const struct tb_daemon *d)
 {
     uint64_t when = UINT64_MAX;
     for (int b = 0; b < TBD_BOARDS; b++)
-        if (d->vi[b].choice && d->vi[b].choice_at < when)
-            when = d->vi[b].choice_at;
+        if (d->vi->player[b].choice && d->vi->player[b].choice_at < when)
+            when = d->vi->player[b].choice_at;
     return when;
 }
 
@@ -76,7 +120,7 @@ int tb_daemon__vi_next(struct tb_daemon *d, uint64_t t, uint64_t *due)
         return -1;
     /* the match first reaches the moment the player stopped pressing */
     tb_match_tick(d->match, *due);
-    return d->vi[0].choice && d->vi[0].choice_at == *due ? 0 : 1;
+    return d->vi->player[0].choice && d->vi->player[0].choice_at == *due ? 0 : 1;
 }
 
 void tb_daemon__vi_take(struct tb_daemon *d, int b, uint64_t t)
@@ -86,10 +130,10 @@ void tb_daemon__vi_take(struct tb_daemon *d, int b, uint64_t t)
 
 static void cancel_review(struct tb_daemon *d, int b)
 {
-    if (!d->vi[b].review_id || !d->voice)
+    if (!d->vi->player[b].review_id || !tb_daemon__speaker(d))
         return;
-    tb_voice_cancel_review(d->voice, d->mcfg.board[b].color);
-    d->vi[b].review_id = 0;
+    tb_voice_cancel_review(tb_daemon__speaker(d), d->mcfg.board[b].color);
+    d->vi->player[b].review_id = 0;
 }
 
 void tb_daemon__vi_before_input(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t)
@@ -113,7 +157,7 @@ void tb_daemon__end_move(struct tb_daemon *d, int board, uint64_t t)
 
 static void promote_press(struct tb_daemon *d, int b, uint64_t t)
 {
-    struct tb_daemon__vi *v = &d->vi[b];
+    struct vi_player *v = &d->vi->player[b];
     if (!promotion_open(d, b)) {
         v->no_promotion = true;
         /* said at once unless a long press may ask for a review instead (told at release) */
@@ -130,20 +174,20 @@ static void promote_press(struct tb_daemon *d, int b, uint64_t t)
     tb_daemon__say_msg(d, b, TB_VOICE_MSG_PROMOTION_PIECE, &a, TB_VOICE_URGENT);
 }
 
-void tb_daemon__vi_press(struct tb_daemon *d, int b, int button)
+static void press(struct tb_daemon *d, int b, int button)
 {
     if (button < 0 || button >= TB_LINK_BUTTONS)
         return;
     uint64_t t = tb_daemon__match_time(d);
-    d->vi[b].held[button] = true;
-    d->vi[b].down_at[button] = t;
+    d->vi->player[b].held[button] = true;
+    d->vi->player[b].down_at[button] = t;
     if (button == TB_LINK_BUTTON_PROMOTE)
         promote_press(d, b, t);
 }
 
 void tb_daemon__vi_release(struct tb_daemon *d, int b, int button)
 {
-    struct tb_daemon__vi *v = &d->vi[b];
+    struct vi_player *v = &d->vi->player[b];
     if (button < 0 || button >= TB_LINK_BUTTONS || !v->held[button])
         return;
     v->held[button] = false;
@@ -161,6 +205,59 @@ void tb_daemon__vi_release(struct tb_daemon *d, int b, int button)
     }
 }
 
+/* A button pressed (enum tb_link_button): the VI player's own answer, the table's other
+ * listeners told (the game's clock, the hall). The promote button's choice reaches the journal
+ * as a promotion record, so a replay has it from there. */
+void tb_daemon__vi_button(struct tb_daemon *d, int b, int button)
+{
+    struct tb_match_status st;
+    tb_match_status(d->match, &st);
+    struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color};
+    press(d, b, button); /* promote, long presses */
+    switch (button) {
+    case TB_LINK_BUTTON_REPEAT:
+        tb_daemon__repeat(d, b);
+        break;
+    case TB_LINK_BUTTON_CLOCK: /* D.2.6: time used by both players and moves made */
+        if (tb_daemon__tell_button(d, b, button))
+            break; /* the game's clock said the time left on both */
+        a.white_ms = (long)d->vi->used_ms[TB_CHESS_WHITE];
+        a.black_ms = (long)d->vi->used_ms[TB_CHESS_BLACK];
+        a.n = st.plies / 2;
+        tb_daemon__say_msg(d, b, TB_VOICE_MSG_CLOCK, &a, 0);
+        break;
+    case TB_LINK_BUTTON_ARBITER:
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "ARBITER called from the %s board",
+                       tb_daemon__board_name(b));
+        tb_daemon__say_msg(d, b, TB_VOICE_MSG_ARBITER, &a, 0);
+        tb_daemon__tell_button(d, b, button); /* the hall: the arbiter is called to the table */
+        break;
+    default: /* PROMOTE: press */
+        break;
+    }
+}
+
+/* ---- the time used (D.2.6) ------------------------------------------------------------------ */
+
+void tb_daemon__vi_moved(struct tb_daemon *d, int mover, uint64_t ms)
+{
+    struct tb_daemon__vi *vi = d->vi;
+    if (ms > vi->turn_start)
+        vi->used_ms[mover] += ms - vi->turn_start;
+    vi->turn_start = ms;
+}
+
+void tb_daemon__vi_new_game(struct tb_daemon *d, uint64_t t)
+{
+    d->vi->used_ms[0] = d->vi->used_ms[1] = 0;
+    d->vi->turn_start = t;
+}
+
+uint64_t tb_daemon__vi_time_used(const struct tb_daemon *d, int color)
+{
+    return d->vi->used_ms[color];
+}
+
 /* ---- the player's own move ------------------------------------------------------------------ */
 
 void tb_daemon__vi_confirm(struct tb_daemon *d, int b, int what)
@@ -175,22 +272,19 @@ void tb_daemon__vi_confirm(struct tb_daemon *d, int b, int what)
         char text[TB_VOICE_TEMPLATE_MAX + 1];
         static const enum tb_voice_msg msg[] = {TB_VOICE_MSG_TAKEN, TB_VOICE_MSG_ILLEGAL,
                                                 TB_VOICE_MSG_NOT_RECOGNISED};
-        if (tb_voice_phrase_msg(d->pack[b], msg[what], NULL, text, sizeof text) >= 0)
+        if (tb_voice_phrase_msg(tb_daemon__pack(d, b), msg[what], NULL, text, sizeof text) >= 0)
             tb_daemon__log(d, TB_CONFIG_LOG_INFO, "say to %s (%s): %s", tb_daemon__board_name(b),
                            tb_daemon__color_name(d->mcfg.board[b].color), text);
     }
-    if (d->voice)
-        tb_voice_confirm(d->voice, d->mcfg.board[b].color, mode, (enum tb_voice_confirm_what)what);
+    if (tb_daemon__speaker(d))
+        tb_voice_confirm(tb_daemon__speaker(d), d->mcfg.board[b].color, mode,
+                         (enum tb_voice_confirm_what)what);
 }
 
-void tb_daemon__vi_told(struct tb_daemon *d, const struct tb_match_announce *a, const char *text)
+void tb_daemon__vi_told(struct tb_daemon *d, const struct tb_match_announce *a)
 {
     int mover = 1 - a->board;
-    struct tb_daemon__vi *v = &d->vi[mover];
-    char own[256];
-    tb_daemon__braille_said(d, a->board, TBD_BRAILLE_TO_COPY, text);
-    if (tb_voice_phrase_move(d->pack[mover], &a->pos, a->move, TB_VOICE_LONG, own, sizeof own) > 0)
-        tb_daemon__braille_said(d, mover, TBD_BRAILLE_OWN_MOVE, own); /* the last move */
+    struct vi_player *v = &d->vi->player[mover];
     if (a->ply == v->told_ply && a->move == v->told_move)
         return; /* told again (a reminder): the mover heard already */
     v->told_ply = a->ply;
@@ -224,17 +318,17 @@ int tb_daemon__review(struct tb_daemon *d, int b, int what, int arg, char **out)
     if (!g)
         return TB_ERR_MEM;
     char *text = NULL;
-    int n = tb_voice_review_text(d->pack[b], g, (enum tb_voice_review_what)what, arg, d->result,
-                                 TB_VOICE_LONG, &text);
+    int n = tb_voice_review_text(tb_daemon__pack(d, b), g, (enum tb_voice_review_what)what, arg,
+                                 d->result, TB_VOICE_LONG, &text);
     free(g);
     if (n < 0)
         return n;
     int color = d->mcfg.board[b].color;
     tb_daemon__log(d, TB_CONFIG_LOG_INFO, "review to %s (%s): %s", tb_daemon__board_name(b),
                    tb_daemon__color_name(color), text);
-    if (d->voice) {
-        long id = tb_voice_review(d->voice, color, text);
-        d->vi[b].review_id = id > 0 ? id : 0;
+    if (tb_daemon__speaker(d)) {
+        long id = tb_voice_review(tb_daemon__speaker(d), color, text);
+        d->vi->player[b].review_id = id > 0 ? id : 0;
     }
     if (out)
         *out = text;
@@ -246,8 +340,8 @@ int tb_daemon__review(struct tb_daemon *d, int b, int what, int arg, char **out)
 void tb_daemon__vi_voice_event(struct tb_daemon *d, const struct tb_voice_event *ev)
 {
     for (int b = 0; b < TBD_BOARDS; b++)
-        if (d->vi[b].review_id && d->vi[b].review_id == ev->id)
-            d->vi[b].review_id = 0; /* the review is over */
+        if (d->vi->player[b].review_id && d->vi->player[b].review_id == ev->id)
+            d->vi->player[b].review_id = 0; /* the review is over */
 }
 
 static void review_error(struct tb_daemon__buf *out, int code, const char *msg)
@@ -274,14 +368,15 @@ void tb_daemon__review_request(struct tb_daemon *d, const struct tb_ctl_request 
         return;
     }
     snprintf(head, sizeof head, "said to %s", tb_daemon__board_name(b));
-    if (what == TB_VOICE_REVIEW_SCORESHEET && d->voice) { /* D.2.7: the sound file to keep */
+    if (what == TB_VOICE_REVIEW_SCORESHEET &&
+        tb_daemon__speaker(d)) { /* D.2.7: the sound file to keep */
         char path[TB_CONFIG_PATH_MAX + 32];
         struct tb_error err = {0};
         tb_chess_game *g = known_game(d);
         snprintf(path, sizeof path, "%s/scoresheet-%s.wav", d->cfg->journal_dir,
                  tb_daemon__board_name(b));
-        long frames = g ? tb_voice_scoresheet_wav(d->voice, d->mcfg.board[b].color, g, d->result,
-                                                  TB_VOICE_LONG, path, &err)
+        long frames = g ? tb_voice_scoresheet_wav(tb_daemon__speaker(d), d->mcfg.board[b].color, g,
+                                                  d->result, TB_VOICE_LONG, path, &err)
                         : TB_ERR_MEM;
         free(g);
         if (frames >= 0)

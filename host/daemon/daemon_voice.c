@@ -5,7 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_audio.h"
+#include "daemon_braille.h"
 #include "daemon_internal.h"
+#include "daemon_vi.h"
+#include "daemon_voice.h"
+
+/* The voice part's state: allocated when it opens, after recovery (daemon_parts.c). */
+struct tb_daemon__voice {
+    struct tb_voice *speaker; /* the speech thread; NULL with speech off */
+    struct tb_voice_pack *pack[TBD_BOARDS];
+    char wav_path[TBD_BOARDS][TB_CONFIG_PATH_MAX + 32];
+};
 
 /* The match says what to tell a player in the voice's words: one message list, one square
  * action layout (announcements are handed over by cast). */
@@ -30,6 +41,7 @@ static int player_sink(struct tb_daemon *d, int b, struct tb_voice_player_config
 {
     const char *audio = d->opt.audio ? d->opt.audio : d->cfg->player[b].audio;
     const char *role = tb_daemon__board_name(b);
+    struct tb_daemon__voice *v = d->voice;
     if (d->opt.sink) {
         pc->sink = d->opt.sink;
         pc->sink_arg = d->opt.sink_arg[d->mcfg.board[b].color];
@@ -41,10 +53,10 @@ static int player_sink(struct tb_daemon *d, int b, struct tb_voice_player_config
         pc->sink = &tb_voice_sink_wav;
         /* --audio wav:DIR gives one file per player; the configuration names the file */
         if (d->opt.audio)
-            snprintf(d->wav_path[b], sizeof d->wav_path[b], "%s/%s.wav", audio + 4, role);
+            snprintf(v->wav_path[b], sizeof v->wav_path[b], "%s/%s.wav", audio + 4, role);
         else
-            snprintf(d->wav_path[b], sizeof d->wav_path[b], "%s", audio + 4);
-        pc->target = d->wav_path[b];
+            snprintf(v->wav_path[b], sizeof v->wav_path[b], "%s", audio + 4);
+        pc->target = v->wav_path[b];
     } else if (tb_daemon__audio_target(audio)) {
         pc->sink = &tb_voice_sink_portaudio;
         pc->target = tb_daemon__audio_target(audio);
@@ -56,13 +68,41 @@ static int player_sink(struct tb_daemon *d, int b, struct tb_voice_player_config
 
 static int voice_open(struct tb_daemon *d, struct tb_error *err)
 {
+    if (!(d->voice = calloc(1, sizeof *d->voice)))
+        return tb_error_set(err, TB_ERR_MEM, "speech: out of memory");
     return d->mode->voice_open(d, err);
+}
+
+struct tb_voice *tb_daemon__speaker(const struct tb_daemon *d)
+{
+    return d->voice ? d->voice->speaker : NULL;
+}
+
+/* Recovery phrases what was said before the voice is open: no pack then, as with speech that
+ * could not start; the words are only logged (at debug level) and nobody hears them. */
+const struct tb_voice_pack *tb_daemon__pack(const struct tb_daemon *d, int board)
+{
+    return d->voice && board >= 0 && board < TBD_BOARDS ? d->voice->pack[board] : NULL;
+}
+
+int tb_daemon__speaker_start(struct tb_daemon *d, const struct tb_voice_config *vc,
+                             struct tb_error *err)
+{
+    struct tb_error e = {0};
+    int rc = tb_voice_new(vc, &d->voice->speaker, &e);
+    if (rc != TB_OK) {
+        /* No game where a player would hear nothing: the reason is the start-up error. */
+        d->voice->speaker = NULL;
+        return tb_error_set(err, rc, "speech: %s", e.msg);
+    }
+    return TB_OK;
 }
 
 int tb_daemon__twin_voice_open(struct tb_daemon *d, struct tb_error *err)
 {
+    struct tb_daemon__voice *v = d->voice;
     for (int b = 0; b < TBD_BOARDS; b++) {
-        int rc = tb_voice_pack_load(d->cfg->player[b].pack, &d->pack[b], err);
+        int rc = tb_voice_pack_load(d->cfg->player[b].pack, &v->pack[b], err);
         if (rc != TB_OK)
             return rc;
     }
@@ -75,43 +115,41 @@ int tb_daemon__twin_voice_open(struct tb_daemon *d, struct tb_error *err)
     int rc = tb_daemon__audio_probe(d, err); /* a wrong headset name stops start-up */
     if (rc != TB_OK)
         return rc;
-    struct tb_voice_config vc = {.pack = d->pack[0]};
+    struct tb_voice_config vc = {.pack = v->pack[0]};
     if (d->cfg->player[0].voice[0])
         vc.espeak_voice = d->cfg->player[0].voice;
     vc.rate = d->cfg->player[0].rate;
     for (int b = 0; b < TBD_BOARDS; b++) {
         struct tb_voice_player_config *pc = &vc.player[d->mcfg.board[b].color];
-        pc->pack = d->pack[b];
+        pc->pack = v->pack[b];
         pc->espeak_voice = d->cfg->player[b].voice[0] ? d->cfg->player[b].voice : NULL;
         pc->rate = d->cfg->player[b].rate;
         rc = player_sink(d, b, pc, err);
         if (rc != TB_OK)
             return rc;
     }
-    struct tb_error e = {0};
-    if ((rc = tb_voice_new(&vc, &d->voice, &e)) != TB_OK) {
-        /* No game where a player would hear nothing: the reason is the start-up error. */
-        d->voice = NULL;
-        return tb_error_set(err, rc, "speech: %s", e.msg);
-    }
+    if ((rc = tb_daemon__speaker_start(d, &vc, err)) != TB_OK)
+        return rc;
     char what[256] = "";
-    tb_voice_describe(d->voice, what, sizeof what);
+    tb_voice_describe(v->speaker, what, sizeof what);
     tb_daemon__log(d, TB_CONFIG_LOG_INFO, "speech: %s", what);
     for (int b = 0; b < TBD_BOARDS; b++)
-        if (d->wav_path[b][0])
+        if (v->wav_path[b][0])
             tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s player hears %s", tb_daemon__board_name(b),
-                           d->wav_path[b]);
+                           v->wav_path[b]);
     return TB_OK;
 }
 
 static void voice_close(struct tb_daemon *d)
 {
-    tb_voice_free(d->voice);
+    struct tb_daemon__voice *v = d->voice;
+    if (!v)
+        return;
+    tb_voice_free(v->speaker); /* the speech thread first: it reads the packs */
+    for (int b = 0; b < TBD_BOARDS; b++)
+        tb_voice_pack_free(v->pack[b]);
+    free(v);
     d->voice = NULL;
-    for (int b = 0; b < TBD_BOARDS; b++) {
-        tb_voice_pack_free(d->pack[b]);
-        d->pack[b] = NULL;
-    }
 }
 
 static void queue(struct tb_daemon *d, int b, const char *text, unsigned flags, int move_number)
@@ -141,7 +179,8 @@ static void put_right(struct tb_daemon *d, int b, const struct tb_voice_msg_args
         int place_from = from - all->nlift > 0 ? from - all->nlift : 0;
         part.place = all->place + place_from;
         part.nplace = to - all->nlift - place_from > 0 ? to - all->nlift - place_from : 0;
-        int n = tb_voice_phrase_msg(d->pack[b], TB_VOICE_MSG_PUT_RIGHT, &part, text, sizeof text);
+        int n = tb_voice_phrase_msg(tb_daemon__pack(d, b), TB_VOICE_MSG_PUT_RIGHT, &part, text,
+                                    sizeof text);
         if (n < 0) {
             tb_daemon__log(d, TB_CONFIG_LOG_WARN, "speech: put-right part cannot be phrased (%d)",
                            n);
@@ -151,17 +190,30 @@ static void put_right(struct tb_daemon *d, int b, const struct tb_voice_msg_args
     }
 }
 
+/* Braille: the move to copy (text, as said to the player at a->board), and the mover's own move
+ * in the mover's words. */
+static void told_move(struct tb_daemon *d, const struct tb_match_announce *a, const char *text)
+{
+    int mover = 1 - a->board;
+    char own[256];
+    tb_daemon__braille_said(d, a->board, TBD_BRAILLE_TO_COPY, text);
+    if (tb_voice_phrase_move(tb_daemon__pack(d, mover), &a->pos, a->move, TB_VOICE_LONG, own,
+                             sizeof own) > 0)
+        tb_daemon__braille_said(d, mover, TBD_BRAILLE_OWN_MOVE, own); /* the last move */
+}
+
 void tb_daemon__say(struct tb_daemon *d, const struct tb_match_announce *a)
 {
     int b = a->board >= 0 && a->board < TBD_BOARDS ? a->board : 0;
-    const struct tb_voice_pack *pack = d->pack[b];
+    const struct tb_voice_pack *pack = tb_daemon__pack(d, b);
     char move[256] = "", text[4096];
     if (a->move &&
         tb_voice_phrase_move(pack, &a->pos, a->move, TB_VOICE_LONG, move, sizeof move) < 0)
         tb_chess_move_to_uci(&a->pos, a->move, move, sizeof move);
     if (a->is_move) {
         queue(d, b, move, TB_VOICE_MOVE, (a->ply + 1) / 2);
-        tb_daemon__vi_told(d, a, move); /* the mover's confirmation, braille */
+        told_move(d, a, move);
+        tb_daemon__vi_told(d, a); /* the mover's confirmation */
         return;
     }
     /* the match's squares copied into the voice's own type: one struct is not read as another */
@@ -202,16 +254,17 @@ void tb_daemon__say_msg(struct tb_daemon *d, int board, enum tb_voice_msg msg,
                         const struct tb_voice_msg_args *args, unsigned flags)
 {
     char text[4096];
-    if (tb_voice_phrase_msg(d->pack[board], msg, args, text, sizeof text) >= 0)
+    if (tb_voice_phrase_msg(tb_daemon__pack(d, board), msg, args, text, sizeof text) >= 0)
         queue(d, board, text, flags, 0);
 }
 
 void tb_daemon__repeat(struct tb_daemon *d, int board)
 {
     tb_daemon__eboard_show_last(d, board); /* and shown, on a board with lights */
-    if (!d->voice)
+    struct tb_voice *speaker = tb_daemon__speaker(d);
+    if (!speaker)
         return;
-    long id = tb_voice_repeat(d->voice, d->mcfg.board[board].color);
+    long id = tb_voice_repeat(speaker, d->mcfg.board[board].color);
     if (id == TB_ERR_NOTFOUND) {
         struct tb_voice_msg_args a = {.board = d->mcfg.board[board].color};
         tb_daemon__say_msg(d, board, TB_VOICE_MSG_NO_MOVE, &a, 0);
@@ -240,9 +293,10 @@ static int voice_handle(struct tb_daemon *d, const struct pollfd *p, int np)
 {
     if (np < 1 || !(p[0].revents & POLLIN)) /* the speech thread's completions */
         return TB_OK;
+    struct tb_voice *speaker = tb_daemon__speaker(d);
     struct tb_voice_event ev[16];
     int n;
-    while (d->voice && (n = tb_voice_events(d->voice, ev, 16)) > 0) {
+    while (speaker && (n = tb_voice_events(speaker, ev, 16)) > 0) {
         for (int i = 0; i < n; i++)
             d->mode->voice_event(d, &ev[i]);
         if (n < 16)
@@ -253,14 +307,16 @@ static int voice_handle(struct tb_daemon *d, const struct pollfd *p, int np)
 
 bool tb_daemon__voice_idle(struct tb_daemon *d)
 {
-    return !d->voice || tb_voice_wait_idle(d->voice, -1, 0) == TB_OK;
+    struct tb_voice *speaker = tb_daemon__speaker(d);
+    return !speaker || tb_voice_wait_idle(speaker, -1, 0) == TB_OK;
 }
 
 static int voice_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
 {
-    if (!d->voice || max < 1)
+    struct tb_voice *speaker = tb_daemon__speaker(d);
+    if (!speaker || max < 1)
         return 0;
-    p[0] = (struct pollfd){.fd = tb_voice_fd(d->voice), .events = POLLIN};
+    p[0] = (struct pollfd){.fd = tb_voice_fd(speaker), .events = POLLIN};
     return 1;
 }
 

@@ -319,3 +319,33 @@ TB_TEST(a_board_event_cuts_the_review)
         recorder_destroy(&rec[i]);
     fx_free(&f);
 }
+
+/* The "time used:" line of status ("" when there is none). */
+static void time_used(struct fx *f, char *buf, size_t len)
+{
+    const char *line = strstr(fx_req(f, "status"), "time used: ");
+    snprintf(buf, len, "%.*s", line ? (int)strcspn(line, "\n") : 0, line ? line : "");
+}
+
+/* D.2.6: the time each colour has used, measured between the boards' moves (what the CLOCK
+ * button says without a clock), is rebuilt from the journal at a restart: recovery replays the
+ * moves into the VI player's state before anything else is heard. */
+TB_TEST(law_D_2_6_time_used_is_the_same_after_a_restart)
+{
+    struct fx f;
+    char before[128], after[128];
+    run_script(
+        &f, "time-used-restart", NULL, TB_VOICE_CONFIRM_OFF,
+        "1000 vi lift e2\n1300 vi place e4\n4000 sighted lift e2\n4300 sighted place e4\n"
+        "9000 sighted lift e7\n9300 sighted place e5\n12000 vi lift e7\n12300 vi place e5\n"
+        "20000 vi lift g1\n20300 vi place f3\n23000 sighted lift g1\n23300 sighted place f3\n");
+    time_used(&f, before, sizeof before);
+    /* White's e4 at 1.3 s and Nf3 at 20.3 s, Black's e5 at 9.3 s: 12 s and 8 s */
+    ASSERT_STR_EQ(before, "time used: White 12 s, Black 8 s");
+    fx_stop(&f);
+    fx_start(&f);
+    ASSERT_EQ(fx_run(&f, 100000), 0u);
+    time_used(&f, after, sizeof after);
+    ASSERT_STR_EQ(after, before);
+    fx_free(&f);
+}
