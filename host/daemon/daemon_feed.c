@@ -6,6 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "daemon_broadcast.h"
+#include "daemon_clock.h"
+#include "daemon_dgt.h"
+#include "daemon_hall.h"
 #include "daemon_internal.h"
 
 /* ---- effects ----------------------------------------------------------------------------- */

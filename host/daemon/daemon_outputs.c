@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "daemon_internal.h"
+#include "daemon_result.h"
 
 /* Text cut to fit on purpose (journal and note fields are bounded). */
 static void clip(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

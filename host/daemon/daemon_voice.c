@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_dgt.h"
 #include "daemon_internal.h"
 
 /* The match says what to tell a player in the voice's words: one message list, one square
@@ -264,10 +265,26 @@ static int voice_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
     return 1;
 }
 
+/* status: the speech (off, idle or speaking), then each player's headset while it is on. */
+static void voice_status(struct tb_daemon *d, struct tb_daemon__buf *out)
+{
+    const char *speech = !d->voice                  ? "speech: off\n"
+                         : tb_daemon__voice_idle(d) ? "speech: idle\n"
+                                                    : "speech: speaking\n";
+    tb_daemon__buf_put(out, speech, strlen(speech));
+    char audio[1024]; /* a lost headset shows here */
+    tb_daemon__audio_status(d, audio, sizeof audio);
+    if (audio[0]) {
+        tb_daemon__buf_put(out, audio, strlen(audio));
+        tb_daemon__buf_put(out, "\n", 1);
+    }
+}
+
 const struct tb_daemon__part tb_daemon__part_voice = {
     .name = "voice",
     .open = voice_open,
     .close = voice_close,
     .pollfds = voice_pollfds,
     .handle = voice_handle,
+    .status = voice_status,
 };
