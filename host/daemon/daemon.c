@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "daemon_internal.h"
+#include "daemon_result.h"
 #include "daemon_vi.h"
 #include "daemon_voice.h"
 
@@ -57,6 +58,7 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     d->fx = &tb_daemon__live;
     d->mode = &tb_daemon__twin; /* doorgeefschaak: set when [bughouse] opens it */
     tb_daemon__subscribe(d);    /* what the game carries out reaches (daemon_feed.c) */
+    d->status_parts = tb_daemon__parts_status; /* their lines after the game's in status */
     snprintf(d->result, sizeof d->result, "*");
     snprintf(d->socket_path, sizeof d->socket_path, "%s",
              o->socket_path ? o->socket_path : d->cfg->socket_path);
@@ -79,8 +81,8 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     match_config(d);
     if ((rc = tb_daemon__bug_open(d, err)) != TB_OK) /* doorgeefschaak: before recovery */
         goto fail;
-    tb_daemon__game_tags(d, NULL); /* broadcast: the first game's tags */
-    tb_daemon__result_clear(d);
+    if ((rc = tb_daemon__result_open(d, err)) != TB_OK) /* the first game's tags, no result */
+        goto fail;
     if (pipe2(d->wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
         rc = tb_error_set(err, TB_ERR_SYS, "pipe: %s", strerror(errno));
         goto fail;
@@ -113,9 +115,10 @@ void tb_daemon_free(struct tb_daemon *d)
     if (d->journal && tb_journal_close(d->journal) != TB_OK)
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal %s: closing failed: %s", d->journal_path,
                        strerror(errno));
-    tb_daemon__bug_free(d); /* doorgeefschaak: its BPGN kept */
+    tb_daemon__bug_free(d); /* doorgeefschaak (its BPGN kept as the games kept closed) */
     tb_match_free(d->match);
     tb_daemon__journal_free(d);
+    tb_daemon__result_free(d);
     for (int i = 0; i < 2; i++)
         if (d->wake_pipe[i] >= 0)
             close(d->wake_pipe[i]);

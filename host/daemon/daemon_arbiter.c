@@ -7,7 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "daemon_broadcast.h"
+#include "daemon_clock.h"
+#include "daemon_games.h"
 #include "daemon_internal.h"
+#include "daemon_result.h"
 #include "daemon_vi.h"
 #include "tb_str.h"
 

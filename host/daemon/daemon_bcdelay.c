@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_broadcast.h"
 #include "daemon_internal.h"
 
 enum change_kind {

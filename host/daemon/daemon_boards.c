@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_dgt.h"
 #include "daemon_internal.h"
 #include "tb_file.h"
 #include "tb_script.h"
@@ -447,6 +448,30 @@ static int boards_handle(struct tb_daemon *d, const struct pollfd *p, int n)
     return boards_read(d, tb_daemon__clock(d));
 }
 
+/* status: one line per board (its colour, resource, link, events, bad frames, reconnects). */
+static void boards_status(struct tb_daemon *d, struct tb_daemon__buf *out)
+{
+    for (int b = 0; b < TBD_BOARDS; b++) {
+        const struct tb_daemon__board *bd = &d->board[b];
+        struct tb_link_stats ls = {0};
+        if (bd->link)
+            tb_link_stats(bd->link, &ls);
+        /* reed:id= and usb: find their tty: the organiser sees which one */
+        bool on = ls.device[0] && !strstr(bd->resource, ls.device);
+        char line[TB_CONFIG_PATH_MAX + TB_LINK_DEVICE_MAX + 200];
+        int n = snprintf(
+            line, sizeof line, "%s: %s, %s, %s%s%s%s, %lu events, %u bad frames, %u reconnects\n",
+            tb_daemon__board_name(b), tb_daemon__color_name(d->mcfg.board[b].color), bd->resource,
+            !ls.connected ? "NOT CONNECTED"
+            : ls.unread   ? "connected, waiting for its first reading"
+                          : "connected",
+            on ? " on " : "", on ? ls.device : "", ls.ended ? ", script ended" : "", bd->events,
+            ls.bad_frames, ls.reconnects);
+        if (n > 0)
+            tb_daemon__buf_put(out, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    }
+}
+
 const struct tb_daemon__part tb_daemon__part_boards = {
     .name = "boards",
     .open = boards_open,
@@ -454,4 +479,5 @@ const struct tb_daemon__part tb_daemon__part_boards = {
     .pollfds = boards_pollfds,
     .handle = boards_handle,
     .deadline = boards_deadline,
+    .status = boards_status,
 };

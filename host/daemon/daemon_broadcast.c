@@ -8,45 +8,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "daemon_broadcast.h"
+#include "daemon_clock.h"
 #include "daemon_internal.h"
+#include "daemon_result.h"
 
-static void set(char *dst, const char *v, const char *fallback)
-{
-    snprintf(dst, TB_BROADCAST_TAG_MAX, "%s", v && v[0] ? v : fallback);
-}
-
-/* The game's tags: [game] of the configuration, a new-game request's over them; the defaults
- * for the unset ones. The broadcast shows them, the PGN has them, the games kept are named by
- * them (daemon_games.c). */
-void tb_daemon__game_tags(struct tb_daemon *d, const struct tb_ctl_request *req)
-{
-    const struct tb_config_game *c = &d->cfg->game;
-    struct tb_broadcast_tags *t = &d->tags;
-    char date[16] = "????.??.??";
-    time_t now = time(NULL);
-    struct tm tm;
-    if (localtime_r(&now, &tm))
-        strftime(date, sizeof date, "%Y.%m.%d", &tm);
-    int white = d->board_of_color[TB_CHESS_WHITE];
-    const char *const player[2] = {"VI player", "sighted player"};
-    set(t->event, c->event, "twinboard game (FIDE Appendix D)");
-    set(t->site, c->site, "?");
-    set(t->date, c->date, date);
-    set(t->round, c->round, "-");
-    set(t->white, c->white, player[white]);
-    set(t->black, c->black, player[!white]);
-    set(t->time_control, c->time_control, "");
-    if (!req)
-        return;
-    char *const by_tag[TB_CTL_TAGS] = {
-        [TB_CTL_EVENT] = t->event, [TB_CTL_SITE] = t->site,   [TB_CTL_DATE] = t->date,
-        [TB_CTL_ROUND] = t->round, [TB_CTL_WHITE] = t->white, [TB_CTL_BLACK] = t->black};
-    for (int i = 0; i < TB_CTL_TAGS; i++)
-        if (req->tag[i][0])
-            set(by_tag[i], req->tag[i], "");
-}
+/* The part's state, made when it opens with [broadcast] on. */
+struct tb_daemon__broadcast {
+    tb_broadcast *bc;
+    tb_chess_game game;               /* what the broadcast shows (the agreed game fed last) */
+    struct tb_broadcast_clock clock;  /* and the clock shown with it */
+    struct tb_daemon__bcdelay *delay; /* the changes [broadcast] delay holds back */
+    uint64_t due;                     /* its next due time, as its pollfds found it */
+    struct tb_broadcast_tags tags;    /* the game's tags shown, with the time control */
+};
 
 /* The game's clock as the broadcast shows it (the virtual board's clock, the PGN's [%clk]):
  * both times now, the running side's counting down; unknown without a clock. */
@@ -81,11 +57,15 @@ static bool same_clock(const struct tb_broadcast_clock *a, const struct tb_broad
     return aw == bw && ab == bb;
 }
 
-/* The time control the broadcast's PGN names: [game] time_control, else the clock's. */
-static void control_tag(struct tb_daemon *d)
+/* The game's tags as shown; the time control the broadcast's PGN names: [game] time_control,
+ * else the clock's. */
+static const struct tb_broadcast_tags *tags_shown(struct tb_daemon *d)
 {
-    if (!d->tags.time_control[0])
-        tb_daemon__clock_control_pgn(d, d->tags.time_control, sizeof d->tags.time_control);
+    struct tb_broadcast_tags *t = &d->broadcast->tags;
+    *t = *tb_daemon__tags(d);
+    if (!t->time_control[0])
+        tb_daemon__clock_control_pgn(d, t->time_control, sizeof t->time_control);
+    return t;
 }
 
 /* Hands over the changes the delay no longer holds back, saying how the library took each. */
@@ -93,9 +73,10 @@ static void hand_over_due(struct tb_daemon *d)
 {
     struct tb_error err;
     int kind;
-    while ((kind = tb_daemon__bcdelay_hand_over(d->bc_delay, d->bc, tb_daemon__clock(d),
+    struct tb_daemon__broadcast *b = d->broadcast;
+    while ((kind = tb_daemon__bcdelay_hand_over(b->delay, b->bc, tb_daemon__clock(d),
                                                 d->cfg->broadcast.delay_ms, &err)) > 0) {
-        const char *path = tb_broadcast_pgn_path(d->bc);
+        const char *path = tb_broadcast_pgn_path(b->bc);
         if (kind == TB_DAEMON__BCDELAY_NEW_GAME && !err.code)
             tb_daemon__log(d, TB_CONFIG_LOG_INFO, "broadcast: new game, live PGN %s",
                            path[0] ? path : "off");
@@ -127,7 +108,7 @@ static void keep_agreed(struct tb_daemon *d, const tb_chess_game *g,
     uint64_t *clk = malloc(((size_t)g->plies + 1) * sizeof *clk);
     for (int i = 0; clk && i < g->plies; i++)
         clk[i] = tb_daemon__clock_ply_ms(d, i + 1);
-    kept(d, tb_daemon__bcdelay_agreed(d->bc_delay, g, clk, clock, tb_daemon__clock(d)));
+    kept(d, tb_daemon__bcdelay_agreed(d->broadcast->delay, g, clk, clock, tb_daemon__clock(d)));
     free(clk);
 }
 
@@ -135,14 +116,14 @@ static void keep_agreed(struct tb_daemon *d, const tb_chess_game *g,
  * alone is shown too: the virtual board's clock follows presses, pauses and corrections). */
 static void show(struct tb_daemon *d, const tb_chess_game *g, int n)
 {
-    tb_chess_game *s = d->bc_game;
+    tb_chess_game *s = &d->broadcast->game;
     int common = 0;
     while (common < n && common < s->plies && s->moves[common] == g->moves[common])
         common++;
     struct tb_broadcast_clock clock = clock_now(d);
-    if (common == n && s->plies == n && same_clock(&clock, &d->bc_clock))
+    if (common == n && s->plies == n && same_clock(&clock, &d->broadcast->clock))
         return;
-    d->bc_clock = clock;
+    d->broadcast->clock = clock;
     while (s->plies > common)
         tb_chess_game_pop(s);
     for (int i = common; i < n; i++)
@@ -153,9 +134,9 @@ static void show(struct tb_daemon *d, const tb_chess_game *g, int n)
 static void new_game(struct tb_daemon *d)
 {
     const tb_chess_game *g = tb_match_game(d->match);
-    tb_chess_game_init(d->bc_game, &g->start);
-    control_tag(d);
-    kept(d, tb_daemon__bcdelay_new_game(d->bc_delay, &d->tags, &g->start, tb_daemon__clock(d)));
+    tb_chess_game_init(&d->broadcast->game, &g->start);
+    const struct tb_broadcast_tags *tags = tags_shown(d);
+    kept(d, tb_daemon__bcdelay_new_game(d->broadcast->delay, tags, &g->start, tb_daemon__clock(d)));
 }
 
 static bool same_start(const tb_chess_pos *a, const tb_chess_pos *b)
@@ -169,13 +150,14 @@ static bool same_start(const tb_chess_pos *a, const tb_chess_pos *b)
 /* Plies of g that belong to the game: all, or those up to its result. */
 static int game_plies(const struct tb_daemon *d, const tb_chess_game *g)
 {
-    return d->end.ply >= 0 && d->end.ply < g->plies ? d->end.ply : g->plies;
+    int end = tb_daemon__result_ply(d);
+    return end >= 0 && end < g->plies ? end : g->plies;
 }
 
 void tb_daemon__broadcast_move(struct tb_daemon *d, int ply, uint64_t t)
 {
     (void)t;
-    if (!d->bc)
+    if (!d->broadcast)
         return;
     const tb_chess_game *g = tb_match_game(d->match);
     int n = game_plies(d, g);
@@ -185,29 +167,29 @@ void tb_daemon__broadcast_move(struct tb_daemon *d, int ply, uint64_t t)
 void tb_daemon__broadcast_sync(struct tb_daemon *d, uint64_t t)
 {
     (void)t;
-    if (!d->bc)
+    if (!d->broadcast)
         return;
     const tb_chess_game *g = tb_match_game(d->match);
-    if (!same_start(&g->start, &d->bc_game->start))
+    if (!same_start(&g->start, &d->broadcast->game.start))
         new_game(d); /* set-position: a game from another start */
     show(d, g, game_plies(d, g));
 }
 
 void tb_daemon__broadcast_clock(struct tb_daemon *d)
 {
-    if (!d->bc || !d->match)
+    if (!d->broadcast || !d->match)
         return;
     struct tb_broadcast_clock clock = clock_now(d);
-    if (same_clock(&clock, &d->bc_clock))
+    if (same_clock(&clock, &d->broadcast->clock))
         return; /* every turn of the loop comes here: nothing more unless the clock changed */
     const tb_chess_game *g = tb_match_game(d->match);
-    if (same_start(&g->start, &d->bc_game->start))
+    if (same_start(&g->start, &d->broadcast->game.start))
         show(d, g, game_plies(d, g));
 }
 
 void tb_daemon__broadcast_new_game(struct tb_daemon *d)
 {
-    if (d->bc)
+    if (d->broadcast)
         new_game(d);
 }
 
@@ -221,13 +203,13 @@ void tb_daemon__broadcast_result(struct tb_daemon *d)
         [TB_CTL_RESULT_FIFTY] = TB_BROADCAST_CLAIM_FIFTY,
         [TB_CTL_RESULT_ARBITER] = TB_BROADCAST_ARBITER,
     };
-    const struct tb_ctl_request *req = &d->end.req;
-    if (!d->bc || d->end.ply < 0 || !d->end.by_request)
+    const struct tb_ctl_request *req = tb_daemon__result_by_request(d);
+    if (!d->broadcast || !req)
         return; /* the rules' end the library finds itself */
     struct tb_broadcast_end end = {.kind = kinds[req->how],
                                    .side = req->side ? TB_CHESS_BLACK : TB_CHESS_WHITE,
                                    .result = req->result};
-    kept(d, tb_daemon__bcdelay_result(d->bc_delay, &end, tb_daemon__clock(d)));
+    kept(d, tb_daemon__bcdelay_result(d->broadcast->delay, &end, tb_daemon__clock(d)));
 }
 
 static int broadcast_open(struct tb_daemon *d, struct tb_error *err)
@@ -244,90 +226,99 @@ static int broadcast_open(struct tb_daemon *d, struct tb_error *err)
     bcfg.pgn_dir = c->pgn_dir[0] ? c->pgn_dir : NULL;
     memcpy(bcfg.id.serial, c->serial, sizeof bcfg.id.serial);
     snprintf(bcfg.id.long_serial, sizeof bcfg.id.long_serial, "00000%s", c->serial);
-    if (!(d->bc_game = malloc(sizeof *d->bc_game)))
-        return tb_error_set(err, TB_ERR_MEM, "broadcast: out of memory");
+    struct tb_daemon__broadcast *b = calloc(1, sizeof *b);
     struct tb_error e = {0};
-    if (!(d->bc_delay = tb_daemon__bcdelay_new()))
+    if (!b || !(b->delay = tb_daemon__bcdelay_new())) {
+        free(b);
         return tb_error_set(err, TB_ERR_MEM, "broadcast: out of memory");
-    if (!(d->bc = tb_broadcast_new(&bcfg, &e)))
+    }
+    if (!(b->bc = tb_broadcast_new(&bcfg, &e))) {
+        tb_daemon__bcdelay_free(b->delay);
+        free(b);
         return tb_error_set(err, e.code ? e.code : TB_ERR_SYS, "%s", e.msg);
+    }
+    d->broadcast = b;
     /* The game as recovery left it: its start, its agreed moves, its result; in the file it was
      * shown in before the restart, when that file is there, so followers keep its address. */
     const tb_chess_game *g = tb_match_game(d->match);
-    tb_chess_game_init(d->bc_game, &g->start);
+    tb_chess_game_init(&b->game, &g->start);
     for (int i = 0; i < game_plies(d, g); i++)
-        tb_chess_game_push(d->bc_game, g->moves[i]);
-    control_tag(d);
+        tb_chess_game_push(&b->game, g->moves[i]);
     /* The file keeps the moves the public had (with their [%clk] as recorded); the game then
      * goes to the broadcast as agreed now: at once without a delay, else when the delay has
      * passed (the moves' own times are not kept), so none is shown younger than the delay. */
-    uint64_t *clk = malloc(((size_t)d->bc_game->plies + 1) * sizeof *clk);
-    for (int i = 0; clk && i < d->bc_game->plies; i++)
+    uint64_t *clk = malloc(((size_t)b->game.plies + 1) * sizeof *clk);
+    for (int i = 0; clk && i < b->game.plies; i++)
         clk[i] = tb_daemon__clock_ply_ms(d, i + 1);
-    if (tb_broadcast_resume_shown(d->bc, &d->tags, d->bc_game, clk, tb_daemon__clock(d), &e) < 0)
+    const struct tb_broadcast_tags *tags = tags_shown(d);
+    if (tb_broadcast_resume_shown(b->bc, tags, &b->game, clk, tb_daemon__clock(d), &e) < 0)
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "broadcast: the game is not shown: %s", e.msg);
     free(clk);
-    d->bc_clock = clock_now(d);
-    keep_agreed(d, d->bc_game, &d->bc_clock);
+    b->clock = clock_now(d);
+    keep_agreed(d, &b->game, &b->clock);
     tb_daemon__broadcast_result(d);
     char tcp[32] = "off";
-    if (tb_broadcast_tcp_port(d->bc))
-        snprintf(tcp, sizeof tcp, "127.0.0.1:%d", tb_broadcast_tcp_port(d->bc));
+    if (tb_broadcast_tcp_port(b->bc))
+        snprintf(tcp, sizeof tcp, "127.0.0.1:%d", tb_broadcast_tcp_port(b->bc));
     tb_daemon__log(d, TB_CONFIG_LOG_INFO, "broadcast: virtual DGT board %s (pty %s), tcp %s",
                    c->dgt[0] ? c->dgt : "-",
-                   tb_broadcast_pty_name(d->bc)[0] ? tb_broadcast_pty_name(d->bc) : "none", tcp);
+                   tb_broadcast_pty_name(b->bc)[0] ? tb_broadcast_pty_name(b->bc) : "none", tcp);
     return TB_OK;
 }
 
 static void broadcast_close(struct tb_daemon *d)
 {
-    tb_broadcast_free(d->bc); /* the last PGN written, the pty's link removed */
-    d->bc = NULL;
-    tb_daemon__bcdelay_free(d->bc_delay); /* changes not yet due are never shown: recovery */
-    d->bc_delay = NULL;                   /* brings them back */
-    free(d->bc_game);
-    d->bc_game = NULL;
+    struct tb_daemon__broadcast *b = d->broadcast;
+    if (!b)
+        return;
+    tb_broadcast_free(b->bc); /* the last PGN written, the pty's link removed */
+    /* changes not yet due are never shown: recovery brings them back */
+    tb_daemon__bcdelay_free(b->delay);
+    free(b);
+    d->broadcast = NULL;
 }
 
 static int broadcast_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
 {
-    d->bc_due = UINT64_MAX;
-    if (!d->bc)
+    struct tb_daemon__broadcast *b = d->broadcast;
+    if (!b)
         return 0;
-    int n = tb_broadcast_pollfds(d->bc, p, max, tb_daemon__clock(d), &d->bc_due);
-    uint64_t due = tb_daemon__bcdelay_deadline(d->bc_delay, d->cfg->broadcast.delay_ms);
-    if (due < d->bc_due) /* a delayed change to show */
-        d->bc_due = due;
+    b->due = UINT64_MAX;
+    int n = tb_broadcast_pollfds(b->bc, p, max, tb_daemon__clock(d), &b->due);
+    uint64_t due = tb_daemon__bcdelay_deadline(b->delay, d->cfg->broadcast.delay_ms);
+    if (due < b->due) /* a delayed change to show */
+        b->due = due;
     return n;
 }
 
 static uint64_t broadcast_deadline(struct tb_daemon *d)
 {
-    return d->bc ? d->bc_due : UINT64_MAX;
+    return d->broadcast ? d->broadcast->due : UINT64_MAX;
 }
 
 static int broadcast_handle(struct tb_daemon *d, const struct pollfd *p, int n)
 {
-    if (!d->bc)
+    if (!d->broadcast)
         return TB_OK;
     hand_over_due(d);
-    tb_broadcast_handle(d->bc, p, n, tb_daemon__clock(d));
+    tb_broadcast_handle(d->broadcast->bc, p, n, tb_daemon__clock(d));
     return TB_OK;
 }
 
-void tb_daemon__broadcast_status(struct tb_daemon *d, struct tb_daemon__buf *out)
+static void broadcast_status(struct tb_daemon *d, struct tb_daemon__buf *out)
 {
     char line[1200];
     int n;
-    if (!d->bc) {
+    const struct tb_daemon__broadcast *b = d->broadcast;
+    if (!b) {
         n = snprintf(line, sizeof line, "broadcast: off\n");
     } else {
         struct tb_broadcast_stats st;
-        tb_broadcast_stats(d->bc, &st);
+        tb_broadcast_stats(b->bc, &st);
         char tcp[32] = "";
-        if (tb_broadcast_tcp_port(d->bc))
-            snprintf(tcp, sizeof tcp, ", tcp 127.0.0.1:%d", tb_broadcast_tcp_port(d->bc));
-        const char *pgn = tb_broadcast_pgn_path(d->bc);
+        if (tb_broadcast_tcp_port(b->bc))
+            snprintf(tcp, sizeof tcp, ", tcp 127.0.0.1:%d", tb_broadcast_tcp_port(b->bc));
+        const char *pgn = tb_broadcast_pgn_path(b->bc);
         n = snprintf(line, sizeof line,
                      "broadcast: dgt %s%s, %d readers, %llu dropped; live PGN %s (%llu "
                      "written, %llu failed%s%s)\n",
@@ -346,4 +337,5 @@ const struct tb_daemon__part tb_daemon__part_broadcast = {
     .pollfds = broadcast_pollfds,
     .handle = broadcast_handle,
     .deadline = broadcast_deadline,
+    .status = broadcast_status,
 };

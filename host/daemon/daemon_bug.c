@@ -13,6 +13,7 @@
 
 #include "daemon_audio.h"
 #include "daemon_bug.h"
+#include "daemon_games.h"
 #include "daemon_voice.h"
 #include "tb_hall.h"
 #include "tb_str.h"
@@ -441,16 +442,16 @@ int tb_daemon__bug_bpgn(struct tb_daemon *d, char **text)
 void tb_daemon__bug_keep(struct tb_daemon *d)
 {
     struct tb_daemon__bug *g = d->bug;
-    if (!g || !d->journal || !d->game.name[0] || !d->fx->stores || g->kept ||
+    const char *name = tb_daemon__game_name(d);
+    if (!g || !d->journal || !name[0] || !d->fx->stores || g->kept ||
         tb_bugmatch_record(g->m)->nplies == 0)
         return;
-    char *text = NULL, file[sizeof d->game.name + 8];
+    char *text = NULL, file[TBD_GAME_NAME + 8];
     if (tb_daemon__bug_bpgn(d, &text) < 0) {
-        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "games: the BPGN of %s cannot be made",
-                       d->game.name);
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "games: the BPGN of %s cannot be made", name);
         return;
     }
-    snprintf(file, sizeof file, "%s.bpgn", d->game.name);
+    snprintf(file, sizeof file, "%s.bpgn", name);
     if (tb_daemon__game_write(d, file, text) == TB_OK) {
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "games: %s/%s written", d->cfg->journal_dir, file);
         g->kept = tb_bugmatch_over(g->m);

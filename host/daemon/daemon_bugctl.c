@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "daemon_bug.h"
+#include "daemon_games.h"
 
 static void reply(struct tb_daemon__buf *out, int rc, const char *text)
 {
@@ -35,7 +36,8 @@ int tb_daemon__bug_new_game(struct tb_daemon *d, const struct tb_ctl_request *re
     tb_bugmatch_free(g->m);
     g->m = fresh;
     g->kept = false;
-    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "doorgeefschaak: a new match (%s)", d->game.name);
+    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "doorgeefschaak: a new match (%s)",
+                   tb_daemon__game_name(d));
     return TB_OK;
 }
 

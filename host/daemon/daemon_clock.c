@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_clock.h"
 #include "daemon_internal.h"
 #include "daemon_voice.h"
 #include "tb_clock.h"
@@ -693,11 +694,12 @@ bool tb_daemon__clock_now(struct tb_daemon *d, int64_t left[2], int *running)
     return true;
 }
 
-int tb_daemon__clock_status(struct tb_daemon *d, char *buf, size_t len)
+/* status: the clock's line, none without a clock. */
+static void clock_status(struct tb_daemon *d, struct tb_daemon__buf *out)
 {
     struct tb_daemon__clk *k = d->clk;
     if (!k || !d->match || k->source == TB_CONFIG_CLOCK_NONE)
-        return 0;
+        return;
     char control[64] = "no control", side[2][64];
     if (k->has_control)
         tb_clock_control_format(&k->control, control, sizeof control);
@@ -718,8 +720,12 @@ int tb_daemon__clock_status(struct tb_daemon *d, char *buf, size_t len)
                             ? ", stopped: the journal cannot be written"
                         : k->paused ? ", stopped: play is stopped (D.2.9)"
                                     : "";
-    return snprintf(buf, len, "clock: %s %s, %s, %s%s%s%s", tb_config_clock_source_name(k->source),
-                    control, side[0], side[1], state, k->result[0] ? ": " : "", k->result);
+    char line[600];
+    int n = snprintf(line, sizeof line, "clock: %s %s, %s, %s%s%s%s\n",
+                     tb_config_clock_source_name(k->source), control, side[0], side[1], state,
+                     k->result[0] ? ": " : "", k->result);
+    if (n > 0)
+        tb_daemon__buf_put(out, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
 
 uint64_t tb_daemon__clock_ply_ms(const struct tb_daemon *d, int ply)
@@ -751,4 +757,5 @@ const struct tb_daemon__part tb_daemon__part_clock = {
     .close = clock_close,
     .deadline = clock_deadline,
     .match_time = true,
+    .status = clock_status,
 };

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon_games.h"
 #include "daemon_internal.h"
 #include "daemon_vi.h"
 #include "daemon_voice.h"

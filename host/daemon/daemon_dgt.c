@@ -7,6 +7,7 @@
  * game's clock reads the readings). */
 #include <stdio.h>
 
+#include "daemon_dgt.h"
 #include "daemon_internal.h"
 
 static void show(struct tb_daemon *d, int b, const char *text, unsigned flags)

@@ -6,7 +6,9 @@
 #include <time.h>
 
 #include "daemon_audio.h"
+#include "daemon_clock.h"
 #include "daemon_internal.h"
+#include "daemon_result.h"
 #include "daemon_vi.h"
 #include "daemon_voice.h"
 
@@ -82,8 +84,9 @@ void tb_daemon__twin_status(struct tb_daemon *d, struct tb_daemon__buf *out)
     }
     appendf(&t, "game: %d plies agreed, %s to move, result %s\n", plies,
             tb_daemon__color_name(pos.side), d->result);
-    if (d->end.ply >= 0) /* the game's end (daemon_result.c) */
-        appendf(&t, "game over after ply %d: %s, %s\n", d->end.ply, d->result, d->end.why);
+    if (tb_daemon__result_ply(d) >= 0) /* the game's end (daemon_result.c) */
+        appendf(&t, "game over after ply %d: %s, %s\n", tb_daemon__result_ply(d), d->result,
+                tb_daemon__result_why(d));
     char mv[64];
     switch (st.state) {
     case TB_MATCH_WAITING:
@@ -107,38 +110,12 @@ void tb_daemon__twin_status(struct tb_daemon *d, struct tb_daemon__buf *out)
         appendf(&t, "journal: %s\n", health);
     if (d->damage[0]) /* the journal was damaged at start: what it cost, for the arbiter */
         appendf(&t, "journal damage at start: %s\n", d->damage);
-    for (int b = 0; b < TBD_BOARDS; b++) {
-        const struct tb_daemon__board *bd = &d->board[b];
-        struct tb_link_stats ls = {0};
-        if (bd->link)
-            tb_link_stats(bd->link, &ls);
-        /* reed:id= and usb: find their tty: the organiser sees which one */
-        bool on = ls.device[0] && !strstr(bd->resource, ls.device);
-        appendf(&t, "%s: %s, %s, %s%s%s%s, %lu events, %u bad frames, %u reconnects\n",
-                tb_daemon__board_name(b), tb_daemon__color_name(d->mcfg.board[b].color),
-                bd->resource,
-                !ls.connected ? "NOT CONNECTED"
-                : ls.unread   ? "connected, waiting for its first reading"
-                              : "connected",
-                on ? " on " : "", on ? ls.device : "", ls.ended ? ", script ended" : "", bd->events,
-                ls.bad_frames, ls.reconnects);
-    }
     appendf(&t, "time used: White %lu s, Black %lu s\n",
             (unsigned long)(tb_daemon__vi_time_used(d, 0) / 1000),
             (unsigned long)(tb_daemon__vi_time_used(d, 1) / 1000));
-    char clock[512]; /* the game's clock (daemon_clock.c) */
-    if (tb_daemon__clock_status(d, clock, sizeof clock) > 0)
-        appendf(&t, "%s\n", clock);
-    appendf(&t, "speech: %s\n",
-            !tb_daemon__speaker(d)     ? "off"
-            : tb_daemon__voice_idle(d) ? "idle"
-                                       : "speaking");
-    tb_daemon__broadcast_status(d, &t); /* broadcast */
-    tb_daemon__hall_status(d, &t);      /* hall */
-    char audio[1024];                   /* audio devices: a lost headset shows here */
-    tb_daemon__audio_status(d, audio, sizeof audio);
-    if (audio[0])
-        appendf(&t, "%s\n", audio);
+    for (int i = 0; i < TBD_NPARTS; i++) /* each part's own lines, in daemon_parts.c's order */
+        if (d->status_parts[i]->status)
+            d->status_parts[i]->status(d, &t);
     /* the latest notes: touch-move reports, held moves, arbiter decisions, resolutions */
     for (int i = d->nnotes > 5 ? d->nnotes - 5 : 0; i < d->nnotes; i++)
         appendf(&t, "note after ply %d: %s\n", d->note[i].ply, d->note[i].text);
@@ -174,7 +151,7 @@ void tb_daemon__moves(struct tb_daemon *d, struct tb_daemon__buf *out)
 /* The game's PGN tags, as the live PGN has them (daemon_broadcast.c). */
 static void tags(struct tb_daemon *d, tb_chess_pgn_game *pg)
 {
-    const struct tb_broadcast_tags *t = &d->tags;
+    const struct tb_broadcast_tags *t = tb_daemon__tags(d);
     tb_chess_pgn_tag_set(pg, "Event", t->event, NULL);
     tb_chess_pgn_tag_set(pg, "Site", t->site, NULL);
     tb_chess_pgn_tag_set(pg, "Date", t->date, NULL);
@@ -204,8 +181,9 @@ int tb_daemon__pgn_text(struct tb_daemon *d, enum tb_chess_letters letters, bool
     tb_chess_pgn_game_init(pg, &g->start);
     int plies = shown(d);
     /* the game up to its result: moves agreed after it are not part of it */
-    if (d->end.ply >= 0 && d->end.ply < plies)
-        plies = d->end.ply;
+    int end = tb_daemon__result_ply(d);
+    if (end >= 0 && end < plies)
+        plies = end;
     for (int i = 0; i < plies; i++)
         tb_chess_game_push(&pg->game, g->moves[i]);
     snprintf(pg->result, sizeof pg->result, "%s", d->result);

@@ -7,6 +7,10 @@
 #include <string.h>
 
 #include "daemon_braille.h"
+#include "daemon_broadcast.h"
+#include "daemon_clock.h"
+#include "daemon_dgt.h"
+#include "daemon_hall.h"
 #include "daemon_internal.h"
 #include "daemon_vi.h"
 #include "daemon_voice.h"

@@ -16,10 +16,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon_games.h"
 #include "daemon_internal.h"
+#include "daemon_result.h"
 #include "tb_record.h"
 
 #define NAME_FILE "current.name"
+
+/* The part's state: the running game's name, made of its tags (tb_daemon__tags). */
+struct tb_daemon__game {
+    char name[TBD_GAME_NAME]; /* "2026-11-24_r3_Anna_Schmidt-Bert_Meier": its journal's and PGN's */
+};
 
 /* A file in the journal directory; "" (which opens nothing) when the path would not fit. */
 static void dir_path(const struct tb_daemon *d, const char *file, char *buf, size_t len)
@@ -72,11 +79,11 @@ static void name_part(const char *tag, char *buf, size_t len)
     buf[n] = '\0';
 }
 
-/* The name of the running game's journal and PGN, from its tags (d->tags): date, round when
- * one is set, players. */
+/* The name of the running game's journal and PGN, from its tags: date, round when one is set,
+ * players. */
 static void make_name(struct tb_daemon *d)
 {
-    const struct tb_broadcast_tags *t = &d->tags;
+    const struct tb_broadcast_tags *t = tb_daemon__tags(d);
     char w[TB_BROADCAST_TAG_MAX], b[TB_BROADCAST_TAG_MAX], r[TB_BROADCAST_TAG_MAX] = "";
     char day[TB_BROADCAST_TAG_MAX]; /* the PGN's 2026.11.24 as 2026-11-24 */
     name_part(t->white, w, sizeof w);
@@ -86,23 +93,23 @@ static void make_name(struct tb_daemon *d)
     name_part(t->date, day, sizeof day);
     for (char *p = day; *p; p++)
         *p = *p == '.' ? '-' : *p;
-    snprintf(d->game.name, sizeof d->game.name, "%.16s%s%.40s_%.90s-%.90s", day, r[0] ? "_r" : "",
+    snprintf(d->game->name, sizeof d->game->name, "%.16s%s%.40s_%.90s-%.90s", day, r[0] ? "_r" : "",
              r, w, b);
 }
 
 /* JOURNAL_DIR/current.name: the game's name, then its tags. */
 static const char *const keys[] = {"name", "date", "event", "site", "round", "white", "black"};
 
-static char *field(struct tb_daemon *d, int i)
+/* Field i of current.name in the game's name or in t, the game's tags. */
+static char *field(struct tb_daemon *d, struct tb_broadcast_tags *t, int i)
 {
-    struct tb_broadcast_tags *t = &d->tags;
-    char *f[] = {d->game.name, t->date, t->event, t->site, t->round, t->white, t->black};
+    char *f[] = {d->game->name, t->date, t->event, t->site, t->round, t->white, t->black};
     return f[i];
 }
 
 static size_t field_size(const struct tb_daemon *d, int i)
 {
-    return i == 0 ? sizeof d->game.name : TB_BROADCAST_TAG_MAX;
+    return i == 0 ? sizeof d->game->name : TB_BROADCAST_TAG_MAX;
 }
 
 void tb_daemon__game_begin(struct tb_daemon *d)
@@ -112,10 +119,11 @@ void tb_daemon__game_begin(struct tb_daemon *d)
         return;
     char text[1600];
     size_t u = 0;
+    struct tb_broadcast_tags tags = *tb_daemon__tags(d);
     for (int i = 0; i < 7 && u < sizeof text; i++)
-        u += (size_t)snprintf(text + u, sizeof text - u, "%s=%s\n", keys[i], field(d, i));
+        u += (size_t)snprintf(text + u, sizeof text - u, "%s=%s\n", keys[i], field(d, &tags, i));
     write_whole(d, NAME_FILE, text);
-    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "games: this game is %s (journal %s)", d->game.name,
+    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "games: this game is %s (journal %s)", d->game->name,
                    d->journal_path);
 }
 
@@ -128,7 +136,8 @@ void tb_daemon__game_recover(struct tb_daemon *d)
         tb_daemon__game_begin(d);
         return;
     }
-    d->game.name[0] = '\0';
+    d->game->name[0] = '\0';
+    struct tb_broadcast_tags tags = *tb_daemon__tags(d);
     char line[512];
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = '\0';
@@ -138,12 +147,13 @@ void tb_daemon__game_recover(struct tb_daemon *d)
         *v++ = '\0';
         for (int i = 0; i < 7; i++)
             if (!strcmp(line, keys[i]))
-                snprintf(field(d, i), field_size(d, i), "%s", v);
+                snprintf(field(d, &tags, i), field_size(d, i), "%s", v);
     }
     fclose(f);
-    if (!d->game.name[0] || strchr(d->game.name, '/'))
+    tb_daemon__tags_set(d, &tags);
+    if (!d->game->name[0] || strchr(d->game->name, '/'))
         make_name(d);
-    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "games: the unfinished game %s goes on", d->game.name);
+    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "games: the unfinished game %s goes on", d->game->name);
 }
 
 /* D.2.7: the VI player's braille scoresheet (BRF, 40 x 25) beside the PGN, in the language of
@@ -156,7 +166,7 @@ static void keep_brf(struct tb_daemon *d, const char *pgn)
                                                                          : TB_CHESS_LETTERS_DE,
                                        .grade = 1};
     tb_chess_pgn_game *g = malloc(sizeof *g);
-    char *brf = NULL, file[sizeof d->game.name + 8];
+    char *brf = NULL, file[sizeof d->game->name + 8];
     size_t len = 0;
     FILE *f = g ? open_memstream(&brf, &len) : NULL;
     struct tb_error err = {0};
@@ -166,7 +176,7 @@ static void keep_brf(struct tb_daemon *d, const char *pgn)
                                                       : TB_ERR_MEM;
     if (f)
         fclose(f);
-    snprintf(file, sizeof file, "%s.brf", d->game.name);
+    snprintf(file, sizeof file, "%s.brf", d->game->name);
     if (rc > 0)
         write_whole(d, file, brf);
     else
@@ -178,15 +188,16 @@ static void keep_brf(struct tb_daemon *d, const char *pgn)
 
 void tb_daemon__game_keep(struct tb_daemon *d)
 {
-    if (!d->journal || !d->game.name[0] || !d->fx->stores || !d->match ||
+    if (!d->journal || !d->game || !d->game->name[0] || !d->fx->stores || !d->match ||
         tb_match_game(d->match)->plies == 0) /* a game not begun (a refused start) leaves none */
         return;
-    char *pgn = NULL, file[sizeof d->game.name + 8];
+    char *pgn = NULL, file[sizeof d->game->name + 8];
     if (tb_daemon__pgn_text(d, TB_CHESS_LETTERS_EN, false, &pgn) < 0) {
-        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "games: the PGN of %s cannot be made", d->game.name);
+        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "games: the PGN of %s cannot be made",
+                       d->game->name);
         return;
     }
-    snprintf(file, sizeof file, "%s.pgn", d->game.name);
+    snprintf(file, sizeof file, "%s.pgn", d->game->name);
     if (write_whole(d, file, pgn) == TB_OK)
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "games: %s/%s written (%s)", d->cfg->journal_dir,
                        file, d->result);
@@ -198,11 +209,11 @@ void tb_daemon__game_keep(struct tb_daemon *d)
 static int keep_journal(struct tb_daemon *d, char *kept, size_t len)
 {
     for (int i = 1; i < 100; i++) {
-        char file[sizeof d->game.name + 16];
+        char file[sizeof d->game->name + 16];
         if (i == 1)
-            snprintf(file, sizeof file, "%s.tbj", d->game.name);
+            snprintf(file, sizeof file, "%s.tbj", d->game->name);
         else
-            snprintf(file, sizeof file, "%s-%d.tbj", d->game.name, i);
+            snprintf(file, sizeof file, "%s-%d.tbj", d->game->name, i);
         dir_path(d, file, kept, len);
         if (access(kept, F_OK) == 0)
             continue;
@@ -249,12 +260,12 @@ int tb_daemon__game_next(struct tb_daemon *d, const struct tb_ctl_request *req, 
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR,
                        "games: the journal of %s stays %s (it cannot be renamed: %s); the next "
                        "game goes on in it",
-                       d->game.name, d->journal_path, strerror(saved));
+                       d->game->name, d->journal_path, strerror(saved));
         tb_daemon__game_tags(d, req); /* the next game's tags, then its name */
         tb_daemon__game_begin(d);
         return TB_OK;
     }
-    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "games: %s kept as %s", d->game.name, kept);
+    tb_daemon__log(d, TB_CONFIG_LOG_INFO, "games: %s kept as %s", d->game->name, kept);
     tb_daemon__game_tags(d, req); /* the next game's tags, then its name */
     tb_daemon__game_begin(d);
     struct tb_journal_decision dec = {.board = TB_JOURNAL_BOARD_NONE};
@@ -326,11 +337,11 @@ void tb_daemon__games(struct tb_daemon *d, struct tb_daemon__buf *out)
     char line[600];
     int plies = tb_match_game(d->match)->plies;
     bool over = d->result[0] && strcmp(d->result, "*"); /* decided: new-game starts the next */
-    snprintf(line, sizeof line, "%s  %s, %d plies, result %s, journal current.tbj\n", d->game.name,
+    snprintf(line, sizeof line, "%s  %s, %d plies, result %s, journal current.tbj\n", d->game->name,
              over ? "finished" : "running", plies, d->result);
     tb_daemon__buf_put(&t, line, strlen(line));
     for (size_t i = 0; i < n; i++) {
-        if (!strcmp(k[i].name, d->game.name) && !k[i].journal)
+        if (!strcmp(k[i].name, d->game->name) && !k[i].journal)
             continue; /* the running game's PGN: said on its own line above */
         char result[16];
         pgn_result(d, k[i].name, result, sizeof result);
@@ -351,14 +362,34 @@ int tb_daemon__game_write(struct tb_daemon *d, const char *file, const char *tex
     return write_whole(d, file, text);
 }
 
-/* Games kept: the PGN as the game stands when the daemon stops (before the journal closes). */
+const char *tb_daemon__game_name(const struct tb_daemon *d)
+{
+    return d->game ? d->game->name : "";
+}
+
+/* Before the journal opens: it names the game (tb_daemon__game_begin, _recover). */
+static int games_open(struct tb_daemon *d, struct tb_error *err)
+{
+    if (!(d->game = calloc(1, sizeof *d->game)))
+        return tb_error_set(err, TB_ERR_MEM, "games: out of memory");
+    return TB_OK;
+}
+
+/* Games kept: the PGN as the game stands when the daemon stops (before the journal closes),
+ * doorgeefschaak's BPGN as well (while the match has its name). */
 static void games_close(struct tb_daemon *d)
 {
+    if (!d->game)
+        return;
     if (d->match)
         tb_daemon__game_keep(d);
+    tb_daemon__bug_keep(d);
+    free(d->game);
+    d->game = NULL;
 }
 
 const struct tb_daemon__part tb_daemon__part_games = {
     .name = "games kept",
+    .open = games_open,
     .close = games_close,
 };

@@ -14,7 +14,10 @@
 #include <string.h>
 
 #include "daemon_bug.h" /* doorgeefschaak: its match, for the hall's two games */
+#include "daemon_clock.h"
+#include "daemon_hall.h"
 #include "daemon_internal.h"
+#include "daemon_result.h"
 #include "tb_str.h"
 #include "tb_hall.h"
 
@@ -207,8 +210,7 @@ static void table_notes(const struct tb_daemon *d, char result[NOTE_RESULT],
 {
     bool twin = d->mode->one_result; /* doorgeefschaak: each game carries its own result */
     snprintf(result, NOTE_RESULT, "%s", twin && d->result[0] ? d->result : "*");
-    tb_str_copy(ending, NOTE_ENDING,
-                twin && d->end.ply >= 0 ? d->end.why : ""); /* the hall's field */
+    tb_str_copy(ending, NOTE_ENDING, twin ? tb_daemon__result_why(d) : ""); /* the hall's field */
     tb_daemon__journal_health(d, journal, NOTE_JOURNAL);
 }
 
@@ -499,7 +501,7 @@ static int hall_handle(struct tb_daemon *d, const struct pollfd *p, int n)
     return TB_OK;
 }
 
-void tb_daemon__hall_status(struct tb_daemon *d, struct tb_daemon__buf *out)
+static void hall_status(struct tb_daemon *d, struct tb_daemon__buf *out)
 {
     char line[400];
     int n;
@@ -526,4 +528,5 @@ const struct tb_daemon__part tb_daemon__part_hall = {
     .pollfds = hall_pollfds,
     .handle = hall_handle,
     .deadline = hall_deadline,
+    .status = hall_status,
 };

@@ -292,16 +292,7 @@ struct tb_daemon__ticket {
 struct tb_daemon__braille; /* daemon_braille.c */
 struct tb_daemon__vi;      /* daemon_vi.c */
 struct tb_daemon__voice;   /* daemon_voice.c */
-/* The game's end (daemon_result.c): by the rules (after an agreed move) or by the result request;
- * kept so a broadcast opened after recovery shows it too. */
-struct tb_daemon__end {
-    bool by_request;           /* else by the rules */
-    struct tb_ctl_request req; /* the result request (by_request) */
-    char why[TBD_WHY_MAX];     /* "checkmate (5.1.1)", "White resigns (5.1.2)" ... */
-    int ply;                   /* plies of the game when it ended; -1 while playing */
-};
-
-struct tb_daemon__hall; /* daemon_hall.c */
+struct tb_daemon__hall;    /* daemon_hall.c */
 
 struct tb_daemon__note {
     int ply;
@@ -312,11 +303,6 @@ struct tb_daemon__note {
  * at most TBD_FIX_STEPS_PER_LINE steps on one line of the arbiter's view. */
 #define TBD_PUT_RIGHT_SQUARES  6
 #define TBD_FIX_STEPS_PER_LINE 4
-
-/* Games kept (daemon_games.c): the running game's name, made of its tags (d->tags). */
-struct tb_daemon__game {
-    char name[256]; /* "2026-11-24_r3_Anna_Schmidt-Bert_Meier": its journal's and PGN's name */
-};
 
 struct tb_daemon {
     struct tb_daemon_options opt;
@@ -351,6 +337,7 @@ struct tb_daemon {
     const struct tb_daemon__mode *mode;  /* the twin game or doorgeefschaak */
     const struct tb_daemon__subscriber *const *subs; /* tb_daemon__subscribe */
     size_t nsubs;
+    const struct tb_daemon__part *const *status_parts; /* TBD_NPARTS: their lines in status */
 
     struct tb_daemon__voice *voice; /* the speech thread, the packs (daemon_voice.c) */
 
@@ -376,21 +363,16 @@ struct tb_daemon {
     char last_view[8192]; /* the arbiter's view of the open mismatch, "" if none */
     char result[8];       /* "*" or the result once the game has ended */
     char damage[400];     /* what a damaged journal cost at start ("" if nothing), for status */
-    struct tb_daemon__game game; /* games kept */
+    struct tb_daemon__game *game; /* games kept (daemon_games.c) */
 
     struct tb_daemon__clk *clk; /* the game's clock (daemon_clock.c) */
 
     bool stop, done;
     unsigned long wakeups, events;
 
-    /* broadcast (daemon_broadcast.c): the agreed game shown; the game's tags and its end */
-    tb_broadcast *bc;
-    tb_chess_game *bc_game;              /* what the broadcast shows (the agreed game fed last) */
-    struct tb_broadcast_clock bc_clock;  /* and the clock shown with it */
-    struct tb_daemon__bcdelay *bc_delay; /* the changes [broadcast] delay holds back */
-    uint64_t bc_due;                     /* its next due time, as its pollfds found it */
-    struct tb_broadcast_tags tags;       /* this game's PGN tags: configuration, then new-game */
-    struct tb_daemon__end end;
+    /* broadcast (daemon_broadcast.c): the agreed game shown; NULL while [broadcast] is off */
+    struct tb_daemon__broadcast *broadcast;
+    struct tb_daemon__result *res; /* the game's tags and its end (daemon_result.c) */
 
     /* hall (daemon_hall.c): the table on the MQTT broker; NULL when [hall] is off */
     struct tb_daemon__hall *hall;
@@ -434,6 +416,9 @@ struct tb_daemon__part {
     /* Its deadline is the match's: frozen while the journal holds play, and left to the scripts'
      * own times in virtual time. */
     bool match_time;
+    /* Appends the part's lines of the `twinboard status` answer to out (each ending in '\n'),
+     * in tb_daemon__parts_status's order after the game's own lines; NULL when it has none. */
+    void (*status)(struct tb_daemon *d, struct tb_daemon__buf *out);
 };
 extern const struct tb_daemon__part tb_daemon__part_boards, tb_daemon__part_ctl,
     tb_daemon__part_hall, tb_daemon__part_broadcast, tb_daemon__part_braille, tb_daemon__part_voice,
@@ -443,6 +428,9 @@ extern const struct tb_daemon__part tb_daemon__part_boards, tb_daemon__part_ctl,
 enum { TBD_NPARTS = 10 };
 extern const struct tb_daemon__part *const tb_daemon__parts_opened[];
 extern const struct tb_daemon__part *const tb_daemon__parts_served[];
+/* The same parts in the order their lines are read in the status answer (the loop hands it to
+ * the mode as d->status_parts). */
+extern const struct tb_daemon__part *const tb_daemon__parts_status[];
 
 /* daemon_boards.c */
 int tb_daemon__boards_plan(struct tb_daemon *d, struct tb_error *err);
@@ -627,12 +615,6 @@ int tb_daemon__paths_prepare(struct tb_daemon *d, struct tb_error *err);
 void tb_daemon__pin_start(struct tb_daemon *d);
 int tb_daemon__set_pin(struct tb_daemon *d, const struct tb_ctl_request *req, uint32_t uid,
                        int32_t pid, char *note, size_t len, struct tb_error *err);
-/* daemon_dgt.c (DGT): a match output on the boards' clock displays, live only; a clock
- * reading logged (a press, D.2.4, at info level) */
-void tb_daemon__dgt_display(struct tb_daemon *d, const struct tb_match_out *o);
-/* A board with lights (TB_LINK_CAP_LEDS): the last agreed move's squares lit (a repeat asked). */
-void tb_daemon__eboard_show_last(struct tb_daemon *d, int board);
-void tb_daemon__dgt_clock(struct tb_daemon *d, int board, const struct tb_link_event *ev);
 
 /* daemon_export.c */
 void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out);
@@ -648,113 +630,6 @@ void tb_daemon__data(struct tb_daemon__buf *out, const char *head, const char *t
 /* The running game as PGN (or a scoresheet), malloc'd into *text; its length or an error. */
 int tb_daemon__pgn_text(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
                         char **text);
-
-/* daemon_games.c (games kept: one journal and one PGN per game, named by date, round and
- * players) */
-/* A new game's name, made of its tags (d->tags, set by tb_daemon__game_tags); the name and the
- * tags are written to JOURNAL_DIR/current.name. */
-void tb_daemon__game_begin(struct tb_daemon *d);
-/* The unfinished game's name and tags after a restart (current.name). */
-void tb_daemon__game_recover(struct tb_daemon *d);
-/* Writes the game's PGN as JOURNAL_DIR/NAME.pgn (live only). */
-void tb_daemon__game_keep(struct tb_daemon *d);
-/* new-game: the finished game's journal kept as NAME.tbj, a fresh current.tbj for the next
- * game (its tags from the request, as tb_daemon__game_tags takes them), its start recorded at t. */
-int tb_daemon__game_next(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
-                         struct tb_error *err);
-/* The games request: the running game, then every game kept in the journal directory. */
-void tb_daemon__games(struct tb_daemon *d, struct tb_daemon__buf *out);
-
-/* daemon_broadcast.c: the agreed game as a virtual DGT board and a live PGN (docs/broadcast.md).
- * Every call is a no-op while [broadcast] is off. */
-/* The tags of a new game: the configuration's, with a new-game request's over them. */
-void tb_daemon__game_tags(struct tb_daemon *d, const struct tb_ctl_request *req);
-/* An agreed move (ply of the match's game): shown at once, in order. */
-void tb_daemon__broadcast_move(struct tb_daemon *d, int ply, uint64_t t);
-/* A new game (new-game, set-position): its start and tags shown, a new PGN file. */
-void tb_daemon__broadcast_new_game(struct tb_daemon *d);
-/* The result request of the game (d->end), as the broadcast takes it (it judges flags and claims
- * by the same rules). */
-void tb_daemon__broadcast_result(struct tb_daemon *d);
-/* The agreed game, whatever changed it (takeback, resolution, set-position, new game, result). */
-void tb_daemon__broadcast_sync(struct tb_daemon *d, uint64_t t);
-/* The clock as it stands shown when it changed (a press, a pause, a correction, a DGT clock's
- * reading): the virtual board's clock and the next move's [%clk] follow it. */
-void tb_daemon__broadcast_clock(struct tb_daemon *d);
-/* daemon_bcdelay.c: [broadcast] delay, between the agreed game and the library: the changes
- * (times on the daemon's clock), each handed over once it is delay old, in order. It calls only
- * the library: the daemon's files log what it reports. TB_ERR_MEM when a change cannot be kept. */
-enum { TB_DAEMON__BCDELAY_NEW_GAME = 1, TB_DAEMON__BCDELAY_AGREED, TB_DAEMON__BCDELAY_RESULT };
-struct tb_daemon__bcdelay *tb_daemon__bcdelay_new(void);
-void tb_daemon__bcdelay_free(struct tb_daemon__bcdelay *q);
-int tb_daemon__bcdelay_new_game(struct tb_daemon__bcdelay *q, const struct tb_broadcast_tags *tags,
-                                const tb_chess_pos *start, uint64_t now);
-/* clk_ms: each ply's [%clk] as recorded (may be NULL), for tb_broadcast_agreed_clk. */
-int tb_daemon__bcdelay_agreed(struct tb_daemon__bcdelay *q, const tb_chess_game *g,
-                              const uint64_t *clk_ms, const struct tb_broadcast_clock *clock,
-                              uint64_t now);
-int tb_daemon__bcdelay_result(struct tb_daemon__bcdelay *q, const struct tb_broadcast_end *end,
-                              uint64_t now);
-/* Hands the oldest change over when it is due by now: its kind (err says how the library took
- * it), 0 when none is due. */
-int tb_daemon__bcdelay_hand_over(struct tb_daemon__bcdelay *q, tb_broadcast *bc, uint64_t now,
-                                 uint64_t delay, struct tb_error *err);
-/* When the oldest change is due (UINT64_MAX: none waits). */
-uint64_t tb_daemon__bcdelay_deadline(const struct tb_daemon__bcdelay *q, uint64_t delay);
-void tb_daemon__broadcast_status(struct tb_daemon *d, struct tb_daemon__buf *out);
-
-/* daemon_result.c: the game's end. The result request (an arbiter action of daemon_arbiter.c's
- * table) and the end by the rules after an agreed move: in the PGN, the journal, status, the
- * broadcast, and said to both players. */
-int tb_daemon__result_check(struct tb_daemon *d, const struct tb_ctl_request *req,
-                            struct tb_error *err);
-int tb_daemon__result_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
-                            struct tb_error *err);
-void tb_daemon__result_record(const struct tb_daemon *d, const struct tb_ctl_request *req,
-                              struct tb_journal_decision *dec);
-void tb_daemon__result_request(const struct tb_journal_decision *dec, struct tb_ctl_request *req);
-/* After an agreed move: mate, stalemate, dead position, fivefold, 75 moves end the game. */
-void tb_daemon__result_rules(struct tb_daemon *d, uint64_t t);
-/* A new game: no result. */
-void tb_daemon__result_clear(struct tb_daemon *d);
-
-/* daemon_hall.c: the table on the hall's MQTT broker (docs/hall.md). No-ops while [hall] is off. */
-/* A match output carried out: noted for the hall (events). */
-void tb_daemon__hall_output(struct tb_daemon *d, const struct tb_match_out *o);
-/* The ARBITER button at a board. */
-void tb_daemon__hall_arbiter_call(struct tb_daemon *d, int board);
-struct tb_bugmatch_out; /* hall: a doorgeefschaak output carried out (daemon_bug.c) */
-void tb_daemon__hall_bug_output(struct tb_daemon *d, const struct tb_bugmatch_out *o);
-/* After poll: the broker served, commands taken (PIN-checked), the state published if changed. */
-void tb_daemon__hall_status(struct tb_daemon *d, struct tb_daemon__buf *out);
-
-/* daemon_clock.c: the game's clock ([clock]; docs/clock.md, "The daemon's clock"). It follows
- * the match's outputs and the board inputs at their own times, so recovery rebuilds it. */
-void tb_daemon__clock_tick(struct tb_daemon *d, uint64_t t); /* flags and warnings to t */
-void tb_daemon__clock_output(struct tb_daemon *d, const struct tb_match_out *o); /* after it */
-void tb_daemon__clock_journal(struct tb_daemon *d, bool stopped); /* the journal stops */
-/* The journal resumed: true if the clock waits for it; then, the match's time run to t, it runs
- * again from t (its record appended). */
-bool tb_daemon__clock_resumes(const struct tb_daemon *d);
-void tb_daemon__clock_resume(struct tb_daemon *d, uint64_t t);
-void tb_daemon__clock_record(struct tb_daemon *d, const struct tb_journal_record *rec);
-/* A board's clock reading (TB_LINK_EV_CLOCK, journaled as a board event), taken in. */
-void tb_daemon__clock_reading(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
-bool tb_daemon__clock_button(struct tb_daemon *d, int board); /* false: no clock to tell */
-int tb_daemon__clock_status(struct tb_daemon *d, char *buf, size_t len); /* 0: no line */
-/* The clocks now, for other outputs (a broadcast): time left of White and Black in ms (-1
- * unknown) and which runs (-1 none, else the colour). false when the game has no clock. */
-/* The time control in PGN's TimeControl form ("40/5400+30:1800+30"); 0 when there is none. */
-int tb_daemon__clock_control_pgn(struct tb_daemon *d, char *buf, size_t len);
-bool tb_daemon__clock_now(struct tb_daemon *d, int64_t left[2], int *running);
-/* The arbiter's clock-set, its times as the parser read them (req->clock_ms); with apply, both
- * clocks get those times at t (the move counters stay). Refused (err says why, nothing changes)
- * for a bad time or when the game has no built-in clock or is over. */
-int tb_daemon__clock_set(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
-                         bool apply, struct tb_error *err);
-void tb_daemon__clock_pgn(struct tb_daemon *d, tb_chess_pgn_game *pg);
-/* The [%clk] recorded after ply (1 = the first) in ms; TB_BROADCAST_NO_CLK when none. */
-uint64_t tb_daemon__clock_ply_ms(const struct tb_daemon *d, int ply);
 
 /* daemon_bug.c, daemon_bugctl.c: doorgeefschaak ([bughouse]; docs/doorgeefschaak.md). While
  * d->bug is set the board inputs, the deadlines, the ears and the control requests are the
@@ -777,7 +652,5 @@ int tb_daemon__bug_move(struct tb_daemon *d, const struct tb_ctl_request *req,
                         struct tb_daemon__buf *out, struct tb_error *err);
 int tb_daemon__bug_new_game(struct tb_daemon *d, const struct tb_ctl_request *req,
                             struct tb_error *err);
-/* daemon_games.c: text written whole as JOURNAL_DIR/file (a temporary file renamed, synced). */
-int tb_daemon__game_write(struct tb_daemon *d, const char *file, const char *text);
 
 #endif /* TB_DAEMON_INTERNAL_H */

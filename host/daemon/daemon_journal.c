@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "daemon_clock.h"
+#include "daemon_games.h"
 #include "daemon_internal.h"
 
 /* ---- durability: nothing agreed or said before it is on disk (docs/journal.md) ----------- */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "daemon_internal.h"
+#include "daemon_result.h"
 #include "daemon_vi.h"
 
 /* Text cut to fit on purpose (journal and note fields are bounded). */

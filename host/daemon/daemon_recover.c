@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_clock.h"
 #include "daemon_internal.h"
+#include "daemon_result.h"
 
 #define GAP_MAX   3  /* plies lost with their move records that recovery looks for */
 #define GAP_CHECK 24 /* later move records a candidate must make legal */

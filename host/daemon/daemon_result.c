@@ -1,22 +1,119 @@
-/* daemon_result.c - the game's end: by the rules after an agreed move (5.1.1 mate, 5.2.1
- * stalemate, 5.2.2 dead position, 9.6.1 fivefold, 9.6.2 seventy-five moves) or by the `result`
- * request (the arbiter's word, PIN-checked: resignation 5.1.2, agreed draw 5.2.3, a flag 6.9, a
- * claim 9.2/9.3, the arbiter's decision). The request is an arbiter action of daemon_arbiter.c's
- * table: checked, journaled, then applied, so recovery takes it again. The end goes to status,
- * the PGN (result and a note), the broadcast, and both players hear it. Moves agreed after it
- * are not part of the game (a new game first). */
+/* daemon_result.c - the game's tags and its end, their one owner (daemon_result.h says who reads
+ * them). The tags: [game] of the configuration, a new-game request's over them. The end: by the
+ * rules after an agreed move (5.1.1 mate, 5.2.1 stalemate, 5.2.2 dead position, 9.6.1 fivefold,
+ * 9.6.2 seventy-five moves) or by the `result` request (the arbiter's word, PIN-checked:
+ * resignation 5.1.2, agreed draw 5.2.3, a flag 6.9, a claim 9.2/9.3, the arbiter's decision). The
+ * request is an arbiter action of daemon_arbiter.c's table: checked, journaled, then applied, so
+ * recovery takes it again. The end goes to status, the PGN (result and a note), the broadcast,
+ * and both players hear it. Moves agreed after it are not part of the game (a new game first). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "daemon_broadcast.h"
+#include "daemon_games.h"
 #include "daemon_internal.h"
+#include "daemon_result.h"
 #include "daemon_voice.h"
 #include "tb_str.h"
 #include "tb_clock.h"
 
+/* The game's end: by the rules (after an agreed move) or by the result request; kept so a
+ * broadcast opened after recovery shows it too. */
+struct tb_daemon__end {
+    bool by_request;           /* else by the rules */
+    struct tb_ctl_request req; /* the result request (by_request) */
+    char why[TBD_WHY_MAX];     /* "checkmate (5.1.1)", "White resigns (5.1.2)" ... */
+    int ply;                   /* plies of the game when it ended; -1 while playing */
+};
+
+/* The game's tags and its end: one game's, from its start to the next new game. */
+struct tb_daemon__result {
+    struct tb_broadcast_tags tags; /* this game's PGN tags: configuration, then new-game */
+    struct tb_daemon__end end;
+};
+
+int tb_daemon__result_open(struct tb_daemon *d, struct tb_error *err)
+{
+    if (!(d->res = calloc(1, sizeof *d->res)))
+        return tb_error_set(err, TB_ERR_MEM, "out of memory");
+    tb_daemon__game_tags(d, NULL); /* the first game's tags */
+    tb_daemon__result_clear(d);
+    return TB_OK;
+}
+
+void tb_daemon__result_free(struct tb_daemon *d)
+{
+    free(d->res);
+    d->res = NULL;
+}
+
+static void set(char *dst, const char *v, const char *fallback)
+{
+    snprintf(dst, TB_BROADCAST_TAG_MAX, "%s", v && v[0] ? v : fallback);
+}
+
+/* The game's tags: [game] of the configuration, a new-game request's over them; the defaults
+ * for the unset ones. */
+void tb_daemon__game_tags(struct tb_daemon *d, const struct tb_ctl_request *req)
+{
+    const struct tb_config_game *c = &d->cfg->game;
+    struct tb_broadcast_tags *t = &d->res->tags;
+    char date[16] = "????.??.??";
+    time_t now = time(NULL);
+    struct tm tm;
+    if (localtime_r(&now, &tm))
+        strftime(date, sizeof date, "%Y.%m.%d", &tm);
+    int white = d->board_of_color[TB_CHESS_WHITE];
+    const char *const player[2] = {"VI player", "sighted player"};
+    set(t->event, c->event, "twinboard game (FIDE Appendix D)");
+    set(t->site, c->site, "?");
+    set(t->date, c->date, date);
+    set(t->round, c->round, "-");
+    set(t->white, c->white, player[white]);
+    set(t->black, c->black, player[!white]);
+    set(t->time_control, c->time_control, "");
+    if (!req)
+        return;
+    char *const by_tag[TB_CTL_TAGS] = {
+        [TB_CTL_EVENT] = t->event, [TB_CTL_SITE] = t->site,   [TB_CTL_DATE] = t->date,
+        [TB_CTL_ROUND] = t->round, [TB_CTL_WHITE] = t->white, [TB_CTL_BLACK] = t->black};
+    for (int i = 0; i < TB_CTL_TAGS; i++)
+        if (req->tag[i][0])
+            set(by_tag[i], req->tag[i], "");
+}
+
+const struct tb_broadcast_tags *tb_daemon__tags(const struct tb_daemon *d)
+{
+    return &d->res->tags;
+}
+
+void tb_daemon__tags_set(struct tb_daemon *d, const struct tb_broadcast_tags *tags)
+{
+    d->res->tags = *tags;
+}
+
+int tb_daemon__result_ply(const struct tb_daemon *d)
+{
+    return d->res ? d->res->end.ply : -1;
+}
+
+const char *tb_daemon__result_why(const struct tb_daemon *d)
+{
+    return d->res && d->res->end.ply >= 0 ? d->res->end.why : "";
+}
+
+const struct tb_ctl_request *tb_daemon__result_by_request(const struct tb_daemon *d)
+{
+    const struct tb_daemon__end *e = d->res ? &d->res->end : NULL;
+    return e && e->ply >= 0 && e->by_request ? &e->req : NULL;
+}
+
 void tb_daemon__result_clear(struct tb_daemon *d)
 {
-    memset(&d->end, 0, sizeof d->end);
-    d->end.ply = -1;
+    memset(&d->res->end, 0, sizeof d->res->end);
+    d->res->end.ply = -1;
     snprintf(d->result, sizeof d->result, "*");
 }
 
@@ -40,10 +137,10 @@ static void end_game(struct tb_daemon *d, const char *result, const char *why)
 {
     const tb_chess_game *g = tb_match_game(d->match);
     snprintf(d->result, sizeof d->result, "%s", result);
-    snprintf(d->end.why, sizeof d->end.why, "%s", why);
-    d->end.ply = g->plies;
+    snprintf(d->res->end.why, sizeof d->res->end.why, "%s", why);
+    d->res->end.ply = g->plies;
     tb_daemon__log(d, d->fx->info, "game over: %s, %s", result, why);
-    if (d->end.by_request) /* the rules' end is the last move itself: no note needed */
+    if (d->res->end.by_request) /* the rules' end is the last move itself: no note needed */
         tb_daemon__note(d, g->plies, "result %s: %s", result, why);
     say_result(d, result);
     tb_daemon__game_keep(d); /* games kept: the PGN as soon as the game ends */
@@ -52,7 +149,7 @@ static void end_game(struct tb_daemon *d, const char *result, const char *why)
 void tb_daemon__result_rules(struct tb_daemon *d, uint64_t t)
 {
     (void)t;
-    if (d->end.ply >= 0)
+    if (d->res->end.ply >= 0)
         return; /* over already: what follows is not part of the game */
     const tb_chess_game *g = tb_match_game(d->match);
     const char *res = "1/2-1/2", *why;
@@ -76,7 +173,7 @@ void tb_daemon__result_rules(struct tb_daemon *d, uint64_t t)
     default:
         return;
     }
-    d->end.by_request = false;
+    d->res->end.by_request = false;
     end_game(d, res, why);
 }
 
@@ -131,9 +228,9 @@ int tb_daemon__result_check(struct tb_daemon *d, const struct tb_ctl_request *re
                             struct tb_error *err)
 {
     char result[8], why[TBD_WHY_MAX];
-    if (d->end.ply >= 0)
+    if (d->res->end.ply >= 0)
         return tb_error_set(err, TB_ERR_STATE, "the game is over already: %s, %s; new-game first",
-                            d->result, d->end.why);
+                            d->result, d->res->end.why);
     return judge(d, req, result, why, sizeof why, err);
 }
 
@@ -144,8 +241,8 @@ int tb_daemon__result_apply(struct tb_daemon *d, const struct tb_ctl_request *re
     int rc = judge(d, req, result, why, sizeof why, err);
     if (rc != TB_OK)
         return rc;
-    d->end.by_request = true;
-    d->end.req = *req;
+    d->res->end.by_request = true;
+    d->res->end.req = *req;
     end_game(d, result, why);
     tb_daemon__broadcast_sync(d, t); /* the game shown up to its end, then the end */
     tb_daemon__broadcast_result(d);

@@ -7,6 +7,7 @@
 
 #include "daemon_audio.h"
 #include "daemon_braille.h"
+#include "daemon_dgt.h"
 #include "daemon_internal.h"
 #include "daemon_vi.h"
 #include "daemon_voice.h"
@@ -320,10 +321,26 @@ static int voice_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
     return 1;
 }
 
+/* status: the speech (off, idle or speaking), then each player's headset while it is on. */
+static void voice_status(struct tb_daemon *d, struct tb_daemon__buf *out)
+{
+    const char *speech = !tb_daemon__speaker(d)     ? "speech: off\n"
+                         : tb_daemon__voice_idle(d) ? "speech: idle\n"
+                                                    : "speech: speaking\n";
+    tb_daemon__buf_put(out, speech, strlen(speech));
+    char audio[1024]; /* a lost headset shows here */
+    tb_daemon__audio_status(d, audio, sizeof audio);
+    if (audio[0]) {
+        tb_daemon__buf_put(out, audio, strlen(audio));
+        tb_daemon__buf_put(out, "\n", 1);
+    }
+}
+
 const struct tb_daemon__part tb_daemon__part_voice = {
     .name = "voice",
     .open = voice_open,
     .close = voice_close,
     .pollfds = voice_pollfds,
     .handle = voice_handle,
+    .status = voice_status,
 };
