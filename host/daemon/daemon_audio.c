@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "daemon_internal.h"
+#include "daemon_session.h"
 
 const char *tb_daemon__audio_target(const char *audio)
 {

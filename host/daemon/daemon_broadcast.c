@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "daemon_internal.h"
+#include "daemon_session.h"
 
 static void set(char *dst, const char *v, const char *fallback)
 {
@@ -152,7 +153,7 @@ static void show(struct tb_daemon *d, const tb_chess_game *g, int n)
 
 static void new_game(struct tb_daemon *d)
 {
-    const tb_chess_game *g = tb_match_game(d->match);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
     tb_chess_game_init(d->bc_game, &g->start);
     control_tag(d);
     kept(d, tb_daemon__bcdelay_new_game(d->bc_delay, &d->tags, &g->start, tb_daemon__clock(d)));
@@ -177,7 +178,7 @@ void tb_daemon__broadcast_move(struct tb_daemon *d, int ply, uint64_t t)
     (void)t;
     if (!d->bc)
         return;
-    const tb_chess_game *g = tb_match_game(d->match);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
     int n = game_plies(d, g);
     show(d, g, ply < n ? ply : n);
 }
@@ -187,7 +188,7 @@ void tb_daemon__broadcast_sync(struct tb_daemon *d, uint64_t t)
     (void)t;
     if (!d->bc)
         return;
-    const tb_chess_game *g = tb_match_game(d->match);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
     if (!same_start(&g->start, &d->bc_game->start))
         new_game(d); /* set-position: a game from another start */
     show(d, g, game_plies(d, g));
@@ -195,12 +196,12 @@ void tb_daemon__broadcast_sync(struct tb_daemon *d, uint64_t t)
 
 void tb_daemon__broadcast_clock(struct tb_daemon *d)
 {
-    if (!d->bc || !d->match)
+    if (!d->bc || !tb_daemon__match(d))
         return;
     struct tb_broadcast_clock clock = clock_now(d);
     if (same_clock(&clock, &d->bc_clock))
         return; /* every turn of the loop comes here: nothing more unless the clock changed */
-    const tb_chess_game *g = tb_match_game(d->match);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
     if (same_start(&g->start, &d->bc_game->start))
         show(d, g, game_plies(d, g));
 }
@@ -253,7 +254,7 @@ static int broadcast_open(struct tb_daemon *d, struct tb_error *err)
         return tb_error_set(err, e.code ? e.code : TB_ERR_SYS, "%s", e.msg);
     /* The game as recovery left it: its start, its agreed moves, its result; in the file it was
      * shown in before the restart, when that file is there, so followers keep its address. */
-    const tb_chess_game *g = tb_match_game(d->match);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
     tb_chess_game_init(d->bc_game, &g->start);
     for (int i = 0; i < game_plies(d, g); i++)
         tb_chess_game_push(d->bc_game, g->moves[i]);
