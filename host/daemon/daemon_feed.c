@@ -97,7 +97,7 @@ const struct tb_daemon__effects tb_daemon__replay = {
 
 /* ---- subscribers ------------------------------------------------------------------------ */
 
-/* Each one's contract: tb_daemon__subscriber (daemon_internal.h). The list's order is the order
+/* Each one's contract: tb_daemon__subscriber (daemon_mode.h). The list's order is the order
  * in which the players and the hall see and hear things: a clock's display and the hall before
  * the move is said, the clock ticked before the broadcast shows it, the scoresheet after the
  * broadcast. In recovery the DGT display and the hall keep quiet (d->session->fx->acts), the

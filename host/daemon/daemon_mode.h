@@ -98,7 +98,7 @@ void tb_daemon__tell_play(struct tb_daemon *d, uint64_t t);
 void tb_daemon__tell_bug_output(struct tb_daemon *d, const struct tb_bugmatch_out *o);
 
 /* The game the table plays: the twin game (the match and its clock: daemon_feed.c,
- * daemon_outputs.c) or doorgeefschaak (the match of two games and its clocks: daemon_bug.c).
+ * its outputs there too) or doorgeefschaak (the match of two games and its clocks: daemon_bug.c).
  * tb_daemon__mode gives the one played; the code around the game asks it, never which mode it is.
  */
 struct tb_daemon__buf;

@@ -184,7 +184,7 @@ static void note_of_record(struct tb_daemon *d, const struct tb_journal_record *
         return;
     int board = dec.board < TBD_BOARDS ? dec.board : 0;
     switch (rec->type) {
-    case TB_JOURNAL_MISMATCH: { /* "kind: text | resolution" (daemon_outputs.c) */
+    case TB_JOURNAL_MISMATCH: { /* "kind: text | resolution" (daemon_feed.c) */
         char *text = strstr(dec.text, ": "), *bar = strstr(dec.text, " | ");
         const char *ply = text ? strstr(text, ", ply ") : NULL;
         if (!text || !bar || !ply)
