@@ -15,6 +15,7 @@
 
 #include "daemon_internal.h"
 #include "daemon_result.h"
+#include "daemon_session.h"
 #include "daemon_vi.h"
 #include "daemon_voice.h"
 
@@ -29,19 +30,21 @@ void tb_daemon_options_default(struct tb_daemon_options *o)
 
 static void match_config(struct tb_daemon *d)
 {
-    tb_match_config_default(&d->mcfg);
+    struct tb_match_config mcfg;
+    tb_match_config_default(&mcfg);
     for (int b = 0; b < TBD_BOARDS; b++) {
-        d->mcfg.board[b].role = b == 0 ? TB_MATCH_VI : TB_MATCH_SIGHTED;
-        d->mcfg.board[b].color = (int)d->cfg->player[b].colour;
-        d->mcfg.board[b].typed = d->board[b].caps & TB_LINK_CAP_TYPED;
-        snprintf(d->mcfg.board[b].name, sizeof d->mcfg.board[b].name, "%s",
+        mcfg.board[b].role = b == 0 ? TB_MATCH_VI : TB_MATCH_SIGHTED;
+        mcfg.board[b].color = (int)d->cfg->player[b].colour;
+        mcfg.board[b].typed = d->board[b].caps & TB_LINK_CAP_TYPED;
+        snprintf(mcfg.board[b].name, sizeof mcfg.board[b].name, "%s",
                  tb_config_role_name((enum tb_config_role)b));
-        d->board_of_color[d->mcfg.board[b].color] = b;
+        d->board_of_color[mcfg.board[b].color] = b;
     }
-    d->mcfg.sensor.blip_ms = (uint32_t)d->cfg->blip_window_ms;
-    d->mcfg.sensor.wobble_ms = (uint32_t)d->cfg->blip_window_ms; /* lifted and put back: no touch */
+    mcfg.sensor.blip_ms = (uint32_t)d->cfg->blip_window_ms;
+    mcfg.sensor.wobble_ms = (uint32_t)d->cfg->blip_window_ms; /* lifted and put back: no touch */
     /* 4.6: a promotion waiting this long for its piece: the player is asked */
-    d->mcfg.sensor.promo_prompt_ms = (uint32_t)d->cfg->promotion_prompt_ms;
+    mcfg.sensor.promo_prompt_ms = (uint32_t)d->cfg->promotion_prompt_ms;
+    tb_daemon__set_match_config(d, &mcfg);
 }
 
 int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, struct tb_error *err)
@@ -53,24 +56,21 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     d->cfg = &d->opt.cfg;
     d->listen_fd = -1;
     d->wake_pipe[0] = d->wake_pipe[1] = -1;
-    d->writer.efd = -1;
     d->mono_start = tb_daemon__mono_ms();
-    d->fx = &tb_daemon__live;
-    d->mode = &tb_daemon__twin; /* doorgeefschaak: set when [bughouse] opens it */
-    tb_daemon__subscribe(d);    /* what the game carries out reaches (daemon_feed.c) */
     d->status_parts = tb_daemon__parts_status; /* their lines after the game's in status */
-    snprintf(d->result, sizeof d->result, "*");
     snprintf(d->socket_path, sizeof d->socket_path, "%s",
              o->socket_path ? o->socket_path : d->cfg->socket_path);
     if (strlen(d->socket_path) < sizeof d->cfg->socket_path)
         memcpy(d->cfg->socket_path, d->socket_path, strlen(d->socket_path) + 1); /* for the log */
     if (o->journal_dir)
         snprintf(d->cfg->journal_dir, sizeof d->cfg->journal_dir, "%s", o->journal_dir);
-    tb_chess_pos_startpos(&d->start);
-    if (d->cfg->start_fen[0]) /* checked when the configuration was read */
-        tb_chess_pos_from_fen(&d->start, d->cfg->start_fen, 0, NULL);
 
     int rc;
+    /* the game's session first: every part reads it, closing ones too */
+    if ((rc = tb_daemon__session_new(d, err)) != TB_OK) {
+        free(d);
+        return rc;
+    }
     /* the socket's and the journal's directories: made and checked (daemon_paths.c) */
     if ((rc = tb_daemon__paths_prepare(d, err)) != TB_OK)
         goto fail;
@@ -112,12 +112,9 @@ void tb_daemon_free(struct tb_daemon *d)
         if (part->close)
             part->close(d);
     }
-    if (d->journal && tb_journal_close(d->journal) != TB_OK)
-        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal %s: closing failed: %s", d->journal_path,
-                       strerror(errno));
+    tb_daemon__journal_close(d);
     tb_daemon__bug_free(d); /* doorgeefschaak (its BPGN kept as the games kept closed) */
-    tb_match_free(d->match);
-    tb_daemon__journal_free(d);
+    tb_daemon__session_free(d);
     tb_daemon__result_free(d);
     for (int i = 0; i < 2; i++)
         if (d->wake_pipe[i] >= 0)
@@ -137,19 +134,20 @@ void tb_daemon_stop(struct tb_daemon *d)
 void tb_daemon_counters(const struct tb_daemon *d, struct tb_daemon_counters *c)
 {
     struct tb_match_status st;
-    tb_match_status(d->match, &st);
+    tb_match_status(tb_daemon__match(d), &st);
     c->wakeups = d->wakeups;
     c->events = d->events;
-    c->plies = d->agreed < st.plies ? d->agreed : st.plies; /* carried out, on disk */
+    int agreed = tb_daemon__agreed(d);
+    c->plies = agreed < st.plies ? agreed : st.plies; /* carried out, on disk */
     c->mismatch = st.state == TB_MATCH_BLOCKED ? st.mismatch : 0;
     c->done = d->done;
     struct tb_journal_state js = {0};
-    if (d->journal)
-        tb_journal_state(d->journal, &js);
+    if (tb_daemon__journal(d))
+        tb_journal_state(tb_daemon__journal(d), &js);
     c->journal_last_seq = js.last_seq;
     c->journal_durable_seq = js.durable_seq;
-    c->journal_stopped = tb_daemon__jstopped(&d->jstop);
-    c->journal_writing = d->writer.busy != TBD_WRITE_NONE;
+    c->journal_stopped = tb_daemon__jstopped(d);
+    c->journal_writing = tb_daemon__writing(d);
 }
 
 static void handle_signals(struct tb_daemon *d)
@@ -172,7 +170,7 @@ static void handle_signals(struct tb_daemon *d)
 /* The match's next decision: the twin game's, or doorgeefschaak's (daemon_bug.c). */
 static uint64_t game_deadline(const struct tb_daemon *d)
 {
-    uint64_t md = tb_match_deadline(d->match), bd = tb_daemon__bug_deadline(d);
+    uint64_t md = tb_match_deadline(tb_daemon__match(d)), bd = tb_daemon__bug_deadline(d);
     return bd < md ? bd : md;
 }
 
@@ -181,12 +179,12 @@ static bool finished(struct tb_daemon *d)
 {
     if (!d->opt.exit_when_done || !tb_daemon__boards_all_ended(d) || tb_daemon__boards_pending(d))
         return false;
-    if (tb_daemon__journal_held(d) || d->writer.busy)
+    if (tb_daemon__journal_held(d) || tb_daemon__writing(d))
         return false; /* play resumes once the journal can be written */
     if (game_deadline(d) != UINT64_MAX || tb_daemon__vi_deadline(d) != UINT64_MAX)
         return false;
     struct tb_match_status st;
-    tb_match_status(d->match, &st);
+    tb_match_status(tb_daemon__match(d), &st);
     if (st.state == TB_MATCH_BLOCKED || st.state == TB_MATCH_RESTORING)
         return false; /* waiting for the arbiter */
     return tb_daemon__voice_idle(d);

@@ -11,7 +11,9 @@
 #include "daemon_clock.h"
 #include "daemon_games.h"
 #include "daemon_internal.h"
+#include "daemon_mode.h"
 #include "daemon_result.h"
+#include "daemon_table.h"
 #include "daemon_vi.h"
 #include "tb_str.h"
 
@@ -34,7 +36,7 @@ static int resolve_check(struct tb_daemon *d, const struct tb_ctl_request *req,
                          struct tb_error *err)
 {
     struct tb_match_status st;
-    tb_match_status(d->match, &st);
+    tb_match_status(d->session->match, &st);
     if ((st.state != TB_MATCH_BLOCKED && st.state != TB_MATCH_RESTORING) ||
         st.mismatch != req->number)
         return tb_error_set(err, TB_ERR_NOTFOUND, "no open mismatch %u%s", req->number,
@@ -44,7 +46,7 @@ static int resolve_check(struct tb_daemon *d, const struct tb_ctl_request *req,
 static int resolve_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
                          struct tb_error *err)
 {
-    return tb_match_resolve(d->match, req->number, t, err);
+    return tb_match_resolve(d->session->match, req->number, t, err);
 }
 static void resolve_record(const struct tb_daemon *d, const struct tb_ctl_request *req,
                            struct tb_journal_decision *dec)
@@ -64,7 +66,7 @@ static int takeback_check(struct tb_daemon *d, const struct tb_ctl_request *req,
                           struct tb_error *err)
 {
     struct tb_match_status st;
-    tb_match_status(d->match, &st);
+    tb_match_status(d->session->match, &st);
     int have = st.plies + (st.state == TB_MATCH_WAITING);
     if ((int)req->number > have)
         return tb_error_set(err, TB_ERR_STATE, "cannot take back %u plies: the scoresheets hold %d",
@@ -74,7 +76,7 @@ static int takeback_check(struct tb_daemon *d, const struct tb_ctl_request *req,
 static int takeback_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
                           struct tb_error *err)
 {
-    return tb_match_takeback(d->match, (int)req->number, t, err);
+    return tb_match_takeback(d->session->match, (int)req->number, t, err);
 }
 static void takeback_record(const struct tb_daemon *d, const struct tb_ctl_request *req,
                             struct tb_journal_decision *dec)
@@ -102,7 +104,7 @@ static int position_check(struct tb_daemon *d, const struct tb_ctl_request *req,
 static int position_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
                           struct tb_error *err)
 {
-    return tb_match_set_position(d->match, req->text, t, err);
+    return tb_match_set_position(d->session->match, req->text, t, err);
 }
 static void position_record(const struct tb_daemon *d, const struct tb_ctl_request *req,
                             struct tb_journal_decision *dec)
@@ -128,7 +130,7 @@ static int new_game_apply(struct tb_daemon *d, const struct tb_ctl_request *req,
                           struct tb_error *err)
 {
     (void)err;
-    int rc = tb_match_new_game(d->match, &d->start, t);
+    int rc = tb_match_new_game(d->session->match, &d->session->start, t);
     if (rc == TB_OK)
         tb_daemon__game_tags(d, req); /* broadcast: the new game's PGN tags */
     return rc;
@@ -137,7 +139,7 @@ static int new_game_apply(struct tb_daemon *d, const struct tb_ctl_request *req,
 static void new_game_record(const struct tb_daemon *d, const struct tb_ctl_request *req,
                             struct tb_journal_decision *dec)
 {
-    tb_chess_pos_to_fen(&d->start, dec->fen, sizeof dec->fen);
+    tb_chess_pos_to_fen(&d->session->start, dec->fen, sizeof dec->fen);
     size_t n = (size_t)snprintf(dec->text, sizeof dec->text, "new-game");
     for (int i = 0; i < TB_CTL_TAGS && n < sizeof dec->text; i++)
         if (req->tag[i][0]) /* 6 tags of at most 48 bytes fit in 400 */
@@ -246,7 +248,7 @@ int tb_daemon__arbiter_take(struct tb_daemon *d, const struct tb_ctl_request *re
     struct tb_journal_decision dec = {.board = TB_JOURNAL_BOARD_NONE};
     snprintf(dec.who, sizeof dec.who, "arbiter");
     a->record_of(d, req, &dec);
-    if ((rc = d->fx->store->append_decision(d, a->record, t, &dec, true)) != TB_OK)
+    if ((rc = d->session->fx->store->append_decision(d, a->record, t, &dec, true)) != TB_OK)
         return tb_error_set(err, rc, "the journal cannot record it; nothing was changed");
     return TB_OK;
 }
@@ -259,14 +261,15 @@ int tb_daemon__arbiter_apply(struct tb_daemon *d, const struct tb_ctl_request *r
         return tb_error_set(err, TB_ERR_ARG, "not an arbiter request");
     int rc = a->apply(d, req, t, err);
     if (rc == TB_OK && a->starts_game) {
-        d->nnotes = 0;
+        d->session->nnotes = 0;
         tb_daemon__result_clear(d);       /* result "*" */
         tb_daemon__vi_new_game(d, t);     /* D.2.6: no time used yet */
         tb_daemon__broadcast_new_game(d); /* broadcast: a new PGN file */
     }
     struct tb_journal_decision dec = {.board = TB_JOURNAL_BOARD_NONE};
     a->record_of(d, req, &dec);
-    tb_daemon__log(d, d->fx->info, "arbiter: %s%s%s", dec.text, rc == TB_OK ? "" : " failed: ",
+    tb_daemon__log(d, d->session->fx->info, "arbiter: %s%s%s", dec.text,
+                   rc == TB_OK ? "" : " failed: ",
                    rc == TB_OK ? ""
                    : err       ? err->msg
                                : "");
@@ -301,14 +304,14 @@ static int promote_take(struct tb_daemon *d, const struct tb_daemon__input *in, 
                         struct tb_error *err)
 {
     int board = in->which, ptype = in->arg;
-    int rc = tb_match_promote(d->match, board, ptype, t);
+    int rc = tb_match_promote(d->session->match, board, ptype, t);
     if (rc != TB_OK)
         return tb_error_set(err, TB_ERR_STATE, "no promotion is waiting on the %s board",
                             tb_daemon__board_name(board));
     struct tb_journal_decision dec = {.board = (uint8_t)board};
     snprintf(dec.who, sizeof dec.who, "%s", tb_daemon__board_name(board));
     dec.text[0] = (char)tolower(tb_chess_piece_letter(ptype, TB_CHESS_LETTERS_EN)); /* "q" */
-    d->fx->store->append_decision(d, TB_JOURNAL_PROMOTION, t, &dec, true);
+    d->session->fx->store->append_decision(d, TB_JOURNAL_PROMOTION, t, &dec, true);
     return TB_OK;
 }
 

@@ -9,6 +9,7 @@
 
 #include "daemon_audio.h"
 #include "daemon_internal.h"
+#include "daemon_session.h"
 #include "daemon_voice.h"
 
 const char *tb_daemon__audio_target(const char *audio)

@@ -6,6 +6,8 @@
 
 #include "daemon_dgt.h"
 #include "daemon_internal.h"
+#include "daemon_mode.h"
+#include "daemon_session.h"
 #include "tb_file.h"
 #include "tb_script.h"
 
@@ -91,8 +93,8 @@ static int boards_open(struct tb_daemon *d, struct tb_error *err)
         if (!(bd->caps & TB_LINK_CAP_REPLAYS))
             bd->skip_seq = 0; /* only a script starts over from its first event */
         /* doorgeefschaak: the boards are A and B (a script's board names) */
-        const char *name =
-            d->mode->script_board[b] ? d->mode->script_board[b] : tb_daemon__board_name(b);
+        const char *name = tb_daemon__mode(d)->script_board[b] ? tb_daemon__mode(d)->script_board[b]
+                                                               : tb_daemon__board_name(b);
         int rc = tb_link_open_resource(&bd->link, &bd->res, name, tb_daemon__clock(d), err);
         if (rc != TB_OK) {
             bd->link = NULL;
@@ -297,7 +299,7 @@ static int boards_read(struct tb_daemon *d, uint64_t now)
 bool tb_daemon__boards_paused(const struct tb_daemon *d)
 {
     struct tb_match_status st;
-    tb_match_status(d->match, &st);
+    tb_match_status(tb_daemon__match(d), &st);
     /* the scripts wait for the arbiter, or for the journal to be writable again */
     return d->virtual_time && (st.state == TB_MATCH_BLOCKED || tb_daemon__journal_held(d));
 }
@@ -381,8 +383,8 @@ int tb_daemon__boards_feed(struct tb_daemon *d)
 static void board_position(const struct tb_daemon *d, int b, int plies, tb_chess_pos *pos)
 {
     tb_chess_move moves[TB_CHESS_GAME_MAX_PLIES];
-    int n = tb_match_history(d->match, b, moves, TB_CHESS_GAME_MAX_PLIES);
-    *pos = tb_match_game(d->match)->start;
+    int n = tb_match_history(tb_daemon__match(d), b, moves, TB_CHESS_GAME_MAX_PLIES);
+    *pos = tb_match_game(tb_daemon__match(d))->start;
     for (int i = 0; i < n && i < plies && i < TB_CHESS_GAME_MAX_PLIES; i++) {
         tb_chess_undo u;
         if (!tb_chess_is_legal(pos, moves[i]))
@@ -399,12 +401,12 @@ static int typed_take(struct tb_daemon *d, const struct tb_daemon__input *in, ui
 {
     int b = in->which;
     const char *text = in->text;
-    int before = tb_match_history(d->match, b, NULL, 0);
-    int rc = tb_match_typed_move(d->match, b, text, t, err);
+    int before = tb_match_history(tb_daemon__match(d), b, NULL, 0);
+    int rc = tb_match_typed_move(tb_daemon__match(d), b, text, t, err);
     if (rc != TB_OK)
         return rc;
     tb_chess_move moves[TB_CHESS_GAME_MAX_PLIES];
-    int n = tb_match_history(d->match, b, moves, TB_CHESS_GAME_MAX_PLIES);
+    int n = tb_match_history(tb_daemon__match(d), b, moves, TB_CHESS_GAME_MAX_PLIES);
     struct tb_journal_decision dec = {.board = (uint8_t)b};
     snprintf(dec.who, sizeof dec.who, "assistant");
     if (n > before && n <= TB_CHESS_GAME_MAX_PLIES) {
@@ -412,9 +414,9 @@ static int typed_take(struct tb_daemon *d, const struct tb_daemon__input *in, ui
         board_position(d, b, n - 1, &pos);
         tb_chess_move_to_uci(&pos, moves[n - 1], dec.text, sizeof dec.text);
     }
-    tb_daemon__log(d, d->fx->info, "%s board: the assistant typed %s (%s)",
+    tb_daemon__log(d, tb_daemon__fx(d)->info, "%s board: the assistant typed %s (%s)",
                    tb_daemon__board_name(b), text, dec.text);
-    d->fx->store->append_decision(d, TB_JOURNAL_TYPED_MOVE, t, &dec, true);
+    tb_daemon__fx(d)->store->append_decision(d, TB_JOURNAL_TYPED_MOVE, t, &dec, true);
     return TB_OK;
 }
 
@@ -461,7 +463,8 @@ static void boards_status(struct tb_daemon *d, struct tb_daemon__buf *out)
         char line[TB_CONFIG_PATH_MAX + TB_LINK_DEVICE_MAX + 200];
         int n = snprintf(
             line, sizeof line, "%s: %s, %s, %s%s%s%s, %lu events, %u bad frames, %u reconnects\n",
-            tb_daemon__board_name(b), tb_daemon__color_name(d->mcfg.board[b].color), bd->resource,
+            tb_daemon__board_name(b),
+            tb_daemon__color_name(tb_daemon__match_config(d)->board[b].color), bd->resource,
             !ls.connected ? "NOT CONNECTED"
             : ls.unread   ? "connected, waiting for its first reading"
                           : "connected",

@@ -9,6 +9,7 @@
 
 #include "daemon_braille.h"
 #include "daemon_internal.h"
+#include "daemon_session.h"
 #include "daemon_vi.h"
 #include "daemon_voice.h"
 #include "tb_braille.h"
@@ -45,7 +46,8 @@ static void show(struct tb_daemon *d, int b)
     if (!br || !br->display)
         return;
     struct tb_braille_view *v = tb_braille_display_view(br->display);
-    tb_braille_view_set_game(v, tb_daemon__pack(d, b), tb_match_game(d->match), TB_VOICE_LONG);
+    tb_braille_view_set_game(v, tb_daemon__pack(d, b), tb_match_game(tb_daemon__match(d)),
+                             TB_VOICE_LONG);
     tb_braille_view_last_move(v, br->copying ? "" : br->move);
     tb_braille_view_state(v, br->state);
     tb_braille_display_update(br->display);
@@ -140,8 +142,8 @@ static int braille_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
 static void clock_text(struct tb_daemon *d, int b, char *buf, size_t len)
 {
     struct tb_match_status st;
-    tb_match_status(d->match, &st);
-    struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color,
+    tb_match_status(tb_daemon__match(d), &st);
+    struct tb_voice_msg_args a = {.board = tb_daemon__match_config(d)->board[b].color,
                                   .white_ms = (long)tb_daemon__vi_time_used(d, TB_CHESS_WHITE),
                                   .black_ms = (long)tb_daemon__vi_time_used(d, TB_CHESS_BLACK),
                                   .n = st.plies / 2};
@@ -203,7 +205,7 @@ void tb_daemon__braille_game(struct tb_daemon *d)
         if (!br)
             continue;
         struct tb_match_status st;
-        tb_match_status(d->match, &st);
+        tb_match_status(tb_daemon__match(d), &st);
         if (st.state == TB_MATCH_IN_SYNC || st.state == TB_MATCH_WAITING) {
             br->state[0] = '\0'; /* play goes on: nothing left to put right or to copy */
             br->copying = false;

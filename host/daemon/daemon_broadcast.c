@@ -13,6 +13,7 @@
 #include "daemon_clock.h"
 #include "daemon_internal.h"
 #include "daemon_result.h"
+#include "daemon_session.h"
 
 /* The part's state, made when it opens with [broadcast] on. */
 struct tb_daemon__broadcast {
@@ -133,7 +134,7 @@ static void show(struct tb_daemon *d, const tb_chess_game *g, int n)
 
 static void new_game(struct tb_daemon *d)
 {
-    const tb_chess_game *g = tb_match_game(d->match);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
     tb_chess_game_init(&d->broadcast->game, &g->start);
     const struct tb_broadcast_tags *tags = tags_shown(d);
     kept(d, tb_daemon__bcdelay_new_game(d->broadcast->delay, tags, &g->start, tb_daemon__clock(d)));
@@ -159,7 +160,7 @@ void tb_daemon__broadcast_move(struct tb_daemon *d, int ply, uint64_t t)
     (void)t;
     if (!d->broadcast)
         return;
-    const tb_chess_game *g = tb_match_game(d->match);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
     int n = game_plies(d, g);
     show(d, g, ply < n ? ply : n);
 }
@@ -169,7 +170,7 @@ void tb_daemon__broadcast_sync(struct tb_daemon *d, uint64_t t)
     (void)t;
     if (!d->broadcast)
         return;
-    const tb_chess_game *g = tb_match_game(d->match);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
     if (!same_start(&g->start, &d->broadcast->game.start))
         new_game(d); /* set-position: a game from another start */
     show(d, g, game_plies(d, g));
@@ -177,12 +178,12 @@ void tb_daemon__broadcast_sync(struct tb_daemon *d, uint64_t t)
 
 void tb_daemon__broadcast_clock(struct tb_daemon *d)
 {
-    if (!d->broadcast || !d->match)
+    if (!d->broadcast || !tb_daemon__match(d))
         return;
     struct tb_broadcast_clock clock = clock_now(d);
     if (same_clock(&clock, &d->broadcast->clock))
         return; /* every turn of the loop comes here: nothing more unless the clock changed */
-    const tb_chess_game *g = tb_match_game(d->match);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
     if (same_start(&g->start, &d->broadcast->game.start))
         show(d, g, game_plies(d, g));
 }
@@ -240,7 +241,7 @@ static int broadcast_open(struct tb_daemon *d, struct tb_error *err)
     d->broadcast = b;
     /* The game as recovery left it: its start, its agreed moves, its result; in the file it was
      * shown in before the restart, when that file is there, so followers keep its address. */
-    const tb_chess_game *g = tb_match_game(d->match);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
     tb_chess_game_init(&b->game, &g->start);
     for (int i = 0; i < game_plies(d, g); i++)
         tb_chess_game_push(&b->game, g->moves[i]);

@@ -14,6 +14,8 @@
 #include "daemon_audio.h"
 #include "daemon_bug.h"
 #include "daemon_games.h"
+#include "daemon_mode.h"
+#include "daemon_session.h"
 #include "daemon_voice.h"
 #include "tb_hall.h"
 #include "tb_str.h"
@@ -27,12 +29,12 @@ int tb_daemon__bug_open(struct tb_daemon *d, struct tb_error *err)
     if (!g)
         return tb_error_set(err, TB_ERR_MEM, "out of memory");
     d->bug = g;
-    d->mode = &tb_daemon__doorgeefschaak;
+    tb_daemon__set_mode(d, &tb_daemon__doorgeefschaak);
     tb_bugmatch_config_default(&g->mcfg);
     /* the recognisers' blip window and choice prompt: the [daemon] keys, as in the twin game */
-    g->mcfg.sensor.blip_ms = d->mcfg.sensor.blip_ms;
-    g->mcfg.sensor.wobble_ms = d->mcfg.sensor.wobble_ms;
-    g->mcfg.sensor.promo_prompt_ms = d->mcfg.sensor.promo_prompt_ms;
+    g->mcfg.sensor.blip_ms = tb_daemon__match_config(d)->sensor.blip_ms;
+    g->mcfg.sensor.wobble_ms = tb_daemon__match_config(d)->sensor.wobble_ms;
+    g->mcfg.sensor.promo_prompt_ms = tb_daemon__match_config(d)->sensor.promo_prompt_ms;
     struct tb_error e = {0};
     if (bh->control[0] && tb_clock_control_parse(&g->mcfg.control, bh->control, &e) != TB_OK)
         return tb_error_set(err, TB_ERR_ARG, "[bughouse] control: %s", e.msg);
@@ -159,9 +161,10 @@ static void say(struct tb_daemon *d, int seat, const struct tb_bugmatch_out *o)
     if (!g->pack[seat] ||
         tb_bugmatch_out_say(g->pack[seat], o, TB_VOICE_LONG, text, sizeof text) <= 0)
         return;
-    tb_daemon__log(d, d->fx->info, "say to %s: %s", tb_daemon__bug_seat_name(seat), text);
+    tb_daemon__log(d, tb_daemon__fx(d)->info, "say to %s: %s", tb_daemon__bug_seat_name(seat),
+                   text);
     struct tb_voice *speaker = tb_daemon__speaker(d);
-    if (!speaker || !d->fx->acts) /* recovery: the seat has heard it */
+    if (!speaker || !tb_daemon__fx(d)->acts) /* recovery: the seat has heard it */
         return;
     long id = tb_voice_announce(speaker, seat, text,
                                 o->kind == TB_BUGMATCH_OUT_MOVE ? TB_VOICE_MOVE : 0, 0);
@@ -182,7 +185,7 @@ static void mark(struct tb_daemon *d, uint64_t ms)
         return;
     g->marked_ms = ms;
     struct tb_journal_bug_input in = {.verb = TB_JOURNAL_BUG_TIME, .board = TB_JOURNAL_BOARD_NONE};
-    d->fx->store->append_bug_input(d, ms, &in, false);
+    tb_daemon__fx(d)->store->append_bug_input(d, ms, &in, false);
 }
 
 /* One output carried out: logged (article 7's and flags as warnings, for the arbiter), said to
@@ -193,7 +196,7 @@ static void carry_out(struct tb_daemon *d, const struct tb_bugmatch_out *o)
     tb_bugmatch_out_format(o, line, sizeof line);
     bool warn = o->kind == TB_BUGMATCH_OUT_FLAG || o->kind == TB_BUGMATCH_OUT_ILLEGAL_DROP ||
                 tb_daemon__bug_irregular_out(o); /* article 7: for the arbiter */
-    tb_daemon__log(d, warn ? d->fx->warn : d->fx->info, "bughouse: %s", line);
+    tb_daemon__log(d, warn ? tb_daemon__fx(d)->warn : tb_daemon__fx(d)->info, "bughouse: %s", line);
     for (int s = 0; s < TB_BUGMATCH_SEATS; s++)
         if (o->hear & (1u << s))
             say(d, s, o);
@@ -245,8 +248,9 @@ void tb_daemon__bug_tell_wait(struct tb_daemon *d)
             char text[512];
             if (!g->pack[s] || tb_voice_phrase_msg(g->pack[s], msgs[i], &a, text, sizeof text) < 0)
                 continue;
-            tb_daemon__log(d, d->fx->info, "say to %s: %s", tb_daemon__bug_seat_name(s), text);
-            if (tb_daemon__speaker(d) && d->fx->acts &&
+            tb_daemon__log(d, tb_daemon__fx(d)->info, "say to %s: %s", tb_daemon__bug_seat_name(s),
+                           text);
+            if (tb_daemon__speaker(d) && tb_daemon__fx(d)->acts &&
                 tb_voice_announce(tb_daemon__speaker(d), s, text, 0, 0) < 0)
                 tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "speech: cannot queue for %s",
                                tb_daemon__bug_seat_name(s));
@@ -294,7 +298,7 @@ int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in,
         rc = tb_bugmatch_choose(m, b, ptype_of((char)in->arg), t);
         break;
     case TB_LINK_EV_BUTTON_DOWN:
-        tb_daemon__log(d, d->fx->info, "board %c: %s button", 'A' + b,
+        tb_daemon__log(d, tb_daemon__fx(d)->info, "board %c: %s button", 'A' + b,
                        tb_link_button_name(in->arg));
         if (in->arg == TB_LINK_BUTTON_CLOCK) /* 6.2.1: the move is complete; 6.4: the start */
             rc = tb_bugmatch_press(m, b, t);
@@ -303,7 +307,7 @@ int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in,
         else if (in->arg == TB_LINK_BUTTON_REPEAT) /* 2.6: the player to move asks the hand */
             rc = tb_bugmatch_ask_pool(m, seat_to_move(d, b), t);
         else if (in->arg == TB_LINK_BUTTON_ARBITER)
-            tb_daemon__log(d, d->fx->warn, "ARBITER called from board %c", 'A' + b);
+            tb_daemon__log(d, tb_daemon__fx(d)->warn, "ARBITER called from board %c", 'A' + b);
         break;
     case TB_LINK_EV_RESIGN: /* 5.2: the player to move on that board resigns (a script's) */
         rc = tb_bugmatch_resign(m, b, tb_bugmatch_record(m)->cur[b].chess.side, t);
@@ -314,7 +318,7 @@ int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in,
             int n = tb_bugmatch_snapshot(m, b, in->pieces, t);
             rc = n < 0 ? n : TB_OK;
             if (n > 0)
-                tb_daemon__log(d, d->fx->warn,
+                tb_daemon__log(d, tb_daemon__fx(d)->warn,
                                "board %c: its reading differs from the match in %d squares, "
                                "taken as lifts and placements",
                                'A' + b, n);
@@ -324,8 +328,8 @@ int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in,
         break;
     }
     if (rc != TB_OK && rc != TB_ERR_STATE)
-        tb_daemon__log(d, d->fx->warn, "board %c: %s %u refused by the match (%d)", 'A' + b,
-                       tb_link_event_name(in->kind), in->arg, rc);
+        tb_daemon__log(d, tb_daemon__fx(d)->warn, "board %c: %s %u refused by the match (%d)",
+                       'A' + b, tb_link_event_name(in->kind), in->arg, rc);
     if (rc == TB_OK && (in->kind == TB_LINK_EV_LIFT || in->kind == TB_LINK_EV_PLACE)) {
         d->board[b].events++;
         d->events++;
@@ -443,7 +447,7 @@ void tb_daemon__bug_keep(struct tb_daemon *d)
 {
     struct tb_daemon__bug *g = d->bug;
     const char *name = tb_daemon__game_name(d);
-    if (!g || !d->journal || !name[0] || !d->fx->stores || g->kept ||
+    if (!g || !tb_daemon__journal(d) || !name[0] || !tb_daemon__fx(d)->stores || g->kept ||
         tb_bugmatch_record(g->m)->nplies == 0)
         return;
     char *text = NULL, file[TBD_GAME_NAME + 8];

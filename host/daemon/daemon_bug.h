@@ -14,7 +14,7 @@ struct tb_daemon__bug {
     char wav[TB_BUGMATCH_SEATS][TB_CONFIG_PATH_MAX + 32];
     bool kept;                  /* the finished match's BPGN written */
     uint64_t marked_ms;         /* the journal's latest time: an input's, or a mark's */
-    struct tb_bugmatch_out out; /* polled, waiting for the journal (d->jstop.out_state) */
+    struct tb_bugmatch_out out; /* polled, waiting for the journal (the session's output state) */
 };
 
 /* "White A" ... "Black B": a name only, so each doorgeefschaak file has it without calling

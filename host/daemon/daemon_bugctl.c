@@ -8,6 +8,8 @@
 
 #include "daemon_bug.h"
 #include "daemon_games.h"
+#include "daemon_mode.h"
+#include "daemon_session.h"
 
 static void reply(struct tb_daemon__buf *out, int rc, const char *text)
 {
@@ -124,7 +126,7 @@ static int request_take(struct tb_daemon *d, const struct tb_daemon__input *in, 
     tb_journal_bug_input_format(bin, text, sizeof text);
     int rc = tb_daemon__bug_input(d, bin, t, err);
     if (rc == TB_OK) {
-        d->fx->store->append_bug_input(d, t, bin, true);
+        tb_daemon__fx(d)->store->append_bug_input(d, t, bin, true);
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "control: %s", text);
     }
     return rc;
@@ -141,13 +143,13 @@ static void take(struct tb_daemon *d, const struct tb_journal_bug_input *bin,
     struct tb_daemon__input in = {
         .kind = TB_DAEMON__IN_REQUEST, .take = request_take, .check_stopped = true, .bug = bin};
     int rc = tb_daemon__input(d, &in, tb_daemon__match_time(d), &err);
-    if (rc == TB_ERR_AGAIN && d->ticket.id) {
-        snprintf(d->ticket.said, sizeof d->ticket.said, "%s", answer ? answer : "");
-        out->ticket = d->ticket.id;
+    if (rc == TB_ERR_AGAIN && tb_daemon__ticket_id(d)) {
+        tb_daemon__ticket_say(d, answer);
+        out->ticket = tb_daemon__ticket_id(d);
         return;
     }
     if (rc != TB_OK && rc != TB_ERR_AGAIN) {
-        if (rc != TB_ERR_STATE || !tb_daemon__jstopped(&d->jstop))
+        if (rc != TB_ERR_STATE || !tb_daemon__jstopped(d))
             tb_daemon__log(d, TB_CONFIG_LOG_INFO, "control: %s refused: %s", text, err.msg);
         reply(out, rc, err.msg[0] ? err.msg : "not possible now");
         return;

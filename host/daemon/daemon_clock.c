@@ -14,6 +14,8 @@
 
 #include "daemon_clock.h"
 #include "daemon_internal.h"
+#include "daemon_mode.h"
+#include "daemon_session.h"
 #include "daemon_voice.h"
 #include "tb_clock.h"
 
@@ -98,7 +100,7 @@ static int moves_of(int plies, int s0, int colour)
 
 static int start_side(const struct tb_daemon *d)
 {
-    return tb_match_game(d->match)->start.side;
+    return tb_match_game(tb_daemon__match(d))->start.side;
 }
 
 /* A new clock for the control: both sides get its first period, warnings armed. */
@@ -115,8 +117,8 @@ static int setup(struct tb_daemon *d, struct tb_daemon__clk *k, struct tb_error 
         return TB_OK;
     int rc = tb_clock_init(&k->clock, &k->control, err);
     for (int r = 0; rc == TB_OK && r < TBD_BOARDS; r++)
-        rc = tb_clock_set_warnings(&k->clock, d->mcfg.board[r].color, d->cfg->clock.warn_ms[r],
-                                   d->cfg->clock.nwarn[r]);
+        rc = tb_clock_set_warnings(&k->clock, tb_daemon__match_config(d)->board[r].color,
+                                   d->cfg->clock.warn_ms[r], d->cfg->clock.nwarn[r]);
     return rc;
 }
 
@@ -160,9 +162,9 @@ static void clock_close(struct tb_daemon *d)
 static void ensure_started(struct tb_daemon *d)
 {
     struct tb_daemon__clk *k = d->clk;
-    if (k->started || !d->match)
+    if (k->started || !tb_daemon__match(d))
         return;
-    const tb_chess_game *g = tb_match_game(d->match);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
     k->started = true;
     k->pos = g->pos;
     k->made = g->plies;
@@ -176,7 +178,7 @@ static void ensure_started(struct tb_daemon *d)
  * moves): both times left, in the pack's message; moves: those the player has completed. */
 static void say_clock(struct tb_daemon *d, int b, uint64_t white_ms, uint64_t black_ms)
 {
-    int colour = d->mcfg.board[b].color;
+    int colour = tb_daemon__match_config(d)->board[b].color;
     struct tb_voice_msg_args a = {
         .board = colour, .white_ms = (long)white_ms, .black_ms = (long)black_ms};
     a.n = builtin(d->clk) ? (int)d->clk->clock.side[colour].moves
@@ -193,7 +195,8 @@ static void flag(struct tb_daemon *d, int side, uint64_t flag_ms, uint64_t t, bo
     char when[16];
     hms(flag_ms, when, sizeof when);
     if (!first || k->over) {
-        tb_daemon__log(d, d->fx->info, "clock: %s's flag fell too (at %s), after the game ended",
+        tb_daemon__log(d, tb_daemon__fx(d)->info,
+                       "clock: %s's flag fell too (at %s), after the game ended",
                        tb_daemon__color_name(side), when);
         return;
     }
@@ -202,8 +205,9 @@ static void flag(struct tb_daemon *d, int side, uint64_t flag_ms, uint64_t t, bo
         return; /* mate or stalemate had ended the game: the clock was stopped then */
     k->over = true;
     snprintf(k->result, sizeof k->result, "%s", j.result);
-    snprintf(d->result, sizeof d->result, "%s", j.result);
-    tb_daemon__log(d, d->fx->warn, "FLAG: %s's time has run out (%s into the game, ply %d): %s, %s",
+    tb_daemon__set_result(d, j.result);
+    tb_daemon__log(d, tb_daemon__fx(d)->warn,
+                   "FLAG: %s's time has run out (%s into the game, ply %d): %s, %s",
                    tb_daemon__color_name(side), when, k->made, j.result, j.why);
     tb_daemon__note(d, k->made, "%s's flag fell: %s (%s)", tb_daemon__color_name(side), j.result,
                     j.why);
@@ -211,7 +215,7 @@ static void flag(struct tb_daemon *d, int side, uint64_t flag_ms, uint64_t t, bo
     snprintf(dec.who, sizeof dec.who, "daemon");
     snprintf(dec.text, sizeof dec.text, "flag %s %s: %s", side ? "black" : "white", j.result,
              j.why);
-    d->fx->store->append_decision(d, TB_JOURNAL_CLOCK, t, &dec, true);
+    tb_daemon__fx(d)->store->append_decision(d, TB_JOURNAL_CLOCK, t, &dec, true);
     for (int b = 0; b < TBD_BOARDS; b++) {
         struct tb_voice_msg_args a = {.board = side,
                                       .n = j.verdict == TB_CLOCK_DRAW ? 0 : 2 - side};
@@ -238,7 +242,7 @@ static void drain(struct tb_daemon *d)
         case TB_CLOCK_EV_WARN: {
             int b = d->board_of_color[ev.side];
             hms(ev.threshold, left, sizeof left);
-            tb_daemon__log(d, d->fx->info, "clock: %s has %s left (warning)",
+            tb_daemon__log(d, tb_daemon__fx(d)->info, "clock: %s has %s left (warning)",
                            tb_daemon__color_name(ev.side), left);
             /* the words as they stood then: the threshold reached, the other clock standing */
             uint64_t t[2];
@@ -248,7 +252,7 @@ static void drain(struct tb_daemon *d)
             break;
         }
         case TB_CLOCK_EV_PERIOD:
-            tb_daemon__log(d, d->fx->info,
+            tb_daemon__log(d, tb_daemon__fx(d)->info,
                            "clock: %s completed the moves of a period: the next period's time "
                            "is added (6.3.2)",
                            tb_daemon__color_name(ev.side));
@@ -262,7 +266,7 @@ static void drain(struct tb_daemon *d)
 void tb_daemon__clock_tick(struct tb_daemon *d, uint64_t t)
 {
     struct tb_daemon__clk *k = d->clk;
-    if (!k || !d->match)
+    if (!k || !tb_daemon__match(d))
         return;
     ensure_started(d);
     if (!builtin(k) || k->over)
@@ -274,7 +278,7 @@ void tb_daemon__clock_tick(struct tb_daemon *d, uint64_t t)
 static uint64_t clock_deadline(struct tb_daemon *d)
 {
     const struct tb_daemon__clk *k = d->clk;
-    if (!builtin(k) || k->over || tb_daemon__jstopped(&d->jstop) || !d->match)
+    if (!builtin(k) || k->over || tb_daemon__jstopped(d) || !tb_daemon__match(d))
         return UINT64_MAX;
     if (!k->started)
         return 0; /* the game's clock starts at the loop's first turn */
@@ -447,7 +451,7 @@ static void new_game(struct tb_daemon *d, uint64_t t)
 void tb_daemon__clock_output(struct tb_daemon *d, const struct tb_match_out *o)
 {
     struct tb_daemon__clk *k = d->clk;
-    if (!k || !d->match)
+    if (!k || !tb_daemon__match(d))
         return;
     tb_daemon__clock_tick(d, o->ms);
     switch (o->kind) {
@@ -463,7 +467,7 @@ void tb_daemon__clock_output(struct tb_daemon *d, const struct tb_match_out *o)
         break;
     case TB_MATCH_OUT_ARBITER:
         if (o->u.arbiter.action == TB_MATCH_ARB_TAKEBACK) {
-            const tb_chess_game *g = tb_match_game(d->match);
+            const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
             clk_pause(d, PAUSE_PLAY, o->ms);
             taken_back(d, g->plies, &g->pos, o->ms);
             k->told_ply = 0;
@@ -473,8 +477,8 @@ void tb_daemon__clock_output(struct tb_daemon *d, const struct tb_match_out *o)
         break;
     case TB_MATCH_OUT_MOVE_AGREED:
         if (k->result[0]) /* the flag decided the game (6.9); moves after it change nothing */
-            snprintf(d->result, sizeof d->result, "%s", k->result);
-        else if (tb_chess_game_state(tb_match_game(d->match)) != TB_CHESS_PLAYING)
+            tb_daemon__set_result(d, k->result);
+        else if (tb_chess_game_state(tb_match_game(tb_daemon__match(d))) != TB_CHESS_PLAYING)
             end_game(d, o->ms); /* 9.6: fivefold repetition, 75 moves */
         break;
     default:
@@ -519,8 +523,8 @@ int tb_daemon__clock_set(struct tb_daemon *d, const struct tb_ctl_request *req, 
     char wt[16], bt[16];
     hms(ms[0], wt, sizeof wt);
     hms(ms[1], bt, sizeof bt);
-    tb_daemon__log(d, d->fx->info, "clock: the arbiter set White %s, Black %s (D.2.9, 6.10.2)", wt,
-                   bt);
+    tb_daemon__log(d, tb_daemon__fx(d)->info,
+                   "clock: the arbiter set White %s, Black %s (D.2.9, 6.10.2)", wt, bt);
     tb_daemon__note(d, k->made, "the arbiter set the clocks: White %s, Black %s", wt, bt);
     return TB_OK;
 }
@@ -549,7 +553,7 @@ static void give_back(struct tb_daemon *d, const uint64_t ms[2], uint64_t t)
     char w[16], b[16];
     hms(ms[0], w, sizeof w);
     hms(ms[1], b, sizeof b);
-    tb_daemon__log(d, d->fx->info,
+    tb_daemon__log(d, tb_daemon__fx(d)->info,
                    "clock: the time run while the journal could not be written is given back: "
                    "White %s, Black %s",
                    w, b);
@@ -558,7 +562,7 @@ static void give_back(struct tb_daemon *d, const uint64_t ms[2], uint64_t t)
 void tb_daemon__clock_journal(struct tb_daemon *d, bool stopped)
 {
     struct tb_daemon__clk *k = d->clk;
-    if (!builtin(k) || !d->match || stopped == k->jstop)
+    if (!builtin(k) || !tb_daemon__match(d) || stopped == k->jstop)
         return;
     uint64_t t = tb_daemon__match_time(d);
     if (stopped) {
@@ -572,7 +576,7 @@ void tb_daemon__clock_journal(struct tb_daemon *d, bool stopped)
 bool tb_daemon__clock_resumes(const struct tb_daemon *d)
 {
     const struct tb_daemon__clk *k = d->clk;
-    return builtin(k) && d->match && k->jstop;
+    return builtin(k) && tb_daemon__match(d) && k->jstop;
 }
 
 /* The held output and inputs have been taken, each at its own time, and the match's time has
@@ -590,7 +594,7 @@ void tb_daemon__clock_resume(struct tb_daemon *d, uint64_t t)
     snprintf(dec.who, sizeof dec.who, "daemon");
     snprintf(dec.text, sizeof dec.text, "journal stop %llu %llu", (unsigned long long)k->ran[0],
              (unsigned long long)k->ran[1]);
-    d->fx->store->append_decision(d, TB_JOURNAL_CLOCK, t, &dec, false);
+    tb_daemon__fx(d)->store->append_decision(d, TB_JOURNAL_CLOCK, t, &dec, false);
     give_back(d, k->ran, t);
 }
 
@@ -613,7 +617,7 @@ void tb_daemon__clock_record(struct tb_daemon *d, const struct tb_journal_record
 void tb_daemon__clock_reading(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t)
 {
     struct tb_daemon__clk *k = d->clk;
-    if (!k || !d->match)
+    if (!k || !tb_daemon__match(d))
         return;
     ensure_started(d);
     const int32_t *ms = in->clock_ms;
@@ -623,7 +627,8 @@ void tb_daemon__clock_reading(struct tb_daemon *d, const struct tb_journal_event
         return;
     }
     if (in->clock_run != k->run || !k->have_reading)
-        tb_daemon__log(d, d->fx->info, "%s board's clock: %s", tb_daemon__board_name(in->board),
+        tb_daemon__log(d, tb_daemon__fx(d)->info, "%s board's clock: %s",
+                       tb_daemon__board_name(in->board),
                        in->clock_run == 1   ? "White's clock runs"
                        : in->clock_run == 2 ? "Black's clock runs"
                                             : "stopped");
@@ -649,7 +654,7 @@ void tb_daemon__clock_reading(struct tb_daemon *d, const struct tb_journal_event
 bool tb_daemon__clock_button(struct tb_daemon *d, int b)
 {
     struct tb_daemon__clk *k = d->clk;
-    if (!k || !d->match || k->source == TB_CONFIG_CLOCK_NONE)
+    if (!k || !tb_daemon__match(d) || k->source == TB_CONFIG_CLOCK_NONE)
         return false;
     if (builtin(k)) {
         uint64_t t = k->clock.now_ms;
@@ -675,7 +680,7 @@ int tb_daemon__clock_control_pgn(struct tb_daemon *d, char *buf, size_t len)
 bool tb_daemon__clock_now(struct tb_daemon *d, int64_t left[2], int *running)
 {
     struct tb_daemon__clk *k = d->clk;
-    if (!k || !d->match || k->source == TB_CONFIG_CLOCK_NONE)
+    if (!k || !tb_daemon__match(d) || k->source == TB_CONFIG_CLOCK_NONE)
         return false;
     if (builtin(k)) {
         uint64_t now = tb_daemon__match_time(d);
@@ -683,9 +688,8 @@ bool tb_daemon__clock_now(struct tb_daemon *d, int64_t left[2], int *running)
             now = k->jstop_from; /* the time run meanwhile is given back */
         for (int s = 0; s < 2; s++)
             left[s] = (int64_t)tb_clock_remaining(&k->clock, s, now);
-        *running = k->clock.state == TB_CLOCK_RUNNING && !tb_daemon__jstopped(&d->jstop)
-                       ? k->clock.turn
-                       : -1;
+        *running =
+            k->clock.state == TB_CLOCK_RUNNING && !tb_daemon__jstopped(d) ? k->clock.turn : -1;
     } else {
         for (int s = 0; s < 2; s++)
             left[s] = k->reading[s];
@@ -698,7 +702,7 @@ bool tb_daemon__clock_now(struct tb_daemon *d, int64_t left[2], int *running)
 static void clock_status(struct tb_daemon *d, struct tb_daemon__buf *out)
 {
     struct tb_daemon__clk *k = d->clk;
-    if (!k || !d->match || k->source == TB_CONFIG_CLOCK_NONE)
+    if (!k || !tb_daemon__match(d) || k->source == TB_CONFIG_CLOCK_NONE)
         return;
     char control[64] = "no control", side[2][64];
     if (k->has_control)
@@ -714,12 +718,11 @@ static void clock_status(struct tb_daemon *d, struct tb_daemon__buf *out)
         snprintf(side[s], sizeof side[s], "%s %s (%d move%s%s)", tb_daemon__color_name(s), text,
                  moves, moves == 1 ? "" : "s", running == s ? ", running" : "");
     }
-    const char *state = k->result[0] ? ", flag fell"
-                        : k->over    ? ", stopped: the game is over"
-                        : tb_daemon__jstopped(&d->jstop)
-                            ? ", stopped: the journal cannot be written"
-                        : k->paused ? ", stopped: play is stopped (D.2.9)"
-                                    : "";
+    const char *state = k->result[0]             ? ", flag fell"
+                        : k->over                ? ", stopped: the game is over"
+                        : tb_daemon__jstopped(d) ? ", stopped: the journal cannot be written"
+                        : k->paused              ? ", stopped: play is stopped (D.2.9)"
+                                                 : "";
     char line[600];
     int n = snprintf(line, sizeof line, "clock: %s %s, %s, %s%s%s%s\n",
                      tb_config_clock_source_name(k->source), control, side[0], side[1], state,

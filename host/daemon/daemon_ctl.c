@@ -18,6 +18,8 @@
 
 #include "daemon_games.h"
 #include "daemon_internal.h"
+#include "daemon_mode.h"
+#include "daemon_session.h"
 #include "daemon_vi.h"
 #include "daemon_voice.h"
 
@@ -119,8 +121,8 @@ int tb_daemon__ctl_arbiter(struct tb_daemon *d, const struct tb_ctl_request *req
 int tb_daemon__ctl_new_game(struct tb_daemon *d, const struct tb_ctl_request *req,
                             struct tb_daemon__buf *out, struct tb_error *err)
 {
-    if (d->mode->new_match) /* doorgeefschaak: a new match */
-        return d->mode->new_match(d, req, err);
+    if (tb_daemon__mode(d)->new_match) /* doorgeefschaak: a new match */
+        return tb_daemon__mode(d)->new_match(d, req, err);
     return tb_daemon__ctl_arbiter(d, req, out, err);
 }
 
@@ -129,7 +131,7 @@ int tb_daemon__ctl_promote(struct tb_daemon *d, const struct tb_ctl_request *req
                            struct tb_daemon__buf *out, struct tb_error *err)
 {
     (void)out;
-    int side = tb_match_game(d->match)->pos.side, b = d->board_of_color[side];
+    int side = tb_match_game(tb_daemon__match(d))->pos.side, b = d->board_of_color[side];
     if (req->board >= 0 && req->board != b)
         return tb_error_set(err, TB_ERR_STATE,
                             "%s is to move, on the %s board: the %s board's player has no "
@@ -162,7 +164,7 @@ int tb_daemon__ctl_move(struct tb_daemon *d, const struct tb_ctl_request *req,
                             "moves",
                             tb_daemon__board_name(req->board), bd->resource);
     int rc = tb_daemon__typed_move(d, req->board, req->text, err);
-    if (rc != TB_OK && !(rc == TB_ERR_AGAIN && d->ticket.id))
+    if (rc != TB_OK && !(rc == TB_ERR_AGAIN && tb_daemon__ticket_id(d)))
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: typed move '%s' refused: %s",
                        tb_daemon__board_name(req->board), req->text, err->msg);
     return rc;
@@ -229,32 +231,16 @@ static bool changes_game(enum tb_ctl_verb v)
  * written: then it is refused) or while another one's record is being written. */
 static bool must_wait(const struct tb_daemon *d)
 {
-    return (tb_daemon__journal_held(d) && !tb_daemon__jstopped(&d->jstop)) ||
-           (d->ticket.id && !d->ticket.answered);
-}
-
-/* The outcome of ticket id, once there is one (the ticket is closed): TB_OK, or an error err
- * names. TB_ERR_AGAIN: not yet. */
-static int ticket_outcome(struct tb_daemon *d, unsigned long id, struct tb_error *err)
-{
-    struct tb_daemon__ticket *tk = &d->ticket;
-    if (tk->id != id)
-        return tb_error_set(err, TB_ERR_STATE, "the request's outcome is lost; see status");
-    if (!tk->answered)
-        return TB_ERR_AGAIN;
-    tk->id = 0;
-    if (tk->rc != TB_OK)
-        tb_error_set(err, tk->rc, "%s", tk->msg[0] ? tk->msg : "not possible now");
-    return tk->rc;
+    return (tb_daemon__journal_held(d) && !tb_daemon__jstopped(d)) || tb_daemon__ticket_waits(d);
 }
 
 /* The answer of ticket id, once there is one. false: not yet. */
 static bool ticket_answer(struct tb_daemon *d, unsigned long id, struct tb_daemon__buf *out)
 {
     struct tb_error err = {0};
-    char said[sizeof d->ticket.said];
-    snprintf(said, sizeof said, "%s", d->ticket.said);
-    int rc = ticket_outcome(d, id, &err);
+    char said[TBD_TICKET_SAID];
+    snprintf(said, sizeof said, "%s", tb_daemon__ticket_said(d));
+    int rc = tb_daemon__ticket_outcome(d, id, &err);
     if (rc == TB_ERR_AGAIN)
         return false;
     if (rc == TB_OK)
@@ -270,7 +256,7 @@ static bool other_mode(struct tb_daemon *d, const struct tb_ctl_request *req,
                        struct tb_daemon__buf *out)
 {
     unsigned modes = tb_ctl_request_modes(req);
-    if (modes & d->mode->ctl_modes)
+    if (modes & tb_daemon__mode(d)->ctl_modes)
         return false;
     bool bug = modes & TB_CTL_BUG, by_board = tb_ctl_verb_info(req->verb)->flags & TB_CTL_BY_BOARD;
     char msg[300];
@@ -279,8 +265,8 @@ static bool other_mode(struct tb_daemon *d, const struct tb_ctl_request *req,
              !by_board ? ""
              : bug     ? " a|b"
                        : " vi|sighted",
-             bug ? "doorgeefschaak" : "the twin game", d->mode->name, d->mode->enabled,
-             d->mode->requests);
+             bug ? "doorgeefschaak" : "the twin game", tb_daemon__mode(d)->name,
+             tb_daemon__mode(d)->enabled, tb_daemon__mode(d)->requests);
     reply_error(out, TB_ERR_STATE, msg);
     return true;
 }
@@ -292,13 +278,13 @@ void tb_daemon__request(struct tb_daemon *d, const struct tb_ctl_request *req,
     tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "control: %s", tb_ctl_verb_name(req->verb));
     if (other_mode(d, req, out))
         return;
-    d->ticket_wanted = changes_game(req->verb); /* journal writer: answered once on disk */
+    tb_daemon__ticket_want(d, changes_game(req->verb)); /* journal writer: answered once on disk */
     int rc = handlers[req->verb](d, req, out, &err);
-    d->ticket_wanted = false;
+    tb_daemon__ticket_want(d, false);
     if (rc == TBD_ANSWERED)
         return;
-    if (rc == TB_ERR_AGAIN && d->ticket.id) {
-        out->ticket = d->ticket.id;
+    if (rc == TB_ERR_AGAIN && tb_daemon__ticket_id(d)) {
+        out->ticket = tb_daemon__ticket_id(d);
         return;
     }
     if (rc != TB_OK)
@@ -343,17 +329,17 @@ int tb_daemon__arbiter_start(struct tb_daemon *d, const struct tb_ctl_request *r
     *ticket = 0;
     if (must_wait(d)) /* the journal first, as a socket client's request waits unread */
         return TB_ERR_AGAIN;
-    d->ticket_wanted = true;
+    tb_daemon__ticket_want(d, true);
     int rc = tb_daemon__arbiter(d, req, err);
-    d->ticket_wanted = false;
-    if (rc == TB_ERR_AGAIN && d->ticket.id)
-        *ticket = d->ticket.id; /* done once its record is on disk */
+    tb_daemon__ticket_want(d, false);
+    if (rc == TB_ERR_AGAIN && tb_daemon__ticket_id(d))
+        *ticket = tb_daemon__ticket_id(d); /* done once its record is on disk */
     return rc;
 }
 
 int tb_daemon__arbiter_outcome(struct tb_daemon *d, unsigned long ticket, struct tb_error *err)
 {
-    return ticket_outcome(d, ticket, err);
+    return tb_daemon__ticket_outcome(d, ticket, err);
 }
 
 int tb_daemon_request(struct tb_daemon *d, const char *line, char *out, size_t len)

@@ -9,6 +9,8 @@
 
 #include "daemon_dgt.h"
 #include "daemon_internal.h"
+#include "daemon_mode.h"
+#include "daemon_session.h"
 
 static void show(struct tb_daemon *d, int b, const char *text, unsigned flags)
 {
@@ -45,9 +47,9 @@ static uint64_t move_squares(tb_chess_move m)
 
 void tb_daemon__eboard_show_last(struct tb_daemon *d, int b)
 {
-    const tb_chess_game *g = tb_match_game(d->match);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
     struct tb_match_status st;
-    tb_match_status(d->match, &st);
+    tb_match_status(tb_daemon__match(d), &st);
     if (g->plies > 0 && st.state == TB_MATCH_IN_SYNC) /* else the lights show what to do */
         light(d, b, move_squares(g->moves[g->plies - 1]));
 }
@@ -55,7 +57,7 @@ void tb_daemon__eboard_show_last(struct tb_daemon *d, int b)
 /* The last agreed move in SAN, "" before the first. */
 static void last_san(const struct tb_daemon *d, char *buf, size_t len)
 {
-    const tb_chess_game *g = tb_match_game(d->match);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
     buf[0] = '\0';
     if (g->plies <= 0)
         return;
@@ -69,7 +71,7 @@ static void last_san(const struct tb_daemon *d, char *buf, size_t len)
 
 void tb_daemon__dgt_display(struct tb_daemon *d, const struct tb_match_out *o)
 {
-    if (!d->fx->acts)
+    if (!tb_daemon__fx(d)->acts)
         return; /* recovery: the display showed it then */
     char text[TB_LINK_DISPLAY_MAX + 8], san[16], sq[3];
     for (int b = 0; b < TBD_BOARDS; b++) {

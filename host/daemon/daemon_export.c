@@ -8,7 +8,9 @@
 #include "daemon_audio.h"
 #include "daemon_clock.h"
 #include "daemon_internal.h"
+#include "daemon_mode.h"
 #include "daemon_result.h"
+#include "daemon_session.h"
 #include "daemon_vi.h"
 #include "daemon_voice.h"
 
@@ -37,44 +39,20 @@ static void move_words(const tb_chess_pos *pos, tb_chess_move m, int ply, char *
  * have agreed one more whose record the writer thread is still writing). */
 static int shown(const struct tb_daemon *d)
 {
-    int plies = tb_match_game(d->match)->plies;
-    return d->agreed < plies ? d->agreed : plies;
-}
-
-/* "ok" means every move agreed or said is on disk. */
-int tb_daemon__journal_health(const struct tb_daemon *d, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    if (!d->journal)
-        return 0;
-    struct tb_journal_state js = {0};
-    tb_journal_state(d->journal, &js);
-    int n;
-    if (tb_daemon__jstopped(&d->jstop))
-        n = snprintf(buf, len,
-                     "cannot write: %s; play stopped, the arbiter is called; %zu records kept in "
-                     "memory, retrying",
-                     d->jstop.reason, js.pending_records);
-    else if (d->writer.busy && tb_daemon__journal_held(d) &&
-             tb_daemon__clock(d) >= d->writer.since + 1000) /* journal writer: a slow disk */
-        n = snprintf(buf, len, "writing, %llu s; play held until the record is on disk%s",
-                     (unsigned long long)((tb_daemon__clock(d) - d->writer.since) / 1000),
-                     d->writer.stall_said ? ", the arbiter is called" : "");
-    else
-        n = snprintf(buf, len, "ok");
-    return n < 0 ? 0 : (size_t)n < len ? n : (int)len - 1;
+    int plies = tb_match_game(tb_daemon__match(d))->plies;
+    return tb_daemon__agreed(d) < plies ? tb_daemon__agreed(d) : plies;
 }
 
 void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out)
 {
-    d->mode->status(d, out);
+    tb_daemon__mode(d)->status(d, out);
 }
 
 void tb_daemon__twin_status(struct tb_daemon *d, struct tb_daemon__buf *out)
 {
     /* what the outputs carried out tell (the match may be a write ahead) */
-    struct tb_match_status st = d->shown;
-    const tb_chess_game *g = tb_match_game(d->match);
+    struct tb_match_status st = *tb_daemon__shown(d);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
     struct tb_daemon__buf t = {0};
     int plies = shown(d);
     tb_chess_pos pos = g->start;
@@ -83,10 +61,10 @@ void tb_daemon__twin_status(struct tb_daemon *d, struct tb_daemon__buf *out)
         tb_chess_make(&pos, g->moves[i], &u);
     }
     appendf(&t, "game: %d plies agreed, %s to move, result %s\n", plies,
-            tb_daemon__color_name(pos.side), d->result);
+            tb_daemon__color_name(pos.side), tb_daemon__result(d));
     if (tb_daemon__result_ply(d) >= 0) /* the game's end (daemon_result.c) */
-        appendf(&t, "game over after ply %d: %s, %s\n", tb_daemon__result_ply(d), d->result,
-                tb_daemon__result_why(d));
+        appendf(&t, "game over after ply %d: %s, %s\n", tb_daemon__result_ply(d),
+                tb_daemon__result(d), tb_daemon__result_why(d));
     char mv[64];
     switch (st.state) {
     case TB_MATCH_WAITING:
@@ -108,8 +86,9 @@ void tb_daemon__twin_status(struct tb_daemon *d, struct tb_daemon__buf *out)
     char health[TBD_JOURNAL_HEALTH_MAX];
     if (tb_daemon__journal_health(d, health, sizeof health))
         appendf(&t, "journal: %s\n", health);
-    if (d->damage[0]) /* the journal was damaged at start: what it cost, for the arbiter */
-        appendf(&t, "journal damage at start: %s\n", d->damage);
+    if (tb_daemon__damage(
+            d)[0]) /* the journal was damaged at start: what it cost, for the arbiter */
+        appendf(&t, "journal damage at start: %s\n", tb_daemon__damage(d));
     appendf(&t, "time used: White %lu s, Black %lu s\n",
             (unsigned long)(tb_daemon__vi_time_used(d, 0) / 1000),
             (unsigned long)(tb_daemon__vi_time_used(d, 1) / 1000));
@@ -117,11 +96,13 @@ void tb_daemon__twin_status(struct tb_daemon *d, struct tb_daemon__buf *out)
         if (d->status_parts[i]->status)
             d->status_parts[i]->status(d, &t);
     /* the latest notes: touch-move reports, held moves, arbiter decisions, resolutions */
-    for (int i = d->nnotes > 5 ? d->nnotes - 5 : 0; i < d->nnotes; i++)
-        appendf(&t, "note after ply %d: %s\n", d->note[i].ply, d->note[i].text);
-    const struct tb_match_mismatch *mm = tb_match_open_mismatch(d->match);
+    const struct tb_daemon__note *note;
+    int nnotes = tb_daemon__notes(d, &note);
+    for (int i = nnotes > 5 ? nnotes - 5 : 0; i < nnotes; i++)
+        appendf(&t, "note after ply %d: %s\n", note[i].ply, note[i].text);
+    const struct tb_match_mismatch *mm = tb_match_open_mismatch(tb_daemon__match(d));
     if (mm && st.state == TB_MATCH_BLOCKED) {
-        char view[sizeof d->last_view]; /* put-right lists may be long: not through appendf */
+        char view[TBD_VIEW_MAX]; /* put-right lists may be long: not through appendf */
         tb_daemon__mismatch_view(d, mm, view, sizeof view);
         tb_daemon__buf_put(&t, view, strlen(view));
         tb_daemon__buf_put(&t, "\n", 1);
@@ -132,7 +113,7 @@ void tb_daemon__twin_status(struct tb_daemon *d, struct tb_daemon__buf *out)
 
 void tb_daemon__moves(struct tb_daemon *d, struct tb_daemon__buf *out)
 {
-    const tb_chess_game *g = tb_match_game(d->match);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
     struct tb_daemon__buf t = {0};
     tb_chess_pos pos = g->start;
     for (int i = 0; i < shown(d); i++) {
@@ -174,7 +155,7 @@ int tb_daemon__pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scor
 int tb_daemon__pgn_text(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
                         char **out)
 {
-    const tb_chess_game *g = tb_match_game(d->match);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
     tb_chess_pgn_game *pg = malloc(sizeof *pg);
     if (!pg)
         return TB_ERR_MEM;
@@ -186,12 +167,14 @@ int tb_daemon__pgn_text(struct tb_daemon *d, enum tb_chess_letters letters, bool
         plies = end;
     for (int i = 0; i < plies; i++)
         tb_chess_game_push(&pg->game, g->moves[i]);
-    snprintf(pg->result, sizeof pg->result, "%s", d->result);
+    snprintf(pg->result, sizeof pg->result, "%s", tb_daemon__result(d));
     tags(d, pg);
     tb_daemon__clock_pgn(d, pg); /* TimeControl and [%clk], before the notes */
-    for (int i = 0; i < d->nnotes; i++) {
-        int ply = d->note[i].ply > plies ? plies : d->note[i].ply;
-        tb_chess_pgn_add_comment(pg, ply, d->note[i].text, NULL);
+    const struct tb_daemon__note *note;
+    int nnotes = tb_daemon__notes(d, &note);
+    for (int i = 0; i < nnotes; i++) {
+        int ply = note[i].ply > plies ? plies : note[i].ply;
+        tb_chess_pgn_add_comment(pg, ply, note[i].text, NULL);
     }
     int n = scoresheet ? tb_chess_scoresheet_write(pg, letters, NULL, 0)
                        : tb_chess_pgn_write(pg, NULL, 0);

@@ -1,8 +1,10 @@
-/* daemon_feed.c - the twin game's board inputs as the table's mode takes them (the session,
- * daemon_session.c, hands them in), and the two tables of what the game's decisions do outside
- * the daemon: live (the journal, the players' ears, the buttons' answers) and replay (nothing:
- * the journal already holds it all, the players have heard it). The code that decides never asks
- * which table is in force. */
+/* daemon_feed.c - the twin game as the table's mode: its board inputs as the mode takes them and
+ * its outputs, one at a time, carried out (the session, daemon_session.c, runs both); the two
+ * tables of what the game's decisions do outside the daemon: live (the journal, the players'
+ * ears, the buttons' answers) and replay (nothing: the journal already holds it all, the players
+ * have heard it), and the subscribers what was carried out is handed to. The code that decides
+ * never asks which table is in force. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +14,9 @@
 #include "daemon_dgt.h"
 #include "daemon_hall.h"
 #include "daemon_internal.h"
+#include "daemon_result.h"
+#include "daemon_mode.h"
+#include "daemon_table.h"
 #include "daemon_vi.h"
 #include "daemon_voice.h"
 
@@ -23,7 +28,8 @@ static void live_speak(struct tb_daemon *d, int board, const char *text, unsigne
     struct tb_voice *speaker = tb_daemon__speaker(d);
     if (!speaker)
         return;
-    long id = tb_voice_announce(speaker, d->mcfg.board[board].color, text, flags, move_number);
+    long id =
+        tb_voice_announce(speaker, d->session->mcfg.board[board].color, text, flags, move_number);
     if (id < 0)
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "speech: cannot queue for %s (%ld)",
                        tb_daemon__board_name(board), id);
@@ -68,12 +74,12 @@ const struct tb_daemon__effects tb_daemon__replay = {
 
 /* ---- subscribers ------------------------------------------------------------------------ */
 
-/* Each one's contract: tb_daemon__subscriber (daemon_internal.h). The list's order is the order
+/* Each one's contract: tb_daemon__subscriber (daemon_mode.h). The list's order is the order
  * in which the players and the hall see and hear things: a clock's display and the hall before
  * the move is said, the clock ticked before the broadcast shows it, the scoresheet after the
- * broadcast. In recovery the DGT display and the hall keep quiet (d->fx->acts), the voice's words
- * go to the effects' speak (silent), the clock runs as it did, the broadcast and braille are not
- * open yet. */
+ * broadcast. In recovery the DGT display and the hall keep quiet (d->session->fx->acts), the
+ * voice's words go to the effects' speak (silent), the clock runs as it did, the broadcast and
+ * braille are not open yet. */
 static const struct tb_daemon__subscriber dgt_sub = {
     .on_output = tb_daemon__dgt_display, /* a clock's display: STOP, the move */
 };
@@ -143,12 +149,13 @@ static const struct tb_daemon__subscriber *const subscribers[] = {
 
 void tb_daemon__subscribe(struct tb_daemon *d)
 {
-    d->subs = subscribers;
-    d->nsubs = sizeof subscribers / sizeof subscribers[0];
+    d->session->subs = subscribers;
+    d->session->nsubs = sizeof subscribers / sizeof subscribers[0];
 }
 
 #define EACH(d, s)                                                                                 \
-    for (const struct tb_daemon__subscriber *const *s = (d)->subs; s < (d)->subs + (d)->nsubs; s++)
+    for (const struct tb_daemon__subscriber *const *s = (d)->session->subs;                        \
+         s < (d)->session->subs + (d)->session->nsubs; s++)
 
 void tb_daemon__tell_output(struct tb_daemon *d, const struct tb_match_out *o)
 {
@@ -235,7 +242,7 @@ bool tb_daemon__tell_button(struct tb_daemon *d, int board, int button)
 
 static void twin_tick(struct tb_daemon *d, uint64_t t)
 {
-    tb_match_tick(d->match, t);
+    tb_match_tick(d->session->match, t);
 }
 
 /* After the match's own decisions at t. */
@@ -297,7 +304,7 @@ static int twin_apply(struct tb_daemon *d, const struct tb_journal_event *in, ui
     } else if (match_event(in, &ev)) {
         d->board[in->board].events++;
         d->events++;
-        rc = tb_match_board_event(d->match, in->board, &ev, t);
+        rc = tb_match_board_event(d->session->match, in->board, &ev, t);
         if (rc != TB_OK)
             tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s board: %s %u refused by the match (%d)",
                            tb_daemon__board_name(in->board), tb_link_event_name(in->kind), in->arg,
@@ -312,9 +319,153 @@ static void twin_answer(struct tb_daemon *d, const struct tb_journal_event *in, 
 {
     (void)t;
     if (in->kind == TB_LINK_EV_BUTTON_DOWN)
-        d->fx->button(d, in->board, in->arg);
+        d->session->fx->button(d, in->board, in->arg);
     else if (in->kind == TB_LINK_EV_BUTTON_UP)
-        d->fx->release(d, in->board, in->arg);
+        d->session->fx->release(d, in->board, in->arg);
+}
+
+/* ---- the twin game's outputs: what the match decided, one at a time as the session takes it,
+ * carried out (speech for the players, the journal's records, the arbiter's view, the notes) --- */
+
+/* Text cut to fit on purpose (journal and note fields are bounded). */
+static void clip(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void clip(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+}
+
+static void agreed(struct tb_daemon *d, const struct tb_match_out *o)
+{
+    int ply = o->u.agreed.ply;
+    d->session->agreed = ply; /* on disk: shown from now on */
+    tb_daemon__log(d, d->session->fx->info, "agreed: %d.%s %s (%s)%s", (ply + 1) / 2,
+                   ply % 2 ? "" : "..", o->u.agreed.san, o->u.agreed.uci,
+                   o->u.agreed.queen_assumed ? ", promoted without a choice: queen (7.5.2)" : "");
+    if (o->u.agreed.queen_assumed)
+        tb_daemon__note(d, ply, "promoted without a choice: queen (7.5.2)");
+    tb_daemon__result_rules(d, o->ms);     /* the game's end by the rules */
+    tb_daemon__tell_agreed(d, ply, o->ms); /* the broadcast, then the scoresheet in braille */
+}
+
+static void mismatch(struct tb_daemon *d, const struct tb_match_out *o)
+{
+    const struct tb_match_mismatch *mm = &o->u.mismatch;
+    tb_daemon__mismatch_view(d, mm, d->session->last_view, sizeof d->session->last_view);
+    for (const char *p = d->session->last_view; *p;) { /* one log line a line: none is cut */
+        int n = (int)strcspn(p, "\n");
+        tb_daemon__log(d, d->session->fx->warn, "%.*s", n, p);
+        p += n + (p[n] == '\n');
+    }
+    tb_daemon__note_mismatch(d, mm->id, tb_match_mismatch_name(mm->kind), mm->board, mm->ply,
+                             mm->text);
+    struct tb_journal_decision dec = {.id = mm->id, .board = (uint8_t)mm->board};
+    snprintf(dec.who, sizeof dec.who, "daemon");
+    clip(dec.text, sizeof dec.text, "%s: %s | %s", tb_match_mismatch_name(mm->kind), mm->text,
+         mm->resolution);
+    d->session->fx->store->append_decision(d, TB_JOURNAL_MISMATCH, o->ms, &dec, true);
+}
+
+static void resolved(struct tb_daemon *d, const struct tb_match_out *o)
+{
+    tb_daemon__log(d, d->session->fx->info, "RESOLVED %u: %s", o->u.resolved.id,
+                   o->u.resolved.text);
+    tb_daemon__note_resolved(d, o->u.resolved.by_arbiter, o->u.resolved.text);
+    d->session->last_view[0] = '\0';
+    struct tb_journal_decision dec = {.id = o->u.resolved.id, .board = TB_JOURNAL_BOARD_NONE};
+    snprintf(dec.who, sizeof dec.who, "%s", o->u.resolved.by_arbiter ? "arbiter" : "player");
+    clip(dec.text, sizeof dec.text, "%s", o->u.resolved.text);
+    d->session->fx->store->append_decision(d, TB_JOURNAL_RESOLUTION, o->ms, &dec, true);
+}
+
+static void note_only(struct tb_daemon *d, const struct tb_match_out *o, uint16_t type, int board,
+                      const char *text)
+{
+    const char *what = tb_daemon__note_what(type);
+    tb_daemon__log(d, d->session->fx->warn, "%s, %s board: %s", what, tb_daemon__board_name(board),
+                   text);
+    tb_daemon__note(d, tb_daemon__plies(d), "%s (%s board): %s", what, tb_daemon__board_name(board),
+                    text);
+    struct tb_journal_decision dec = {.board = (uint8_t)board};
+    snprintf(dec.who, sizeof dec.who, "daemon");
+    clip(dec.text, sizeof dec.text, "%s", text);
+    d->session->fx->store->append_decision(d, type, o->ms, &dec, false);
+}
+
+static void handle(struct tb_daemon *d, const struct tb_match_out *o)
+{
+    char line[200];
+    tb_daemon__tell_output(d, o); /* the DGT clocks' display, the hall */
+    switch (o->kind) {
+    case TB_MATCH_OUT_ANNOUNCE:
+        if (o->u.announce.is_move)
+            tb_daemon__vi_moved(d, o->u.announce.pos.side, o->ms); /* D.2.6: time used */
+        tb_daemon__tell_announce(d, &o->u.announce);
+        break;
+    case TB_MATCH_OUT_MOVE_AGREED:
+        agreed(d, o);
+        break;
+    case TB_MATCH_OUT_MISMATCH:
+        mismatch(d, o);
+        break;
+    case TB_MATCH_OUT_RESOLVED:
+        resolved(d, o);
+        tb_daemon__tell_resolved(d);
+        break;
+    case TB_MATCH_OUT_TOUCH_REPORT:
+        note_only(d, o, TB_JOURNAL_TOUCH, o->u.touch.board, o->u.touch.text);
+        break;
+    case TB_MATCH_OUT_HELD:
+        note_only(d, o, TB_JOURNAL_HELD, o->u.held.board, o->u.held.text);
+        break;
+    case TB_MATCH_OUT_ARBITER:
+        if (d->session->agreed >
+            tb_match_game(d->session->match)->plies) /* a takeback, a new game */
+            d->session->agreed = tb_match_game(d->session->match)->plies;
+        tb_match_out_format(o, line, sizeof line);
+        /* The formatted line already opens with "arbiter" ("arbiter resolve #1"). */
+        tb_daemon__log(d, d->session->fx->info, "%s", line);
+        tb_daemon__note(d, tb_daemon__plies(d), "%s", line);
+        break;
+    case TB_MATCH_OUT_STATE:
+        d->session->shown = (struct tb_match_status){.state = o->u.state.state,
+                                                     .board = o->u.state.board,
+                                                     .move = o->u.state.move,
+                                                     .mismatch = o->u.state.mismatch,
+                                                     .plies = o->u.state.plies};
+        tb_match_out_format(o, line, sizeof line);
+        tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "%s", line);
+        break;
+    }
+    tb_daemon__tell_done(d, o); /* the clock: moves press it, stopped play stops it */
+}
+
+/* The match's next output, held (d->session->jstop.out) until it is carried out; false: none. */
+static bool twin_next(struct tb_daemon *d)
+{
+    return tb_match_poll(d->session->match, &d->session->jstop.out) == 1;
+}
+
+/* What must be on disk before an output is carried out: an agreed move's record (appended here,
+ * once: *written), and for anything said to a player every record before it (the board events
+ * that made the move announced, D.2.1). */
+static bool twin_needs_disk(struct tb_daemon *d, bool *written)
+{
+    const struct tb_match_out *o = &d->session->jstop.out;
+    if (o->kind == TB_MATCH_OUT_MOVE_AGREED && !*written) {
+        int lead = d->board_of_color[o->u.agreed.pos.side];
+        if (d->session->fx->store->append_move(d, o->ms, lead, o->u.agreed.ply, o->u.agreed.move,
+                                               o->u.agreed.san) == TB_OK)
+            *written = true; /* appended: kept in memory until a commit writes it */
+    }
+    return o->kind == TB_MATCH_OUT_MOVE_AGREED || o->kind == TB_MATCH_OUT_ANNOUNCE;
+}
+
+static void twin_carry_out(struct tb_daemon *d)
+{
+    handle(d, &d->session->jstop.out);
 }
 
 /* ---- the twin game as the table's mode ------------------------------------------------- */
@@ -323,7 +474,7 @@ static void twin_answer(struct tb_daemon *d, const struct tb_journal_event *in, 
 static void twin_tell_wait(struct tb_daemon *d)
 {
     for (int b = 0; b < TBD_BOARDS; b++) {
-        struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color};
+        struct tb_voice_msg_args a = {.board = d->session->mcfg.board[b].color};
         tb_daemon__say_msg(d, b, TB_VOICE_MSG_WAIT, &a, 0);
         tb_daemon__say_msg(d, b, TB_VOICE_MSG_ARBITER, &a, 0);
     }
@@ -345,9 +496,9 @@ const struct tb_daemon__mode tb_daemon__twin = {
     .ticked = twin_ticked,
     .apply = twin_apply,
     .answer = twin_answer,
-    .next = tb_daemon__twin_next,
-    .needs_disk = tb_daemon__twin_needs_disk,
-    .carry_out = tb_daemon__twin_carry_out,
+    .next = twin_next,
+    .needs_disk = twin_needs_disk,
+    .carry_out = twin_carry_out,
     .tell_wait = twin_tell_wait,
     .status = tb_daemon__twin_status,
     .voice_open = tb_daemon__twin_voice_open,

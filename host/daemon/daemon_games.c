@@ -18,7 +18,9 @@
 
 #include "daemon_games.h"
 #include "daemon_internal.h"
+#include "daemon_mode.h"
 #include "daemon_result.h"
+#include "daemon_session.h"
 #include "tb_record.h"
 
 #define NAME_FILE "current.name"
@@ -115,7 +117,7 @@ static size_t field_size(const struct tb_daemon *d, int i)
 void tb_daemon__game_begin(struct tb_daemon *d)
 {
     make_name(d);
-    if (!d->journal)
+    if (!tb_daemon__journal(d))
         return;
     char text[1600];
     size_t u = 0;
@@ -188,9 +190,9 @@ static void keep_brf(struct tb_daemon *d, const char *pgn)
 
 void tb_daemon__game_keep(struct tb_daemon *d)
 {
-    if (!d->journal || !d->game || !d->game->name[0] || !d->fx->stores || !d->match ||
-        tb_match_game(d->match)->plies == 0) /* a game not begun (a refused start) leaves none */
-        return;
+    if (!tb_daemon__journal(d) || !d->game || !d->game->name[0] || !tb_daemon__fx(d)->stores ||
+        !tb_daemon__match(d) || tb_match_game(tb_daemon__match(d))->plies == 0)
+        return; /* a game not begun (a refused start) leaves none */
     char *pgn = NULL, file[sizeof d->game->name + 8];
     if (tb_daemon__pgn_text(d, TB_CHESS_LETTERS_EN, false, &pgn) < 0) {
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "games: the PGN of %s cannot be made",
@@ -200,7 +202,7 @@ void tb_daemon__game_keep(struct tb_daemon *d)
     snprintf(file, sizeof file, "%s.pgn", d->game->name);
     if (write_whole(d, file, pgn) == TB_OK)
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "games: %s/%s written (%s)", d->cfg->journal_dir,
-                       file, d->result);
+                       file, tb_daemon__result(d));
     keep_brf(d, pgn);
     free(pgn);
 }
@@ -229,33 +231,27 @@ static int keep_journal(struct tb_daemon *d, char *kept, size_t len)
 int tb_daemon__game_next(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
                          struct tb_error *err)
 {
-    if (!d->journal || !d->fx->stores)
+    if (!tb_daemon__journal(d) || !tb_daemon__fx(d)->stores)
         return TB_OK;
     if (tb_daemon__journal_stopped(d, err))
         return TB_ERR_STATE;
     tb_daemon__game_keep(d);
     char kept[TB_CONFIG_PATH_MAX + 200];
     struct tb_error e = {0};
-    if (tb_journal_close(d->journal) != TB_OK)
-        tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "journal %s: closing failed: %s", d->journal_path,
-                       strerror(errno));
-    d->journal = NULL;
+    tb_daemon__journal_close(d);
     int renamed = keep_journal(d, kept, sizeof kept);
     int saved = errno;
     struct tb_journal_recovery rec;
-    int rc = tb_journal_open(&d->journal, d->journal_path, &rec, &e);
+    int rc = tb_daemon__journal_reopen(d, &rec, &e);
     if (rc != TB_OK && renamed == TB_OK && rename(kept, d->journal_path) == 0) {
         renamed = TB_ERR_SYS; /* the finished game's journal back in place: it goes on */
         saved = e.code == TB_ERR_SYS ? errno : EIO;
-        rc = tb_journal_open(&d->journal, d->journal_path, &rec, &e);
+        rc = tb_daemon__journal_reopen(d, &rec, &e);
     }
     if (rc != TB_OK) {
-        d->journal = NULL;
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "games: %s", e.msg);
         return tb_error_set(err, TB_ERR_SYS, "games: %s", e.msg);
     }
-    if (d->opt.journal_io)
-        tb_journal_set_io(d->journal, d->opt.journal_io);
     if (renamed != TB_OK) {
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR,
                        "games: the journal of %s stays %s (it cannot be renamed: %s); the next "
@@ -270,7 +266,7 @@ int tb_daemon__game_next(struct tb_daemon *d, const struct tb_ctl_request *req, 
     tb_daemon__game_begin(d);
     struct tb_journal_decision dec = {.board = TB_JOURNAL_BOARD_NONE};
     snprintf(dec.who, sizeof dec.who, "daemon");
-    tb_chess_pos_to_fen(&d->start, dec.fen, sizeof dec.fen);
+    tb_chess_pos_to_fen(tb_daemon__start(d), dec.fen, sizeof dec.fen);
     tb_config_summary(d->cfg, dec.text, sizeof dec.text);
     return tb_daemon__journal_decision(d, TB_JOURNAL_GAME_START, t, &dec, true);
 }
@@ -335,10 +331,11 @@ void tb_daemon__games(struct tb_daemon *d, struct tb_daemon__buf *out)
         qsort(k, n, sizeof *k, by_name);
     struct tb_daemon__buf t = {0};
     char line[600];
-    int plies = tb_match_game(d->match)->plies;
-    bool over = d->result[0] && strcmp(d->result, "*"); /* decided: new-game starts the next */
+    int plies = tb_match_game(tb_daemon__match(d))->plies;
+    const char *now = tb_daemon__result(d);
+    bool over = now[0] && strcmp(now, "*"); /* decided: new-game starts the next */
     snprintf(line, sizeof line, "%s  %s, %d plies, result %s, journal current.tbj\n", d->game->name,
-             over ? "finished" : "running", plies, d->result);
+             over ? "finished" : "running", plies, now);
     tb_daemon__buf_put(&t, line, strlen(line));
     for (size_t i = 0; i < n; i++) {
         if (!strcmp(k[i].name, d->game->name) && !k[i].journal)
@@ -381,7 +378,7 @@ static void games_close(struct tb_daemon *d)
 {
     if (!d->game)
         return;
-    if (d->match)
+    if (tb_daemon__match(d))
         tb_daemon__game_keep(d);
     tb_daemon__bug_keep(d);
     free(d->game);

@@ -17,7 +17,9 @@
 #include "daemon_clock.h"
 #include "daemon_hall.h"
 #include "daemon_internal.h"
+#include "daemon_mode.h"
 #include "daemon_result.h"
+#include "daemon_session.h"
 #include "tb_str.h"
 #include "tb_hall.h"
 
@@ -106,9 +108,10 @@ static int hall_open(struct tb_daemon *d, struct tb_error *err)
     snprintf(st->table, sizeof st->table, "%s", c->table);
     snprintf(st->epoch, sizeof st->epoch, "%s", tb_hall_pub_epoch(h->pub)); /* this session */
     for (int b = 0; b < TBD_BOARDS; b++) {
-        snprintf(st->board[b].name, sizeof st->board[b].name, "%s", d->mcfg.board[b].name);
-        st->board[b].vi = d->mcfg.board[b].role == TB_MATCH_VI;
-        st->board[b].white = d->mcfg.board[b].color == TB_CHESS_WHITE;
+        snprintf(st->board[b].name, sizeof st->board[b].name, "%s",
+                 tb_daemon__match_config(d)->board[b].name);
+        st->board[b].vi = tb_daemon__match_config(d)->board[b].role == TB_MATCH_VI;
+        st->board[b].white = tb_daemon__match_config(d)->board[b].color == TB_CHESS_WHITE;
         st->board[b].clock_ms = -1; /* no clock known */
     }
     h->dirty = true;
@@ -159,7 +162,7 @@ static void event(struct tb_daemon *d, struct tb_hall_event *ev)
 void tb_daemon__hall_output(struct tb_daemon *d, const struct tb_match_out *o)
 {
     struct tb_daemon__hall *h = d->hall;
-    if (!h || !d->fx->acts)
+    if (!h || !tb_daemon__fx(d)->acts)
         return;
     struct tb_hall_event ev;
     if (o->kind == TB_MATCH_OUT_ARBITER)
@@ -180,7 +183,7 @@ void tb_daemon__hall_bug_output(struct tb_daemon *d, const struct tb_bugmatch_ou
     if (!h)
         return;
     struct tb_hall_event ev;
-    if (tb_hall_state_note_bug(h->st, o, &ev) == 1 && d->fx->acts) {
+    if (tb_hall_state_note_bug(h->st, o, &ev) == 1 && tb_daemon__fx(d)->acts) {
         ev.ms = o->ms;
         event(d, &ev);
     }
@@ -208,8 +211,9 @@ void tb_daemon__hall_arbiter_call(struct tb_daemon *d, int board)
 static void table_notes(const struct tb_daemon *d, char result[NOTE_RESULT],
                         char ending[NOTE_ENDING], char journal[NOTE_JOURNAL])
 {
-    bool twin = d->mode->one_result; /* doorgeefschaak: each game carries its own result */
-    snprintf(result, NOTE_RESULT, "%s", twin && d->result[0] ? d->result : "*");
+    bool twin = tb_daemon__mode(d)->one_result; /* doorgeefschaak: each game its own result */
+    const char *res = tb_daemon__result(d);
+    snprintf(result, NOTE_RESULT, "%s", twin && res[0] ? res : "*");
     tb_str_copy(ending, NOTE_ENDING, twin ? tb_daemon__result_why(d) : ""); /* the hall's field */
     tb_daemon__journal_health(d, journal, NOTE_JOURNAL);
 }
@@ -217,7 +221,7 @@ static void table_notes(const struct tb_daemon *d, char result[NOTE_RESULT],
 /* The twin game in the hall's state: the match, each player's time as it stands. */
 void tb_daemon__twin_hall_state(struct tb_daemon *d, struct tb_hall_state *st)
 {
-    tb_hall_state_from_match(st, d->match);
+    tb_hall_state_from_match(st, tb_daemon__match(d));
     char *pgn = NULL; /* the game as `pgn` gives it: the hall's round folder and push */
     st->pgn[0] = '\0';
     if (tb_daemon__pgn_text(d, TB_CHESS_LETTERS_EN, false, &pgn) > 0 &&
@@ -238,7 +242,7 @@ static void publish(struct tb_daemon *d, struct tb_daemon__hall *h)
 {
     struct tb_hall_state *st = h->st;
     st->ms = tb_daemon__match_time(d);
-    d->mode->hall_state(d, st); /* the game(s) and the clocks */
+    tb_daemon__mode(d)->hall_state(d, st); /* the game(s) and the clocks */
     table_notes(d, st->result, st->ending, st->journal);
     st->seq++;
     struct tb_hall_pub_stats ps;
@@ -424,7 +428,8 @@ static void command(struct tb_daemon *d, struct tb_daemon__hall *h, const struct
         return;
     }
     h->cmds++;
-    const char *why = d->mode->hall_refusal; /* doorgeefschaak: no D.2.9, no twin takeback */
+    const char *why =
+        tb_daemon__mode(d)->hall_refusal; /* doorgeefschaak: no D.2.9, no twin takeback */
     if (why) {
         refuse(d, h, c, peer, false, why);
         answer(d, c, false, why);

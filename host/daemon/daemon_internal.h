@@ -22,8 +22,6 @@
 #define TBD_REQUEST_MS      10000 /* a connection sends a whole request within this, or is dropped */
 #define TBD_WHY_MAX         160   /* why a game ended: "the arbiter's decision: " and the reason */
 #define TBD_OUT_MAX         (1u << 20) /* a client that lets this much answer pile up is dropped */
-#define TBD_NOTES           256
-#define TBD_NOTE_TEXT       300
 #define TBD_QUEUE_MAX       (1u << 20) /* events of one fast script held for merging */
 
 struct tb_daemon__client {
@@ -84,220 +82,11 @@ struct tb_daemon__board {
     uint8_t clock_run;    /* DGT: whose clock ran at the last reading (TB_LINK_EV_CLOCK) */
 };
 
-/* Where the game's records go (daemon_journal.c). The journal store: appended to the journal and
- * made durable by a commit on the writer thread; the quiet store (recovery): nothing, the journal
- * holds them already. Each append returns TB_OK once the record is appended (a write that failed
- * stops play and keeps it in memory) or a negative error (not appended, said in the log); sync:
- * the record must be on disk before anything follows from it, so its commit starts and while
- * play is stopped it is refused (TB_ERR_STATE). */
-struct tb_daemon;
-struct tb_daemon__store {
-    int (*append_event)(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t);
-    int (*append_decision)(struct tb_daemon *d, uint16_t type, uint64_t t,
-                           const struct tb_journal_decision *dec, bool sync);
-    /* doorgeefschaak: an input the match took (a TB_JOURNAL_BUG_INPUT_BIN record) */
-    int (*append_bug_input)(struct tb_daemon *d, uint64_t t, const struct tb_journal_bug_input *in,
-                            bool sync);
-    /* an agreed move, with the moves before it (a lost record is bridged with them) */
-    int (*append_move)(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
-                       const char *san);
-    /* Makes every record appended so far durable (the session's only way to the disk): TB_OK,
-     * TB_ERR_AGAIN while the writer thread has it (its outcome is an input), or TB_ERR_SYS when
-     * the journal cannot be written (play stops, said once). The quiet store: always TB_OK. */
-    int (*commit)(struct tb_daemon *d);
-};
-extern const struct tb_daemon__store tb_daemon__journal_store, tb_daemon__quiet_store;
-
-/* What the game's decisions do outside the daemon. Live: journal records, speech, the buttons'
- * answers; replay (recovery): nothing, the decisions logged at debug level. d->fx points at one;
- * no other code asks which. */
-struct tb_daemon;
-struct tb_daemon__effects {
-    enum tb_config_log info, warn; /* levels of the decision lines in the log */
-    bool stores; /* files kept beside the journal are written (the games kept, the BPGN) */
-    bool acts;   /* the world outside hears and sees it: speech, displays, the hall */
-    const struct tb_daemon__store *store; /* the journal's, or the quiet store in recovery */
-    void (*speak)(struct tb_daemon *d, int board, const char *text, unsigned flags,
-                  int move_number);
-    void (*button)(struct tb_daemon *d, int board, int button); /* enum tb_link_button */
-    /* the VI player on their own (daemon_vi.c): a button let go, the player's own move taken */
-    void (*release)(struct tb_daemon *d, int board, int button);
-    void (*confirm)(struct tb_daemon *d, int board, int what); /* enum tb_voice_confirm_what */
-};
-extern const struct tb_daemon__effects tb_daemon__live, tb_daemon__replay;
-
-/* The table's listeners: what the game carried out, handed by the session and the game's
- * carry-out to each subscriber in the order they were registered (tb_daemon__subscribe, when
- * the daemon is made: the DGT clocks' display, the hall, the voice, the game's clock, the
- * broadcast, the braille displays). Every slot may be NULL. None journals, commits or lets the
- * game's time run; each keeps quiet in recovery as it does today, by the effects in force. */
-struct tb_match_out;
-struct tb_match_announce;
-struct tb_bugmatch_out;
-struct tb_daemon__subscriber {
-    /* a twin game's output, before the game's own account of it (displays, the hall) */
-    void (*on_output)(struct tb_daemon *d, const struct tb_match_out *o);
-    /* a move or a board to put right, for a player's ears */
-    void (*on_announce)(struct tb_daemon *d, const struct tb_match_announce *a);
-    /* move ply agreed at t: on disk, the game's end by the rules already decided */
-    void (*on_agreed)(struct tb_daemon *d, int ply, uint64_t t);
-    void (*on_resolved)(struct tb_daemon *d); /* a mismatch resolved: the boards agree */
-    /* a twin game's output, after everything else carried it out (the clock: a move presses it) */
-    void (*on_done)(struct tb_daemon *d, const struct tb_match_out *o);
-    /* the twin game's time has run to t and its outputs are carried out */
-    void (*on_time)(struct tb_daemon *d, uint64_t t);
-    /* an arbiter's action (a takeback, a resolution, a new position) done at t */
-    void (*on_action)(struct tb_daemon *d, uint64_t t);
-    /* play stopped by the journal may go on: whether it waits for that, then resumed at t (the
-       match's time run on to t first) */
-    bool (*waits_for_play)(const struct tb_daemon *d);
-    void (*on_play)(struct tb_daemon *d, uint64_t t);
-    /* doorgeefschaak: an output of the two games carried out */
-    void (*on_bug_output)(struct tb_daemon *d, const struct tb_bugmatch_out *o);
-    /* a player's button (enum tb_link_button) pressed at board, live only (daemon_vi.c asks):
-       true when it has answered the player itself */
-    bool (*on_button)(struct tb_daemon *d, int board, int button);
-};
-void tb_daemon__subscribe(struct tb_daemon *d); /* the list, registered once */
-/* Each hands its input to every subscriber's slot, in the list's order. */
-void tb_daemon__tell_output(struct tb_daemon *d, const struct tb_match_out *o);
-void tb_daemon__tell_announce(struct tb_daemon *d, const struct tb_match_announce *a);
-void tb_daemon__tell_agreed(struct tb_daemon *d, int ply, uint64_t t);
-void tb_daemon__tell_resolved(struct tb_daemon *d);
-void tb_daemon__tell_done(struct tb_daemon *d, const struct tb_match_out *o);
-void tb_daemon__tell_time(struct tb_daemon *d, uint64_t t);
-void tb_daemon__tell_action(struct tb_daemon *d, uint64_t t);
-bool tb_daemon__tell_waits_for_play(const struct tb_daemon *d); /* true: one waits */
-void tb_daemon__tell_play(struct tb_daemon *d, uint64_t t);
-void tb_daemon__tell_bug_output(struct tb_daemon *d, const struct tb_bugmatch_out *o);
-bool tb_daemon__tell_button(struct tb_daemon *d, int board, int button); /* true: answered */
-
-/* The game the table plays: the twin game (the match and its clock: daemon_feed.c,
- * daemon_outputs.c) or doorgeefschaak (the match of two games and its clocks: daemon_bug.c).
- * d->mode points at one; the code around the game asks it, never which mode it is. */
-struct tb_daemon__buf;
-struct tb_hall_state;
-struct tb_daemon__mode {
-    const char *script_board[2]; /* a script's name of each board; NULL: the player's board */
-    /* the hall: the table has one result (else each game its own); why resolve and takeback
-       from the broker are refused (NULL: taken) */
-    bool one_result;
-    const char *hall_refusal;
-    /* the control requests it takes (their rows' TB_CTL_TWIN or TB_CTL_BUG), its name and
-       [bughouse] enabled's word in a refusal, and its own requests named there ("" for none) */
-    unsigned ctl_modes;
-    const char *name, *enabled, *requests;
-    /* new-game: a mode that starts more than the arbiter's new game (NULL: the arbiter's) */
-    int (*new_match)(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_error *err);
-    /* The session (daemon_session.c) runs these; none lets time run, drains or commits. */
-    void (*tick)(struct tb_daemon *d, uint64_t t);   /* the game's time to t */
-    void (*ticked)(struct tb_daemon *d, uint64_t t); /* its outputs carried out: may be NULL */
-    /* a board input (journaled) into the game, then (may be NULL) answered once its outputs
-       are carried out */
-    int (*apply)(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
-    void (*answer)(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
-    /* the outputs, one at a time: the next one taken and held (false: none), whether it needs
-       the journal on disk first (its record appended once: *written), carried out; drained
-       (may be NULL): none is left */
-    bool (*next)(struct tb_daemon *d);
-    bool (*needs_disk)(struct tb_daemon *d, bool *written);
-    void (*carry_out)(struct tb_daemon *d);
-    void (*drained)(struct tb_daemon *d);
-    void (*tell_wait)(struct tb_daemon *d); /* the journal holds play: every ear told */
-    void (*status)(struct tb_daemon *d, struct tb_daemon__buf *out);
-    int (*voice_open)(struct tb_daemon *d, struct tb_error *err);
-    void (*voice_event)(struct tb_daemon *d, const struct tb_voice_event *ev);
-    /* recovery: a TB_JOURNAL_BUG_INPUT_BIN (or _TEXT) record (a request the mode took) */
-    void (*record)(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t);
-    void (*hall_state)(struct tb_daemon *d, struct tb_hall_state *st); /* the games, clocks */
-};
-extern const struct tb_daemon__mode tb_daemon__twin, tb_daemon__doorgeefschaak;
-
-/* The journal cannot be written (ENOSPC, EROFS, EIO, EFBIG ...): play is stopped, as for a
- * mismatch, until a commit succeeds (daemon_journal.c). Meanwhile the match is frozen (no
- * input, no tick): the board inputs are journaled (kept in memory, in order) and queued here
- * with their times, the output that needed a durable journal is held; on resume they are taken
- * in order at their own times, as a replay of the journal would take them. */
-#define TBD_JOURNAL_RETRY_MS 1000
-struct tb_daemon__jstop {
-    enum tb_table_journal state; /* STOPPED: play is stopped until a commit succeeds */
-    int error;                   /* errno of the failed write */
-    char reason[128];            /* strerror(error) */
-    uint64_t retry_at;           /* tb_daemon__clock() of the next commit */
-    unsigned long tries;         /* commits tried since play stopped */
-    /* the twin game's output (out) or doorgeefschaak's taken and waiting for a durable journal;
-       APPENDED: its record (MOVE_AGREED) is appended already (tb_table.h lists the moves) */
-    enum tb_table_output out_state;
-    struct tb_match_out out;
-    struct tb_table_queue in; /* board inputs and an arbiter action, taken in order on resume */
-    /* journal writer (daemon_writer.c): held while a commit the game waits for is under way */
-    enum tb_table_notice notice; /* the players have heard "please wait", once (tb_table) */
-    bool draining; /* the session takes the inputs that waited (no second drain inside it) */
-    size_t kept;   /* records in memory when the last retry started */
-    /* an arbiter action whose record is not on disk yet (WAITS): queued in `in` (its time and
-       record there), done once it is (DURABLE, then NONE; tb_table.h lists the moves) */
-    enum tb_table_action act;
-    struct tb_ctl_request act_req;
-    uint64_t act_seq;
-};
-/* Play is stopped: the journal cannot be written. */
-static inline bool tb_daemon__jstopped(const struct tb_daemon__jstop *js)
-{
-    return js->state == TB_TABLE_STOPPED;
-}
-
-/* The journal's writer thread (daemon_writer.c): commits and flushes run off the loop, so a disk
- * that stalls never blocks the control socket or the speech. While a commit the game waits for
- * is under way the game is held as when the journal cannot be written (inputs queued); a stall
- * longer than TBD_JOURNAL_STALL_MS is said to the players and the arbiter. */
-#define TBD_JOURNAL_STALL_MS 2000
-enum tbd_write { TBD_WRITE_NONE = 0, TBD_WRITE_FLUSH, TBD_WRITE_COMMIT };
-struct tb_daemon__written {
-    enum tbd_write job;
-    int rc, error;
-    char msg[600];
-};
-struct tb_daemon__writer {
-    pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    bool inited, started;
-    int efd; /* eventfd: a job has finished */
-    /* under the lock: the job asked for, the last one's outcome */
-    enum tbd_write job;
-    bool quit, finished;
-    int rc, error;
-    char msg[600];
-    /* the loop's own */
-    enum tbd_write busy;  /* the job under way, NONE when idle */
-    uint64_t since;       /* tb_daemon__clock() when it started */
-    bool stall_said;      /* this write's stall said, once (a latch reset by each new write) */
-    uint64_t flushed_seq; /* last record handed to a flush or commit */
-};
-
-/* A game-changing control request whose journal record is being written: answered once it is
- * on disk (an arbiter action: once it is done), or once the journal has failed. One at a time:
- * further game-changing requests wait while one is open or the game is held. */
-enum tbd_ticket { TBD_TICKET_ACTION = 0, TBD_TICKET_PROMOTE, TBD_TICKET_TYPED, TBD_TICKET_REQUEST };
-struct tb_daemon__ticket {
-    unsigned long id; /* 0: none */
-    enum tbd_ticket kind;
-    bool answered;
-    int rc;
-    char msg[600];
-    char said[300]; /* the answer's text once it is on disk ("" for a bare ok) */
-    uint64_t seq;   /* its record */
-};
-
 struct tb_daemon__braille; /* daemon_braille.c */
 struct tb_daemon__vi;      /* daemon_vi.c */
 struct tb_daemon__voice;   /* daemon_voice.c */
 struct tb_daemon__hall;    /* daemon_hall.c */
-
-struct tb_daemon__note {
-    int ply;
-    char text[TBD_NOTE_TEXT];
-};
+struct tb_daemon__buf;     /* daemon_ctl.c */
 
 /* Put-right lists (D.2.9) stay readable: at most this many squares in one spoken instruction,
  * at most TBD_FIX_STEPS_PER_LINE steps on one line of the arbiter's view. */
@@ -316,27 +105,13 @@ struct tb_daemon {
     uint64_t vnow;     /* virtual time: the latest time fed to the match */
     uint64_t last_mt;  /* latest time given to the match */
 
-    tb_match *match;
-    struct tb_match_config mcfg;
-    tb_chess_pos start;
+    struct tb_daemon__session *session; /* the game and its journal (daemon_session.h) */
     struct tb_daemon__board board[TBD_BOARDS];
     int board_of_color[2];
     struct tb_daemon__timed *turn; /* real-time boards' events of this read, merged in time */
     size_t turn_n, turn_cap;
     uint64_t last_read; /* daemon ms of the previous read of the boards */
 
-    struct tb_journal *journal;
-    struct tb_daemon__jstop jstop;
-    struct tb_daemon__writer writer; /* the journal's writer thread */
-    struct tb_daemon__ticket ticket; /* a game-changing request waiting for its record */
-    unsigned long tickets;
-    bool ticket_wanted; /* a control request runs: it waits for its record's answer */
-    int agreed;         /* plies whose agreement is carried out (on disk): what clients are shown */
-    struct tb_match_status shown;        /* the match's state as its outputs carried out tell it */
-    const struct tb_daemon__effects *fx; /* &tb_daemon__live, or &tb_daemon__replay */
-    const struct tb_daemon__mode *mode;  /* the twin game or doorgeefschaak */
-    const struct tb_daemon__subscriber *const *subs; /* tb_daemon__subscribe */
-    size_t nsubs;
     const struct tb_daemon__part *const *status_parts; /* TBD_NPARTS: their lines in status */
 
     struct tb_daemon__voice *voice; /* the speech thread, the packs (daemon_voice.c) */
@@ -358,11 +133,6 @@ struct tb_daemon {
     struct tb_daemon__vi *vi;           /* the VI player on their own (daemon_vi.c) */
     struct tb_daemon__braille *braille; /* the braille displays (daemon_braille.c) */
 
-    struct tb_daemon__note note[TBD_NOTES];
-    int nnotes;
-    char last_view[8192]; /* the arbiter's view of the open mismatch, "" if none */
-    char result[8];       /* "*" or the result once the game has ended */
-    char damage[400];     /* what a damaged journal cost at start ("" if nothing), for status */
     struct tb_daemon__game *game; /* games kept (daemon_games.c) */
 
     struct tb_daemon__clk *clk; /* the game's clock (daemon_clock.c) */
@@ -452,125 +222,6 @@ void tb_daemon__when_learn(struct tb_daemon__when *w, const struct tb_link_event
 uint64_t tb_daemon__when(struct tb_daemon__when *w, const struct tb_link_event *ev,
                          uint64_t since_ms, uint64_t read_ms);
 
-/* daemon_session.c: the one entry of every input into the game, live and in recovery: the
- * game's time runs to it, it is checked and its record appended, committed (d->fx->commit),
- * applied, and each output carried out only once its cause is on disk. */
-enum tb_daemon__in_kind {
-    TB_DAEMON__IN_TIME = 1, /* the game's time runs to t, its decisions carried out */
-    TB_DAEMON__IN_DRAIN,    /* nothing new: what waits (held outputs, inputs) goes on if it can */
-    TB_DAEMON__IN_BOARD,    /* a board event (lift, place, choice, reading, button, a link's loss,
-                               return and faults for the record): journaled, then into the game */
-    TB_DAEMON__IN_ACTION,   /* an arbiter action (req): done once its record is on disk */
-    TB_DAEMON__IN_PROMOTE,  /* a promotion choice (take) */
-    TB_DAEMON__IN_TYPED,    /* a typed move (take) */
-    TB_DAEMON__IN_REQUEST,  /* a doorgeefschaak request (take): drained even when refused */
-    TB_DAEMON__IN_WRITTEN,  /* the writer thread's outcome (wait: block until there is one) */
-};
-struct tb_daemon__input {
-    enum tb_daemon__in_kind kind;
-    const struct tb_journal_event *board; /* BOARD */
-    const struct tb_ctl_request *req;     /* ACTION */
-    /* PROMOTE, TYPED, REQUEST: the mode's part, checked, applied and its record appended (it
-     * neither lets time run nor drains nor commits); refused while play is stopped if
-     * check_stopped */
-    int (*take)(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
-                struct tb_error *err);
-    bool check_stopped;
-    int which, arg;                         /* take's: a board or seat, a piece */
-    const char *text;                       /* take's: a typed move */
-    const struct tb_journal_bug_input *bug; /* take's: a doorgeefschaak request */
-    const struct tb_journal_record *rec;    /* take's: a record replayed */
-    bool wait;                              /* WRITTEN */
-};
-/* TB_OK, an error (err says why; nothing changed), or TB_ERR_AGAIN: its answer waits for the
- * journal (d->ticket). */
-int tb_daemon__input(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
-                     struct tb_error *err);
-
-/* daemon_outputs.c */
-const char *tb_daemon__color_name(int color); /* "White", "Black" */
-/* The twin game's parts of the mode table (tb_daemon__twin, daemon_feed.c). */
-bool tb_daemon__twin_next(struct tb_daemon *d);
-bool tb_daemon__twin_needs_disk(struct tb_daemon *d, bool *written);
-void tb_daemon__twin_carry_out(struct tb_daemon *d);
-void tb_daemon__twin_status(struct tb_daemon *d, struct tb_daemon__buf *out);
-void tb_daemon__twin_hall_state(struct tb_daemon *d, struct tb_hall_state *st);
-void tb_daemon__note(struct tb_daemon *d, int ply, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-void tb_daemon__mismatch_view(const struct tb_daemon *d, const struct tb_match_mismatch *mm,
-                              char *buf, size_t len);
-void tb_daemon__ply_words(int ply, char *buf, size_t len);
-/* The PGN notes of a mismatch, a resolution, a touch report or held move (type TOUCH, HELD). */
-void tb_daemon__note_mismatch(struct tb_daemon *d, unsigned id, const char *kind, int board,
-                              int ply, const char *text);
-void tb_daemon__note_resolved(struct tb_daemon *d, bool by_arbiter, const char *text);
-const char *tb_daemon__note_what(uint16_t type);
-
-/* The promotion piece type of a letter ('q', 'R' ...; the chess core's FEN letters), or 0. */
-static inline int tb_daemon__promotion(char c)
-{
-    int p = TB_CHESS_PIECE_TYPE(tb_chess_piece_from_fen(c));
-    return p >= TB_CHESS_KNIGHT && p <= TB_CHESS_QUEEN ? p : 0;
-}
-
-/* daemon_arbiter.c: requests that change the game; journal first, then the match. One table
- * of the arbiter's actions serves the control handler and recovery. */
-int tb_daemon__arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_error *err);
-bool tb_daemon__is_arbiter_record(uint16_t type);
-/* Recovery: an arbiter's action as journaled, taken again. */
-int tb_daemon__arbiter_record(struct tb_daemon *d, const struct tb_journal_record *rec,
-                              struct tb_error *err);
-/* The session's parts (daemon_session.c): the action checked and its record appended; the
- * action itself once its record is on disk (the session carries out its outputs). */
-int tb_daemon__arbiter_take(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
-                            struct tb_error *err);
-int tb_daemon__arbiter_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
-                             struct tb_error *err);
-int tb_daemon__promote(struct tb_daemon *d, int board, int ptype, struct tb_error *err);
-
-/* daemon_journal.c */
-int tb_daemon__journal_open(struct tb_daemon *d, struct tb_error *err);
-int tb_daemon__journal_event(struct tb_daemon *d, const struct tb_journal_event *je, uint64_t t);
-int tb_daemon__journal_decision(struct tb_daemon *d, uint16_t type, uint64_t t,
-                                const struct tb_journal_decision *dec, bool sync);
-int tb_daemon__journal_move(struct tb_daemon *d, uint64_t t, int board, int ply, tb_chess_move m,
-                            const char *san);
-int tb_daemon__journal_bug_input(struct tb_daemon *d, uint64_t t,
-                                 const struct tb_journal_bug_input *in, bool sync);
-/* The journal cannot be written (errno error, the journal's words msg or NULL): play stops,
- * said once (players, log, status, the arbiter). */
-void tb_daemon__journal_stop(struct tb_daemon *d, int error, const char *msg);
-/* The live effects' commit (tb_daemon__live.commit): the session reaches it only through
- * d->fx->commit; a sync record starts it itself. */
-int tb_daemon__store_commit(struct tb_daemon *d);
-/* true (err says why) while play is stopped because the journal cannot be written: requests
- * that would change the game are refused, nothing changes. */
-bool tb_daemon__journal_stopped(struct tb_daemon *d, struct tb_error *err);
-/* The loop's timer: retries the commit when due (on the writer thread) and says a write that
- * stalls. Returns when it is next due, or UINT64_MAX. */
-uint64_t tb_daemon__journal_retry(struct tb_daemon *d, uint64_t now);
-/* daemon_session.c: the game is held: the journal cannot be written, or an output or an arbiter
- * action waits for its record to be on disk. The match gets no input and no tick; board inputs
- * wait (journaled) in order and are taken at their own times once it is not. */
-bool tb_daemon__journal_held(const struct tb_daemon *d);
-/* daemon_session.c: blocks until nothing waits for the writer (in-process requests: answered as
- * over the socket). */
-void tb_daemon__journal_settle(struct tb_daemon *d);
-/* Board events appended and not yet written go to the writer (no sync), when it is idle. */
-void tb_daemon__journal_flush(struct tb_daemon *d);
-
-/* daemon_recover.c: the journal's records replayed (open found rec), past damage too. */
-int tb_daemon__recover(struct tb_daemon *d, const struct tb_journal_recovery *rec,
-                       struct tb_error *err);
-
-/* daemon_writer.c: the writer thread. start: TB_ERR_AGAIN while a job runs. take: the finished
- * job's outcome (false: none yet, unless wait). */
-int tb_daemon__writer_open(struct tb_daemon *d, struct tb_error *err);
-void tb_daemon__writer_close(struct tb_daemon *d);
-int tb_daemon__writer_start(struct tb_daemon *d, enum tbd_write job, uint64_t now);
-bool tb_daemon__writer_take(struct tb_daemon *d, bool wait, struct tb_daemon__written *out);
-void tb_daemon__journal_free(struct tb_daemon *d);
-
 /* daemon_arbiter.c: a promotion choice taken at t (the promote button's, daemon_vi.c) */
 int tb_daemon__promote_at(struct tb_daemon *d, int board, int ptype, uint64_t t,
                           struct tb_error *err);
@@ -618,10 +269,6 @@ int tb_daemon__set_pin(struct tb_daemon *d, const struct tb_ctl_request *req, ui
 
 /* daemon_export.c */
 void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out);
-/* The journal as the arbiter is told it (status, the hall): "ok", the failed write that stopped
- * play, or the slow write play waits for; 0 (buf "") without a journal, else the length. */
-#define TBD_JOURNAL_HEALTH_MAX 256
-int tb_daemon__journal_health(const struct tb_daemon *d, char *buf, size_t len);
 void tb_daemon__moves(struct tb_daemon *d, struct tb_daemon__buf *out);
 int tb_daemon__pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
                    struct tb_daemon__buf *out);

@@ -1,22 +1,15 @@
-/* daemon_outputs.c - what the match decided, carried out: speech for the players, the journal's
- * sync points, the arbiter's view of a mismatch (D.2.9), and notes for the PGN. */
+/* daemon_outputs.c - the words of what the match decided: the arbiter's view of a mismatch
+ * (D.2.9), the notes for the PGN (kept in the session's state), colours and plies named. The
+ * twin game's outputs are carried out beside its mode table (daemon_feed.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "daemon_internal.h"
+#include "daemon_mode.h"
 #include "daemon_result.h"
+#include "daemon_table.h"
 #include "daemon_vi.h"
-
-/* Text cut to fit on purpose (journal and note fields are bounded). */
-static void clip(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void clip(char *buf, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, len, fmt, ap);
-    va_end(ap);
-}
 
 const char *tb_daemon__color_name(int c)
 {
@@ -34,11 +27,12 @@ void tb_daemon__ply_words(int ply, char *buf, size_t len)
 
 void tb_daemon__note(struct tb_daemon *d, int ply, const char *fmt, ...)
 {
-    if (d->nnotes == TBD_NOTES) {
-        memmove(d->note, d->note + 1, sizeof d->note[0] * (TBD_NOTES - 1));
-        d->nnotes--;
+    if (d->session->nnotes == TBD_NOTES) {
+        memmove(d->session->note, d->session->note + 1,
+                sizeof d->session->note[0] * (TBD_NOTES - 1));
+        d->session->nnotes--;
     }
-    struct tb_daemon__note *n = &d->note[d->nnotes++];
+    struct tb_daemon__note *n = &d->session->note[d->session->nnotes++];
     n->ply = ply;
     va_list ap;
     va_start(ap, fmt);
@@ -167,9 +161,10 @@ void tb_daemon__mismatch_view(const struct tb_daemon *d, const struct tb_match_m
              "  resolution: %s\n"
              "  arbiter: %s",
              mm->id, tb_match_mismatch_name(mm->kind), tb_daemon__board_name(on),
-             tb_daemon__color_name(d->mcfg.board[on].color), mm->text, tb_daemon__board_name(on),
-             sq, since, tb_daemon__color_name(d->mcfg.board[0].color), fix[0],
-             tb_daemon__color_name(d->mcfg.board[1].color), fix[1], mm->resolution,
+             tb_daemon__color_name(d->session->mcfg.board[on].color), mm->text,
+             tb_daemon__board_name(on), sq, since,
+             tb_daemon__color_name(d->session->mcfg.board[0].color), fix[0],
+             tb_daemon__color_name(d->session->mcfg.board[1].color), fix[1], mm->resolution,
              mm->needs_arbiter ? "take the moves back: twinboard takeback N, or confirm the "
                                  "proposal: twinboard resolve ID"
                                : "confirm once the board is put right: twinboard resolve ID");
@@ -184,53 +179,11 @@ void tb_daemon__mismatch_view(const struct tb_daemon *d, const struct tb_match_m
     wrap(buf, len);
 }
 
-static int agreed_plies(const struct tb_daemon *d)
+int tb_daemon__plies(const struct tb_daemon *d)
 {
     struct tb_match_status st;
-    tb_match_status(d->match, &st);
+    tb_match_status(d->session->match, &st);
     return st.plies;
-}
-
-static void agreed(struct tb_daemon *d, const struct tb_match_out *o)
-{
-    int ply = o->u.agreed.ply;
-    d->agreed = ply; /* on disk: shown from now on */
-    tb_daemon__log(d, d->fx->info, "agreed: %d.%s %s (%s)%s", (ply + 1) / 2, ply % 2 ? "" : "..",
-                   o->u.agreed.san, o->u.agreed.uci,
-                   o->u.agreed.queen_assumed ? ", promoted without a choice: queen (7.5.2)" : "");
-    if (o->u.agreed.queen_assumed)
-        tb_daemon__note(d, ply, "promoted without a choice: queen (7.5.2)");
-    tb_daemon__result_rules(d, o->ms);     /* the game's end by the rules */
-    tb_daemon__tell_agreed(d, ply, o->ms); /* the broadcast, then the scoresheet in braille */
-}
-
-static void mismatch(struct tb_daemon *d, const struct tb_match_out *o)
-{
-    const struct tb_match_mismatch *mm = &o->u.mismatch;
-    tb_daemon__mismatch_view(d, mm, d->last_view, sizeof d->last_view);
-    for (const char *p = d->last_view; *p;) { /* one log line a line: none is cut */
-        int n = (int)strcspn(p, "\n");
-        tb_daemon__log(d, d->fx->warn, "%.*s", n, p);
-        p += n + (p[n] == '\n');
-    }
-    tb_daemon__note_mismatch(d, mm->id, tb_match_mismatch_name(mm->kind), mm->board, mm->ply,
-                             mm->text);
-    struct tb_journal_decision dec = {.id = mm->id, .board = (uint8_t)mm->board};
-    snprintf(dec.who, sizeof dec.who, "daemon");
-    clip(dec.text, sizeof dec.text, "%s: %s | %s", tb_match_mismatch_name(mm->kind), mm->text,
-         mm->resolution);
-    d->fx->store->append_decision(d, TB_JOURNAL_MISMATCH, o->ms, &dec, true);
-}
-
-static void resolved(struct tb_daemon *d, const struct tb_match_out *o)
-{
-    tb_daemon__log(d, d->fx->info, "RESOLVED %u: %s", o->u.resolved.id, o->u.resolved.text);
-    tb_daemon__note_resolved(d, o->u.resolved.by_arbiter, o->u.resolved.text);
-    d->last_view[0] = '\0';
-    struct tb_journal_decision dec = {.id = o->u.resolved.id, .board = TB_JOURNAL_BOARD_NONE};
-    snprintf(dec.who, sizeof dec.who, "%s", o->u.resolved.by_arbiter ? "arbiter" : "player");
-    clip(dec.text, sizeof dec.text, "%s", o->u.resolved.text);
-    d->fx->store->append_decision(d, TB_JOURNAL_RESOLUTION, o->ms, &dec, true);
 }
 
 /* The notes of the PGN a decision leaves: the same words live, in replay, and from the journal's
@@ -240,7 +193,7 @@ void tb_daemon__note_mismatch(struct tb_daemon *d, unsigned id, const char *kind
 {
     char since[64];
     tb_daemon__ply_words(ply, since, sizeof since);
-    tb_daemon__note(d, agreed_plies(d),
+    tb_daemon__note(d, tb_daemon__plies(d),
                     "the boards disagreed (D.2.9): mismatch %u, %s on the %s board "
                     "since %s: %s",
                     id, kind, tb_daemon__board_name(board), since, text);
@@ -248,7 +201,7 @@ void tb_daemon__note_mismatch(struct tb_daemon *d, unsigned id, const char *kind
 
 void tb_daemon__note_resolved(struct tb_daemon *d, bool by_arbiter, const char *text)
 {
-    tb_daemon__note(d, agreed_plies(d), "resolved%s: %s", by_arbiter ? " by the arbiter" : "",
+    tb_daemon__note(d, tb_daemon__plies(d), "resolved%s: %s", by_arbiter ? " by the arbiter" : "",
                     text);
 }
 
@@ -256,91 +209,4 @@ const char *tb_daemon__note_what(uint16_t type)
 {
     return type == TB_JOURNAL_TOUCH ? "touch-move report (4.3, 4.4)"
                                     : "move held while play was stopped";
-}
-
-static void note_only(struct tb_daemon *d, const struct tb_match_out *o, uint16_t type, int board,
-                      const char *text)
-{
-    const char *what = tb_daemon__note_what(type);
-    tb_daemon__log(d, d->fx->warn, "%s, %s board: %s", what, tb_daemon__board_name(board), text);
-    tb_daemon__note(d, agreed_plies(d), "%s (%s board): %s", what, tb_daemon__board_name(board),
-                    text);
-    struct tb_journal_decision dec = {.board = (uint8_t)board};
-    snprintf(dec.who, sizeof dec.who, "daemon");
-    clip(dec.text, sizeof dec.text, "%s", text);
-    d->fx->store->append_decision(d, type, o->ms, &dec, false);
-}
-
-static void handle(struct tb_daemon *d, const struct tb_match_out *o)
-{
-    char line[200];
-    tb_daemon__tell_output(d, o); /* the DGT clocks' display, the hall */
-    switch (o->kind) {
-    case TB_MATCH_OUT_ANNOUNCE:
-        if (o->u.announce.is_move) {
-            tb_daemon__vi_moved(d, o->u.announce.pos.side, o->ms); /* D.2.6: time used */
-        }
-        tb_daemon__tell_announce(d, &o->u.announce);
-        break;
-    case TB_MATCH_OUT_MOVE_AGREED:
-        agreed(d, o);
-        break;
-    case TB_MATCH_OUT_MISMATCH:
-        mismatch(d, o);
-        break;
-    case TB_MATCH_OUT_RESOLVED:
-        resolved(d, o);
-        tb_daemon__tell_resolved(d);
-        break;
-    case TB_MATCH_OUT_TOUCH_REPORT:
-        note_only(d, o, TB_JOURNAL_TOUCH, o->u.touch.board, o->u.touch.text);
-        break;
-    case TB_MATCH_OUT_HELD:
-        note_only(d, o, TB_JOURNAL_HELD, o->u.held.board, o->u.held.text);
-        break;
-    case TB_MATCH_OUT_ARBITER:
-        if (d->agreed > tb_match_game(d->match)->plies) /* a takeback, a new game */
-            d->agreed = tb_match_game(d->match)->plies;
-        tb_match_out_format(o, line, sizeof line);
-        /* The formatted line already opens with "arbiter" ("arbiter resolve #1"). */
-        tb_daemon__log(d, d->fx->info, "%s", line);
-        tb_daemon__note(d, agreed_plies(d), "%s", line);
-        break;
-    case TB_MATCH_OUT_STATE:
-        d->shown = (struct tb_match_status){.state = o->u.state.state,
-                                            .board = o->u.state.board,
-                                            .move = o->u.state.move,
-                                            .mismatch = o->u.state.mismatch,
-                                            .plies = o->u.state.plies};
-        tb_match_out_format(o, line, sizeof line);
-        tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "%s", line);
-        break;
-    }
-    tb_daemon__tell_done(d, o); /* the clock: moves press it, stopped play stops it */
-}
-
-/* The match's next output, held (d->jstop.out) until it is carried out; false: none. */
-bool tb_daemon__twin_next(struct tb_daemon *d)
-{
-    return tb_match_poll(d->match, &d->jstop.out) == 1;
-}
-
-/* What must be on disk before an output is carried out: an agreed move's record (appended here,
- * once: *written), and for anything said to a player every record before it (the board events
- * that made the move announced, D.2.1). */
-bool tb_daemon__twin_needs_disk(struct tb_daemon *d, bool *written)
-{
-    const struct tb_match_out *o = &d->jstop.out;
-    if (o->kind == TB_MATCH_OUT_MOVE_AGREED && !*written) {
-        int lead = d->board_of_color[o->u.agreed.pos.side];
-        if (d->fx->store->append_move(d, o->ms, lead, o->u.agreed.ply, o->u.agreed.move,
-                                      o->u.agreed.san) == TB_OK)
-            *written = true; /* appended: kept in memory until a commit writes it */
-    }
-    return o->kind == TB_MATCH_OUT_MOVE_AGREED || o->kind == TB_MATCH_OUT_ANNOUNCE;
-}
-
-void tb_daemon__twin_carry_out(struct tb_daemon *d)
-{
-    handle(d, &d->jstop.out);
 }

@@ -7,7 +7,9 @@
 
 #include "daemon_clock.h"
 #include "daemon_internal.h"
+#include "daemon_mode.h"
 #include "daemon_result.h"
+#include "daemon_table.h"
 
 #define GAP_MAX   3  /* plies lost with their move records that recovery looks for */
 #define GAP_CHECK 24 /* later move records a candidate must make legal */
@@ -78,7 +80,7 @@ static bool gap_infer(struct tb_daemon *d, const struct past_damage *pd, int kno
     int k = ply - 1 - known;
     if (k < 1 || k > GAP_MAX || !pd->moves)
         return false;
-    tb_chess_pos pos = tb_match_game(d->match)->pos;
+    tb_chess_pos pos = tb_match_game(d->session->match)->pos;
     int n = pd->nmoves - (ply - 1);
     n = n > GAP_CHECK ? GAP_CHECK : n < 0 ? 0 : n;
     tb_chess_move out[GAP_MAX], first[GAP_MAX];
@@ -108,7 +110,7 @@ static bool gap_from_history(const tb_chess_game *g, int known, const struct tb_
 static void resync(struct tb_daemon *d, struct past_damage *pd, const struct tb_journal_move *mv,
                    uint64_t t)
 {
-    const tb_chess_game *g = tb_match_game(d->match);
+    const tb_chess_game *g = tb_match_game(d->session->match);
     int known = g->plies < mv->ply - 1 ? g->plies : mv->ply - 1;
     if (mv->ply < 1 || mv->ply > TB_CHESS_GAME_MAX_PLIES)
         return;
@@ -144,7 +146,7 @@ static void resync(struct tb_daemon *d, struct past_damage *pd, const struct tb_
     }
     moves[known] = mv->move;
     struct tb_error err = {0};
-    if (tb_match_set_game(d->match, moves, known + 1, t, &err) != TB_OK) {
+    if (tb_match_set_game(d->session->match, moves, known + 1, t, &err) != TB_OK) {
         tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal: ply %d (%s) cannot be placed: %s", mv->ply,
                        mv->san, err.msg);
         pd->skip = true;
@@ -156,8 +158,8 @@ static void resync(struct tb_daemon *d, struct past_damage *pd, const struct tb_
                    mv->ply, mv->san);
     tb_daemon__result_rules(d, t);      /* the game's end by the rules, as live */
     for (int i = 0; i < pd->nnote; i++) /* said at this very time: after this move, as live */
-        if (pd->note_t[i] == t && pd->note_at[i] < d->nnotes)
-            d->note[pd->note_at[i]].ply = mv->ply;
+        if (pd->note_t[i] == t && pd->note_at[i] < d->session->nnotes)
+            d->session->note[pd->note_at[i]].ply = mv->ply;
     pd->nnote = 0;
     pd->skip = false;
     pd->resynced++;
@@ -169,10 +171,10 @@ static void note_of_record(struct tb_daemon *d, const struct tb_journal_record *
 static void note_of(struct tb_daemon *d, struct past_damage *pd,
                     const struct tb_journal_record *rec)
 {
-    int before = d->nnotes;
+    int before = d->session->nnotes;
     note_of_record(d, rec);
-    if (d->nnotes > before && pd->nnote < 16) {
-        pd->note_at[pd->nnote] = d->nnotes - 1;
+    if (d->session->nnotes > before && pd->nnote < 16) {
+        pd->note_at[pd->nnote] = d->session->nnotes - 1;
         pd->note_t[pd->nnote++] = rec->time_ms;
     }
 }
@@ -184,7 +186,7 @@ static void note_of_record(struct tb_daemon *d, const struct tb_journal_record *
         return;
     int board = dec.board < TBD_BOARDS ? dec.board : 0;
     switch (rec->type) {
-    case TB_JOURNAL_MISMATCH: { /* "kind: text | resolution" (daemon_outputs.c) */
+    case TB_JOURNAL_MISMATCH: { /* "kind: text | resolution" (daemon_feed.c) */
         char *text = strstr(dec.text, ": "), *bar = strstr(dec.text, " | ");
         const char *ply = text ? strstr(text, ", ply ") : NULL;
         if (!text || !bar || !ply)
@@ -198,11 +200,11 @@ static void note_of_record(struct tb_daemon *d, const struct tb_journal_record *
         return;
     case TB_JOURNAL_TOUCH:
     case TB_JOURNAL_HELD:
-        tb_daemon__note(d, tb_match_game(d->match)->plies, "%s (%s board): %s",
+        tb_daemon__note(d, tb_match_game(d->session->match)->plies, "%s (%s board): %s",
                         tb_daemon__note_what(rec->type), tb_daemon__board_name(board), dec.text);
         return;
     case TB_JOURNAL_ARBITER: /* a resolve whose mismatch the lost events had opened */
-        tb_daemon__note(d, tb_match_game(d->match)->plies, "arbiter resolve #%u", dec.id);
+        tb_daemon__note(d, tb_match_game(d->session->match)->plies, "arbiter resolve #%u", dec.id);
         return;
     default:
         return;
@@ -240,7 +242,7 @@ static void replay_record(struct tb_daemon *d, const struct tb_journal_record *r
                          t, NULL);
         return;
     case TB_JOURNAL_MOVE:
-        tb_match_status(d->match, &st);
+        tb_match_status(d->session->match, &st);
         if (pd->damaged && tb_journal_move_decode(&mv, rec, &err) == TB_OK)
             resync(d, pd, &mv, t);
         else if (tb_journal_move_decode(&mv, rec, &err) == TB_OK && st.plies < mv.ply)
@@ -267,7 +269,7 @@ static void replay_record(struct tb_daemon *d, const struct tb_journal_record *r
         return;
     case TB_JOURNAL_BUG_INPUT_BIN: /* doorgeefschaak: a request the match took */
     case TB_JOURNAL_BUG_INPUT_TEXT:
-        d->mode->record(d, rec, t);
+        d->session->mode->record(d, rec, t);
         return;
     case TB_JOURNAL_CLOCK:
         tb_daemon__clock_record(d, rec); /* the game's clock: a journal stop's time given back */
@@ -294,7 +296,7 @@ static void game_start(struct tb_daemon *d, const struct tb_journal_record *rec)
     struct tb_error err = {0};
     if (tb_journal_decision_decode(&dec, rec, &err) != TB_OK)
         return;
-    if (dec.fen[0] && tb_chess_pos_from_fen(&d->start, dec.fen, 0, &err) != TB_OK)
+    if (dec.fen[0] && tb_chess_pos_from_fen(&d->session->start, dec.fen, 0, &err) != TB_OK)
         tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal: game start FEN: %s", err.msg);
 }
 
@@ -302,7 +304,7 @@ static void game_start(struct tb_daemon *d, const struct tb_journal_record *rec)
 static void past_damage_said(struct tb_daemon *d, const struct past_damage *pd)
 {
     struct tb_match_status st;
-    tb_match_status(d->match, &st);
+    tb_match_status(d->session->match, &st);
     char gap[200] = "no agreed move lost";
     if (pd->inferred && !pd->gap_from)
         snprintf(gap, sizeof gap,
@@ -318,8 +320,8 @@ static void past_damage_said(struct tb_daemon *d, const struct past_damage *pd)
                    "journal %s: recovered past the damage: %d plies taken from their move records, "
                    "%lu board events after a loss not fed; %s; %d plies agreed",
                    d->journal_path, pd->resynced, pd->skipped, gap, st.plies);
-    size_t u = strlen(d->damage);
-    snprintf(d->damage + u, sizeof d->damage - u, "; %s", gap);
+    size_t u = strlen(d->session->damage);
+    snprintf(d->session->damage + u, sizeof d->session->damage - u, "; %s", gap);
 }
 
 /* The intact move records by ply (0 where lost); the count of plies. NULL: none, no memory. */
@@ -353,9 +355,9 @@ static int replay(struct tb_daemon *d, const uint8_t *buf, size_t len, struct tb
     unsigned long n = 0;
     int rc;
     struct past_damage pd = {0};
-    if (tb_journal_losses(d->journal, &(size_t){0}))
+    if (tb_journal_losses(d->session->journal, &(size_t){0}))
         pd.moves = known_moves(buf, len, &pd.nmoves);
-    d->fx = &tb_daemon__replay;
+    d->session->fx = &tb_daemon__replay;
     while ((rc = tb_journal_iter_next(&it, &rec, &e)) != 0) {
         if (rc < 0) { /* each loss was logged at open (log_losses) */
             pd.damaged = pd.skip = rc == TB_ERR_CRC;
@@ -364,41 +366,43 @@ static int replay(struct tb_daemon *d, const uint8_t *buf, size_t len, struct tb
         if (n++ == 0) {
             if (rec.type == TB_JOURNAL_GAME_START)
                 game_start(d, &rec);
-            if ((rc = tb_match_new(&d->mcfg, &d->start, rec.time_ms, &d->match, err)) != TB_OK)
+            if ((rc = tb_match_new(&d->session->mcfg, &d->session->start, rec.time_ms,
+                                   &d->session->match, err)) != TB_OK)
                 break;
             d->vnow = d->last_mt = rec.time_ms;
         }
         replay_record(d, &rec, &pd);
     }
-    if (pd.skip && d->match) { /* the end is past a loss: the agreed game, the boards read anew */
-        const tb_chess_game *g = tb_match_game(d->match);
-        tb_match_set_game(d->match, g->moves, g->plies, d->last_mt, NULL);
+    if (pd.skip &&
+        d->session->match) { /* the end is past a loss: the agreed game, the boards read anew */
+        const tb_chess_game *g = tb_match_game(d->session->match);
+        tb_match_set_game(d->session->match, g->moves, g->plies, d->last_mt, NULL);
     }
-    d->fx = &tb_daemon__live;
+    d->session->fx = &tb_daemon__live;
     if (pd.damaged)
         past_damage_said(d, &pd);
     free(pd.moves);
     if (n)
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "journal %s: %lu records replayed", d->journal_path,
                        n);
-    return rc < 0 && !d->match ? rc : TB_OK;
+    return rc < 0 && !d->session->match ? rc : TB_OK;
 }
 
 /* What damage cost, for the arbiter: which records, which bytes, from which ply. */
 static void log_losses(struct tb_daemon *d, const struct tb_journal_recovery *rec)
 {
     size_t n;
-    const struct tb_journal_loss *l = tb_journal_losses(d->journal, &n);
+    const struct tb_journal_loss *l = tb_journal_losses(d->session->journal, &n);
     tb_daemon__log(d, TB_CONFIG_LOG_WARN,
                    "journal %s: %zu corrupt regions skipped, %llu records lost, %zu kept",
                    d->journal_path, rec->corrupt, (unsigned long long)rec->lost, rec->records);
-    snprintf(d->damage, sizeof d->damage, "%llu records lost in %zu places",
+    snprintf(d->session->damage, sizeof d->session->damage, "%llu records lost in %zu places",
              (unsigned long long)rec->lost, rec->corrupt);
     for (size_t i = 0; i < n; i++, l++) {
         char bytes[64] = "no bytes unreadable", moves[96] = "";
         if (i == 0 && l->last_seq >= l->first_seq) {
-            size_t u = strlen(d->damage);
-            snprintf(d->damage + u, sizeof d->damage - u,
+            size_t u = strlen(d->session->damage);
+            snprintf(d->session->damage + u, sizeof d->session->damage - u,
                      ", the first: records %llu to %llu, from ply %u",
                      (unsigned long long)l->first_seq, (unsigned long long)l->last_seq,
                      l->ply + 1u);
@@ -432,9 +436,9 @@ int tb_daemon__recover(struct tb_daemon *d, const struct tb_journal_recovery *re
     if (rec->corrupt)
         log_losses(d, rec);
     size_t len;
-    const uint8_t *buf = tb_journal_contents(d->journal, &len);
+    const uint8_t *buf = tb_journal_contents(d->session->journal, &len);
     int rc = replay(d, buf, len, err);
-    if (d->match) /* everything replayed was on disk */
-        d->agreed = tb_match_game(d->match)->plies;
+    if (d->session->match) /* everything replayed was on disk */
+        d->session->agreed = tb_match_game(d->session->match)->plies;
     return rc;
 }

@@ -14,7 +14,9 @@
 #include "daemon_broadcast.h"
 #include "daemon_games.h"
 #include "daemon_internal.h"
+#include "daemon_mode.h"
 #include "daemon_result.h"
+#include "daemon_session.h"
 #include "daemon_voice.h"
 #include "tb_str.h"
 #include "tb_clock.h"
@@ -114,7 +116,7 @@ void tb_daemon__result_clear(struct tb_daemon *d)
 {
     memset(&d->res->end, 0, sizeof d->res->end);
     d->res->end.ply = -1;
-    snprintf(d->result, sizeof d->result, "*");
+    tb_daemon__set_result(d, "*");
 }
 
 static const char *side_name(int side)
@@ -135,11 +137,11 @@ static void say_result(struct tb_daemon *d, const char *result)
 
 static void end_game(struct tb_daemon *d, const char *result, const char *why)
 {
-    const tb_chess_game *g = tb_match_game(d->match);
-    snprintf(d->result, sizeof d->result, "%s", result);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
+    tb_daemon__set_result(d, result);
     snprintf(d->res->end.why, sizeof d->res->end.why, "%s", why);
     d->res->end.ply = g->plies;
-    tb_daemon__log(d, d->fx->info, "game over: %s, %s", result, why);
+    tb_daemon__log(d, tb_daemon__fx(d)->info, "game over: %s, %s", result, why);
     if (d->res->end.by_request) /* the rules' end is the last move itself: no note needed */
         tb_daemon__note(d, g->plies, "result %s: %s", result, why);
     say_result(d, result);
@@ -151,7 +153,7 @@ void tb_daemon__result_rules(struct tb_daemon *d, uint64_t t)
     (void)t;
     if (d->res->end.ply >= 0)
         return; /* over already: what follows is not part of the game */
-    const tb_chess_game *g = tb_match_game(d->match);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
     const char *res = "1/2-1/2", *why;
     switch (tb_chess_game_state(g)) {
     case TB_CHESS_CHECKMATE:
@@ -181,7 +183,7 @@ void tb_daemon__result_rules(struct tb_daemon *d, uint64_t t)
 static int judge(struct tb_daemon *d, const struct tb_ctl_request *req, char *result, char *why,
                  size_t len, struct tb_error *err)
 {
-    const tb_chess_game *g = tb_match_game(d->match);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
     struct tb_clock_judgement j;
     strcpy(result, "1/2-1/2");
     switch (req->how) {
@@ -230,7 +232,7 @@ int tb_daemon__result_check(struct tb_daemon *d, const struct tb_ctl_request *re
     char result[8], why[TBD_WHY_MAX];
     if (d->res->end.ply >= 0)
         return tb_error_set(err, TB_ERR_STATE, "the game is over already: %s, %s; new-game first",
-                            d->result, d->res->end.why);
+                            tb_daemon__result(d), d->res->end.why);
     return judge(d, req, result, why, sizeof why, err);
 }
 

@@ -6,21 +6,24 @@
  * each output is carried out only once its cause is on disk (docs/journal.md). No other file
  * lets the time run, carries out outputs or commits: they hand their input in here. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "daemon_internal.h"
+#include "daemon_mode.h"
+#include "daemon_table.h"
 #include "daemon_vi.h"
 
 static void outputs(struct tb_daemon *d);
 
 static int commit(struct tb_daemon *d)
 {
-    return d->fx->store->commit(d);
+    return d->session->fx->store->commit(d);
 }
 
 bool tb_daemon__journal_held(const struct tb_daemon *d)
 {
-    const struct tb_daemon__jstop *js = &d->jstop;
+    const struct tb_daemon__jstop *js = &d->session->jstop;
     return tb_table_held(js->state, js->out_state, js->act);
 }
 
@@ -45,10 +48,10 @@ static void advance(struct tb_daemon *d, uint64_t t)
     if (tb_daemon__journal_held(d))
         return;
     choices_due(d, t);
-    d->mode->tick(d, t);
+    d->session->mode->tick(d, t);
     outputs(d);
-    if (d->mode->ticked)
-        d->mode->ticked(d, t);
+    if (d->session->mode->ticked)
+        d->session->mode->ticked(d, t);
 }
 
 /* ---- inputs that waited for the journal ------------------------------------------------- */
@@ -56,7 +59,7 @@ static void advance(struct tb_daemon *d, uint64_t t)
 static int hold_input(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t)
 {
     struct tb_table_held h = {.kind = TB_TABLE_HELD_BOARD, .t = t, .board = *in};
-    if (tb_table_queue_push(&d->jstop.in, &h) == TB_OK)
+    if (tb_table_queue_push(&d->session->jstop.in, &h) == TB_OK)
         return TB_OK;
     tb_daemon__log(d, TB_CONFIG_LOG_ERROR,
                    "%s board: an event while play is stopped cannot be kept (out of memory)",
@@ -69,10 +72,10 @@ static int hold_input(struct tb_daemon *d, const struct tb_journal_event *in, ui
 static int apply(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t)
 {
     advance(d, t);
-    int rc = d->mode->apply(d, in, t);
+    int rc = d->session->mode->apply(d, in, t);
     outputs(d);
-    if (d->mode->answer) {
-        d->mode->answer(d, in, t);
+    if (d->session->mode->answer) {
+        d->session->mode->answer(d, in, t);
         outputs(d);
     }
     return rc;
@@ -86,18 +89,18 @@ static const char *const ticket_what[] = {"the action", "the promotion choice", 
 /* A record just appended for a control request: its answer waits for the writer. */
 static void open_ticket(struct tb_daemon *d, enum tbd_ticket kind)
 {
-    struct tb_daemon__ticket *tk = &d->ticket;
-    if (!d->ticket_wanted)
+    struct tb_daemon__ticket *tk = &d->session->ticket;
+    if (!d->session->ticket_wanted)
         return; /* a board's button: nobody waits for an answer */
     memset(tk, 0, sizeof *tk);
-    tk->id = ++d->tickets;
+    tk->id = ++d->session->tickets;
     tk->kind = kind;
-    tk->seq = tb_journal_last_seq(d->journal);
+    tk->seq = tb_journal_last_seq(d->session->journal);
 }
 
 static void answer_ticket(struct tb_daemon *d, int rc, const char *msg)
 {
-    struct tb_daemon__ticket *tk = &d->ticket;
+    struct tb_daemon__ticket *tk = &d->session->ticket;
     if (!tk->id || tk->answered)
         return;
     tk->answered = true;
@@ -109,31 +112,31 @@ static void answer_ticket(struct tb_daemon *d, int rc, const char *msg)
  * (or in force) once the journal can be written again. The answer says exactly that. */
 static void ticket_failed(struct tb_daemon *d)
 {
-    struct tb_daemon__ticket *tk = &d->ticket;
+    struct tb_daemon__ticket *tk = &d->session->ticket;
     if (!tk->id || tk->answered)
         return;
     char msg[600];
-    const char *what = tk->kind == TBD_TICKET_ACTION && d->jstop.act_req.verb
-                           ? tb_ctl_verb_name(d->jstop.act_req.verb)
+    const char *what = tk->kind == TBD_TICKET_ACTION && d->session->jstop.act_req.verb
+                           ? tb_ctl_verb_name(d->session->jstop.act_req.verb)
                            : ticket_what[tk->kind];
     snprintf(msg, sizeof msg,
              "not done: the journal cannot be written (%s); %s%s is kept in memory and %s when "
              "the journal can be written again; play is stopped until then, the arbiter is called",
-             d->jstop.reason, tk->kind == TBD_TICKET_ACTION ? "the " : "", what,
+             d->session->jstop.reason, tk->kind == TBD_TICKET_ACTION ? "the " : "", what,
              tk->kind == TBD_TICKET_ACTION ? "is done" : "takes effect");
     answer_ticket(d, TB_ERR_STATE, msg);
 }
 
 /* A control request's record is appended and its commit is under way: kind ACTION queues the
  * arbiter action req at t (done once its record is on disk), the others are in force already;
- * the request's answer waits (d->ticket). TB_ERR_AGAIN. */
+ * the request's answer waits (d->session->ticket). TB_ERR_AGAIN. */
 static int defer(struct tb_daemon *d, enum tbd_ticket kind, const struct tb_ctl_request *req,
                  uint64_t t, struct tb_error *err)
 {
-    struct tb_daemon__jstop *js = &d->jstop;
+    struct tb_daemon__jstop *js = &d->session->jstop;
     if (kind == TBD_TICKET_ACTION) {
         struct tb_table_held act = {
-            .kind = TB_TABLE_HELD_ACTION, .t = t, .seq = tb_journal_last_seq(d->journal)};
+            .kind = TB_TABLE_HELD_ACTION, .t = t, .seq = tb_journal_last_seq(d->session->journal)};
         if (tb_table_queue_push(&js->in, &act) != TB_OK)
             return tb_error_set(err, TB_ERR_MEM, "out of memory");
         js->act_req = *req;
@@ -141,7 +144,7 @@ static int defer(struct tb_daemon *d, enum tbd_ticket kind, const struct tb_ctl_
         tb_table_action_to(&js->act, TB_TABLE_ACT_WAITS);
     }
     open_ticket(d, kind);
-    if (tb_daemon__jstopped(js))
+    if (tbd_stopped(js))
         ticket_failed(d);
     return tb_error_set(err, TB_ERR_AGAIN, "waiting for the journal");
 }
@@ -160,18 +163,18 @@ static int act(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t
 /* The queued action's record is on disk: it is done, its outcome is the answer. */
 static void apply_action(struct tb_daemon *d, uint64_t t)
 {
-    struct tb_daemon__jstop *js = &d->jstop;
+    struct tb_daemon__jstop *js = &d->session->jstop;
     struct tb_error err = {0};
     tb_table_action_to(&js->act, TB_TABLE_ACT_NONE);
     int rc = act(d, &js->act_req, t, &err);
-    if (d->ticket.kind == TBD_TICKET_ACTION)
+    if (d->session->ticket.kind == TBD_TICKET_ACTION)
         answer_ticket(d, rc, err.msg);
 }
 
 /* The inputs that waited, taken in order at their own times while the game is not held. */
 static void drain(struct tb_daemon *d)
 {
-    struct tb_daemon__jstop *js = &d->jstop;
+    struct tb_daemon__jstop *js = &d->session->jstop;
     if (js->draining)
         return; /* a re-entrancy guard, no state of the game: an input taken here drains too */
     js->draining = true;
@@ -198,24 +201,24 @@ static void drain(struct tb_daemon *d)
  * journal can be written: nothing is agreed or said before it is on disk. */
 static void outputs(struct tb_daemon *d)
 {
-    struct tb_daemon__jstop *js = &d->jstop;
-    while (!tb_daemon__jstopped(js)) {
+    struct tb_daemon__jstop *js = &d->session->jstop;
+    while (!tbd_stopped(js)) {
         if (js->out_state == TB_TABLE_OUT_NONE) {
-            if (!d->mode->next(d))
+            if (!d->session->mode->next(d))
                 break;
             tb_table_output_to(&js->out_state, TB_TABLE_OUT_HELD);
         }
         bool appended = js->out_state == TB_TABLE_OUT_APPENDED;
-        bool disk = d->mode->needs_disk(d, &appended);
+        bool disk = d->session->mode->needs_disk(d, &appended);
         if (appended && js->out_state == TB_TABLE_OUT_HELD)
             tb_table_output_to(&js->out_state, TB_TABLE_OUT_APPENDED);
         if (disk && commit(d) != TB_OK)
             return; /* the writer has it (TB_ERR_AGAIN), or play stopped (TB_ERR_SYS) */
         tb_table_output_to(&js->out_state, TB_TABLE_OUT_NONE);
-        d->mode->carry_out(d);
+        d->session->mode->carry_out(d);
     }
-    if (d->mode->drained)
-        d->mode->drained(d);
+    if (d->session->mode->drained)
+        d->session->mode->drained(d);
     drain(d); /* the inputs that waited for the journal, if not held now */
 }
 
@@ -224,17 +227,17 @@ static void outputs(struct tb_daemon *d)
 /* Something waits for the disk and nothing writes: a commit. */
 static void kick(struct tb_daemon *d)
 {
-    struct tb_daemon__jstop *js = &d->jstop;
-    if (!d->writer.busy && !tb_daemon__jstopped(js) && js->act == TB_TABLE_ACT_WAITS)
+    struct tb_daemon__jstop *js = &d->session->jstop;
+    if (!d->session->writer.busy && !tbd_stopped(js) && js->act == TB_TABLE_ACT_WAITS)
         commit(d);
 }
 
 static void written(struct tb_daemon *d, uint64_t now)
 {
-    struct tb_daemon__jstop *js = &d->jstop;
+    struct tb_daemon__jstop *js = &d->session->jstop;
     struct tb_journal_state st;
-    tb_journal_state(d->journal, &st);
-    if (tb_daemon__jstopped(js)) {
+    tb_journal_state(d->session->journal, &st);
+    if (tbd_stopped(js)) {
         tb_table_journal_to(&js->state, TB_TABLE_WRITABLE);
         tb_daemon__log(d, TB_CONFIG_LOG_WARN,
                        "journal %s: writing again after %lu tries: %zu records kept in memory are "
@@ -246,13 +249,13 @@ static void written(struct tb_daemon *d, uint64_t now)
     } else if (js->notice == TB_TABLE_NOTICE_TOLD) {
         tb_daemon__log(d, TB_CONFIG_LOG_WARN,
                        "journal %s: the write took %llu ms; it is on disk, play goes on",
-                       d->journal_path, (unsigned long long)(now - d->writer.since));
+                       d->journal_path, (unsigned long long)(now - d->session->writer.since));
     }
     if (js->notice == TB_TABLE_NOTICE_TOLD)
         tb_table_notice_to(&js->notice, TB_TABLE_NOTICE_NONE); /* on disk: play goes on */
     if (js->act == TB_TABLE_ACT_WAITS && st.durable_seq >= js->act_seq)
         tb_table_action_to(&js->act, TB_TABLE_ACT_DURABLE);
-    struct tb_daemon__ticket *tk = &d->ticket;
+    struct tb_daemon__ticket *tk = &d->session->ticket;
     if (tk->id && !tk->answered && tk->kind != TBD_TICKET_ACTION && st.durable_seq >= tk->seq)
         answer_ticket(d, TB_OK, NULL);
 }
@@ -261,13 +264,13 @@ static void written(struct tb_daemon *d, uint64_t now)
  * out and the inputs that waited are taken; on failure play stops. */
 static void writer_done(struct tb_daemon *d, bool wait)
 {
-    struct tb_daemon__jstop *js = &d->jstop;
+    struct tb_daemon__jstop *js = &d->session->jstop;
     struct tb_daemon__written r;
     if (!tb_daemon__writer_take(d, wait, &r))
         return;
     uint64_t now = tb_daemon__clock(d);
     if (r.rc != TB_OK) {
-        if (tb_daemon__jstopped(js)) { /* a retry: status follows the reason; said once */
+        if (tbd_stopped(js)) { /* a retry: status follows the reason; said once */
             tb_table_journal_to(&js->state, TB_TABLE_STOPPED);
             if (r.error != js->error) {
                 js->error = r.error;
@@ -290,15 +293,15 @@ static void writer_done(struct tb_daemon *d, bool wait)
 void tb_daemon__journal_settle(struct tb_daemon *d)
 {
     for (int guard = 0; guard < 100000; guard++) {
-        if (d->writer.busy) {
+        if (d->session->writer.busy) {
             writer_done(d, true);
             continue;
         }
-        if (tb_daemon__jstopped(&d->jstop) || !tb_daemon__journal_held(d))
+        if (tb_daemon__jstopped(d) || !tb_daemon__journal_held(d))
             return;
         outputs(d);
         kick(d);
-        if (!d->writer.busy)
+        if (!d->session->writer.busy)
             return;
     }
 }
@@ -313,7 +316,7 @@ static int board_input(struct tb_daemon *d, const struct tb_journal_event *in, u
         return TB_ERR_ARG;
     choices_due(d, t);
     tb_daemon__vi_before_input(d, in, t); /* promote button choices first, in the journal too */
-    d->fx->store->append_event(d, in, t);
+    d->session->fx->store->append_event(d, in, t);
     if (tb_daemon__journal_held(d))
         return hold_input(d, in, t);
     return apply(d, in, t);
@@ -356,11 +359,11 @@ static int taken(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_
         return rc;
     if (commit(d) == TB_OK)
         return TB_OK;
-    bool wanted = d->ticket_wanted;
+    bool wanted = d->session->ticket_wanted;
     if (in->kind == TB_DAEMON__IN_REQUEST)
-        d->ticket_wanted = true; /* the request's client waits for its answer */
+        d->session->ticket_wanted = true; /* the request's client waits for its answer */
     rc = defer(d, ticket_of[in->kind], NULL, t, err);
-    d->ticket_wanted = wanted;
+    d->session->ticket_wanted = wanted;
     return rc;
 }
 
@@ -387,4 +390,137 @@ int tb_daemon__input(struct tb_daemon *d, const struct tb_daemon__input *in, uin
         return taken(d, in, t, err);
     }
     return TB_ERR_ARG;
+}
+
+/* ---- the session's state; what the other files read of it ------------------------------------ */
+
+int tb_daemon__session_new(struct tb_daemon *d, struct tb_error *err)
+{
+    struct tb_daemon__session *s = calloc(1, sizeof *s);
+    if (!s)
+        return tb_error_set(err, TB_ERR_MEM, "out of memory");
+    d->session = s;
+    s->writer.efd = -1;
+    s->fx = &tb_daemon__live;
+    s->mode = &tb_daemon__twin; /* doorgeefschaak: set when [bughouse] opens it */
+    tb_daemon__subscribe(d);    /* what the game carries out reaches (daemon_feed.c) */
+    snprintf(s->result, sizeof s->result, "*");
+    tb_chess_pos_startpos(&s->start);
+    if (d->cfg->start_fen[0]) /* checked when the configuration was read */
+        tb_chess_pos_from_fen(&s->start, d->cfg->start_fen, 0, NULL);
+    return TB_OK;
+}
+
+void tb_daemon__session_free(struct tb_daemon *d)
+{
+    if (!d->session)
+        return;
+    tb_match_free(d->session->match);
+    tb_daemon__journal_free(d);
+    free(d->session);
+    d->session = NULL;
+}
+
+tb_match *tb_daemon__match(const struct tb_daemon *d)
+{
+    return d->session->match;
+}
+
+const struct tb_match_config *tb_daemon__match_config(const struct tb_daemon *d)
+{
+    return &d->session->mcfg;
+}
+
+void tb_daemon__set_match_config(struct tb_daemon *d, const struct tb_match_config *mcfg)
+{
+    d->session->mcfg = *mcfg;
+}
+
+const tb_chess_pos *tb_daemon__start(const struct tb_daemon *d)
+{
+    return &d->session->start;
+}
+
+const struct tb_daemon__effects *tb_daemon__fx(const struct tb_daemon *d)
+{
+    return d->session->fx;
+}
+
+const struct tb_daemon__mode *tb_daemon__mode(const struct tb_daemon *d)
+{
+    return d->session->mode;
+}
+
+void tb_daemon__set_mode(struct tb_daemon *d, const struct tb_daemon__mode *mode)
+{
+    d->session->mode = mode;
+}
+
+int tb_daemon__agreed(const struct tb_daemon *d)
+{
+    return d->session->agreed;
+}
+
+const struct tb_match_status *tb_daemon__shown(const struct tb_daemon *d)
+{
+    return &d->session->shown;
+}
+
+const char *tb_daemon__result(const struct tb_daemon *d)
+{
+    return d->session->result;
+}
+
+void tb_daemon__set_result(struct tb_daemon *d, const char *result)
+{
+    snprintf(d->session->result, sizeof d->session->result, "%s", result);
+}
+
+const char *tb_daemon__damage(const struct tb_daemon *d)
+{
+    return d->session->damage;
+}
+
+int tb_daemon__notes(const struct tb_daemon *d, const struct tb_daemon__note **notes)
+{
+    *notes = d->session->note;
+    return d->session->nnotes;
+}
+
+void tb_daemon__ticket_want(struct tb_daemon *d, bool wanted)
+{
+    d->session->ticket_wanted = wanted;
+}
+
+unsigned long tb_daemon__ticket_id(const struct tb_daemon *d)
+{
+    return d->session->ticket.id;
+}
+
+bool tb_daemon__ticket_waits(const struct tb_daemon *d)
+{
+    return d->session->ticket.id && !d->session->ticket.answered;
+}
+
+const char *tb_daemon__ticket_said(const struct tb_daemon *d)
+{
+    return d->session->ticket.said;
+}
+
+void tb_daemon__ticket_say(struct tb_daemon *d, const char *said)
+{
+    snprintf(d->session->ticket.said, sizeof d->session->ticket.said, "%s", said ? said : "");
+}
+
+int tb_daemon__ticket_outcome(struct tb_daemon *d, unsigned long id, struct tb_error *err)
+{
+    struct tb_daemon__ticket *tk = &d->session->ticket;
+    if (tk->id != id)
+        return tb_error_set(err, TB_ERR_STATE, "the request's outcome is lost; see status");
+    if (!tk->answered)
+        return TB_ERR_AGAIN;
+    tk->id = 0;
+    if (tk->rc != TB_OK)
+        tb_error_set(err, tk->rc, "%s", tk->msg[0] ? tk->msg : "not possible now");
+    return tk->rc;
 }

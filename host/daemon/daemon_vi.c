@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "daemon_internal.h"
+#include "daemon_session.h"
+#include "daemon_mode.h"
 #include "daemon_vi.h"
 #include "daemon_voice.h"
 
@@ -62,7 +64,7 @@ static const int cycle_piece[4] = {TB_CHESS_QUEEN, TB_CHESS_ROOK, TB_CHESS_BISHO
 
 static bool live(const struct tb_daemon *d)
 {
-    return d->fx->acts;
+    return tb_daemon__fx(d)->acts;
 }
 
 /* Can the player at board announce a promotion now (D.2.1)? Their move is due on their board
@@ -71,10 +73,10 @@ static bool live(const struct tb_daemon *d)
 static bool promotion_open(struct tb_daemon *d, int b)
 {
     struct tb_match_status st;
-    tb_match_status(d->match, &st);
-    const tb_chess_game *g = tb_match_game(d->match);
-    if (st.state != TB_MATCH_IN_SYNC || tb_daemon__jstopped(&d->jstop) ||
-        g->pos.side != d->mcfg.board[b].color)
+    tb_match_status(tb_daemon__match(d), &st);
+    const tb_chess_game *g = tb_match_game(tb_daemon__match(d));
+    if (st.state != TB_MATCH_IN_SYNC || tb_daemon__jstopped(d) ||
+        g->pos.side != tb_daemon__match_config(d)->board[b].color)
         return false;
     tb_chess_movelist list;
     tb_chess_gen_legal(&g->pos, &list);
@@ -89,7 +91,7 @@ static void take_choice(struct tb_daemon *d, int b, uint64_t t)
 {
     struct vi_player *v = &d->vi->player[b];
     int piece = v->choice;
-    if (!piece || tb_daemon__jstopped(&d->jstop))
+    if (!piece || tb_daemon__jstopped(d))
         return; /* kept until the journal can be written */
     v->choice = 0;
     v->cycle = 0;
@@ -116,10 +118,10 @@ uint64_t tb_daemon__vi_deadline(const struct tb_daemon *d)
 
 int tb_daemon__vi_next(struct tb_daemon *d, uint64_t t, uint64_t *due)
 {
-    if (tb_daemon__jstopped(&d->jstop) || (*due = tb_daemon__vi_deadline(d)) > t)
+    if (tb_daemon__jstopped(d) || (*due = tb_daemon__vi_deadline(d)) > t)
         return -1;
     /* the match first reaches the moment the player stopped pressing */
-    tb_match_tick(d->match, *due);
+    tb_match_tick(tb_daemon__match(d), *due);
     return d->vi->player[0].choice && d->vi->player[0].choice_at == *due ? 0 : 1;
 }
 
@@ -132,7 +134,7 @@ static void cancel_review(struct tb_daemon *d, int b)
 {
     if (!d->vi->player[b].review_id || !tb_daemon__speaker(d))
         return;
-    tb_voice_cancel_review(tb_daemon__speaker(d), d->mcfg.board[b].color);
+    tb_voice_cancel_review(tb_daemon__speaker(d), tb_daemon__match_config(d)->board[b].color);
     d->vi->player[b].review_id = 0;
 }
 
@@ -147,9 +149,10 @@ void tb_daemon__vi_before_input(struct tb_daemon *d, const struct tb_journal_eve
 
 void tb_daemon__end_move(struct tb_daemon *d, int board, uint64_t t)
 {
-    int rc = tb_match_end_move(d->match, board, t);
+    int rc = tb_match_end_move(tb_daemon__match(d), board, t);
     if (rc == 1)
-        tb_daemon__log(d, d->fx->info, "%s board: the clock pressed completed the move (6.2.1)",
+        tb_daemon__log(d, tb_daemon__fx(d)->info,
+                       "%s board: the clock pressed completed the move (6.2.1)",
                        tb_daemon__board_name(board));
 }
 
@@ -211,8 +214,8 @@ void tb_daemon__vi_release(struct tb_daemon *d, int b, int button)
 void tb_daemon__vi_button(struct tb_daemon *d, int b, int button)
 {
     struct tb_match_status st;
-    tb_match_status(d->match, &st);
-    struct tb_voice_msg_args a = {.board = d->mcfg.board[b].color};
+    tb_match_status(tb_daemon__match(d), &st);
+    struct tb_voice_msg_args a = {.board = tb_daemon__match_config(d)->board[b].color};
     press(d, b, button); /* promote, long presses */
     switch (button) {
     case TB_LINK_BUTTON_REPEAT:
@@ -267,17 +270,18 @@ void tb_daemon__vi_confirm(struct tb_daemon *d, int b, int what)
         return;
     if (what == TB_VOICE_CONFIRM_TAKEN && mode == TB_VOICE_CONFIRM_EARCON)
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "earcon to %s (%s): move taken",
-                       tb_daemon__board_name(b), tb_daemon__color_name(d->mcfg.board[b].color));
+                       tb_daemon__board_name(b),
+                       tb_daemon__color_name(tb_daemon__match_config(d)->board[b].color));
     else {
         char text[TB_VOICE_TEMPLATE_MAX + 1];
         static const enum tb_voice_msg msg[] = {TB_VOICE_MSG_TAKEN, TB_VOICE_MSG_ILLEGAL,
                                                 TB_VOICE_MSG_NOT_RECOGNISED};
         if (tb_voice_phrase_msg(tb_daemon__pack(d, b), msg[what], NULL, text, sizeof text) >= 0)
             tb_daemon__log(d, TB_CONFIG_LOG_INFO, "say to %s (%s): %s", tb_daemon__board_name(b),
-                           tb_daemon__color_name(d->mcfg.board[b].color), text);
+                           tb_daemon__color_name(tb_daemon__match_config(d)->board[b].color), text);
     }
     if (tb_daemon__speaker(d))
-        tb_voice_confirm(tb_daemon__speaker(d), d->mcfg.board[b].color, mode,
+        tb_voice_confirm(tb_daemon__speaker(d), tb_daemon__match_config(d)->board[b].color, mode,
                          (enum tb_voice_confirm_what)what);
 }
 
@@ -289,7 +293,7 @@ void tb_daemon__vi_told(struct tb_daemon *d, const struct tb_match_announce *a)
         return; /* told again (a reminder): the mover heard already */
     v->told_ply = a->ply;
     v->told_move = a->move;
-    d->fx->confirm(d, mover, TB_VOICE_CONFIRM_TAKEN);
+    tb_daemon__fx(d)->confirm(d, mover, TB_VOICE_CONFIRM_TAKEN);
     if (a->queen_assumed) { /* 7.5.2: the move was ended without a piece chosen */
         struct tb_voice_msg_args m = {.piece = TB_CHESS_QUEEN};
         tb_daemon__say_msg(d, mover, TB_VOICE_MSG_PROMOTION_QUEEN, &m, 0);
@@ -304,9 +308,9 @@ static tb_chess_game *known_game(struct tb_daemon *d)
     tb_chess_game *g = malloc(sizeof *g);
     if (!g)
         return NULL;
-    *g = *tb_match_game(d->match);
+    *g = *tb_match_game(tb_daemon__match(d));
     struct tb_match_status st;
-    tb_match_status(d->match, &st);
+    tb_match_status(tb_daemon__match(d), &st);
     if (st.state == TB_MATCH_WAITING && st.move)
         tb_chess_game_push(g, st.move);
     return g;
@@ -319,11 +323,11 @@ int tb_daemon__review(struct tb_daemon *d, int b, int what, int arg, char **out)
         return TB_ERR_MEM;
     char *text = NULL;
     int n = tb_voice_review_text(tb_daemon__pack(d, b), g, (enum tb_voice_review_what)what, arg,
-                                 d->result, TB_VOICE_LONG, &text);
+                                 tb_daemon__result(d), TB_VOICE_LONG, &text);
     free(g);
     if (n < 0)
         return n;
-    int color = d->mcfg.board[b].color;
+    int color = tb_daemon__match_config(d)->board[b].color;
     tb_daemon__log(d, TB_CONFIG_LOG_INFO, "review to %s (%s): %s", tb_daemon__board_name(b),
                    tb_daemon__color_name(color), text);
     if (tb_daemon__speaker(d)) {
@@ -375,8 +379,9 @@ void tb_daemon__review_request(struct tb_daemon *d, const struct tb_ctl_request 
         tb_chess_game *g = known_game(d);
         snprintf(path, sizeof path, "%s/scoresheet-%s.wav", d->cfg->journal_dir,
                  tb_daemon__board_name(b));
-        long frames = g ? tb_voice_scoresheet_wav(tb_daemon__speaker(d), d->mcfg.board[b].color, g,
-                                                  d->result, TB_VOICE_LONG, path, &err)
+        long frames = g ? tb_voice_scoresheet_wav(tb_daemon__speaker(d),
+                                                  tb_daemon__match_config(d)->board[b].color, g,
+                                                  tb_daemon__result(d), TB_VOICE_LONG, path, &err)
                         : TB_ERR_MEM;
         free(g);
         if (frames >= 0)

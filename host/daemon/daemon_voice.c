@@ -9,6 +9,8 @@
 #include "daemon_braille.h"
 #include "daemon_dgt.h"
 #include "daemon_internal.h"
+#include "daemon_session.h"
+#include "daemon_mode.h"
 #include "daemon_vi.h"
 #include "daemon_voice.h"
 
@@ -45,7 +47,7 @@ static int player_sink(struct tb_daemon *d, int b, struct tb_voice_player_config
     struct tb_daemon__voice *v = d->voice;
     if (d->opt.sink) {
         pc->sink = d->opt.sink;
-        pc->sink_arg = d->opt.sink_arg[d->mcfg.board[b].color];
+        pc->sink_arg = d->opt.sink_arg[tb_daemon__match_config(d)->board[b].color];
         return TB_OK;
     }
     if (!strcmp(audio, "null") || !strcmp(audio, "none")) {
@@ -71,7 +73,7 @@ static int voice_open(struct tb_daemon *d, struct tb_error *err)
 {
     if (!(d->voice = calloc(1, sizeof *d->voice)))
         return tb_error_set(err, TB_ERR_MEM, "speech: out of memory");
-    return d->mode->voice_open(d, err);
+    return tb_daemon__mode(d)->voice_open(d, err);
 }
 
 struct tb_voice *tb_daemon__speaker(const struct tb_daemon *d)
@@ -121,7 +123,7 @@ int tb_daemon__twin_voice_open(struct tb_daemon *d, struct tb_error *err)
         vc.espeak_voice = d->cfg->player[0].voice;
     vc.rate = d->cfg->player[0].rate;
     for (int b = 0; b < TBD_BOARDS; b++) {
-        struct tb_voice_player_config *pc = &vc.player[d->mcfg.board[b].color];
+        struct tb_voice_player_config *pc = &vc.player[tb_daemon__match_config(d)->board[b].color];
         pc->pack = v->pack[b];
         pc->espeak_voice = d->cfg->player[b].voice[0] ? d->cfg->player[b].voice : NULL;
         pc->rate = d->cfg->player[b].rate;
@@ -155,10 +157,10 @@ static void voice_close(struct tb_daemon *d)
 
 static void queue(struct tb_daemon *d, int b, const char *text, unsigned flags, int move_number)
 {
-    int color = d->mcfg.board[b].color;
-    tb_daemon__log(d, d->fx->info, "say to %s (%s): %s", tb_daemon__board_name(b),
+    int color = tb_daemon__match_config(d)->board[b].color;
+    tb_daemon__log(d, tb_daemon__fx(d)->info, "say to %s (%s): %s", tb_daemon__board_name(b),
                    tb_daemon__color_name(color), text);
-    d->fx->speak(d, b, text, flags, move_number);
+    tb_daemon__fx(d)->speak(d, b, text, flags, move_number);
 }
 
 /* D.2.9: how to put a board right, in parts of at most TBD_PUT_RIGHT_SQUARES squares, each a
@@ -265,9 +267,9 @@ void tb_daemon__repeat(struct tb_daemon *d, int board)
     struct tb_voice *speaker = tb_daemon__speaker(d);
     if (!speaker)
         return;
-    long id = tb_voice_repeat(speaker, d->mcfg.board[board].color);
+    long id = tb_voice_repeat(speaker, tb_daemon__match_config(d)->board[board].color);
     if (id == TB_ERR_NOTFOUND) {
-        struct tb_voice_msg_args a = {.board = d->mcfg.board[board].color};
+        struct tb_voice_msg_args a = {.board = tb_daemon__match_config(d)->board[board].color};
         tb_daemon__say_msg(d, board, TB_VOICE_MSG_NO_MOVE, &a, 0);
     } else if (id > 0) {
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "say to %s: the last move again",
@@ -299,7 +301,7 @@ static int voice_handle(struct tb_daemon *d, const struct pollfd *p, int np)
     int n;
     while (speaker && (n = tb_voice_events(speaker, ev, 16)) > 0) {
         for (int i = 0; i < n; i++)
-            d->mode->voice_event(d, &ev[i]);
+            tb_daemon__mode(d)->voice_event(d, &ev[i]);
         if (n < 16)
             break;
     }
