@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "daemon_bug.h"
+#include "daemon_ctl.h" /* TBD_ANSWERED, the handlers of its requests */
 
 static void reply(struct tb_daemon__buf *out, int rc, const char *text)
 {
