@@ -275,6 +275,12 @@ static bool other_mode(struct tb_daemon *d, const struct tb_ctl_request *req,
     unsigned modes = tb_ctl_request_modes(req);
     if (modes & d->mode->ctl_modes)
         return false;
+    /* the mode the request is for, named as its table names it */
+    const struct tb_daemon__mode *const known[] = {&tb_daemon__twin, &tb_daemon__doorgeefschaak};
+    const struct tb_daemon__mode *wanted = known[0];
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (known[i]->ctl_modes & modes)
+            wanted = known[i];
     bool bug = modes & TB_CTL_BUG, by_board = tb_ctl_verb_info(req->verb)->flags & TB_CTL_BY_BOARD;
     char msg[300];
     snprintf(msg, sizeof msg, "%s%s is for %s: this daemon runs %s ([bughouse] enabled = %s)%s",
@@ -282,8 +288,7 @@ static bool other_mode(struct tb_daemon *d, const struct tb_ctl_request *req,
              !by_board ? ""
              : bug     ? " a|b"
                        : " vi|sighted",
-             bug ? "doorgeefschaak" : "the twin game", d->mode->name, d->mode->enabled,
-             d->mode->requests);
+             wanted->name, d->mode->name, d->mode->enabled, d->mode->requests);
     reply_error(out, TB_ERR_STATE, msg);
     return true;
 }
