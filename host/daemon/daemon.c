@@ -13,6 +13,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "daemon_ctl.h"
 #include "daemon_internal.h"
 #include "daemon_result.h"
 #include "daemon_session.h"
@@ -54,7 +55,6 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
         return tb_error_set(err, TB_ERR_MEM, "out of memory");
     d->opt = *o;
     d->cfg = &d->opt.cfg;
-    d->listen_fd = -1;
     d->wake_pipe[0] = d->wake_pipe[1] = -1;
     d->mono_start = tb_daemon__mono_ms();
     d->status_parts = tb_daemon__parts_status; /* their lines after the game's in status */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "daemon_bug.h"
+#include "daemon_ctl.h" /* TBD_ANSWERED, the handlers of its requests */
 #include "daemon_games.h"
 #include "daemon_mode.h"
 #include "daemon_session.h"

@@ -16,12 +16,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon_ctl.h"
 #include "daemon_games.h"
 #include "daemon_internal.h"
 #include "daemon_mode.h"
 #include "daemon_session.h"
 #include "daemon_vi.h"
 #include "daemon_voice.h"
+
+#define TBD_MAX_CLIENTS_UID 16    /* connections of one peer uid */
+#define TBD_REQUEST_MS      10000 /* a connection sends a whole request within this, or is dropped */
+#define TBD_OUT_MAX         (1u << 20) /* a client that lets this much answer pile up is dropped */
 
 void tb_daemon__buf_put(struct tb_daemon__buf *b, const char *s, size_t n)
 {
@@ -198,7 +203,8 @@ int tb_daemon__ctl_set_pin(struct tb_daemon *d, const struct tb_ctl_request *req
                            struct tb_daemon__buf *out, struct tb_error *err)
 {
     char note[300];
-    int rc = tb_daemon__set_pin(d, req, d->req_uid, d->req_pid, note, sizeof note, err);
+    int rc = tb_daemon__set_pin(d, req, d->ctl->req_uid, d->ctl->req_pid, d->ctl->configured_pin,
+                                note, sizeof note, err);
     if (rc == TB_OK)
         reply_ok(out, note);
     return rc == TB_OK ? TBD_ANSWERED : rc;
@@ -258,6 +264,12 @@ static bool other_mode(struct tb_daemon *d, const struct tb_ctl_request *req,
     unsigned modes = tb_ctl_request_modes(req);
     if (modes & tb_daemon__mode(d)->ctl_modes)
         return false;
+    /* the mode the request is for, named as its table names it */
+    const struct tb_daemon__mode *const known[] = {&tb_daemon__twin, &tb_daemon__doorgeefschaak};
+    const struct tb_daemon__mode *wanted = known[0];
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (known[i]->ctl_modes & modes)
+            wanted = known[i];
     bool bug = modes & TB_CTL_BUG, by_board = tb_ctl_verb_info(req->verb)->flags & TB_CTL_BY_BOARD;
     char msg[300];
     snprintf(msg, sizeof msg, "%s%s is for %s: this daemon runs %s ([bughouse] enabled = %s)%s",
@@ -265,8 +277,8 @@ static bool other_mode(struct tb_daemon *d, const struct tb_ctl_request *req,
              !by_board ? ""
              : bug     ? " a|b"
                        : " vi|sighted",
-             bug ? "doorgeefschaak" : "the twin game", tb_daemon__mode(d)->name,
-             tb_daemon__mode(d)->enabled, tb_daemon__mode(d)->requests);
+             wanted->name, tb_daemon__mode(d)->name, tb_daemon__mode(d)->enabled,
+             tb_daemon__mode(d)->requests);
     reply_error(out, TB_ERR_STATE, msg);
     return true;
 }
@@ -301,9 +313,9 @@ static bool parse(struct tb_daemon *d, const char *line, size_t len, struct tb_c
     int rc = tb_ctl_parse(line, len, req, &err);
     if (rc == TB_OK)
         return true;
-    tb_daemon__refusal(d, d->req_uid, false, TB_CONFIG_LOG_INFO,
-                       "control: refused (uid %u pid %d): %s", (unsigned)d->req_uid,
-                       (int)d->req_pid, err.msg);
+    tb_daemon__refusal(d, d->ctl->req_uid, false, TB_CONFIG_LOG_INFO,
+                       "control: refused (uid %u pid %d): %s", (unsigned)d->ctl->req_uid,
+                       (int)d->ctl->req_pid, err.msg);
     reply_error(out, rc, err.msg);
     return false;
 }
@@ -316,9 +328,9 @@ static bool pin_missing(struct tb_daemon *d, const struct tb_ctl_request *req,
     int rc = tb_ctl_pin_missing(req, d->cfg->arbiter_pin, &err);
     if (rc == TB_OK)
         return false;
-    tb_daemon__refusal(d, d->req_uid, false, TB_CONFIG_LOG_WARN,
+    tb_daemon__refusal(d, d->ctl->req_uid, false, TB_CONFIG_LOG_WARN,
                        "control: %s refused (uid %u pid %d): %s", tb_ctl_verb_name(req->verb),
-                       (unsigned)d->req_uid, (int)d->req_pid, err.msg);
+                       (unsigned)d->ctl->req_uid, (int)d->ctl->req_pid, err.msg);
     reply_error(out, rc, err.msg);
     return true;
 }
@@ -344,18 +356,19 @@ int tb_daemon__arbiter_outcome(struct tb_daemon *d, unsigned long ticket, struct
 
 int tb_daemon_request(struct tb_daemon *d, const char *line, char *out, size_t len)
 {
+    struct tb_daemon__ctl *s = d->ctl;
     struct tb_daemon__buf b = {0};
-    d->req_uid = (uint32_t)getuid(); /* in-process: this process asks */
-    d->req_pid = (int32_t)getpid();
+    s->req_uid = (uint32_t)getuid(); /* in-process: this process asks */
+    s->req_pid = (int32_t)getpid();
     struct tb_ctl_request req;
     if (parse(d, line, strlen(line), &req, &b) && !pin_missing(d, &req, &b)) {
         uint64_t delay;
         bool locked; /* the guard counts it as it counts a client's; nothing here is held */
-        if (req.needs_pin && tb_ctl_guard_check(&d->guard, d->req_uid, &req, d->cfg->arbiter_pin,
+        if (req.needs_pin && tb_ctl_guard_check(&s->guard, s->req_uid, &req, d->cfg->arbiter_pin,
                                                 tb_daemon__mono_ms(), &delay, &locked) != TB_OK) {
-            tb_daemon__refusal(d, d->req_uid, true, TB_CONFIG_LOG_WARN,
+            tb_daemon__refusal(d, s->req_uid, true, TB_CONFIG_LOG_WARN,
                                "control: %s refused (uid %u pid %d): wrong arbiter PIN",
-                               tb_ctl_verb_name(req.verb), (unsigned)d->req_uid, (int)d->req_pid);
+                               tb_ctl_verb_name(req.verb), (unsigned)s->req_uid, (int)s->req_pid);
             reply_error(&b, TB_ERR_PERM, "wrong arbiter PIN");
         } else {
             /* in-process, a game-changing request waits here for the journal as a client would */
@@ -425,16 +438,21 @@ static int take_lock(struct tb_daemon *d, struct tb_error *err)
     int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
     if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n)
         tb_daemon__log(d, TB_CONFIG_LOG_WARN, "control socket lock %s: cannot write the pid", path);
-    d->lock_fd = fd;
+    d->ctl->lock_fd = fd;
     return TB_OK;
 }
 
 static int ctl_open(struct tb_daemon *d, struct tb_error *err)
 {
-    d->lock_fd = d->sweep_fd = -1;
-    d->ctl_opened = true;
-    tb_ctl_guard_init(&d->guard);
-    tb_ctl_loglimit_init(&d->refusals, now_ms());
+    struct tb_daemon__ctl *s = calloc(1, sizeof *s);
+    if (!s)
+        return tb_error_set(err, TB_ERR_MEM, "control socket: out of memory");
+    s->listen_fd = s->lock_fd = s->sweep_fd = -1;
+    tb_ctl_guard_init(&s->guard);
+    tb_ctl_loglimit_init(&s->refusals, now_ms());
+    /* before tb_daemon__pin_start puts a PIN kept by set-pin in the configuration's place */
+    snprintf(s->configured_pin, sizeof s->configured_pin, "%s", d->cfg->arbiter_pin);
+    d->ctl = s;
     if (!d->socket_path[0])
         return TB_OK;
     union { /* the address as bind() takes it, with no cast between object types */
@@ -466,9 +484,9 @@ static int ctl_open(struct tb_daemon *d, struct tb_error *err)
         close(fd);
         return tb_error_set(err, TB_ERR_SYS, "control socket %s: %s", d->socket_path, strerror(e));
     }
-    d->listen_fd = fd;
-    d->sweep_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-    if (d->sweep_fd < 0)
+    s->listen_fd = fd;
+    s->sweep_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (s->sweep_fd < 0)
         return tb_error_set(err, TB_ERR_SYS, "timerfd: %s", strerror(errno));
     tb_daemon__log(d, TB_CONFIG_LOG_INFO, "control socket %s", d->socket_path);
     return TB_OK;
@@ -476,64 +494,72 @@ static int ctl_open(struct tb_daemon *d, struct tb_error *err)
 
 static void drop(struct tb_daemon *d, int i)
 {
-    close(d->client[i].fd);
-    close(d->client[i].timer_fd);
-    free(d->client[i].out);
-    free(d->client[i].answer);
-    d->client[i] = d->client[--d->nclients];
+    struct tb_daemon__ctl *s = d->ctl;
+    close(s->client[i].fd);
+    close(s->client[i].timer_fd);
+    free(s->client[i].out);
+    free(s->client[i].answer);
+    s->client[i] = s->client[--s->nclients];
 }
 
 static void ctl_close(struct tb_daemon *d)
 {
-    while (d->nclients)
-        drop(d, d->nclients - 1);
-    if (d->listen_fd >= 0) {
-        close(d->listen_fd);
-        unlink(d->socket_path);
-        d->listen_fd = -1;
-    }
-    if (!d->ctl_opened)
+    struct tb_daemon__ctl *s = d->ctl;
+    if (!s) /* never opened, or closed already */
         return;
-    if (d->sweep_fd >= 0)
-        close(d->sweep_fd);
-    if (d->lock_fd >= 0)
-        close(d->lock_fd); /* the lock file stays: removing it would race a starting daemon */
-    d->sweep_fd = d->lock_fd = -1;
-    d->ctl_opened = false;
+    while (s->nclients)
+        drop(d, s->nclients - 1);
+    if (s->listen_fd >= 0) {
+        close(s->listen_fd);
+        unlink(d->socket_path);
+    }
+    if (s->sweep_fd >= 0)
+        close(s->sweep_fd);
+    if (s->lock_fd >= 0)
+        close(s->lock_fd); /* the lock file stays: removing it would race a starting daemon */
+    free(s);
+    d->ctl = NULL;
+}
+
+struct tb_ctl_guard *tb_daemon__ctl_guard(struct tb_daemon *d)
+{
+    return &d->ctl->guard;
 }
 
 /* The earliest request deadline among the clients that wait for a request. */
 static void arm_sweep(struct tb_daemon *d)
 {
+    struct tb_daemon__ctl *s = d->ctl;
     uint64_t due = UINT64_MAX;
-    for (int i = 0; i < d->nclients; i++) {
-        const struct tb_daemon__client *c = &d->client[i];
+    for (int i = 0; i < s->nclients; i++) {
+        const struct tb_daemon__client *c = &s->client[i];
         if (!c->closing && !c->held_on && !c->answer && c->since + TBD_REQUEST_MS < due)
             due = c->since + TBD_REQUEST_MS;
     }
-    if (tb_ctl_log_due(&d->refusals) < due) /* the refusals' summary of the minute */
-        due = tb_ctl_log_due(&d->refusals);
+    if (tb_ctl_log_due(&s->refusals) < due) /* the refusals' summary of the minute */
+        due = tb_ctl_log_due(&s->refusals);
     if (due == UINT64_MAX) {
         struct itimerspec off = {0};
-        timerfd_settime(d->sweep_fd, 0, &off, NULL);
+        timerfd_settime(s->sweep_fd, 0, &off, NULL);
     } else {
-        arm(d->sweep_fd, due);
+        arm(s->sweep_fd, due);
     }
 }
 
 static int ctl_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
 {
+    struct tb_daemon__ctl *s = d->ctl;
     int n = 0;
-    if (d->listen_fd < 0)
+    if (s->listen_fd < 0)
         return 0;
     if (n < max)
-        p[n++] = (struct pollfd){.fd = d->listen_fd, .events = POLLIN};
-    if (d->sweep_fd >= 0 && n < max) {
+        p[n++] = (struct pollfd){.fd = s->listen_fd, .events = POLLIN};
+    if (s->sweep_fd >= 0 && n < max) {
         arm_sweep(d);
-        p[n++] = (struct pollfd){.fd = d->sweep_fd, .events = POLLIN};
+        p[n++] = (struct pollfd){.fd = s->sweep_fd, .events = POLLIN};
     }
-    for (int i = 0; i < d->nclients && n < max; i++) {
-        struct tb_daemon__client *c = &d->client[i];
+    for (int i = 0; i < s->nclients && n < max; i++) {
+        struct tb_daemon__client *c = &s->client[i];
         if (c->ticket || c->wait_on) { /* waits for the journal: only its answer goes out */
             p[n++] = (struct pollfd){.fd = c->fd, .events = (short)(c->out_len ? POLLOUT : 0)};
             continue;
@@ -552,13 +578,14 @@ static int ctl_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
  * a limit is reached (a client that only holds connections open loses them first). */
 static int longest_idle(struct tb_daemon *d, bool of_uid, uint32_t uid)
 {
+    struct tb_daemon__ctl *s = d->ctl;
     int best = -1;
-    for (int i = 0; i < d->nclients; i++) {
-        const struct tb_daemon__client *c = &d->client[i];
+    for (int i = 0; i < s->nclients; i++) {
+        const struct tb_daemon__client *c = &s->client[i];
         if ((of_uid && c->uid != uid) || c->held_on || c->answer || c->out_len || c->ticket ||
             c->wait_on)
             continue;
-        if (best < 0 || c->since < d->client[best].since)
+        if (best < 0 || c->since < s->client[best].since)
             best = i;
     }
     return best;
@@ -569,27 +596,29 @@ static int longest_idle(struct tb_daemon *d, bool of_uid, uint32_t uid)
  * the most connections, so a uid with few connections (the arbiter's) always gets in. */
 static int oldest_busy(struct tb_daemon *d, bool of_uid, uint32_t uid)
 {
+    struct tb_daemon__ctl *s = d->ctl;
     if (!of_uid) {
         int most = 0;
-        for (int i = 0; i < d->nclients; i++) {
+        for (int i = 0; i < s->nclients; i++) {
             int n = 0;
-            for (int j = 0; j < d->nclients; j++)
-                n += d->client[j].uid == d->client[i].uid;
+            for (int j = 0; j < s->nclients; j++)
+                n += s->client[j].uid == s->client[i].uid;
             if (n > most)
-                most = n, uid = d->client[i].uid;
+                most = n, uid = s->client[i].uid;
         }
     }
     int best = -1;
-    for (int i = 0; i < d->nclients; i++)
-        if (d->client[i].uid == uid && (best < 0 || d->client[i].since < d->client[best].since))
+    for (int i = 0; i < s->nclients; i++)
+        if (s->client[i].uid == uid && (best < 0 || s->client[i].since < s->client[best].since))
             best = i;
     return best;
 }
 
 static void accept_clients(struct tb_daemon *d)
 {
+    struct tb_daemon__ctl *s = d->ctl;
     for (;;) {
-        int fd = accept4(d->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        int fd = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0)
             return;
         struct ucred cred = {0};
@@ -597,19 +626,19 @@ static void accept_clients(struct tb_daemon *d)
         if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
             cred.uid = (uid_t)-1;
         int of_uid = 0;
-        for (int i = 0; i < d->nclients; i++)
-            of_uid += d->client[i].uid == cred.uid;
+        for (int i = 0; i < s->nclients; i++)
+            of_uid += s->client[i].uid == cred.uid;
         /* at a limit the new connection takes another's place: no number of idle, slow or
            held connections locks a new client out (docs/control-protocol.md, "Limits") */
         bool uid_full = of_uid >= TBD_MAX_CLIENTS_UID;
         int victim = -2;
-        if (uid_full || d->nclients >= TBD_MAX_CLIENTS) {
+        if (uid_full || s->nclients >= TBD_MAX_CLIENTS) {
             victim = longest_idle(d, uid_full, cred.uid);
             if (victim < 0)
                 victim = oldest_busy(d, uid_full, cred.uid);
         }
         if (victim >= 0) {
-            const struct tb_daemon__client *v = &d->client[victim];
+            const struct tb_daemon__client *v = &s->client[victim];
             tb_daemon__refusal(
                 d, cred.uid, false, TB_CONFIG_LOG_WARN,
                 "control: connection limit (%d per uid, %d in all): the %s connection "
@@ -624,7 +653,7 @@ static void accept_clients(struct tb_daemon *d)
             close(fd);
             return;
         }
-        struct tb_daemon__client *c = &d->client[d->nclients++];
+        struct tb_daemon__client *c = &s->client[s->nclients++];
         memset(c, 0, sizeof *c);
         c->fd = fd;
         c->timer_fd = tfd;
@@ -684,7 +713,7 @@ static bool guarded(struct tb_daemon *d, struct tb_daemon__client *c,
     if (pin_missing(d, req, out))
         return true;
     uint64_t now = now_ms(), at;
-    int w = tb_ctl_guard_when(&d->guard, c->uid, now, &at);
+    int w = tb_ctl_guard_when(&d->ctl->guard, c->uid, now, &at);
     if (w == TB_ERR_PERM) {
         char msg[200];
         snprintf(msg, sizeof msg,
@@ -707,10 +736,10 @@ static bool guarded(struct tb_daemon *d, struct tb_daemon__client *c,
     }
     uint64_t delay;
     bool locked;
-    if (tb_ctl_guard_check(&d->guard, c->uid, req, d->cfg->arbiter_pin, now, &delay, &locked) ==
-        TB_OK)
+    if (tb_ctl_guard_check(&d->ctl->guard, c->uid, req, d->cfg->arbiter_pin, now, &delay,
+                           &locked) == TB_OK)
         return false; /* runs as any request */
-    unsigned fails = tb_ctl_guard_fails(&d->guard, c->uid, now);
+    unsigned fails = tb_ctl_guard_fails(&d->ctl->guard, c->uid, now);
     tb_daemon__refusal(d, c->uid, true, TB_CONFIG_LOG_WARN,
                        "control: %s refused: wrong arbiter PIN from uid %u pid %d (%u in a row)%s",
                        tb_ctl_verb_name(req->verb), (unsigned)c->uid, (int)c->pid, fails,
@@ -730,8 +759,8 @@ static bool guarded(struct tb_daemon *d, struct tb_daemon__client *c,
 static void run_request(struct tb_daemon *d, struct tb_daemon__client *c,
                         const struct tb_ctl_request *req, struct tb_daemon__buf *out)
 {
-    d->req_uid = c->uid;
-    d->req_pid = c->pid;
+    d->ctl->req_uid = c->uid;
+    d->ctl->req_pid = c->pid;
     if (must_wait(d) && changes_game(req->verb)) {
         c->wait = *req; /* served once the journal lets it */
         c->wait_on = true;
@@ -746,8 +775,8 @@ static void serve(struct tb_daemon *d, struct tb_daemon__client *c,
                   const struct tb_ctl_request *req, struct tb_daemon__buf *out)
 {
     bool held;
-    d->req_uid = c->uid;
-    d->req_pid = c->pid;
+    d->ctl->req_uid = c->uid;
+    d->ctl->req_pid = c->pid;
     if (!guarded(d, c, req, out, &held))
         run_request(d, c, req, out);
     if (!held)
@@ -756,8 +785,9 @@ static void serve(struct tb_daemon *d, struct tb_daemon__client *c,
 
 void tb_daemon__ctl_waiting(struct tb_daemon *d)
 {
-    for (int i = 0; i < d->nclients; i++) {
-        struct tb_daemon__client *c = &d->client[i];
+    struct tb_daemon__ctl *s = d->ctl;
+    for (int i = 0; i < s->nclients; i++) {
+        struct tb_daemon__client *c = &s->client[i];
         struct tb_daemon__buf out = {0};
         if (c->ticket && ticket_answer(d, c->ticket, &out)) {
             c->ticket = 0;
@@ -815,8 +845,8 @@ static bool client_turn(struct tb_daemon *d, struct tb_daemon__client *c, bool r
             reply_error(&out, TB_ERR_FULL, msg);
         } else if (rc == 1) {
             struct tb_ctl_request req;
-            d->req_uid = c->uid;
-            d->req_pid = c->pid;
+            d->ctl->req_uid = c->uid;
+            d->ctl->req_pid = c->pid;
             if (parse(d, line, line_len, &req, &out))
                 serve(d, c, &req, &out);
             else
@@ -836,12 +866,13 @@ static bool client_turn(struct tb_daemon *d, struct tb_daemon__client *c, bool r
 
 static void sweep(struct tb_daemon *d)
 {
+    struct tb_daemon__ctl *s = d->ctl;
     uint64_t expirations, now = now_ms();
-    if (read(d->sweep_fd, &expirations, sizeof expirations) < 0 && errno != EAGAIN)
+    if (read(s->sweep_fd, &expirations, sizeof expirations) < 0 && errno != EAGAIN)
         return;
     tb_daemon__refusals_flush(d);
-    for (int i = d->nclients - 1; i >= 0; i--) {
-        struct tb_daemon__client *c = &d->client[i];
+    for (int i = s->nclients - 1; i >= 0; i--) {
+        struct tb_daemon__client *c = &s->client[i];
         if (c->closing || c->held_on || c->answer || c->timer_due || c->ticket || c->wait_on ||
             now < c->since + TBD_REQUEST_MS)
             continue;
@@ -854,20 +885,21 @@ static void sweep(struct tb_daemon *d)
 
 static int ctl_handle(struct tb_daemon *d, const struct pollfd *p, int n)
 {
+    struct tb_daemon__ctl *s = d->ctl;
     bool accept_now = false;
     for (int k = 0; k < n; k++) {
         if (!p[k].revents)
             continue;
-        if (p[k].fd == d->listen_fd) {
+        if (p[k].fd == s->listen_fd) {
             accept_now = true;
             continue;
         }
-        if (p[k].fd == d->sweep_fd) {
+        if (p[k].fd == s->sweep_fd) {
             sweep(d);
             continue;
         }
-        for (int i = 0; i < d->nclients; i++) {
-            struct tb_daemon__client *c = &d->client[i];
+        for (int i = 0; i < s->nclients; i++) {
+            struct tb_daemon__client *c = &s->client[i];
             bool timer = c->timer_fd == p[k].fd;
             if (c->fd != p[k].fd && !timer)
                 continue;

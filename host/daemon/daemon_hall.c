@@ -15,6 +15,7 @@
 
 #include "daemon_bug.h" /* doorgeefschaak: its match, for the hall's two games */
 #include "daemon_clock.h"
+#include "daemon_ctl.h" /* the control socket's guard and action path */
 #include "daemon_hall.h"
 #include "daemon_internal.h"
 #include "daemon_mode.h"
@@ -345,11 +346,11 @@ static void run(struct tb_daemon *d, struct tb_daemon__hall *h, const struct tb_
 {
     uint64_t now = now_ms(d), peer = peer_of(c), delay;
     bool locked;
-    if (tb_ctl_guard_check(&d->guard, peer, req, d->cfg->arbiter_pin, tb_daemon__mono_ms(), &delay,
-                           &locked) != TB_OK) {
+    if (tb_ctl_guard_check(tb_daemon__ctl_guard(d), peer, req, d->cfg->arbiter_pin,
+                           tb_daemon__mono_ms(), &delay, &locked) != TB_OK) {
         char msg[120];
         snprintf(msg, sizeof msg, "wrong arbiter PIN (%u in a row)%s",
-                 tb_ctl_guard_fails(&d->guard, peer, tb_daemon__mono_ms()),
+                 tb_ctl_guard_fails(tb_daemon__ctl_guard(d), peer, tb_daemon__mono_ms()),
                  locked ? "; locked out for 15 minutes" : "");
         refuse(d, h, c, peer, true, msg);
         struct tbd_hall_wait *w = wait_slot(h, peer, true);
@@ -435,7 +436,7 @@ static void command(struct tb_daemon *d, struct tb_daemon__hall *h, const struct
         answer(d, c, false, why);
         return;
     }
-    int w = tb_ctl_guard_when(&d->guard, peer, gnow, &at);
+    int w = tb_ctl_guard_when(tb_daemon__ctl_guard(d), peer, gnow, &at);
     struct tbd_hall_wait *slot = NULL; /* none if this peer has one waiting already */
     if (w == 1 && !wait_slot(h, peer, false))
         slot = wait_slot(h, peer, true);

@@ -16,35 +16,9 @@
 #include "tb_table.h"
 #include "tb_voice.h"
 
-#define TBD_BOARDS          2
-#define TBD_MAX_CLIENTS     64    /* connections in total (docs/control-protocol.md, "Limits") */
-#define TBD_MAX_CLIENTS_UID 16    /* connections of one peer uid */
-#define TBD_REQUEST_MS      10000 /* a connection sends a whole request within this, or is dropped */
-#define TBD_WHY_MAX         160   /* why a game ended: "the arbiter's decision: " and the reason */
-#define TBD_OUT_MAX         (1u << 20) /* a client that lets this much answer pile up is dropped */
-#define TBD_QUEUE_MAX       (1u << 20) /* events of one fast script held for merging */
-
-struct tb_daemon__client {
-    int fd;
-    int timer_fd; /* due: a held PIN check or answer, or more requests already read */
-    uint32_t uid; /* the peer (SO_PEERCRED) */
-    int32_t pid;
-    struct tb_ctl_reader reader;
-    char in[4096]; /* read, not yet taken: one request per loop turn */
-    size_t in_off, in_len;
-    struct tb_ctl_request held; /* a PIN request waiting until its check may be made */
-    bool held_on;
-    char *answer;   /* a wrong PIN's answer, held back until the timer */
-    uint64_t since; /* connected or last answered (monotonic ms): TBD_REQUEST_MS from here */
-    bool timer_due;
-    char *out;
-    size_t out_len, out_cap;
-    bool closing; /* close once out is written */
-    /* journal writer: a game-changing request waits for the journal (nothing read meanwhile) */
-    unsigned long ticket;       /* its answer comes with d->ticket of this id */
-    struct tb_ctl_request wait; /* PIN checked: served once the game is no longer held */
-    bool wait_on;
-};
+#define TBD_BOARDS    2
+#define TBD_WHY_MAX   160        /* why a game ended: "the arbiter's decision: " and the reason */
+#define TBD_QUEUE_MAX (1u << 20) /* events of one fast script held for merging */
 
 /* Events read from a fast sim: board, waiting to be merged in script order. */
 struct tb_daemon__queue {
@@ -116,18 +90,7 @@ struct tb_daemon {
 
     struct tb_daemon__voice *voice; /* the speech thread, the packs (daemon_voice.c) */
 
-    int listen_fd;
-    struct tb_daemon__client client[TBD_MAX_CLIENTS];
-    int nclients;
-    bool ctl_opened;                 /* lock_fd and sweep_fd are valid */
-    int lock_fd;                     /* flock'd lock file beside the socket */
-    int sweep_fd;                    /* timerfd: the next client's request deadline */
-    struct tb_ctl_guard guard;       /* wrong PINs: delays and lockouts */
-    struct tb_ctl_loglimit refusals; /* refused requests in the log (daemon_refusals.c) */
-    /* set-pin: the configuration's PIN (what a kept PIN replaced), the request's peer */
-    char configured_pin[TB_CONFIG_PIN_MAX + 1];
-    uint32_t req_uid;
-    int32_t req_pid;
+    struct tb_daemon__ctl *ctl; /* the control socket (daemon_ctl.c) */
     int wake_pipe[2];
 
     struct tb_daemon__vi *vi;           /* the VI player on their own (daemon_vi.c) */
@@ -157,15 +120,8 @@ uint64_t tb_daemon__match_time(struct tb_daemon *d);
 void tb_daemon__log(struct tb_daemon *d, enum tb_config_log level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* daemon_refusals.c: a request of peer (a uid, or tb_ctl_guard_peer_named) refused: logged at
- * level as it is while few come, else counted and summed up per peer once a minute
- * (docs/control-protocol.md, "The log"). Times are CLOCK_MONOTONIC ms, as the guard's. */
+/* daemon_time.c: CLOCK_MONOTONIC ms (the control guard's and the refusals' times too). */
 uint64_t tb_daemon__mono_ms(void);
-void tb_daemon__refusal(struct tb_daemon *d, uint64_t peer, bool wrong_pin,
-                        enum tb_config_log level, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-void tb_daemon__refusals_flush(struct tb_daemon *d); /* the summary of a minute that ended */
-void tb_daemon__peer_name(uint64_t peer, char *buf, size_t len); /* "uid 1000" */
 
 /* One part of the daemon, as a libuv handle or a BRLTTY driver: an ops table the loop asks in
  * turn (daemon.c, its parts list). A slot a part has no use for is NULL. */
@@ -226,10 +182,7 @@ uint64_t tb_daemon__when(struct tb_daemon__when *w, const struct tb_link_event *
 int tb_daemon__promote_at(struct tb_daemon *d, int board, int ptype, uint64_t t,
                           struct tb_error *err);
 
-/* daemon_ctl.c */
-/* Requests that waited for the journal: answered or served now if they can be. */
-void tb_daemon__ctl_waiting(struct tb_daemon *d);
-/* Runs one request line, appending the response to an output buffer. */
+/* daemon_ctl.c: the answer to a request, appended to (the part's own calls: daemon_ctl.h). */
 struct tb_daemon__buf {
     char *p;
     size_t len, cap;
@@ -237,35 +190,10 @@ struct tb_daemon__buf {
     unsigned long ticket; /* no answer yet: it comes with d->ticket of this id */
 };
 void tb_daemon__buf_put(struct tb_daemon__buf *b, const char *s, size_t n);
-/* An arbiter's action from inside the daemon (the hall's broker), taken as a socket client's
- * request is and never waiting on the loop: TB_ERR_AGAIN while it waits for the journal, before
- * it is taken (*ticket 0: start it again later) or for its record (*ticket set: ask
- * tb_daemon__arbiter_outcome, TB_ERR_AGAIN until it is on disk); else its outcome. */
-int tb_daemon__arbiter_start(struct tb_daemon *d, const struct tb_ctl_request *req,
-                             unsigned long *ticket, struct tb_error *err);
-int tb_daemon__arbiter_outcome(struct tb_daemon *d, unsigned long ticket, struct tb_error *err);
-/* Runs one request, parsed and its PIN checked, appending the response to out. */
-void tb_daemon__request(struct tb_daemon *d, const struct tb_ctl_request *req,
-                        struct tb_daemon__buf *out);
-/* The handler of each request (its row's in TB_CTL_VERBS): answers into out itself
- * (TBD_ANSWERED), or returns TB_OK ("ok") or an error err names; TB_ERR_AGAIN with d->ticket
- * open: answered once its record is on disk. */
-#define TBD_ANSWERED 1
-#define TBD_CTL_HANDLER(id, name, min, max, flags, h, ...)                                         \
-    int tb_daemon__ctl_##h(struct tb_daemon *d, const struct tb_ctl_request *req,                  \
-                           struct tb_daemon__buf *out, struct tb_error *err);
-TB_CTL_VERBS(TBD_CTL_HANDLER)
-#undef TBD_CTL_HANDLER
 
 /* daemon_paths.c: the socket's and the journal's directories made and checked (never a
  * symbolic link, a directory another user may write to, or a default in /tmp). */
 int tb_daemon__paths_prepare(struct tb_daemon *d, struct tb_error *err);
-
-/* daemon_pin.c: the arbiter PIN changed without a restart (set-pin), kept in the state
- * directory; the length warning at start. */
-void tb_daemon__pin_start(struct tb_daemon *d);
-int tb_daemon__set_pin(struct tb_daemon *d, const struct tb_ctl_request *req, uint32_t uid,
-                       int32_t pid, char *note, size_t len, struct tb_error *err);
 
 /* daemon_export.c */
 void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out);

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon_ctl.h"
 #include "daemon_internal.h"
 #include "tb_str.h"
 
@@ -79,7 +80,6 @@ void tb_daemon__pin_start(struct tb_daemon *d)
     char path[TB_CONFIG_PATH_MAX + 32], why[128], pin[TB_CTL_PIN_MAX + 1] = "";
     unsigned long long tag;
     pin_path(d, path, sizeof path);
-    snprintf(d->configured_pin, sizeof d->configured_pin, "%s", d->cfg->arbiter_pin);
     int rc = read_kept(path, pin, &tag, why, sizeof why);
     if (rc < 0) {
         tb_daemon__log(d, TB_CONFIG_LOG_WARN,
@@ -98,7 +98,7 @@ void tb_daemon__pin_start(struct tb_daemon *d)
 }
 
 /* Writes the kept PIN: a new file, synced, renamed over the old one, the directory synced. */
-static int keep(struct tb_daemon *d, const char *pin, struct tb_error *err)
+static int keep(struct tb_daemon *d, const char *pin, const char *configured, struct tb_error *err)
 {
     char path[TB_CONFIG_PATH_MAX + 32], tmp[TB_CONFIG_PATH_MAX + 48], text[256];
     pin_path(d, path, sizeof path);
@@ -117,7 +117,7 @@ static int keep(struct tb_daemon *d, const char *pin, struct tb_error *err)
                      "# twinboardd: the arbiter PIN set with set-pin at %s; it replaces the "
                      "configured PIN while the configuration names the one it replaced\n%s\n"
                      "%llx\n",
-                     when, pin, replaced_tag(d->configured_pin));
+                     when, pin, replaced_tag(configured));
     bool ok = write(fd, text, (size_t)n) == n && fsync(fd) == 0;
     int e = errno;
     ok = close(fd) == 0 && ok;
@@ -141,11 +141,12 @@ static int keep(struct tb_daemon *d, const char *pin, struct tb_error *err)
 }
 
 int tb_daemon__set_pin(struct tb_daemon *d, const struct tb_ctl_request *req, uint32_t uid,
-                       int32_t pid, char *note, size_t len, struct tb_error *err)
+                       int32_t pid, const char *configured, char *note, size_t len,
+                       struct tb_error *err)
 {
     if (tb_ctl_pin_equal(d->cfg->arbiter_pin, req->text))
         return tb_error_set(err, TB_ERR_STATE, "the new PIN is the PIN in use: nothing changed");
-    int rc = keep(d, req->text, err);
+    int rc = keep(d, req->text, configured, err);
     if (rc != TB_OK) {
         tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "set-pin from uid %u pid %d: %s", (unsigned)uid,
                        (int)pid, err->msg);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "daemon_ctl.h"
 #include "daemon_internal.h"
 
 void tb_daemon__peer_name(uint64_t peer, char *buf, size_t len)
@@ -20,9 +21,12 @@ void tb_daemon__peer_name(uint64_t peer, char *buf, size_t len)
 
 void tb_daemon__refusals_flush(struct tb_daemon *d)
 {
-    uint64_t now = tb_daemon__mono_ms(), start = d->refusals.start;
+    struct tb_ctl_loglimit *lim = d->ctl ? &d->ctl->refusals : NULL;
+    if (!lim)
+        return;
+    uint64_t now = tb_daemon__mono_ms(), start = lim->start;
     struct tb_ctl_logcount c;
-    while (tb_ctl_log_summary(&d->refusals, now, &c) == 1) {
+    while (tb_ctl_log_summary(lim, now, &c) == 1) {
         char who[48];
         tb_daemon__peer_name(c.peer, who, sizeof who);
         tb_daemon__log(d, TB_CONFIG_LOG_WARN,
@@ -39,7 +43,8 @@ void tb_daemon__refusal(struct tb_daemon *d, uint64_t peer, bool wrong_pin,
     if (level > d->cfg->log_level)
         return; /* not logged at this level: it takes no line from the others */
     tb_daemon__refusals_flush(d);
-    if (!tb_ctl_log_refusal(&d->refusals, peer, wrong_pin, tb_daemon__mono_ms()))
+    struct tb_ctl_loglimit *lim = d->ctl ? &d->ctl->refusals : NULL; /* none: logged as it is */
+    if (lim && !tb_ctl_log_refusal(lim, peer, wrong_pin, tb_daemon__mono_ms()))
         return;
     char line[1024];
     va_list ap;
