@@ -13,6 +13,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "daemon_inputs.h"
 #include "daemon_internal.h"
 
 void tb_daemon_options_default(struct tb_daemon_options *o)
@@ -52,6 +53,7 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     d->wake_pipe[0] = d->wake_pipe[1] = -1;
     d->writer.efd = -1;
     d->mono_start = tb_daemon__mono_ms();
+    d->inputs = tb_daemon__inputs; /* how each input is taken (daemon_inputs.c) */
     d->fx = &tb_daemon__live;
     d->mode = &tb_daemon__twin; /* doorgeefschaak: set when [bughouse] opens it */
     tb_daemon__subscribe(d);    /* what the game carries out reaches (daemon_feed.c) */

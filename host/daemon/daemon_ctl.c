@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon_inputs.h"
 #include "daemon_internal.h"
 
 void tb_daemon__buf_put(struct tb_daemon__buf *b, const char *s, size_t n)

@@ -203,8 +203,6 @@ struct tb_daemon__mode {
     void (*status)(struct tb_daemon *d, struct tb_daemon__buf *out);
     int (*voice_open)(struct tb_daemon *d, struct tb_error *err);
     void (*voice_event)(struct tb_daemon *d, const struct tb_voice_event *ev);
-    /* recovery: a TB_JOURNAL_BUG_INPUT_BIN (or _TEXT) record (a request the mode took) */
-    void (*record)(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t);
     void (*hall_state)(struct tb_daemon *d, struct tb_hall_state *st); /* the games, clocks */
 };
 extern const struct tb_daemon__mode tb_daemon__twin, tb_daemon__doorgeefschaak;
@@ -357,6 +355,7 @@ struct tb_daemon {
     struct tb_match_status shown;        /* the match's state as its outputs carried out tell it */
     const struct tb_daemon__effects *fx; /* &tb_daemon__live, or &tb_daemon__replay */
     const struct tb_daemon__mode *mode;  /* the twin game or doorgeefschaak */
+    const struct tb_daemon__in_row *inputs; /* tb_daemon__inputs: the session's and recovery's */
     const struct tb_daemon__subscriber *const *subs; /* tb_daemon__subscribe */
     size_t nsubs;
 
@@ -476,40 +475,7 @@ void tb_daemon__when_learn(struct tb_daemon__when *w, const struct tb_link_event
 uint64_t tb_daemon__when(struct tb_daemon__when *w, const struct tb_link_event *ev,
                          uint64_t since_ms, uint64_t read_ms);
 
-/* daemon_session.c: the one entry of every input into the game, live and in recovery: the
- * game's time runs to it, it is checked and its record appended, committed (d->fx->commit),
- * applied, and each output carried out only once its cause is on disk. */
-enum tb_daemon__in_kind {
-    TB_DAEMON__IN_TIME = 1, /* the game's time runs to t, its decisions carried out */
-    TB_DAEMON__IN_DRAIN,    /* nothing new: what waits (held outputs, inputs) goes on if it can */
-    TB_DAEMON__IN_BOARD,    /* a board event (lift, place, choice, reading, button, a link's loss,
-                               return and faults for the record): journaled, then into the game */
-    TB_DAEMON__IN_ACTION,   /* an arbiter action (req): done once its record is on disk */
-    TB_DAEMON__IN_PROMOTE,  /* a promotion choice (take) */
-    TB_DAEMON__IN_TYPED,    /* a typed move (take) */
-    TB_DAEMON__IN_REQUEST,  /* a doorgeefschaak request (take): drained even when refused */
-    TB_DAEMON__IN_WRITTEN,  /* the writer thread's outcome (wait: block until there is one) */
-};
-struct tb_daemon__input {
-    enum tb_daemon__in_kind kind;
-    const struct tb_journal_event *board; /* BOARD */
-    const struct tb_ctl_request *req;     /* ACTION */
-    /* PROMOTE, TYPED, REQUEST: the mode's part, checked, applied and its record appended (it
-     * neither lets time run nor drains nor commits); refused while play is stopped if
-     * check_stopped */
-    int (*take)(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
-                struct tb_error *err);
-    bool check_stopped;
-    int which, arg;                         /* take's: a board or seat, a piece */
-    const char *text;                       /* take's: a typed move */
-    const struct tb_journal_bug_input *bug; /* take's: a doorgeefschaak request */
-    const struct tb_journal_record *rec;    /* take's: a record replayed */
-    bool wait;                              /* WRITTEN */
-};
-/* TB_OK, an error (err says why; nothing changed), or TB_ERR_AGAIN: its answer waits for the
- * journal (d->ticket). */
-int tb_daemon__input(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
-                     struct tb_error *err);
+/* daemon_session.c: the one entry of every input: daemon_inputs.h */
 
 /* daemon_outputs.c */
 const char *tb_daemon__color_name(int color); /* "White", "Black" */
@@ -542,12 +508,8 @@ static inline int tb_daemon__promotion(char c)
 /* daemon_arbiter.c: requests that change the game; journal first, then the match. One table
  * of the arbiter's actions serves the control handler and recovery. */
 int tb_daemon__arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_error *err);
-bool tb_daemon__is_arbiter_record(uint16_t type);
-/* Recovery: an arbiter's action as journaled, taken again. */
-int tb_daemon__arbiter_record(struct tb_daemon *d, const struct tb_journal_record *rec,
-                              struct tb_error *err);
-/* The session's parts (daemon_session.c): the action checked and its record appended; the
- * action itself once its record is on disk (the session carries out its outputs). */
+/* The ACTION row's take and apply (daemon_inputs.c): the action checked and its record
+ * appended; the action itself once its record is on disk (the session carries out its outputs). */
 int tb_daemon__arbiter_take(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
                             struct tb_error *err);
 int tb_daemon__arbiter_apply(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
@@ -588,6 +550,9 @@ void tb_daemon__journal_flush(struct tb_daemon *d);
 /* daemon_recover.c: the journal's records replayed (open found rec), past damage too. */
 int tb_daemon__recover(struct tb_daemon *d, const struct tb_journal_recovery *rec,
                        struct tb_error *err);
+/* How many of the input table's rows and recovery's own record rows own a record type: 1 for
+ * each type recovery must replay (the input table's test). */
+int tb_daemon__record_owners(const struct tb_daemon__in_row *inputs, uint16_t type);
 
 /* daemon_writer.c: the writer thread. start: TB_ERR_AGAIN while a job runs. take: the finished
  * job's outcome (false: none yet, unless wait). */
@@ -833,8 +798,7 @@ void tb_daemon__bug_voice_event(struct tb_daemon *d, const struct tb_voice_event
 int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
 void tb_daemon__bug_tell_wait(struct tb_daemon *d); /* journal stopped: the four seats told */
 uint64_t tb_daemon__bug_deadline(const struct tb_daemon *d); /* UINT64_MAX: none (or no match) */
-void tb_daemon__bug_record(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t);
-void tb_daemon__bug_keep(struct tb_daemon *d); /* NAME.bpgn beside the journal */
+void tb_daemon__bug_keep(struct tb_daemon *d);               /* NAME.bpgn beside the journal */
 /* status in doorgeefschaak: both games, clocks, the four hands (the status request, SIGHUP) */
 void tb_daemon__bug_status(struct tb_daemon *d, struct tb_daemon__buf *out);
 /* doorgeefschaak's move a|b and new-game (the handlers tb_daemon__ctl_move, _new_game in this

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "daemon_inputs.h"
 #include "daemon_internal.h"
 
 /* ---- durability: nothing agreed or said before it is on disk (docs/journal.md) ----------- */

@@ -1,5 +1,6 @@
 /* daemon_written.c - the journal and its writer thread as one part of the loop: opened with the
  * journal (recovery), its eventfd says a write has finished. */
+#include "daemon_inputs.h"
 #include "daemon_internal.h"
 
 /* The journal and its writer thread. The journal comes first: recovery rebuilds the game before
