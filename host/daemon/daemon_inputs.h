@@ -81,9 +81,11 @@ struct tb_daemon__in_data {
  *           in a journal of such a mode
  *  past_loss  recovery feeds it past a loss, before the next intact move record (false: its
  *           move record has it)
- *  quiet_refusal  refused again in recovery without a word (a promotion the button took first)
+ *  quiet_refusal  refused again in recovery without a word here (the mode says a board event's;
+ *           a promotion the button took first)
  *  ticket   enum tbd_ticket: the answer's kind while its record is written
- *  client_waits  its requester waits for the answer even from a board's button */
+ *  client_waits  a ticket is opened whoever hands it in (others: only for a control request
+ *           that waits for its answer) */
 struct tb_daemon__in_row {
     enum tb_daemon__in_kind kind;
     const char *name;
