@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "daemon_ctl.h"
+#include "daemon_inputs.h"
 #include "daemon_internal.h"
 #include "daemon_result.h"
 #include "daemon_session.h"
@@ -58,6 +59,7 @@ int tb_daemon_new(const struct tb_daemon_options *o, struct tb_daemon **out, str
     d->wake_pipe[0] = d->wake_pipe[1] = -1;
     d->mono_start = tb_daemon__mono_ms();
     d->status_parts = tb_daemon__parts_status; /* their lines after the game's in status */
+    d->inputs = tb_daemon__inputs;             /* how each input is taken (daemon_inputs.c) */
     snprintf(d->socket_path, sizeof d->socket_path, "%s",
              o->socket_path ? o->socket_path : d->cfg->socket_path);
     if (strlen(d->socket_path) < sizeof d->cfg->socket_path)

@@ -10,6 +10,7 @@
 #include "daemon_broadcast.h"
 #include "daemon_clock.h"
 #include "daemon_games.h"
+#include "daemon_inputs.h"
 #include "daemon_internal.h"
 #include "daemon_mode.h"
 #include "daemon_result.h"
@@ -215,11 +216,6 @@ static const struct action *by_record(uint16_t type)
     return NULL;
 }
 
-bool tb_daemon__is_arbiter_record(uint16_t type)
-{
-    return by_record(type) != NULL;
-}
-
 /* Checked, journaled, and done once its record is on disk (the session, daemon_session.c): live
  * the commit runs on the writer thread and the action waits, queued, with the request's answer;
  * if the journal fails it stays queued and is done when the journal can be written again. */
@@ -276,7 +272,8 @@ int tb_daemon__arbiter_apply(struct tb_daemon *d, const struct tb_ctl_request *r
     return rc;
 }
 
-int tb_daemon__arbiter_record(struct tb_daemon *d, const struct tb_journal_record *rec,
+/* Recovery: an action's record back into its request (the input table's decode). */
+int tb_daemon__arbiter_decode(const struct tb_journal_record *rec, struct tb_ctl_request *req,
                               struct tb_error *err)
 {
     const struct action *a = by_record(rec->type);
@@ -286,9 +283,10 @@ int tb_daemon__arbiter_record(struct tb_daemon *d, const struct tb_journal_recor
     int rc = tb_journal_decision_decode(&dec, rec, err);
     if (rc != TB_OK)
         return rc;
-    struct tb_ctl_request req = {.verb = a->verb, .needs_pin = true};
-    a->request_of(&dec, &req);
-    return tb_daemon__arbiter(d, &req, err);
+    memset(req, 0, sizeof *req);
+    req->verb = a->verb;
+    a->request_of(&dec, req);
+    return TB_OK;
 }
 
 /* A promotion choice (D.2.1). The match is asked first, so a choice nobody is waiting for
@@ -300,8 +298,8 @@ int tb_daemon__promote(struct tb_daemon *d, int board, int ptype, struct tb_erro
 }
 
 /* At t: the promote button's choice is taken when the player stopped pressing. */
-static int promote_take(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
-                        struct tb_error *err)
+int tb_daemon__promote_take(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
+                            struct tb_error *err)
 {
     int board = in->which, ptype = in->arg;
     int rc = tb_match_promote(d->session->match, board, ptype, t);
@@ -319,10 +317,6 @@ static int promote_take(struct tb_daemon *d, const struct tb_daemon__input *in, 
 int tb_daemon__promote_at(struct tb_daemon *d, int board, int ptype, uint64_t t,
                           struct tb_error *err)
 {
-    struct tb_daemon__input in = {.kind = TB_DAEMON__IN_PROMOTE,
-                                  .take = promote_take,
-                                  .check_stopped = true,
-                                  .which = board,
-                                  .arg = ptype};
+    struct tb_daemon__input in = {.kind = TB_DAEMON__IN_PROMOTE, .which = board, .arg = ptype};
     return tb_daemon__input(d, &in, t, err);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "daemon_dgt.h"
+#include "daemon_inputs.h"
 #include "daemon_internal.h"
 #include "daemon_mode.h"
 #include "daemon_session.h"
@@ -396,8 +397,8 @@ static void board_position(const struct tb_daemon *d, int b, int plies, tb_chess
 /* D.2.10.1: a move typed for a keys: board goes to the match's typed path, which takes it at
  * once or refuses it (a typing error: nothing changes, nothing is journaled). The match is asked
  * first; the journal has the move before any of its consequences (the session drains after). */
-static int typed_take(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
-                      struct tb_error *err)
+int tb_daemon__typed_take(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
+                          struct tb_error *err)
 {
     int b = in->which;
     const char *text = in->text;
@@ -422,11 +423,7 @@ static int typed_take(struct tb_daemon *d, const struct tb_daemon__input *in, ui
 
 int tb_daemon__typed_move(struct tb_daemon *d, int b, const char *text, struct tb_error *err)
 {
-    struct tb_daemon__input in = {.kind = TB_DAEMON__IN_TYPED,
-                                  .take = typed_take,
-                                  .check_stopped = true,
-                                  .which = b,
-                                  .text = text};
+    struct tb_daemon__input in = {.kind = TB_DAEMON__IN_TYPED, .which = b, .text = text};
     return tb_daemon__input(d, &in, tb_daemon__match_time(d), err); /* answered once on disk */
 }
 

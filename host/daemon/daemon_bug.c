@@ -389,30 +389,6 @@ int tb_daemon__bug_input(struct tb_daemon *d, const struct tb_journal_bug_input 
     return rc;
 }
 
-static int record_take(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
-                       struct tb_error *e)
-{
-    const struct tb_journal_record *rec = in->rec;
-    struct tb_journal_bug_input bin;
-    struct tb_error err = {0};
-    char text[TB_JOURNAL_BUG_TEXT_MAX] = "input";
-    (void)e;
-    if (tb_journal_bug_input_decode(&bin, rec, &err) != TB_OK)
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s: skipped", err.msg);
-    else if (tb_journal_bug_input_format(&bin, text, sizeof text) >= 0 &&
-             tb_daemon__bug_input(d, &bin, t, &err) != TB_OK)
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: %s refused again: %s",
-                       (unsigned long long)rec->seq, text, err.msg);
-    return TB_OK;
-}
-
-/* Recovery: a doorgeefschaak input record taken again (its outputs quiet), of either form. */
-void tb_daemon__bug_record(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t)
-{
-    struct tb_daemon__input in = {.kind = TB_DAEMON__IN_REQUEST, .take = record_take, .rec = rec};
-    tb_daemon__input(d, &in, t, NULL);
-}
-
 /* ---- the record -------------------------------------------------------------------------- */
 
 int tb_daemon__bug_bpgn(struct tb_daemon *d, char **text)
@@ -490,6 +466,5 @@ const struct tb_daemon__mode tb_daemon__doorgeefschaak = {
     .status = tb_daemon__bug_status,
     .voice_open = tb_daemon__bug_voice_open,
     .voice_event = tb_daemon__bug_voice_event,
-    .record = tb_daemon__bug_record,
     .hall_state = hall_state,
 };

@@ -9,6 +9,7 @@
 #include "daemon_bug.h"
 #include "daemon_ctl.h" /* TBD_ANSWERED, the handlers of its requests */
 #include "daemon_games.h"
+#include "daemon_inputs.h"
 #include "daemon_mode.h"
 #include "daemon_session.h"
 
@@ -119,8 +120,8 @@ void tb_daemon__bug_status(struct tb_daemon *d, struct tb_daemon__buf *out)
 
 /* The request's part in the session: taken by the match, its record appended (a refused one
  * changes nothing and is not journaled). */
-static int request_take(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
-                        struct tb_error *err)
+int tb_daemon__bug_request_take(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
+                                struct tb_error *err)
 {
     const struct tb_journal_bug_input *bin = in->bug;
     char text[TB_JOURNAL_BUG_TEXT_MAX];
@@ -128,7 +129,7 @@ static int request_take(struct tb_daemon *d, const struct tb_daemon__input *in, 
     int rc = tb_daemon__bug_input(d, bin, t, err);
     if (rc == TB_OK) {
         tb_daemon__fx(d)->store->append_bug_input(d, t, bin, true);
-        tb_daemon__log(d, TB_CONFIG_LOG_INFO, "control: %s", text);
+        tb_daemon__log(d, tb_daemon__fx(d)->info, "control: %s", text); /* recovery: at debug */
     }
     return rc;
 }
@@ -141,8 +142,7 @@ static void take(struct tb_daemon *d, const struct tb_journal_bug_input *bin,
     struct tb_error err = {0};
     char text[TB_JOURNAL_BUG_TEXT_MAX];
     tb_journal_bug_input_format(bin, text, sizeof text);
-    struct tb_daemon__input in = {
-        .kind = TB_DAEMON__IN_REQUEST, .take = request_take, .check_stopped = true, .bug = bin};
+    struct tb_daemon__input in = {.kind = TB_DAEMON__IN_REQUEST, .bug = bin};
     int rc = tb_daemon__input(d, &in, tb_daemon__match_time(d), &err);
     if (rc == TB_ERR_AGAIN && tb_daemon__ticket_id(d)) {
         tb_daemon__ticket_say(d, answer);

@@ -18,6 +18,7 @@
 
 #include "daemon_ctl.h"
 #include "daemon_games.h"
+#include "daemon_inputs.h"
 #include "daemon_internal.h"
 #include "daemon_mode.h"
 #include "daemon_session.h"

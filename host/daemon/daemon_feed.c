@@ -480,12 +480,6 @@ static void twin_tell_wait(struct tb_daemon *d)
     }
 }
 
-/* A doorgeefschaak request's record in a twin game's journal: not the twin game's. */
-static void twin_record(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t)
-{
-    (void)d, (void)rec, (void)t;
-}
-
 const struct tb_daemon__mode tb_daemon__twin = {
     .one_result = true,
     .ctl_modes = TB_CTL_TWIN,
@@ -503,6 +497,5 @@ const struct tb_daemon__mode tb_daemon__twin = {
     .status = tb_daemon__twin_status,
     .voice_open = tb_daemon__twin_voice_open,
     .voice_event = tb_daemon__twin_voice_event,
-    .record = twin_record,
     .hall_state = tb_daemon__twin_hall_state,
 };

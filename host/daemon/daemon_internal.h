@@ -87,6 +87,7 @@ struct tb_daemon {
     uint64_t last_read; /* daemon ms of the previous read of the boards */
 
     const struct tb_daemon__part *const *status_parts; /* TBD_NPARTS: their lines in status */
+    const struct tb_daemon__in_row *inputs; /* tb_daemon__inputs: the session's and recovery's */
 
     struct tb_daemon__voice *voice; /* the speech thread, the packs (daemon_voice.c) */
 
@@ -217,8 +218,7 @@ void tb_daemon__bug_voice_event(struct tb_daemon *d, const struct tb_voice_event
 int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
 void tb_daemon__bug_tell_wait(struct tb_daemon *d); /* journal stopped: the four seats told */
 uint64_t tb_daemon__bug_deadline(const struct tb_daemon *d); /* UINT64_MAX: none (or no match) */
-void tb_daemon__bug_record(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t);
-void tb_daemon__bug_keep(struct tb_daemon *d); /* NAME.bpgn beside the journal */
+void tb_daemon__bug_keep(struct tb_daemon *d);               /* NAME.bpgn beside the journal */
 /* status in doorgeefschaak: both games, clocks, the four hands (the status request, SIGHUP) */
 void tb_daemon__bug_status(struct tb_daemon *d, struct tb_daemon__buf *out);
 /* doorgeefschaak's move a|b and new-game (the handlers tb_daemon__ctl_move, _new_game in this

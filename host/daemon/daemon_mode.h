@@ -137,8 +137,6 @@ struct tb_daemon__mode {
     void (*status)(struct tb_daemon *d, struct tb_daemon__buf *out);
     int (*voice_open)(struct tb_daemon *d, struct tb_error *err);
     void (*voice_event)(struct tb_daemon *d, const struct tb_voice_event *ev);
-    /* recovery: a TB_JOURNAL_BUG_INPUT_BIN (or _TEXT) record (a request the mode took) */
-    void (*record)(struct tb_daemon *d, const struct tb_journal_record *rec, uint64_t t);
     void (*hall_state)(struct tb_daemon *d, struct tb_hall_state *st); /* the games, clocks */
 };
 extern const struct tb_daemon__mode tb_daemon__twin, tb_daemon__doorgeefschaak;

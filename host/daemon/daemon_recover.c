@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "daemon_clock.h"
+#include "daemon_inputs.h"
 #include "daemon_internal.h"
 #include "daemon_mode.h"
 #include "daemon_result.h"
@@ -211,6 +212,91 @@ static void note_of_record(struct tb_daemon *d, const struct tb_journal_record *
     }
 }
 
+/* A move record: past damage the game is set from it; else the replay has agreed it already. */
+static void move_record(struct tb_daemon *d, const struct tb_journal_record *rec,
+                        struct past_damage *pd, uint64_t t)
+{
+    struct tb_error err = {0};
+    struct tb_journal_move mv;
+    struct tb_match_status st;
+    tb_match_status(d->session->match, &st);
+    if (pd->damaged && tb_journal_move_decode(&mv, rec, &err) == TB_OK)
+        resync(d, pd, &mv, t);
+    else if (tb_journal_move_decode(&mv, rec, &err) == TB_OK && st.plies < mv.ply)
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN,
+                       "journal: ply %d (%s) was agreed, the replay has only %d plies", mv.ply,
+                       mv.san, st.plies);
+}
+
+static void clock_record(struct tb_daemon *d, const struct tb_journal_record *rec,
+                         struct past_damage *pd, uint64_t t)
+{
+    (void)pd, (void)t;
+    tb_daemon__clock_record(d, rec); /* the game's clock: a journal stop's time given back */
+}
+
+/* The match's own decisions (mismatch, resolution, notes) are retaken by the replay; past a
+ * loss they are the PGN's notes. */
+static void decision_record(struct tb_daemon *d, const struct tb_journal_record *rec,
+                            struct past_damage *pd, uint64_t t)
+{
+    (void)t;
+    if (pd->skip)
+        note_of(d, pd, rec);
+}
+
+/* The records that are no input (the input table owns the others), and what recovery does with
+ * each. The game's start is read before the first record (replay). */
+static const struct {
+    uint16_t type;
+    void (*replay)(struct tb_daemon *d, const struct tb_journal_record *rec, struct past_damage *pd,
+                   uint64_t t);
+} kept[] = {
+    {TB_JOURNAL_GAME_START, decision_record}, {TB_JOURNAL_MOVE, move_record},
+    {TB_JOURNAL_MISMATCH, decision_record},   {TB_JOURNAL_RESOLUTION, decision_record},
+    {TB_JOURNAL_CLOCK, clock_record},         {TB_JOURNAL_TOUCH, decision_record},
+    {TB_JOURNAL_HELD, decision_record},
+};
+
+int tb_daemon__record_owners(const struct tb_daemon__in_row *inputs, uint16_t type)
+{
+    int n = 0;
+    for (int k = 1; k < TB_DAEMON__IN_KINDS; k++)
+        for (size_t i = 0; i < sizeof inputs[k].records / sizeof inputs[k].records[0]; i++)
+            n += inputs[k].records[i] && inputs[k].records[i] == type;
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
+        n += kept[i].type == type;
+    return n;
+}
+
+/* An input's record: decoded into the input, which the session takes as live (the replay's
+ * store writes nothing). An undecodable one is skipped, changing nothing. */
+static void replay_input(struct tb_daemon *d, const struct tb_daemon__in_row *row,
+                         const struct tb_journal_record *rec, struct past_damage *pd, uint64_t t)
+{
+    struct tb_daemon__in_data data;
+    struct tb_daemon__input in = {.kind = row->kind};
+    struct tb_error err = {0};
+    if (!(row->modes & d->session->mode->ctl_modes))
+        return; /* another mode's record: not this game's */
+    memset(&data, 0, sizeof data);
+    if (row->decode(d, rec, &data, &in, &err) != TB_OK) {
+        skipped(d, rec, err.msg[0] ? err.msg : "cannot be read");
+        return;
+    }
+    if (in.board && in.board->board_seq > d->board[in.board->board].skip_seq)
+        d->board[in.board->board].skip_seq = in.board->board_seq;
+    if (pd->skip && !row->past_loss) {
+        pd->skipped += in.board != NULL; /* its move record has it */
+        return;
+    }
+    if (tb_daemon__input(d, &in, t, &err) < 0 && !row->quiet_refusal)
+        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: %s refused again: %s",
+                       (unsigned long long)rec->seq, data.what, err.msg);
+    if (pd->skip)
+        note_of(d, pd, rec); /* an arbiter's resolve whose mismatch the lost events had opened */
+}
+
 static void replay_record(struct tb_daemon *d, const struct tb_journal_record *rec,
                           struct past_damage *pd)
 {
@@ -219,74 +305,16 @@ static void replay_record(struct tb_daemon *d, const struct tb_journal_record *r
         t = d->last_mt;
     d->vnow = t;
     d->last_mt = t;
-    struct tb_error err = {0};
-    struct tb_journal_event je;
-    struct tb_journal_decision dec;
-    struct tb_journal_move mv;
-    struct tb_match_status st;
     if (!pd->skip) /* past a loss the match waits for the next move record: no timer runs */
         tb_daemon__input(d, &(struct tb_daemon__input){.kind = TB_DAEMON__IN_TIME}, t, NULL);
-    switch (rec->type) {
-    case TB_JOURNAL_BOARD_EVENT:
-        if (tb_journal_event_decode(&je, rec, &err) != TB_OK || je.board >= TBD_BOARDS) {
-            skipped(d, rec, err.msg[0] ? err.msg : "bad board");
-            return;
-        }
-        if (je.board_seq > d->board[je.board].skip_seq)
-            d->board[je.board].skip_seq = je.board_seq;
-        if (pd->skip) {
-            pd->skipped++;
-            return;
-        }
-        tb_daemon__input(d, &(struct tb_daemon__input){.kind = TB_DAEMON__IN_BOARD, .board = &je},
-                         t, NULL);
+    const struct tb_daemon__in_row *row = tb_daemon__in_row_of_record(d->inputs, rec->type);
+    if (row) {
+        replay_input(d, row, rec, pd, t);
         return;
-    case TB_JOURNAL_MOVE:
-        tb_match_status(d->session->match, &st);
-        if (pd->damaged && tb_journal_move_decode(&mv, rec, &err) == TB_OK)
-            resync(d, pd, &mv, t);
-        else if (tb_journal_move_decode(&mv, rec, &err) == TB_OK && st.plies < mv.ply)
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                           "journal: ply %d (%s) was agreed, the replay has only %d plies", mv.ply,
-                           mv.san, st.plies);
-        return;
-    case TB_JOURNAL_PROMOTION:
-    case TB_JOURNAL_TYPED_MOVE:
-        if (pd->skip)
-            return; /* its move record has it */
-        if (tb_journal_decision_decode(&dec, rec, &err) != TB_OK || dec.board >= TBD_BOARDS) {
-            skipped(d, rec, err.msg[0] ? err.msg : "bad board");
-            return;
-        }
-        if (rec->type == TB_JOURNAL_PROMOTION)
-            tb_daemon__promote(d, dec.board,
-                               tb_daemon__promotion(dec.text[0]) ? tb_daemon__promotion(dec.text[0])
-                                                                 : TB_CHESS_QUEEN,
-                               &err);
-        else if (tb_daemon__typed_move(d, dec.board, dec.text, &err) != TB_OK)
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN, "journal record %llu: typed move %s refused: %s",
-                           (unsigned long long)rec->seq, dec.text, err.msg);
-        return;
-    case TB_JOURNAL_BUG_INPUT_BIN: /* doorgeefschaak: a request the match took */
-    case TB_JOURNAL_BUG_INPUT_TEXT:
-        d->session->mode->record(d, rec, t);
-        return;
-    case TB_JOURNAL_CLOCK:
-        tb_daemon__clock_record(d, rec); /* the game's clock: a journal stop's time given back */
-        return;
-    default:
-        if (tb_daemon__is_arbiter_record(rec->type) &&
-            tb_daemon__arbiter_record(d, rec, &err) != TB_OK) {
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN,
-                           "journal record %llu: arbiter action failed again: %s",
-                           (unsigned long long)rec->seq, err.msg);
-            if (pd->skip && rec->type == TB_JOURNAL_ARBITER)
-                note_of(d, pd, rec);
-        } else if (pd->skip) {
-            note_of(d, pd, rec);
-        }
-        return; /* the match's own decisions (mismatch, resolution, notes) are retaken */
     }
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
+        if (kept[i].type == rec->type)
+            kept[i].replay(d, rec, pd, t);
 }
 
 /* The start position of the journal's game, from its GAME_START record. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_inputs.h"
 #include "daemon_internal.h"
 #include "daemon_mode.h"
 #include "daemon_table.h"
@@ -154,7 +155,8 @@ static int act(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t
                struct tb_error *err)
 {
     advance(d, t);
-    int rc = tb_daemon__arbiter_apply(d, req, t, err);
+    const struct tb_daemon__in_row *row = tb_daemon__in_row(d->inputs, TB_DAEMON__IN_ACTION);
+    int rc = row->apply(d, &(struct tb_daemon__input){.kind = row->kind, .req = req}, t, err);
     outputs(d);
     tb_daemon__tell_action(d, t); /* the broadcast: a takeback or resolution shown */
     return rc;
@@ -322,72 +324,55 @@ static int board_input(struct tb_daemon *d, const struct tb_journal_event *in, u
     return apply(d, in, t);
 }
 
-/* An arbiter's action: checked and journaled, done once its record is on disk; live the commit
- * runs on the writer thread and the action waits, queued, with the request's answer. */
-static int action(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
-                  struct tb_error *err)
+/* A checked input (its row's take): the time runs to t, it is taken, its record committed. In
+ * force when taken (no apply): nothing of it is carried out before its record is on disk, its
+ * answer once it is; a refusal changes nothing (drain_refused: what the match decided meanwhile
+ * is carried out). With an apply (an arbiter's action) it is done once its record is on disk;
+ * live the commit runs on the writer thread and it waits, queued, with the request's answer. */
+static int checked(struct tb_daemon *d, const struct tb_daemon__in_row *row,
+                   const struct tb_daemon__input *in, uint64_t t, struct tb_error *err)
 {
-    advance(d, t);
-    int rc = tb_daemon__arbiter_take(d, req, t, err);
-    if (rc != TB_OK)
-        return rc;
-    if (commit(d) != TB_OK)
-        return defer(d, TBD_TICKET_ACTION, req, t, err);
-    return act(d, req, t, err);
-}
-
-static const enum tbd_ticket ticket_of[] = {
-    [TB_DAEMON__IN_PROMOTE] = TBD_TICKET_PROMOTE,
-    [TB_DAEMON__IN_TYPED] = TBD_TICKET_TYPED,
-    [TB_DAEMON__IN_REQUEST] = TBD_TICKET_REQUEST,
-};
-
-/* A choice, a typed move, a doorgeefschaak request: in force at once, nothing of it carried out
- * before its record is on disk, its answer once it is. A refused request is still drained (the
- * match may have decided meanwhile); a refused choice or move changes nothing. */
-static int taken(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
-                 struct tb_error *err)
-{
-    if (in->check_stopped && tb_daemon__journal_stopped(d, err))
+    if (row->refused_stopped && tb_daemon__journal_stopped(d, err))
         return TB_ERR_STATE;
     advance(d, t);
-    int rc = in->take(d, in, t, err);
-    if (rc != TB_OK && in->kind != TB_DAEMON__IN_REQUEST)
+    int rc = row->take(d, in, t, err);
+    if (rc != TB_OK && !row->drain_refused)
         return rc;
-    outputs(d);
+    if (!row->apply)
+        outputs(d);
     if (rc != TB_OK)
         return rc;
     if (commit(d) == TB_OK)
-        return TB_OK;
+        return row->apply ? act(d, in->req, t, err) : TB_OK;
     bool wanted = d->session->ticket_wanted;
-    if (in->kind == TB_DAEMON__IN_REQUEST)
-        d->session->ticket_wanted = true; /* the request's client waits for its answer */
-    rc = defer(d, ticket_of[in->kind], NULL, t, err);
+    /* the request's client waits for its answer */
+    d->session->ticket_wanted = wanted || row->client_waits;
+    rc = defer(d, (enum tbd_ticket)row->ticket, in->req, t, err);
     d->session->ticket_wanted = wanted;
     return rc;
 }
 
+/* The input's row says how it is taken (daemon_inputs.c). */
 int tb_daemon__input(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
                      struct tb_error *err)
 {
-    switch (in->kind) {
-    case TB_DAEMON__IN_TIME:
+    const struct tb_daemon__in_row *row = tb_daemon__in_row(d->inputs, in->kind);
+    if (!row)
+        return TB_ERR_ARG;
+    switch (row->way) {
+    case TB_DAEMON__WAY_TIME:
         advance(d, t);
         return TB_OK;
-    case TB_DAEMON__IN_DRAIN:
+    case TB_DAEMON__WAY_DRAIN:
         outputs(d);
         return TB_OK;
-    case TB_DAEMON__IN_BOARD:
+    case TB_DAEMON__WAY_BOARD:
         return board_input(d, in->board, t);
-    case TB_DAEMON__IN_ACTION:
-        return action(d, in->req, t, err);
-    case TB_DAEMON__IN_WRITTEN:
+    case TB_DAEMON__WAY_WRITTEN:
         writer_done(d, in->wait);
         return TB_OK;
-    case TB_DAEMON__IN_PROMOTE:
-    case TB_DAEMON__IN_TYPED:
-    case TB_DAEMON__IN_REQUEST:
-        return taken(d, in, t, err);
+    case TB_DAEMON__WAY_CHECKED:
+        return checked(d, row, in, t, err);
     }
     return TB_ERR_ARG;
 }

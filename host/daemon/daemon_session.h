@@ -106,40 +106,7 @@ void tb_daemon__ticket_say(struct tb_daemon *d, const char *said);
  * names. TB_ERR_AGAIN: not yet. */
 int tb_daemon__ticket_outcome(struct tb_daemon *d, unsigned long id, struct tb_error *err);
 
-/* daemon_session.c: the one entry of every input into the game, live and in recovery: the
- * game's time runs to it, it is checked and its record appended, committed (the store's commit),
- * applied, and each output carried out only once its cause is on disk. */
-enum tb_daemon__in_kind {
-    TB_DAEMON__IN_TIME = 1, /* the game's time runs to t, its decisions carried out */
-    TB_DAEMON__IN_DRAIN,    /* nothing new: what waits (held outputs, inputs) goes on if it can */
-    TB_DAEMON__IN_BOARD,    /* a board event (lift, place, choice, reading, button, a link's loss,
-                               return and faults for the record): journaled, then into the game */
-    TB_DAEMON__IN_ACTION,   /* an arbiter action (req): done once its record is on disk */
-    TB_DAEMON__IN_PROMOTE,  /* a promotion choice (take) */
-    TB_DAEMON__IN_TYPED,    /* a typed move (take) */
-    TB_DAEMON__IN_REQUEST,  /* a doorgeefschaak request (take): drained even when refused */
-    TB_DAEMON__IN_WRITTEN,  /* the writer thread's outcome (wait: block until there is one) */
-};
-struct tb_daemon__input {
-    enum tb_daemon__in_kind kind;
-    const struct tb_journal_event *board; /* BOARD */
-    const struct tb_ctl_request *req;     /* ACTION */
-    /* PROMOTE, TYPED, REQUEST: the mode's part, checked, applied and its record appended (it
-     * neither lets time run nor drains nor commits); refused while play is stopped if
-     * check_stopped */
-    int (*take)(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
-                struct tb_error *err);
-    bool check_stopped;
-    int which, arg;                         /* take's: a board or seat, a piece */
-    const char *text;                       /* take's: a typed move */
-    const struct tb_journal_bug_input *bug; /* take's: a doorgeefschaak request */
-    const struct tb_journal_record *rec;    /* take's: a record replayed */
-    bool wait;                              /* WRITTEN */
-};
-/* TB_OK, an error (err says why; nothing changed), or TB_ERR_AGAIN: its answer waits for the
- * journal (its ticket: tb_daemon__ticket_id). */
-int tb_daemon__input(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
-                     struct tb_error *err);
+/* daemon_session.c: the one entry of every input, tb_daemon__input: daemon_inputs.h */
 
 /* daemon_outputs.c */
 const char *tb_daemon__color_name(int color); /* "White", "Black" */

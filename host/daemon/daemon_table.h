@@ -152,10 +152,6 @@ void tb_daemon__note_resolved(struct tb_daemon *d, bool by_arbiter, const char *
 const char *tb_daemon__note_what(uint16_t type);
 
 /* daemon_arbiter.c: an arbiter's action as journaled (recovery) and as the session takes it */
-bool tb_daemon__is_arbiter_record(uint16_t type);
-/* Recovery: an arbiter's action as journaled, taken again. */
-int tb_daemon__arbiter_record(struct tb_daemon *d, const struct tb_journal_record *rec,
-                              struct tb_error *err);
 /* The session's parts (daemon_session.c): the action checked and its record appended; the
  * action itself once its record is on disk (the session carries out its outputs). */
 int tb_daemon__arbiter_take(struct tb_daemon *d, const struct tb_ctl_request *req, uint64_t t,
