@@ -13,6 +13,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "daemon_boards.h"
 #include "daemon_internal.h"
 
 void tb_daemon_options_default(struct tb_daemon_options *o)
@@ -30,10 +31,9 @@ static void match_config(struct tb_daemon *d)
     for (int b = 0; b < TBD_BOARDS; b++) {
         d->mcfg.board[b].role = b == 0 ? TB_MATCH_VI : TB_MATCH_SIGHTED;
         d->mcfg.board[b].color = (int)d->cfg->player[b].colour;
-        d->mcfg.board[b].typed = d->board[b].caps & TB_LINK_CAP_TYPED;
+        d->mcfg.board[b].typed = tb_daemon__board_caps(d, b) & TB_LINK_CAP_TYPED;
         snprintf(d->mcfg.board[b].name, sizeof d->mcfg.board[b].name, "%s",
                  tb_config_role_name((enum tb_config_role)b));
-        d->board_of_color[d->mcfg.board[b].color] = b;
     }
     d->mcfg.sensor.blip_ms = (uint32_t)d->cfg->blip_window_ms;
     d->mcfg.sensor.wobble_ms = (uint32_t)d->cfg->blip_window_ms; /* lifted and put back: no touch */

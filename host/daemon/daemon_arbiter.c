@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "daemon_boards.h"
 #include "daemon_internal.h"
 #include "tb_str.h"
 

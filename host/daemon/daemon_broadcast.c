@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "daemon_boards.h"
 #include "daemon_internal.h"
 
 static void set(char *dst, const char *v, const char *fallback)
@@ -29,7 +30,7 @@ void tb_daemon__game_tags(struct tb_daemon *d, const struct tb_ctl_request *req)
     struct tm tm;
     if (localtime_r(&now, &tm))
         strftime(date, sizeof date, "%Y.%m.%d", &tm);
-    int white = d->board_of_color[TB_CHESS_WHITE];
+    int white = tb_daemon__board_of_color(d, TB_CHESS_WHITE);
     const char *const player[2] = {"VI player", "sighted player"};
     set(t->event, c->event, "twinboard game (FIDE Appendix D)");
     set(t->site, c->site, "?");

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "daemon_boards.h"
 #include "daemon_internal.h"
 
 static void appendf(struct tb_daemon__buf *b, const char *fmt, ...)
@@ -105,20 +106,19 @@ void tb_daemon__twin_status(struct tb_daemon *d, struct tb_daemon__buf *out)
     if (d->damage[0]) /* the journal was damaged at start: what it cost, for the arbiter */
         appendf(&t, "journal damage at start: %s\n", d->damage);
     for (int b = 0; b < TBD_BOARDS; b++) {
-        const struct tb_daemon__board *bd = &d->board[b];
+        const char *resource = tb_daemon__board_resource(d, b);
         struct tb_link_stats ls = {0};
-        if (bd->link)
-            tb_link_stats(bd->link, &ls);
+        if (tb_daemon__board_link(d, b))
+            tb_link_stats(tb_daemon__board_link(d, b), &ls);
         /* reed:id= and usb: find their tty: the organiser sees which one */
-        bool on = ls.device[0] && !strstr(bd->resource, ls.device);
+        bool on = ls.device[0] && !strstr(resource, ls.device);
         appendf(&t, "%s: %s, %s, %s%s%s%s, %lu events, %u bad frames, %u reconnects\n",
-                tb_daemon__board_name(b), tb_daemon__color_name(d->mcfg.board[b].color),
-                bd->resource,
+                tb_daemon__board_name(b), tb_daemon__color_name(d->mcfg.board[b].color), resource,
                 !ls.connected ? "NOT CONNECTED"
                 : ls.unread   ? "connected, waiting for its first reading"
                               : "connected",
-                on ? " on " : "", on ? ls.device : "", ls.ended ? ", script ended" : "", bd->events,
-                ls.bad_frames, ls.reconnects);
+                on ? " on " : "", on ? ls.device : "", ls.ended ? ", script ended" : "",
+                tb_daemon__board_events(d, b), ls.bad_frames, ls.reconnects);
     }
     appendf(&t, "time used: White %lu s, Black %lu s\n", (unsigned long)(d->used_ms[0] / 1000),
             (unsigned long)(d->used_ms[1] / 1000));

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "daemon_boards.h"
 #include "daemon_internal.h"
 
 /* ---- effects ----------------------------------------------------------------------------- */
@@ -295,7 +296,7 @@ static int twin_apply(struct tb_daemon *d, const struct tb_journal_event *in, ui
                        "(twinboard result): nothing changed",
                        tb_daemon__board_name(in->board));
     } else if (match_event(in, &ev)) {
-        d->board[in->board].events++;
+        tb_daemon__board_fed(d, in->board);
         d->events++;
         rc = tb_match_board_event(d->match, in->board, &ev, t);
         if (rc != TB_OK)

@@ -24,7 +24,6 @@
 #define TBD_OUT_MAX         (1u << 20) /* a client that lets this much answer pile up is dropped */
 #define TBD_NOTES           256
 #define TBD_NOTE_TEXT       300
-#define TBD_QUEUE_MAX       (1u << 20) /* events of one fast script held for merging */
 
 struct tb_daemon__client {
     int fd;
@@ -46,42 +45,6 @@ struct tb_daemon__client {
     unsigned long ticket;       /* its answer comes with d->ticket of this id */
     struct tb_ctl_request wait; /* PIN checked: served once the game is no longer held */
     bool wait_on;
-};
-
-/* Events read from a fast sim: board, waiting to be merged in script order. */
-struct tb_daemon__queue {
-    struct tb_link_event *ev;
-    size_t head, n, cap;
-};
-
-/* Mapping a board's own clock onto the daemon's (daemon_when.c). */
-struct tb_daemon__when {
-    bool known;
-    int64_t offset;     /* daemon ms - board ms: the smallest delay seen, loosening slowly */
-    uint64_t offset_at; /* daemon ms of the last reading */
-    uint32_t last_board_ms;
-    int64_t board64; /* last_board_ms, unwrapped */
-    uint64_t last;   /* the last time given: a board's events never go back */
-};
-
-/* A real-time board's event read in this turn, with when it happened. */
-struct tb_daemon__timed {
-    struct tb_link_event ev;
-    uint64_t t;
-    int board;
-};
-
-struct tb_daemon__board {
-    struct tb_link *link;
-    struct tb_daemon__when when;
-    struct tb_link_resource res;
-    unsigned caps; /* enum tb_link_cap: what the link can do */
-    char resource[TB_CONFIG_PATH_MAX];
-    bool fast;         /* on the script's own time (TB_LINK_CAP_SCRIPT_TIME) */
-    uint32_t skip_seq; /* a link that replays: its events already in the journal (recovery) */
-    struct tb_daemon__queue q;
-    unsigned long events; /* fed to the match */
-    uint8_t clock_run;    /* DGT: whose clock ran at the last reading (TB_LINK_EV_CLOCK) */
 };
 
 /* Where the game's records go (daemon_journal.c). The journal store: appended to the journal and
@@ -341,11 +304,7 @@ struct tb_daemon {
     tb_match *match;
     struct tb_match_config mcfg;
     tb_chess_pos start;
-    struct tb_daemon__board board[TBD_BOARDS];
-    int board_of_color[2];
-    struct tb_daemon__timed *turn; /* real-time boards' events of this read, merged in time */
-    size_t turn_n, turn_cap;
-    uint64_t last_read; /* daemon ms of the previous read of the boards */
+    struct tb_daemon__boards *boards; /* the two boards: links, events (daemon_boards.c) */
 
     struct tb_journal *journal;
     struct tb_daemon__jstop jstop;
@@ -455,26 +414,6 @@ extern const struct tb_daemon__part tb_daemon__part_boards, tb_daemon__part_ctl,
 enum { TBD_NPARTS = 9 };
 extern const struct tb_daemon__part *const tb_daemon__parts_opened[];
 extern const struct tb_daemon__part *const tb_daemon__parts_served[];
-
-/* daemon_boards.c */
-int tb_daemon__boards_plan(struct tb_daemon *d, struct tb_error *err);
-int tb_daemon__boards_blip(struct tb_daemon *d, struct tb_error *err); /* scripts' own window */
-int tb_daemon__boards_feed(struct tb_daemon *d);
-bool tb_daemon__boards_paused(const struct tb_daemon *d);
-bool tb_daemon__boards_pending(const struct tb_daemon *d);
-bool tb_daemon__boards_all_ended(const struct tb_daemon *d);
-/* D.2.10.1: a move typed for a typed board; refused (nothing changes) unless the board may make
- * it now. Live and in recovery. */
-int tb_daemon__typed_move(struct tb_daemon *d, int board, const char *text, struct tb_error *err);
-const char *tb_daemon__board_name(int board);
-
-/* daemon_when.c: learn a board's clock from every stamped event of a read first, then ask
- * when each happened: after since_ms (the previous read), by read_ms, never before the board's
- * previous event. An event without the board's stamp happened at read_ms. */
-void tb_daemon__when_learn(struct tb_daemon__when *w, const struct tb_link_event *ev,
-                           uint64_t read_ms);
-uint64_t tb_daemon__when(struct tb_daemon__when *w, const struct tb_link_event *ev,
-                         uint64_t since_ms, uint64_t read_ms);
 
 /* daemon_session.c: the one entry of every input into the game, live and in recovery: the
  * game's time runs to it, it is checked and its record appended, committed (d->fx->commit),

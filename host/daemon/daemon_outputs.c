@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_boards.h"
 #include "daemon_internal.h"
 
 /* Text cut to fit on purpose (journal and note fields are bounded). */
@@ -333,7 +334,7 @@ bool tb_daemon__twin_needs_disk(struct tb_daemon *d, bool *written)
 {
     const struct tb_match_out *o = &d->jstop.out;
     if (o->kind == TB_MATCH_OUT_MOVE_AGREED && !*written) {
-        int lead = d->board_of_color[o->u.agreed.pos.side];
+        int lead = tb_daemon__board_of_color(d, o->u.agreed.pos.side);
         if (d->fx->store->append_move(d, o->ms, lead, o->u.agreed.ply, o->u.agreed.move,
                                       o->u.agreed.san) == TB_OK)
             *written = true; /* appended: kept in memory until a commit writes it */

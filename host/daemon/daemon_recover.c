@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_boards.h"
 #include "daemon_internal.h"
 
 #define GAP_MAX   3  /* plies lost with their move records that recovery looks for */
@@ -228,8 +229,7 @@ static void replay_record(struct tb_daemon *d, const struct tb_journal_record *r
             skipped(d, rec, err.msg[0] ? err.msg : "bad board");
             return;
         }
-        if (je.board_seq > d->board[je.board].skip_seq)
-            d->board[je.board].skip_seq = je.board_seq;
+        tb_daemon__board_recovered(d, je.board, je.board_seq);
         if (pd->skip) {
             pd->skipped++;
             return;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "daemon_boards.h"
 #include "daemon_internal.h"
 
 static void outputs(struct tb_daemon *d);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_boards.h"
 #include "daemon_internal.h"
 
 static const int cycle_piece[4] = {TB_CHESS_QUEEN, TB_CHESS_ROOK, TB_CHESS_BISHOP, TB_CHESS_KNIGHT};

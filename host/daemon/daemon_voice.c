@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_boards.h"
 #include "daemon_internal.h"
 
 /* The match says what to tell a player in the voice's words: one message list, one square
