@@ -13,6 +13,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "daemon_boards.h"
 #include "daemon_ctl.h"
 #include "daemon_inputs.h"
 #include "daemon_internal.h"
@@ -37,10 +38,9 @@ static void match_config(struct tb_daemon *d)
     for (int b = 0; b < TBD_BOARDS; b++) {
         mcfg.board[b].role = b == 0 ? TB_MATCH_VI : TB_MATCH_SIGHTED;
         mcfg.board[b].color = (int)d->cfg->player[b].colour;
-        mcfg.board[b].typed = d->board[b].caps & TB_LINK_CAP_TYPED;
+        mcfg.board[b].typed = tb_daemon__board_caps(d, b) & TB_LINK_CAP_TYPED;
         snprintf(mcfg.board[b].name, sizeof mcfg.board[b].name, "%s",
                  tb_config_role_name((enum tb_config_role)b));
-        d->board_of_color[mcfg.board[b].color] = b;
     }
     mcfg.sensor.blip_ms = (uint32_t)d->cfg->blip_window_ms;
     mcfg.sensor.wobble_ms = (uint32_t)d->cfg->blip_window_ms; /* lifted and put back: no touch */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "daemon_boards.h"
 #include "daemon_broadcast.h"
 #include "daemon_clock.h"
 #include "daemon_games.h"

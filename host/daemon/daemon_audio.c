@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "daemon_audio.h"
+#include "daemon_boards.h"
 #include "daemon_internal.h"
 #include "daemon_session.h"
 #include "daemon_voice.h"
@@ -55,7 +56,7 @@ static const char *audio_of(const struct tb_daemon *d, int board)
 
 void tb_daemon__audio_event(struct tb_daemon *d, const struct tb_voice_event *ev)
 {
-    int color = ev->player, b = d->board_of_color[color];
+    int color = ev->player, b = tb_daemon__board_of_color(d, color);
     if (ev->status == TB_VOICE_DEVICE_LOST) {
         char why[256] = "";
         tb_voice_device_ok(tb_daemon__speaker(d), color, why, sizeof why, NULL);
@@ -82,7 +83,7 @@ void tb_daemon__audio_status(struct tb_daemon *d, char *buf, size_t len)
     for (int c = 0; c < TBD_BOARDS && speaker && u < len; c++) { /* the twin game's two */
         char why[256];
         double since;
-        int b = d->board_of_color[c];
+        int b = tb_daemon__board_of_color(d, c);
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (tb_voice_device_ok(speaker, c, why, sizeof why, &since))

@@ -1,9 +1,12 @@
-/* daemon_boards.c - the two boards: what each can do (asked of its link, never its kind), what
- * they report (into the session's one entry, or merged in script time first), and typed moves. */
+/* daemon_boards.c - the two boards' part: what each can do (asked of its link, never its kind),
+ * what they report and when it happened (into the session's one entry, or merged in script time
+ * first), and typed moves. Its state (struct tb_daemon__boards) is its own: the other parts ask
+ * the functions of daemon_boards.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_boards.h"
 #include "daemon_dgt.h"
 #include "daemon_inputs.h"
 #include "daemon_internal.h"
@@ -13,6 +16,59 @@
 #include "tb_script.h"
 
 #define READ_BATCH 64
+#define QUEUE_MAX  (1u << 20) /* events of one fast script held for merging */
+
+/* Events read from a fast sim: board, waiting to be merged in script time. */
+struct board_queue {
+    struct tb_link_event *ev;
+    size_t head, n, cap;
+};
+
+/* Mapping a board's own clock onto the daemon's (below, "When an event happened"). */
+struct board_when {
+    bool known;
+    int64_t offset;     /* daemon ms - board ms: the smallest delay seen, loosening slowly */
+    uint64_t offset_at; /* daemon ms of the last reading */
+    uint32_t last_board_ms;
+    int64_t board64; /* last_board_ms, unwrapped */
+    uint64_t last;   /* the last time given: a board's events never go back */
+};
+
+/* A real-time board's event read in this turn, with when it happened. */
+struct timed {
+    struct tb_link_event ev;
+    uint64_t t;
+    int board;
+};
+
+struct board {
+    struct tb_link *link;
+    struct board_when when;
+    struct tb_link_resource res;
+    unsigned caps; /* enum tb_link_cap: what the link can do */
+    char resource[TB_CONFIG_PATH_MAX];
+    bool fast;         /* on the script's own time (TB_LINK_CAP_SCRIPT_TIME) */
+    uint32_t skip_seq; /* a link that replays: its events already in the journal (recovery) */
+    struct board_queue q;
+    unsigned long events; /* fed to the match */
+    uint8_t clock_run;    /* DGT: whose clock ran at the last reading (TB_LINK_EV_CLOCK) */
+};
+
+/* Made by tb_daemon__boards_plan (before recovery, which notes the events the journal has),
+ * freed by the part's close. */
+struct tb_daemon__boards {
+    struct board board[TBD_BOARDS];
+    struct timed *turn; /* real-time boards' events of this read, merged in time */
+    size_t turn_n, turn_cap;
+    uint64_t last_read; /* daemon ms of the previous read of the boards */
+};
+
+/* A board as the other parts see it: before the plan and after close, none (no link, no caps). */
+static const struct board *board_at(const struct tb_daemon *d, int b)
+{
+    static const struct board none;
+    return d->boards && b >= 0 && b < TBD_BOARDS ? &d->boards->board[b] : &none;
+}
 
 const char *tb_daemon__board_name(int board)
 {
@@ -22,8 +78,10 @@ const char *tb_daemon__board_name(int board)
 /* What each board is and can do, before the journal is replayed (a keys: board is typed). */
 int tb_daemon__boards_plan(struct tb_daemon *d, struct tb_error *err)
 {
+    if (!d->boards && !(d->boards = calloc(1, sizeof *d->boards)))
+        return tb_error_set(err, TB_ERR_MEM, "out of memory");
     for (int b = 0; b < TBD_BOARDS; b++) {
-        struct tb_daemon__board *bd = &d->board[b];
+        struct board *bd = &d->boards->board[b];
         snprintf(bd->resource, sizeof bd->resource, "%s", d->cfg->player[b].board);
         int rc = tb_link_resource_parse(bd->resource, &bd->res, err);
         if (rc != TB_OK)
@@ -39,11 +97,11 @@ int tb_daemon__boards_plan(struct tb_daemon *d, struct tb_error *err)
     }
     /* Script time and the wall clock do not mix: one game has one clock. */
     for (int b = 0; b < TBD_BOARDS && d->virtual_time; b++)
-        if (d->board[b].caps & TB_LINK_CAP_REAL_TIME)
+        if (d->boards->board[b].caps & TB_LINK_CAP_REAL_TIME)
             return tb_error_set(err, TB_ERR_ARG,
                                 "%s board %s: a fast script (script time) cannot be played "
                                 "against a board in real time",
-                                tb_daemon__board_name(b), d->board[b].resource);
+                                tb_daemon__board_name(b), d->boards->board[b].resource);
     return TB_OK;
 }
 
@@ -56,7 +114,7 @@ int tb_daemon__boards_blip(struct tb_daemon *d, struct tb_error *err)
     uint32_t window = 0;
     int from = -1;
     for (int b = 0; b < TBD_BOARDS; b++) {
-        struct tb_daemon__board *bd = &d->board[b];
+        const struct board *bd = &d->boards->board[b];
         char *text;
         size_t len;
         uint32_t ms;
@@ -90,7 +148,7 @@ int tb_daemon__boards_blip(struct tb_daemon *d, struct tb_error *err)
 static int boards_open(struct tb_daemon *d, struct tb_error *err)
 {
     for (int b = 0; b < TBD_BOARDS; b++) {
-        struct tb_daemon__board *bd = &d->board[b];
+        struct board *bd = &d->boards->board[b];
         if (!(bd->caps & TB_LINK_CAP_REPLAYS))
             bd->skip_seq = 0; /* only a script starts over from its first event */
         /* doorgeefschaak: the boards are A and B (a script's board names) */
@@ -113,15 +171,16 @@ static int boards_open(struct tb_daemon *d, struct tb_error *err)
 
 static void boards_close(struct tb_daemon *d)
 {
+    struct tb_daemon__boards *s = d->boards;
+    if (!s)
+        return;
     for (int b = 0; b < TBD_BOARDS; b++) {
-        tb_link_close(d->board[b].link);
-        d->board[b].link = NULL;
-        free(d->board[b].q.ev);
-        d->board[b].q.ev = NULL;
+        tb_link_close(s->board[b].link);
+        free(s->board[b].q.ev);
     }
-    free(d->turn);
-    d->turn = NULL;
-    d->turn_n = d->turn_cap = 0;
+    free(s->turn);
+    free(s);
+    d->boards = NULL;
 }
 
 /* A link's event as the one board input type (the journal's board event). */
@@ -153,7 +212,7 @@ static void feed_at(struct tb_daemon *d, int b, const struct tb_link_event *ev, 
 {
     struct tb_journal_event in;
     input_of(b, ev, &in);
-    if (d->virtual_time || d->board[b].fast) {
+    if (d->virtual_time || d->boards->board[b].fast) {
         t = tb_daemon__match_time(d);
     } else {
         if (t < d->last_mt)
@@ -164,14 +223,14 @@ static void feed_at(struct tb_daemon *d, int b, const struct tb_link_event *ev, 
                      NULL);
 }
 
-static int queue_push(struct tb_daemon__queue *q, const struct tb_link_event *ev)
+static int queue_push(struct board_queue *q, const struct tb_link_event *ev)
 {
     if (q->head && q->head == q->n) {
         q->head = q->n = 0;
     }
     if (q->n == q->cap) {
         size_t cap = q->cap ? q->cap * 2 : 256;
-        if (cap > TBD_QUEUE_MAX)
+        if (cap > QUEUE_MAX)
             return TB_ERR_FULL;
         struct tb_link_event *p = realloc(q->ev, cap * sizeof *p);
         if (!p)
@@ -187,7 +246,7 @@ static int queue_push(struct tb_daemon__queue *q, const struct tb_link_event *ev
  * wait to be merged in script time; the rest goes into the game now. */
 static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *ev, uint64_t t)
 {
-    struct tb_daemon__board *bd = &d->board[b];
+    struct board *bd = &d->boards->board[b];
     const char *name = tb_daemon__board_name(b);
     switch (ev->kind) {
     case TB_LINK_EV_LOST:
@@ -212,6 +271,7 @@ static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *e
         return;
     case TB_LINK_EV_CLOCK: /* journaled for the record; the game's clock reads it (docs/dgt.md) */
         tb_daemon__dgt_clock(d, b, ev);
+        bd->clock_run = ev->clock_run;
         break;
     default: /* BUTTON_UP too: a long press is told at its release (daemon_vi.c) */
         break;
@@ -226,17 +286,73 @@ static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *e
     feed_at(d, b, ev, t);
 }
 
-static int turn_push(struct tb_daemon *d, int b, const struct tb_link_event *ev)
+/* ---- When an event happened, on the daemon's clock ---------------------------------------
+ * A loop that stalls (a slow disk, a loaded machine) reads both boards' events at once; fed at
+ * the time of the read and in board order, a copy could reach the match before the move it
+ * copies, and a touch before its lift. A board that stamps its events (the reed board's ms
+ * counter, a script's time) tells how far apart they were: that clock is mapped onto the
+ * daemon's by its smallest seen delay, and the events of both boards go into the game in the
+ * order they happened. Every stamped event of a read is learnt first, then each is dated: after
+ * since_ms (the previous read), by read_ms, never before the board's previous event. An event
+ * without the board's stamp happened at read_ms. */
+
+/* How fast the mapping may loosen between readings (a board's clock that runs slow): 1/200. */
+#define DRIFT_DIV 200
+
+static int64_t board_time(struct board_when *w, uint32_t ms)
 {
-    if (d->turn_n == d->turn_cap) {
-        size_t cap = d->turn_cap ? d->turn_cap * 2 : 64;
-        struct tb_daemon__timed *p = realloc(d->turn, cap * sizeof *p);
+    if (!w->known)
+        w->board64 = ms;
+    else
+        w->board64 += (int32_t)(ms - w->last_board_ms); /* a 32-bit counter wraps */
+    w->last_board_ms = ms;
+    return w->board64;
+}
+
+static void when_learn(struct board_when *w, const struct tb_link_event *ev, uint64_t read_ms)
+{
+    if (!ev->has_seq)
+        return;
+    int64_t obs = (int64_t)read_ms - board_time(w, ev->board_ms);
+    if (!w->known || obs < w->offset + (int64_t)(read_ms - w->offset_at) / DRIFT_DIV)
+        w->offset = obs;
+    else
+        w->offset += (int64_t)(read_ms - w->offset_at) / DRIFT_DIV;
+    w->offset_at = read_ms;
+    w->known = true;
+}
+
+static uint64_t when_at(struct board_when *w, const struct tb_link_event *ev, uint64_t since_ms,
+                        uint64_t read_ms)
+{
+    uint64_t t = read_ms;
+    if (ev->has_seq && w->known) {
+        int64_t back = w->board64 - (int32_t)(w->last_board_ms - ev->board_ms);
+        int64_t est = back + w->offset;
+        t = est < 0 ? 0 : (uint64_t)est;
+    }
+    /* it came after the previous read, not after this one, and never before its board's last */
+    if (t < since_ms)
+        t = since_ms;
+    if (t < w->last)
+        t = w->last;
+    if (t > read_ms)
+        t = read_ms;
+    w->last = t;
+    return t;
+}
+
+static int turn_push(struct tb_daemon__boards *s, int b, const struct tb_link_event *ev)
+{
+    if (s->turn_n == s->turn_cap) {
+        size_t cap = s->turn_cap ? s->turn_cap * 2 : 64;
+        struct timed *p = realloc(s->turn, cap * sizeof *p);
         if (!p)
             return TB_ERR_MEM;
-        d->turn = p;
-        d->turn_cap = cap;
+        s->turn = p;
+        s->turn_cap = cap;
     }
-    d->turn[d->turn_n++] = (struct tb_daemon__timed){.ev = *ev, .board = b};
+    s->turn[s->turn_n++] = (struct timed){.ev = *ev, .board = b};
     return TB_OK;
 }
 
@@ -244,14 +360,15 @@ static int turn_push(struct tb_daemon *d, int b, const struct tb_link_event *ev)
  * a board's own order is kept: its times never go back). */
 static void turn_feed(struct tb_daemon *d, uint64_t now)
 {
-    struct tb_daemon__timed *e = d->turn;
-    size_t n = d->turn_n;
+    struct tb_daemon__boards *s = d->boards;
+    struct timed *e = s->turn;
+    size_t n = s->turn_n;
     for (size_t i = 0; i < n; i++)
-        tb_daemon__when_learn(&d->board[e[i].board].when, &e[i].ev, now);
+        when_learn(&s->board[e[i].board].when, &e[i].ev, now);
     for (size_t i = 0; i < n; i++)
-        e[i].t = tb_daemon__when(&d->board[e[i].board].when, &e[i].ev, d->last_read, now);
+        e[i].t = when_at(&s->board[e[i].board].when, &e[i].ev, s->last_read, now);
     for (size_t i = 1; i < n; i++) { /* stable: usually a handful, already in order */
-        struct tb_daemon__timed x = e[i];
+        struct timed x = e[i];
         size_t j = i;
         for (; j > 0 && e[j - 1].t > x.t; j--)
             e[j] = e[j - 1];
@@ -259,17 +376,17 @@ static void turn_feed(struct tb_daemon *d, uint64_t now)
     }
     for (size_t i = 0; i < n; i++)
         link_event(d, e[i].board, &e[i].ev, e[i].t);
-    d->turn_n = 0;
-    d->last_read = now;
+    s->turn_n = 0;
+    s->last_read = now;
 }
 
 static int boards_read(struct tb_daemon *d, uint64_t now)
 {
     struct tb_link_event ev[READ_BATCH];
     int rc = TB_OK;
-    d->turn_n = 0;
+    d->boards->turn_n = 0;
     for (int b = 0; b < TBD_BOARDS && rc == TB_OK; b++) {
-        struct tb_daemon__board *bd = &d->board[b];
+        struct board *bd = &d->boards->board[b];
         if (!bd->link)
             continue;
         for (int guard = 0; guard < 100000; guard++) {
@@ -284,7 +401,7 @@ static int boards_read(struct tb_daemon *d, uint64_t now)
             for (int i = 0; i < n; i++) {
                 if (bd->fast) {
                     link_event(d, b, &ev[i], now);
-                } else if (turn_push(d, b, &ev[i]) != TB_OK) {
+                } else if (turn_push(d->boards, b, &ev[i]) != TB_OK) {
                     turn_feed(d, now); /* no room to merge: what is read goes in now */
                     link_event(d, b, &ev[i], now);
                 }
@@ -308,7 +425,7 @@ bool tb_daemon__boards_paused(const struct tb_daemon *d)
 bool tb_daemon__boards_pending(const struct tb_daemon *d)
 {
     for (int b = 0; b < TBD_BOARDS; b++)
-        if (d->board[b].q.n > d->board[b].q.head)
+        if (board_at(d, b)->q.n > board_at(d, b)->q.head)
             return true;
     return false;
 }
@@ -317,11 +434,12 @@ bool tb_daemon__boards_all_ended(const struct tb_daemon *d)
 {
     int scripts = 0;
     for (int b = 0; b < TBD_BOARDS; b++) {
-        if (!(d->board[b].caps & TB_LINK_CAP_ENDS))
+        const struct board *bd = board_at(d, b);
+        if (!(bd->caps & TB_LINK_CAP_ENDS))
             continue;
         scripts++;
         struct tb_link_stats st;
-        tb_link_stats(d->board[b].link, &st);
+        tb_link_stats(bd->link, &st);
         if (!st.ended)
             return false;
     }
@@ -332,9 +450,10 @@ static uint64_t boards_deadline(struct tb_daemon *d)
 {
     uint64_t dl = TB_LINK_NO_DEADLINE;
     for (int b = 0; b < TBD_BOARDS; b++) {
-        if (!d->board[b].link)
+        const struct tb_link *link = board_at(d, b)->link;
+        if (!link)
             continue;
-        uint64_t x = tb_link_deadline(d->board[b].link);
+        uint64_t x = tb_link_deadline(link);
         if (x < dl)
             dl = x;
     }
@@ -348,7 +467,7 @@ int tb_daemon__boards_feed(struct tb_daemon *d)
     while (!tb_daemon__boards_paused(d)) {
         int best = -1;
         for (int b = 0; b < TBD_BOARDS; b++) {
-            struct tb_daemon__board *bd = &d->board[b];
+            struct board *bd = &d->boards->board[b];
             if (!bd->fast)
                 continue;
             if (bd->q.head == bd->q.n) {
@@ -358,13 +477,13 @@ int tb_daemon__boards_feed(struct tb_daemon *d)
                     return fed; /* its next event could come first */
                 continue;
             }
-            if (best < 0 ||
-                bd->q.ev[bd->q.head].board_ms < d->board[best].q.ev[d->board[best].q.head].board_ms)
+            const struct board_queue *bq = best < 0 ? NULL : &d->boards->board[best].q;
+            if (!bq || bd->q.ev[bd->q.head].board_ms < bq->ev[bq->head].board_ms)
                 best = b;
         }
         if (best < 0)
             return fed;
-        struct tb_daemon__queue *q = &d->board[best].q;
+        struct board_queue *q = &d->boards->board[best].q;
         const struct tb_link_event *ev = &q->ev[q->head];
         if (ev->board_ms > d->vnow)
             d->vnow = ev->board_ms;
@@ -427,13 +546,59 @@ int tb_daemon__typed_move(struct tb_daemon *d, int b, const char *text, struct t
     return tb_daemon__input(d, &in, tb_daemon__match_time(d), err); /* answered once on disk */
 }
 
+/* ---- What the other parts ask of a board (daemon_boards.h) ------------------------------- */
+
+struct tb_link *tb_daemon__board_link(const struct tb_daemon *d, int board)
+{
+    return board_at(d, board)->link;
+}
+
+unsigned tb_daemon__board_caps(const struct tb_daemon *d, int board)
+{
+    return board_at(d, board)->caps;
+}
+
+const char *tb_daemon__board_resource(const struct tb_daemon *d, int board)
+{
+    return board_at(d, board)->resource;
+}
+
+unsigned long tb_daemon__board_events(const struct tb_daemon *d, int board)
+{
+    return board_at(d, board)->events;
+}
+
+uint8_t tb_daemon__board_clock_run(const struct tb_daemon *d, int board)
+{
+    return board_at(d, board)->clock_run;
+}
+
+/* The configuration's colours, as the match has them (they do not change while it runs). */
+int tb_daemon__board_of_color(const struct tb_daemon *d, int color)
+{
+    return (int)d->cfg->player[1].colour == color ? 1 : 0;
+}
+
+void tb_daemon__board_fed(struct tb_daemon *d, int board)
+{
+    if (d->boards && board >= 0 && board < TBD_BOARDS)
+        d->boards->board[board].events++;
+}
+
+void tb_daemon__board_recovered(struct tb_daemon *d, int board, uint32_t seq)
+{
+    if (d->boards && board >= 0 && board < TBD_BOARDS && seq > d->boards->board[board].skip_seq)
+        d->boards->board[board].skip_seq = seq;
+}
+
 /* The links' fds wake the loop; each turn reads every link (a script's or a reconnect's time
  * has no fd), so the slice itself is not looked at. */
 static int boards_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
 {
     int n = 0;
     for (int b = 0; b < TBD_BOARDS && n < max; b++) {
-        int fd = d->board[b].link ? tb_link_fd(d->board[b].link) : -1;
+        const struct tb_link *link = board_at(d, b)->link;
+        int fd = link ? tb_link_fd(link) : -1;
         if (fd >= 0)
             p[n++] = (struct pollfd){.fd = fd, .events = POLLIN};
     }
@@ -451,7 +616,7 @@ static int boards_handle(struct tb_daemon *d, const struct pollfd *p, int n)
 static void boards_status(struct tb_daemon *d, struct tb_daemon__buf *out)
 {
     for (int b = 0; b < TBD_BOARDS; b++) {
-        const struct tb_daemon__board *bd = &d->board[b];
+        const struct board *bd = &d->boards->board[b];
         struct tb_link_stats ls = {0};
         if (bd->link)
             tb_link_stats(bd->link, &ls);

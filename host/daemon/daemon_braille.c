@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_boards.h"
 #include "daemon_braille.h"
 #include "daemon_internal.h"
 #include "daemon_session.h"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_boards.h"
 #include "daemon_broadcast.h"
 #include "daemon_clock.h"
 #include "daemon_internal.h"

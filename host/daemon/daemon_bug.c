@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "daemon_audio.h"
+#include "daemon_boards.h"
 #include "daemon_bug.h"
 #include "daemon_games.h"
 #include "daemon_mode.h"
@@ -39,8 +40,9 @@ int tb_daemon__bug_open(struct tb_daemon *d, struct tb_error *err)
     if (bh->control[0] && tb_clock_control_parse(&g->mcfg.control, bh->control, &e) != TB_OK)
         return tb_error_set(err, TB_ERR_ARG, "[bughouse] control: %s", e.msg);
     for (int b = 0; b < TB_BUGMATCH_BOARDS; b++) {
-        g->mcfg.typed[b] = d->board[b].caps & TB_LINK_CAP_TYPED;
-        if (d->board[b].caps & TB_LINK_CAP_PIECES) /* dgt: names the piece of every placement */
+        unsigned caps = tb_daemon__board_caps(d, b);
+        g->mcfg.typed[b] = caps & TB_LINK_CAP_TYPED;
+        if (caps & TB_LINK_CAP_PIECES) /* dgt: names the piece of every placement */
             g->mcfg.kind[b] = TB_BUGMATCH_DGT;
     }
     for (int s = 0; s < TB_BUGMATCH_SEATS; s++)
@@ -331,7 +333,7 @@ int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in,
         tb_daemon__log(d, tb_daemon__fx(d)->warn, "board %c: %s %u refused by the match (%d)",
                        'A' + b, tb_link_event_name(in->kind), in->arg, rc);
     if (rc == TB_OK && (in->kind == TB_LINK_EV_LIFT || in->kind == TB_LINK_EV_PLACE)) {
-        d->board[b].events++;
+        tb_daemon__board_fed(d, b);
         d->events++;
     }
     return rc;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_boards.h"
 #include "daemon_bug.h"
 #include "daemon_ctl.h" /* TBD_ANSWERED, the handlers of its requests */
 #include "daemon_games.h"
@@ -78,9 +79,9 @@ void tb_daemon__bug_status(struct tb_daemon *d, struct tb_daemon__buf *out)
         tb_bug_pos_to_fen(&rec->cur[b], fen, sizeof fen);
         const struct tb_bug_verdict *v = &rec->verdict[b];
         struct tb_link_stats ls = {0};
-        if (d->board[b].link)
-            tb_link_stats(d->board[b].link, &ls);
-        put("board %c: %s, %s%s; %s\n", 'A' + b, d->board[b].resource,
+        if (tb_daemon__board_link(d, b))
+            tb_link_stats(tb_daemon__board_link(d, b), &ls);
+        put("board %c: %s, %s%s; %s\n", 'A' + b, tb_daemon__board_resource(d, b),
             !ls.connected ? "NOT CONNECTED"
             : ls.unread   ? "connected, waiting for its first reading"
                           : "connected",
@@ -208,10 +209,10 @@ int tb_daemon__ctl_bug_input(struct tb_daemon *d, const struct tb_ctl_request *r
 int tb_daemon__bug_move(struct tb_daemon *d, const struct tb_ctl_request *req,
                         struct tb_daemon__buf *out, struct tb_error *err)
 {
-    if (!(d->board[req->board].caps & TB_LINK_CAP_TYPED))
+    if (!(tb_daemon__board_caps(d, req->board) & TB_LINK_CAP_TYPED))
         return tb_error_set(err, TB_ERR_SUPP,
                             "board %c is %s, it has sensors: only a keys: board takes typed moves",
-                            'A' + req->board, d->board[req->board].resource);
+                            'A' + req->board, tb_daemon__board_resource(d, req->board));
     struct tb_journal_bug_input in = {.verb = TB_JOURNAL_BUG_MOVE, .board = (uint8_t)req->board};
     snprintf(in.move, sizeof in.move, "%s", req->text);
     take(d, &in, out, NULL);

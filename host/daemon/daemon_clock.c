@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_boards.h"
 #include "daemon_clock.h"
 #include "daemon_internal.h"
 #include "daemon_mode.h"
@@ -211,7 +212,7 @@ static void flag(struct tb_daemon *d, int side, uint64_t flag_ms, uint64_t t, bo
                    tb_daemon__color_name(side), when, k->made, j.result, j.why);
     tb_daemon__note(d, k->made, "%s's flag fell: %s (%s)", tb_daemon__color_name(side), j.result,
                     j.why);
-    struct tb_journal_decision dec = {.board = (uint8_t)d->board_of_color[side]};
+    struct tb_journal_decision dec = {.board = (uint8_t)tb_daemon__board_of_color(d, side)};
     snprintf(dec.who, sizeof dec.who, "daemon");
     snprintf(dec.text, sizeof dec.text, "flag %s %s: %s", side ? "black" : "white", j.result,
              j.why);
@@ -240,7 +241,7 @@ static void drain(struct tb_daemon *d)
             flag(d, ev.side, ev.at_ms, k->clock.now_ms, ev.first);
             break;
         case TB_CLOCK_EV_WARN: {
-            int b = d->board_of_color[ev.side];
+            int b = tb_daemon__board_of_color(d, ev.side);
             hms(ev.threshold, left, sizeof left);
             tb_daemon__log(d, tb_daemon__fx(d)->info, "clock: %s has %s left (warning)",
                            tb_daemon__color_name(ev.side), left);

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon_boards.h"
 #include "daemon_ctl.h"
 #include "daemon_games.h"
 #include "daemon_inputs.h"
@@ -137,7 +138,7 @@ int tb_daemon__ctl_promote(struct tb_daemon *d, const struct tb_ctl_request *req
                            struct tb_daemon__buf *out, struct tb_error *err)
 {
     (void)out;
-    int side = tb_match_game(tb_daemon__match(d))->pos.side, b = d->board_of_color[side];
+    int side = tb_match_game(tb_daemon__match(d))->pos.side, b = tb_daemon__board_of_color(d, side);
     if (req->board >= 0 && req->board != b)
         return tb_error_set(err, TB_ERR_STATE,
                             "%s is to move, on the %s board: the %s board's player has no "
@@ -163,12 +164,12 @@ int tb_daemon__ctl_move(struct tb_daemon *d, const struct tb_ctl_request *req,
 {
     if (req->bug_board)
         return tb_daemon__bug_move(d, req, out, err);
-    struct tb_daemon__board *bd = &d->board[req->board];
-    if (!(bd->caps & TB_LINK_CAP_TYPED))
+    if (!(tb_daemon__board_caps(d, req->board) & TB_LINK_CAP_TYPED))
         return tb_error_set(err, TB_ERR_SUPP,
                             "the %s board is %s, it has sensors: only a keys: board takes typed "
                             "moves",
-                            tb_daemon__board_name(req->board), bd->resource);
+                            tb_daemon__board_name(req->board),
+                            tb_daemon__board_resource(d, req->board));
     int rc = tb_daemon__typed_move(d, req->board, req->text, err);
     if (rc != TB_OK && !(rc == TB_ERR_AGAIN && tb_daemon__ticket_id(d)))
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board: typed move '%s' refused: %s",

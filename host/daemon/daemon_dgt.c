@@ -7,6 +7,7 @@
  * game's clock reads the readings). */
 #include <stdio.h>
 
+#include "daemon_boards.h"
 #include "daemon_dgt.h"
 #include "daemon_internal.h"
 #include "daemon_mode.h"
@@ -14,11 +15,11 @@
 
 static void show(struct tb_daemon *d, int b, const char *text, unsigned flags)
 {
-    struct tb_daemon__board *bd = &d->board[b];
-    if (!bd->link || !(bd->caps & TB_LINK_CAP_DISPLAY))
+    struct tb_link *link = tb_daemon__board_link(d, b);
+    if (!link || !(tb_daemon__board_caps(d, b) & TB_LINK_CAP_DISPLAY))
         return;
     struct tb_error err = {0};
-    int rc = tb_link_display(bd->link, text, flags, &err);
+    int rc = tb_link_display(link, text, flags, &err);
     if (rc == TB_OK)
         tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "%s board display: %s", tb_daemon__board_name(b),
                        text[0] ? text : "(the times)");
@@ -30,11 +31,11 @@ static void show(struct tb_daemon *d, int b, const char *text, unsigned flags)
 /* The squares to put right lit on a board that has lights (TB_LINK_CAP_LEDS), 0 = all out. */
 static void light(struct tb_daemon *d, int b, uint64_t squares)
 {
-    struct tb_daemon__board *bd = &d->board[b];
-    if (!bd->link || !(bd->caps & TB_LINK_CAP_LEDS))
+    struct tb_link *link = tb_daemon__board_link(d, b);
+    if (!link || !(tb_daemon__board_caps(d, b) & TB_LINK_CAP_LEDS))
         return;
     struct tb_error err = {0};
-    int rc = tb_link_leds(bd->link, squares, &err);
+    int rc = tb_link_leds(link, squares, &err);
     if (rc != TB_OK && rc != TB_ERR_STATE)
         tb_daemon__log(d, TB_CONFIG_LOG_WARN, "%s board lights: %s", tb_daemon__board_name(b),
                        err.msg);
@@ -120,14 +121,13 @@ static const char *run_name(int run)
 
 void tb_daemon__dgt_clock(struct tb_daemon *d, int b, const struct tb_link_event *ev)
 {
-    struct tb_daemon__board *bd = &d->board[b];
+    int was = tb_daemon__board_clock_run(d, b); /* the previous reading */
     tb_daemon__log(d, TB_CONFIG_LOG_DEBUG, "%s board clock: White %ld ms, Black %ld ms, %s",
                    tb_daemon__board_name(b), (long)ev->clock_ms[0], (long)ev->clock_ms[1],
                    run_name(ev->clock_run));
     /* D.2.4: the player who pressed stops their clock and starts the opponent's */
-    if (bd->clock_run && ev->clock_run && ev->clock_run != bd->clock_run)
+    if (was && ev->clock_run && ev->clock_run != was)
         tb_daemon__log(d, TB_CONFIG_LOG_INFO, "%s board clock: %s pressed (D.2.4); %s",
-                       tb_daemon__board_name(b), bd->clock_run == 1 ? "White" : "Black",
+                       tb_daemon__board_name(b), was == 1 ? "White" : "Black",
                        run_name(ev->clock_run));
-    bd->clock_run = ev->clock_run;
 }

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "daemon_audio.h"
+#include "daemon_boards.h"
 #include "daemon_clock.h"
 #include "daemon_internal.h"
 #include "daemon_mode.h"

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "daemon_boards.h"
 #include "daemon_braille.h"
 #include "daemon_broadcast.h"
 #include "daemon_clock.h"
@@ -302,7 +303,7 @@ static int twin_apply(struct tb_daemon *d, const struct tb_journal_event *in, ui
                        "(twinboard result): nothing changed",
                        tb_daemon__board_name(in->board));
     } else if (match_event(in, &ev)) {
-        d->board[in->board].events++;
+        tb_daemon__board_fed(d, in->board);
         d->events++;
         rc = tb_match_board_event(d->session->match, in->board, &ev, t);
         if (rc != TB_OK)
@@ -455,7 +456,7 @@ static bool twin_needs_disk(struct tb_daemon *d, bool *written)
 {
     const struct tb_match_out *o = &d->session->jstop.out;
     if (o->kind == TB_MATCH_OUT_MOVE_AGREED && !*written) {
-        int lead = d->board_of_color[o->u.agreed.pos.side];
+        int lead = tb_daemon__board_of_color(d, o->u.agreed.pos.side);
         if (d->session->fx->store->append_move(d, o->ms, lead, o->u.agreed.ply, o->u.agreed.move,
                                                o->u.agreed.san) == TB_OK)
             *written = true; /* appended: kept in memory until a commit writes it */

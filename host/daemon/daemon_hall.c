@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "daemon_bug.h" /* doorgeefschaak: its match, for the hall's two games */
+#include "daemon_boards.h"
 #include "daemon_clock.h"
 #include "daemon_ctl.h" /* the control socket's guard and action path */
 #include "daemon_hall.h"
@@ -264,8 +265,8 @@ static int hall_pollfds(struct tb_daemon *d, struct pollfd *p, int max)
         return 0;
     for (int b = 0; b < TBD_BOARDS; b++) { /* link health is part of the state */
         struct tb_link_stats ls = {0};
-        if (d->board[b].link)
-            tb_link_stats(d->board[b].link, &ls);
+        if (tb_daemon__board_link(d, b))
+            tb_link_stats(tb_daemon__board_link(d, b), &ls);
         if (ls.connected != h->link_up[b])
             h->dirty = true;
         h->link_up[b] = ls.connected;

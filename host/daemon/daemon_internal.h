@@ -16,45 +16,8 @@
 #include "tb_table.h"
 #include "tb_voice.h"
 
-#define TBD_BOARDS    2
-#define TBD_WHY_MAX   160        /* why a game ended: "the arbiter's decision: " and the reason */
-#define TBD_QUEUE_MAX (1u << 20) /* events of one fast script held for merging */
-
-/* Events read from a fast sim: board, waiting to be merged in script order. */
-struct tb_daemon__queue {
-    struct tb_link_event *ev;
-    size_t head, n, cap;
-};
-
-/* Mapping a board's own clock onto the daemon's (daemon_when.c). */
-struct tb_daemon__when {
-    bool known;
-    int64_t offset;     /* daemon ms - board ms: the smallest delay seen, loosening slowly */
-    uint64_t offset_at; /* daemon ms of the last reading */
-    uint32_t last_board_ms;
-    int64_t board64; /* last_board_ms, unwrapped */
-    uint64_t last;   /* the last time given: a board's events never go back */
-};
-
-/* A real-time board's event read in this turn, with when it happened. */
-struct tb_daemon__timed {
-    struct tb_link_event ev;
-    uint64_t t;
-    int board;
-};
-
-struct tb_daemon__board {
-    struct tb_link *link;
-    struct tb_daemon__when when;
-    struct tb_link_resource res;
-    unsigned caps; /* enum tb_link_cap: what the link can do */
-    char resource[TB_CONFIG_PATH_MAX];
-    bool fast;         /* on the script's own time (TB_LINK_CAP_SCRIPT_TIME) */
-    uint32_t skip_seq; /* a link that replays: its events already in the journal (recovery) */
-    struct tb_daemon__queue q;
-    unsigned long events; /* fed to the match */
-    uint8_t clock_run;    /* DGT: whose clock ran at the last reading (TB_LINK_EV_CLOCK) */
-};
+#define TBD_BOARDS  2
+#define TBD_WHY_MAX 160 /* why a game ended: "the arbiter's decision: " and the reason */
 
 struct tb_daemon__braille; /* daemon_braille.c */
 struct tb_daemon__vi;      /* daemon_vi.c */
@@ -80,11 +43,7 @@ struct tb_daemon {
     uint64_t last_mt;  /* latest time given to the match */
 
     struct tb_daemon__session *session; /* the game and its journal (daemon_session.h) */
-    struct tb_daemon__board board[TBD_BOARDS];
-    int board_of_color[2];
-    struct tb_daemon__timed *turn; /* real-time boards' events of this read, merged in time */
-    size_t turn_n, turn_cap;
-    uint64_t last_read; /* daemon ms of the previous read of the boards */
+    struct tb_daemon__boards *boards;   /* the two boards: links, events (daemon_boards.c) */
 
     const struct tb_daemon__part *const *status_parts; /* TBD_NPARTS: their lines in status */
     const struct tb_daemon__in_row *inputs; /* tb_daemon__inputs: the session's and recovery's */
@@ -158,26 +117,6 @@ extern const struct tb_daemon__part *const tb_daemon__parts_served[];
 /* The same parts in the order their lines are read in the status answer (the loop hands it to
  * the mode as d->status_parts). */
 extern const struct tb_daemon__part *const tb_daemon__parts_status[];
-
-/* daemon_boards.c */
-int tb_daemon__boards_plan(struct tb_daemon *d, struct tb_error *err);
-int tb_daemon__boards_blip(struct tb_daemon *d, struct tb_error *err); /* scripts' own window */
-int tb_daemon__boards_feed(struct tb_daemon *d);
-bool tb_daemon__boards_paused(const struct tb_daemon *d);
-bool tb_daemon__boards_pending(const struct tb_daemon *d);
-bool tb_daemon__boards_all_ended(const struct tb_daemon *d);
-/* D.2.10.1: a move typed for a typed board; refused (nothing changes) unless the board may make
- * it now. Live and in recovery. */
-int tb_daemon__typed_move(struct tb_daemon *d, int board, const char *text, struct tb_error *err);
-const char *tb_daemon__board_name(int board);
-
-/* daemon_when.c: learn a board's clock from every stamped event of a read first, then ask
- * when each happened: after since_ms (the previous read), by read_ms, never before the board's
- * previous event. An event without the board's stamp happened at read_ms. */
-void tb_daemon__when_learn(struct tb_daemon__when *w, const struct tb_link_event *ev,
-                           uint64_t read_ms);
-uint64_t tb_daemon__when(struct tb_daemon__when *w, const struct tb_link_event *ev,
-                         uint64_t since_ms, uint64_t read_ms);
 
 /* daemon_arbiter.c: a promotion choice taken at t (the promote button's, daemon_vi.c) */
 int tb_daemon__promote_at(struct tb_daemon *d, int board, int ptype, uint64_t t,

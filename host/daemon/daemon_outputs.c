@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_boards.h"
 #include "daemon_internal.h"
 #include "daemon_mode.h"
 #include "daemon_result.h"

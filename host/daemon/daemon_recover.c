@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_boards.h"
 #include "daemon_clock.h"
 #include "daemon_inputs.h"
 #include "daemon_internal.h"
@@ -284,8 +285,8 @@ static void replay_input(struct tb_daemon *d, const struct tb_daemon__in_row *ro
         skipped(d, rec, err.msg[0] ? err.msg : "cannot be read");
         return;
     }
-    if (in.board && in.board->board_seq > d->board[in.board->board].skip_seq)
-        d->board[in.board->board].skip_seq = in.board->board_seq;
+    if (in.board) /* a link that replays skips what the journal holds */
+        tb_daemon__board_recovered(d, in.board->board, in.board->board_seq);
     if (pd->skip && !row->past_loss) {
         pd->skipped += in.board != NULL; /* its move record has it */
         return;

@@ -13,6 +13,7 @@
 
 #include "daemon_broadcast.h"
 #include "daemon_games.h"
+#include "daemon_boards.h"
 #include "daemon_internal.h"
 #include "daemon_mode.h"
 #include "daemon_result.h"
@@ -67,7 +68,7 @@ void tb_daemon__game_tags(struct tb_daemon *d, const struct tb_ctl_request *req)
     struct tm tm;
     if (localtime_r(&now, &tm))
         strftime(date, sizeof date, "%Y.%m.%d", &tm);
-    int white = d->board_of_color[TB_CHESS_WHITE];
+    int white = tb_daemon__board_of_color(d, TB_CHESS_WHITE);
     const char *const player[2] = {"VI player", "sighted player"};
     set(t->event, c->event, "twinboard game (FIDE Appendix D)");
     set(t->site, c->site, "?");

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon_boards.h"
 #include "daemon_inputs.h"
 #include "daemon_internal.h"
 #include "daemon_mode.h"

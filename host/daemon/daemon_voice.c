@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "daemon_audio.h"
+#include "daemon_boards.h"
 #include "daemon_braille.h"
 #include "daemon_dgt.h"
 #include "daemon_internal.h"
