@@ -9,7 +9,7 @@
 
 #include "daemon_audio.h"
 #include "daemon_boards.h"
-#include "daemon_internal.h"
+#include "daemon_shell.h"
 #include "daemon_session.h"
 #include "daemon_voice.h"
 

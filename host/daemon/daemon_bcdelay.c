@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "daemon_broadcast.h"
-#include "daemon_internal.h"
+#include "daemon_shell.h"
 
 enum change_kind {
     NEW_GAME = TB_DAEMON__BCDELAY_NEW_GAME,

@@ -9,7 +9,7 @@
 #include "daemon_boards.h"
 #include "daemon_dgt.h"
 #include "daemon_inputs.h"
-#include "daemon_internal.h"
+#include "daemon_shell.h"
 #include "daemon_mode.h"
 #include "daemon_session.h"
 #include "tb_file.h"

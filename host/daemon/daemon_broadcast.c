@@ -12,7 +12,7 @@
 #include "daemon_boards.h"
 #include "daemon_broadcast.h"
 #include "daemon_clock.h"
-#include "daemon_internal.h"
+#include "daemon_shell.h"
 #include "daemon_result.h"
 #include "daemon_session.h"
 

@@ -4,7 +4,8 @@
 #ifndef TB_DAEMON_BUG_H
 #define TB_DAEMON_BUG_H
 
-#include "daemon_internal.h"
+#include "daemon_bugmode.h"
+#include "daemon_shell.h"
 #include "tb_bugmatch.h"
 
 struct tb_daemon__bug {
@@ -41,5 +42,16 @@ bool tb_daemon__bug_irregular_out(const struct tb_bugmatch_out *o);
 /* The BPGN of both games so far, with the configured names and the game's tags; malloc'd into
  * *text. Its length or an error. */
 int tb_daemon__bug_bpgn(struct tb_daemon *d, char **text);
+
+/* The mode's parts of its table (tb_daemon__doorgeefschaak) and of its requests. */
+int tb_daemon__bug_voice_open(struct tb_daemon *d, struct tb_error *err);
+void tb_daemon__bug_voice_event(struct tb_daemon *d, const struct tb_voice_event *ev);
+int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
+void tb_daemon__bug_tell_wait(struct tb_daemon *d); /* journal stopped: the four seats told */
+/* status in doorgeefschaak: both games, clocks, the four hands (the status request, SIGHUP) */
+void tb_daemon__bug_status(struct tb_daemon *d, struct tb_daemon__buf *out);
+/* new-game in this mode: the next match of two games */
+int tb_daemon__bug_new_game(struct tb_daemon *d, const struct tb_ctl_request *req,
+                            struct tb_error *err);
 
 #endif /* TB_DAEMON_BUG_H */

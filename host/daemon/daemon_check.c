@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "daemon_audio.h"
-#include "daemon_internal.h"
+#include "daemon_shell.h"
 
 struct check {
     const struct tb_daemon_options *o;

@@ -14,7 +14,7 @@
 
 #include "daemon_boards.h"
 #include "daemon_clock.h"
-#include "daemon_internal.h"
+#include "daemon_shell.h"
 #include "daemon_mode.h"
 #include "daemon_session.h"
 #include "daemon_voice.h"

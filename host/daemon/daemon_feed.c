@@ -14,7 +14,7 @@
 #include "daemon_clock.h"
 #include "daemon_dgt.h"
 #include "daemon_hall.h"
-#include "daemon_internal.h"
+#include "daemon_shell.h"
 #include "daemon_result.h"
 #include "daemon_mode.h"
 #include "daemon_table.h"

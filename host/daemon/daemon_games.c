@@ -17,7 +17,9 @@
 #include <unistd.h>
 
 #include "daemon_games.h"
-#include "daemon_internal.h"
+#include "daemon_export.h"
+#include "daemon_bugmode.h"
+#include "daemon_shell.h"
 #include "daemon_mode.h"
 #include "daemon_result.h"
 #include "daemon_session.h"

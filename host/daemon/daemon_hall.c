@@ -18,7 +18,8 @@
 #include "daemon_clock.h"
 #include "daemon_ctl.h" /* the control socket's guard and action path */
 #include "daemon_hall.h"
-#include "daemon_internal.h"
+#include "daemon_export.h"
+#include "daemon_shell.h"
 #include "daemon_mode.h"
 #include "daemon_result.h"
 #include "daemon_session.h"

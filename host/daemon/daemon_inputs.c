@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "daemon_inputs.h"
-#include "daemon_internal.h"
+#include "daemon_shell.h"
 #include "daemon_session.h"
 #include "daemon_table.h"
 

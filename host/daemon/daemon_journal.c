@@ -15,7 +15,7 @@
 #include "daemon_clock.h"
 #include "daemon_games.h"
 #include "daemon_inputs.h"
-#include "daemon_internal.h"
+#include "daemon_shell.h"
 #include "daemon_mode.h"
 #include "daemon_table.h"
 

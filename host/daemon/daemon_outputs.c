@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "daemon_boards.h"
-#include "daemon_internal.h"
+#include "daemon_shell.h"
 #include "daemon_mode.h"
 #include "daemon_result.h"
 #include "daemon_table.h"

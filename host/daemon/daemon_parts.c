@@ -1,7 +1,7 @@
 /* daemon_parts.c - the daemon's parts list, the one place that names them: the loop (daemon.c)
  * opens, serves and closes them through it (and hands the mode their order in status) and calls
  * none of their slots by name. */
-#include "daemon_internal.h"
+#include "daemon_shell.h"
 
 /* The parts, in the order they are opened (closed in the reverse): the VI player's state and
  * the clock before recovery (the writer's open) rebuilds them, the journal before any board is

@@ -5,7 +5,7 @@
  * (paths.c); a configured path gets the same check. */
 #include <stdio.h>
 
-#include "daemon_internal.h"
+#include "daemon_shell.h"
 
 int tb_daemon__paths_prepare(struct tb_daemon *d, struct tb_error *err)
 {

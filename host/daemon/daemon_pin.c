@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "daemon_ctl.h"
-#include "daemon_internal.h"
+#include "daemon_shell.h"
 #include "tb_str.h"
 
 #define PIN_FILE "arbiter-pin"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "daemon_ctl.h"
-#include "daemon_internal.h"
+#include "daemon_shell.h"
 
 void tb_daemon__peer_name(uint64_t peer, char *buf, size_t len)
 {

@@ -14,7 +14,7 @@
 #include "daemon_broadcast.h"
 #include "daemon_games.h"
 #include "daemon_boards.h"
-#include "daemon_internal.h"
+#include "daemon_shell.h"
 #include "daemon_mode.h"
 #include "daemon_result.h"
 #include "daemon_session.h"

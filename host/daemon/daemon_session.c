@@ -11,7 +11,7 @@
 
 #include "daemon_boards.h"
 #include "daemon_inputs.h"
-#include "daemon_internal.h"
+#include "daemon_shell.h"
 #include "daemon_mode.h"
 #include "daemon_table.h"
 #include "daemon_vi.h"

@@ -127,4 +127,8 @@ static inline int tb_daemon__promotion(char c)
 int tb_daemon__arbiter(struct tb_daemon *d, const struct tb_ctl_request *req, struct tb_error *err);
 int tb_daemon__promote(struct tb_daemon *d, int board, int ptype, struct tb_error *err);
 
+/* daemon_arbiter.c: a promotion choice taken at t (the promote button's, daemon_vi.c) */
+int tb_daemon__promote_at(struct tb_daemon *d, int board, int ptype, uint64_t t,
+                          struct tb_error *err);
+
 #endif /* TB_DAEMON_SESSION_H */

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "daemon_internal.h"
+#include "daemon_shell.h"
 
 uint64_t tb_daemon__mono_ms(void)
 {

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "daemon_inputs.h"
-#include "daemon_internal.h"
+#include "daemon_shell.h"
 #include "fixture.h"
 #include "tb_file.h"
 #include "tb_journal.h"

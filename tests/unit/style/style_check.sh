@@ -220,8 +220,10 @@ check_globals() {
     done
 }
 
-# Habit 2: a module's <name>_internal.h is included only from its own directory, and from its
-# own tests (tests/<kind>/<module directory name>/).
+# Habit 2: a module's private headers (every header of host/, firmware/, hardware/ and voice/ but
+# the public tb_*.h and the firmware's rb_*.h: <name>_internal.h, the daemon's parts'
+# daemon_*.h) are included only from their own directory, and from their own tests
+# (tests/<kind>/<module directory name>/).
 check_internal() {
     local src=$1
     cd "$src" || exit 2
@@ -229,6 +231,7 @@ check_internal() {
     while IFS=: read -r f inc; do
         hdr=$(sed -E 's/.*[<"]([^>"]*)[>"].*/\1/' <<<"$inc")
         hdr=${hdr##*/}
+        case $hdr in tb_*.h | rb_*.h) continue ;; esac # public: the project's and the firmware's
         ok=0
         local found=0
         while read -r owner; do
@@ -237,9 +240,11 @@ check_internal() {
             owner=$(dirname "$owner")
             [ "$(dirname "$f")" = "$owner" ] && ok=1
             case $f in tests/*/"$(basename "$owner")"/*) ok=1 ;; esac
-        done < <(find host firmware hardware voice tests -name "$hdr" 2>/dev/null)
+            owner=$(cut -d/ -f1-2 <<<"$owner") # the module: host/hall for host/hall/dashboard
+            case $f in "$owner"/* | tests/*/"$(basename "$owner")"/*) ok=1 ;; esac
+        done < <(find host firmware hardware voice -name "$hdr" 2>/dev/null)
         [ $found = 1 ] && [ $ok = 0 ] && bad "$f includes $hdr, private to another module"
-    done < <(grep -rHE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"][^>"]*_internal\.h[>"]' \
+    done < <(grep -rHE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*\.h"' \
         --include='*.c' --include='*.h' host firmware hardware voice tests 2>/dev/null)
 }
 

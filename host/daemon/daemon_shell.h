@@ -1,6 +1,8 @@
-/* daemon_internal.h - twinboardd's state, shared by the files of the daemon library. */
-#ifndef TB_DAEMON_INTERNAL_H
-#define TB_DAEMON_INTERNAL_H
+/* daemon_shell.h - twinboardd's shell: one pointer to each part's own state, the parts' ops
+ * table and lists, the daemon's clock and log, the answer buffer. Each part's calls are in its
+ * own header (daemon_<part>.h); the game's state is the session's (daemon_session.h). */
+#ifndef TB_DAEMON_SHELL_H
+#define TB_DAEMON_SHELL_H
 
 #include <poll.h>
 #include <pthread.h>
@@ -118,10 +120,6 @@ extern const struct tb_daemon__part *const tb_daemon__parts_served[];
  * the mode as d->status_parts). */
 extern const struct tb_daemon__part *const tb_daemon__parts_status[];
 
-/* daemon_arbiter.c: a promotion choice taken at t (the promote button's, daemon_vi.c) */
-int tb_daemon__promote_at(struct tb_daemon *d, int board, int ptype, uint64_t t,
-                          struct tb_error *err);
-
 /* daemon_ctl.c: the answer to a request, appended to (the part's own calls: daemon_ctl.h). */
 struct tb_daemon__buf {
     char *p;
@@ -130,41 +128,11 @@ struct tb_daemon__buf {
     unsigned long ticket; /* no answer yet: it comes with d->ticket of this id */
 };
 void tb_daemon__buf_put(struct tb_daemon__buf *b, const char *s, size_t n);
+/* Data lines of text (split at '\n') as ok+ ... . */
+void tb_daemon__data(struct tb_daemon__buf *out, const char *head, const char *text);
 
 /* daemon_paths.c: the socket's and the journal's directories made and checked (never a
  * symbolic link, a directory another user may write to, or a default in /tmp). */
 int tb_daemon__paths_prepare(struct tb_daemon *d, struct tb_error *err);
 
-/* daemon_export.c */
-void tb_daemon__status(struct tb_daemon *d, struct tb_daemon__buf *out);
-void tb_daemon__moves(struct tb_daemon *d, struct tb_daemon__buf *out);
-int tb_daemon__pgn(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
-                   struct tb_daemon__buf *out);
-/* Data lines of text (split at '\n') as ok+ ... . */
-void tb_daemon__data(struct tb_daemon__buf *out, const char *head, const char *text);
-/* The running game as PGN (or a scoresheet), malloc'd into *text; its length or an error. */
-int tb_daemon__pgn_text(struct tb_daemon *d, enum tb_chess_letters letters, bool scoresheet,
-                        char **text);
-
-/* daemon_bug.c, daemon_bugctl.c: doorgeefschaak ([bughouse]; docs/doorgeefschaak.md). While
- * d->bug is set the board inputs, the deadlines, the ears and the control requests are the
- * match's of two games; the twin game (d->match) stands idle. */
-struct tb_daemon__bug;
-int tb_daemon__bug_open(struct tb_daemon *d, struct tb_error *err);
-void tb_daemon__bug_free(struct tb_daemon *d);
-int tb_daemon__bug_voice_open(struct tb_daemon *d, struct tb_error *err);
-void tb_daemon__bug_voice_event(struct tb_daemon *d, const struct tb_voice_event *ev);
-int tb_daemon__bug_apply(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t);
-void tb_daemon__bug_tell_wait(struct tb_daemon *d); /* journal stopped: the four seats told */
-uint64_t tb_daemon__bug_deadline(const struct tb_daemon *d); /* UINT64_MAX: none (or no match) */
-void tb_daemon__bug_keep(struct tb_daemon *d);               /* NAME.bpgn beside the journal */
-/* status in doorgeefschaak: both games, clocks, the four hands (the status request, SIGHUP) */
-void tb_daemon__bug_status(struct tb_daemon *d, struct tb_daemon__buf *out);
-/* doorgeefschaak's move a|b and new-game (the handlers tb_daemon__ctl_move, _new_game in this
- * mode); hand, bpgn, resign, choose, accept, replace are its own (TB_CTL_VERBS). */
-int tb_daemon__bug_move(struct tb_daemon *d, const struct tb_ctl_request *req,
-                        struct tb_daemon__buf *out, struct tb_error *err);
-int tb_daemon__bug_new_game(struct tb_daemon *d, const struct tb_ctl_request *req,
-                            struct tb_error *err);
-
-#endif /* TB_DAEMON_INTERNAL_H */
+#endif /* TB_DAEMON_SHELL_H */
