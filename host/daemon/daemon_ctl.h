@@ -35,7 +35,7 @@ struct tb_daemon__client {
     size_t out_len, out_cap;
     bool closing; /* close once out is written */
     /* journal writer: a game-changing request waits for the journal (nothing read meanwhile) */
-    unsigned long ticket;       /* its answer comes with d->ticket of this id */
+    unsigned long ticket;       /* its answer comes with the session's ticket of this id */
     struct tb_ctl_request wait; /* PIN checked: served once the game is no longer held */
     bool wait_on;
 };
@@ -75,7 +75,7 @@ int tb_daemon__arbiter_outcome(struct tb_daemon *d, unsigned long ticket, struct
 void tb_daemon__request(struct tb_daemon *d, const struct tb_ctl_request *req,
                         struct tb_daemon__buf *out);
 /* The handler of each request (its row's in TB_CTL_VERBS): answers into out itself
- * (TBD_ANSWERED), or returns TB_OK ("ok") or an error err names; TB_ERR_AGAIN with d->ticket
+ * (TBD_ANSWERED), or returns TB_OK ("ok") or an error err names; TB_ERR_AGAIN with the session's ticket
  * open: answered once its record is on disk. */
 #define TBD_ANSWERED 1
 #define TBD_CTL_HANDLER(id, name, min, max, flags, h, ...)                                         \

@@ -16,7 +16,7 @@ struct tb_daemon;
 struct tb_error;
 
 /* The one entry of every input into the game, live and in recovery: the game's time runs to it,
- * it is checked and its record appended, committed (d->fx->commit), applied, and each output
+ * it is checked and its record appended, committed (the store's commit), applied, and each output
  * carried out only once its cause is on disk. */
 enum tb_daemon__in_kind {
     TB_DAEMON__IN_TIME = 1, /* the game's time runs to t, its decisions carried out */
@@ -40,7 +40,7 @@ struct tb_daemon__input {
     bool wait;                              /* WRITTEN */
 };
 /* TB_OK, an error (err says why; nothing changed), or TB_ERR_AGAIN: its answer waits for the
- * journal (d->ticket). */
+ * journal (the session's ticket). */
 int tb_daemon__input(struct tb_daemon *d, const struct tb_daemon__input *in, uint64_t t,
                      struct tb_error *err);
 

@@ -125,7 +125,7 @@ struct tb_daemon__buf {
     char *p;
     size_t len, cap;
     bool failed;
-    unsigned long ticket; /* no answer yet: it comes with d->ticket of this id */
+    unsigned long ticket; /* no answer yet: it comes with the session's ticket of this id */
 };
 void tb_daemon__buf_put(struct tb_daemon__buf *b, const char *s, size_t n);
 /* Data lines of text (split at '\n') as ok+ ... . */
