@@ -75,8 +75,8 @@ int tb_daemon__arbiter_outcome(struct tb_daemon *d, unsigned long ticket, struct
 void tb_daemon__request(struct tb_daemon *d, const struct tb_ctl_request *req,
                         struct tb_daemon__buf *out);
 /* The handler of each request (its row's in TB_CTL_VERBS): answers into out itself
- * (TBD_ANSWERED), or returns TB_OK ("ok") or an error err names; TB_ERR_AGAIN with the session's ticket
- * open: answered once its record is on disk. */
+ * (TBD_ANSWERED), or returns TB_OK ("ok") or an error err names; TB_ERR_AGAIN with the session's
+ * ticket open: answered once its record is on disk. */
 #define TBD_ANSWERED 1
 #define TBD_CTL_HANDLER(id, name, min, max, flags, h, ...)                                         \
     int tb_daemon__ctl_##h(struct tb_daemon *d, const struct tb_ctl_request *req,                  \
