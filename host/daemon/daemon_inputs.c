@@ -43,7 +43,7 @@ static int board_decision(struct tb_daemon *d, const struct tb_journal_record *r
     in->which = dec.board;
     if (rec->type == TB_JOURNAL_PROMOTION) {
         int ptype = tb_daemon__promotion(dec.text[0]);
-        in->arg = ptype ? ptype : TB_CHESS_QUEEN; /* D.2.1: the queen when the letter is none */
+        in->arg = ptype ? ptype : TB_CHESS_QUEEN; /* a record without a piece letter: the queen */
         snprintf(data->what, sizeof data->what, "promotion %.8s", dec.text);
         return TB_OK;
     }
