@@ -94,6 +94,29 @@ static bool pty_read(struct fx *f)
            !strstr(st, "NOT CONNECTED");
 }
 
+/* The pty board's events read, then the status says want. */
+static bool pty_state(struct fx *f, const char *want)
+{
+    ptyboard_pump(pty_board);
+    return strstr(fx_req(f, "status"), want) != NULL;
+}
+bool fx_pty_waiting_vi(struct fx *f)
+{
+    return pty_state(f, "state: waiting: the vi board");
+}
+bool fx_pty_waiting_sighted(struct fx *f)
+{
+    return pty_state(f, "state: waiting: the sighted board");
+}
+bool fx_pty_blocked(struct fx *f)
+{
+    return pty_state(f, "state: blocked");
+}
+bool fx_pty_in_sync(struct fx *f)
+{
+    return pty_state(f, "state: in-sync");
+}
+
 void fx_pty_keys_options(struct fx *f, struct ptyboard *b, const char *name)
 {
     char link[512];

@@ -36,6 +36,12 @@ void fx_start_pty_keys(struct fx *f, struct ptyboard *b, const char *name);
 /* The same in two steps, to change f->o between them: the options, then the start. */
 void fx_pty_keys_options(struct fx *f, struct ptyboard *b, const char *name);
 void fx_start_pty(struct fx *f);
+/* Conditions for fx_run_until on the pty board started last: its events read, then the state
+ * in status. */
+bool fx_pty_waiting_vi(struct fx *f);
+bool fx_pty_waiting_sighted(struct fx *f);
+bool fx_pty_blocked(struct fx *f);
+bool fx_pty_in_sync(struct fx *f);
 /* Turns the loop until the daemon is done or a mismatch is open (or max turns). Returns the
  * open mismatch id, 0 if none. */
 unsigned fx_run(struct fx *f, int max_turns);

@@ -670,27 +670,6 @@ TB_TEST(law_D_2_9_a_hall_command_while_the_disk_stalls_never_stalls_the_loop)
 }
 
 static struct ptyboard *reed;
-static bool pumped_state(struct fx *f, const char *want)
-{
-    ptyboard_pump(reed);
-    return strstr(fx_req(f, "status"), want) != NULL;
-}
-static bool waiting_vi(struct fx *f)
-{
-    return pumped_state(f, "state: waiting: the vi board");
-}
-static bool waiting_sighted(struct fx *f)
-{
-    return pumped_state(f, "state: waiting: the sighted board");
-}
-static bool blocked(struct fx *f)
-{
-    return pumped_state(f, "state: blocked");
-}
-static bool in_sync(struct fx *f)
-{
-    return pumped_state(f, "state: in-sync");
-}
 static bool broker_connected_pumped(struct fx *f)
 {
     ptyboard_pump(reed);
@@ -726,13 +705,13 @@ TB_TEST(law_D_2_9_a_hall_resolve_while_the_disk_stalls_never_stalls_the_loop)
     ASSERT_TRUE(fx_run_until(&f, 10000, broker_connected_pumped));
     square("e2", 0); /* 1. e4 on the reed board, copied by typing */
     square("e4", 1);
-    ASSERT_TRUE(fx_run_until(&f, 3000, waiting_sighted));
+    ASSERT_TRUE(fx_run_until(&f, 3000, fx_pty_waiting_sighted));
     ASSERT_STR_EQ(fx_req(&f, "move sighted e4"), "ok\n");
     ASSERT_STR_EQ(fx_req(&f, "move sighted e5"), "ok\n");
-    ASSERT_TRUE(fx_run_until(&f, 3000, waiting_vi));
+    ASSERT_TRUE(fx_run_until(&f, 3000, fx_pty_waiting_vi));
     square("e7", 0); /* the copy of 1... e5 made as 1... e6 */
     square("e6", 1);
-    ASSERT_TRUE(fx_run_until(&f, 3000, blocked));
+    ASSERT_TRUE(fx_run_until(&f, 3000, fx_pty_blocked));
     struct tb_daemon_counters c;
     tb_daemon_counters(f.d, &c);
     ASSERT_NE(c.mismatch, 0);
@@ -740,7 +719,7 @@ TB_TEST(law_D_2_9_a_hall_resolve_while_the_disk_stalls_never_stalls_the_loop)
     hall_command_while_the_disk_stalls(&f, &k, broker, port_text, &cmd);
     square("e6", 0);
     square("e5", 1);
-    ASSERT_TRUE(fx_run_until(&f, 3000, in_sync));
+    ASSERT_TRUE(fx_run_until(&f, 3000, fx_pty_in_sync));
     ASSERT_EQ(fx_plies(&f), 2);
     fx_free(&f);
     ptyboard_unplug(&b);

@@ -154,41 +154,11 @@ TB_TEST(law_D_2_10_1_typed_boards_put_right_after_every_arbiter_decision)
 
 /* ---- a keys: board against a simulated reed board ------------------------------------------ */
 
-static struct ptyboard *the_board;
-
-static bool pumped_state(struct fx *f, const char *want)
-{
-    ptyboard_pump(the_board);
-    return strstr(fx_req(f, "status"), want) != NULL;
-}
-static bool waiting_sighted(struct fx *f)
-{
-    return pumped_state(f, "state: waiting: the sighted board");
-}
-static bool waiting_vi(struct fx *f)
-{
-    return pumped_state(f, "state: waiting: the vi board");
-}
-static bool blocked(struct fx *f)
-{
-    return pumped_state(f, "state: blocked");
-}
-static bool in_sync(struct fx *f)
-{
-    return pumped_state(f, "state: in-sync");
-}
-
 static void square(struct ptyboard *b, const char *name, int placed)
 {
     int sq = tb_chess_square_parse(name);
     ASSERT_GE(sq, 0);
     ASSERT_OK(ptyboard_square(b, sq, placed, true));
-}
-
-static void start_mixed(struct fx *f, struct ptyboard *b, const char *name)
-{
-    the_board = b;
-    fx_start_pty_keys(f, b, name);
 }
 
 /* The reed board copies the typed reply wrongly: that board deviates (D.2.9), a mismatch opens;
@@ -198,16 +168,16 @@ TB_TEST(law_D_2_9_typed_board_after_resolve_and_takeback_against_a_reed_board)
 {
     struct fx f;
     struct ptyboard b;
-    start_mixed(&f, &b, "typed-mixed");
+    fx_start_pty_keys(&f, &b, "typed-mixed");
     square(&b, "e2", 0);
     square(&b, "e4", 1);
-    ASSERT_TRUE(fx_run_until(&f, 3000, waiting_sighted));
+    ASSERT_TRUE(fx_run_until(&f, 3000, fx_pty_waiting_sighted));
     ASSERT_STR_EQ(fx_req(&f, "move sighted e4"), OK);
     ASSERT_STR_EQ(fx_req(&f, "move sighted e5"), OK);
-    ASSERT_TRUE(fx_run_until(&f, 3000, waiting_vi));
+    ASSERT_TRUE(fx_run_until(&f, 3000, fx_pty_waiting_vi));
     square(&b, "e7", 0); /* the copy of 1... e5 made as 1... e6 */
     square(&b, "e6", 1);
-    ASSERT_TRUE(fx_run_until(&f, 3000, blocked));
+    ASSERT_TRUE(fx_run_until(&f, 3000, fx_pty_blocked));
     struct tb_daemon_counters c;
     tb_daemon_counters(f.d, &c);
     ASSERT_NE(c.mismatch, 0);
@@ -218,12 +188,12 @@ TB_TEST(law_D_2_9_typed_board_after_resolve_and_takeback_against_a_reed_board)
     ASSERT_STR_EQ(fx_req(&f, line), OK);
     square(&b, "e6", 0);
     square(&b, "e5", 1);
-    ASSERT_TRUE(fx_run_until(&f, 3000, in_sync));
+    ASSERT_TRUE(fx_run_until(&f, 3000, fx_pty_in_sync));
     ASSERT_EQ(fx_plies(&f), 2);
     /* 2. Nf3 on the reed board, copied by typing at once */
     square(&b, "g1", 0);
     square(&b, "f3", 1);
-    ASSERT_TRUE(fx_run_until(&f, 3000, waiting_sighted));
+    ASSERT_TRUE(fx_run_until(&f, 3000, fx_pty_waiting_sighted));
     ASSERT_STR_EQ(fx_req(&f, "move sighted Nf3"), OK);
     ASSERT_EQ(fx_plies(&f), 3);
 
@@ -231,11 +201,11 @@ TB_TEST(law_D_2_9_typed_board_after_resolve_and_takeback_against_a_reed_board)
     ASSERT_STR_CONTAINS(state(&f), "state: restoring"); /* the reed board still shows Nf3 */
     square(&b, "f3", 0);
     square(&b, "g1", 1);
-    ASSERT_TRUE(fx_run_until(&f, 3000, in_sync));
+    ASSERT_TRUE(fx_run_until(&f, 3000, fx_pty_in_sync));
     ASSERT_EQ(fx_plies(&f), 2);
     square(&b, "d2", 0);
     square(&b, "d4", 1);
-    ASSERT_TRUE(fx_run_until(&f, 3000, waiting_sighted));
+    ASSERT_TRUE(fx_run_until(&f, 3000, fx_pty_waiting_sighted));
     ASSERT_STR_EQ(fx_req(&f, "move sighted d4"), OK);
     ASSERT_EQ(fx_plies(&f), 3);
     char got[64];
