@@ -15,7 +15,7 @@ import re
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 
 def fuzz_tests(build):
@@ -65,7 +65,15 @@ def main():
     print("fuzz: %d targets, %d s each%s, %d at a time" % (
         len(tests), seconds, " or %s inputs" % format(runs, ",") if runs else "", jobs), flush=True)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        results = list(pool.map(lambda t: run_one(t[0], t[1], seconds, runs), tests))
+        futures = [pool.submit(run_one, t[0], t[1], seconds, runs) for t in tests]
+        # One line per target as it ends: a long run shows its progress, and what ended
+        # is on record even if the run is stopped before the table.
+        for f in as_completed(futures):
+            r = f.result()
+            print("done: %s %s executions in %d s%s" % (
+                r[0], format(r[1], ",") if r[1] is not None else "no", r[2],
+                ", crashed: " + r[6] if r[5] else ""), file=sys.stderr, flush=True)
+        results = [f.result() for f in futures]
     print("| target | executions | per second | per CPU second | new inputs | crashes |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     bad = 0
