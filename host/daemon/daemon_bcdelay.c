@@ -6,10 +6,10 @@
  * hall) never pass here. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "daemon_broadcast.h"
 #include "daemon_shell.h"
+#include "tb_fifo.h"
 
 enum change_kind {
     NEW_GAME = TB_DAEMON__BCDELAY_NEW_GAME,
@@ -31,8 +31,7 @@ struct change {
 };
 
 struct tb_daemon__bcdelay {
-    struct change *q; /* oldest first, from head */
-    size_t head, n, cap;
+    struct tb_fifo q;    /* struct change, oldest first */
     tb_chess_game *game; /* the game handed over, rebuilt from a change */
 };
 
@@ -47,9 +46,9 @@ void tb_daemon__bcdelay_free(struct tb_daemon__bcdelay *q)
 {
     if (!q)
         return;
-    for (size_t i = 0; i < q->n; i++)
-        change_free(&q->q[q->head + i]);
-    free(q->q);
+    for (size_t i = 0; i < tb_fifo_count(&q->q); i++)
+        change_free(tb_fifo_at(&q->q, i));
+    tb_fifo_free(&q->q);
     free(q->game);
     free(q);
 }
@@ -61,6 +60,8 @@ struct tb_daemon__bcdelay *tb_daemon__bcdelay_new(void)
         free(q);
         return NULL;
     }
+    if (q)
+        q->q = TB_FIFO_INIT(sizeof(struct change), 0);
     return q;
 }
 
@@ -92,91 +93,66 @@ int tb_daemon__bcdelay_hand_over(struct tb_daemon__bcdelay *q, tb_broadcast *bc,
 {
     err->code = 0;
     err->msg[0] = '\0';
-    if (!q || !q->n || q->q[q->head].at + delay > now)
+    struct change *c = q ? tb_fifo_at(&q->q, 0) : NULL;
+    if (!c || c->at + delay > now)
         return 0;
-    struct change *c = &q->q[q->head];
     int kind = (int)c->kind;
     hand_over(q, bc, c, now, err);
     change_free(c);
-    q->head++;
-    if (!--q->n)
-        q->head = 0;
+    tb_fifo_pop(&q->q, NULL);
     return kind;
 }
 
 uint64_t tb_daemon__bcdelay_deadline(const struct tb_daemon__bcdelay *q, uint64_t delay)
 {
-    return q && q->n ? q->q[q->head].at + delay : UINT64_MAX;
+    const struct change *c = q ? tb_fifo_at(&q->q, 0) : NULL;
+    return c ? c->at + delay : UINT64_MAX;
 }
 
-/* A new change at the queue's end; NULL when memory runs out (the caller says so). */
-static struct change *add(struct tb_daemon__bcdelay *q, enum change_kind kind, uint64_t now)
+/* Appends the change made by the caller; on TB_ERR_MEM what it owns is freed (the caller says
+ * so: not counted, never shown). */
+static int add(struct tb_daemon__bcdelay *q, struct change *c)
 {
-    if (q->head + q->n == q->cap) {
-        if (q->head) { /* room at the front: move the waiting ones there */
-            memmove(q->q, q->q + q->head, q->n * sizeof *q->q);
-            q->head = 0;
-        } else {
-            size_t cap = q->cap ? q->cap * 2 : 16;
-            struct change *grown = realloc(q->q, cap * sizeof *grown);
-            if (!grown)
-                return NULL;
-            q->q = grown;
-            q->cap = cap;
-        }
-    }
-    struct change *c = &q->q[q->head + q->n];
-    memset(c, 0, sizeof *c);
-    c->kind = kind;
-    c->at = now;
-    return c;
+    int rc = tb_fifo_push(&q->q, c);
+    if (rc != TB_OK)
+        change_free(c);
+    return rc;
 }
 
 int tb_daemon__bcdelay_new_game(struct tb_daemon__bcdelay *q, const struct tb_broadcast_tags *tags,
                                 const tb_chess_pos *start, uint64_t now)
 {
-    struct change *c = add(q, NEW_GAME, now);
-    if (!c || !(c->tags = malloc(sizeof *c->tags)))
+    struct change c = {.kind = NEW_GAME, .at = now, .start = *start};
+    if (!(c.tags = malloc(sizeof *c.tags)))
         return TB_ERR_MEM; /* not counted: never shown */
-    *c->tags = *tags;
-    c->start = *start;
-    q->n++;
-    return TB_OK;
+    *c.tags = *tags;
+    return add(q, &c);
 }
 
 int tb_daemon__bcdelay_agreed(struct tb_daemon__bcdelay *q, const tb_chess_game *g,
                               const uint64_t *clk_ms, const struct tb_broadcast_clock *clock,
                               uint64_t now)
 {
-    struct change *c = add(q, AGREED, now);
-    if (!c)
-        return TB_ERR_MEM;
+    struct change c = {
+        .kind = AGREED, .at = now, .start = g->start, .plies = g->plies, .clock = *clock};
     size_t n = g->plies ? (size_t)g->plies : 1;
-    if (!(c->moves = malloc(n * sizeof *c->moves)) || !(c->clk = malloc(n * sizeof *c->clk))) {
-        change_free(c);
+    if (!(c.moves = malloc(n * sizeof *c.moves)) || !(c.clk = malloc(n * sizeof *c.clk))) {
+        change_free(&c);
         return TB_ERR_MEM;
     }
     for (int i = 0; i < g->plies; i++) {
-        c->moves[i] = g->moves[i];
-        c->clk[i] = clk_ms ? clk_ms[i] : TB_BROADCAST_NO_CLK;
+        c.moves[i] = g->moves[i];
+        c.clk[i] = clk_ms ? clk_ms[i] : TB_BROADCAST_NO_CLK;
     }
-    c->plies = g->plies;
-    c->start = g->start;
-    c->clock = *clock;
-    q->n++;
-    return TB_OK;
+    return add(q, &c);
 }
 
 int tb_daemon__bcdelay_result(struct tb_daemon__bcdelay *q, const struct tb_broadcast_end *end,
                               uint64_t now)
 {
-    struct change *c = add(q, RESULT, now);
-    if (!c)
-        return TB_ERR_MEM;
-    c->end = *end;
+    struct change c = {.kind = RESULT, .at = now, .end = *end};
     if (end->result)
-        snprintf(c->result, sizeof c->result, "%s", end->result);
-    c->end.result = NULL;
-    q->n++;
-    return TB_OK;
+        snprintf(c.result, sizeof c.result, "%s", end->result);
+    c.end.result = NULL; /* set from c.result when handed over: the change moves */
+    return add(q, &c);
 }

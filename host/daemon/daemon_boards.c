@@ -12,17 +12,12 @@
 #include "daemon_shell.h"
 #include "daemon_mode.h"
 #include "daemon_session.h"
+#include "tb_fifo.h"
 #include "tb_file.h"
 #include "tb_script.h"
 
 #define READ_BATCH 64
 #define QUEUE_MAX  (1u << 20) /* events of one fast script held for merging */
-
-/* Events read from a fast sim: board, waiting to be merged in script time. */
-struct board_queue {
-    struct tb_link_event *ev;
-    size_t head, n, cap;
-};
 
 /* Mapping a board's own clock onto the daemon's (below, "When an event happened"). */
 struct board_when {
@@ -49,7 +44,7 @@ struct board {
     char resource[TB_CONFIG_PATH_MAX];
     bool fast;         /* on the script's own time (TB_LINK_CAP_SCRIPT_TIME) */
     uint32_t skip_seq; /* a link that replays: its events already in the journal (recovery) */
-    struct board_queue q;
+    struct tb_fifo q; /* struct tb_link_event: a fast script's, waiting to be merged in its time */
     unsigned long events; /* fed to the match */
     uint8_t clock_run;    /* DGT: whose clock ran at the last reading (TB_LINK_EV_CLOCK) */
 };
@@ -78,8 +73,12 @@ const char *tb_daemon__board_name(int board)
 /* What each board is and can do, before the journal is replayed (a keys: board is typed). */
 int tb_daemon__boards_plan(struct tb_daemon *d, struct tb_error *err)
 {
-    if (!d->boards && !(d->boards = calloc(1, sizeof *d->boards)))
-        return tb_error_set(err, TB_ERR_MEM, "out of memory");
+    if (!d->boards) {
+        if (!(d->boards = calloc(1, sizeof *d->boards)))
+            return tb_error_set(err, TB_ERR_MEM, "out of memory");
+        for (int b = 0; b < TBD_BOARDS; b++)
+            d->boards->board[b].q = TB_FIFO_INIT(sizeof(struct tb_link_event), QUEUE_MAX);
+    }
     for (int b = 0; b < TBD_BOARDS; b++) {
         struct board *bd = &d->boards->board[b];
         snprintf(bd->resource, sizeof bd->resource, "%s", d->cfg->player[b].board);
@@ -176,7 +175,7 @@ static void boards_close(struct tb_daemon *d)
         return;
     for (int b = 0; b < TBD_BOARDS; b++) {
         tb_link_close(s->board[b].link);
-        free(s->board[b].q.ev);
+        tb_fifo_free(&s->board[b].q);
     }
     free(s->turn);
     free(s);
@@ -223,25 +222,6 @@ static void feed_at(struct tb_daemon *d, int b, const struct tb_link_event *ev, 
                      NULL);
 }
 
-static int queue_push(struct board_queue *q, const struct tb_link_event *ev)
-{
-    if (q->head && q->head == q->n) {
-        q->head = q->n = 0;
-    }
-    if (q->n == q->cap) {
-        size_t cap = q->cap ? q->cap * 2 : 256;
-        if (cap > QUEUE_MAX)
-            return TB_ERR_FULL;
-        struct tb_link_event *p = realloc(q->ev, cap * sizeof *p);
-        if (!p)
-            return TB_ERR_MEM;
-        q->ev = p;
-        q->cap = cap;
-    }
-    q->ev[q->n++] = *ev;
-    return TB_OK;
-}
-
 /* What a link reports. Its losses, returns and faults go on the record; a fast script's events
  * wait to be merged in script time; the rest goes into the game now. */
 static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *ev, uint64_t t)
@@ -279,7 +259,7 @@ static void link_event(struct tb_daemon *d, int b, const struct tb_link_event *e
     if (bd->caps & TB_LINK_CAP_REPLAYS && ev->has_seq && ev->seq <= bd->skip_seq)
         return; /* recovered from the journal already */
     if (bd->fast) {
-        if (queue_push(&bd->q, ev) != TB_OK)
+        if (tb_fifo_push(&bd->q, ev) != TB_OK)
             tb_daemon__log(d, TB_CONFIG_LOG_ERROR, "%s board: too many script events queued", name);
         return;
     }
@@ -425,7 +405,7 @@ bool tb_daemon__boards_paused(const struct tb_daemon *d)
 bool tb_daemon__boards_pending(const struct tb_daemon *d)
 {
     for (int b = 0; b < TBD_BOARDS; b++)
-        if (board_at(d, b)->q.n > board_at(d, b)->q.head)
+        if (tb_fifo_count(&board_at(d, b)->q))
             return true;
     return false;
 }
@@ -470,30 +450,32 @@ int tb_daemon__boards_feed(struct tb_daemon *d)
             struct board *bd = &d->boards->board[b];
             if (!bd->fast)
                 continue;
-            if (bd->q.head == bd->q.n) {
+            const struct tb_link_event *next = tb_fifo_at(&bd->q, 0);
+            if (!next) {
                 struct tb_link_stats st;
                 tb_link_stats(bd->link, &st);
                 if (!st.ended)
                     return fed; /* its next event could come first */
                 continue;
             }
-            const struct board_queue *bq = best < 0 ? NULL : &d->boards->board[best].q;
-            if (!bq || bd->q.ev[bd->q.head].board_ms < bq->ev[bq->head].board_ms)
+            const struct tb_link_event *first =
+                best < 0 ? NULL : tb_fifo_at(&d->boards->board[best].q, 0);
+            if (!first || next->board_ms < first->board_ms)
                 best = b;
         }
         if (best < 0)
             return fed;
-        struct board_queue *q = &d->boards->board[best].q;
-        const struct tb_link_event *ev = &q->ev[q->head];
-        if (ev->board_ms > d->vnow)
-            d->vnow = ev->board_ms;
+        struct tb_fifo *q = &d->boards->board[best].q;
+        struct tb_link_event ev = *(const struct tb_link_event *)tb_fifo_at(q, 0);
+        if (ev.board_ms > d->vnow)
+            d->vnow = ev.board_ms;
         /* Decisions due before this event come first; one may stop play (a mismatch). */
         tb_daemon__input(d, &(struct tb_daemon__input){.kind = TB_DAEMON__IN_TIME},
                          tb_daemon__match_time(d), NULL);
         if (tb_daemon__boards_paused(d))
             break;
-        q->head++;
-        feed_at(d, best, ev, 0);
+        tb_fifo_pop(q, NULL);
+        feed_at(d, best, &ev, 0);
         fed++;
     }
     return fed;

@@ -264,7 +264,7 @@ void tb_daemon__journal_flush(struct tb_daemon *d)
 
 void tb_daemon__journal_free(struct tb_daemon *d)
 {
-    tb_table_queue_free(&d->session->jstop.in);
+    tb_fifo_free(&d->session->jstop.in);
 }
 
 struct tb_journal *tb_daemon__journal(const struct tb_daemon *d)

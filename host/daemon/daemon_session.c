@@ -61,7 +61,7 @@ static void advance(struct tb_daemon *d, uint64_t t)
 static int hold_input(struct tb_daemon *d, const struct tb_journal_event *in, uint64_t t)
 {
     struct tb_table_held h = {.kind = TB_TABLE_HELD_BOARD, .t = t, .board = *in};
-    if (tb_table_queue_push(&d->session->jstop.in, &h) == TB_OK)
+    if (tb_fifo_push(&d->session->jstop.in, &h) == TB_OK)
         return TB_OK;
     tb_daemon__log(d, TB_CONFIG_LOG_ERROR,
                    "%s board: an event while play is stopped cannot be kept (out of memory)",
@@ -139,7 +139,7 @@ static int defer(struct tb_daemon *d, enum tbd_ticket kind, const struct tb_ctl_
     if (kind == TBD_TICKET_ACTION) {
         struct tb_table_held act = {
             .kind = TB_TABLE_HELD_ACTION, .t = t, .seq = tb_journal_last_seq(d->session->journal)};
-        if (tb_table_queue_push(&js->in, &act) != TB_OK)
+        if (tb_fifo_push(&js->in, &act) != TB_OK)
             return tb_error_set(err, TB_ERR_MEM, "out of memory");
         js->act_req = *req;
         js->act_seq = act.seq;
@@ -182,13 +182,13 @@ static void drain(struct tb_daemon *d)
         return; /* a re-entrancy guard, no state of the game: an input taken here drains too */
     js->draining = true;
     struct tb_table_held h; /* a copy: the queue may grow meanwhile */
-    while (!tb_daemon__journal_held(d) && tb_table_queue_pop(&js->in, &h)) {
+    while (!tb_daemon__journal_held(d) && tb_fifo_pop(&js->in, &h)) {
         if (h.kind == TB_TABLE_HELD_ACTION)
             apply_action(d, h.t);
         else
             apply(d, &h.board, h.t);
     }
-    if (!tb_daemon__journal_held(d) && tb_table_queue_count(&js->in) == 0 &&
+    if (!tb_daemon__journal_held(d) && tb_fifo_count(&js->in) == 0 &&
         tb_daemon__tell_waits_for_play(d)) {
         /* what waited for play (the clock) goes on with it; the match's time runs on to now
            first (a replay takes the clock's record after the same) */
@@ -246,7 +246,7 @@ static void written(struct tb_daemon *d, uint64_t now)
                        "journal %s: writing again after %lu tries: %zu records kept in memory are "
                        "on disk, nothing lost; play resumes (%zu board events that waited are "
                        "taken now)",
-                       d->journal_path, js->tries, js->kept, tb_table_queue_count(&js->in));
+                       d->journal_path, js->tries, js->kept, tb_fifo_count(&js->in));
         js->error = 0;
         js->reason[0] = '\0';
     } else if (js->notice == TB_TABLE_NOTICE_TOLD) {
@@ -387,6 +387,7 @@ int tb_daemon__session_new(struct tb_daemon *d, struct tb_error *err)
         return tb_error_set(err, TB_ERR_MEM, "out of memory");
     d->session = s;
     s->writer.efd = -1;
+    s->jstop.in = TB_FIFO_INIT(sizeof(struct tb_table_held), 0);
     s->fx = &tb_daemon__live;
     s->mode = &tb_daemon__twin; /* doorgeefschaak: set when [bughouse] opens it */
     tb_daemon__subscribe(d);    /* what the game carries out reaches (daemon_feed.c) */

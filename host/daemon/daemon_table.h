@@ -13,6 +13,7 @@
 #include "daemon_session.h"
 #include "tb_chess.h"
 #include "tb_ctl.h"
+#include "tb_fifo.h"
 #include "tb_journal.h"
 #include "tb_match.h"
 #include "tb_table.h"
@@ -33,7 +34,8 @@ struct tb_daemon__jstop {
        APPENDED: its record (MOVE_AGREED) is appended already (tb_table.h lists the moves) */
     enum tb_table_output out_state;
     struct tb_match_out out;
-    struct tb_table_queue in; /* board inputs and an arbiter action, taken in order on resume */
+    struct tb_fifo in; /* struct tb_table_held: board inputs and an arbiter action, taken in
+                          order on resume */
     /* journal writer (daemon_journal.c): held while a commit the game waits for is under way */
     enum tb_table_notice notice; /* the players have heard "please wait", once (tb_table) */
     bool draining; /* the session takes the inputs that waited (no second drain inside it) */

@@ -186,8 +186,9 @@ static void put_right(struct tb_daemon *d, int b, const struct tb_voice_msg_args
         int n = tb_voice_phrase_msg(tb_daemon__pack(d, b), TB_VOICE_MSG_PUT_RIGHT, &part, text,
                                     sizeof text);
         if (n < 0) {
-            tb_daemon__log(d, TB_CONFIG_LOG_WARN, "speech: put-right part cannot be phrased (%d)",
-                           n);
+            /* in recovery no pack is open yet: nobody is to hear it, no warning */
+            tb_daemon__log(d, tb_daemon__fx(d)->warn,
+                           "speech: put-right part cannot be phrased (%d)", n);
             return;
         }
         queue(d, b, text, 0, 0);
@@ -243,8 +244,8 @@ void tb_daemon__say(struct tb_daemon *d, const struct tb_match_announce *a)
     }
     int n = tb_voice_phrase_msg(pack, (enum tb_voice_msg)a->msg, &args, text, sizeof text);
     if (n < 0) {
-        tb_daemon__log(d, TB_CONFIG_LOG_WARN, "speech: message %d cannot be phrased (%d)", a->msg,
-                       n);
+        tb_daemon__log(d, tb_daemon__fx(d)->warn, "speech: message %d cannot be phrased (%d)",
+                       a->msg, n);
         return;
     }
     queue(d, b, text, a->msg == TB_MATCH_MSG_MISMATCH ? TB_VOICE_URGENT : 0, 0);

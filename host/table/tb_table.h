@@ -63,7 +63,7 @@ void tb_table_notice_to(enum tb_table_notice *state, enum tb_table_notice to);
 bool tb_table_held(enum tb_table_journal journal, enum tb_table_output out,
                    enum tb_table_action act);
 
-/* One input waiting for the journal. */
+/* One input waiting for the journal: the items of the session's queue (a tb_fifo, tb_fifo.h). */
 enum tb_table_held_kind {
     TB_TABLE_HELD_BOARD = 1, /* a board event, journaled already: into the game at t */
     TB_TABLE_HELD_ACTION,    /* the arbiter action whose record is seq: done once it is durable */
@@ -74,17 +74,5 @@ struct tb_table_held {
     uint64_t seq;                  /* ACTION: its record */
     struct tb_journal_event board; /* BOARD */
 };
-
-/* The inputs that wait, oldest first. Zeroed is empty; tb_table_queue_free releases it. */
-struct tb_table_queue {
-    struct tb_table_held *v;
-    size_t head, n, cap;
-};
-/* Appends a copy of h; TB_ERR_MEM (nothing changed) when it does not fit. */
-int tb_table_queue_push(struct tb_table_queue *q, const struct tb_table_held *h);
-/* The oldest into *out, taken off the queue; false when empty. The queue may grow meanwhile. */
-bool tb_table_queue_pop(struct tb_table_queue *q, struct tb_table_held *out);
-size_t tb_table_queue_count(const struct tb_table_queue *q);
-void tb_table_queue_free(struct tb_table_queue *q);
 
 #endif /* TB_TABLE_H */

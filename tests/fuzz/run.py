@@ -1,14 +1,16 @@
 """Runs every fuzz target for a given time: host/tools/dev fuzz [SECONDS] (docs/testing.md,
 "Fuzzing").
 
-usage: run.py BUILD_DIR SECONDS [JOBS [RUNS]]
+usage: run.py BUILD_DIR SECONDS [JOBS [RUNS [TARGET...]]]
 
 BUILD_DIR is a configured clang build (libFuzzer). Every ctest test labelled `fuzz` is built
 and run with its own corpus, dictionary and limits, for SECONDS instead of the few seconds the
 test suite gives it, JOBS at a time. With RUNS, a target stops once it has run that many inputs
-(SECONDS is then the most it may take): the recorded run is `run.py DIR 7200 2 10000000`. A table of executions, their rate (per second and per CPU
-second of the target), new inputs and crashes per target follows; the exit status is 1 when a
-target crashed or could not run, else 0."""
+(SECONDS is then the most it may take): the recorded run is `run.py DIR 7200 2 10000000`.
+With TARGETs (e.g. fuzz_pgn fuzz_san), only those run, in that order. Each target's row is printed to stderr
+as it ends; a table of executions, their rate (per second and per CPU second of the target),
+new inputs and crashes per target follows at the end; the exit status is 1 when a target
+crashed or could not run, else 0."""
 import json
 import os
 import re
@@ -23,6 +25,14 @@ def fuzz_tests(build):
                          check=True, capture_output=True, text=True).stdout
     # A test whose program is not built yet has no command: the caller builds, then asks again.
     return [(t["name"], t.get("command")) for t in json.loads(out)["tests"]]
+
+
+def row(name, execs, took, cpu, new, crashes, why):
+    if execs is None:
+        return "| %s | - | - | - | - | did not run: %s |" % (name, why)
+    return "| %s | %s | %s | %s | %d | %d%s |" % (
+        name, format(execs, ","), format(int(execs / took) if took else 0, ","),
+        format(int(execs / cpu) if cpu else 0, ","), new, crashes, ": " + why if why else "")
 
 
 def run_one(name, command, seconds, runs):
@@ -59,9 +69,17 @@ def main():
     build, seconds = sys.argv[1], int(sys.argv[2])
     jobs = int(sys.argv[3]) if len(sys.argv) > 3 else os.cpu_count() or 2
     runs = int(sys.argv[4]) if len(sys.argv) > 4 else 0
-    subprocess.run(["cmake", "--build", build, "-j", str(jobs), "--target"] +
-                   [n for n, _ in fuzz_tests(build)], check=True, stdout=subprocess.DEVNULL)
+    only = sys.argv[5:]
+    names = [n for n, _ in fuzz_tests(build)]
+    unknown = [t for t in only if t not in names]
+    if unknown:
+        sys.exit("run.py: no fuzz target %s (there are: %s)" % (", ".join(unknown),
+                                                               " ".join(names)))
+    subprocess.run(["cmake", "--build", build, "-j", str(jobs), "--target"] + (only or names),
+                   check=True, stdout=subprocess.DEVNULL)
     tests = fuzz_tests(build)
+    if only:  # in the order named (the shortest first gets the most done in a given time)
+        tests = sorted((t for t in tests if t[0] in only), key=lambda t: only.index(t[0]))
     print("fuzz: %d targets, %d s each%s, %d at a time" % (
         len(tests), seconds, " or %s inputs" % format(runs, ",") if runs else "", jobs), flush=True)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -70,22 +88,14 @@ def main():
         # is on record even if the run is stopped before the table.
         for f in as_completed(futures):
             r = f.result()
-            print("done: %s %s executions in %d s%s" % (
-                r[0], format(r[1], ",") if r[1] is not None else "no", r[2],
-                ", crashed: " + r[6] if r[5] else ""), file=sys.stderr, flush=True)
+            print("done in %d s: %s" % (r[2], row(*r)), file=sys.stderr, flush=True)
         results = [f.result() for f in futures]
     print("| target | executions | per second | per CPU second | new inputs | crashes |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     bad = 0
-    for name, execs, took, cpu, new, crashes, why in results:
-        if execs is None:
-            bad += 1
-            print("| %s | - | - | - | - | did not run: %s |" % (name, why))
-            continue
-        bad += crashes
-        print("| %s | %s | %s | %s | %d | %d%s |" % (
-            name, format(execs, ","), format(int(execs / took) if took else 0, ","),
-            format(int(execs / cpu) if cpu else 0, ","), new, crashes, ": " + why if why else ""))
+    for r in results:
+        bad += 1 if r[1] is None else r[5]
+        print(row(*r))
     total = sum(r[1] or 0 for r in results)
     print("total %s executions; %s" % (format(total, ","),
                                        "%d targets crashed or did not run" % bad if bad

@@ -18,8 +18,13 @@
 static void capture(void *arg, enum tb_config_log level, const char *line)
 {
     struct fx *f = arg;
-    (void)level;
     size_t n = strlen(line);
+    if (level <= TB_CONFIG_LOG_WARN && f->warnings_len + n + 2 <= sizeof f->warnings) {
+        memcpy(f->warnings + f->warnings_len, line, n);
+        f->warnings_len += n;
+        f->warnings[f->warnings_len++] = '\n';
+        f->warnings[f->warnings_len] = '\0';
+    }
     if (f->log_len + n + 2 > f->log_cap) {
         size_t cap = (f->log_len + n + 2) * 2;
         char *p = realloc(f->log, cap);

@@ -18,6 +18,8 @@ struct fx {
     char script[400], journal[400], socket[400];
     char *log;
     size_t log_len, log_cap;
+    char warnings[8192]; /* the log's warning and error lines (the first that fit) */
+    size_t warnings_len;
     char answer[65536];
 };
 

@@ -165,6 +165,30 @@ TB_TEST(recovery_then_the_game_ends_as_uninterrupted)
     fx_free(&f);
 }
 
+/* Recovery replays the game's messages (the mismatch, the board to put right) before speech is
+ * open: nobody hears them, so nothing is phrased for a player and the log gets no warning for
+ * it; the whole journal comes back without a single warning line. */
+TB_TEST(recovery_of_a_whole_journal_warns_of_nothing)
+{
+    static char pgn[65536], moves[2048], path[600];
+    struct fx f;
+    full_run(&f, pgn, sizeof pgn, moves, sizeof moves);
+    ASSERT_STR_CONTAINS(pgn, "mismatch 1");
+    snprintf(path, sizeof path, "%s/current.tbj", f.journal);
+    size_t len;
+    uint8_t *full = read_all(path, &len);
+    struct fx g;
+    journal_prefix(&g, "whole", full, len);
+    snprintf(g.script, sizeof g.script, "%s", f.script);
+    fx_options(&g, "script", "script");
+    fx_start(&g);
+    ASSERT_STR_EQ(g.warnings, "");
+    run_to_end(&g);
+    ASSERT_STR_EQ(fx_req(&g, "pgn"), pgn);
+    fx_free(&g);
+    fx_free(&f);
+}
+
 /* A torn last record (a write cut short) is dropped with a warning; the rest is recovered. */
 TB_TEST(recovery_torn_tail_dropped)
 {

@@ -1,7 +1,6 @@
-/* What waits for the journal (host/table): the journal's state moves only along its list, and
- * the inputs held while play is stopped come back in the order they came, board events and an
- * arbiter action among them, however many wait; a held output and an arbiter action move only
- * along their lists. */
+/* What waits for the journal (host/table): the journal's state, a held output and an arbiter
+ * action move only along their lists. (The queue the held inputs wait in is tb_fifo's, tested in
+ * tests/unit/common/test_fifo.c.) */
 #include "tb_table.h"
 #include "tb_test.h"
 
@@ -21,66 +20,6 @@ TB_TEST(journal_states_move_only_along_the_list)
     tb_table_journal_to(&st, TB_TABLE_WRITABLE);
     ASSERT_EQ(st, TB_TABLE_WRITABLE);
     ASSERT_STR_EQ(tb_table_journal_name(st), "writable");
-}
-
-/* 1000 board events with an arbiter action after the 400th: taken back in that order with
- * their times, the action with its record; the queue grows past its first allocation. */
-TB_TEST(held_inputs_come_back_in_order_with_the_action_in_its_place)
-{
-    struct tb_table_queue q = {0};
-    for (int i = 0; i < 1000; i++) {
-        struct tb_table_held h = {.kind = TB_TABLE_HELD_BOARD, .t = 100u + (uint64_t)i};
-        h.board.kind = 1;
-        h.board.arg = (uint8_t)(i % 64);
-        ASSERT_OK(tb_table_queue_push(&q, &h));
-        if (i == 399) {
-            struct tb_table_held a = {.kind = TB_TABLE_HELD_ACTION, .t = 499, .seq = 77};
-            ASSERT_OK(tb_table_queue_push(&q, &a));
-        }
-    }
-    ASSERT_EQ(tb_table_queue_count(&q), 1001u);
-    struct tb_table_held h;
-    for (int i = 0; i < 1001; i++) {
-        ASSERT_TRUE(tb_table_queue_pop(&q, &h));
-        if (i == 400) {
-            ASSERT_EQ(h.kind, TB_TABLE_HELD_ACTION);
-            ASSERT_EQ(h.seq, 77u);
-            ASSERT_EQ(h.t, 499u);
-            continue;
-        }
-        int e = i < 400 ? i : i - 1;
-        ASSERT_EQ(h.kind, TB_TABLE_HELD_BOARD);
-        ASSERT_EQ(h.t, 100u + (uint64_t)e);
-        ASSERT_EQ(h.board.arg, (unsigned)(e % 64));
-    }
-    ASSERT_FALSE(tb_table_queue_pop(&q, &h));
-    ASSERT_EQ(tb_table_queue_count(&q), 0u);
-    tb_table_queue_free(&q);
-    tb_table_queue_free(NULL);
-}
-
-/* Taken while more come (an input taken makes the game hold again): what came later waits
- * behind what was there; an empty queue starts over in place. */
-TB_TEST(inputs_pushed_while_draining_wait_behind_the_rest)
-{
-    struct tb_table_queue q = {0};
-    struct tb_table_held h = {.kind = TB_TABLE_HELD_BOARD, .t = 1};
-    ASSERT_OK(tb_table_queue_push(&q, &h));
-    h.t = 2;
-    ASSERT_OK(tb_table_queue_push(&q, &h));
-    ASSERT_TRUE(tb_table_queue_pop(&q, &h));
-    ASSERT_EQ(h.t, 1u);
-    h.t = 3;
-    ASSERT_OK(tb_table_queue_push(&q, &h));
-    ASSERT_TRUE(tb_table_queue_pop(&q, &h));
-    ASSERT_EQ(h.t, 2u);
-    ASSERT_TRUE(tb_table_queue_pop(&q, &h));
-    ASSERT_EQ(h.t, 3u);
-    h.t = 4;
-    ASSERT_OK(tb_table_queue_push(&q, &h));
-    ASSERT_EQ(q.head, 0u); /* emptied: started over */
-    ASSERT_EQ(tb_table_queue_count(&q), 1u);
-    tb_table_queue_free(&q);
 }
 
 /* Every pair of states of a list of n: allowed exactly when expected says so (row from, column
