@@ -16,7 +16,7 @@ struct tb_fifo {
 };
 
 /* An empty queue of items of `item_size` bytes, at most `max_items` (0: no limit). */
-#define TB_FIFO_INIT(item_size, max_items) \
+#define TB_FIFO_INIT(item_size, max_items)                                                         \
     ((struct tb_fifo){.size = (item_size), .max = (max_items)})
 
 /* Appends a copy of the item. TB_OK; TB_ERR_FULL when max items wait; TB_ERR_MEM when the array

@@ -44,7 +44,7 @@ struct board {
     char resource[TB_CONFIG_PATH_MAX];
     bool fast;         /* on the script's own time (TB_LINK_CAP_SCRIPT_TIME) */
     uint32_t skip_seq; /* a link that replays: its events already in the journal (recovery) */
-    struct tb_fifo q; /* struct tb_link_event: a fast script's, waiting to be merged in its time */
+    struct tb_fifo q;  /* struct tb_link_event: a fast script's, waiting to be merged in its time */
     unsigned long events; /* fed to the match */
     uint8_t clock_run;    /* DGT: whose clock ran at the last reading (TB_LINK_EV_CLOCK) */
 };

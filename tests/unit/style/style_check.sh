@@ -43,7 +43,7 @@ entries() {
 public_headers() {
     local lib=$1 dir=$2
     case $lib in
-    tb_common) echo "$dir/tb_err.h $dir/tb_file.h $dir/tb_str.h" ;;
+    tb_common) echo "$dir/tb_err.h $dir/tb_file.h $dir/tb_str.h $dir/tb_fifo.h" ;;
     rb_proto) echo "$dir/protocol/rb_proto.h" ;;
     rb_core_host) echo "$dir/core/rb_core.h $dir/core/rb_hal.h $dir/hosttest/rb_hosttest.h" ;;
     *) echo "$dir/$lib.h" ;;
@@ -54,7 +54,7 @@ public_headers() {
 # host port) is one module whose files are named rb_<part>.
 prefixes() {
     case $1 in
-    tb_common) echo "tb_error_ tb_strerror tb_read_file tb_str_" ;;
+    tb_common) echo "tb_error_ tb_strerror tb_read_file tb_str_ tb_fifo_" ;;
     rb_core_host) echo "rb_" ;;
     *) echo "$1_" ;;
     esac
@@ -64,7 +64,7 @@ prefixes() {
 # vocabulary's constants are TB_ERR_* and TB_OK (tb_err.h), the file reader's TB_READ_FILE_*.
 macro_prefixes() {
     case $1 in
-    tb_common) echo "TB_ERR_ TB_OK TB_ERROR_ TB_READ_FILE_ TB_STR_" ;;
+    tb_common) echo "TB_ERR_ TB_OK TB_ERROR_ TB_READ_FILE_ TB_STR_ TB_FIFO_" ;;
     *) prefixes "$1" | tr '[:lower:]' '[:upper:]' ;;
     esac
 }
