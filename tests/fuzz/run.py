@@ -56,7 +56,9 @@ def run_one(name, command, seconds, runs):
     new = re.search(r"stat::new_units_added:\s*(\d+)", stderr)
     crashed = code != 0
     why = ""
-    if crashed:
+    if "libFuzzer: run interrupted" in stderr:  # stopped by hand (SIGINT, exit 72): no crash
+        crashed, why = False, "interrupted"
+    elif crashed:
         lines = [l for l in stderr.splitlines() if "ERROR" in l or "crash-" in l or "FAIL" in l]
         why = (lines[0] if lines else "exit status %d" % code)[:160]
     return (name, int(execs.group(1)) if execs else None, took, cpu,
@@ -94,11 +96,11 @@ def main():
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     bad = 0
     for r in results:
-        bad += 1 if r[1] is None else r[5]
+        bad += 1 if r[1] is None or r[6] == "interrupted" else r[5]
         print(row(*r))
     total = sum(r[1] or 0 for r in results)
     print("total %s executions; %s" % (format(total, ","),
-                                       "%d targets crashed or did not run" % bad if bad
+                                       "%d targets crashed, were interrupted or did not run" % bad if bad
                                        else "0 crashes"))
     sys.exit(1 if bad else 0)
 
