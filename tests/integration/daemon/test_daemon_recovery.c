@@ -94,26 +94,39 @@ static void journal_prefix(struct fx *g, const char *name, const uint8_t *buf, s
     write_all(path, buf, cut);
 }
 
-static void full_run(struct fx *f, char *pgn, size_t len, char *moves, size_t mlen)
+/* The reference game played to its end: its PGN, its moves and its journal's bytes. */
+static uint8_t *full_run(struct fx *f, char *pgn, size_t len, char *moves, size_t mlen,
+                         size_t *jlen)
 {
+    char path[600];
     fx_init(f, "full");
     reference(f);
     run_to_end(f);
     snprintf(pgn, len, "%s", fx_req(f, "pgn"));
     fx_moves(f, moves, mlen);
     fx_stop(f);
+    snprintf(path, sizeof path, "%s/current.tbj", f->journal);
+    return read_all(path, jlen);
+}
+
+/* A daemon started on the first cut bytes of buf with f's boards (its scripts): a restart. */
+static void restart(struct fx *g, const char *name, const struct fx *f, const uint8_t *buf,
+                    size_t cut)
+{
+    journal_prefix(g, name, buf, cut);
+    snprintf(g->script, sizeof g->script, "%s", f->script);
+    fx_options(g, "script", "script");
+    fx_start(g);
 }
 
 /* Recovery from every prefix of the journal (a cut at any byte is what kill -9 or a power cut
  * leaves): every move in the prefix comes back, none is invented. */
 TB_TEST(recovery_from_any_journal_prefix)
 {
-    static char pgn[65536], moves[2048], path[600], dir[600];
+    static char pgn[65536], moves[2048], dir[600];
     struct fx f;
-    full_run(&f, pgn, sizeof pgn, moves, sizeof moves);
-    snprintf(path, sizeof path, "%s/current.tbj", f.journal);
     size_t len;
-    uint8_t *buf = read_all(path, &len);
+    uint8_t *buf = full_run(&f, pgn, sizeof pgn, moves, sizeof moves, &len);
     ASSERT_GT(len, 1000);
     int cuts = 0;
     for (size_t cut = 0; cut <= len; cut += cut < len && len - cut < 97 ? len - cut : 97) {
@@ -141,23 +154,18 @@ TB_TEST(recovery_from_any_journal_prefix)
  * the uninterrupted one, PGN notes (mismatch, arbiter, resolution) included. */
 TB_TEST(recovery_then_the_game_ends_as_uninterrupted)
 {
-    static char pgn[65536], moves[2048], path[600], dir[600];
+    static char pgn[65536], moves[2048], dir[600];
     struct fx f;
-    full_run(&f, pgn, sizeof pgn, moves, sizeof moves);
-    ASSERT_STR_CONTAINS(pgn, "mismatch 1");
-    snprintf(path, sizeof path, "%s/current.tbj", f.journal);
     size_t len;
-    uint8_t *full = read_all(path, &len);
+    uint8_t *full = full_run(&f, pgn, sizeof pgn, moves, sizeof moves, &len);
+    ASSERT_STR_CONTAINS(pgn, "mismatch 1");
     static uint8_t copy[4 << 20];
     memcpy(copy, full, len);
     for (int k = 1; k <= 6; k++) {
         size_t cut = len * (size_t)k / 7 + (size_t)k * 13; /* mid-record cuts too */
         struct fx g;
         snprintf(dir, sizeof dir, "again%d", k);
-        journal_prefix(&g, dir, copy, cut);
-        snprintf(g.script, sizeof g.script, "%s", f.script);
-        fx_options(&g, "script", "script");
-        fx_start(&g);
+        restart(&g, dir, &f, copy, cut);
         run_to_end(&g);
         ASSERT_STR_EQ(fx_req(&g, "pgn"), pgn);
         fx_free(&g);
@@ -170,18 +178,13 @@ TB_TEST(recovery_then_the_game_ends_as_uninterrupted)
  * it; the whole journal comes back without a single warning line. */
 TB_TEST(recovery_of_a_whole_journal_warns_of_nothing)
 {
-    static char pgn[65536], moves[2048], path[600];
+    static char pgn[65536], moves[2048];
     struct fx f;
-    full_run(&f, pgn, sizeof pgn, moves, sizeof moves);
-    ASSERT_STR_CONTAINS(pgn, "mismatch 1");
-    snprintf(path, sizeof path, "%s/current.tbj", f.journal);
     size_t len;
-    uint8_t *full = read_all(path, &len);
+    uint8_t *full = full_run(&f, pgn, sizeof pgn, moves, sizeof moves, &len);
+    ASSERT_STR_CONTAINS(pgn, "mismatch 1");
     struct fx g;
-    journal_prefix(&g, "whole", full, len);
-    snprintf(g.script, sizeof g.script, "%s", f.script);
-    fx_options(&g, "script", "script");
-    fx_start(&g);
+    restart(&g, "whole", &f, full, len);
     ASSERT_STR_EQ(g.warnings, "");
     run_to_end(&g);
     ASSERT_STR_EQ(fx_req(&g, "pgn"), pgn);
@@ -194,7 +197,8 @@ TB_TEST(recovery_torn_tail_dropped)
 {
     static char pgn[65536], moves[2048], path[600];
     struct fx f;
-    full_run(&f, pgn, sizeof pgn, moves, sizeof moves);
+    size_t len;
+    full_run(&f, pgn, sizeof pgn, moves, sizeof moves, &len);
     snprintf(path, sizeof path, "%s/current.tbj", f.journal);
     int fd = open(path, O_WRONLY | O_APPEND);
     ASSERT_GE(fd, 0);
@@ -277,12 +281,10 @@ TB_TEST(kill9_real_daemon_loses_no_move)
  * daemon starts, says what it skipped, and keeps what it can. */
 TB_TEST(recovery_damaged_journal_does_not_stop_the_daemon)
 {
-    static char pgn[65536], moves[2048], path[600];
+    static char pgn[65536], moves[2048];
     struct fx f;
-    full_run(&f, pgn, sizeof pgn, moves, sizeof moves);
-    snprintf(path, sizeof path, "%s/current.tbj", f.journal);
     size_t len;
-    uint8_t *buf = read_all(path, &len);
+    uint8_t *buf = full_run(&f, pgn, sizeof pgn, moves, sizeof moves, &len);
     static uint8_t copy[4 << 20];
     memcpy(copy, buf, len);
     for (size_t i = len / 2; i < len / 2 + 40; i++)
