@@ -12,8 +12,6 @@ int tb_fifo_push(struct tb_fifo *q, const void *item)
     assert(q->size > 0);
     if (q->max && q->n >= q->max)
         return TB_ERR_FULL;
-    if (!q->n)
-        q->head = 0; /* emptied: start over at the front */
     if (q->head + q->n == q->cap) {
         /* Move the waiting items to the front when that frees at least half the array (so each
          * item moves a bounded number of times) or the array may not grow; else grow. */

@@ -12,7 +12,7 @@ struct tb_fifo {
     unsigned char *v;
     size_t size;         /* bytes per item, > 0 */
     size_t max;          /* most items held at once; 0: as many as memory allows */
-    size_t head, n, cap; /* items wait in v[head .. head + n) */
+    size_t head, n, cap; /* items wait in v[head .. head + n); head is 0 when n is */
 };
 
 /* An empty queue of items of `item_size` bytes, at most `max_items` (0: no limit). */

@@ -56,12 +56,13 @@ void tb_daemon__bcdelay_free(struct tb_daemon__bcdelay *q)
 struct tb_daemon__bcdelay *tb_daemon__bcdelay_new(void)
 {
     struct tb_daemon__bcdelay *q = calloc(1, sizeof *q);
-    if (q && !(q->game = malloc(sizeof *q->game))) {
+    if (!q)
+        return NULL;
+    q->q = TB_FIFO_INIT(sizeof(struct change), 0);
+    if (!(q->game = malloc(sizeof *q->game))) {
         free(q);
         return NULL;
     }
-    if (q)
-        q->q = TB_FIFO_INIT(sizeof(struct change), 0);
     return q;
 }
 

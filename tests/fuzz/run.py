@@ -1,5 +1,5 @@
-"""Runs every fuzz target for a given time: host/tools/dev fuzz [SECONDS] (docs/testing.md,
-"Fuzzing").
+"""Runs every fuzz target for a given time: host/tools/dev fuzz [SECONDS [RUNS [TARGET...]]]
+(docs/testing.md, "Fuzzing").
 
 usage: run.py BUILD_DIR SECONDS [JOBS [RUNS [TARGET...]]]
 
@@ -10,7 +10,8 @@ test suite gives it, JOBS at a time. With RUNS, a target stops once it has run t
 With TARGETs (e.g. fuzz_pgn fuzz_san), only those run, in that order. Each target's row is printed to stderr
 as it ends; a table of executions, their rate (per second and per CPU second of the target),
 new inputs and crashes per target follows at the end; the exit status is 1 when a target
-crashed or could not run, else 0."""
+crashed, was interrupted (SIGINT: libFuzzer prints its counts, no crash) or could not run,
+else 0."""
 import json
 import os
 import re
